@@ -1,0 +1,142 @@
+# llmkit: build, test, benchmark, fuzz and install the toolkit (GNU make).
+# A fresh clone needs nothing but `make`: autoconf and ./configure run
+# themselves when configure or config.mk are missing.
+
+TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_HDR  := $(wildcard lib/*.h)
+UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
+FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
+BENCH_SRC := $(sort $(wildcard t/bench/*.c))
+MAN1     := $(sort $(wildcard man/*.1))
+MAN7     := $(sort $(wildcard man/*.7))
+DATA     := $(sort $(wildcard data/*))
+
+# Goals that must work before ./configure can (deps installs what it needs).
+NOCONF_GOALS := deps clean distclean
+ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
+include config.mk
+endif
+
+PREFIX  ?= $(prefix)
+DESTDIR ?=
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wpointer-arith -Wwrite-strings \
+	-Wundef -Wvla -Wno-unused-parameter
+STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+
+# SANITIZE=1 builds everything apart, with ASan and UBSan, and tests that.
+ifeq ($(SANITIZE),1)
+OUT     := obj/san
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+BINDIR  := $(OUT)/bin
+else
+OUT     := obj/std
+OPT     := $(or $(CFLAGS_CONF),-O2 -g)
+BINDIR  := bin
+endif
+
+ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
+ALL_LDFLAGS  := $(OPT) $(LDFLAGS_CONF) $(LDFLAGS)
+LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) -lm
+
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o)
+LIBLLMKIT := $(OUT)/libllmkit.a
+BINS     := $(TOOLS:%=$(BINDIR)/%)
+UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
+BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
+
+.PHONY: all check demo bench fuzz install uninstall clean distclean deps lint
+.SUFFIXES:
+
+all: $(BINS)
+
+config.mk: configure config.mk.in config.h.in
+	./configure
+config.h: config.mk
+configure: configure.ac
+	autoconf
+
+$(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBLLMKIT): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+$(OUT)/unit/%: t/unit/%.c t/unit/unit.h $(LIBLLMKIT) $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -It/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+$(OUT)/bench/%: t/bench/%.c $(LIBLLMKIT) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+# The whole suite: C unit tests, then every t/*.bats, then (without
+# sanitizers, which valgrind cannot run beside) the valgrind checks.
+# t/run-tests prints TAP and the closing "N passed, N failed" line.
+check: $(BINS) $(UNITS)
+	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_UNIT="$(CURDIR)/$(OUT)/unit" \
+	LLMKIT_VALGRIND="$(if $(filter 1,$(SANITIZE)),0,1)" \
+	sh t/run-tests
+
+demo: $(BINS)
+	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
+
+bench: $(BINS) $(BENCHES)
+	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_BENCH="$(CURDIR)/$(OUT)/bench" \
+	sh t/bench/run
+
+# libFuzzer: every t/fuzz/fuzz_*.c against lib/, FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
+FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
+obj/fuzz/%: t/fuzz/%.c $(LIB_SRC) $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
+fuzz: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do \
+		n=$${f##*/}; c=obj/fuzz/corpus-$$n; mkdir -p $$c; \
+		[ ! -d t/fuzz/corpus/$$n ] || cp -R t/fuzz/corpus/$$n/. $$c/; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$c \
+			2>obj/fuzz/$$n.log || { tail -50 obj/fuzz/$$n.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss' obj/fuzz/$$n.log; \
+	done
+
+lint:
+	mandoc -Tlint -W warning $(MAN1) $(MAN7)
+
+install: $(BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/llmkit
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
+	$(if $(DATA),install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/llmkit)
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) \
+		$(MAN1:man/%=$(DESTDIR)$(PREFIX)/share/man/man1/%) \
+		$(MAN7:man/%=$(DESTDIR)$(PREFIX)/share/man/man7/%)
+	rm -rf $(DESTDIR)$(PREFIX)/share/llmkit
+
+# Installs the Debian packages that are missing (and only those).
+deps:
+	@sh tools/deps
+
+clean:
+	rm -rf bin obj
+
+distclean: clean
+	rm -rf config.mk config.h config.log config.status configure autom4te.cache

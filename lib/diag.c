@@ -1,0 +1,178 @@
+/* diag: diagnostics on stderr, in text or JSON lines, and status helpers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "jsonw.h"
+
+static const char	*progname = "llmkit";
+static int		 json_mode;
+static int		 quiet;
+static unsigned long	 counts[2];
+
+void
+diag_setprogname(const char *argv0)
+{
+	const char *p = strrchr(argv0, '/');
+
+	progname = p != NULL ? p + 1 : argv0;
+}
+
+const char *
+diag_progname(void)
+{
+	return progname;
+}
+
+void
+diag_setjson(int on)
+{
+	json_mode = on;
+}
+
+void
+diag_setquiet(int on)
+{
+	quiet = on;
+}
+
+unsigned long
+diag_count(enum diag_severity sev)
+{
+	return counts[sev];
+}
+
+/* The higher of two statuses, which is the one a tool returns. */
+int
+diag_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Reports a problem in input data. The rule is a short stable name
+ * ("json-syntax", "missing-field") shown only in JSON mode, where the
+ * whole line is built first so that it reaches stderr in one write.
+ */
+void
+diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
+    const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT, line = BUF_INIT;
+	const char *sevname = sev == DIAG_ERROR ? "error" : "warning";
+	va_list ap;
+
+	counts[sev]++;
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	{
+		va_list aq;
+		int n;
+
+		va_copy(aq, ap);
+		n = vsnprintf(NULL, 0, fmt, aq);
+		va_end(aq);
+		if (n > 0) {
+			buf_reserve(&msg, (size_t)n + 1);
+			vsnprintf(msg.data, (size_t)n + 1, fmt, ap);
+			msg.len = (size_t)n;
+		}
+	}
+	va_end(ap);
+	if (json_mode) {
+		buf_adds(&line, "{\"file\":");
+		jsonw_string(&line, loc->file, strlen(loc->file));
+		buf_printf(&line, ",\"line\":%lu,\"column\":%lu,\"severity\":\"%s\"",
+		    loc->line, loc->col, sevname);
+		buf_adds(&line, ",\"rule\":");
+		jsonw_string(&line, rule, strlen(rule));
+		buf_adds(&line, ",\"message\":");
+		jsonw_string(&line, msg.data ? msg.data : "", msg.len);
+		if (loc->path != NULL) {
+			buf_adds(&line, ",\"path\":");
+			jsonw_string(&line, loc->path, strlen(loc->path));
+		}
+		buf_adds(&line, "}\n");
+	} else {
+		buf_printf(&line, "%s:%lu:%lu: %s: ", loc->file, loc->line,
+		    loc->col, sevname);
+		buf_add(&line, msg.data, msg.len);
+		buf_addc(&line, '\n');
+	}
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&msg);
+	buf_free(&line);
+}
+
+/*
+ * A piece of input fit to quote in a one-line message: JSON string syntax
+ * (so control characters and newlines show as escapes), cut at a character
+ * boundary with "..." when it would not fit in out[size]. Returns out.
+ */
+const char *
+diag_quote(char *out, size_t size, const char *s, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t keep = n, room;
+
+	if (size < 8) {
+		if (size > 0)
+			out[0] = '\0';
+		return out;
+	}
+	room = size - 6;	/* quotes, "...", NUL */
+	for (;;) {
+		buf_reset(&b);
+		jsonw_string(&b, s, keep);
+		if (b.len <= room + 2 || keep == 0)
+			break;
+		keep = keep > (b.len - room) ? keep - (b.len - room) : 0;
+		while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+			keep--;
+	}
+	if (keep < n) {
+		b.len--;	/* the closing quote */
+		buf_add(&b, "...\"", 4);
+	}
+	memcpy(out, b.data, b.len < size ? b.len : size - 1);
+	out[b.len < size ? b.len : size - 1] = '\0';
+	buf_free(&b);
+	return out;
+}
+
+static void
+vwarn(int errnum, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (errnum >= 0)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}
+
+/* "tool: message", about the system or the command line. */
+void
+diag_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(-1, fmt, ap);
+	va_end(ap);
+}
+
+/* "tool: message: strerror(errno)". */
+void
+diag_warn(const char *fmt, ...)
+{
+	int errnum = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(errnum, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,46 @@
+/*
+ * diag: the exit statuses every tool shares, and the one place that prints
+ * diagnostics: "FILE:LINE:COL: error: message" about input data (or one
+ * JSON object per line with --errors=json), "tool: message" otherwise.
+ */
+#ifndef LLMKIT_DIAG_H
+#define LLMKIT_DIAG_H
+
+enum diag_status {
+	DIAG_OK = 0,		/* every input accepted, all output written */
+	DIAG_INVALID = 1,	/* at least one input read and rejected */
+	DIAG_USAGE = 2,		/* unknown option, bad argument */
+	DIAG_TROUBLE = 3,	/* unreadable input, failed write, no memory */
+	DIAG_CRITICAL = 4,	/* jsonresp-check: valid, danger critical */
+	DIAG_EMERGENCY = 5	/* jsonresp-check: valid, danger emergency */
+};
+
+enum diag_severity {
+	DIAG_ERROR,
+	DIAG_WARNING
+};
+
+/* Where a diagnostic points; line and col count from 1, col in characters. */
+struct diag_loc {
+	const char	*file;	/* display name, "<stdin>" for standard input */
+	unsigned long	 line;
+	unsigned long	 col;
+	const char	*path;	/* JSON Pointer into a JSON input, or NULL */
+};
+
+void		 diag_setprogname(const char *);
+const char	*diag_progname(void);
+void		 diag_setjson(int);
+void		 diag_setquiet(int);
+void		 diag_at(enum diag_severity, const struct diag_loc *,
+		    const char *, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+void		 diag_warnx(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+void		 diag_warn(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+const char	*diag_quote(char *, size_t, const char *, size_t);
+unsigned long	 diag_count(enum diag_severity);
+int		 diag_max(int, int);
+
+#endif

@@ -1,0 +1,16 @@
+/* io: operands ("-" is standard input), whole-input reads, checked closes. */
+#ifndef LLMKIT_IO_H
+#define LLMKIT_IO_H
+
+#include <stdio.h>
+
+#include "buf.h"
+
+FILE		*io_open(const char *);
+const char	*io_name(const char *);
+int		 io_slurp(FILE *, struct buf *);
+int		 io_write(const void *, size_t, FILE *);
+int		 io_close(FILE *, const char *);
+int		 io_fshut(FILE *, const char *);
+
+#endif

@@ -1,0 +1,339 @@
+/* jsonw: JavaScript's JSON.stringify, Number.prototype.toString and String(). */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "xalloc.h"
+
+/*
+ * The shortest decimal digits that read back as x (x > 0, finite), as
+ * ECMAScript's Number::toString chooses them: the fewest digits k, and of
+ * those the closest to x. Writes the digits (no leading or trailing zeros)
+ * to d and returns k; *exp10 is n, with x = 0.d * 10^n.
+ */
+static int
+shortest_digits(double x, char d[32], int *exp10)
+{
+	char tmp[40];
+	int p, lo, k, e;
+	char *ep;
+
+	/*
+	 * With 53 bits a decimal of 15 or fewer digits that reads back as x
+	 * is x rounded to 15 digits, so trying 15, 16, 17 is enough. Below
+	 * DBL_MIN precision falls off and every length has to be tried.
+	 */
+	lo = x < DBL_MIN ? 1 : 15;
+	for (p = lo; p <= 17; p++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", p - 1, x);
+		if (strtod(tmp, NULL) == x)
+			break;
+	}
+	/* tmp is "D.DDDDe[+-]XX" (or "De[+-]XX" for one digit) */
+	k = 0;
+	d[k++] = tmp[0];
+	ep = tmp + 1;
+	if (*ep == '.')
+		for (ep++; *ep != 'e'; ep++)
+			d[k++] = *ep;
+	e = atoi(ep + 1);
+	while (k > 1 && d[k - 1] == '0')
+		k--;
+	d[k] = '\0';
+	*exp10 = e + 1;
+	return k;
+}
+
+/* Number::toString(x) of ECMAScript (section 6.1.6.1.20), radix 10. */
+void
+jsonw_number(struct buf *b, double x)
+{
+	char d[32];
+	int k, n, i;
+
+	if (isnan(x)) {
+		buf_add(b, "NaN", 3);
+		return;
+	}
+	if (x == 0) {
+		buf_addc(b, '0');
+		return;
+	}
+	if (x < 0) {
+		buf_addc(b, '-');
+		x = -x;
+	}
+	if (isinf(x)) {
+		buf_add(b, "Infinity", 8);
+		return;
+	}
+	if (x < 9007199254740992.0 && x == floor(x)) {
+		/* an exact integer of at most 16 digits: its digits are shortest */
+		buf_printf(b, "%.0f", x);
+		return;
+	}
+	k = shortest_digits(x, d, &n);
+	buf_reserve(b, 32 + (n > 0 ? (size_t)n : (size_t)-n));
+	if (k <= n && n <= 21) {
+		buf_add(b, d, (size_t)k);
+		for (i = k; i < n; i++)
+			buf_addc(b, '0');
+	} else if (0 < n && n <= 21) {
+		buf_add(b, d, (size_t)n);
+		buf_addc(b, '.');
+		buf_add(b, d + n, (size_t)(k - n));
+	} else if (-6 < n && n <= 0) {
+		buf_add(b, "0.", 2);
+		for (i = n; i < 0; i++)
+			buf_addc(b, '0');
+		buf_add(b, d, (size_t)k);
+	} else {
+		buf_addc(b, d[0]);
+		if (k > 1) {
+			buf_addc(b, '.');
+			buf_add(b, d + 1, (size_t)(k - 1));
+		}
+		buf_printf(b, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
+	}
+}
+
+/* A jansson number as a double (integers, when a caller kept them, too). */
+static double
+number_value(const json_t *v)
+{
+	if (json_is_integer(v))
+		return (double)json_integer_value(v);
+	return json_real_value(v);
+}
+
+/* JSON.stringify(s): quoted, with the escapes QuoteJSONString uses. */
+void
+jsonw_string(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, run;
+
+	buf_reserve(b, n + 2);
+	buf_addc(b, '"');
+	i = 0;
+	while (i < n) {
+		run = i;
+		while (i < n && u[i] >= 0x20 && u[i] != '"' && u[i] != '\\')
+			i++;
+		buf_add(b, s + run, i - run);
+		if (i == n)
+			break;
+		switch (u[i]) {
+		case '"':	buf_add(b, "\\\"", 2); break;
+		case '\\':	buf_add(b, "\\\\", 2); break;
+		case '\b':	buf_add(b, "\\b", 2); break;
+		case '\f':	buf_add(b, "\\f", 2); break;
+		case '\n':	buf_add(b, "\\n", 2); break;
+		case '\r':	buf_add(b, "\\r", 2); break;
+		case '\t':	buf_add(b, "\\t", 2); break;
+		default: {
+			char esc[6] = { '\\', 'u', '0', '0',
+			    hex[u[i] >> 4], hex[u[i] & 0xF] };
+
+			buf_add(b, esc, 6);
+			break;
+		}
+		}
+		i++;
+	}
+	buf_addc(b, '"');
+}
+
+/*
+ * Whether an object key is an array index, which JavaScript objects list
+ * first, in ascending order: a canonical decimal from 0 to 2^32 - 2.
+ */
+static int
+array_index(const char *key, size_t len, uint32_t *index)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0 || len > 10 || (key[0] == '0' && len > 1))
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (key[i] < '0' || key[i] > '9')
+			return 0;
+		v = v * 10 + (uint64_t)(key[i] - '0');
+	}
+	if (v > 4294967294u)
+		return 0;
+	*index = (uint32_t)v;
+	return 1;
+}
+
+struct keyref {
+	uint32_t	 index;
+	const char	*key;
+	size_t		 len;
+	json_t		*value;
+};
+
+static int
+cmp_index(const void *a, const void *b)
+{
+	const struct keyref *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static void stringify(struct buf *, const json_t *);
+
+static void
+member(struct buf *b, int *first, const char *key, size_t len,
+    const json_t *value)
+{
+	if (!*first)
+		buf_addc(b, ',');
+	*first = 0;
+	jsonw_string(b, key, len);
+	buf_addc(b, ':');
+	stringify(b, value);
+}
+
+static void
+stringify_object(struct buf *b, const json_t *obj)
+{
+	struct keyref *idx = NULL;
+	size_t nidx = 0, cap = 0, i, len;
+	const char *key;
+	json_t *value;
+	uint32_t index;
+	int first = 1;
+
+	/* jansson keeps insertion order; only index keys need moving */
+	json_object_keylen_foreach((json_t *)obj, key, len, value) {
+		if (!array_index(key, len, &index))
+			continue;
+		if (nidx == cap) {
+			cap = cap ? cap * 2 : 8;
+			idx = xreallocarray(idx, cap, sizeof(*idx));
+		}
+		idx[nidx].index = index;
+		idx[nidx].key = key;
+		idx[nidx].len = len;
+		idx[nidx].value = value;
+		nidx++;
+	}
+	buf_addc(b, '{');
+	if (nidx > 0) {
+		qsort(idx, nidx, sizeof(*idx), cmp_index);
+		for (i = 0; i < nidx; i++)
+			member(b, &first, idx[i].key, idx[i].len,
+			    idx[i].value);
+	}
+	json_object_keylen_foreach((json_t *)obj, key, len, value) {
+		if (nidx > 0 && array_index(key, len, &index))
+			continue;
+		member(b, &first, key, len, value);
+	}
+	buf_addc(b, '}');
+	free(idx);
+}
+
+static void
+stringify(struct buf *b, const json_t *v)
+{
+	size_t i, n;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		stringify_object(b, v);
+		break;
+	case JSON_ARRAY:
+		buf_addc(b, '[');
+		n = json_array_size(v);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				buf_addc(b, ',');
+			stringify(b, json_array_get(v, i));
+		}
+		buf_addc(b, ']');
+		break;
+	case JSON_STRING:
+		jsonw_string(b, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+	case JSON_REAL: {
+		double x = number_value(v);
+
+		/* JSON.stringify writes null for NaN and the infinities */
+		if (isfinite(x))
+			jsonw_number(b, x);
+		else
+			buf_add(b, "null", 4);
+		break;
+	}
+	case JSON_TRUE:
+		buf_add(b, "true", 4);
+		break;
+	case JSON_FALSE:
+		buf_add(b, "false", 5);
+		break;
+	case JSON_NULL:
+		buf_add(b, "null", 4);
+		break;
+	}
+}
+
+/* JSON.stringify(v) of the value JSON.parse would have made. */
+void
+jsonw_stringify(struct buf *b, const json_t *v)
+{
+	stringify(b, v);
+}
+
+/* Array.prototype.join(",") as String() applies it: null becomes "". */
+static void
+tostring(struct buf *b, const json_t *v, int in_array)
+{
+	size_t i, n;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		buf_add(b, "[object Object]", 15);
+		break;
+	case JSON_ARRAY:
+		n = json_array_size(v);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				buf_addc(b, ',');
+			tostring(b, json_array_get(v, i), 1);
+		}
+		break;
+	case JSON_STRING:
+		buf_add(b, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+	case JSON_REAL:
+		jsonw_number(b, number_value(v));
+		break;
+	case JSON_TRUE:
+		buf_add(b, "true", 4);
+		break;
+	case JSON_FALSE:
+		buf_add(b, "false", 5);
+		break;
+	case JSON_NULL:
+		if (!in_array)
+			buf_add(b, "null", 4);
+		break;
+	}
+}
+
+/* String(v): strings as they are, arrays comma-joined, objects "[object Object]". */
+void
+jsonw_tostring(struct buf *b, const json_t *v)
+{
+	tostring(b, v, 0);
+}

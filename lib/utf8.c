@@ -1,0 +1,143 @@
+/* utf8: strict UTF-8 (RFC 3629): no overlongs, surrogates or values past U+10FFFF. */
+#include "utf8.h"
+
+/*
+ * Decodes the sequence at s (n bytes available) into *cp. Returns its
+ * length, 1 to 4, or 0 when the bytes are not well-formed UTF-8.
+ */
+size_t
+utf8_decode(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c, min;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	c = s[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if (c >= 0xC2 && c <= 0xDF) {
+		len = 2, c &= 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3, c &= 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4, c &= 0x07, min = 0x10000;
+	} else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Writes cp (a Unicode scalar value) as UTF-8 into out[4]; returns the length. */
+size_t
+utf8_encode(uint32_t cp, char *out)
+{
+	unsigned char *o = (unsigned char *)out;
+
+	if (cp < 0x80) {
+		o[0] = (unsigned char)cp;
+		return 1;
+	} else if (cp < 0x800) {
+		o[0] = (unsigned char)(0xC0 | (cp >> 6));
+		o[1] = (unsigned char)(0x80 | (cp & 0x3F));
+		return 2;
+	} else if (cp < 0x10000) {
+		o[0] = (unsigned char)(0xE0 | (cp >> 12));
+		o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (unsigned char)(0xF0 | (cp >> 18));
+	o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (unsigned char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* The length of the longest well-formed prefix: n when all of s is UTF-8. */
+size_t
+utf8_valid(const char *s, size_t n)
+{
+	size_t i = 0, len;
+	uint32_t cp;
+
+	while (i < n) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((len = utf8_decode(s + i, n - i, &cp)) == 0)
+			return i;
+		i += len;
+	}
+	return n;
+}
+
+/* Code points in s, which must be valid UTF-8 (continuation bytes skipped). */
+size_t
+utf8_count(const char *s, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			count++;
+	return count;
+}
+
+void
+utf8_cursor_init(struct utf8_cursor *c, const char *s)
+{
+	c->s = s;
+	c->off = 0;
+	c->line = 1;
+	c->col = 1;
+}
+
+/*
+ * The line and column (both from 1, the column in characters) of the
+ * character that starts at byte offset off. Moving forward costs only the
+ * bytes in between; moving back starts again from the top.
+ */
+void
+utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
+    unsigned long *col)
+{
+	const char *s = c->s;
+	size_t i;
+
+	if (off < c->off)
+		utf8_cursor_init(c, s);
+	for (i = c->off; i < off; i++) {
+		if (s[i] == '\n') {
+			c->line++;
+			c->col = 1;
+		} else if (((unsigned char)s[i] & 0xC0) != 0x80)
+			c->col++;
+	}
+	c->off = off;
+	*line = c->line;
+	*col = c->col;
+}
+
+/* utf8_cursor_at for a single position. */
+void
+utf8_position(const char *s, size_t off, unsigned long *line,
+    unsigned long *col)
+{
+	struct utf8_cursor c;
+
+	utf8_cursor_init(&c, s);
+	utf8_cursor_at(&c, off, line, col);
+}

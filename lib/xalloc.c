@@ -1,0 +1,71 @@
+/* xalloc: the only lib/ functions allowed to end the process (out of memory). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "xalloc.h"
+
+static void
+oom(void)
+{
+	diag_warnx("out of memory");
+	exit(DIAG_TROUBLE);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xrealloc(void *old, size_t n)
+{
+	void *p = realloc(old, n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+xreallocarray(void *old, size_t nmemb, size_t size)
+{
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		oom();
+	return xrealloc(old, nmemb * size);
+}
+
+char *
+xmemdup(const void *s, size_t n)
+{
+	char *p;
+
+	if (n == SIZE_MAX)
+		oom();
+	p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xmemdup(s, strlen(s));
+}
