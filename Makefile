@@ -28,14 +28,14 @@ STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 
 # SANITIZE=1 builds everything apart, with ASan and UBSan, and tests that.
 ifeq ($(SANITIZE),1)
-OUT     := obj/san
+OUT     ?= obj/san
 OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-BINDIR  := $(OUT)/bin
+BINDIR  ?= $(OUT)/bin
 else
-OUT     := obj/std
+OUT     ?= obj/std
 OPT     := $(or $(CFLAGS_CONF),-O2 -g)
-BINDIR  := bin
+BINDIR  ?= bin
 endif
 
 ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS)
