@@ -76,6 +76,16 @@ report(struct ev *e, enum diag_severity sev, const char *field,
 		e->bad = 1;
 }
 
+/* Whether a JSON string is exactly lit ("a\u0000b" is not "a"). */
+static int
+str_is(const json_t *v, const char *lit)
+{
+	size_t len = strlen(lit);
+
+	return json_string_length(v) == len &&
+	    memcmp(json_string_value(v), lit, len) == 0;
+}
+
 static int
 is_type(const json_t *v, enum want w)
 {
@@ -182,17 +192,16 @@ one_event(struct ev *e)
 	if ((jt = field(e, "type", W_STRING)) == NULL)
 		return;
 	type = json_string_value(jt);
-	if (strcmp(type, "message") == 0) {
+	if (str_is(jt, "message")) {
 		json_t *role = field(e, "role", W_STRING);
 
 		body_field = "content";
 		xtype = "system";
-		if (role != NULL && strcmp(json_string_value(role), "user") == 0)
+		if (role != NULL && str_is(role, "user"))
 			xtype = "human";
-		else if (role != NULL &&
-		    strcmp(json_string_value(role), "assistant") == 0)
+		else if (role != NULL && str_is(role, "assistant"))
 			xtype = "ai";
-	} else if (strcmp(type, "tool_call") == 0) {
+	} else if (str_is(jt, "tool_call")) {
 		xtype = "tool_input";
 		name = field(e, "toolName", W_STRING);
 		body_field = "args";
@@ -204,25 +213,25 @@ one_event(struct ev *e)
 			    jsonx_typename(id));
 			id = NULL;
 		}
-	} else if (strcmp(type, "tool_result") == 0) {
+	} else if (str_is(jt, "tool_result")) {
 		xtype = "tool_output";
 		id = field(e, "toolCallId", W_STRING);
 		body_field = "result";
 		how = B_JSON;
-	} else if (strcmp(type, "error") == 0) {
+	} else if (str_is(jt, "error")) {
 		xtype = "error";
 		body_field = "error";
 		rec = field(e, "recoverable", W_BOOLEAN);
-	} else if (strcmp(type, "human_input_requested") == 0) {
+	} else if (str_is(jt, "human_input_requested")) {
 		xtype = type;
 		body_field = "question";
-	} else if (strcmp(type, "human_input_received") == 0) {
+	} else if (str_is(jt, "human_input_received")) {
 		xtype = type;
 		body_field = "response";
-	} else if (strcmp(type, "completion") == 0) {
+	} else if (str_is(jt, "completion")) {
 		xtype = type;
 		body_field = "result";
-	} else if (strcmp(type, "summary") == 0) {
+	} else if (str_is(jt, "summary")) {
 		xtype = type;
 		body_field = "summary";
 		iters = field(e, "summarizedIterations", W_NUMBERS);
