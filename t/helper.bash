@@ -1,6 +1,7 @@
 # Shared set-up for every t/*.bats file: bats-support and bats-assert from
 # Debian, a private temporary directory, and the tools under test on PATH
 # (t/run-tests puts $LLMKIT_BIN first; run by hand, bin/ is used).
+bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
