@@ -41,6 +41,20 @@ buf_adds(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
+/* The decimal digits of v; the hot paths' cheaper buf_printf("%llu"). */
+void
+buf_addu(struct buf *b, unsigned long long v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	buf_add(b, tmp + i, sizeof(tmp) - i);
+}
+
 void
 buf_printf(struct buf *b, const char *fmt, ...)
 {

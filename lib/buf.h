@@ -16,6 +16,7 @@ struct buf {
 void	 buf_grow(struct buf *, size_t);
 void	 buf_add(struct buf *, const void *, size_t);
 void	 buf_adds(struct buf *, const char *);
+void	 buf_addu(struct buf *, unsigned long long);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 char	*buf_cstr(struct buf *);

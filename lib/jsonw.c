@@ -73,7 +73,7 @@ jsonw_number(struct buf *b, double x)
 	}
 	if (x < 9007199254740992.0 && x == floor(x)) {
 		/* an exact integer of at most 16 digits: its digits are shortest */
-		buf_printf(b, "%.0f", x);
+		buf_addu(b, (unsigned long long)x);
 		return;
 	}
 	k = shortest_digits(x, d, &n);

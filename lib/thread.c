@@ -150,7 +150,9 @@ put_attr_number(struct ev *e, const char *attr, const json_t *v)
 {
 	struct buf *t = &e->doc->text;
 
-	buf_printf(t, " %s=\"", attr);
+	buf_addc(t, ' ');
+	buf_adds(t, attr);
+	buf_add(t, "=\"", 2);
 	jsonw_number(t, json_number_value(v));
 	buf_addc(t, '"');
 }
@@ -250,7 +252,11 @@ one_event(struct ev *e)
 	if (e->bad)
 		return;
 
-	buf_printf(t, "\n  <event type=\"%s\" id=\"%lu\"", xtype, e->index);
+	buf_add(t, "\n  <event type=\"", 16);
+	buf_adds(t, xtype);
+	buf_add(t, "\" id=\"", 6);
+	buf_addu(t, e->index);
+	buf_addc(t, '"');
 	if (name != NULL) {
 		buf_add(t, " name=\"", 7);
 		put_string(e, "toolName", name);
@@ -266,8 +272,8 @@ one_event(struct ev *e)
 	}
 	put_attr_number(e, "iteration", it);
 	if (rec != NULL)
-		buf_printf(t, " recoverable=\"%s\"",
-		    json_is_true(rec) ? "true" : "false");
+		buf_adds(t, json_is_true(rec) ? " recoverable=\"true\"" :
+		    " recoverable=\"false\"");
 	if (iters != NULL) {
 		buf_add(t, " summarizedIterations=\"", 23);
 		for (i = 0; i < json_array_size(iters); i++) {
@@ -342,6 +348,8 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 
 	utf8_cursor_init(&cur, in);
 	jsonx_seq_init(&seq, in, n);
+	/* the document is about as long as the events: grow it once, not often */
+	buf_reserve(&doc->text, n + n / 4 + 64);
 	buf_adds(&doc->text, "<thread>");
 	for (unsigned long index = 0;; index++) {
 		r = jsonx_seq_next(&seq, &v, &start, &err);
