@@ -47,6 +47,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 
 	diag_setprogname(argv[0]);
+	argv[0] = (char *)diag_progname();	/* getopt's messages too */
 	while ((ch = getopt_long(argc, argv, "hn", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':

@@ -120,9 +120,19 @@ field(struct ev *e, const char *name, enum want w)
 		return NULL;
 	}
 	if (!is_type(v, w)) {
-		report(e, DIAG_ERROR, name, "field-type",
-		    "\"%s\" must be %s, found %s", name, wantname[w],
-		    jsonx_typename(v));
+		size_t i;
+
+		if (w == W_NUMBERS && json_is_array(v)) {
+			for (i = 0; json_is_number(json_array_get(v, i)); i++)
+				;
+			report(e, DIAG_ERROR, name, "field-type",
+			    "\"%s\" must be %s, found %s at index %zu", name,
+			    wantname[w], jsonx_typename(json_array_get(v, i)),
+			    i);
+		} else
+			report(e, DIAG_ERROR, name, "field-type",
+			    "\"%s\" must be %s, found %s", name, wantname[w],
+			    jsonx_typename(v));
 		return NULL;
 	}
 	return v;
@@ -240,9 +250,13 @@ one_event(struct ev *e)
 	} else {
 		char q[80];
 
-		report(e, e->opts->strict ? DIAG_ERROR : DIAG_WARNING, "type",
-		    "unknown-type", "unknown type %s, skipped",
-		    diag_quote(q, sizeof(q), type, json_string_length(jt)));
+		diag_quote(q, sizeof(q), type, json_string_length(jt));
+		if (e->opts->strict)
+			report(e, DIAG_ERROR, "type", "unknown-type",
+			    "unknown type %s", q);
+		else
+			report(e, DIAG_WARNING, "type", "unknown-type",
+			    "unknown type %s, skipped", q);
 		doc->skipped++;
 		return;
 	}
@@ -346,7 +360,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 	json_t *v;
 	int r, bad = 0;
 
-	utf8_cursor_init(&cur, in);
+	utf8_cursor_init(&cur, in, n);
 	jsonx_seq_init(&seq, in, n);
 	/* the document is about as long as the events: grow it once, not often */
 	buf_reserve(&doc->text, n + n / 4 + 64);

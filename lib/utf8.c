@@ -96,11 +96,14 @@ utf8_count(const char *s, size_t n)
 	return count;
 }
 
+/* Starts at the top of s (n bytes); a byte order mark takes no column. */
 void
-utf8_cursor_init(struct utf8_cursor *c, const char *s)
+utf8_cursor_init(struct utf8_cursor *c, const char *s, size_t n)
 {
 	c->s = s;
-	c->off = 0;
+	c->start = n >= 3 && (unsigned char)s[0] == 0xEF &&
+	    (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF ? 3 : 0;
+	c->off = c->start;
 	c->line = 1;
 	c->col = 1;
 }
@@ -117,8 +120,11 @@ utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
 	const char *s = c->s;
 	size_t i;
 
-	if (off < c->off)
-		utf8_cursor_init(c, s);
+	if (off < c->off) {
+		c->off = c->start;
+		c->line = 1;
+		c->col = 1;
+	}
 	for (i = c->off; i < off; i++) {
 		if (s[i] == '\n') {
 			c->line++;
@@ -131,13 +137,13 @@ utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
 	*col = c->col;
 }
 
-/* utf8_cursor_at for a single position. */
+/* utf8_cursor_at for a single position in s (at least off bytes). */
 void
 utf8_position(const char *s, size_t off, unsigned long *line,
     unsigned long *col)
 {
 	struct utf8_cursor c;
 
-	utf8_cursor_init(&c, s);
+	utf8_cursor_init(&c, s, off);
 	utf8_cursor_at(&c, off, line, col);
 }

@@ -13,12 +13,13 @@ size_t	utf8_count(const char *, size_t);
 /* Walks a text forward, so that many positions in one text cost one pass. */
 struct utf8_cursor {
 	const char	*s;
+	size_t		 start;		/* past a byte order mark */
 	size_t		 off;
 	unsigned long	 line;
 	unsigned long	 col;
 };
 
-void	utf8_cursor_init(struct utf8_cursor *, const char *);
+void	utf8_cursor_init(struct utf8_cursor *, const char *, size_t);
 void	utf8_cursor_at(struct utf8_cursor *, size_t, unsigned long *,
 	    unsigned long *);
 void	utf8_position(const char *, size_t, unsigned long *, unsigned long *);
