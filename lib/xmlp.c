@@ -1,0 +1,221 @@
+/* xmlp: expat fed in chunks; its errors and positions as diagnostics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <expat.h>
+
+#include "diag.h"
+#include "utf8.h"
+#include "xalloc.h"
+#include "xmlp.h"
+
+/*
+ * Expat allocates through these, so that running out of memory ends the
+ * process with status 3, as every other allocation in llmkit does.
+ */
+static const XML_Memory_Handling_Suite xmlp_mem = { xmalloc, xrealloc, free };
+
+/*
+ * A parser that reads its text as UTF-8 whatever the XML declaration
+ * says. It never returns NULL: out of memory ends the process.
+ */
+XML_Parser
+xmlp_create(void)
+{
+	XML_Parser p;
+
+	p = XML_ParserCreate_MM("UTF-8", &xmlp_mem, NULL);
+	if (p == NULL)
+		xmalloc(SIZE_MAX);	/* reports out of memory and exits */
+	return p;
+}
+
+/* A position in a text (line and column from 1) in the terms of its file. */
+static void
+shift(struct diag_loc *loc, const struct xmlp_origin *o, unsigned long line,
+    unsigned long col)
+{
+	loc->file = o->file;
+	loc->line = o->line + line - 1;
+	loc->col = line == 1 ? o->col + col - 1 : col;
+	loc->path = NULL;
+}
+
+/* xmlp_loc for a text that sits at o in its file. */
+void
+xmlp_loc_within(XML_Parser p, const struct xmlp_origin *o, struct diag_loc *loc)
+{
+	shift(loc, o, (unsigned long)XML_GetCurrentLineNumber(p),
+	    (unsigned long)XML_GetCurrentColumnNumber(p) + 1);
+}
+
+/* Where the parser is: in a handler, the start of the markup it reports. */
+void
+xmlp_loc(XML_Parser p, const char *name, struct diag_loc *loc)
+{
+	struct xmlp_origin o = { name, 1, 1, 0 };
+
+	xmlp_loc_within(p, &o, loc);
+}
+
+static void
+utf8_error(struct xmlp_error *err, unsigned char byte, unsigned long long off)
+{
+	err->rule = "utf8";
+	snprintf(err->text, sizeof(err->text),
+	    "invalid UTF-8: byte 0x%02x at byte offset %llu", byte, off);
+}
+
+/*
+ * Describes the error the parser stopped on. Returns 0, or -1 when there
+ * is none to describe: no error, a handler stopped or suspended the
+ * parse, or memory ran out (which is no fault of the document). Bytes
+ * that are not UTF-8 are told apart from expat's "invalid token" by
+ * looking at the input there, which expat keeps around the error.
+ */
+int
+xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
+{
+	enum XML_Error code = XML_GetErrorCode(p);
+	const char *ctx;
+	int at = 0, size = 0;
+	uint32_t cp;
+
+	if (code == XML_ERROR_NONE || code == XML_ERROR_ABORTED ||
+	    code == XML_ERROR_NO_MEMORY)
+		return -1;
+	xmlp_loc_within(p, o, &err->loc);
+	err->rule = "xml-syntax";
+	snprintf(err->text, sizeof(err->text), "%s", XML_ErrorString(code));
+	if (code != XML_ERROR_INVALID_TOKEN && code != XML_ERROR_PARTIAL_CHAR)
+		return 0;
+	ctx = XML_GetInputContext(p, &at, &size);
+	if (ctx != NULL && at >= 0 && at < size &&
+	    (unsigned char)ctx[at] >= 0x80 &&
+	    utf8_decode(ctx + at, (size_t)(size - at), &cp) == 0)
+		utf8_error(err, (unsigned char)ctx[at],
+		    o->offset + (unsigned long long)XML_GetCurrentByteIndex(p));
+	return 0;
+}
+
+/*
+ * Expat takes text that starts with a UTF-16 byte order mark, or with a
+ * NUL byte among its first two, for UTF-16 even when told it is UTF-8.
+ * Such a start is described here as the error those bytes would be
+ * anywhere else; returns 0 when the start is fine.
+ */
+static int
+bad_start(const char *text, size_t n, const struct xmlp_origin *o,
+    struct xmlp_error *err)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i;
+
+	for (i = 0; i < 2 && i < n; i++)
+		if (s[i] == 0x00 || s[i] == 0xFE || s[i] == 0xFF)
+			break;
+	if (i == 2 || i == n)
+		return 0;
+	if (i == 1 && s[0] >= 0x80)
+		i = 0;		/* a lead byte with no continuation */
+	shift(&err->loc, o, 1, i + 1);
+	if (s[i] == 0x00) {
+		err->rule = "xml-syntax";
+		snprintf(err->text, sizeof(err->text), "%s",
+		    XML_ErrorString(XML_ERROR_INVALID_TOKEN));
+	} else
+		utf8_error(err, s[i], o->offset + i);
+	return -1;
+}
+
+static int
+report(const struct xmlp_error *err)
+{
+	diag_at(DIAG_ERROR, &err->loc, err->rule, "%s", err->text);
+	return DIAG_INVALID;
+}
+
+/* The status of a parse that expat ended early, reported once. */
+static int
+failed(XML_Parser p, const struct xmlp_origin *o)
+{
+	struct xmlp_error err;
+
+	if (XML_GetErrorCode(p) == XML_ERROR_NO_MEMORY) {
+		diag_warnx("%s: out of memory", o->file);
+		return DIAG_TROUBLE;
+	}
+	if (xmlp_error(p, o, &err) != 0)
+		return DIAG_INVALID;	/* a handler stopped it */
+	return report(&err);
+}
+
+/*
+ * Parses the rest of fp as one document, reading it in chunks into
+ * expat's own buffer (fread waits for a whole chunk or the end, so this
+ * is for documents, not for live streams). Returns DIAG_OK; DIAG_INVALID
+ * for a document that is not well-formed (reported) or that a handler
+ * stopped; DIAG_TROUBLE when fp cannot be read ("tool: NAME: strerror").
+ */
+int
+xmlp_parse_stream(XML_Parser p, FILE *fp, const char *name)
+{
+	struct xmlp_origin o = { name, 1, 1, 0 };
+	struct xmlp_error err;
+	void *chunk;
+	size_t n;
+	int final, first = 1;
+
+	do {
+		if ((chunk = XML_GetBuffer(p, XMLP_CHUNK)) == NULL)
+			return failed(p, &o);
+		n = fread(chunk, 1, XMLP_CHUNK, fp);
+		if (ferror(fp)) {
+			diag_warn("%s", name);
+			return DIAG_TROUBLE;
+		}
+		final = n < XMLP_CHUNK;
+		if (first && bad_start(chunk, n, &o, &err) != 0)
+			return report(&err);
+		first = 0;
+		if (XML_ParseBuffer(p, (int)n, final) != XML_STATUS_OK)
+			return failed(p, &o);
+	} while (!final);
+	return DIAG_OK;
+}
+
+/*
+ * Parses s[0..n), one whole document that sits at o in its file, in
+ * chunks (any size will do). Statuses as for xmlp_parse_stream, but for
+ * the read error.
+ */
+int
+xmlp_parse_within(XML_Parser p, const char *s, size_t n,
+    const struct xmlp_origin *o)
+{
+	struct xmlp_error err;
+	size_t len;
+	int final;
+
+	if (bad_start(s, n, o, &err) != 0)
+		return report(&err);
+	do {
+		len = n < XMLP_CHUNK ? n : XMLP_CHUNK;
+		final = len == n;
+		if (XML_Parse(p, s, (int)len, final) != XML_STATUS_OK)
+			return failed(p, o);
+		s += len;
+		n -= len;
+	} while (!final);
+	return DIAG_OK;
+}
+
+/* xmlp_parse_within for a text that is the whole of its file. */
+int
+xmlp_parse_buffer(XML_Parser p, const char *s, size_t n, const char *name)
+{
+	struct xmlp_origin o = { name, 1, 1, 0 };
+
+	return xmlp_parse_within(p, s, n, &o);
+}

@@ -1,0 +1,68 @@
+/*
+ * xmlp: expat helpers. A document is fed to expat in 64 KiB chunks, from
+ * a stream or from memory, and a well-formedness error is reported once,
+ * through diag_at, as "NAME:LINE:COL: error: MESSAGE": rule "xml-syntax"
+ * with expat's message, or rule "utf8" and "invalid UTF-8: byte 0xXX at
+ * byte offset N" for bytes that are not UTF-8. Lines and columns count
+ * from 1, columns in characters (expat counts them so; a byte order mark
+ * is the first character of its line).
+ *
+ * A document must be UTF-8. Parsers made by xmlp_create read every text
+ * as UTF-8 whatever its XML declaration names: the declaration is still
+ * checked for syntax, but a document that declares ISO-8859-1 and holds
+ * Latin-1 bytes fails at the first of them, as invalid UTF-8. A UTF-8
+ * byte order mark is skipped; text that starts like UTF-16 (an FE FF or
+ * FF FE byte order mark, a NUL among its first two bytes) is refused, as
+ * those bytes would be anywhere else, although expat itself would switch
+ * to UTF-16 there.
+ *
+ * Handlers report what they find wrong themselves, at xmlp_loc(), and may
+ * stop the parse with XML_StopParser(p, XML_FALSE): the parse functions
+ * then return DIAG_INVALID without a message of their own (a caller that
+ * stopped for a reason of its own knows it, and may ignore that status).
+ * A suspended parse (XML_StopParser(p, XML_TRUE)) is treated the same.
+ */
+#ifndef LLMKIT_XMLP_H
+#define LLMKIT_XMLP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <expat.h>
+
+#include "diag.h"
+
+#define XMLP_CHUNK	65536	/* bytes handed to expat at a time */
+
+/*
+ * Where a text starts in the file it was taken from, for a document
+ * embedded in other text: positions in it are reported in the file's
+ * terms. A whole file starts at { name, 1, 1, 0 }.
+ */
+struct xmlp_origin {
+	const char	*file;		/* display name, "<stdin>" for stdin */
+	unsigned long	 line;		/* of the text's first byte, from 1 */
+	unsigned long	 col;		/* of the text's first byte, from 1 */
+	size_t		 offset;	/* byte offset of its first byte */
+};
+
+/* A well-formedness error, as xmlp_error describes it. */
+struct xmlp_error {
+	struct diag_loc	 loc;
+	const char	*rule;		/* "xml-syntax" or "utf8" */
+	char		 text[96];
+};
+
+XML_Parser	xmlp_create(void);
+int		xmlp_parse_stream(XML_Parser, FILE *, const char *);
+int		xmlp_parse_buffer(XML_Parser, const char *, size_t,
+		    const char *);
+int		xmlp_parse_within(XML_Parser, const char *, size_t,
+		    const struct xmlp_origin *);
+void		xmlp_loc(XML_Parser, const char *, struct diag_loc *);
+void		xmlp_loc_within(XML_Parser, const struct xmlp_origin *,
+		    struct diag_loc *);
+int		xmlp_error(XML_Parser, const struct xmlp_origin *,
+		    struct xmlp_error *);
+
+#endif

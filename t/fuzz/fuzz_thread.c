@@ -1,0 +1,101 @@
+/*
+ * fuzz_thread: thread_serialize on any bytes, plainly and with --strict
+ * and a response prefix. A document it accepts must be well-formed XML
+ * (expat decides), and the strict one must be the plain one plus the
+ * prefix; anything else aborts.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <expat.h>
+
+#include "diag.h"
+#include "thread.h"
+#include "xmlp.h"
+
+#define PREFIX	"Based on the above thread, I will now"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static FILE	*devnull;
+
+/* Shows why a document the serializer accepted is not XML, then aborts. */
+static void
+not_xml(const char *text, size_t n)
+{
+	XML_Parser p = xmlp_create();
+
+	diag_setquiet(0);
+	fprintf(stderr, "fuzz_thread: accepted input gave bad XML:\n%.*s\n",
+	    (int)n, text);
+	xmlp_parse_buffer(p, text, n, "<output>");
+	XML_ParserFree(p);
+	abort();
+}
+
+/* The plain document, holes filled, as thread_write writes it. */
+static void
+check_plain(struct thread_doc *doc)
+{
+	char *text = NULL;
+	size_t n = 0;
+	XML_Parser p;
+	FILE *mem;
+
+	if ((mem = open_memstream(&text, &n)) == NULL)
+		abort();
+	if (thread_write(doc, mem) != 0 || fclose(mem) != 0)
+		abort();
+	p = xmlp_create();
+	if (xmlp_parse_buffer(p, text, n, "<output>") != DIAG_OK)
+		not_xml(text, n);
+	XML_ParserFree(p);
+	free(text);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *in = (const char *)data;
+	struct thread_opts plain = { "<fuzz>", NULL, 0, 0 };
+	struct thread_opts strict = { "<fuzz>", PREFIX, sizeof(PREFIX) - 1, 1 };
+	struct thread_doc a, b;
+	int ra, rb;
+
+	if (devnull == NULL) {
+		diag_setquiet(1);
+		if ((devnull = fopen("/dev/null", "w")) == NULL)
+			abort();
+	}
+	thread_init(&a);
+	ra = thread_serialize(&a, in, size, &plain);
+	if (ra != DIAG_OK && ra != DIAG_INVALID)
+		abort();
+	if (ra == DIAG_OK) {
+		if (thread_write(&a, devnull) != 0)
+			abort();
+		check_plain(&a);
+	}
+
+	thread_init(&b);
+	rb = thread_serialize(&b, in, size, &strict);
+	if (rb != DIAG_OK && rb != DIAG_INVALID)
+		abort();
+	if (rb == DIAG_OK) {
+		if (thread_write(&b, devnull) != 0)
+			abort();
+		/* strict accepts less, and adds only "\n" PREFIX */
+		if (ra != DIAG_OK || a.nholes != b.nholes ||
+		    b.text.len != a.text.len + 1 + strlen(PREFIX) ||
+		    memcmp(a.text.data, b.text.data, a.text.len) != 0 ||
+		    b.text.data[a.text.len] != '\n' ||
+		    memcmp(b.text.data + a.text.len + 1, PREFIX,
+		    strlen(PREFIX)) != 0)
+			abort();
+	}
+	thread_free(&a);
+	thread_free(&b);
+	return 0;
+}

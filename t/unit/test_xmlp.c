@@ -1,0 +1,626 @@
+/*
+ * Unit tests of lib/xmlp: well-formed and broken documents fed from
+ * memory and from a file, the exact diagnostics on stderr, positions past
+ * a chunk boundary and after multibyte characters, handlers that stop the
+ * parse, and xmlwf (expat's own checker) as the judge of well-formedness.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <expat.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "unit.h"
+#include "xmlp.h"
+
+static char	tmpdir[] = "/tmp/test_xmlp.XXXXXX";
+static char	docpath[64];
+static FILE	*capture;
+static int	 saved_stderr = -1;
+
+/* Sends stderr to a temporary file until captured() reads it back. */
+static void
+capture_stderr(void)
+{
+	fflush(stderr);
+	if ((capture = tmpfile()) == NULL ||
+	    (saved_stderr = dup(STDERR_FILENO)) == -1 ||
+	    dup2(fileno(capture), STDERR_FILENO) == -1) {
+		perror("test_xmlp: capturing stderr");
+		exit(3);
+	}
+}
+
+/* What went to stderr since capture_stderr(), as a string to free. */
+static char *
+captured(void)
+{
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	rewind(capture);
+	while ((n = fread(chunk, 1, sizeof(chunk), capture)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(capture);
+	return buf_cstr(&b);
+}
+
+static void
+write_file(const char *path, const char *s, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	if (fp == NULL || fwrite(s, 1, n, fp) != n || fclose(fp) != 0) {
+		perror(path);
+		exit(3);
+	}
+}
+
+/* Parses s[0..n) from memory; the status and what stderr got. */
+static int
+parse_buffer(const char *s, size_t n, const char *name, char **err)
+{
+	XML_Parser p = xmlp_create();
+	int status;
+
+	capture_stderr();
+	status = xmlp_parse_buffer(p, s, n, name);
+	*err = captured();
+	XML_ParserFree(p);
+	return status;
+}
+
+/* The same through a file read with xmlp_parse_stream. */
+static int
+parse_stream(const char *s, size_t n, const char *name, char **err)
+{
+	XML_Parser p = xmlp_create();
+	FILE *fp;
+	int status;
+
+	write_file(docpath, s, n);
+	if ((fp = fopen(docpath, "rb")) == NULL) {
+		perror(docpath);
+		exit(3);
+	}
+	capture_stderr();
+	status = xmlp_parse_stream(p, fp, name);
+	*err = captured();
+	fclose(fp);
+	XML_ParserFree(p);
+	return status;
+}
+
+/*
+ * Asks xmlwf whether the document is well-formed: its one line of output
+ * ("FILE:LINE:COL: message", the column from 0), or "" when it is.
+ */
+static char *
+xmlwf(const char *s, size_t n)
+{
+	struct buf b = BUF_INIT;
+	char cmd[128], chunk[512];
+	size_t len;
+	FILE *pp;
+
+	write_file(docpath, s, n);
+	snprintf(cmd, sizeof(cmd), "xmlwf -e UTF-8 '%s' 2>&1", docpath);
+	if ((pp = popen(cmd, "r")) == NULL) {
+		perror("popen xmlwf");
+		exit(3);
+	}
+	while ((len = fread(chunk, 1, sizeof(chunk), pp)) > 0)
+		buf_add(&b, chunk, len);
+	pclose(pp);
+	return buf_cstr(&b);
+}
+
+/*
+ * Checks that xmlwf agrees with the expected diagnostic want (ours, or ""
+ * for a well-formed document): same verdict, same line and column, and
+ * the same message where ours is expat's ("xml-syntax").
+ */
+static void
+check_oracle(const char *s, size_t n, const char *want, const char *what)
+{
+	char *got = xmlwf(s, n), expect[512], label[256];
+	unsigned long line, col;
+	int msgat = 0;
+
+	if (want[0] == '\0')
+		expect[0] = '\0';
+	else if (sscanf(want, "%*[^:]:%lu:%lu: error: %n", &line, &col,
+		     &msgat) != 2 || msgat == 0) {
+		unit_ok(0, "expected diagnostic has the FILE:LINE:COL form");
+		free(got);
+		return;
+	} else if (strncmp(want + msgat, "invalid UTF-8", 13) == 0) {
+		/* xmlwf says "invalid token" or "partial character" there */
+		snprintf(expect, sizeof(expect), "%s:%lu:%lu: ", docpath, line,
+		    col - 1);
+		if (strlen(got) > strlen(expect))
+			got[strlen(expect)] = '\0';
+	} else
+		snprintf(expect, sizeof(expect), "%s:%lu:%lu: %s", docpath,
+		    line, col - 1, want + msgat);
+	snprintf(label, sizeof(label), "xmlwf agrees: %s", what);
+	unit_str(got, expect, label);
+	free(got);
+}
+
+struct tcase {
+	const char	*what;
+	const char	*in;
+	size_t		 n;
+	int		 status;
+	const char	*err;		/* stderr, exactly */
+	int		 oracle;	/* xmlwf -e UTF-8 judges it too */
+};
+
+#define IN(s)	s, sizeof(s) - 1
+
+static const struct tcase cases[] = {
+	{ "a well-formed document",
+	  IN("<?xml version=\"1.0\"?>\n"
+	     "<a x=\"1\">t&amp;<b/><![CDATA[<]]></a>\n"),
+	  DIAG_OK, "", 1 },
+	{ "a mismatched tag, at the name in the end tag",
+	  IN("<r>\n  <a>\n  </b>\n</r>\n"),
+	  DIAG_INVALID, "t.xml:3:5: error: mismatched tag\n", 1 },
+	{ "columns in characters after 2-, 3- and 4-byte characters",
+	  IN("<a>\xc3\xa9\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80</b>"),
+	  DIAG_INVALID, "t.xml:1:10: error: mismatched tag\n", 1 },
+	{ "an empty input",
+	  IN(""),
+	  DIAG_INVALID, "t.xml:1:1: error: no element found\n", 1 },
+	{ "an input of blank lines",
+	  IN("\n\n  "),
+	  DIAG_INVALID, "t.xml:3:3: error: no element found\n", 1 },
+	{ "text after the root element",
+	  IN("<a/>\njunk"),
+	  DIAG_INVALID, "t.xml:2:1: error: junk after document element\n", 1 },
+	{ "an unclosed root element",
+	  IN("<a>\n<b></b>\n"),
+	  DIAG_INVALID, "t.xml:3:1: error: no element found\n", 1 },
+	{ "an undefined entity",
+	  IN("<a>x &nbsp;</a>"),
+	  DIAG_INVALID, "t.xml:1:6: error: undefined entity\n", 1 },
+	{ "a character reference to a forbidden character",
+	  IN("<a>&#1;</a>"),
+	  DIAG_INVALID,
+	  "t.xml:1:4: error: reference to invalid character number\n", 1 },
+	{ "a raw control character",
+	  IN("<a>\x1b[0m</a>"),
+	  DIAG_INVALID, "t.xml:1:4: error: not well-formed (invalid token)\n",
+	  1 },
+	{ "U+FFFE, valid UTF-8 that XML forbids",
+	  IN("<a>\xef\xbf\xbe</a>"),
+	  DIAG_INVALID, "t.xml:1:4: error: not well-formed (invalid token)\n",
+	  1 },
+	{ "a byte that is not UTF-8, with its offset",
+	  IN("<a>\xc3\xa9\xff</a>"),
+	  DIAG_INVALID,
+	  "t.xml:1:5: error: invalid UTF-8: byte 0xff at byte offset 5\n", 1 },
+	{ "a lead byte without its continuation",
+	  IN("<a>\xe2\x82</a>"),
+	  DIAG_INVALID,
+	  "t.xml:1:4: error: invalid UTF-8: byte 0xe2 at byte offset 3\n", 1 },
+	{ "a character cut off by the end of the input",
+	  IN("<a>\xc3"),
+	  DIAG_INVALID,
+	  "t.xml:1:4: error: invalid UTF-8: byte 0xc3 at byte offset 3\n", 1 },
+	{ "a surrogate encoded in UTF-8",
+	  IN("<a x='\xed\xa0\x80'/>"),
+	  DIAG_INVALID,
+	  "t.xml:1:7: error: invalid UTF-8: byte 0xed at byte offset 6\n", 1 },
+	{ "a byte that is not UTF-8 in an element name",
+	  IN("<a\xc0\x80/>"),
+	  DIAG_INVALID,
+	  "t.xml:1:3: error: invalid UTF-8: byte 0xc0 at byte offset 2\n", 1 },
+	{ "a UTF-8 byte order mark, skipped",
+	  IN("\xef\xbb\xbf<a/>"),
+	  DIAG_OK, "", 1 },
+	{ "a byte order mark, counted as the first character",
+	  IN("\xef\xbb\xbf<a></b>"),
+	  DIAG_INVALID, "t.xml:1:7: error: mismatched tag\n", 1 },
+	{ "a declared Latin-1 document with a Latin-1 byte",
+	  IN("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>caf\xe9</a>"),
+	  DIAG_INVALID,
+	  "t.xml:2:7: error: invalid UTF-8: byte 0xe9 at byte offset 50\n", 1 },
+	{ "a declared Latin-1 document of ASCII alone",
+	  IN("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>cafe</a>"),
+	  DIAG_OK, "", 1 },
+	{ "a declared encoding expat does not know",
+	  IN("<?xml version=\"1.0\" encoding=\"x-unknown\"?><a/>"),
+	  DIAG_OK, "", 1 },
+	{ "a malformed XML declaration",
+	  IN("<?xml version=\"1.0\" encoding=\"\"?><a/>"),
+	  DIAG_INVALID, "t.xml:1:31: error: XML declaration not well-formed\n",
+	  1 },
+	{ "a UTF-16LE byte order mark",
+	  IN("\xff\xfe<\0a\0/\0>\0"),
+	  DIAG_INVALID,
+	  "t.xml:1:1: error: invalid UTF-8: byte 0xff at byte offset 0\n", 0 },
+	{ "a UTF-16BE byte order mark",
+	  IN("\xfe\xff\0<\0a\0/\0>"),
+	  DIAG_INVALID,
+	  "t.xml:1:1: error: invalid UTF-8: byte 0xfe at byte offset 0\n", 0 },
+	{ "UTF-16LE without a byte order mark",
+	  IN("<\0a\0/\0>\0"),
+	  DIAG_INVALID, "t.xml:1:2: error: not well-formed (invalid token)\n",
+	  0 },
+	{ "UTF-16BE without a byte order mark",
+	  IN("\0<\0a\0/\0>"),
+	  DIAG_INVALID, "t.xml:1:1: error: not well-formed (invalid token)\n",
+	  0 },
+	{ "a lone lead byte before a NUL",
+	  IN("\xc3\0<a/>"),
+	  DIAG_INVALID,
+	  "t.xml:1:1: error: invalid UTF-8: byte 0xc3 at byte offset 0\n", 0 },
+	{ "a single byte of UTF-16 byte order mark",
+	  IN("\xff"),
+	  DIAG_INVALID,
+	  "t.xml:1:1: error: invalid UTF-8: byte 0xff at byte offset 0\n", 1 },
+	{ "a NUL later in the document",
+	  IN("<a>\0</a>"),
+	  DIAG_INVALID, "t.xml:1:4: error: not well-formed (invalid token)\n",
+	  1 },
+	{ "CR LF and CR as line ends",
+	  IN("<a>\r\n\r</b>"),
+	  DIAG_INVALID, "t.xml:3:3: error: mismatched tag\n", 1 },
+};
+
+static void
+test_cases(void)
+{
+	const struct tcase *c;
+	char label[256], *err;
+	size_t i;
+	int status;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		c = &cases[i];
+		status = parse_buffer(c->in, c->n, "t.xml", &err);
+		snprintf(label, sizeof(label), "buffer: %s: status", c->what);
+		unit_long(status, c->status, label);
+		snprintf(label, sizeof(label), "buffer: %s: stderr", c->what);
+		unit_str(err, c->err, label);
+		free(err);
+
+		status = parse_stream(c->in, c->n, "t.xml", &err);
+		snprintf(label, sizeof(label), "stream: %s: status", c->what);
+		unit_long(status, c->status, label);
+		snprintf(label, sizeof(label), "stream: %s: stderr", c->what);
+		unit_str(err, c->err, label);
+		free(err);
+
+		if (c->oracle)
+			check_oracle(c->in, c->n, c->err, c->what);
+	}
+}
+
+/*
+ * "<r>\n<a>", then count times U+00E9 (2 bytes each, so that one of them
+ * straddles the 64 KiB chunk boundary), then tail.
+ */
+static void
+long_line(struct buf *b, size_t count, const char *tail)
+{
+	size_t i;
+
+	buf_reset(b);
+	buf_adds(b, "<r>\n<a>");
+	for (i = 0; i < count; i++)
+		buf_add(b, "\xc3\xa9", 2);
+	buf_adds(b, tail);
+}
+
+static void
+both(const char *s, size_t n, int want_status, const char *want_err,
+    const char *what)
+{
+	char label[256], *err;
+	int status;
+
+	status = parse_buffer(s, n, "big.xml", &err);
+	snprintf(label, sizeof(label), "buffer: %s", what);
+	unit_long(status, want_status, label);
+	unit_str(err, want_err, label);
+	free(err);
+	status = parse_stream(s, n, "big.xml", &err);
+	snprintf(label, sizeof(label), "stream: %s", what);
+	unit_long(status, want_status, label);
+	unit_str(err, want_err, label);
+	free(err);
+	check_oracle(s, n, want_err, what);
+}
+
+static void
+test_chunks(void)
+{
+	struct buf b = BUF_INIT;
+
+	unit_ok((65536 - 7) % 2 == 1,
+	    "the test's U+00E9 straddles the chunk boundary");
+	long_line(&b, 40000, "</a></r>\n");
+	both(b.data, b.len, DIAG_OK, "",
+	    "a character straddling the chunk boundary");
+	long_line(&b, 40000, "</b></r>\n");
+	/* "<a>" and 40000 characters, then "</": the name is column 40006 */
+	both(b.data, b.len, DIAG_INVALID,
+	    "big.xml:2:40006: error: mismatched tag\n",
+	    "an error past the chunk boundary, columns in characters");
+	long_line(&b, 40000, "\xff</a></r>\n");
+	both(b.data, b.len, DIAG_INVALID,
+	    "big.xml:2:40004: error: invalid UTF-8: byte 0xff at byte offset "
+	    "80007\n", "a bad byte past the chunk boundary, with its offset");
+	/* 200 chunks and a bit, to go through the loops many times */
+	long_line(&b, 200 * 32768 + 5, "</a>\n</r>\n<x/>");
+	both(b.data, b.len, DIAG_INVALID,
+	    "big.xml:4:1: error: junk after document element\n",
+	    "an error in the last of 201 chunks");
+	buf_reset(&b);
+	buf_adds(&b, "<r>");
+	while (b.len < 2 * 65536 - 4)
+		buf_addc(&b, ' ');
+	buf_adds(&b, "</r>");
+	unit_long((long)b.len, 2 * 65536, "test input is exactly 2 chunks");
+	both(b.data, b.len, DIAG_OK, "",
+	    "an input of exactly two chunks, then a final empty one");
+	b.len--;
+	both(b.data, b.len, DIAG_INVALID,
+	    "big.xml:1:131069: error: unclosed token\n",
+	    "an input one byte short of two chunks");
+	buf_free(&b);
+}
+
+/* What the handlers of the stop test saw, and their parser. */
+struct run {
+	XML_Parser	 p;
+	const char	*name;
+	int		 elements;
+	struct diag_loc	 at_b;
+};
+
+/* Notes where <b> is; reports <stop> as a rule violation and stops. */
+static void XMLCALL
+on_start(void *data, const XML_Char *el, const XML_Char **attr)
+{
+	struct run *r = data;
+	struct diag_loc loc;
+
+	r->elements++;
+	if (strcmp(el, "b") == 0)
+		xmlp_loc(r->p, r->name, &r->at_b);
+	if (strcmp(el, "stop") == 0) {
+		xmlp_loc(r->p, r->name, &loc);
+		diag_at(DIAG_ERROR, &loc, "test", "<%s> is not allowed here",
+		    el);
+		XML_StopParser(r->p, XML_FALSE);
+	}
+}
+
+/* A parser whose start handler is on_start, with r as its state. */
+static void
+run_init(struct run *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->p = xmlp_create();
+	XML_SetUserData(r->p, r);
+	XML_SetStartElementHandler(r->p, on_start);
+}
+
+static void
+test_handler_stop(void)
+{
+	static const char doc[] = "<r>\n  <b/>\n\t<stop/>\n  <c/>\n</r>\n";
+	struct xmlp_origin o = { "h.xml", 1, 1, 0 };
+	struct xmlp_error xe;
+	struct run r;
+	char *err;
+	int status;
+
+	run_init(&r, "h.xml");
+	capture_stderr();
+	status = xmlp_parse_buffer(r.p, doc, sizeof(doc) - 1, "h.xml");
+	err = captured();
+	unit_long(status, DIAG_INVALID, "a handler's stop: DIAG_INVALID");
+	unit_str(err, "h.xml:3:2: error: <stop> is not allowed here\n",
+	    "a handler's stop: only the handler's message");
+	unit_long(r.elements, 3, "no element after the stop is seen");
+	unit_long((long)r.at_b.line, 2, "xmlp_loc in a handler: line");
+	unit_long((long)r.at_b.col, 3, "xmlp_loc in a handler: column");
+	unit_ok(r.at_b.file != NULL && strcmp(r.at_b.file, "h.xml") == 0 &&
+	    r.at_b.path == NULL, "xmlp_loc: file name, no path");
+	unit_long(xmlp_error(r.p, &o, &xe), -1,
+	    "xmlp_error: nothing to describe after a handler's stop");
+	free(err);
+	XML_ParserFree(r.p);
+}
+
+static void
+test_handler_stop_stream(void)
+{
+	struct buf b = BUF_INIT;
+	struct run r;
+	char *err;
+	int status;
+	FILE *fp;
+
+	buf_adds(&b, "<r>\n");
+	while (b.len < 70000)
+		buf_adds(&b, "  <b/>\n");
+	buf_adds(&b, "\xc3\xa9<stop/>\n<c/></r>");
+	write_file(docpath, b.data, b.len);
+	buf_free(&b);
+	if ((fp = fopen(docpath, "rb")) == NULL) {
+		perror(docpath);
+		exit(3);
+	}
+	run_init(&r, "h.xml");
+	capture_stderr();
+	status = xmlp_parse_stream(r.p, fp, "h.xml");
+	err = captured();
+	fclose(fp);
+	unit_long(status, DIAG_INVALID,
+	    "stream: a stop in the second chunk: DIAG_INVALID");
+	unit_str(err, "h.xml:10002:2: error: <stop> is not allowed here\n",
+	    "stream: a stop in the second chunk: the handler's message");
+	unit_long(r.elements, 10002, "stream: every element up to the stop");
+	free(err);
+	XML_ParserFree(r.p);
+}
+
+static void
+test_within(void)
+{
+	static const char text[] = "prose first: <a>\n<b></c></a>";
+	struct xmlp_origin o = { "mail.txt", 7, 14, 120 };
+	XML_Parser p;
+	char *err;
+	int status;
+
+	p = xmlp_create();
+	capture_stderr();
+	status = xmlp_parse_within(p, text + 13, sizeof(text) - 14, &o);
+	err = captured();
+	unit_long(status, DIAG_INVALID, "within: status");
+	unit_str(err, "mail.txt:8:6: error: mismatched tag\n",
+	    "within: a line after the first keeps its column");
+	free(err);
+	XML_ParserFree(p);
+
+	p = xmlp_create();
+	capture_stderr();
+	status = xmlp_parse_within(p, "<a></c>", 7, &o);
+	err = captured();
+	unit_str(err, "mail.txt:7:19: error: mismatched tag\n",
+	    "within: the first line is shifted by the origin's column");
+	free(err);
+	XML_ParserFree(p);
+
+	p = xmlp_create();
+	capture_stderr();
+	status = xmlp_parse_within(p, "<a>\xff</a>", 8, &o);
+	err = captured();
+	unit_str(err, "mail.txt:7:17: error: invalid UTF-8: byte 0xff at "
+	    "byte offset 123\n", "within: the byte offset is the file's");
+	free(err);
+	XML_ParserFree(p);
+
+	p = xmlp_create();
+	capture_stderr();
+	status = xmlp_parse_within(p, "\xfe\xff", 2, &o);
+	err = captured();
+	unit_str(err, "mail.txt:7:14: error: invalid UTF-8: byte 0xfe at "
+	    "byte offset 120\n", "within: a refused start at the origin");
+	free(err);
+	XML_ParserFree(p);
+}
+
+static void
+test_error_struct(void)
+{
+	struct xmlp_origin o = { "e.xml", 1, 1, 0 };
+	struct xmlp_error xe;
+	XML_Parser p;
+
+	p = xmlp_create();
+	unit_long(xmlp_error(p, &o, &xe), -1,
+	    "xmlp_error: nothing to describe before a parse");
+	XML_Parse(p, "<a>\n  <b>&bad;</b></a>", 20, 1);
+	unit_long(xmlp_error(p, &o, &xe), 0, "xmlp_error: describes an error");
+	unit_str(xe.rule, "xml-syntax", "xmlp_error: rule");
+	unit_str(xe.text, "undefined entity", "xmlp_error: message");
+	unit_long((long)xe.loc.line, 2, "xmlp_error: line");
+	unit_long((long)xe.loc.col, 6, "xmlp_error: column");
+	XML_ParserFree(p);
+}
+
+static void
+test_json_errors(void)
+{
+	char *err;
+
+	diag_setjson(1);
+	parse_buffer("<a></b>", 7, "j.xml", &err);
+	unit_str(err, "{\"file\":\"j.xml\",\"line\":1,\"column\":6,"
+	    "\"severity\":\"error\",\"rule\":\"xml-syntax\","
+	    "\"message\":\"mismatched tag\"}\n",
+	    "--errors=json: rule xml-syntax");
+	free(err);
+	parse_buffer("<a>\x80</a>", 8, "j.xml", &err);
+	unit_str(err, "{\"file\":\"j.xml\",\"line\":1,\"column\":4,"
+	    "\"severity\":\"error\",\"rule\":\"utf8\","
+	    "\"message\":\"invalid UTF-8: byte 0x80 at byte offset 3\"}\n",
+	    "--errors=json: rule utf8");
+	free(err);
+	diag_setjson(0);
+
+	diag_setquiet(1);
+	unit_long(parse_buffer("<a>", 3, "q.xml", &err), DIAG_INVALID,
+	    "quiet: the status stays");
+	unit_str(err, "", "quiet: nothing on stderr");
+	free(err);
+	diag_setquiet(0);
+}
+
+static void
+test_read_error(void)
+{
+	XML_Parser p = xmlp_create();
+	char want[128], *err;
+	int status;
+	FILE *fp;
+
+	if ((fp = fopen(tmpdir, "r")) == NULL) {
+		unit_ok(0, "a directory opens for reading");
+		XML_ParserFree(p);
+		return;
+	}
+	capture_stderr();
+	status = xmlp_parse_stream(p, fp, tmpdir);
+	err = captured();
+	fclose(fp);
+	unit_long(status, DIAG_TROUBLE, "a read error is DIAG_TROUBLE");
+	snprintf(want, sizeof(want), "test_xmlp: %s: %s\n", tmpdir,
+	    strerror(EISDIR));
+	unit_str(err, want, "a read error: tool: NAME: strerror");
+	free(err);
+	XML_ParserFree(p);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int status;
+
+	(void)argc;
+	diag_setprogname(argv[0]);
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 3;
+	}
+	snprintf(docpath, sizeof(docpath), "%s/doc.xml", tmpdir);
+	test_cases();
+	test_chunks();
+	test_handler_stop();
+	test_handler_stop_stream();
+	test_within();
+	test_error_struct();
+	test_json_errors();
+	test_read_error();
+	status = unit_done();
+	unlink(docpath);
+	rmdir(tmpdir);
+	return status;
+}
