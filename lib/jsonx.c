@@ -58,8 +58,20 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 
 	v = json_loadb(s + off, n - off, JSONX_FLAGS, &je);
 	if (v != NULL) {
+		const char *nul;
+
 		*end = off + (size_t)je.position;
-		return v;
+		/*
+		 * jansson steps over a raw NUL byte after a number without
+		 * counting it; a raw NUL is never JSON, so look for one.
+		 */
+		nul = memchr(s + off, '\0', (*end < n ? *end + 1 : n) - off);
+		if (nul == NULL)
+			return v;
+		json_decref(v);
+		set_error(err, (size_t)(nul - s), "json-syntax",
+		    "invalid JSON: NUL byte");
+		return NULL;
 	}
 	pos = off + (je.position > 0 ? (size_t)je.position : 0);
 	if (pos > n)
