@@ -59,13 +59,13 @@ main(int argc, char *argv[])
 			newline = 0;
 			break;
 		case OPT_ERRORS:
-			if (strcmp(optarg, "json") == 0)
-				diag_setjson(1);
-			else if (strcmp(optarg, "text") != 0) {
+			if (strcmp(optarg, "json") != 0 &&
+			    strcmp(optarg, "text") != 0) {
 				diag_warnx("--errors must be json or text, "
 				    "not \"%s\"", optarg);
 				usage();
 			}
+			diag_setjson(strcmp(optarg, "json") == 0);
 			break;
 		case OPT_PREFIX:
 			opts.prefix = optarg;

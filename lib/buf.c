@@ -14,7 +14,7 @@ buf_grow(struct buf *b, size_t n)
 	size_t need, cap;
 
 	if (n > SIZE_MAX - b->len - 1)
-		xrealloc(NULL, SIZE_MAX);	/* reports out of memory */
+		xalloc_die();
 	need = b->len + n + 1;
 	if (need <= b->cap)
 		return;

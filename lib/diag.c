@@ -1,5 +1,6 @@
 /* diag: diagnostics on stderr, in text or JSON lines, and status helpers. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "utf8.h"
 
 static const char	*progname = "llmkit";
 static int		 json_mode;
@@ -110,37 +112,49 @@ diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
 
 /*
  * A piece of input fit to quote in a one-line message: JSON string syntax
- * (so control characters and newlines show as escapes), cut at a character
- * boundary with "..." when it would not fit in out[size]. Returns out.
+ * (so control characters and newlines show as escapes), cut after a whole
+ * character with "..." inside the quotes when it would not fit in
+ * out[size]. Returns out.
  */
 const char *
 diag_quote(char *out, size_t size, const char *s, size_t n)
 {
-	struct buf b = BUF_INIT;
-	size_t keep = n, room;
+	struct buf q = BUF_INIT, one = BUF_INIT;
+	size_t i = 0, len;
+	uint32_t cp;
 
-	if (size < 8) {
+	if (size < 6) {		/* room for "..." at least */
 		if (size > 0)
 			out[0] = '\0';
 		return out;
 	}
-	room = size - 6;	/* quotes, "...", NUL */
-	for (;;) {
-		buf_reset(&b);
-		jsonw_string(&b, s, keep);
-		if (b.len <= room + 2 || keep == 0)
+	jsonw_string(&q, s, n);
+	if (q.len < size) {	/* it all fits */
+		memcpy(out, buf_cstr(&q), q.len + 1);
+		buf_free(&q);
+		return out;
+	}
+	buf_reset(&q);
+	buf_addc(&q, '"');
+	while (i < n) {
+		if ((len = utf8_decode(s + i, n - i, &cp)) == 0)
+			len = 1;
+		buf_reset(&one);
+		jsonw_string(&one, s + i, len);
+		/* what fits: the text so far, this character, a quote, NUL;
+		 * or, when more is to come, "..." in place of the rest */
+		if (q.len + one.len - 2 + (i + len < n ? 5 : 2) > size)
 			break;
-		keep = keep > (b.len - room) ? keep - (b.len - room) : 0;
-		while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
-			keep--;
+		buf_add(&q, one.data + 1, one.len - 2);
+		i += len;
 	}
-	if (keep < n) {
-		b.len--;	/* the closing quote */
-		buf_add(&b, "...\"", 4);
-	}
-	memcpy(out, b.data, b.len < size ? b.len : size - 1);
-	out[b.len < size ? b.len : size - 1] = '\0';
-	buf_free(&b);
+	if (i < n)
+		buf_add(&q, "...", 3);
+	buf_addc(&q, '"');
+	memcpy(out, q.data, q.len);
+	out[q.len] = '\0';
+	buf_free(&q);
+	buf_free(&one);
 	return out;
 }
 

@@ -10,6 +10,41 @@
 #include "xalloc.h"
 
 /*
+ * The p-digit decimal next to tmp ("D.DDDe+XX", p digits) towards x, in
+ * out; returns whether it reads back as x. Needed where x is a power of
+ * two: the doubles below it are twice as close as those above, so the
+ * nearest p-digit decimal can miss while the next one up still hits.
+ */
+static int
+neighbour(const char *tmp, int p, double x, char *out, size_t size)
+{
+	char d[24];
+	int i, k = 0, e, up = strtod(tmp, NULL) < x;
+	const char *ep = tmp + 1;
+
+	d[k++] = tmp[0];
+	if (*ep == '.')
+		for (ep++; *ep != 'e'; ep++)
+			d[k++] = *ep;
+	e = atoi(ep + 1);
+	for (i = p - 1; i >= 0; i--) {
+		if (up && d[i] != '9') {
+			d[i]++;
+			break;
+		}
+		if (!up && d[i] != '0') {
+			d[i]--;
+			break;
+		}
+		d[i] = up ? '0' : '9';
+	}
+	if (i < 0 || d[0] == '0')
+		return 0;	/* a carry changes the length: not this p */
+	snprintf(out, size, "%c.%.*se%d", d[0], p - 1, d + 1, e);
+	return strtod(out, NULL) == x;
+}
+
+/*
  * The shortest decimal digits that read back as x (x > 0, finite), as
  * ECMAScript's Number::toString chooses them: the fewest digits k, and of
  * those the closest to x. Writes the digits (no leading or trailing zeros)
@@ -18,20 +53,25 @@
 static int
 shortest_digits(double x, char d[32], int *exp10)
 {
-	char tmp[40];
+	char tmp[40], alt[40];
 	int p, lo, k, e;
 	char *ep;
 
 	/*
 	 * With 53 bits a decimal of 15 or fewer digits that reads back as x
 	 * is x rounded to 15 digits, so trying 15, 16, 17 is enough. Below
-	 * DBL_MIN precision falls off and every length has to be tried.
+	 * DBL_MIN precision falls off and every length has to be tried. At
+	 * each length the nearest decimal is tried, then its neighbour.
 	 */
 	lo = x < DBL_MIN ? 1 : 15;
 	for (p = lo; p <= 17; p++) {
 		snprintf(tmp, sizeof(tmp), "%.*e", p - 1, x);
 		if (strtod(tmp, NULL) == x)
 			break;
+		if (p > 1 && neighbour(tmp, p, x, alt, sizeof(alt))) {
+			memcpy(tmp, alt, sizeof(tmp));
+			break;
+		}
 	}
 	/* tmp is "D.DDDDe[+-]XX" (or "De[+-]XX" for one digit) */
 	k = 0;

@@ -41,6 +41,50 @@ jsonx_typename(const json_t *v)
 	return "a value";
 }
 
+/* Just past the last character before end that is not whitespace. */
+static size_t
+after_last(const char *s, size_t off, size_t end)
+{
+	while (end > off && (s[end - 1] == ' ' || s[end - 1] == '\n' ||
+	    s[end - 1] == '\r' || s[end - 1] == '\t'))
+		end--;
+	return end;
+}
+
+/*
+ * Where a jansson error points, given the offset pos it stopped at: at
+ * the character it refused inside a string (which it has put back), at
+ * the end of a truncated text (after its last character that is not
+ * whitespace, where more was due), at the start of the token it names in
+ * "near 'TOKEN'" when the text before pos spells it, else at the last
+ * character read.
+ */
+static size_t
+error_offset(const char *s, size_t n, size_t off, size_t pos,
+    const char *text)
+{
+	const char *near, *q;
+	size_t len;
+
+	if (strstr(text, "control character") != NULL ||
+	    strstr(text, "unexpected newline") != NULL)
+		return pos < n ? pos : n;
+	if (strstr(text, "near end of file") != NULL)
+		return after_last(s, 0, pos < n ? pos : n);
+	if ((near = strstr(text, "near '")) != NULL &&
+	    (q = strrchr(near + 6, '\'')) != NULL) {
+		len = (size_t)(q - (near + 6));
+		if (len > 0 && pos - off >= len &&
+		    memcmp(s + pos - len, near + 6, len) == 0)
+			return pos - len;
+	}
+	if (pos > off)
+		for (pos--; pos > off &&
+		    ((unsigned char)s[pos] & 0xC0) == 0x80; pos--)
+			;
+	return pos;
+}
+
 /*
  * Parses the one value that starts at byte off of s (n bytes in all) and
  * sets *end past it. On failure returns NULL and fills err, with the
@@ -85,11 +129,7 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 		set_error(err, valid, "utf8", text);
 		return NULL;
 	}
-	/* point at the last character read, as jansson's own column does */
-	if (pos > off)
-		for (pos--; pos > off &&
-		    ((unsigned char)s[pos] & 0xC0) == 0x80; pos--)
-			;
+	pos = error_offset(s, n, off, pos, je.text);
 	snprintf(text, sizeof(text), "invalid JSON: %s", je.text);
 	set_error(err, pos, "json-syntax", text);
 	return NULL;
@@ -141,7 +181,7 @@ jsonx_seq_next(struct jsonx_seq *q, json_t **v, size_t *start,
 	q->off = jsonx_skip_ws(s, n, q->off);
 	if (q->array) {
 		if (q->off >= n) {
-			set_error(err, n > 0 ? n - 1 : 0, "json-syntax",
+			set_error(err, after_last(s, 0, n), "json-syntax",
 			    "invalid JSON: the array is not closed with ']'");
 			q->state = 2;
 			return -1;
@@ -258,6 +298,31 @@ jsonx_member(const char *s, size_t n, size_t off, const char *key)
 		off = jsonx_skip_ws(s, n, off + 1);
 		if (key_is(s, k, kend, key))
 			at = off;
+		off = jsonx_skip_ws(s, n, skip_value(s, n, off));
+		if (off >= n || s[off] != ',')
+			return at;
+		off++;
+	}
+}
+
+/*
+ * The same for an array at off (well-formed): the offset of its element
+ * index, or off itself when it has no such element.
+ */
+size_t
+jsonx_element(const char *s, size_t n, size_t off, size_t index)
+{
+	size_t at = off, i;
+
+	if (off >= n || s[off] != '[')
+		return at;
+	off++;
+	for (i = 0;; i++) {
+		off = jsonx_skip_ws(s, n, off);
+		if (off >= n || s[off] == ']')
+			return at;
+		if (i == index)
+			return off;
 		off = jsonx_skip_ws(s, n, skip_value(s, n, off));
 		if (off >= n || s[off] != ',')
 			return at;

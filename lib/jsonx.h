@@ -38,6 +38,7 @@ json_t		*jsonx_parse(const char *, size_t, size_t, size_t *,
 size_t		 jsonx_skip_ws(const char *, size_t, size_t);
 const char	*jsonx_typename(const json_t *);
 size_t		 jsonx_member(const char *, size_t, size_t, const char *);
+size_t		 jsonx_element(const char *, size_t, size_t, size_t);
 void		 jsonx_seq_init(struct jsonx_seq *, const char *, size_t);
 int		 jsonx_seq_next(struct jsonx_seq *, json_t **, size_t *,
 		    struct jsonx_error *);

@@ -30,6 +30,7 @@ struct ev {
 	unsigned long			 index;
 	json_t				*obj;
 	int				 bad;	/* an error was reported */
+	long				 elem;	/* report at this element, or -1 */
 	struct xmlesc_bad		 xbad;	/* forbidden characters */
 	const char			*xfield; /* the field of the first */
 	struct buf			*scratch;
@@ -59,6 +60,8 @@ report(struct ev *e, enum diag_severity sev, const char *field,
 
 	if (field != NULL)
 		off = jsonx_member(e->in, e->n, e->start, field);
+	if (field != NULL && e->elem >= 0)
+		off = jsonx_element(e->in, e->n, off, (size_t)e->elem);
 	utf8_cursor_at(e->cur, off, &loc.line, &loc.col);
 	loc.file = e->opts->file;
 	if (e->array)
@@ -67,6 +70,9 @@ report(struct ev *e, enum diag_severity sev, const char *field,
 	else
 		snprintf(path, sizeof(path), "%s%s", field ? "/" : "",
 		    field ? field : "");
+	if (field != NULL && e->elem >= 0)
+		snprintf(path + strlen(path), sizeof(path) - strlen(path),
+		    "/%ld", e->elem);
 	loc.path = path;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -125,10 +131,12 @@ field(struct ev *e, const char *name, enum want w)
 		if (w == W_NUMBERS && json_is_array(v)) {
 			for (i = 0; json_is_number(json_array_get(v, i)); i++)
 				;
+			e->elem = (long)i;
 			report(e, DIAG_ERROR, name, "field-type",
 			    "\"%s\" must be %s, found %s at index %zu", name,
 			    wantname[w], jsonx_typename(json_array_get(v, i)),
 			    i);
+			e->elem = -1;
 		} else
 			report(e, DIAG_ERROR, name, "field-type",
 			    "\"%s\" must be %s, found %s", name, wantname[w],
@@ -338,7 +346,7 @@ thread_init(struct thread_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 	doc->names = json_object();
 	if (doc->names == NULL)
-		xmalloc(SIZE_MAX);	/* reports out of memory */
+		xalloc_die();
 }
 
 /*
@@ -388,6 +396,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 		e.index = index;
 		e.obj = v;
 		e.scratch = &scratch;
+		e.elem = -1;
 		one_event(&e);
 		bad |= e.bad;
 		json_decref(v);

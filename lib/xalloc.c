@@ -6,8 +6,9 @@
 #include "diag.h"
 #include "xalloc.h"
 
-static void
-oom(void)
+/* Out of memory: says so and ends the process with status 3. */
+void
+xalloc_die(void)
 {
 	diag_warnx("out of memory");
 	exit(DIAG_TROUBLE);
@@ -19,7 +20,7 @@ xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (p == NULL)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -29,7 +30,7 @@ xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
 	if (p == NULL)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -39,7 +40,7 @@ xrealloc(void *old, size_t n)
 	void *p = realloc(old, n ? n : 1);
 
 	if (p == NULL)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -47,7 +48,7 @@ void *
 xreallocarray(void *old, size_t nmemb, size_t size)
 {
 	if (size != 0 && nmemb > SIZE_MAX / size)
-		oom();
+		xalloc_die();
 	return xrealloc(old, nmemb * size);
 }
 
@@ -57,7 +58,7 @@ xmemdup(const void *s, size_t n)
 	char *p;
 
 	if (n == SIZE_MAX)
-		oom();
+		xalloc_die();
 	p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';

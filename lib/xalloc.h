@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+void	 xalloc_die(void) __attribute__((noreturn));
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);

@@ -27,7 +27,7 @@ xmlp_create(void)
 
 	p = XML_ParserCreate_MM("UTF-8", &xmlp_mem, NULL);
 	if (p == NULL)
-		xmalloc(SIZE_MAX);	/* reports out of memory and exits */
+		xalloc_die();
 	return p;
 }
 

@@ -1,0 +1,281 @@
+/* Unit tests of lib/diag: both formats, quiet mode, counts, quoting, warnx. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "unit.h"
+
+static int saved_fd = -1, cap_fd = -1;
+static char captured[65536];
+
+/* Sends stderr to a temporary file until cap_end(). */
+static void
+cap_begin(void)
+{
+	char path[] = "/tmp/llmkit-unit-XXXXXX";
+
+	fflush(stderr);
+	cap_fd = mkstemp(path);
+	if (cap_fd < 0) {
+		perror("mkstemp");
+		exit(3);
+	}
+	unlink(path);
+	saved_fd = dup(2);
+	dup2(cap_fd, 2);
+}
+
+/* Restores stderr; returns what was written to it meanwhile. */
+static const char *
+cap_end(void)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	n = pread(cap_fd, captured, sizeof(captured) - 1, 0);
+	captured[n > 0 ? n : 0] = '\0';
+	close(cap_fd);
+	return captured;
+}
+
+static void
+test_progname(void)
+{
+	unit_str(diag_progname(), "llmkit",
+	    "the program name defaults to llmkit");
+	diag_setprogname("/usr/local/bin/thread-serialize");
+	unit_str(diag_progname(), "thread-serialize",
+	    "the program name drops the directory");
+	diag_setprogname("plain");
+	unit_str(diag_progname(), "plain", "a name without a directory");
+	diag_setprogname("./t/unit/test_diag");
+	unit_str(diag_progname(), "test_diag", "a relative path");
+}
+
+static void
+test_statuses(void)
+{
+	unit_ok(DIAG_OK == 0 && DIAG_INVALID == 1 && DIAG_USAGE == 2 &&
+	    DIAG_TROUBLE == 3 && DIAG_CRITICAL == 4 && DIAG_EMERGENCY == 5,
+	    "the exit statuses of STYLE.md");
+	unit_long(diag_max(DIAG_OK, DIAG_INVALID), 1, "diag_max(0, 1)");
+	unit_long(diag_max(DIAG_TROUBLE, DIAG_INVALID), 3, "diag_max(3, 1)");
+	unit_long(diag_max(2, 2), 2, "diag_max(2, 2)");
+	unit_long(diag_max(DIAG_EMERGENCY, DIAG_CRITICAL), 5, "diag_max(5, 4)");
+}
+
+static void
+test_text(void)
+{
+	struct diag_loc loc = { "in.json", 3, 7, NULL };
+	struct diag_loc stdin_loc = { "<stdin>", 1, 1, "/0/type" };
+	unsigned long e0 = diag_count(DIAG_ERROR);
+	unsigned long w0 = diag_count(DIAG_WARNING);
+	char *big;
+
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "json-syntax", "bad %s", "thing");
+	unit_str(cap_end(), "in.json:3:7: error: bad thing\n",
+	    "text: an error");
+	cap_begin();
+	diag_at(DIAG_WARNING, &stdin_loc, "xml-char", "event %d: %s", 0,
+	    "replaced \"\x1b\" with U+FFFD");
+	unit_str(cap_end(), "<stdin>:1:1: warning: event 0: replaced \"\x1b\" "
+	    "with U+FFFD\n",
+	    "text: a warning; the path and rule are not shown");
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "%s", "");
+	unit_str(cap_end(), "in.json:3:7: error: \n", "text: an empty message");
+	loc.line = 4294967295UL;
+	loc.col = 123456;
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "caf\xC3\xA9 %d%%", 100);
+	unit_str(cap_end(),
+	    "in.json:4294967295:123456: error: caf\xC3\xA9 100%\n",
+	    "text: big numbers, UTF-8 and a percent sign");
+
+	big = malloc(20001);
+	memset(big, 'm', 20000);
+	big[20000] = '\0';
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "%s!", big);
+	cap_end();
+	unit_ok(strncmp(captured, "in.json:4294967295:123456: error: mmm", 37)
+	    == 0 && strlen(captured) == 34 + 20000 + 2 &&
+	    strcmp(captured + 34 + 20000, "!\n") == 0,
+	    "text: a 20000-character message is written whole");
+	free(big);
+
+	unit_long((long)(diag_count(DIAG_ERROR) - e0), 4,
+	    "four errors counted");
+	unit_long((long)(diag_count(DIAG_WARNING) - w0), 1,
+	    "one warning counted");
+}
+
+static void
+test_json(void)
+{
+	struct diag_loc loc = { "in.json", 3, 7, NULL };
+	struct diag_loc path_loc = { "<stdin>", 12, 1, "/0/args/a~1b" };
+	struct diag_loc odd = { "we\"ird\\name\n.json", 1, 2, "/" };
+
+	diag_setjson(1);
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "json-syntax", "bad %s", "thing");
+	unit_str(cap_end(), "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
+	    "\"severity\":\"error\",\"rule\":\"json-syntax\","
+	    "\"message\":\"bad thing\"}\n", "json: an error without a path");
+	cap_begin();
+	diag_at(DIAG_WARNING, &path_loc, "xml-char", "event %d: replaced", 4);
+	unit_str(cap_end(), "{\"file\":\"<stdin>\",\"line\":12,\"column\":1,"
+	    "\"severity\":\"warning\",\"rule\":\"xml-char\","
+	    "\"message\":\"event 4: replaced\",\"path\":\"/0/args/a~1b\"}\n",
+	    "json: a warning with a path");
+	cap_begin();
+	diag_at(DIAG_ERROR, &odd, "x", "say \"hi\"\n\ttab \x01 caf\xC3\xA9 "
+	    "back\\slash");
+	unit_str(cap_end(),
+	    "{\"file\":\"we\\\"ird\\\\name\\n.json\",\"line\":1,"
+	    "\"column\":2,\"severity\":\"error\",\"rule\":\"x\",\"message\":"
+	    "\"say \\\"hi\\\"\\n\\ttab \\u0001 caf\xC3\xA9 back\\\\slash\","
+	    "\"path\":\"/\"}\n", "json: every string is escaped");
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "%s", "");
+	unit_str(cap_end(), "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
+	    "\"severity\":\"error\",\"rule\":\"r\",\"message\":\"\"}\n",
+	    "json: an empty message");
+	diag_setjson(0);
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "back to text");
+	unit_str(cap_end(), "in.json:3:7: error: back to text\n",
+	    "diag_setjson(0) returns to text");
+}
+
+static void
+test_quiet(void)
+{
+	struct diag_loc loc = { "q.json", 1, 1, NULL };
+	unsigned long e0 = diag_count(DIAG_ERROR);
+	unsigned long w0 = diag_count(DIAG_WARNING);
+
+	diag_setquiet(1);
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "hidden");
+	diag_at(DIAG_WARNING, &loc, "r", "hidden");
+	diag_at(DIAG_WARNING, &loc, "r", "hidden");
+	diag_setjson(1);
+	diag_at(DIAG_ERROR, &loc, "r", "hidden");
+	diag_setjson(0);
+	unit_str(cap_end(), "", "quiet: nothing is printed");
+	unit_long((long)(diag_count(DIAG_ERROR) - e0), 2,
+	    "quiet: errors are still counted");
+	unit_long((long)(diag_count(DIAG_WARNING) - w0), 2,
+	    "quiet: warnings are still counted");
+	diag_setquiet(0);
+	cap_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "shown");
+	unit_str(cap_end(), "q.json:1:1: error: shown\n",
+	    "diag_setquiet(0) speaks again");
+}
+
+static void
+quote(size_t size, const char *s, size_t n, const char *want,
+    const char *what)
+{
+	char out[256];
+	const char *r;
+
+	memset(out, 'Z', sizeof(out));
+	r = diag_quote(out, size, s, n);
+	unit_ok(r == out, what);
+	unit_str(out, want, what);
+	unit_ok(out[size] == 'Z', "quote: nothing written past size");
+}
+
+static void
+test_quote(void)
+{
+	char out[4] = "abc";
+
+	quote(80, "hello", 5, "\"hello\"", "quote: plain text");
+	quote(80, "", 0, "\"\"", "quote: the empty string");
+	quote(80, "abcdef", 3, "\"abc\"", "quote: only n bytes");
+	quote(80, "a\x01\nb\"\\/", 7, "\"a\\u0001\\nb\\\"\\\\/\"",
+	    "quote: controls, newline, quote and backslash escaped");
+	quote(80, "a\0b", 3, "\"a\\u0000b\"", "quote: a NUL is escaped");
+	quote(80, "\xC3\xA9\xF0\x9F\x98\x80", 6, "\"\xC3\xA9\xF0\x9F\x98\x80\"",
+	    "quote: UTF-8 is kept");
+	quote(16, "abcdefghijklmnopqrstuvwxyz", 26, "\"abcdefghij...\"",
+	    "quote: cut to fill 16 bytes");
+	quote(14, "abcdefghijk", 11, "\"abcdefghijk\"",
+	    "quote: text that fits exactly is not cut");
+	quote(14, "abcdefghijkl", 12, "\"abcdefgh...\"",
+	    "quote: one byte too many is cut");
+	quote(8, "abcde", 5, "\"abcde\"", "quote: the smallest size, fitting");
+	quote(8, "abcdefg", 7, "\"ab...\"", "quote: the smallest size, cut");
+	quote(12, "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 10,
+	    "\"\xC3\xA9\xC3\xA9\xC3\xA9...\"",
+	    "quote: cut between two-byte characters");
+	quote(11, "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 10,
+	    "\"\xC3\xA9\xC3\xA9...\"",
+	    "quote: never cut inside a character");
+	quote(10, "a\xF0\x9F\x98\x80" "b", 6, "\"a\xF0\x9F\x98\x80" "b\"",
+	    "quote: a four-byte character that fits");
+	quote(8, "a\xF0\x9F\x98\x80" "b", 6, "\"a...\"",
+	    "quote: a four-byte character that does not fit is dropped");
+	quote(20, "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01", 10,
+	    "\"\\u0001\\u0001...\"", "quote: never cut inside an escape");
+	quote(12, "ab\x01" "cd", 5, "\"ab...\"",
+	    "quote: an escape that does not fit is dropped");
+	quote(7, "abc", 3, "\"abc\"", "quote: 7 bytes hold a short text");
+	quote(6, "abcdef", 6, "\"...\"", "quote: 6 bytes hold only the dots");
+	quote(5, "abc", 3, "", "quote: below 6 bytes, nothing");
+	quote(1, "abc", 3, "", "quote: one byte, nothing");
+	unit_ok(diag_quote(out, 0, "x", 1) == out && strcmp(out, "abc") == 0,
+	    "quote: size 0 writes nothing");
+}
+
+static void
+test_warn(void)
+{
+	diag_setprogname("/some/where/test_diag");
+	cap_begin();
+	diag_warnx("cannot do %s %d", "that", 42);
+	unit_str(cap_end(), "test_diag: cannot do that 42\n",
+	    "diag_warnx: program name and message");
+	cap_begin();
+	errno = ENOENT;
+	diag_warn("%s", "missing.json");
+	unit_str(cap_end(),
+	    "test_diag: missing.json: No such file or directory\n",
+	    "diag_warn: with strerror(errno)");
+	cap_begin();
+	errno = ENOSPC;
+	diag_warn("<stdout>");
+	unit_str(cap_end(), "test_diag: <stdout>: No space left on device\n",
+	    "diag_warn: another errno");
+	diag_setjson(1);
+	cap_begin();
+	diag_warnx("not about data");
+	unit_str(cap_end(), "test_diag: not about data\n",
+	    "diag_warnx is text in JSON mode too");
+	diag_setjson(0);
+}
+
+int
+main(void)
+{
+	test_progname();
+	test_statuses();
+	test_text();
+	test_json();
+	test_quiet();
+	test_quote();
+	test_warn();
+	return unit_done();
+}

@@ -1,0 +1,277 @@
+/* Unit tests of lib/io: operands, reads of files and pipes, checked writes. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "io.h"
+#include "unit.h"
+
+static int saved_fd = -1, cap_fd = -1;
+static char captured[4096];
+
+/* Sends stderr to a temporary file until cap_end(). */
+static void
+cap_begin(void)
+{
+	char path[] = "/tmp/llmkit-unit-XXXXXX";
+
+	fflush(stderr);
+	if ((cap_fd = mkstemp(path)) < 0) {
+		perror("mkstemp");
+		exit(3);
+	}
+	unlink(path);
+	saved_fd = dup(2);
+	dup2(cap_fd, 2);
+}
+
+static const char *
+cap_end(void)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	n = pread(cap_fd, captured, sizeof(captured) - 1, 0);
+	captured[n > 0 ? n : 0] = '\0';
+	close(cap_fd);
+	return captured;
+}
+
+/* A temporary file holding n bytes of data; its name goes to path. */
+static void
+make_file(char *path, const char *data, size_t n)
+{
+	int fd;
+
+	strcpy(path, "/tmp/llmkit-unit-XXXXXX");
+	if ((fd = mkstemp(path)) < 0 || write(fd, data, n) != (ssize_t)n) {
+		perror(path);
+		exit(3);
+	}
+	close(fd);
+}
+
+/* n bytes of a pattern with NULs and every byte value in it. */
+static char *
+pattern(size_t n)
+{
+	char *p = malloc(n ? n : 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (char)((i * 131 + i / 256) & 0xFF);
+	return p;
+}
+
+/* Whether standard input is still an open descriptor. */
+static int
+fcntl_ok(void)
+{
+	return fcntl(0, F_GETFD) != -1;
+}
+
+static void
+test_operands(void)
+{
+	FILE *fp;
+	char path[32];
+
+	unit_ok(io_open("-") == stdin, "io_open(\"-\") is stdin");
+	unit_ok(io_open(NULL) == stdin, "io_open(NULL) is stdin");
+	unit_str(io_name("-"), "<stdin>", "io_name(\"-\") is <stdin>");
+	unit_str(io_name(NULL), "<stdin>", "io_name(NULL) is <stdin>");
+	unit_str(io_name("dir/a.json"), "dir/a.json",
+	    "io_name of a file is its operand");
+	unit_str(io_name("--"), "--", "io_name(\"--\") is a file name");
+
+	errno = 0;
+	fp = io_open("/nonexistent/llmkit/file.json");
+	unit_ok(fp == NULL && errno == ENOENT,
+	    "io_open of a missing file fails with ENOENT");
+
+	make_file(path, "{}", 2);
+	fp = io_open(path);
+	unit_ok(fp != NULL && fp != stdin, "io_open opens a file");
+	unit_long(io_close(fp, path), DIAG_OK, "io_close of a file is DIAG_OK");
+	if (!fcntl_ok())	/* run with stdin closed: give it one */
+		open("/dev/null", O_RDONLY);
+	unit_long(io_close(stdin, "-"), DIAG_OK, "io_close(stdin) is DIAG_OK");
+	unit_ok(fcntl_ok(), "io_close leaves stdin open");
+	unlink(path);
+}
+
+static void
+test_slurp_file(void)
+{
+	static const size_t sizes[] = { 0, 1, 65535, 65536, 65537, 300001 };
+	struct buf b = BUF_INIT;
+	char path[32], what[80];
+	char *data;
+	size_t i;
+	FILE *fp;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		data = pattern(sizes[i]);
+		make_file(path, data, sizes[i]);
+		fp = io_open(path);
+		buf_reset(&b);
+		snprintf(what, sizeof(what), "io_slurp of a %zu-byte file",
+		    sizes[i]);
+		unit_ok(io_slurp(fp, &b) == 0 && b.len == sizes[i] &&
+		    (sizes[i] == 0 || memcmp(b.data, data, sizes[i]) == 0),
+		    what);
+		io_close(fp, path);
+		unlink(path);
+		free(data);
+	}
+
+	make_file(path, "world", 5);
+	fp = io_open(path);
+	buf_reset(&b);
+	buf_adds(&b, "hello, ");
+	unit_ok(io_slurp(fp, &b) == 0, "io_slurp after other content");
+	unit_str(buf_cstr(&b), "hello, world",
+	    "io_slurp appends to the buffer");
+	io_close(fp, path);
+	unlink(path);
+
+	/* what is left of a file after a first read */
+	make_file(path, "0123456789", 10);
+	fp = io_open(path);
+	getc(fp);
+	getc(fp);
+	buf_reset(&b);
+	unit_ok(io_slurp(fp, &b) == 0, "io_slurp of a file partly read");
+	unit_str(buf_cstr(&b), "23456789", "io_slurp reads the rest of it");
+	io_close(fp, path);
+	unlink(path);
+
+	fp = fopen("/tmp", "rb");
+	buf_reset(&b);
+	errno = 0;
+	unit_ok(fp != NULL && io_slurp(fp, &b) == -1 && errno == EISDIR,
+	    "io_slurp of a directory fails with EISDIR");
+	if (fp != NULL)
+		fclose(fp);
+	buf_free(&b);
+}
+
+/*
+ * A pipe from another program (popen, so that no copy of this process
+ * lives on beside it): 200000 bytes of a known pattern, more than the
+ * 64 KiB a pipe holds, arriving in short reads.
+ */
+static void
+test_slurp_pipe(void)
+{
+	const size_t n = 200000;
+	struct buf b = BUF_INIT;
+	char *want = malloc(n);
+	size_t i;
+	FILE *fp;
+	int ok;
+
+	for (i = 0; i < n; i++)
+		want[i] = "0123456789abcdef\n"[i % 17];
+	fflush(stdout);
+	fp = popen("yes 0123456789abcdef | head -c 200000", "r");
+	if (fp == NULL) {
+		perror("popen");
+		exit(3);
+	}
+	unit_ok(io_slurp(fp, &b) == 0, "io_slurp of a pipe succeeds");
+	ok = b.len == n && memcmp(b.data, want, n) == 0;
+	unit_ok(ok, "io_slurp reads 200000 bytes from a pipe whole");
+	if (!ok)
+		printf("#   read %zu bytes\n", b.len);
+	unit_long(pclose(fp), 0, "the writer wrote it all");
+
+	fp = popen("true", "r");
+	buf_reset(&b);
+	unit_ok(io_slurp(fp, &b) == 0 && b.len == 0,
+	    "io_slurp of an empty pipe reads nothing");
+	pclose(fp);
+	free(want);
+	buf_free(&b);
+}
+
+static void
+test_write(void)
+{
+	char path[32], back[16];
+	FILE *fp;
+	int fd;
+
+	make_file(path, "", 0);
+	fp = fopen(path, "wb");
+	unit_long(io_write("abc", 3, fp), 0, "io_write of 3 bytes");
+	unit_long(io_write("", 0, fp), 0, "io_write of nothing");
+	unit_long(io_write("d\0e", 3, fp), 0, "io_write with a NUL");
+	cap_begin();
+	unit_long(io_fshut(fp, path), DIAG_OK, "io_fshut of a good file");
+	unit_str(cap_end(), "", "io_fshut of a good file says nothing");
+	fd = open(path, O_RDONLY);
+	memset(back, 0, sizeof(back));
+	unit_long((long)read(fd, back, sizeof(back)), 6, "six bytes written");
+	unit_ok(memcmp(back, "abcd\0e", 6) == 0, "the bytes are right");
+	close(fd);
+	unlink(path);
+
+	fp = fopen("/dev/full", "wb");
+	setvbuf(fp, NULL, _IONBF, 0);
+	errno = 0;
+	unit_long(io_write("abc", 3, fp), -1,
+	    "io_write to an unbuffered /dev/full fails");
+	unit_long(errno, ENOSPC, "with ENOSPC");
+	fclose(fp);
+}
+
+static void
+test_fshut(void)
+{
+	FILE *fp;
+	int status;
+
+	diag_setprogname("test_io");
+	fp = fopen("/dev/full", "wb");
+	unit_long(io_write("some output\n", 12, fp), 0,
+	    "a buffered write to /dev/full seems to succeed");
+	cap_begin();
+	status = io_fshut(fp, "/dev/full");
+	unit_str(cap_end(), "test_io: /dev/full: No space left on device\n",
+	    "io_fshut on /dev/full names the file and the error");
+	unit_long(status, DIAG_TROUBLE,
+	    "io_fshut on /dev/full is DIAG_TROUBLE");
+
+	/* the error of an earlier write, with nothing left to flush */
+	fp = fopen("/dev/full", "wb");
+	setvbuf(fp, NULL, _IONBF, 0);
+	io_write("x", 1, fp);
+	errno = 0;
+	cap_begin();
+	status = io_fshut(fp, "<stdout>");
+	unit_long(status, DIAG_TROUBLE,
+	    "io_fshut after a failed unbuffered write is DIAG_TROUBLE");
+	unit_str(cap_end(), "test_io: <stdout>: Input/output error\n",
+	    "and reports an I/O error");
+}
+
+int
+main(void)
+{
+	test_operands();
+	test_slurp_file();
+	test_slurp_pipe();
+	test_write();
+	test_fshut();
+	return unit_done();
+}

@@ -1,0 +1,414 @@
+/* Unit tests of lib/jsonx: values, offsets, errors, sequences, members. */
+#include <stdio.h>
+#include <string.h>
+
+#include "jsonx.h"
+#include "unit.h"
+
+/* Parses s[off..n) and checks the end offset and the value's JSON text. */
+static void
+parse_ok(const char *s, size_t n, size_t off, size_t want_end,
+    const char *want_dump, const char *what)
+{
+	struct jsonx_error err;
+	size_t end = (size_t)-1;
+	json_t *v;
+	char *dump;
+	char w[200];
+
+	v = jsonx_parse(s, n, off, &end, &err);
+	snprintf(w, sizeof(w), "%s: parsed", what);
+	unit_ok(v != NULL, w);
+	if (v == NULL) {
+		printf("#   error at %zu: %s\n", err.offset, err.text);
+		return;
+	}
+	snprintf(w, sizeof(w), "%s: ends at %zu", what, want_end);
+	unit_long((long)end, (long)want_end, w);
+	dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	snprintf(w, sizeof(w), "%s: value", what);
+	unit_str(dump, want_dump, w);
+	free(dump);
+	json_decref(v);
+}
+
+/* Parses s[off..n), expecting an error at want_off with rule and text. */
+static void
+parse_bad(const char *s, size_t n, size_t off, size_t want_off,
+    const char *want_rule, const char *want_text, const char *what)
+{
+	struct jsonx_error err;
+	size_t end = 12345;
+	json_t *v;
+	char w[200];
+
+	memset(&err, 0, sizeof(err));
+	v = jsonx_parse(s, n, off, &end, &err);
+	snprintf(w, sizeof(w), "%s: fails", what);
+	unit_ok(v == NULL, w);
+	if (v != NULL) {
+		json_decref(v);
+		return;
+	}
+	snprintf(w, sizeof(w), "%s: at offset %zu", what, want_off);
+	unit_long((long)err.offset, (long)want_off, w);
+	snprintf(w, sizeof(w), "%s: rule %s", what, want_rule);
+	unit_str(err.rule, want_rule, w);
+	snprintf(w, sizeof(w), "%s: message", what);
+	unit_str(err.text, want_text, w);
+}
+
+#define OK(s, off, end, dump, what) \
+	parse_ok(s, sizeof(s) - 1, off, end, dump, what)
+#define BAD(s, off, at, rule, text, what) \
+	parse_bad(s, sizeof(s) - 1, off, at, rule, text, what)
+
+static void
+test_parse(void)
+{
+	struct jsonx_error err;
+	size_t end;
+	json_t *v;
+
+	OK("123", 0, 3, "123.0", "a number alone");
+	OK("123 ", 0, 3, "123.0", "a number and a space");
+	OK("123,", 0, 3, "123.0", "a number and a comma");
+	OK("\"abc\"", 0, 5, "\"abc\"", "a string");
+	OK("true", 0, 4, "true", "true");
+	OK("null]", 0, 4, "null", "null before a bracket");
+	OK("{\"a\":1} x", 0, 7, "{\"a\":1.0}", "an object and more text");
+	OK("[1,2]]", 0, 5, "[1.0,2.0]", "an array and a stray bracket");
+	OK("  [1, 2]  tail", 0, 8, "[1.0,2.0]",
+	    "leading whitespace is skipped");
+	OK("xx{\"a\":[1,2]}yy", 2, 13, "{\"a\":[1.0,2.0]}",
+	    "a value in the middle of a text");
+	OK("[0]\n{\"k\":\"\xC3\xA9\"}\n", 4, 14, "{\"k\":\"\xC3\xA9\"}",
+	    "the end is an offset in the whole text");
+	OK("12345678901234567890", 0, 20, "1.2345678901234567e19",
+	    "a big integer becomes a double");
+	OK("-0", 0, 2, "-0.0", "minus zero is a double");
+	OK("\"\\u0074ype\"", 0, 11, "\"type\"", "a string with an escape");
+	OK("{\"a\":1,\"a\":2}", 0, 13, "{\"a\":2.0}",
+	    "a duplicate key keeps the last value");
+
+	v = jsonx_parse("\"a\\u0000b\"", 10, 0, &end, &err);
+	unit_ok(v != NULL && json_string_length(v) == 3 &&
+	    memcmp(json_string_value(v), "a\0b", 3) == 0,
+	    "\\u0000 is kept inside a string");
+	json_decref(v);
+	v = jsonx_parse("7", 1, 0, &end, &err);
+	unit_ok(json_is_real(v), "every number is a double");
+	json_decref(v);
+}
+
+static void
+test_parse_errors(void)
+{
+	BAD("", 0, 0, "json-syntax",
+	    "invalid JSON: unexpected token near end of file", "empty text");
+	BAD("   ", 0, 0, "json-syntax",
+	    "invalid JSON: unexpected token near end of file",
+	    "only whitespace");
+	BAD("{\"a\" 1}", 0, 5, "json-syntax",
+	    "invalid JSON: ':' expected near '1'", "a missing colon");
+	BAD("[1,}", 0, 3, "json-syntax",
+	    "invalid JSON: unexpected token near '}'", "a brace in an array");
+	BAD("{\"a\":1,}", 0, 7, "json-syntax",
+	    "invalid JSON: string or '}' expected near '}'",
+	    "a trailing comma in an object");
+	BAD("[1,2,]", 0, 5, "json-syntax",
+	    "invalid JSON: unexpected token near ']'",
+	    "a trailing comma in an array");
+	BAD("[1,2", 0, 4, "json-syntax",
+	    "invalid JSON: ']' expected near end of file",
+	    "an array cut short");
+	BAD("{\"a\":\"\xC3\xA9\xC3\xA9x", 0, 5, "json-syntax",
+	    "invalid JSON: premature end of input near '\"\xC3\xA9\xC3\xA9x'",
+	    "a string cut short points at its opening quote");
+	BAD("{\"a\":", 0, 5, "json-syntax",
+	    "invalid JSON: unexpected token near end of file",
+	    "an object cut after the colon");
+	BAD("[\"\xC3\xA9\xC3\xA9\", tru]", 0, 9, "json-syntax",
+	    "invalid JSON: invalid token near 'tru'", "a bad literal");
+	BAD("01", 0, 0, "json-syntax",
+	    "invalid JSON: invalid token near '0'", "a leading zero");
+	BAD("\"\\ud800\"", 0, 0, "json-syntax",
+	    "invalid JSON: invalid Unicode '\\uD800' near '\"\\ud800\"'",
+	    "a lone surrogate escape");
+	BAD("1e400", 0, 0, "json-syntax",
+	    "invalid JSON: real number overflow near '1e400'",
+	    "a number too big for a double");
+	BAD("[1]\n{\"a\" 1}", 4, 9, "json-syntax",
+	    "invalid JSON: ':' expected near '1'",
+	    "an error offset is in the whole text");
+	/* the character at fault, not the one before it */
+	BAD("\"\x01\"", 0, 1, "json-syntax",
+	    "invalid JSON: control character 0x1 near '\"'",
+	    "a control character in a string");
+	BAD("[\"ab\x1b[0m\"]", 0, 4, "json-syntax",
+	    "invalid JSON: control character 0x1b near '\"ab'",
+	    "an escape character in a string");
+	BAD("\"a\nb\"", 0, 2, "json-syntax",
+	    "invalid JSON: unexpected newline near '\"a'",
+	    "a newline in a string");
+}
+
+static void
+test_utf8_errors(void)
+{
+	BAD("\"ab\xFF\"", 0, 3, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 3", "the byte FF");
+	BAD("\"ab\xC3\"", 0, 3, "utf8",
+	    "invalid UTF-8: byte 0xc3 at byte offset 3",
+	    "a two-byte sequence cut by a quote");
+	BAD("\"\xC0\x80\"", 0, 1, "utf8",
+	    "invalid UTF-8: byte 0xc0 at byte offset 1", "an overlong NUL");
+	BAD("\"a\x80\"", 0, 2, "utf8",
+	    "invalid UTF-8: byte 0x80 at byte offset 2",
+	    "a lone continuation byte");
+	BAD("\"\xF4\x90\x80\x80\"", 0, 1, "utf8",
+	    "invalid UTF-8: byte 0xf4 at byte offset 1", "U+110000");
+	BAD("\"\xE2\x82\xAC\xED\xA0\x80\"", 0, 4, "utf8",
+	    "invalid UTF-8: byte 0xed at byte offset 4",
+	    "a surrogate after a good character");
+	BAD("[1, \xFF]", 0, 4, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 4",
+	    "a bad byte outside strings");
+	BAD("\xFF", 0, 0, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 0", "a bad first byte");
+	BAD("{\"k\xFF\":1}", 0, 3, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 3", "a bad byte in a key");
+	BAD("\"\xE9\x80\x80\xE9\x80\x80\xE9\x80\x80\xE9\x80\x80\xE9\x80\x80"
+	    "\xFF\"", 0, 16, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 16",
+	    "a bad byte after five three-byte characters");
+	BAD("\"abc\xE2\x82", 0, 4, "utf8",
+	    "invalid UTF-8: byte 0xe2 at byte offset 4",
+	    "a sequence cut by the end of the text");
+	BAD("\"\xF0\x9F\x98\"x", 0, 1, "utf8",
+	    "invalid UTF-8: byte 0xf0 at byte offset 1",
+	    "a four-byte sequence cut by a quote");
+	BAD("[\"\xC3\xA9\",\"\xE0\x80\x80\"]", 0, 7, "utf8",
+	    "invalid UTF-8: byte 0xe0 at byte offset 7",
+	    "an overlong in the second string");
+	BAD("{\"a\":1}\n\"z\xFF\"", 8, 10, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 10",
+	    "the offset of a bad byte is in the whole text");
+}
+
+static void
+test_skip_ws(void)
+{
+	unit_long((long)jsonx_skip_ws(" \t\r\n x", 6, 0), 5,
+	    "skip_ws: space, tab, CR and LF");
+	unit_long((long)jsonx_skip_ws("x  ", 3, 0), 0,
+	    "skip_ws: nothing to skip");
+	unit_long((long)jsonx_skip_ws("x  y", 4, 1), 3,
+	    "skip_ws: from an offset");
+	unit_long((long)jsonx_skip_ws("     ", 3, 0), 3,
+	    "skip_ws: stops at n");
+	unit_long((long)jsonx_skip_ws("  ", 2, 2), 2, "skip_ws: at the end");
+	unit_long((long)jsonx_skip_ws("\f\v1", 3, 0), 0,
+	    "skip_ws: form feed is not JSON whitespace");
+	unit_long((long)jsonx_skip_ws("\xC2\xA0" "1", 3, 0), 0,
+	    "skip_ws: no-break space is not JSON whitespace");
+}
+
+static void
+test_typename(void)
+{
+	json_t *v;
+
+	v = json_object();
+	unit_str(jsonx_typename(v), "an object", "typename: object");
+	json_decref(v);
+	v = json_array();
+	unit_str(jsonx_typename(v), "an array", "typename: array");
+	json_decref(v);
+	v = json_string("x");
+	unit_str(jsonx_typename(v), "a string", "typename: string");
+	json_decref(v);
+	v = json_integer(1);
+	unit_str(jsonx_typename(v), "a number", "typename: integer");
+	json_decref(v);
+	v = json_real(1.5);
+	unit_str(jsonx_typename(v), "a number", "typename: real");
+	json_decref(v);
+	unit_str(jsonx_typename(json_true()), "a boolean", "typename: true");
+	unit_str(jsonx_typename(json_false()), "a boolean", "typename: false");
+	unit_str(jsonx_typename(json_null()), "null", "typename: null");
+}
+
+/*
+ * Reads a whole sequence into "START:VALUE START:VALUE ..." and, when it
+ * fails, "! OFFSET RULE: TEXT"; then checks that it stays at its end.
+ */
+static void
+seq(const char *s, size_t n, int want_array, const char *want,
+    const char *what)
+{
+	struct jsonx_seq q;
+	struct jsonx_error err;
+	char got[1024], w[200];
+	size_t len = 0, start;
+	json_t *v;
+	int r, guard = 0;
+
+	got[0] = '\0';
+	jsonx_seq_init(&q, s, n);
+	snprintf(w, sizeof(w), "%s: %s", what, want_array ?
+	    "read as an array" : "read as JSON lines");
+	unit_long(q.array, want_array, w);
+	while ((r = jsonx_seq_next(&q, &v, &start, &err)) == 1 &&
+	    guard++ < 50) {
+		char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		len += (size_t)snprintf(got + len, sizeof(got) - len,
+		    "%s%zu:%s", len ? " " : "", start, d);
+		free(d);
+		json_decref(v);
+	}
+	if (r < 0)
+		len += (size_t)snprintf(got + len, sizeof(got) - len,
+		    "%s! %zu %s: %s", len ? " " : "", err.offset, err.rule,
+		    err.text);
+	snprintf(w, sizeof(w), "%s: values", what);
+	unit_str(got, want, w);
+	snprintf(w, sizeof(w), "%s: stays at its end", what);
+	unit_long(jsonx_seq_next(&q, &v, &start, &err), 0, w);
+}
+
+#define SEQ(s, array, want, what)	seq(s, sizeof(s) - 1, array, want, what)
+
+static void
+test_seq_array(void)
+{
+	SEQ("[]", 1, "", "an empty array");
+	SEQ(" [ \n ] \n", 1, "", "an empty array with whitespace");
+	SEQ("[1,2,3]", 1, "1:1.0 3:2.0 5:3.0", "three numbers");
+	SEQ("[\n  {\"a\": 1},\n  {\"b\": [2, 3]}\n]\n", 1,
+	    "4:{\"a\":1.0} 16:{\"b\":[2.0,3.0]}", "objects over lines");
+	SEQ("[1,[2,3],{\"a\":[4]}]", 1, "1:1.0 3:[2.0,3.0] 9:{\"a\":[4.0]}",
+	    "nested arrays are values");
+	SEQ("[[]]", 1, "1:[]", "an array holding an empty array");
+	SEQ("[\"],[\",\"\\\"]\"]", 1, "1:\"],[\" 7:\"\\\"]\"",
+	    "brackets and escaped quotes inside strings");
+	SEQ("\xEF\xBB\xBF[1]", 1, "4:1.0", "a byte order mark before an array");
+	SEQ("[1,]", 1,
+	    "1:1.0 ! 3 json-syntax: invalid JSON: unexpected token near ']'",
+	    "a trailing comma");
+	SEQ("[1 2]", 1, "1:1.0 ! 3 json-syntax: invalid JSON: expected ',' or "
+	    "']' after an array element", "a missing comma");
+	SEQ("[{} {}]", 1, "1:{} ! 4 json-syntax: invalid JSON: expected ',' or "
+	    "']' after an array element", "a missing comma between objects");
+	SEQ("[,1]", 1, "! 1 json-syntax: invalid JSON: unexpected token "
+	    "near ','", "a leading comma");
+	SEQ("[", 1, "! 1 json-syntax: invalid JSON: the array is not closed "
+	    "with ']'", "a lone bracket");
+	SEQ("[1,2", 1, "1:1.0 3:2.0 ! 4 json-syntax: invalid JSON: the array "
+	    "is not closed with ']'", "an unclosed array");
+	SEQ("[1,2,\n", 1, "1:1.0 3:2.0 ! 5 json-syntax: invalid JSON: "
+	    "unexpected token near end of file", "an array cut after a comma");
+	SEQ("[1] x", 1, "1:1.0 ! 4 json-syntax: invalid JSON: text after the "
+	    "closing ']' of the array", "text after the array");
+	SEQ("[1]]", 1, "1:1.0 ! 3 json-syntax: invalid JSON: text after the "
+	    "closing ']' of the array", "a second closing bracket");
+	SEQ("[] []", 1, "! 3 json-syntax: invalid JSON: text after the "
+	    "closing ']' of the array", "a second array");
+	SEQ("[1]\n\n", 1, "1:1.0", "whitespace after the array");
+	SEQ("[\"a\", \"\xC3\xA9\xFF\"]", 1, "1:\"a\" ! 9 utf8: invalid UTF-8: "
+	    "byte 0xff at byte offset 9", "invalid UTF-8 in an element");
+	SEQ("[{\"a\" 1}]", 1, "! 6 json-syntax: invalid JSON: ':' expected "
+	    "near '1'", "a syntax error in an element");
+}
+
+static void
+test_seq_lines(void)
+{
+	SEQ("", 0, "", "an empty text");
+	SEQ("\n\n  \n", 0, "", "blank lines only");
+	SEQ("1\n2\n\n3\n", 0, "0:1.0 2:2.0 5:3.0", "lines with a blank line");
+	SEQ("{\"a\":1}\r\n{\"b\":2}\r\n", 0, "0:{\"a\":1.0} 9:{\"b\":2.0}",
+	    "CRLF line ends");
+	SEQ("\xEF\xBB\xBF{\"a\":1}\n{\"b\":2}\n", 0,
+	    "3:{\"a\":1.0} 11:{\"b\":2.0}", "a byte order mark before lines");
+	SEQ("\xEF\xBB\xBF", 0, "", "a byte order mark alone");
+	SEQ("{\"a\":1}", 0, "0:{\"a\":1.0}", "one line without a newline");
+	SEQ("  \"x\"  \n", 0, "2:\"x\"", "a value with spaces around it");
+	SEQ("1 x", 0, "0:1.0 ! 2 json-syntax: invalid JSON: invalid token "
+	    "near 'x'", "garbage after a value");
+	SEQ("1\n{\n2", 0, "0:1.0 ! 4 json-syntax: invalid JSON: string or "
+	    "'}' expected near '2'", "a broken second line");
+	SEQ("{}\n\"\xC3\xA9\xC3\n", 0, "0:{} ! 6 utf8: invalid UTF-8: byte "
+	    "0xc3 at byte offset 6", "invalid UTF-8 on the second line");
+	SEQ("{}\n{\"a\":", 0, "0:{} ! 8 json-syntax: invalid JSON: unexpected "
+	    "token near end of file", "a last line cut short");
+}
+
+static void
+test_member(void)
+{
+	static const char o1[] = "{\"type\":\"a\",\"x\":1}";
+	static const char dup[] = "{\"a\":1, \"b\":2, \"a\" : 3}";
+	static const char esc[] = "{\"\\u0074ype\":\"m\",\"t\\\"ype\":1}";
+	static const char nest[] = "{\"a\":{\"type\":\"x\"},\"b\":[\"]\","
+	    "{\"c\":"
+	    "\"}\\\"\"}],\"s\":\"\\\\\",\"type\":5}";
+	static const char lits[] = "{ \"n\" : -1.5e+3 , \"t\" : true,"
+	    "\"z\":null,\"f\":false,\"d\":\"x\" }";
+	static const char in[] = "[{\"q\":1},\n {\"p\":[1,{\"r\":2}],\"r\":3}]";
+
+	unit_long((long)jsonx_member(o1, strlen(o1), 0, "type"), 8,
+	    "member: the value's offset");
+	unit_long((long)jsonx_member(o1, strlen(o1), 0, "x"), 16,
+	    "member: a later member");
+	unit_long((long)jsonx_member(o1, strlen(o1), 0, "typ"), 0,
+	    "member: a prefix of a key is not the key");
+	unit_long((long)jsonx_member(o1, strlen(o1), 0, "types"), 0,
+	    "member: a longer key is not the key");
+	unit_long((long)jsonx_member(dup, strlen(dup), 0, "a"), 21,
+	    "member: the last of duplicates wins");
+	unit_long((long)jsonx_member(dup, strlen(dup), 0, "b"), 12,
+	    "member: between duplicates");
+	unit_long((long)jsonx_member(esc, strlen(esc), 0, "type"), 13,
+	    "member: an escaped key matches");
+	unit_long((long)jsonx_member(esc, strlen(esc), 0, "t\"ype"), 26,
+	    "member: a key with an escaped quote");
+	unit_long((long)jsonx_member(nest, strlen(nest), 0, "type"),
+	    (long)strlen(nest) - 2,
+	    "member: nested keys, brackets and quotes in strings are skipped");
+	unit_long((long)jsonx_member(nest, strlen(nest), 0, "s"),
+	    (long)(strstr(nest, "\"\\\\\"") - nest),
+	    "member: after a value with brackets in strings");
+	unit_long((long)jsonx_member(nest, strlen(nest), 0, "c"), 0,
+	    "member: a nested key is not a member");
+	unit_long((long)jsonx_member(lits, strlen(lits), 0, "d"),
+	    (long)(strstr(lits, "\"x\"") - lits),
+	    "member: after numbers, true, null and false");
+	unit_long((long)jsonx_member(lits, strlen(lits), 0, "t"),
+	    (long)(strstr(lits, "true") - lits), "member: a literal value");
+	unit_long((long)jsonx_member(in, strlen(in), 11, "r"), 32,
+	    "member: an object inside a larger text");
+	unit_long((long)jsonx_member(in, strlen(in), 11, "nope"), 11,
+	    "member: a missing key gives the object's own offset");
+	unit_long((long)jsonx_member(in, strlen(in), 0, "q"), 0,
+	    "member: not an object gives the offset back");
+	unit_long((long)jsonx_member("{}", 2, 0, "a"), 0,
+	    "member: an empty object");
+	unit_long((long)jsonx_member("{\"a\":1}", 7, 7, "a"), 7,
+	    "member: an offset at the end");
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_parse_errors();
+	test_utf8_errors();
+	test_skip_ws();
+	test_typename();
+	test_seq_array();
+	test_seq_lines();
+	test_member();
+	return unit_done();
+}
