@@ -43,7 +43,9 @@ ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_LDFLAGS  := $(OPT) $(LDFLAGS_CONF) $(LDFLAGS)
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) -lm
 
-LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o)
+# Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h).
+EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(subst -,_,$(basename $(notdir $(f)))).o)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
@@ -63,6 +65,12 @@ configure: configure.ac
 $(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# data/a-b.txt -> embed_a_b; the generated C lands beside the object.
+$(OUT)/embed/%.o: tools/embed $(DATA)
+	@mkdir -p $(@D)
+	sh tools/embed $* $(filter %/$(subst _,-,$*).txt %/$(subst _,-,$*).json,$(DATA)) >$(@:.o=.c)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $(@:.o=.c)
 
 $(LIBLLMKIT): $(LIB_OBJ)
 	rm -f $@
