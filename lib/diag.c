@@ -158,6 +158,9 @@ diag_quote(char *out, size_t size, const char *s, size_t n)
 	return out;
 }
 
+static void vwarn(int, const char *, va_list)
+	__attribute__((format(printf, 2, 0)));
+
 static void
 vwarn(int errnum, const char *fmt, va_list ap)
 {

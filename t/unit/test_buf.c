@@ -1,12 +1,9 @@
 /* Unit tests of lib/buf: growth, embedded NULs, printf, reset and free. */
-#include <sys/wait.h>
-
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -18,18 +15,6 @@ const char *
 __asan_default_options(void)
 {
 	return "allocator_may_return_null=1";
-}
-
-/* Compares bytes that may hold NULs. */
-static void
-same_bytes(const char *got, size_t gn, const char *want, size_t wn,
-    const char *what)
-{
-	int same = gn == wn && memcmp(got, want, wn) == 0;
-
-	unit_ok(same, what);
-	if (!same)
-		printf("#   got %zu bytes, want %zu bytes\n", gn, wn);
 }
 
 static void
@@ -86,7 +71,7 @@ test_growth(void)
 	unit_long((long)b.len, 299L * 300 / 2, "300 appends add up");
 	unit_ok(ok, "the length follows every append");
 	unit_ok(roomy, "the capacity always leaves room for a NUL");
-	same_bytes(b.data, b.len, want, total, "300 appends keep every byte");
+	unit_bytes(b.data, b.len, want, total, "300 appends keep every byte");
 
 	while (total < (1 << 20) - 1) {
 		char c = (char)(total * 7);
@@ -101,7 +86,7 @@ test_growth(void)
 			roomy = 0;
 	}
 	unit_ok(roomy, "buf_addc never writes past the capacity");
-	same_bytes(b.data, b.len, want, total,
+	unit_bytes(b.data, b.len, want, total,
 	    "a megabyte of single-byte appends is kept");
 	unit_ok(caps <= 8, "the capacity doubles (few reallocations)");
 	if (caps > 8)
@@ -155,13 +140,13 @@ test_nuls(void)
 	buf_add(&b, "a\0b", 3);
 	buf_addc(&b, '\0');
 	buf_adds(&b, "c");
-	same_bytes(b.data, b.len, "a\0b\0c", 5, "embedded NULs are kept");
+	unit_bytes(b.data, b.len, "a\0b\0c", 5, "embedded NULs are kept");
 	s = buf_cstr(&b);
 	unit_ok(s == b.data, "buf_cstr returns the buffer's own bytes");
-	same_bytes(s, 6, "a\0b\0c\0", 6, "buf_cstr adds a NUL after them");
+	unit_bytes(s, 6, "a\0b\0c\0", 6, "buf_cstr adds a NUL after them");
 	unit_long((long)b.len, 5, "buf_cstr does not count its NUL");
 	buf_adds(&b, "d");
-	same_bytes(b.data, b.len, "a\0b\0cd", 6,
+	unit_bytes(b.data, b.len, "a\0b\0cd", 6,
 	    "appending after buf_cstr overwrites its NUL");
 	buf_free(&b);
 }
@@ -192,7 +177,7 @@ test_printf(void)
 	want[0] = '<';
 	memcpy(want + 1, big, 100000);
 	want[100001] = '>';
-	same_bytes(b.data, b.len, want, 100002,
+	unit_bytes(b.data, b.len, want, 100002,
 	    "buf_printf writes 100000 characters whole");
 	unit_ok(buf_cstr(&b)[100002] == '\0', "and terminates them");
 	buf_reset(&b);
@@ -247,54 +232,6 @@ test_reset(void)
 	buf_free(&b);
 }
 
-/*
- * Removes the lines a sanitizer or valgrind adds ("==PID==..."), which
- * speak of the deliberately huge allocation, not of our output.
- */
-static void
-drop_tool_lines(char *s)
-{
-	char *r = s, *w = s, *nl;
-	size_t len;
-
-	while (*r != '\0') {
-		nl = strchr(r, '\n');
-		len = nl != NULL ? (size_t)(nl - r) + 1 : strlen(r);
-		if (strncmp(r, "==", 2) != 0) {
-			memmove(w, r, len);
-			w += len;
-		}
-		r += len;
-	}
-	*w = '\0';
-}
-
-/* Runs fn in a child with stderr in a file; returns the exit status. */
-static int
-child(void (*fn)(void), char *err, size_t errsize)
-{
-	char path[] = "/tmp/llmkit-unit-XXXXXX";
-	int fd, status;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if ((fd = mkstemp(path)) < 0)
-		return -1;
-	unlink(path);
-	if ((pid = fork()) == 0) {
-		dup2(fd, 2);
-		fn();
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	n = pread(fd, err, errsize - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(fd);
-	drop_tool_lines(err);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void
 grow_too_much(void)
 {
@@ -307,9 +244,9 @@ grow_too_much(void)
 static void
 test_overflow(void)
 {
-	char err[256];
+	const char *err;
 
-	unit_long(child(grow_too_much, err, sizeof(err)), DIAG_TROUBLE,
+	unit_long(unit_child(grow_too_much, &err), DIAG_TROUBLE,
 	    "a size that overflows ends the process with status 3");
 	unit_str(err, "test_buf: out of memory\n",
 	    "and says it is out of memory");

@@ -3,45 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "unit.h"
-
-static int saved_fd = -1, cap_fd = -1;
-static char captured[65536];
-
-/* Sends stderr to a temporary file until cap_end(). */
-static void
-cap_begin(void)
-{
-	char path[] = "/tmp/llmkit-unit-XXXXXX";
-
-	fflush(stderr);
-	cap_fd = mkstemp(path);
-	if (cap_fd < 0) {
-		perror("mkstemp");
-		exit(3);
-	}
-	unlink(path);
-	saved_fd = dup(2);
-	dup2(cap_fd, 2);
-}
-
-/* Restores stderr; returns what was written to it meanwhile. */
-static const char *
-cap_end(void)
-{
-	ssize_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	n = pread(cap_fd, captured, sizeof(captured) - 1, 0);
-	captured[n > 0 ? n : 0] = '\0';
-	close(cap_fd);
-	return captured;
-}
 
 static void
 test_progname(void)
@@ -76,38 +40,40 @@ test_text(void)
 	struct diag_loc stdin_loc = { "<stdin>", 1, 1, "/0/type" };
 	unsigned long e0 = diag_count(DIAG_ERROR);
 	unsigned long w0 = diag_count(DIAG_WARNING);
+	const char *got;
 	char *big;
 
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "json-syntax", "bad %s", "thing");
-	unit_str(cap_end(), "in.json:3:7: error: bad thing\n",
+	unit_str(unit_capture_end(), "in.json:3:7: error: bad thing\n",
 	    "text: an error");
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_WARNING, &stdin_loc, "xml-char", "event %d: %s", 0,
 	    "replaced \"\x1b\" with U+FFFD");
-	unit_str(cap_end(), "<stdin>:1:1: warning: event 0: replaced \"\x1b\" "
-	    "with U+FFFD\n",
+	unit_str(unit_capture_end(), "<stdin>:1:1: warning: event 0: "
+	    "replaced \"\x1b\" with U+FFFD\n",
 	    "text: a warning; the path and rule are not shown");
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "%s", "");
-	unit_str(cap_end(), "in.json:3:7: error: \n", "text: an empty message");
+	unit_str(unit_capture_end(), "in.json:3:7: error: \n",
+	    "text: an empty message");
 	loc.line = 4294967295UL;
 	loc.col = 123456;
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "caf\xC3\xA9 %d%%", 100);
-	unit_str(cap_end(),
+	unit_str(unit_capture_end(),
 	    "in.json:4294967295:123456: error: caf\xC3\xA9 100%\n",
 	    "text: big numbers, UTF-8 and a percent sign");
 
 	big = malloc(20001);
 	memset(big, 'm', 20000);
 	big[20000] = '\0';
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "%s!", big);
-	cap_end();
-	unit_ok(strncmp(captured, "in.json:4294967295:123456: error: mmm", 37)
-	    == 0 && strlen(captured) == 34 + 20000 + 2 &&
-	    strcmp(captured + 34 + 20000, "!\n") == 0,
+	got = unit_capture_end();
+	unit_ok(strncmp(got, "in.json:4294967295:123456: error: mmm", 37)
+	    == 0 && strlen(got) == 34 + 20000 + 2 &&
+	    strcmp(got + 34 + 20000, "!\n") == 0,
 	    "text: a 20000-character message is written whole");
 	free(big);
 
@@ -125,34 +91,37 @@ test_json(void)
 	struct diag_loc odd = { "we\"ird\\name\n.json", 1, 2, "/" };
 
 	diag_setjson(1);
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "json-syntax", "bad %s", "thing");
-	unit_str(cap_end(), "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
+	unit_str(unit_capture_end(),
+	    "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
 	    "\"severity\":\"error\",\"rule\":\"json-syntax\","
 	    "\"message\":\"bad thing\"}\n", "json: an error without a path");
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_WARNING, &path_loc, "xml-char", "event %d: replaced", 4);
-	unit_str(cap_end(), "{\"file\":\"<stdin>\",\"line\":12,\"column\":1,"
+	unit_str(unit_capture_end(),
+	    "{\"file\":\"<stdin>\",\"line\":12,\"column\":1,"
 	    "\"severity\":\"warning\",\"rule\":\"xml-char\","
 	    "\"message\":\"event 4: replaced\",\"path\":\"/0/args/a~1b\"}\n",
 	    "json: a warning with a path");
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &odd, "x", "say \"hi\"\n\ttab \x01 caf\xC3\xA9 "
 	    "back\\slash");
-	unit_str(cap_end(),
+	unit_str(unit_capture_end(),
 	    "{\"file\":\"we\\\"ird\\\\name\\n.json\",\"line\":1,"
 	    "\"column\":2,\"severity\":\"error\",\"rule\":\"x\",\"message\":"
 	    "\"say \\\"hi\\\"\\n\\ttab \\u0001 caf\xC3\xA9 back\\\\slash\","
 	    "\"path\":\"/\"}\n", "json: every string is escaped");
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "%s", "");
-	unit_str(cap_end(), "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
+	unit_str(unit_capture_end(),
+	    "{\"file\":\"in.json\",\"line\":3,\"column\":7,"
 	    "\"severity\":\"error\",\"rule\":\"r\",\"message\":\"\"}\n",
 	    "json: an empty message");
 	diag_setjson(0);
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "back to text");
-	unit_str(cap_end(), "in.json:3:7: error: back to text\n",
+	unit_str(unit_capture_end(), "in.json:3:7: error: back to text\n",
 	    "diag_setjson(0) returns to text");
 }
 
@@ -164,22 +133,22 @@ test_quiet(void)
 	unsigned long w0 = diag_count(DIAG_WARNING);
 
 	diag_setquiet(1);
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "hidden");
 	diag_at(DIAG_WARNING, &loc, "r", "hidden");
 	diag_at(DIAG_WARNING, &loc, "r", "hidden");
 	diag_setjson(1);
 	diag_at(DIAG_ERROR, &loc, "r", "hidden");
 	diag_setjson(0);
-	unit_str(cap_end(), "", "quiet: nothing is printed");
+	unit_str(unit_capture_end(), "", "quiet: nothing is printed");
 	unit_long((long)(diag_count(DIAG_ERROR) - e0), 2,
 	    "quiet: errors are still counted");
 	unit_long((long)(diag_count(DIAG_WARNING) - w0), 2,
 	    "quiet: warnings are still counted");
 	diag_setquiet(0);
-	cap_begin();
+	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "shown");
-	unit_str(cap_end(), "q.json:1:1: error: shown\n",
+	unit_str(unit_capture_end(), "q.json:1:1: error: shown\n",
 	    "diag_setquiet(0) speaks again");
 }
 
@@ -244,25 +213,26 @@ static void
 test_warn(void)
 {
 	diag_setprogname("/some/where/test_diag");
-	cap_begin();
+	unit_capture_begin();
 	diag_warnx("cannot do %s %d", "that", 42);
-	unit_str(cap_end(), "test_diag: cannot do that 42\n",
+	unit_str(unit_capture_end(), "test_diag: cannot do that 42\n",
 	    "diag_warnx: program name and message");
-	cap_begin();
+	unit_capture_begin();
 	errno = ENOENT;
 	diag_warn("%s", "missing.json");
-	unit_str(cap_end(),
+	unit_str(unit_capture_end(),
 	    "test_diag: missing.json: No such file or directory\n",
 	    "diag_warn: with strerror(errno)");
-	cap_begin();
+	unit_capture_begin();
 	errno = ENOSPC;
 	diag_warn("<stdout>");
-	unit_str(cap_end(), "test_diag: <stdout>: No space left on device\n",
+	unit_str(unit_capture_end(),
+	    "test_diag: <stdout>: No space left on device\n",
 	    "diag_warn: another errno");
 	diag_setjson(1);
-	cap_begin();
+	unit_capture_begin();
 	diag_warnx("not about data");
-	unit_str(cap_end(), "test_diag: not about data\n",
+	unit_str(unit_capture_end(), "test_diag: not about data\n",
 	    "diag_warnx is text in JSON mode too");
 	diag_setjson(0);
 }

@@ -13,53 +13,6 @@
 #include "io.h"
 #include "unit.h"
 
-static int saved_fd = -1, cap_fd = -1;
-static char captured[4096];
-
-/* Sends stderr to a temporary file until cap_end(). */
-static void
-cap_begin(void)
-{
-	char path[] = "/tmp/llmkit-unit-XXXXXX";
-
-	fflush(stderr);
-	if ((cap_fd = mkstemp(path)) < 0) {
-		perror("mkstemp");
-		exit(3);
-	}
-	unlink(path);
-	saved_fd = dup(2);
-	dup2(cap_fd, 2);
-}
-
-static const char *
-cap_end(void)
-{
-	ssize_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	n = pread(cap_fd, captured, sizeof(captured) - 1, 0);
-	captured[n > 0 ? n : 0] = '\0';
-	close(cap_fd);
-	return captured;
-}
-
-/* A temporary file holding n bytes of data; its name goes to path. */
-static void
-make_file(char *path, const char *data, size_t n)
-{
-	int fd;
-
-	strcpy(path, "/tmp/llmkit-unit-XXXXXX");
-	if ((fd = mkstemp(path)) < 0 || write(fd, data, n) != (ssize_t)n) {
-		perror(path);
-		exit(3);
-	}
-	close(fd);
-}
-
 /* n bytes of a pattern with NULs and every byte value in it. */
 static char *
 pattern(size_t n)
@@ -83,7 +36,7 @@ static void
 test_operands(void)
 {
 	FILE *fp;
-	char path[32];
+	char path[sizeof(UNIT_TMPNAME)];
 
 	unit_ok(io_open("-") == stdin, "io_open(\"-\") is stdin");
 	unit_ok(io_open(NULL) == stdin, "io_open(NULL) is stdin");
@@ -98,7 +51,7 @@ test_operands(void)
 	unit_ok(fp == NULL && errno == ENOENT,
 	    "io_open of a missing file fails with ENOENT");
 
-	make_file(path, "{}", 2);
+	unit_tmpfile(path, "{}", 2);
 	fp = io_open(path);
 	unit_ok(fp != NULL && fp != stdin, "io_open opens a file");
 	unit_long(io_close(fp, path), DIAG_OK, "io_close of a file is DIAG_OK");
@@ -114,27 +67,25 @@ test_slurp_file(void)
 {
 	static const size_t sizes[] = { 0, 1, 65535, 65536, 65537, 300001 };
 	struct buf b = BUF_INIT;
-	char path[32], what[80];
+	char path[sizeof(UNIT_TMPNAME)];
 	char *data;
 	size_t i;
 	FILE *fp;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		data = pattern(sizes[i]);
-		make_file(path, data, sizes[i]);
+		unit_tmpfile(path, data, sizes[i]);
 		fp = io_open(path);
 		buf_reset(&b);
-		snprintf(what, sizeof(what), "io_slurp of a %zu-byte file",
-		    sizes[i]);
 		unit_ok(io_slurp(fp, &b) == 0 && b.len == sizes[i] &&
 		    (sizes[i] == 0 || memcmp(b.data, data, sizes[i]) == 0),
-		    what);
+		    unit_fmt("io_slurp of a %zu-byte file", sizes[i]));
 		io_close(fp, path);
 		unlink(path);
 		free(data);
 	}
 
-	make_file(path, "world", 5);
+	unit_tmpfile(path, "world", 5);
 	fp = io_open(path);
 	buf_reset(&b);
 	buf_adds(&b, "hello, ");
@@ -145,7 +96,7 @@ test_slurp_file(void)
 	unlink(path);
 
 	/* what is left of a file after a first read */
-	make_file(path, "0123456789", 10);
+	unit_tmpfile(path, "0123456789", 10);
 	fp = io_open(path);
 	getc(fp);
 	getc(fp);
@@ -207,18 +158,19 @@ test_slurp_pipe(void)
 static void
 test_write(void)
 {
-	char path[32], back[16];
+	char path[sizeof(UNIT_TMPNAME)], back[16];
 	FILE *fp;
 	int fd;
 
-	make_file(path, "", 0);
+	unit_tmpfile(path, "", 0);
 	fp = fopen(path, "wb");
 	unit_long(io_write("abc", 3, fp), 0, "io_write of 3 bytes");
 	unit_long(io_write("", 0, fp), 0, "io_write of nothing");
 	unit_long(io_write("d\0e", 3, fp), 0, "io_write with a NUL");
-	cap_begin();
+	unit_capture_begin();
 	unit_long(io_fshut(fp, path), DIAG_OK, "io_fshut of a good file");
-	unit_str(cap_end(), "", "io_fshut of a good file says nothing");
+	unit_str(unit_capture_end(), "",
+	    "io_fshut of a good file says nothing");
 	fd = open(path, O_RDONLY);
 	memset(back, 0, sizeof(back));
 	unit_long((long)read(fd, back, sizeof(back)), 6, "six bytes written");
@@ -245,9 +197,10 @@ test_fshut(void)
 	fp = fopen("/dev/full", "wb");
 	unit_long(io_write("some output\n", 12, fp), 0,
 	    "a buffered write to /dev/full seems to succeed");
-	cap_begin();
+	unit_capture_begin();
 	status = io_fshut(fp, "/dev/full");
-	unit_str(cap_end(), "test_io: /dev/full: No space left on device\n",
+	unit_str(unit_capture_end(),
+	    "test_io: /dev/full: No space left on device\n",
 	    "io_fshut on /dev/full names the file and the error");
 	unit_long(status, DIAG_TROUBLE,
 	    "io_fshut on /dev/full is DIAG_TROUBLE");
@@ -257,11 +210,11 @@ test_fshut(void)
 	setvbuf(fp, NULL, _IONBF, 0);
 	io_write("x", 1, fp);
 	errno = 0;
-	cap_begin();
+	unit_capture_begin();
 	status = io_fshut(fp, "<stdout>");
 	unit_long(status, DIAG_TROUBLE,
 	    "io_fshut after a failed unbuffered write is DIAG_TROUBLE");
-	unit_str(cap_end(), "test_io: <stdout>: Input/output error\n",
+	unit_str(unit_capture_end(), "test_io: <stdout>: Input/output error\n",
 	    "and reports an I/O error");
 }
 

@@ -352,12 +352,15 @@ static const struct {
 	{ 0x3d4665fc75bb77e2u, "1.5915008676071488e-13" },
 };
 
-/* JSON texts and JSON.stringify(JSON.parse(text)), with its length. */
-static const struct {
+/* A JSON text and what JavaScript makes of JSON.parse(text), its length. */
+struct js_case {
 	const char	*in;
 	const char	*js;
 	size_t		 len;
-} stringified[] = {
+};
+
+/* JSON texts and JSON.stringify(JSON.parse(text)). */
+static const struct js_case stringified[] = {
 	{ "{\"b\":1,\"a\":2}",
 	    "{\"b\":1,\"a\":2}", 13 },
 	{ "{\"b\":1,\"10\":2,\"2\":3,\"0\":4,\"1\":5,\"a\":6}",
@@ -413,19 +416,16 @@ static const struct {
 	{ "[[[[[[[[[[1]]]]]]]]]]",
 	    "[[[[[[[[[[1]]]]]]]]]]", 21 },
 	{ "{\"1\":{\"0\":{\"b\":1,\"a\":2}},\"0\":[{\"10\":1,\"9\":2}]}",
-	    "{\"0\":[{\"9\":2,\"10\":1}],\"1\":{\"0\":{\"b\":1,\"a\":2}}}", 46 },
+	    "{\"0\":[{\"9\":2,\"10\":1}],\"1\":{\"0\":{\"b\":1,\"a\":2}}}",
+	    46 },
 	{ "{\"4294967296\":1,\"4294967294\":2,\"42949672940\":3,\"2\":4"
 	    "}",
 	    "{\"2\":4,\"4294967294\":2,\"4294967296\":1,\"42949672940\":3"
 	    "}", 53 },
 };
 
-/* JSON texts and String(JSON.parse(text)), with its length. */
-static const struct {
-	const char	*in;
-	const char	*js;
-	size_t		 len;
-} stringed[] = {
+/* JSON texts and String(JSON.parse(text)). */
+static const struct js_case stringed[] = {
 	{ "\"abc\"",
 	    "abc", 3 },
 	{ "1.0",
@@ -484,19 +484,6 @@ static const struct {
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Compares bytes that may hold NULs, showing both on failure. */
-static void
-same_bytes(const char *got, size_t gn, const char *want, size_t wn,
-    const char *what)
-{
-	int same = gn == wn && memcmp(got, want, wn) == 0;
-
-	unit_ok(same, what);
-	if (!same)
-		printf("#   got:  \"%.*s\" (%zu bytes)\n#   want: \"%.*s\" "
-		    "(%zu bytes)\n", (int)gn, got, gn, (int)wn, want, wn);
-}
-
 static double
 from_bits(uint64_t u)
 {
@@ -510,15 +497,14 @@ static void
 test_numbers(void)
 {
 	struct buf b = BUF_INIT;
-	char what[120];
 	size_t i;
 
 	for (i = 0; i < NELEM(numbers); i++) {
 		buf_reset(&b);
 		jsonw_number(&b, from_bits(numbers[i].bits));
-		snprintf(what, sizeof(what), "number 0x%016llx is %s",
-		    (unsigned long long)numbers[i].bits, numbers[i].js);
-		unit_mem(b.data, b.len, numbers[i].js, what);
+		unit_mem(b.data, b.len, numbers[i].js,
+		    unit_fmt("number 0x%016llx is %s",
+		    (unsigned long long)numbers[i].bits, numbers[i].js));
 	}
 
 	buf_reset(&b);
@@ -540,7 +526,7 @@ static void
 test_string(void)
 {
 	struct buf b = BUF_INIT;
-	char in[1], want[16], what[64];
+	char in[1], want[16];
 	unsigned c;
 
 	for (c = 0; c < 0x20; c++) {
@@ -560,9 +546,8 @@ test_string(void)
 		in[0] = (char)c;
 		buf_reset(&b);
 		jsonw_string(&b, in, 1);
-		snprintf(what, sizeof(what), "string: control 0x%02x is %s", c,
-		    want);
-		unit_mem(b.data, b.len, want, what);
+		unit_mem(b.data, b.len, want,
+		    unit_fmt("string: control 0x%02x is %s", c, want));
 	}
 	buf_reset(&b);
 	jsonw_string(&b, "\"\\/", 3);
@@ -590,32 +575,44 @@ test_string(void)
 	buf_free(&b);
 }
 
+/*
+ * Writes the value of each case's text with fn, between "<" and ">" so
+ * that fn is seen to append and to stay within its own bytes, and
+ * compares what it wrote with what JavaScript wrote: name(text).
+ */
 static void
-test_stringify(void)
+js_cases(const struct js_case *c, size_t n,
+    void (*fn)(struct buf *, const json_t *), const char *name)
 {
 	struct buf b = BUF_INIT;
 	json_error_t je;
-	char what[200];
+	const char *what;
 	json_t *v;
 	size_t i;
 
-	for (i = 0; i < NELEM(stringified); i++) {
-		v = json_loadb(stringified[i].in, strlen(stringified[i].in),
-		    JSONX_FLAGS, &je);
-		snprintf(what, sizeof(what), "JSON.stringify of %.150s",
-		    stringified[i].in);
+	for (i = 0; i < n; i++) {
+		v = json_loadb(c[i].in, strlen(c[i].in), JSONX_FLAGS, &je);
+		what = unit_fmt("%s of %.150s", name, c[i].in);
 		if (v == NULL) {
 			unit_ok(0, what);
 			printf("#   jansson: %s\n", je.text);
 			continue;
 		}
 		buf_reset(&b);
-		jsonw_stringify(&b, v);
-		same_bytes(b.data, b.len, stringified[i].js, stringified[i].len,
-		    what);
+		buf_adds(&b, "<");
+		fn(&b, v);
+		buf_adds(&b, ">");
+		unit_bytes(b.data + 1, b.len - 2, c[i].js, c[i].len, what);
 		json_decref(v);
 	}
 	buf_free(&b);
+}
+
+static void
+test_stringify(void)
+{
+	js_cases(stringified, NELEM(stringified), jsonw_stringify,
+	    "JSON.stringify");
 }
 
 /* Objects and numbers made through jansson's API rather than parsed. */
@@ -657,31 +654,7 @@ test_stringify_built(void)
 static void
 test_tostring(void)
 {
-	struct buf b = BUF_INIT;
-	json_error_t je;
-	char what[200];
-	json_t *v;
-	size_t i;
-
-	for (i = 0; i < NELEM(stringed); i++) {
-		v = json_loadb(stringed[i].in, strlen(stringed[i].in),
-		    JSONX_FLAGS, &je);
-		snprintf(what, sizeof(what), "String() of %.150s",
-		    stringed[i].in);
-		if (v == NULL) {
-			unit_ok(0, what);
-			printf("#   jansson: %s\n", je.text);
-			continue;
-		}
-		buf_reset(&b);
-		buf_adds(&b, "<");
-		jsonw_tostring(&b, v);
-		buf_adds(&b, ">");
-		same_bytes(b.data + 1, b.len - 2, stringed[i].js,
-		    stringed[i].len, what);
-		json_decref(v);
-	}
-	buf_free(&b);
+	js_cases(stringed, NELEM(stringed), jsonw_tostring, "String()");
 }
 
 int

@@ -1,7 +1,9 @@
 /* Unit tests of lib/jsonx: values, offsets, errors, sequences, members. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "jsonx.h"
 #include "unit.h"
 
@@ -14,20 +16,17 @@ parse_ok(const char *s, size_t n, size_t off, size_t want_end,
 	size_t end = (size_t)-1;
 	json_t *v;
 	char *dump;
-	char w[200];
 
 	v = jsonx_parse(s, n, off, &end, &err);
-	snprintf(w, sizeof(w), "%s: parsed", what);
-	unit_ok(v != NULL, w);
+	unit_ok(v != NULL, unit_fmt("%s: parsed", what));
 	if (v == NULL) {
 		printf("#   error at %zu: %s\n", err.offset, err.text);
 		return;
 	}
-	snprintf(w, sizeof(w), "%s: ends at %zu", what, want_end);
-	unit_long((long)end, (long)want_end, w);
+	unit_long((long)end, (long)want_end,
+	    unit_fmt("%s: ends at %zu", what, want_end));
 	dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	snprintf(w, sizeof(w), "%s: value", what);
-	unit_str(dump, want_dump, w);
+	unit_str(dump, want_dump, unit_fmt("%s: value", what));
 	free(dump);
 	json_decref(v);
 }
@@ -40,22 +39,18 @@ parse_bad(const char *s, size_t n, size_t off, size_t want_off,
 	struct jsonx_error err;
 	size_t end = 12345;
 	json_t *v;
-	char w[200];
 
 	memset(&err, 0, sizeof(err));
 	v = jsonx_parse(s, n, off, &end, &err);
-	snprintf(w, sizeof(w), "%s: fails", what);
-	unit_ok(v == NULL, w);
+	unit_ok(v == NULL, unit_fmt("%s: fails", what));
 	if (v != NULL) {
 		json_decref(v);
 		return;
 	}
-	snprintf(w, sizeof(w), "%s: at offset %zu", what, want_off);
-	unit_long((long)err.offset, (long)want_off, w);
-	snprintf(w, sizeof(w), "%s: rule %s", what, want_rule);
-	unit_str(err.rule, want_rule, w);
-	snprintf(w, sizeof(w), "%s: message", what);
-	unit_str(err.text, want_text, w);
+	unit_long((long)err.offset, (long)want_off,
+	    unit_fmt("%s: at offset %zu", what, want_off));
+	unit_str(err.rule, want_rule, unit_fmt("%s: rule %s", what, want_rule));
+	unit_str(err.text, want_text, unit_fmt("%s: message", what));
 }
 
 #define OK(s, off, end, dump, what) \
@@ -247,35 +242,31 @@ static void
 seq(const char *s, size_t n, int want_array, const char *want,
     const char *what)
 {
+	struct buf got = BUF_INIT;
 	struct jsonx_seq q;
 	struct jsonx_error err;
-	char got[1024], w[200];
-	size_t len = 0, start;
+	size_t start;
 	json_t *v;
+	char *d;
 	int r, guard = 0;
 
-	got[0] = '\0';
 	jsonx_seq_init(&q, s, n);
-	snprintf(w, sizeof(w), "%s: %s", what, want_array ?
-	    "read as an array" : "read as JSON lines");
-	unit_long(q.array, want_array, w);
+	unit_long(q.array, want_array, unit_fmt("%s: %s", what, want_array ?
+	    "read as an array" : "read as JSON lines"));
 	while ((r = jsonx_seq_next(&q, &v, &start, &err)) == 1 &&
 	    guard++ < 50) {
-		char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-
-		len += (size_t)snprintf(got + len, sizeof(got) - len,
-		    "%s%zu:%s", len ? " " : "", start, d);
+		d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		buf_printf(&got, "%s%zu:%s", got.len ? " " : "", start, d);
 		free(d);
 		json_decref(v);
 	}
 	if (r < 0)
-		len += (size_t)snprintf(got + len, sizeof(got) - len,
-		    "%s! %zu %s: %s", len ? " " : "", err.offset, err.rule,
-		    err.text);
-	snprintf(w, sizeof(w), "%s: values", what);
-	unit_str(got, want, w);
-	snprintf(w, sizeof(w), "%s: stays at its end", what);
-	unit_long(jsonx_seq_next(&q, &v, &start, &err), 0, w);
+		buf_printf(&got, "%s! %zu %s: %s", got.len ? " " : "",
+		    err.offset, err.rule, err.text);
+	unit_str(buf_cstr(&got), want, unit_fmt("%s: values", what));
+	unit_long(jsonx_seq_next(&q, &v, &start, &err), 0,
+	    unit_fmt("%s: stays at its end", what));
+	buf_free(&got);
 }
 
 #define SEQ(s, array, want, what)	seq(s, sizeof(s) - 1, array, want, what)

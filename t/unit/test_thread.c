@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -72,36 +71,6 @@ static const char all_out[] =
     "  <event type=\"summary\" id=\"11\" iteration=\"4\" summarizedIt"
     "erations=\"1,2,3.5,1e-7\">sum</event>\n"
     "</thread>";
-static const char all_prefixed[] =
-    "<thread>\n"
-    "  <event type=\"human\" id=\"0\" iteration=\"0\">What is 2+2?</e"
-    "vent>\n"
-    "  <event type=\"tool_input\" id=\"1\" name=\"calculator\" iterat"
-    "ion=\"1\">{&quot;2&quot;:[1,0],&quot;10&quot;:1,&quot;expression"
-    "&quot;:&quot;2+2&quot;,&quot;s&quot;:&quot;\\u0001/\xC3\xA9&quot"
-    ";}</event>\n"
-    "  <event type=\"tool_output\" id=\"2\" name=\"calculator\" statu"
-    "s=\"success\" iteration=\"1\">4</event>\n"
-    "  <event type=\"ai\" id=\"3\" iteration=\"1\">The answer is 4 &a"
-    "mp; &lt;done&gt;.</event>\n"
-    "  <event type=\"system\" id=\"4\" iteration=\"1.5\">sys &apos;q&"
-    "apos; &quot;dq&quot;</event>\n"
-    "  <event type=\"system\" id=\"5\" iteration=\"2\">other role</ev"
-    "ent>\n"
-    "  <event type=\"error\" id=\"6\" iteration=\"2\" recoverable=\"t"
-    "rue\">boom</event>\n"
-    "  <event type=\"error\" id=\"7\" iteration=\"0\" recoverable=\"f"
-    "alse\">fatal</event>\n"
-    "  <event type=\"human_input_requested\" id=\"8\" iteration=\"3\""
-    ">Proceed?</event>\n"
-    "  <event type=\"human_input_received\" id=\"9\" iteration=\"3\">"
-    "yes</event>\n"
-    "  <event type=\"completion\" id=\"10\" iteration=\"1e+21\">done\n"
-    "really</event>\n"
-    "  <event type=\"summary\" id=\"11\" iteration=\"4\" summarizedIt"
-    "erations=\"1,2,3.5,1e-7\">sum</event>\n"
-    "</thread>\n"
-    "Based on the above thread, I will now <&>";
 
 static const char holes_in[] =
     "{\"type\":\"tool_result\",\"toolCallId\":\"a\",\"result\":{\"x\""
@@ -142,28 +111,6 @@ static const char holes_out[] =
     "  <event type=\"tool_input\" id=\"7\" name=\"cee\" iteration=\"3"
     "\">{&quot;0&quot;:0,&quot;1&quot;:1}</event>\n"
     "</thread>";
-static const char holes_prefixed[] =
-    "<thread>\n"
-    "  <event type=\"tool_output\" id=\"0\" name=\"a&amp;b&quot;c&apo"
-    "s;&lt;&gt;\" status=\"success\" iteration=\"0\">[object Object]<"
-    "/event>\n"
-    "  <event type=\"tool_input\" id=\"1\" name=\"first\" iteration=\""
-    "0\">{}</event>\n"
-    "  <event type=\"tool_output\" id=\"2\" name=\"unknown\" status=\""
-    "success\" iteration=\"1\">1,2,,x</event>\n"
-    "  <event type=\"tool_output\" id=\"3\" name=\"a&amp;b&quot;c&apo"
-    "s;&lt;&gt;\" status=\"success\" iteration=\"1\">null</event>\n"
-    "  <event type=\"tool_input\" id=\"4\" name=\"a&amp;b&quot;c&apos"
-    ";&lt;&gt;\" iteration=\"2\">{&quot;k&quot;:[true,false,null]}</e"
-    "vent>\n"
-    "  <event type=\"tool_input\" id=\"5\" name=\"noid\" iteration=\""
-    "2\">{&quot;z&quot;:&quot;&lt;&amp;&gt;&quot;}</event>\n"
-    "  <event type=\"tool_output\" id=\"6\" name=\"cee\" status=\"suc"
-    "cess\" iteration=\"3\">&lt;tag&gt; &amp; &apos;q&apos;</event>\n"
-    "  <event type=\"tool_input\" id=\"7\" name=\"cee\" iteration=\"3"
-    "\">{&quot;0&quot;:0,&quot;1&quot;:1}</event>\n"
-    "</thread>\n"
-    "Based on the above thread, I will now <&>";
 
 static const char unknown_in[] =
     "\xEF\xBB\xBF{\"type\":\"message\",\"role\":\"user\",\"content\":"
@@ -176,39 +123,6 @@ static const char unknown_out[] =
     "  <event type=\"human\" id=\"0\" iteration=\"0\">hi</event>\n"
     "  <event type=\"ai\" id=\"2\" iteration=\"0\">ho</event>\n"
     "</thread>";
-
-static int saved_fd = -1, cap_fd = -1;
-static char captured[16384];
-
-/* Sends stderr to a temporary file until cap_end(). */
-static void
-cap_begin(void)
-{
-	char path[] = "/tmp/llmkit-unit-XXXXXX";
-
-	fflush(stderr);
-	if ((cap_fd = mkstemp(path)) < 0) {
-		perror("mkstemp");
-		exit(3);
-	}
-	unlink(path);
-	saved_fd = dup(2);
-	dup2(cap_fd, 2);
-}
-
-static const char *
-cap_end(void)
-{
-	ssize_t n;
-
-	fflush(stderr);
-	dup2(saved_fd, 2);
-	close(saved_fd);
-	n = pread(cap_fd, captured, sizeof(captured) - 1, 0);
-	captured[n > 0 ? n : 0] = '\0';
-	close(cap_fd);
-	return captured;
-}
 
 struct result {
 	int		 status;	/* of thread_serialize */
@@ -236,9 +150,9 @@ run(const char *in, size_t n, const char *file, const char *prefix,
 	memset(r, 0, sizeof(*r));
 	r->wrote = -2;
 	thread_init(&doc);
-	cap_begin();
+	unit_capture_begin();
 	r->status = thread_serialize(&doc, in, n, &opts);
-	r->err = cap_end();
+	r->err = unit_capture_end();
 	r->events = doc.events;
 	r->skipped = doc.skipped;
 	if (r->status == DIAG_OK) {
@@ -265,22 +179,34 @@ good(const char *in, size_t n, const char *prefix, const char *want,
     const char *what)
 {
 	struct result r;
-	char w[200];
 
 	run(in, n, "t.json", prefix, 0, &r);
-	snprintf(w, sizeof(w), "%s: status 0", what);
-	unit_long(r.status, DIAG_OK, w);
-	snprintf(w, sizeof(w), "%s: written", what);
-	unit_long(r.wrote, 0, w);
-	snprintf(w, sizeof(w), "%s: the document", what);
-	unit_mem(r.out != NULL ? r.out : "", r.outlen, want, w);
-	snprintf(w, sizeof(w), "%s: nothing on stderr", what);
-	unit_str(r.err, "", w);
+	unit_long(r.status, DIAG_OK, unit_fmt("%s: status 0", what));
+	unit_long(r.wrote, 0, unit_fmt("%s: written", what));
+	unit_mem(r.out, r.outlen, want, unit_fmt("%s: the document", what));
+	unit_str(r.err, "", unit_fmt("%s: nothing on stderr", what));
 	done(&r);
 }
 
 #define GOOD(s, prefix, want, what) \
 	good(s, sizeof(s) - 1, prefix, want, what)
+
+/*
+ * A good thread with the prefix of the tests: the JavaScript reference
+ * writes the document it writes without one, a newline and the prefix.
+ */
+static const char test_prefix[] =
+    "Based on the above thread, I will now <&>";
+
+static void
+good_prefixed(const char *in, size_t n, const char *doc, const char *what)
+{
+	struct buf want = BUF_INIT;
+
+	buf_printf(&want, "%s\n%s", doc, test_prefix);
+	good(in, n, test_prefix, buf_cstr(&want), what);
+	buf_free(&want);
+}
 
 /* A bad thread: status 1, nothing written, these lines on stderr. */
 static void
@@ -288,15 +214,11 @@ bad(const char *in, size_t n, const char *file, int strict,
     const char *want_err, const char *what)
 {
 	struct result r;
-	char w[200];
 
 	run(in, n, file, NULL, strict, &r);
-	snprintf(w, sizeof(w), "%s: status 1", what);
-	unit_long(r.status, DIAG_INVALID, w);
-	snprintf(w, sizeof(w), "%s: not written", what);
-	unit_ok(r.out == NULL, w);
-	snprintf(w, sizeof(w), "%s: the diagnostics", what);
-	unit_str(r.err, want_err, w);
+	unit_long(r.status, DIAG_INVALID, unit_fmt("%s: status 1", what));
+	unit_ok(r.out == NULL, unit_fmt("%s: not written", what));
+	unit_str(r.err, want_err, unit_fmt("%s: the diagnostics", what));
 	done(&r);
 }
 
@@ -323,12 +245,12 @@ test_good(void)
 	struct result r;
 
 	GOOD(all_in, NULL, all_out, "one event of every type");
-	GOOD(all_in, "Based on the above thread, I will now <&>",
-	    all_prefixed, "every type, with a prefix written as it is");
+	good_prefixed(all_in, sizeof(all_in) - 1, all_out,
+	    "every type, with a prefix written as it is");
 	GOOD(holes_in, NULL, holes_out,
 	    "tool_output names resolved from later calls");
-	GOOD(holes_in, "Based on the above thread, I will now <&>",
-	    holes_prefixed, "names resolved, with a prefix");
+	good_prefixed(holes_in, sizeof(holes_in) - 1, holes_out,
+	    "names resolved, with a prefix");
 
 	RUN(all_in, "t.json", NULL, 0, &r);
 	unit_ok(r.events == 12 && r.skipped == 0,

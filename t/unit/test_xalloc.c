@@ -1,11 +1,8 @@
 /* Unit tests of lib/xalloc: contents, zeroing, growth, out-of-memory exit. */
-#include <sys/wait.h>
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "xalloc.h"
@@ -109,54 +106,6 @@ test_dup(void)
 	free(p);
 }
 
-/*
- * Removes the lines a sanitizer or valgrind adds ("==PID==..."), which
- * speak of the deliberately huge allocation, not of our output.
- */
-static void
-drop_tool_lines(char *s)
-{
-	char *r = s, *w = s, *nl;
-	size_t len;
-
-	while (*r != '\0') {
-		nl = strchr(r, '\n');
-		len = nl != NULL ? (size_t)(nl - r) + 1 : strlen(r);
-		if (strncmp(r, "==", 2) != 0) {
-			memmove(w, r, len);
-			w += len;
-		}
-		r += len;
-	}
-	*w = '\0';
-}
-
-/* Runs fn in a child with stderr in a file; returns the exit status. */
-static int
-child(void (*fn)(void), char *err, size_t errsize)
-{
-	char path[] = "/tmp/llmkit-unit-XXXXXX";
-	int fd, status;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(stdout);
-	if ((fd = mkstemp(path)) < 0)
-		return -1;
-	unlink(path);
-	if ((pid = fork()) == 0) {
-		dup2(fd, 2);
-		fn();
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	n = pread(fd, err, errsize - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(fd);
-	drop_tool_lines(err);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void
 array_overflow(void)
 {
@@ -181,27 +130,30 @@ huge_calloc(void)
 	xcalloc(SIZE_MAX / 4, 8);
 }
 
+/* Allocations that cannot be made, and what each of them is. */
+static const struct {
+	void		 (*fn)(void);
+	const char	*what;
+} ooms[] = {
+	{ array_overflow,
+	    "xreallocarray whose product overflows exits with status 3" },
+	{ memdup_overflow, "xmemdup of SIZE_MAX bytes exits with status 3" },
+	{ huge_malloc, "xmalloc that fails exits with status 3" },
+	{ huge_calloc, "xcalloc that fails exits with status 3" },
+};
+
 static void
 test_oom(void)
 {
-	char err[256];
+	const char *err;
+	size_t i;
 
-	unit_long(child(array_overflow, err, sizeof(err)), DIAG_TROUBLE,
-	    "xreallocarray whose product overflows exits with status 3");
-	unit_str(err, "test_xalloc: out of memory\n",
-	    "and says it is out of memory");
-	unit_long(child(memdup_overflow, err, sizeof(err)), DIAG_TROUBLE,
-	    "xmemdup of SIZE_MAX bytes exits with status 3");
-	unit_str(err, "test_xalloc: out of memory\n",
-	    "and says it is out of memory");
-	unit_long(child(huge_malloc, err, sizeof(err)), DIAG_TROUBLE,
-	    "xmalloc that fails exits with status 3");
-	unit_str(err, "test_xalloc: out of memory\n",
-	    "and says it is out of memory");
-	unit_long(child(huge_calloc, err, sizeof(err)), DIAG_TROUBLE,
-	    "xcalloc that fails exits with status 3");
-	unit_str(err, "test_xalloc: out of memory\n",
-	    "and says it is out of memory");
+	for (i = 0; i < sizeof(ooms) / sizeof(ooms[0]); i++) {
+		unit_long(unit_child(ooms[i].fn, &err), DIAG_TROUBLE,
+		    ooms[i].what);
+		unit_str(err, "test_xalloc: out of memory\n",
+		    "and says it is out of memory");
+	}
 }
 
 int

@@ -17,83 +17,45 @@
 #include "unit.h"
 #include "xmlp.h"
 
-static char	tmpdir[] = "/tmp/test_xmlp.XXXXXX";
-static char	docpath[64];
-static FILE	*capture;
-static int	 saved_stderr = -1;
-
-/* Sends stderr to a temporary file until captured() reads it back. */
-static void
-capture_stderr(void)
-{
-	fflush(stderr);
-	if ((capture = tmpfile()) == NULL ||
-	    (saved_stderr = dup(STDERR_FILENO)) == -1 ||
-	    dup2(fileno(capture), STDERR_FILENO) == -1) {
-		perror("test_xmlp: capturing stderr");
-		exit(3);
-	}
-}
-
-/* What went to stderr since capture_stderr(), as a string to free. */
-static char *
-captured(void)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	rewind(capture);
-	while ((n = fread(chunk, 1, sizeof(chunk), capture)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(capture);
-	return buf_cstr(&b);
-}
-
-static void
-write_file(const char *path, const char *s, size_t n)
-{
-	FILE *fp = fopen(path, "wb");
-
-	if (fp == NULL || fwrite(s, 1, n, fp) != n || fclose(fp) != 0) {
-		perror(path);
-		exit(3);
-	}
-}
-
 /* Parses s[0..n) from memory; the status and what stderr got. */
 static int
-parse_buffer(const char *s, size_t n, const char *name, char **err)
+parse_buffer(const char *s, size_t n, const char *name, const char **err)
 {
 	XML_Parser p = xmlp_create();
 	int status;
 
-	capture_stderr();
+	unit_capture_begin();
 	status = xmlp_parse_buffer(p, s, n, name);
-	*err = captured();
+	*err = unit_capture_end();
 	XML_ParserFree(p);
 	return status;
 }
 
+/* A file holding s[0..n), open for reading, gone when it is closed. */
+static FILE *
+doc_file(const char *s, size_t n)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	FILE *fp;
+
+	unit_tmpfile(path, s, n);
+	if ((fp = fopen(path, "rb")) == NULL)
+		unit_bail(path);
+	unlink(path);
+	return fp;
+}
+
 /* The same through a file read with xmlp_parse_stream. */
 static int
-parse_stream(const char *s, size_t n, const char *name, char **err)
+parse_stream(const char *s, size_t n, const char *name, const char **err)
 {
 	XML_Parser p = xmlp_create();
-	FILE *fp;
+	FILE *fp = doc_file(s, n);
 	int status;
 
-	write_file(docpath, s, n);
-	if ((fp = fopen(docpath, "rb")) == NULL) {
-		perror(docpath);
-		exit(3);
-	}
-	capture_stderr();
+	unit_capture_begin();
 	status = xmlp_parse_stream(p, fp, name);
-	*err = captured();
+	*err = unit_capture_end();
 	fclose(fp);
 	XML_ParserFree(p);
 	return status;
@@ -101,25 +63,25 @@ parse_stream(const char *s, size_t n, const char *name, char **err)
 
 /*
  * Asks xmlwf whether the document is well-formed: its one line of output
- * ("FILE:LINE:COL: message", the column from 0), or "" when it is.
+ * ("FILE:LINE:COL: message", the column from 0), or "" when it is. The
+ * file it read was named path.
  */
 static char *
-xmlwf(const char *s, size_t n)
+xmlwf(const char *s, size_t n, char *path)
 {
 	struct buf b = BUF_INIT;
 	char cmd[128], chunk[512];
 	size_t len;
 	FILE *pp;
 
-	write_file(docpath, s, n);
-	snprintf(cmd, sizeof(cmd), "xmlwf -e UTF-8 '%s' 2>&1", docpath);
-	if ((pp = popen(cmd, "r")) == NULL) {
-		perror("popen xmlwf");
-		exit(3);
-	}
+	unit_tmpfile(path, s, n);
+	snprintf(cmd, sizeof(cmd), "xmlwf -e UTF-8 '%s' 2>&1", path);
+	if ((pp = popen(cmd, "r")) == NULL)
+		unit_bail("popen xmlwf");
 	while ((len = fread(chunk, 1, sizeof(chunk), pp)) > 0)
 		buf_add(&b, chunk, len);
 	pclose(pp);
+	unlink(path);
 	return buf_cstr(&b);
 }
 
@@ -131,7 +93,8 @@ xmlwf(const char *s, size_t n)
 static void
 check_oracle(const char *s, size_t n, const char *want, const char *what)
 {
-	char *got = xmlwf(s, n), expect[512], label[256];
+	char path[sizeof(UNIT_TMPNAME)], expect[512];
+	char *got = xmlwf(s, n, path);
 	unsigned long line, col;
 	int msgat = 0;
 
@@ -144,15 +107,14 @@ check_oracle(const char *s, size_t n, const char *want, const char *what)
 		return;
 	} else if (strncmp(want + msgat, "invalid UTF-8", 13) == 0) {
 		/* xmlwf says "invalid token" or "partial character" there */
-		snprintf(expect, sizeof(expect), "%s:%lu:%lu: ", docpath, line,
+		snprintf(expect, sizeof(expect), "%s:%lu:%lu: ", path, line,
 		    col - 1);
 		if (strlen(got) > strlen(expect))
 			got[strlen(expect)] = '\0';
 	} else
-		snprintf(expect, sizeof(expect), "%s:%lu:%lu: %s", docpath,
+		snprintf(expect, sizeof(expect), "%s:%lu:%lu: %s", path,
 		    line, col - 1, want + msgat);
-	snprintf(label, sizeof(label), "xmlwf agrees: %s", what);
-	unit_str(got, expect, label);
+	unit_str(got, expect, unit_fmt("xmlwf agrees: %s", what));
 	free(got);
 }
 
@@ -282,25 +244,21 @@ static void
 test_cases(void)
 {
 	const struct tcase *c;
-	char label[256], *err;
+	const char *err;
 	size_t i;
 	int status;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		c = &cases[i];
 		status = parse_buffer(c->in, c->n, "t.xml", &err);
-		snprintf(label, sizeof(label), "buffer: %s: status", c->what);
-		unit_long(status, c->status, label);
-		snprintf(label, sizeof(label), "buffer: %s: stderr", c->what);
-		unit_str(err, c->err, label);
-		free(err);
+		unit_long(status, c->status,
+		    unit_fmt("buffer: %s: status", c->what));
+		unit_str(err, c->err, unit_fmt("buffer: %s: stderr", c->what));
 
 		status = parse_stream(c->in, c->n, "t.xml", &err);
-		snprintf(label, sizeof(label), "stream: %s: status", c->what);
-		unit_long(status, c->status, label);
-		snprintf(label, sizeof(label), "stream: %s: stderr", c->what);
-		unit_str(err, c->err, label);
-		free(err);
+		unit_long(status, c->status,
+		    unit_fmt("stream: %s: status", c->what));
+		unit_str(err, c->err, unit_fmt("stream: %s: stderr", c->what));
 
 		if (c->oracle)
 			check_oracle(c->in, c->n, c->err, c->what);
@@ -327,19 +285,15 @@ static void
 both(const char *s, size_t n, int want_status, const char *want_err,
     const char *what)
 {
-	char label[256], *err;
+	const char *err;
 	int status;
 
 	status = parse_buffer(s, n, "big.xml", &err);
-	snprintf(label, sizeof(label), "buffer: %s", what);
-	unit_long(status, want_status, label);
-	unit_str(err, want_err, label);
-	free(err);
+	unit_long(status, want_status, unit_fmt("buffer: %s", what));
+	unit_str(err, want_err, unit_fmt("buffer: %s", what));
 	status = parse_stream(s, n, "big.xml", &err);
-	snprintf(label, sizeof(label), "stream: %s", what);
-	unit_long(status, want_status, label);
-	unit_str(err, want_err, label);
-	free(err);
+	unit_long(status, want_status, unit_fmt("stream: %s", what));
+	unit_str(err, want_err, unit_fmt("stream: %s", what));
 	check_oracle(s, n, want_err, what);
 }
 
@@ -426,13 +380,13 @@ test_handler_stop(void)
 	struct xmlp_origin o = { "h.xml", 1, 1, 0 };
 	struct xmlp_error xe;
 	struct run r;
-	char *err;
+	const char *err;
 	int status;
 
 	run_init(&r, "h.xml");
-	capture_stderr();
+	unit_capture_begin();
 	status = xmlp_parse_buffer(r.p, doc, sizeof(doc) - 1, "h.xml");
-	err = captured();
+	err = unit_capture_end();
 	unit_long(status, DIAG_INVALID, "a handler's stop: DIAG_INVALID");
 	unit_str(err, "h.xml:3:2: error: <stop> is not allowed here\n",
 	    "a handler's stop: only the handler's message");
@@ -443,7 +397,6 @@ test_handler_stop(void)
 	    r.at_b.path == NULL, "xmlp_loc: file name, no path");
 	unit_long(xmlp_error(r.p, &o, &xe), -1,
 	    "xmlp_error: nothing to describe after a handler's stop");
-	free(err);
 	XML_ParserFree(r.p);
 }
 
@@ -452,7 +405,7 @@ test_handler_stop_stream(void)
 {
 	struct buf b = BUF_INIT;
 	struct run r;
-	char *err;
+	const char *err;
 	int status;
 	FILE *fp;
 
@@ -460,24 +413,34 @@ test_handler_stop_stream(void)
 	while (b.len < 70000)
 		buf_adds(&b, "  <b/>\n");
 	buf_adds(&b, "\xc3\xa9<stop/>\n<c/></r>");
-	write_file(docpath, b.data, b.len);
+	fp = doc_file(b.data, b.len);
 	buf_free(&b);
-	if ((fp = fopen(docpath, "rb")) == NULL) {
-		perror(docpath);
-		exit(3);
-	}
 	run_init(&r, "h.xml");
-	capture_stderr();
+	unit_capture_begin();
 	status = xmlp_parse_stream(r.p, fp, "h.xml");
-	err = captured();
+	err = unit_capture_end();
 	fclose(fp);
 	unit_long(status, DIAG_INVALID,
 	    "stream: a stop in the second chunk: DIAG_INVALID");
 	unit_str(err, "h.xml:10002:2: error: <stop> is not allowed here\n",
 	    "stream: a stop in the second chunk: the handler's message");
 	unit_long(r.elements, 10002, "stream: every element up to the stop");
-	free(err);
 	XML_ParserFree(r.p);
+}
+
+/* Parses s[0..n), found at o in a larger file; what stderr got. */
+static int
+parse_within(const char *s, size_t n, const struct xmlp_origin *o,
+    const char **err)
+{
+	XML_Parser p = xmlp_create();
+	int status;
+
+	unit_capture_begin();
+	status = xmlp_parse_within(p, s, n, o);
+	*err = unit_capture_end();
+	XML_ParserFree(p);
+	return status;
 }
 
 static void
@@ -485,46 +448,21 @@ test_within(void)
 {
 	static const char text[] = "prose first: <a>\n<b></c></a>";
 	struct xmlp_origin o = { "mail.txt", 7, 14, 120 };
-	XML_Parser p;
-	char *err;
-	int status;
+	const char *err;
 
-	p = xmlp_create();
-	capture_stderr();
-	status = xmlp_parse_within(p, text + 13, sizeof(text) - 14, &o);
-	err = captured();
-	unit_long(status, DIAG_INVALID, "within: status");
+	unit_long(parse_within(text + 13, sizeof(text) - 14, &o, &err),
+	    DIAG_INVALID, "within: status");
 	unit_str(err, "mail.txt:8:6: error: mismatched tag\n",
 	    "within: a line after the first keeps its column");
-	free(err);
-	XML_ParserFree(p);
-
-	p = xmlp_create();
-	capture_stderr();
-	status = xmlp_parse_within(p, "<a></c>", 7, &o);
-	err = captured();
+	parse_within("<a></c>", 7, &o, &err);
 	unit_str(err, "mail.txt:7:19: error: mismatched tag\n",
 	    "within: the first line is shifted by the origin's column");
-	free(err);
-	XML_ParserFree(p);
-
-	p = xmlp_create();
-	capture_stderr();
-	status = xmlp_parse_within(p, "<a>\xff</a>", 8, &o);
-	err = captured();
+	parse_within("<a>\xff</a>", 8, &o, &err);
 	unit_str(err, "mail.txt:7:17: error: invalid UTF-8: byte 0xff at "
 	    "byte offset 123\n", "within: the byte offset is the file's");
-	free(err);
-	XML_ParserFree(p);
-
-	p = xmlp_create();
-	capture_stderr();
-	status = xmlp_parse_within(p, "\xfe\xff", 2, &o);
-	err = captured();
+	parse_within("\xfe\xff", 2, &o, &err);
 	unit_str(err, "mail.txt:7:14: error: invalid UTF-8: byte 0xfe at "
 	    "byte offset 120\n", "within: a refused start at the origin");
-	free(err);
-	XML_ParserFree(p);
 }
 
 static void
@@ -549,7 +487,7 @@ test_error_struct(void)
 static void
 test_json_errors(void)
 {
-	char *err;
+	const char *err;
 
 	diag_setjson(1);
 	parse_buffer("<a></b>", 7, "j.xml", &err);
@@ -557,60 +495,52 @@ test_json_errors(void)
 	    "\"severity\":\"error\",\"rule\":\"xml-syntax\","
 	    "\"message\":\"mismatched tag\"}\n",
 	    "--errors=json: rule xml-syntax");
-	free(err);
 	parse_buffer("<a>\x80</a>", 8, "j.xml", &err);
 	unit_str(err, "{\"file\":\"j.xml\",\"line\":1,\"column\":4,"
 	    "\"severity\":\"error\",\"rule\":\"utf8\","
 	    "\"message\":\"invalid UTF-8: byte 0x80 at byte offset 3\"}\n",
 	    "--errors=json: rule utf8");
-	free(err);
 	diag_setjson(0);
 
 	diag_setquiet(1);
 	unit_long(parse_buffer("<a>", 3, "q.xml", &err), DIAG_INVALID,
 	    "quiet: the status stays");
 	unit_str(err, "", "quiet: nothing on stderr");
-	free(err);
 	diag_setquiet(0);
 }
 
+/* A directory opens for reading, but reading it fails with EISDIR. */
 static void
 test_read_error(void)
 {
+	static const char dir[] = "/tmp";
 	XML_Parser p = xmlp_create();
-	char want[128], *err;
+	char want[128];
+	const char *err;
 	int status;
 	FILE *fp;
 
-	if ((fp = fopen(tmpdir, "r")) == NULL) {
+	if ((fp = fopen(dir, "r")) == NULL) {
 		unit_ok(0, "a directory opens for reading");
 		XML_ParserFree(p);
 		return;
 	}
-	capture_stderr();
-	status = xmlp_parse_stream(p, fp, tmpdir);
-	err = captured();
+	unit_capture_begin();
+	status = xmlp_parse_stream(p, fp, dir);
+	err = unit_capture_end();
 	fclose(fp);
 	unit_long(status, DIAG_TROUBLE, "a read error is DIAG_TROUBLE");
-	snprintf(want, sizeof(want), "test_xmlp: %s: %s\n", tmpdir,
+	snprintf(want, sizeof(want), "test_xmlp: %s: %s\n", dir,
 	    strerror(EISDIR));
 	unit_str(err, want, "a read error: tool: NAME: strerror");
-	free(err);
 	XML_ParserFree(p);
 }
 
 int
 main(int argc, char *argv[])
 {
-	int status;
-
 	(void)argc;
 	diag_setprogname(argv[0]);
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
-		return 3;
-	}
-	snprintf(docpath, sizeof(docpath), "%s/doc.xml", tmpdir);
 	test_cases();
 	test_chunks();
 	test_handler_stop();
@@ -619,8 +549,5 @@ main(int argc, char *argv[])
 	test_error_struct();
 	test_json_errors();
 	test_read_error();
-	status = unit_done();
-	unlink(docpath);
-	rmdir(tmpdir);
-	return status;
+	return unit_done();
 }
