@@ -1,0 +1,194 @@
+#!/bin/sh
+# t/bench/thread-serialize.sh: the benchmark of thread-serialize. It generates
+# a prompt-sized and a large thread, checks that thread-serialize writes
+# what the JavaScript reference writes, then times both and a bare jansson
+# load-and-dump of the same input, and prints the ratios issue 2 asks for.
+# Times are reported, never judged; a failing command or a wrong output
+# fails the run.
+#
+# Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
+# jansson-dump), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
+# default $LLMKIT_BENCH/data), BENCH_SMALL_RUNS (20), BENCH_LARGE_RUNS (5).
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+bin=${LLMKIT_BIN:-$top/bin}
+bench=${LLMKIT_BENCH:-$top/obj/std/bench}
+data=${LLMKIT_BENCH_DATA:-$bench/data}
+small_runs=${BENCH_SMALL_RUNS:-20}
+large_runs=${BENCH_LARGE_RUNS:-5}
+gen=$top/t/bench/gen-thread.js
+ref=$top/t/oracle/reference.js
+ts=$bin/thread-serialize
+
+fail() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+for f in "$ts" "$bench/measure" "$bench/jansson-dump"; do
+	[ -x "$f" ] || fail "$f: not built (run make bench)"
+done
+command -v node >/dev/null 2>&1 ||
+	fail "node not found (Debian package nodejs): it runs the reference"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# gen NAME ARGS...: data/NAME, made again when gen-thread.js or this
+# script is newer.
+gen() {
+	name=$1
+	shift
+	if [ -s "$data/$name" ] &&
+	    [ -z "$(find "$gen" "$0" -newer "$data/$name" 2>/dev/null)" ]; then
+		return 0
+	fi
+	mkdir -p "$data" || fail "$data: cannot create"
+	echo "bench: generating $data/$name"
+	if ! node "$gen" "$@" >"$data/$name.tmp"; then
+		rm -f "$data/$name.tmp"
+		fail "gen-thread.js $* failed"
+	fi
+	mv "$data/$name.tmp" "$data/$name" || fail "$data/$name: cannot move"
+}
+gen small.json --array --seed 1 --size 112000 200
+gen large.jsonl --seed 2 --size 35000000 100000
+
+# Is what we time right? The reference and thread-serialize must agree,
+# and every generated event must be there. same INPUT FILE EVENTS
+: >"$tmp/results"
+same() {
+	"$ts" "$2" >"$tmp/ts.out" || fail "thread-serialize $2 failed"
+	node "$ref" "$2" >"$tmp/node.out" || fail "node reference.js $2 failed"
+	cmp -s "$tmp/ts.out" "$tmp/node.out" ||
+		fail "thread-serialize and node differ on $2" \
+		    "($(cmp "$tmp/ts.out" "$tmp/node.out" 2>&1))"
+	# "<" in text is escaped: a line that starts so is an event
+	n=$(grep -c '^  <event ' "$tmp/ts.out")
+	[ "$n" = "$3" ] || fail "$2: $n events written, $3 expected"
+	echo "$1 size bytes=$(wc -c <"$2" | tr -d ' ') events=$n" \
+	    >>"$tmp/results"
+	rm -f "$tmp/ts.out" "$tmp/node.out"
+}
+same small "$data/small.json" 200
+same large "$data/large.jsonl" 100000
+
+# measure INPUT LABEL CMD...: one timed run, appended to the results as
+# "INPUT LABEL runs=1 median=... min=... cpu=... maxrss_kb=...".
+measure() {
+	input=$1 label=$2
+	shift 2
+	line=$("$bench/measure" -n 1 -- "$@") ||
+		fail "$label failed on $input"
+	echo "$input $label $line" >>"$tmp/results"
+}
+
+# The programs take turns, run by run, so that a burst of other work on
+# the machine falls on all of them alike rather than on one.
+for input in small large; do
+	case $input in
+	small)	file=$data/small.json runs=$small_runs ;;
+	large)	file=$data/large.jsonl runs=$large_runs ;;
+	esac
+	echo "bench: timing $input ($runs runs each)"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		measure "$input" thread-serialize "$ts" "$file"
+		measure "$input" node node "$ref" "$file"
+		measure "$input" jansson-dump "$bench/jansson-dump" "$file"
+		measure "$input" jansson-load "$bench/jansson-dump" -l "$file"
+		i=$((i + 1))
+	done
+done
+
+# The tables. A ratio is given three ways: of the median wall times, of
+# the fastest runs [in brackets], and of the median CPU times {in braces},
+# which other work on the machine disturbs least.
+awk '
+function kv(s,    i, n, p, a) {
+	n = split(s, a, " ")
+	for (i = 3; i <= n; i++) {
+		p = index(a[i], "=")
+		f[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
+	}
+}
+function tm(t) {
+	return t < 1 ? sprintf("%8.2f ms", t * 1000) : sprintf("%8.3f s ", t)
+}
+function ratio(what, in_, a, b, target) {
+	printf "  %-46s %7.2fx [%5.2fx] {%5.2fx}%s\n", what,
+	    med[in_, a] / med[in_, b], min[in_, a] / min[in_, b],
+	    cpu[in_, a] / cpu[in_, b], target == "" ? "" : "  " target
+}
+# the median of the n values v[key, 1..n]
+function median(v, key, n,    i, j, t, a) {
+	for (i = 1; i <= n; i++)
+		a[i] = v[key, i]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+	kv($0)
+	if ($2 == "size") {
+		bytes[$1] = f["bytes"]
+		events[$1] = f["events"]
+		order[++ninputs] = $1
+		next
+	}
+	k = $1 SUBSEP $2
+	i = ++n[k]
+	wall[k, i] = f["median"]
+	cputime[k, i] = f["cpu"]
+	if (i == 1 || f["min"] < min[k])
+		min[k] = f["min"]
+	if (f["maxrss_kb"] * 1024 > rss[k])
+		rss[k] = f["maxrss_kb"] * 1024
+	runs[$1] = i
+}
+END {
+	for (k in n) {
+		med[k] = median(wall, k, n[k])
+		cpu[k] = median(cputime, k, n[k])
+	}
+	nprog = split("thread-serialize node jansson-dump jansson-load",
+	    prog, " ")
+	name["thread-serialize"] = "thread-serialize"
+	name["node"] = "node reference.js"
+	name["jansson-dump"] = "jansson load+dump"
+	name["jansson-load"] = "jansson load only"
+	for (k = 1; k <= ninputs; k++) {
+		in_ = order[k]
+		printf "\n%s: %d events, %.2f MB, %d runs each\n", in_,
+		    events[in_], bytes[in_] / 1e6, runs[in_]
+		printf "  %-18s %11s %11s %11s %10s %7s\n", "", "median",
+		    "fastest", "median CPU", "peak RSS", "MB/s"
+		for (j = 1; j <= nprog; j++) {
+			p = prog[j]
+			printf "  %-18s %s %s %s %7.1f MB %7.1f\n", name[p],
+			    tm(med[in_, p]), tm(min[in_, p]), tm(cpu[in_, p]),
+			    rss[in_, p] / 1e6, bytes[in_] / 1e6 / med[in_, p]
+		}
+	}
+	s = "small"
+	l = "large"
+	print "\nratios: median wall time [fastest run] {median CPU time}"
+	ratio("node / thread-serialize, small:", s, "node",
+	    "thread-serialize", "target >= 20x")
+	ratio("thread-serialize / jansson load+dump, large:", l,
+	    "thread-serialize", "jansson-dump", "target <= 1.3x")
+	printf "  %-46s %7.2fx                     target <= 3x\n",
+	    "thread-serialize peak RSS / input size, large:",
+	    rss[l, "thread-serialize"] / bytes[l]
+	ratio("node / thread-serialize, large:", l, "node",
+	    "thread-serialize", "")
+	ratio("thread-serialize / jansson load only, large:", l,
+	    "thread-serialize", "jansson-load", "")
+	ratio("node / jansson load+dump, large:", l, "node",
+	    "jansson-dump", "")
+}' "$tmp/results" || fail "cannot print the results"
