@@ -4,10 +4,11 @@
 /*
  * Byte classes: 0 copies as is; 1 is a special character; 2 a C0 control
  * XML forbids; 3 is 0xEF, which may start U+FFFE or U+FFFF; 4 a quote,
- * special only with XMLESC_QUOTES.
+ * special only with XMLESC_QUOTES; 5, 6 and 7 are tab, newline and
+ * carriage return, special only with their flag.
  */
 static const unsigned char cls[256] = {
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 2, 2, 0, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 6, 2, 2, 7, 2, 2,
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 	0, 0, 4, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
@@ -47,14 +48,19 @@ xmlesc_append(struct buf *out, const char *s, size_t n, unsigned flags,
     struct xmlesc_bad *bad)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	unsigned char quote = (flags & XMLESC_QUOTES) ? 1 : 0;
+	unsigned char plain[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
 	size_t i = 0, run, replaced = 0;
 	unsigned char c;
 
+	/* which classes copy as they are, under these flags */
+	plain[4] = !(flags & XMLESC_QUOTES);
+	plain[5] = !(flags & XMLESC_TAB);
+	plain[6] = !(flags & XMLESC_LF);
+	plain[7] = !(flags & XMLESC_CR);
 	buf_reserve(out, n);
 	while (i < n) {
 		run = i;
-		while (i < n && (cls[u[i]] == 0 || (cls[u[i]] == 4 && !quote)))
+		while (i < n && plain[cls[u[i]]])
 			i++;
 		buf_add(out, s + run, i - run);
 		if (i == n)
@@ -73,6 +79,18 @@ xmlesc_append(struct buf *out, const char *s, size_t n, unsigned flags,
 				buf_add(out, "&quot;", 6);
 			else
 				buf_add(out, "&apos;", 6);
+			i++;
+			break;
+		case 5:
+			buf_add(out, "&#9;", 4);
+			i++;
+			break;
+		case 6:
+			buf_add(out, "&#10;", 5);
+			i++;
+			break;
+		case 7:
+			buf_add(out, "&#13;", 5);
 			i++;
 			break;
 		case 2:

@@ -14,6 +14,12 @@
 #include "buf.h"
 
 #define XMLESC_QUOTES	0x1	/* also escape " and ' (attribute values) */
+#define XMLESC_CR	0x2	/* carriage return as &#13;, which parsers
+				   would otherwise turn into a newline */
+#define XMLESC_LF	0x4	/* newline as &#10;: one-line documents and
+				   attribute values (which parsers normalize) */
+#define XMLESC_TAB	0x8	/* tab as &#9;: attribute values */
+#define XMLESC_ATTR	(XMLESC_QUOTES | XMLESC_CR | XMLESC_LF | XMLESC_TAB)
 
 struct xmlesc_bad {
 	size_t		count;	/* characters replaced with U+FFFD */

@@ -60,6 +60,26 @@ test_specials(void)
 	buf_free(&b);
 }
 
+/* Tab, newline and carriage return as character references, by flag. */
+static void
+test_whitespace_refs(void)
+{
+	const char *in = "a\tb\nc\rd";
+
+	check(in, 7, XMLESC_CR, "a\tb\nc&#13;d", NULL,
+	    "XMLESC_CR: only the carriage return is a reference");
+	check(in, 7, XMLESC_LF, "a\tb&#10;c\rd", NULL,
+	    "XMLESC_LF: only the newline is a reference");
+	check(in, 7, XMLESC_TAB, "a&#9;b\nc\rd", NULL,
+	    "XMLESC_TAB: only the tab is a reference");
+	check(in, 7, XMLESC_CR | XMLESC_LF, "a\tb&#10;c&#13;d", NULL,
+	    "one-line text: newline and carriage return are references");
+	check("\t\n\r\"'&", 6, XMLESC_ATTR, "&#9;&#10;&#13;&quot;&apos;&amp;",
+	    NULL, "XMLESC_ATTR: every character an attribute value would lose");
+	check("\x01\n", 2, XMLESC_LF, FFFD "&#10;", NULL,
+	    "a forbidden character beside a reference is still replaced");
+}
+
 static void
 test_controls(void)
 {
@@ -340,6 +360,7 @@ int
 main(void)
 {
 	test_specials();
+	test_whitespace_refs();
 	test_controls();
 	test_nonchars();
 	test_kept();
