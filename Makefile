@@ -109,9 +109,9 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
 FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
-obj/fuzz/%: t/fuzz/%.c $(LIB_SRC) $(LIB_HDR) config.h
+obj/fuzz/%: t/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(EMBED_OBJ) config.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) $(LIBS)
 fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do \
 		n=$${f##*/}; c=obj/fuzz/corpus-$$n; mkdir -p $$c; \
