@@ -1,0 +1,94 @@
+/*
+ * llmr: the validator of seed 000's <llmQuery> and <llmResponse>
+ * documents, shared by llmr-validate and llmstore. llmr_check parses one
+ * document, checks every rule of the contract and keeps the problems as
+ * a list in document order (each "FILE:LINE:COL: PATH: MESSAGE" with a
+ * rule name); a valid document is also kept parsed, as an llmr_doc. One
+ * validator (one expat parser, buffers that only grow) serves any number
+ * of documents, one after another; what it returns stays valid until the
+ * next llmr_check.
+ */
+#ifndef LLMKIT_LLMR_H
+#define LLMKIT_LLMR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+
+enum llmr_type {
+	LLMR_ANY,		/* either root is accepted */
+	LLMR_QUERY,		/* <llmQuery> */
+	LLMR_RESPONSE		/* <llmResponse> */
+};
+
+struct llmr_opts {
+	const char	*file;		/* display name, "<stdin>" for stdin */
+	enum llmr_type	 type;		/* the roots accepted */
+	int		 find;		/* the first root element in text */
+	int		 warnings;	/* SHOULD rules broken are warnings */
+	int		 strict;	/* ... errors, and unknowns too */
+};
+
+/* Decoded text, NUL-terminated (XML text holds no NUL), with its length. */
+struct llmr_text {
+	const char	*s;
+	size_t		 len;
+};
+
+struct llmr_keyword {
+	struct llmr_text	 term;
+	double			 confidence;
+};
+
+struct llmr_subject {
+	struct llmr_text	 name;
+	struct llmr_text	 description;
+	int			 is_new;
+	struct llmr_keyword	*keywords;
+	size_t			 nkeywords;
+};
+
+/* A valid document; the members of the other type are empty. */
+struct llmr_doc {
+	enum llmr_type		 type;
+	/* <llmResponse> */
+	struct llmr_text	 response;
+	struct llmr_subject	*subjects;
+	size_t			 nsubjects;
+	struct llmr_text	 summary;
+	/* <llmQuery> */
+	struct llmr_text	 message;
+	struct llmr_text	 topic_id;
+	uint64_t		 message_count;
+	struct llmr_text	*active_subjects;	/* items, trimmed */
+	size_t			 nactive_subjects;
+	struct llmr_text	*recent_keywords;
+	size_t			 nrecent_keywords;
+};
+
+/* One problem; path is the element's ("/llmResponse/analysis") or NULL. */
+struct llmr_diag {
+	enum diag_severity	 severity;
+	const char		*rule;
+	unsigned long		 line;
+	unsigned long		 col;
+	const char		*path;
+	const char		*message;
+};
+
+struct llmr;
+
+struct llmr		*llmr_new(void);
+void			 llmr_free(struct llmr *);
+int			 llmr_check(struct llmr *, const char *, size_t,
+			    const struct llmr_opts *);
+const struct llmr_doc	*llmr_doc(const struct llmr *);
+const struct llmr_diag	*llmr_diags(const struct llmr *, size_t *);
+void			 llmr_report(const struct llmr *);
+void			 llmr_json(struct buf *, const struct llmr_doc *);
+void			 llmr_feedback(struct buf *, const struct llmr *,
+			    const char *, size_t);
+
+#endif
