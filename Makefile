@@ -117,7 +117,8 @@ fuzz: $(FUZZERS)
 		n=$${f##*/}; c=obj/fuzz/corpus-$$n; mkdir -p $$c; \
 		[ ! -d t/fuzz/corpus/$$n ] || cp -R t/fuzz/corpus/$$n/. $$c/; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$c \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=obj/fuzz/$$n- $$c \
 			2>obj/fuzz/$$n.log || { tail -50 obj/fuzz/$$n.log; exit 1; }; \
 		grep -E 'stat::number_of_executed_units|stat::peak_rss' obj/fuzz/$$n.log; \
 	done

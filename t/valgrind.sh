@@ -1,9 +1,9 @@
 #!/bin/sh
-# Runs thread-serialize (the one on PATH) under valgrind on a few inputs
-# that take its main paths: a clean thread, an invalid one, one with
-# warnings, JSON diagnostics, standard input and a failed write. Each run
-# is "ok" when valgrind found no error or leak and the tool exited with the
-# status it should. Prints TAP, the plan last; t/run-tests runs it when
+# Runs every tool (the ones on PATH) under valgrind on a few inputs that
+# take its main paths: clean input, invalid input, warnings, JSON
+# diagnostics, standard input and a failed write. Each run is "ok" when
+# valgrind found no error or leak and the tool exited with the status it
+# should. Prints TAP, the plan last; t/run-tests runs it when
 # LLMKIT_VALGRIND=1.
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 3
 data="$top/t/data/thread-serialize"
@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 failed=0
 
-# check WANT NAME INPUT ARG...: runs thread-serialize ARG... with INPUT on
+# check WANT NAME INPUT ARG...: runs $tool ARG... with INPUT on
 # stdin, output thrown away, and wants exit status WANT and a quiet
 # valgrind. NAME says what the run is.
 check() {
@@ -24,11 +24,11 @@ check() {
 	verdict "$want" "$name"
 }
 
-# vg ARG...: thread-serialize ARG... under valgrind; sets got.
+# vg ARG...: $tool ARG... under valgrind; sets got.
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=all --log-file="$tmp/log" \
-	    thread-serialize "$@" 2>"$tmp/err"
+	    "$tool" "$@" 2>"$tmp/err"
 	got=$?
 }
 
@@ -50,11 +50,15 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	echo "1..1"
 	exit 1
 fi
-if ! command -v thread-serialize >/dev/null 2>&1; then
-	echo "not ok 1 - thread-serialize is not on PATH"
-	echo "1..1"
-	exit 1
-fi
+for tool in thread-serialize llmq-encode llmr-validate; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "not ok 1 - $tool is not on PATH"
+		echo "1..1"
+		exit 1
+	fi
+done
+
+tool=thread-serialize
 
 check 0 "the golden thread" /dev/null "$data/all-types.jsonl"
 check 0 "an array with -n and a prefix" /dev/null \
@@ -79,6 +83,34 @@ check 3 "a missing file" /dev/null "$tmp/no-such-file"
 check 2 "a usage error" /dev/null --errors=xml
 vg "$data/all-types.jsonl" >/dev/full
 verdict 3 "a failed write"
+
+tool=llmq-encode
+q="$top/t/data/llmq-encode"
+check 0 "llmq-encode: the seed's query" /dev/null -t family-planning-2025 \
+    -n 12 -s 'family planning' -s 'education costs' -k children \
+    -k university 'How much should we save for college?'
+check 0 "llmq-encode: a message on stdin, a context file" \
+    "$top/t/data/llmr-validate/special.txt" --context "$q/context.json"
+check 1 "llmq-encode: --from-json with bad lines" /dev/null --from-json \
+    "$q/batch.jsonl"
+check 1 "llmq-encode: bad arguments" /dev/null -n -1 -s 'a,b' '   '
+check 2 "llmq-encode: a usage error" /dev/null --no-such-option
+vg -t t message >/dev/full
+verdict 3 "llmq-encode: a failed write"
+
+tool=llmr-validate
+r="$top/t/data/llmr-validate"
+check 0 "llmr-validate: the seed's examples, -o json" /dev/null -o json \
+    "$r/seed-query.xml" "$r/seed-response.xml"
+check 0 "llmr-validate: standard input, -W -o text" "$r/special.xml" -W -o text
+check 1 "llmr-validate: an invalid reply, --feedback --errors=json" \
+    /dev/null --feedback --errors=json "$r/reply.xml"
+check 1 "llmr-validate: --find in a transcript, --strict" /dev/null \
+    --find --strict "$r/transcript.md"
+check 1 "llmr-validate: billion laughs" /dev/null "$r/billion-laughs.xml"
+check 3 "llmr-validate: a missing file" /dev/null "$tmp/no-such-file"
+vg -o json "$r/seed-response.xml" >/dev/full
+verdict 3 "llmr-validate: a failed write"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
