@@ -74,4 +74,31 @@ status_is 0
 run 'thread-serialize examples/thread.jsonl 2>/dev/null | xmllint --xpath "string(//event[@type=\"completion\"])" -'
 status_is 0
 
+heading "llmq-encode: a question and its context become an <llmQuery>"
+run 'llmq-encode -t family-planning-2025 -n 12 -s "family planning" -s "education costs" -k children -k university "How much should we save for college? <about \$50k & up>"'
+status_is 0
+
+heading "The query reads back exactly through llmr-validate -o json"
+run 'llmq-encode -t demo -k "a&b" "Two lines,
+with <tags> & \"quotes\"" | llmr-validate -o json'
+status_is 0
+
+heading "llmr-validate: a model's reply checked against the contract"
+run 'llmr-validate examples/reply.xml && echo valid'
+status_is 0
+run 'llmr-validate -o json examples/reply.xml'
+status_is 0
+
+heading "A reply that breaks the contract: every problem, with -W the advice too"
+run 'llmr-validate -W examples/bad-reply.xml'
+status_is 1
+
+heading "--feedback: what llm-retry would send back to the model"
+run 'llmr-validate --feedback examples/bad-reply.xml 2>/dev/null | head -n 4'
+status_is 0
+
+heading "--find: the reply inside a chat transcript, positions in the whole file"
+run 'llmr-validate --find -o text examples/chat.md'
+status_is 0
+
 printf '\ndemo: every pipeline behaved as documented\n'
