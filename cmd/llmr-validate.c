@@ -150,13 +150,8 @@ main(int argc, char *argv[])
 			r.opts.warnings = 1;
 			break;
 		case OPT_ERRORS:
-			if (strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "text") != 0) {
-				diag_warnx("--errors must be json or text, "
-				    "not \"%s\"", optarg);
+			if (diag_seterrors(optarg) != 0)
 				usage();
-			}
-			diag_setjson(strcmp(optarg, "json") == 0);
 			break;
 		case OPT_FEEDBACK:
 			r.feedback = 1;

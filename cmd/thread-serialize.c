@@ -59,13 +59,8 @@ main(int argc, char *argv[])
 			newline = 0;
 			break;
 		case OPT_ERRORS:
-			if (strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "text") != 0) {
-				diag_warnx("--errors must be json or text, "
-				    "not \"%s\"", optarg);
+			if (diag_seterrors(optarg) != 0)
 				usage();
-			}
-			diag_setjson(strcmp(optarg, "json") == 0);
 			break;
 		case OPT_PREFIX:
 			opts.prefix = optarg;

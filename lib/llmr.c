@@ -580,34 +580,16 @@ on_doctype(void *data, const XML_Char *name, const XML_Char *sysid,
 	XML_StopParser(v->p, XML_FALSE);
 }
 
-/*
- * Expat reads a text that starts with an FE or FF byte, or with a NUL in
- * its first two bytes, as UTF-16, even when told it is UTF-8. Such a
- * start is refused here as the error those bytes are anywhere else; this
- * is what lib/xmlp does, but xmlp reports it itself, and a validator
- * keeps its problems as data. Returns whether the start was refused.
- */
+/* A start that expat would take for UTF-16 (see xmlp_check_start), noted. */
 static int
 bad_start(struct llmr *v)
 {
-	const unsigned char *s = (const unsigned char *)v->in;
-	const struct xmlp_origin *o = &v->origin;
-	size_t i, n = v->inlen;
+	struct xmlp_error err;
 
-	for (i = 0; i < 2 && i < n; i++)
-		if (s[i] == 0x00 || s[i] == 0xFE || s[i] == 0xFF)
-			break;
-	if (i == 2 || i == n)
+	if (xmlp_check_start(v->in, v->inlen, &v->origin, &err) == 0)
 		return 0;
-	if (i == 1 && s[0] >= 0x80)
-		i = 0;		/* a lead byte with no continuation */
-	if (s[i] == 0x00)
-		add_item(v, DIAG_ERROR, "xml-syntax", o->line, o->col + i, NONE,
-		    "%s", XML_ErrorString(XML_ERROR_INVALID_TOKEN));
-	else
-		add_item(v, DIAG_ERROR, "utf8", o->line, o->col + i, NONE,
-		    "invalid UTF-8: byte 0x%02x at byte offset %zu", s[i],
-		    o->offset + i);
+	add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col, NONE,
+	    "%s", err.text);
 	return 1;
 }
 

@@ -103,10 +103,11 @@ xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
  * Expat takes text that starts with a UTF-16 byte order mark, or with a
  * NUL byte among its first two, for UTF-16 even when told it is UTF-8.
  * Such a start is described here as the error those bytes would be
- * anywhere else; returns 0 when the start is fine.
+ * anywhere else (filling err, printing nothing); returns 0 when the start
+ * is fine, -1 otherwise.
  */
-static int
-bad_start(const char *text, size_t n, const struct xmlp_origin *o,
+int
+xmlp_check_start(const char *text, size_t n, const struct xmlp_origin *o,
     struct xmlp_error *err)
 {
 	const unsigned char *s = (const unsigned char *)text;
@@ -176,7 +177,7 @@ xmlp_parse_stream(XML_Parser p, FILE *fp, const char *name)
 			return DIAG_TROUBLE;
 		}
 		final = n < XMLP_CHUNK;
-		if (first && bad_start(chunk, n, &o, &err) != 0)
+		if (first && xmlp_check_start(chunk, n, &o, &err) != 0)
 			return report(&err);
 		first = 0;
 		if (XML_ParseBuffer(p, (int)n, final) != XML_STATUS_OK)
@@ -198,7 +199,7 @@ xmlp_parse_within(XML_Parser p, const char *s, size_t n,
 	size_t len;
 	int final;
 
-	if (bad_start(s, n, o, &err) != 0)
+	if (xmlp_check_start(s, n, o, &err) != 0)
 		return report(&err);
 	do {
 		len = n < XMLP_CHUNK ? n : XMLP_CHUNK;

@@ -64,5 +64,7 @@ void		xmlp_loc_within(XML_Parser, const struct xmlp_origin *,
 		    struct diag_loc *);
 int		xmlp_error(XML_Parser, const struct xmlp_origin *,
 		    struct xmlp_error *);
+int		xmlp_check_start(const char *, size_t,
+		    const struct xmlp_origin *, struct xmlp_error *);
 
 #endif

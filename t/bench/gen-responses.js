@@ -45,9 +45,14 @@ function doc() {
   const summary = `${sentence()} ${sentence()}`;
   const head = '<llmResponse>\n  <response>';
   const tail = `</response>\n  <analysis>\n${subjects}    <summaryUpdate>${summary}</summaryUpdate>\n  </analysis>\n</llmResponse>\n`;
-  let body = '';
-  while (Buffer.byteLength(head + body + tail) < target) body += sentence() + (rand(8) ? ' ' : '\n');
-  return head + body + tail;
+  const parts = [];
+  let size = Buffer.byteLength(head + tail);
+  while (size < target) {
+    const p = sentence() + (rand(8) ? ' ' : '\n');
+    parts.push(p);
+    size += Buffer.byteLength(p);
+  }
+  return head + parts.join('') + tail;
 }
 fs.mkdirSync(dir, { recursive: true });
 if (count === 1) {
