@@ -198,22 +198,9 @@ static void
 json_error(const struct llmq_input *in, const struct jsonx_error *err)
 {
 	struct diag_loc loc;
-	size_t i;
-	unsigned long line = in->line, col = 1;
 
-	/* a line's offsets are the file's less base */
-	i = in->base == 0 && err->offset >= 3 && in->len >= 3 &&
-	    memcmp(in->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	for (; i < err->offset && i < in->len; i++) {
-		if (in->text[i] == '\n') {
-			line++;
-			col = 1;
-		} else if (((unsigned char)in->text[i] & 0xC0) != 0x80)
-			col++;
-	}
+	llmq_position(in, err->offset, &loc.line, &loc.col);
 	loc.file = in->file;
-	loc.line = line;
-	loc.col = col;
 	loc.path = NULL;
 	if (strcmp(err->rule, "utf8") == 0)
 		diag_at(DIAG_ERROR, &loc, err->rule, "invalid UTF-8: byte "

@@ -65,26 +65,16 @@ llmq_free(struct llmq *q)
  * The line and column of byte off of an input, both from 1, the column in
  * characters; a byte order mark at the top of a file takes no column.
  */
-static void
-position(const struct llmq_input *in, size_t off, unsigned long *line,
+void
+llmq_position(const struct llmq_input *in, size_t off, unsigned long *line,
     unsigned long *col)
 {
-	const unsigned char *s = (const unsigned char *)in->text;
-	unsigned long l = in->line, c = 1;
-	size_t i = 0;
+	struct utf8_cursor c;
 
-	if (in->base == 0 && off >= 3 && in->len >= 3 &&
-	    memcmp(s, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
-	for (; i < off && i < in->len; i++) {
-		if (s[i] == '\n') {
-			l++;
-			c = 1;
-		} else if ((s[i] & 0xC0) != 0x80)
-			c++;
-	}
-	*line = l;
-	*col = c;
+	/* only a whole file (base 0) can start with a byte order mark */
+	utf8_cursor_init(&c, in->text, in->base == 0 ? in->len : 0);
+	utf8_cursor_at(&c, off < in->len ? off : in->len, line, col);
+	*line += in->line - 1;
 }
 
 /*
@@ -111,7 +101,7 @@ report(const struct llmq_src *src, size_t at, const char *rule,
 		diag_warnx("%s", msg);
 		return;
 	}
-	position(src->in, src->off + (src->raw ? at : 0), &loc.line,
+	llmq_position(src->in, src->off + (src->raw ? at : 0), &loc.line,
 	    &loc.col);
 	loc.file = src->in->file;
 	loc.path = src->path;

@@ -96,5 +96,7 @@ void	llmq_merge(struct llmq *, struct llmq *);
 int	llmq_check(const struct llmq *, unsigned);
 void	llmq_write(const struct llmq *, struct buf *, unsigned);
 size_t	llmq_trim(const char *, size_t, size_t *);
+void	llmq_position(const struct llmq_input *, size_t, unsigned long *,
+	    unsigned long *);
 
 #endif
