@@ -85,39 +85,13 @@ bytes_many=$(cat r*.xml | wc -c)
 bytes1=$(wc -c <"$data/big1/one.xml")
 bytes4=$(wc -c <"$data/big4/one.xml")
 
-awk -v bm="$bytes_many" -v b1="$bytes1" -v b4="$bytes4" '
-function kv(s,    i, n, p, a) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++) {
-		p = index(a[i], "=")
-		f[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
-	}
-}
-function median(v, key, n,    i, j, t, a) {
-	for (i = 1; i <= n; i++)
-		a[i] = v[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+cat >"$tmp/report.awk" <<'AWK'
 {
-	kv($0)
-	k = $1
-	i = ++n[k]
-	wall[k, i] = f["median"]
-	cputime[k, i] = f["cpu"]
-	if (i == 1 || f["min"] < min[k])
-		min[k] = f["min"]
-	if (f["maxrss_kb"] * 1024 > rss[k])
-		rss[k] = f["maxrss_kb"] * 1024
+	kv($0, 2)
+	record($1)
 }
 END {
-	for (k in n) {
-		med[k] = median(wall, k, n[k])
-		cpu[k] = median(cputime, k, n[k])
-	}
+	summarize()
 	printf "\n10,000 responses, %.1f MB, %d runs each\n", bm / 1e6, n["xmlwf"]
 	printf "  %-16s %10s %10s %11s %9s\n", "", "median", "fastest", "median CPU", "peak RSS"
 	split("llmr-validate xmlwf", p, " ")
@@ -142,4 +116,8 @@ END {
 	    "llmr-validate 4 MB / 1 MB time:", med["big4"] / med["big1"], b4 / b1
 	printf "  %-44s %6.2fx  target <= 3x\n",
 	    "llmr-validate peak RSS / input, 4 MB:", rss["big4"] / b4
-}' "$tmp/results" || fail "cannot print the results"
+}
+AWK
+awk -v bm="$bytes_many" -v b1="$bytes1" -v b4="$bytes4" \
+    -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||
+	fail "cannot print the results"

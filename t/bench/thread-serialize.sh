@@ -107,14 +107,7 @@ done
 # The tables. A ratio is given three ways: of the median wall times, of
 # the fastest runs [in brackets], and of the median CPU times {in braces},
 # which other work on the machine disturbs least.
-awk '
-function kv(s,    i, n, p, a) {
-	n = split(s, a, " ")
-	for (i = 3; i <= n; i++) {
-		p = index(a[i], "=")
-		f[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
-	}
-}
+cat >"$tmp/report.awk" <<'AWK'
 function tm(t) {
 	return t < 1 ? sprintf("%8.2f ms", t * 1000) : sprintf("%8.3f s ", t)
 }
@@ -123,39 +116,18 @@ function ratio(what, in_, a, b, target) {
 	    med[in_, a] / med[in_, b], min[in_, a] / min[in_, b],
 	    cpu[in_, a] / cpu[in_, b], target == "" ? "" : "  " target
 }
-# the median of the n values v[key, 1..n]
-function median(v, key, n,    i, j, t, a) {
-	for (i = 1; i <= n; i++)
-		a[i] = v[key, i]
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
 {
-	kv($0)
+	kv($0, 3)
 	if ($2 == "size") {
 		bytes[$1] = f["bytes"]
 		events[$1] = f["events"]
 		order[++ninputs] = $1
 		next
 	}
-	k = $1 SUBSEP $2
-	i = ++n[k]
-	wall[k, i] = f["median"]
-	cputime[k, i] = f["cpu"]
-	if (i == 1 || f["min"] < min[k])
-		min[k] = f["min"]
-	if (f["maxrss_kb"] * 1024 > rss[k])
-		rss[k] = f["maxrss_kb"] * 1024
-	runs[$1] = i
+	runs[$1] = record($1 SUBSEP $2)
 }
 END {
-	for (k in n) {
-		med[k] = median(wall, k, n[k])
-		cpu[k] = median(cputime, k, n[k])
-	}
+	summarize()
 	nprog = split("thread-serialize node jansson-dump jansson-load",
 	    prog, " ")
 	name["thread-serialize"] = "thread-serialize"
@@ -191,4 +163,7 @@ END {
 	    "thread-serialize", "jansson-load", "")
 	ratio("node / jansson load+dump, large:", l, "node",
 	    "jansson-dump", "")
-}' "$tmp/results" || fail "cannot print the results"
+}
+AWK
+awk -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||
+	fail "cannot print the results"
