@@ -154,12 +154,24 @@ number_value(const json_t *v)
 void
 jsonw_string(struct buf *b, const char *s, size_t n)
 {
+	buf_reserve(b, n + 2);
+	buf_addc(b, '"');
+	jsonw_escape(b, s, n);
+	buf_addc(b, '"');
+}
+
+/*
+ * The inside of a JSON string holding s, as JSON.stringify writes it, so
+ * that pieces escaped apart join into the escape of the whole.
+ */
+void
+jsonw_escape(struct buf *b, const char *s, size_t n)
+{
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i, run;
 
-	buf_reserve(b, n + 2);
-	buf_addc(b, '"');
+	buf_reserve(b, n);
 	i = 0;
 	while (i < n) {
 		run = i;
@@ -186,7 +198,6 @@ jsonw_string(struct buf *b, const char *s, size_t n)
 		}
 		i++;
 	}
-	buf_addc(b, '"');
 }
 
 /*

@@ -1,0 +1,1659 @@
+/*
+ * toolcall: seed 003's pure-XML tool calls, read out of a model's output
+ * as it streams. Prose is scanned for "<tool>"; from there a small lexer
+ * follows the call's tags, CDATA sections and comments, so that a bare "&"
+ * can be passed to expat as "&amp;", and expat parses the call itself,
+ * whose handlers escape values straight into one JSON buffer. The call is
+ * written when expat closes its </tool>. A bad call is reported and skipped
+ * to its </tool> (or the next <tool>), and the stream goes on.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <expat.h>
+
+#include "config.h"
+#include "buf.h"
+#include "diag.h"
+#include "jsonw.h"
+#include "toolcall.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#define TEXT_MAX	65536	/* the longest text event, in bytes */
+#define AMP_MAX		64	/* the longest reference looked at */
+#define DEPTH_MAX	4096	/* elements nested in a call */
+#define TAG_CAP		16	/* bytes of a tag kept to spot <tool>, </tool> */
+#define FEED_MAX	((size_t)1 << 30)	/* what one XML_Parse takes */
+#define NONE		((size_t)-1)
+
+static const char open_tag[] = "<tool>";
+#define OPEN_LEN	6
+
+enum mode { M_PROSE, M_CALL, M_SKIP };
+
+/* Where the lexer of a call stands. */
+enum lex {
+	L_TEXT, L_AMP, L_LT, L_BANG, L_CDATA, L_COMMENT, L_PI, L_TAG, L_QUOTE
+};
+
+enum lexev { LEX_END, LEX_AMP, LEX_TAG };
+
+enum kind { K_STRING, K_TOKEN, K_OBJECT };
+
+/* Whose content an element is: what may be inside it. */
+enum role { R_TOOL, R_META, R_ARGS, R_ARG };
+
+struct pos {
+	unsigned long long	off;	/* bytes into the operand */
+	unsigned long		line;
+	unsigned long		col;
+};
+
+struct node {
+	size_t		name, namelen;	/* in names */
+	size_t		parent, first, last, next;
+	size_t		same;		/* next sibling of the same name */
+	size_t		tail;		/* the last of them, in the first */
+	size_t		val, vallen;	/* in arena */
+	enum kind	kind;
+	enum role	role;
+	int		haschild;
+	int		nonws;		/* content that is not white space */
+	int		dup;		/* a later sibling of the same name */
+	int		multi;		/* the first of several of its name */
+};
+
+/* A run of an element's content in the arena, already JSON-escaped. */
+struct seg {
+	size_t	off, len;
+	int	cdata;
+	int	ws;			/* only XML white space */
+};
+
+struct toolcall {
+	struct toolcall_opts	 opt;
+	FILE			*out;
+	const char		*file;
+	int			 status;
+	int			 trouble;	/* a write failed */
+	enum mode		 mode;
+	struct pos		 pos;		/* of the next byte not consumed */
+	int			 started;	/* past a byte order mark */
+	size_t			 nbom;
+	size_t			 match;		/* of "<tool>", held back */
+	unsigned char		 u8[4];		/* a character cut by a read */
+	size_t			 nu8;
+	struct buf		 text;		/* events: prose to write */
+	size_t			 tstart;
+	struct buf		 tmp;
+
+	/* the call being read */
+	struct pos		 cpos;		/* of its "<" */
+	struct buf		 raw;		/* its bytes from "<tool>" on */
+	int			 rawgone;	/* over --max-size: not kept */
+	size_t			*ins;		/* raw offsets of "&" fed as "&amp;" */
+	size_t			 nins, insc;
+	enum lex		 lex, ret;
+	int			 sub;
+	char			 q;
+	char			 tag[TAG_CAP];
+	size_t			 ntag;
+	char			 amp[AMP_MAX];
+	size_t			 namp;
+	size_t			 ampraw;
+	XML_Parser		 xp;
+	int			 done;		/* expat closed </tool> */
+	int			 xerr;		/* expat failed */
+	int			 strictamp;	/* --strict refused an "&" */
+	size_t			 endfed;
+	int			 bad;		/* its error is reported */
+	struct buf		 msg;
+	struct pos		 epos;
+	struct pos		 wpos;		/* warnings walk forward */
+	size_t			 wraw;
+
+	/* its tree */
+	struct node		*nodes;
+	size_t			 nnodes, nodecap;
+	size_t			 cur;
+	size_t			 depth;
+	int			 incdata;
+	struct buf		 names;
+	struct buf		 arena;
+	struct seg		*segs;
+	size_t			 nsegs, segcap;
+	size_t			 content;
+	size_t			 sname, tname, args;
+	size_t			*hash;
+	size_t			 hashcap;
+};
+
+static void	process(struct toolcall *, const char *, size_t);
+
+/* Moves p over n bytes of s: lines on "\n", columns in characters. */
+static void
+advance(struct pos *p, const char *s, size_t n)
+{
+	const char *q = s, *end = s + n, *nl;
+
+	while ((nl = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+		p->line++;
+		p->col = 1;
+		q = nl + 1;
+	}
+	p->col += utf8_count(q, (size_t)(end - q));
+	p->off += n;
+}
+
+static int
+is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void
+diag_pos(enum diag_severity sev, const char *file, const struct pos *p,
+    const char *rule, const char *msg)
+{
+	struct diag_loc loc = { file, p->line, p->col, NULL };
+
+	diag_at(sev, &loc, rule, "%s", msg);
+}
+
+/* Output. A failed write is remembered and reported by the caller. */
+
+static void
+put(struct toolcall *tc, const char *s, size_t n)
+{
+	if (n > 0 && fwrite(s, 1, n, tc->out) != n)
+		tc->trouble = 1;
+}
+
+static void
+puts_lit(struct toolcall *tc, const char *s)
+{
+	put(tc, s, strlen(s));
+}
+
+/* s as a JSON string; invalid UTF-8 is written as U+FFFD. */
+static void
+put_string(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t i = 0, ok;
+
+	buf_reset(&tc->tmp);
+	buf_addc(&tc->tmp, '"');
+	while (i < n) {
+		ok = utf8_valid(s + i, n - i);
+		jsonw_escape(&tc->tmp, s + i, ok);
+		i += ok;
+		if (i < n) {
+			buf_add(&tc->tmp, "\xEF\xBF\xBD", 3);
+			i++;
+			while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80)
+				i++;
+		}
+	}
+	buf_addc(&tc->tmp, '"');
+	put(tc, tc->tmp.data, tc->tmp.len);
+}
+
+static void
+put_ulong(struct toolcall *tc, unsigned long v)
+{
+	buf_reset(&tc->tmp);
+	buf_addu(&tc->tmp, v);
+	put(tc, tc->tmp.data, tc->tmp.len);
+}
+
+static void
+flush(struct toolcall *tc)
+{
+	if (fflush(tc->out) == EOF || ferror(tc->out))
+		tc->trouble = 1;
+}
+
+/* Text events. */
+
+static void
+text_event(struct toolcall *tc, const char *s, size_t n)
+{
+	puts_lit(tc, "{\"type\":\"text\",\"text\":");
+	put_string(tc, s, n);
+	puts_lit(tc, "}\n");
+	if (tc->opt.unbuffered)
+		flush(tc);
+}
+
+/*
+ * Writes the complete lines of the pending text, and pieces of at most
+ * TEXT_MAX bytes of a longer line, cut between characters; what is left
+ * is shorter and has no newline. The cuts depend only on the text, never
+ * on how it was read.
+ */
+static void
+text_lines(struct toolcall *tc)
+{
+	const char *d, *nl;
+	size_t left, cut;
+
+	for (;;) {
+		d = tc->text.data + tc->tstart;
+		left = tc->text.len - tc->tstart;
+		if (left == 0)
+			break;
+		nl = memchr(d, '\n', left < TEXT_MAX ? left : TEXT_MAX);
+		if (nl != NULL)
+			cut = (size_t)(nl - d) + 1;
+		else if (left >= TEXT_MAX) {
+			cut = TEXT_MAX;
+			while (cut < left && ((unsigned char)d[cut] & 0xC0) == 0x80)
+				cut--;
+		} else
+			break;
+		text_event(tc, d, cut);
+		tc->tstart += cut;
+	}
+	if (tc->tstart > 0) {
+		memmove(tc->text.data, tc->text.data + tc->tstart,
+		    tc->text.len - tc->tstart);
+		tc->text.len -= tc->tstart;
+		tc->tstart = 0;
+	}
+}
+
+/* Prose: checked as UTF-8 and, with events, kept for text events. */
+
+/* The length of a UTF-8 sequence that starts with c, 0 if none does. */
+static size_t
+u8_len(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return 2;
+	if (c >= 0xE0 && c <= 0xEF)
+		return 3;
+	if (c >= 0xF0 && c <= 0xF4)
+		return 4;
+	return 0;
+}
+
+/*
+ * How many bytes at s (n available) begin a well-formed sequence: its
+ * length when whole, fewer when it is cut or broken (at least 1).
+ */
+static size_t
+u8_prefix(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t len = u8_len(s[0]), i;
+
+	if (len == 0)
+		return 1;
+	if (s[0] == 0xE0)
+		lo = 0xA0;
+	else if (s[0] == 0xED)
+		hi = 0x9F;
+	else if (s[0] == 0xF0)
+		lo = 0x90;
+	else if (s[0] == 0xF4)
+		hi = 0x8F;
+	for (i = 1; i < len && i < n; i++) {
+		if (s[i] < lo || s[i] > hi)
+			break;
+		lo = 0x80;
+		hi = 0xBF;
+	}
+	return i;
+}
+
+static void
+prose_ok(struct toolcall *tc, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	advance(&tc->pos, s, n);
+	if (tc->opt.events) {
+		buf_add(&tc->text, s, n);
+		text_lines(tc);
+	}
+}
+
+static void
+prose_bad(struct toolcall *tc, const char *s, size_t n)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "invalid UTF-8 (byte 0x%02X at offset %llu)",
+	    (unsigned char)s[0], tc->pos.off);
+	diag_pos(DIAG_ERROR, tc->file, &tc->pos, "utf8", msg);
+	tc->status = DIAG_INVALID;
+	advance(&tc->pos, s, n);
+	if (tc->opt.events) {
+		buf_add(&tc->text, "\xEF\xBF\xBD", 3);
+		text_lines(tc);
+	}
+}
+
+/*
+ * Prose bytes; a character cut at the end is held for the next read
+ * unless final.
+ */
+static void
+prose_text(struct toolcall *tc, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char seq[8];
+	size_t i = 0, run = 0, len, k, take;
+
+	if (tc->nu8 > 0 && n > 0) {
+		/* finish the character the last read cut */
+		take = n < 4 ? n : 4;
+		memcpy(seq, tc->u8, tc->nu8);
+		memcpy(seq + tc->nu8, s, take);
+		len = u8_len(seq[0]);
+		k = u8_prefix(seq, tc->nu8 + take);
+		if (k == tc->nu8 + take && k < len) {
+			memcpy(tc->u8 + tc->nu8, s, take);
+			tc->nu8 += take;
+			return;
+		}
+		if (k == len)
+			prose_ok(tc, (const char *)seq, k);
+		else
+			prose_bad(tc, (const char *)seq, k);
+		i = run = k - tc->nu8;
+		tc->nu8 = 0;
+	}
+	while (i < n) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		len = u8_len(s[i]);
+		k = u8_prefix(s + i, n - i);
+		if (k == len) {
+			i += len;
+			continue;
+		}
+		prose_ok(tc, str + run, i - run);
+		if (i + k == n && len > 0) {
+			memcpy(tc->u8, s + i, k);
+			tc->nu8 = k;
+			return;
+		}
+		prose_bad(tc, str + i, k);
+		i += k;
+		run = i;
+	}
+	prose_ok(tc, str + run, n - run);
+}
+
+/* Prose ends (a call begins, or the input ends): write what is held. */
+static void
+prose_break(struct toolcall *tc)
+{
+	size_t n;
+
+	if (tc->nu8 > 0) {
+		n = tc->nu8;
+		tc->nu8 = 0;
+		prose_bad(tc, (const char *)tc->u8, n);
+	}
+	if (tc->opt.events && tc->text.len > 0) {
+		text_event(tc, tc->text.data, tc->text.len);
+		buf_reset(&tc->text);
+	}
+}
+
+/* The lexer of a call's bytes, shared by parsing and skipping. */
+
+static enum lexev
+lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
+{
+	size_t i = *ip;
+	const char *p;
+	unsigned char c;
+
+	while (i < n) {
+		c = (unsigned char)s[i];
+		switch (tc->lex) {
+		case L_TEXT:
+			while (i < n && s[i] != '<' && s[i] != '&')
+				i++;
+			if (i == n)
+				break;
+			if (s[i] == '&') {
+				if (amps) {
+					*ip = i;
+					return LEX_AMP;
+				}
+				i++;
+				break;
+			}
+			tc->lex = L_LT;
+			i++;
+			break;
+		case L_LT:
+			if (c == '!') {
+				tc->lex = L_BANG;
+				tc->sub = 0;
+				i++;
+			} else if (c == '?') {
+				tc->lex = L_PI;
+				tc->sub = 0;
+				i++;
+			} else {
+				tc->lex = L_TAG;
+				tc->tag[0] = '<';
+				tc->ntag = 1;
+			}
+			break;
+		case L_BANG:
+			/* sub: bytes of "[CDATA[" matched, or -1 after one "-" */
+			if (tc->sub == 0 && c == '-') {
+				tc->sub = -1;
+				i++;
+			} else if (tc->sub == -1) {
+				if (c == '-') {
+					tc->lex = L_COMMENT;
+					tc->sub = 0;
+					i++;
+				} else {
+					tc->lex = L_TAG;
+					tc->ntag = TAG_CAP;
+				}
+			} else if (tc->sub >= 0 && tc->sub < 7 &&
+			    c == (unsigned char)"[CDATA["[tc->sub]) {
+				if (++tc->sub == 7) {
+					tc->lex = L_CDATA;
+					tc->sub = 0;
+				}
+				i++;
+			} else {
+				tc->lex = L_TAG;
+				tc->ntag = TAG_CAP;
+			}
+			break;
+		case L_CDATA:
+			if (tc->sub == 0) {
+				if ((p = memchr(s + i, ']', n - i)) == NULL) {
+					i = n;
+					break;
+				}
+				i = (size_t)(p - s) + 1;
+				tc->sub = 1;
+			} else if (c == ']') {
+				tc->sub = 2;
+				i++;
+			} else {
+				if (c == '>' && tc->sub == 2)
+					tc->lex = L_TEXT;
+				tc->sub = 0;
+				i++;
+			}
+			break;
+		case L_COMMENT:
+			if (tc->sub == 0) {
+				if ((p = memchr(s + i, '-', n - i)) == NULL) {
+					i = n;
+					break;
+				}
+				i = (size_t)(p - s) + 1;
+				tc->sub = 1;
+			} else if (c == '-') {
+				tc->sub = 2;
+				i++;
+			} else {
+				if (c == '>' && tc->sub == 2)
+					tc->lex = L_TEXT;
+				tc->sub = 0;
+				i++;
+			}
+			break;
+		case L_PI:
+			if (c == '?')
+				tc->sub = 1;
+			else {
+				if (c == '>' && tc->sub == 1)
+					tc->lex = L_TEXT;
+				tc->sub = 0;
+			}
+			i++;
+			break;
+		case L_TAG:
+			i++;
+			if (c == '>') {
+				tc->lex = L_TEXT;
+				*ip = i;
+				return LEX_TAG;
+			}
+			if (c == '"' || c == '\'') {
+				tc->q = (char)c;
+				tc->lex = L_QUOTE;
+			}
+			if (tc->ntag < TAG_CAP)
+				tc->tag[tc->ntag++] = (char)c;
+			break;
+		case L_QUOTE:
+			while (i < n && s[i] != tc->q && s[i] != '&')
+				i++;
+			if (i == n)
+				break;
+			if (s[i] == '&') {
+				if (amps) {
+					*ip = i;
+					return LEX_AMP;
+				}
+				i++;
+				break;
+			}
+			tc->lex = L_TAG;
+			if (tc->ntag < TAG_CAP)
+				tc->tag[tc->ntag++] = tc->q;
+			i++;
+			break;
+		case L_AMP:
+			/* skipping ends a reference: its bytes are plain text */
+			tc->lex = tc->ret;
+			break;
+		}
+	}
+	*ip = n;
+	return LEX_END;
+}
+
+/* After LEX_TAG: 1 for "</tool>", 2 for "<tool>", 0 for any other tag. */
+static int
+tool_tag(const struct toolcall *tc)
+{
+	size_t i;
+
+	if (tc->ntag == 5 && memcmp(tc->tag, "<tool", 5) == 0)
+		return 2;
+	if (tc->ntag < 6 || tc->ntag >= TAG_CAP ||
+	    memcmp(tc->tag, "</tool", 6) != 0)
+		return 0;
+	for (i = 6; i < tc->ntag; i++)
+		if (!is_ws((unsigned char)tc->tag[i]))
+			return 0;
+	return 1;
+}
+
+/* Errors in a call. */
+
+/* The stream position of the call's byte at raw offset off. */
+static struct pos
+call_pos(const struct toolcall *tc, size_t off)
+{
+	struct pos p = tc->cpos;
+
+	advance(&p, tc->raw.data, off);
+	return p;
+}
+
+static void
+call_error(struct toolcall *tc, struct pos p, const char *rule,
+    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (tc->bad)
+		return;
+	tc->bad = 1;
+	tc->status = DIAG_INVALID;
+	tc->epos = p;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf_reset(&tc->msg);
+	buf_reserve(&tc->msg, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(tc->msg.data, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	tc->msg.len = (size_t)n;
+	diag_pos(DIAG_ERROR, tc->file, &p, rule, tc->msg.data);
+}
+
+/* An error at a byte expat was given: fed offsets count the "amp;"s. */
+static size_t
+fed_to_raw(const struct toolcall *tc, size_t fed)
+{
+	size_t lo = 0, hi = tc->nins, mid;
+
+	/* how many insertions lie wholly before fed */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tc->ins[mid] + 4 * mid + 5 <= fed)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return fed - 4 * lo;
+}
+
+/* The tree of a call, built by expat's handlers. */
+
+static size_t
+node_new(struct toolcall *tc, const char *name, size_t parent,
+    enum role role)
+{
+	struct node *n;
+	size_t id;
+
+	if (tc->nnodes == tc->nodecap) {
+		tc->nodecap = tc->nodecap ? 2 * tc->nodecap : 64;
+		tc->nodes = xreallocarray(tc->nodes, tc->nodecap,
+		    sizeof(*tc->nodes));
+	}
+	id = tc->nnodes++;
+	n = &tc->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->name = tc->names.len;
+	n->namelen = strlen(name);
+	buf_add(&tc->names, name, n->namelen + 1);
+	n->parent = parent;
+	n->first = n->last = n->next = n->same = NONE;
+	n->role = role;
+	n->kind = role == R_TOOL || role == R_ARGS ? K_OBJECT : K_STRING;
+	if (parent != NONE) {
+		if (tc->nodes[parent].last == NONE)
+			tc->nodes[parent].first = id;
+		else
+			tc->nodes[tc->nodes[parent].last].next = id;
+		tc->nodes[parent].last = id;
+	}
+	return id;
+}
+
+static struct pos
+here(struct toolcall *tc, size_t extra)
+{
+	XML_Index fed = XML_GetCurrentByteIndex(tc->xp);
+
+	return call_pos(tc, fed_to_raw(tc, (size_t)(fed < 0 ? 0 : fed) +
+	    extra));
+}
+
+static void
+structure(struct toolcall *tc, size_t extra, const char *fmt,
+    const char *a, const char *b)
+{
+	call_error(tc, here(tc, extra), "structure", fmt, a, b);
+}
+
+static void XMLCALL
+on_start(void *ud, const XML_Char *name, const XML_Char **atts)
+{
+	struct toolcall *tc = ud;
+	struct node *p;
+	size_t parent = tc->cur, *slot = NULL;
+	enum role role = R_ARG;
+
+	(void)atts;
+	if (tc->depth++ == 0) {
+		tc->cur = node_new(tc, "tool", NONE, R_TOOL);
+		tc->content = tc->arena.len;
+		return;
+	}
+	if (tc->bad)
+		return;
+	if (tc->depth > DEPTH_MAX) {
+		structure(tc, 0, "malformed tool call: %s%s",
+		    "elements nested deeper than 4096", "");
+		return;
+	}
+	p = &tc->nodes[parent];
+	switch (p->role) {
+	case R_TOOL:
+		if (strcmp(name, "server_name") == 0)
+			slot = &tc->sname;
+		else if (strcmp(name, "tool_name") == 0)
+			slot = &tc->tname;
+		else if (strcmp(name, "arguments") == 0)
+			slot = &tc->args;
+		else {
+			structure(tc, 0, "malformed tool call: unexpected "
+			    "<%s> in <tool>%s", name, "");
+			return;
+		}
+		if (*slot != NONE) {
+			structure(tc, 0, "malformed tool call: <%s> given "
+			    "twice%s", name, "");
+			return;
+		}
+		role = slot == &tc->args ? R_ARGS : R_META;
+		break;
+	case R_META:
+		structure(tc, 0, "malformed tool call: <%s> must hold text, "
+		    "not <%s>", tc->names.data + p->name, name);
+		return;
+	case R_ARG:
+		if (p->nonws) {
+			structure(tc, 0, "malformed tool call: <%s> mixes "
+			    "text and elements%s", tc->names.data + p->name,
+			    "");
+			return;
+		}
+		break;
+	case R_ARGS:
+		break;
+	}
+	/* white space before the first child was layout */
+	p->haschild = 1;
+	p->kind = K_OBJECT;
+	tc->arena.len = tc->content;
+	tc->nsegs = 0;
+	tc->cur = node_new(tc, name, parent, role);
+	if (slot != NULL)
+		*slot = tc->cur;
+	tc->content = tc->arena.len;
+	tc->incdata = 0;
+}
+
+static void XMLCALL
+on_cdata_start(void *ud)
+{
+	struct toolcall *tc = ud;
+	struct node *n;
+
+	tc->incdata = 1;
+	if (tc->bad || tc->cur == NONE)
+		return;
+	n = &tc->nodes[tc->cur];
+	if ((n->role == R_ARG || n->role == R_META) && !n->haschild) {
+		/* an empty section still makes the value a CDATA string */
+		if (tc->nsegs == tc->segcap) {
+			tc->segcap = tc->segcap ? 2 * tc->segcap : 16;
+			tc->segs = xreallocarray(tc->segs, tc->segcap,
+			    sizeof(*tc->segs));
+		}
+		tc->segs[tc->nsegs++] = (struct seg){ tc->arena.len, 0, 1, 1 };
+	}
+}
+
+static void XMLCALL
+on_cdata_end(void *ud)
+{
+	struct toolcall *tc = ud;
+
+	tc->incdata = 0;
+}
+
+static void XMLCALL
+on_text(void *ud, const XML_Char *s, int len)
+{
+	struct toolcall *tc = ud;
+	struct node *n;
+	struct seg *g;
+	size_t i = 0, off, n_ = (size_t)len;
+	int ws;
+
+	if (tc->bad || tc->cur == NONE || len <= 0)
+		return;
+	n = &tc->nodes[tc->cur];
+	while (i < n_ && is_ws((unsigned char)s[i]))
+		i++;
+	ws = i == n_;
+	if (n->role == R_TOOL || n->role == R_ARGS || n->haschild) {
+		if (ws)
+			return;
+		if (n->role == R_TOOL)
+			structure(tc, i, "malformed tool call: text in <tool> "
+			    "outside any element%s%s", "", "");
+		else if (n->role == R_ARGS)
+			structure(tc, i, "malformed tool call: text in "
+			    "<arguments> outside any argument%s%s", "", "");
+		else
+			structure(tc, i, "malformed tool call: <%s> mixes "
+			    "text and elements%s", tc->names.data + n->name, "");
+		return;
+	}
+	if (!ws)
+		n->nonws = 1;
+	off = tc->arena.len;
+	jsonw_escape(&tc->arena, s, n_);
+	if (tc->nsegs > 0 && (g = &tc->segs[tc->nsegs - 1])->cdata ==
+	    tc->incdata && g->off + g->len == off) {
+		g->len += tc->arena.len - off;
+		g->ws &= ws;
+		return;
+	}
+	if (tc->nsegs == tc->segcap) {
+		tc->segcap = tc->segcap ? 2 * tc->segcap : 16;
+		tc->segs = xreallocarray(tc->segs, tc->segcap,
+		    sizeof(*tc->segs));
+	}
+	tc->segs[tc->nsegs++] = (struct seg){ off, tc->arena.len - off,
+	    tc->incdata, ws };
+}
+
+/* Trims XML white space off both ends of JSON-escaped text. */
+static void
+trim_escaped(const char *d, size_t *ap, size_t *bp)
+{
+	size_t a = *ap, b = *bp, k;
+
+	for (;;) {
+		if (a < b && d[a] == ' ')
+			a++;
+		else if (b - a >= 2 && d[a] == '\\' &&
+		    (d[a + 1] == 'n' || d[a + 1] == 't' || d[a + 1] == 'r'))
+			a += 2;
+		else
+			break;
+	}
+	for (;;) {
+		if (b > a && d[b - 1] == ' ')
+			b--;
+		else if (b - a >= 2 && d[b - 2] == '\\' &&
+		    (d[b - 1] == 'n' || d[b - 1] == 't' || d[b - 1] == 'r')) {
+			/* an odd run of backslashes ends in an escape */
+			for (k = 0; b - 2 - k > a && d[b - 3 - k] == '\\'; k++)
+				;
+			if (k % 2 != 0)
+				break;
+			b -= 2;
+		} else
+			break;
+	}
+	*ap = a;
+	*bp = b;
+}
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * The seed's type inference: writes the JSON token for s to out and
+ * returns 1, or returns 0 for a value that stays a string.
+ */
+static int
+typed(const char *s, size_t n, struct buf *out)
+{
+	static const char max[] = "9223372036854775807";
+	static const char min[] = "9223372036854775808";
+	size_t i = 0, ds, nd, nf = 0, z;
+	int neg = 0, dot = 0, nonzero = 0;
+	char *copy, *end;
+	double x;
+
+	if (n == 4 && strncasecmp(s, "true", 4) == 0) {
+		buf_add(out, "true", 4);
+		return 1;
+	}
+	if (n == 5 && strncasecmp(s, "false", 5) == 0) {
+		buf_add(out, "false", 5);
+		return 1;
+	}
+	if (n == 4 && strncasecmp(s, "null", 4) == 0) {
+		buf_add(out, "null", 4);
+		return 1;
+	}
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	for (ds = i; i < n && is_digit(s[i]); i++)
+		nonzero |= s[i] != '0';
+	nd = i - ds;
+	if (nd > 0 && i == n) {
+		for (z = ds; z < n - 1 && s[z] == '0'; z++)
+			;
+		if (n - z > 19 || (n - z == 19 &&
+		    memcmp(s + z, neg ? min : max, 19) > 0))
+			return 0;
+		if (neg && nonzero)
+			buf_addc(out, '-');
+		buf_add(out, s + z, n - z);
+		return 1;
+	}
+	if (i < n && s[i] == '.') {
+		dot = 1;
+		for (i++; i < n && is_digit(s[i]); i++, nf++)
+			nonzero |= s[i] != '0';
+	}
+	if (nd + nf == 0)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i == n || !is_digit(s[i]))
+			return 0;
+		while (i < n && is_digit(s[i]))
+			i++;
+		dot = 1;
+	}
+	if (!dot || i != n)
+		return 0;
+	copy = xmemdup(s, n + 1);
+	copy[n] = '\0';
+	x = strtod(copy, &end);
+	free(copy);
+	/* past the doubles, or so small it would read back as zero */
+	if (x - x != 0 || (x == 0 && nonzero))
+		return 0;
+	jsonw_number(out, x);
+	return 1;
+}
+
+/* The value of an element without children, from its content runs. */
+static void
+leaf_value(struct toolcall *tc, struct node *n)
+{
+	char *d = tc->arena.data;
+	size_t a = tc->content, b = tc->arena.len, i, dst;
+	int cdata = 0, text = 0;
+
+	for (i = 0; i < tc->nsegs; i++) {
+		if (tc->segs[i].cdata)
+			cdata = 1;
+		else if (!tc->segs[i].ws)
+			text = 1;
+	}
+	n->kind = K_STRING;
+	if (cdata && !text) {
+		/* the sections alone: white space around them is layout */
+		for (dst = a, i = 0; i < tc->nsegs; i++) {
+			if (!tc->segs[i].cdata)
+				continue;
+			memmove(d + dst, d + tc->segs[i].off, tc->segs[i].len);
+			dst += tc->segs[i].len;
+		}
+		b = dst;
+	} else if (!cdata) {
+		trim_escaped(d, &a, &b);
+		if (n->role == R_ARG && memchr(d + a, '\\', b - a) == NULL) {
+			buf_reset(&tc->tmp);
+			if (typed(d + a, b - a, &tc->tmp)) {
+				n->kind = K_TOKEN;
+				a = tc->content;
+				tc->arena.len = a;
+				buf_add(&tc->arena, tc->tmp.data, tc->tmp.len);
+				b = tc->arena.len;
+			}
+		}
+	}
+	n->val = a;
+	n->vallen = b - a;
+	tc->arena.len = b;
+}
+
+static void XMLCALL
+on_end(void *ud, const XML_Char *name)
+{
+	struct toolcall *tc = ud;
+	struct node *n;
+
+	(void)name;
+	if (--tc->depth == 0) {
+		tc->done = 1;
+		tc->endfed = (size_t)XML_GetCurrentByteIndex(tc->xp) +
+		    (size_t)XML_GetCurrentByteCount(tc->xp);
+		XML_StopParser(tc->xp, XML_FALSE);
+		return;
+	}
+	if (tc->bad)
+		return;
+	n = &tc->nodes[tc->cur];
+	if (n->haschild || n->role == R_ARGS)
+		tc->arena.len = tc->content;
+	else
+		leaf_value(tc, n);
+	tc->cur = n->parent;
+	tc->content = tc->arena.len;
+	tc->nsegs = 0;
+}
+
+/* Writing a call. */
+
+static size_t
+name_hash(const char *s, size_t n)
+{
+	size_t h = 2166136261u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* Links the children of one object that share a name, in order. */
+static void
+group(struct toolcall *tc, size_t id)
+{
+	struct node *m, *f;
+	size_t c, k = 0, cap = 16, h, *t;
+
+	for (c = tc->nodes[id].first; c != NONE; c = tc->nodes[c].next)
+		k++;
+	if (k < 2)
+		return;
+	while (cap < 2 * k)
+		cap *= 2;
+	if (cap > tc->hashcap) {
+		tc->hash = xreallocarray(tc->hash, cap, sizeof(*tc->hash));
+		tc->hashcap = cap;
+	}
+	t = tc->hash;
+	for (h = 0; h < cap; h++)
+		t[h] = NONE;
+	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
+		m = &tc->nodes[c];
+		h = name_hash(tc->names.data + m->name, m->namelen) & (cap - 1);
+		while (t[h] != NONE) {
+			f = &tc->nodes[t[h]];
+			if (f->namelen == m->namelen && memcmp(tc->names.data +
+			    f->name, tc->names.data + m->name, m->namelen) == 0)
+				break;
+			h = (h + 1) & (cap - 1);
+		}
+		if (t[h] == NONE) {
+			t[h] = c;
+			m->tail = c;
+			continue;
+		}
+		f = &tc->nodes[t[h]];
+		f->multi = 1;
+		m->dup = 1;
+		tc->nodes[f->tail].same = c;
+		f->tail = c;
+	}
+}
+
+static void	emit_value(struct toolcall *, size_t);
+
+static void
+emit_object(struct toolcall *tc, size_t id)
+{
+	struct node *m;
+	size_t c, d;
+	int first = 1;
+
+	group(tc, id);
+	put(tc, "{", 1);
+	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
+		m = &tc->nodes[c];
+		if (m->dup)
+			continue;
+		if (!first)
+			put(tc, ",", 1);
+		first = 0;
+		put_string(tc, tc->names.data + m->name, m->namelen);
+		put(tc, ":", 1);
+		if (!m->multi) {
+			emit_value(tc, c);
+			continue;
+		}
+		put(tc, "[", 1);
+		for (d = c; d != NONE; d = tc->nodes[d].same) {
+			if (d != c)
+				put(tc, ",", 1);
+			emit_value(tc, d);
+		}
+		put(tc, "]", 1);
+	}
+	put(tc, "}", 1);
+}
+
+static void
+emit_value(struct toolcall *tc, size_t id)
+{
+	struct node *n = &tc->nodes[id];
+
+	switch (n->kind) {
+	case K_OBJECT:
+		emit_object(tc, id);
+		break;
+	case K_TOKEN:
+		put(tc, tc->arena.data + n->val, n->vallen);
+		break;
+	case K_STRING:
+		put(tc, "\"", 1);
+		put(tc, tc->arena.data + n->val, n->vallen);
+		put(tc, "\"", 1);
+		break;
+	}
+}
+
+/* The call is whole: write it, unless its tool_name is missing. */
+static int
+emit_call(struct toolcall *tc)
+{
+	if (tc->tname == NONE || tc->nodes[tc->tname].vallen == 0) {
+		call_error(tc, tc->cpos, "tool-name", "malformed tool call: "
+		    "<tool_name> is missing or empty");
+		return 0;
+	}
+	puts_lit(tc, tc->opt.events ? "{\"type\":\"tool_call\","
+	    "\"server_name\":" : "{\"server_name\":");
+	if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
+		emit_value(tc, tc->sname);
+	else
+		puts_lit(tc, "\"local\"");
+	puts_lit(tc, ",\"tool_name\":");
+	emit_value(tc, tc->tname);
+	puts_lit(tc, ",\"arguments\":");
+	if (tc->args != NONE)
+		emit_object(tc, tc->args);
+	else
+		puts_lit(tc, "{}");
+	puts_lit(tc, "}\n");
+	flush(tc);
+	return 1;
+}
+
+/* Reading the stream. */
+
+static int
+feed(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t k;
+
+	while (n > 0) {
+		k = n < FEED_MAX ? n : FEED_MAX;
+		if (XML_Parse(tc->xp, s, (int)k, 0) != XML_STATUS_OK) {
+			if (!tc->done)
+				tc->xerr = 1;
+			return 0;
+		}
+		s += k;
+		n -= k;
+	}
+	return 1;
+}
+
+static void
+begin_call(struct toolcall *tc)
+{
+	prose_break(tc);
+	tc->mode = M_CALL;
+	tc->cpos = tc->pos;
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, open_tag, OPEN_LEN);
+	tc->rawgone = 0;
+	tc->nins = 0;
+	tc->lex = L_TEXT;
+	tc->sub = 0;
+	tc->namp = 0;
+	tc->done = tc->xerr = tc->strictamp = tc->bad = 0;
+	tc->wpos = tc->cpos;
+	tc->wraw = 0;
+	tc->nnodes = 0;
+	buf_reset(&tc->names);
+	buf_reset(&tc->arena);
+	tc->nsegs = 0;
+	tc->content = 0;
+	tc->cur = NONE;
+	tc->depth = 0;
+	tc->incdata = 0;
+	tc->sname = tc->tname = tc->args = NONE;
+	if (XML_ParserReset(tc->xp, "UTF-8") != XML_TRUE)
+		xalloc_die();
+	XML_SetUserData(tc->xp, tc);
+	XML_SetElementHandler(tc->xp, on_start, on_end);
+	XML_SetCharacterDataHandler(tc->xp, on_text);
+	XML_SetCdataSectionHandler(tc->xp, on_cdata_start, on_cdata_end);
+#ifdef HAVE_XML_SETREPARSEDEFERRALENABLED
+	/* answer the moment </tool> is in, not when more input comes */
+	XML_SetReparseDeferralEnabled(tc->xp, XML_FALSE);
+#endif
+	feed(tc, open_tag, OPEN_LEN);
+}
+
+/* A bad call ends at raw offset end (NONE when its bytes are gone). */
+static void
+end_bad(struct toolcall *tc, size_t end)
+{
+	if (tc->opt.events) {
+		puts_lit(tc, "{\"type\":\"error\",\"message\":");
+		put_string(tc, tc->msg.data, tc->msg.len);
+		puts_lit(tc, ",\"line\":");
+		put_ulong(tc, tc->epos.line);
+		puts_lit(tc, ",\"column\":");
+		put_ulong(tc, tc->epos.col);
+		puts_lit(tc, ",\"raw\":");
+		if (tc->rawgone || end == NONE)
+			puts_lit(tc, "null");
+		else
+			put_string(tc, tc->raw.data, end);
+		puts_lit(tc, "}\n");
+	}
+	flush(tc);
+	if (!tc->rawgone && end != NONE)
+		tc->pos = call_pos(tc, end);
+	tc->mode = M_PROSE;
+}
+
+/* Past --max-size: the call's bytes are no longer kept. */
+static void
+drop_raw(struct toolcall *tc)
+{
+	tc->pos = call_pos(tc, tc->raw.len);
+	tc->rawgone = 1;
+	buf_free(&tc->raw);
+}
+
+/*
+ * The call ended at raw offset end, but raw holds more, from base on
+ * out of the bytes being read: returns how many of those are used, after
+ * reading again any held bytes of an earlier read that come after end.
+ */
+static size_t
+rest(struct toolcall *tc, size_t end, size_t base)
+{
+	char *again;
+	size_t n;
+
+	if (end >= base)
+		return end - base;
+	n = base - end;
+	again = xmemdup(tc->raw.data + end, n);
+	process(tc, again, n);
+	free(again);
+	return 0;
+}
+
+/*
+ * Skips a bad call from raw offset from: finds its </tool>, or the
+ * <tool> of the next call, among the bytes read so far.
+ */
+static size_t
+skip_held(struct toolcall *tc, size_t from, size_t base, size_t used)
+{
+	size_t i = from, end;
+	int t = 0;
+
+	while (lex(tc, tc->raw.data, tc->raw.len, &i, 0) == LEX_TAG)
+		if ((t = tool_tag(tc)) != 0)
+			break;
+	if (t == 0) {
+		tc->mode = M_SKIP;
+		return used;
+	}
+	end = t == 1 ? i : i - OPEN_LEN;
+	end_bad(tc, end);
+	return rest(tc, end, base);
+}
+
+static int
+amp_literal(struct toolcall *tc)
+{
+	if (tc->opt.strict) {
+		call_error(tc, call_pos(tc, tc->ampraw), "bare-ampersand",
+		    "malformed tool call: bare \"&\" (write &amp;)");
+		tc->strictamp = 1;
+		return 0;
+	}
+	advance(&tc->wpos, tc->raw.data + tc->wraw, tc->ampraw - tc->wraw);
+	tc->wraw = tc->ampraw;
+	diag_pos(DIAG_WARNING, tc->file, &tc->wpos, "bare-ampersand",
+	    "bare \"&\" taken as text (write &amp;)");
+	if (tc->nins == tc->insc) {
+		tc->insc = tc->insc ? 2 * tc->insc : 16;
+		tc->ins = xreallocarray(tc->ins, tc->insc, sizeof(*tc->ins));
+	}
+	tc->ins[tc->nins++] = tc->ampraw;
+	return feed(tc, "&amp;", 5) && feed(tc, tc->amp + 1, tc->namp - 1);
+}
+
+/* After "&": 1 to go on, 2 at a whole reference, 0 when it is none. */
+static int
+amp_step(struct toolcall *tc, char c)
+{
+	static const char *const names[] = { "lt", "gt", "amp", "quot",
+	    "apos" };
+	const char *a = tc->amp + 1;
+	size_t k = tc->namp - 1, i;
+	int hex;
+
+	if (a[0] == '#' && k >= 1) {
+		hex = k >= 2 && a[1] == 'x';
+		if (c == ';')
+			goto end;
+		if (k == 1 && c == 'x')
+			goto more;
+		if (hex ? (is_digit(c) || (c >= 'a' && c <= 'f') ||
+		    (c >= 'A' && c <= 'F')) : is_digit(c))
+			goto more;
+		return 0;
+	}
+	if (k == 0 && c == '#')
+		goto more;
+	if (c == ';')
+		goto end;
+	for (i = 0; i < 5; i++)
+		if (strlen(names[i]) > k && memcmp(names[i], a, k) == 0 &&
+		    names[i][k] == c)
+			goto more;
+	return 0;
+more:
+	if (tc->namp + 2 > AMP_MAX)
+		return 0;
+	tc->amp[tc->namp++] = c;
+	return 1;
+end:
+	if (a[0] == '#') {
+		if (k < 2 || (a[1] == 'x' && k < 3))
+			return 0;
+	} else {
+		for (i = 0; i < 5; i++)
+			if (strlen(names[i]) == k && memcmp(names[i], a, k) == 0)
+				break;
+		if (i == 5)
+			return 0;
+	}
+	tc->amp[tc->namp++] = c;
+	return 2;
+}
+
+/*
+ * Lexes and feeds bytes of a call (already in raw from base on). Returns
+ * 0 when the call ended or failed among them.
+ */
+static int
+call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
+{
+	size_t i = 0, fs = 0;
+	enum lexev ev;
+	int r;
+
+	for (;;) {
+		while (tc->lex == L_AMP && i < m) {
+			r = amp_step(tc, s[i]);
+			if (r == 1) {
+				fs = ++i;
+				continue;
+			}
+			tc->lex = tc->ret;
+			if (r == 2) {
+				fs = ++i;
+				if (!feed(tc, tc->amp, tc->namp))
+					return 0;
+			} else {
+				fs = i;
+				if (!amp_literal(tc))
+					return 0;
+			}
+		}
+		if (tc->lex == L_AMP)
+			return 1;
+		ev = lex(tc, s, m, &i, 1);
+		if (ev == LEX_AMP) {
+			if (!feed(tc, s + fs, i - fs))
+				return 0;
+			tc->ret = tc->lex;
+			tc->lex = L_AMP;
+			tc->amp[0] = '&';
+			tc->namp = 1;
+			tc->ampraw = base + i;
+			fs = ++i;
+			continue;
+		}
+		if (ev == LEX_END)
+			break;
+	}
+	return feed(tc, s + fs, m - fs);
+}
+
+static size_t
+call_chunk(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t max = tc->opt.max_size, lim, m, base, at, i;
+	XML_Index fed;
+
+	lim = tc->raw.len < max ? max - tc->raw.len : 0;
+	m = n < lim ? n : lim;
+	base = tc->raw.len;
+	buf_add(&tc->raw, s, m);
+	if (m > 0 && call_bytes(tc, s, m, base) && m == n)
+		return n;
+	if (tc->done) {
+		at = fed_to_raw(tc, tc->endfed);
+		if (!tc->bad && emit_call(tc)) {
+			tc->pos = call_pos(tc, at);
+			tc->mode = M_PROSE;
+		} else
+			end_bad(tc, at);
+		return rest(tc, at, base);
+	}
+	if (tc->xerr) {
+		fed = XML_GetCurrentByteIndex(tc->xp);
+		at = fed_to_raw(tc, fed < 0 ? 0 : (size_t)fed);
+		if (at < OPEN_LEN)
+			at = OPEN_LEN;
+		if (at > tc->raw.len)
+			at = tc->raw.len;
+		call_error(tc, call_pos(tc, at), "xml", "malformed tool call: "
+		    "%s", XML_ErrorString(XML_GetErrorCode(tc->xp)));
+		/* where the lexer stands at the error */
+		tc->lex = L_TEXT;
+		tc->sub = 0;
+		i = OPEN_LEN;
+		while (lex(tc, tc->raw.data, at, &i, 0) != LEX_END)
+			;
+		return skip_held(tc, at, base, m);
+	}
+	if (tc->strictamp)
+		return skip_held(tc, tc->ampraw + 1, base, m);
+	call_error(tc, tc->cpos, "max-size", "tool call larger than "
+	    "--max-size (%zu bytes)", max);
+	drop_raw(tc);
+	if (tc->lex == L_AMP)
+		tc->lex = tc->ret;
+	tc->mode = M_SKIP;
+	return m;
+}
+
+static size_t
+skip_chunk(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t base = tc->raw.len, i = 0, end;
+	int t = 0;
+
+	if (!tc->rawgone && n > tc->opt.max_size - tc->raw.len)
+		drop_raw(tc);
+	if (!tc->rawgone) {
+		base = tc->raw.len;
+		buf_add(&tc->raw, s, n);
+	}
+	while (lex(tc, s, n, &i, 0) == LEX_TAG)
+		if ((t = tool_tag(tc)) != 0)
+			break;
+	if (t == 0) {
+		if (tc->rawgone)
+			advance(&tc->pos, s, n);
+		return n;
+	}
+	if (!tc->rawgone) {
+		end = base + i - (t == 2 ? OPEN_LEN : 0);
+		end_bad(tc, end);
+		return rest(tc, end, base);
+	}
+	advance(&tc->pos, s, i);
+	end_bad(tc, NONE);
+	if (t == 2) {
+		/* "<tool>" has no newline: step back over it */
+		tc->pos.off -= OPEN_LEN;
+		tc->pos.col -= OPEN_LEN;
+		begin_call(tc);
+	}
+	return i;
+}
+
+static size_t
+prose(struct toolcall *tc, const char *s, size_t n)
+{
+	const char *lt;
+	size_t i = 0, j, avail, k;
+
+	if (tc->match > 0) {
+		while (i < n && tc->match < OPEN_LEN &&
+		    s[i] == open_tag[tc->match]) {
+			i++;
+			tc->match++;
+		}
+		if (tc->match == OPEN_LEN) {
+			tc->match = 0;
+			begin_call(tc);
+			return i;
+		}
+		if (i == n)
+			return n;
+		k = tc->match;
+		tc->match = 0;
+		prose_text(tc, open_tag, k);
+		return i;
+	}
+	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
+		j = (size_t)(lt - s);
+		avail = n - j < OPEN_LEN ? n - j : OPEN_LEN;
+		if (memcmp(lt, open_tag, avail) == 0) {
+			prose_text(tc, s, j);
+			if (avail < OPEN_LEN) {
+				tc->match = avail;
+				return n;
+			}
+			begin_call(tc);
+			return j + OPEN_LEN;
+		}
+		i = j + 1;
+	}
+	prose_text(tc, s, n);
+	return n;
+}
+
+static void
+process(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t k;
+
+	while (n > 0) {
+		switch (tc->mode) {
+		case M_PROSE:
+			k = prose(tc, s, n);
+			break;
+		case M_CALL:
+			k = call_chunk(tc, s, n);
+			break;
+		default:
+			k = skip_chunk(tc, s, n);
+			break;
+		}
+		s += k;
+		n -= k;
+	}
+}
+
+/* The public face. */
+
+static const char bom[] = "\xEF\xBB\xBF";
+
+struct toolcall *
+toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
+{
+	struct toolcall *tc = xcalloc(1, sizeof(*tc));
+
+	tc->opt = *opt;
+	if (tc->opt.max_size == 0)
+		tc->opt.max_size = TOOLCALL_MAX_SIZE;
+	tc->out = out;
+	tc->file = file;
+	tc->status = DIAG_OK;
+	tc->pos.line = tc->pos.col = 1;
+	tc->mode = M_PROSE;
+	if ((tc->xp = XML_ParserCreate("UTF-8")) == NULL)
+		xalloc_die();
+	/* never NULL, so that offsets into them are always defined */
+	buf_reserve(&tc->raw, 64);
+	buf_reserve(&tc->arena, 64);
+	buf_reserve(&tc->names, 64);
+	buf_reserve(&tc->text, 64);
+	buf_reserve(&tc->msg, 64);
+	return tc;
+}
+
+/* Reads n more bytes of the stream. Returns -1 after a failed write. */
+int
+toolcall_feed(struct toolcall *tc, const char *s, size_t n)
+{
+	while (!tc->started && n > 0) {
+		if (*s == bom[tc->nbom]) {
+			s++;
+			n--;
+			if (++tc->nbom == 3) {
+				tc->started = 1;
+				tc->pos.off = 3;
+			}
+			continue;
+		}
+		tc->started = 1;
+		process(tc, bom, tc->nbom);
+	}
+	process(tc, s, n);
+	return tc->trouble ? -1 : 0;
+}
+
+/* The stream has ended: an open call is truncated. */
+int
+toolcall_end(struct toolcall *tc)
+{
+	size_t k;
+
+	if (!tc->started) {
+		tc->started = 1;
+		process(tc, bom, tc->nbom);
+	}
+	switch (tc->mode) {
+	case M_PROSE:
+		if ((k = tc->match) > 0) {
+			tc->match = 0;
+			prose_text(tc, open_tag, k);
+		}
+		break;
+	case M_CALL:
+		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
+		    "input ended before </tool>");
+		end_bad(tc, tc->raw.len);
+		break;
+	case M_SKIP:
+		end_bad(tc, tc->rawgone ? NONE : tc->raw.len);
+		break;
+	}
+	prose_break(tc);
+	flush(tc);
+	return tc->trouble ? -1 : 0;
+}
+
+int
+toolcall_status(const struct toolcall *tc)
+{
+	return tc->status;
+}
+
+void
+toolcall_free(struct toolcall *tc)
+{
+	if (tc == NULL)
+		return;
+	XML_ParserFree(tc->xp);
+	buf_free(&tc->text);
+	buf_free(&tc->tmp);
+	buf_free(&tc->raw);
+	buf_free(&tc->msg);
+	buf_free(&tc->names);
+	buf_free(&tc->arena);
+	free(tc->ins);
+	free(tc->nodes);
+	free(tc->segs);
+	free(tc->hash);
+	free(tc);
+}

@@ -1,0 +1,31 @@
+/*
+ * toolcall: the streaming reader of seed 003's pure-XML tool calls. It is
+ * fed a model's output in pieces of any size, finds every <tool> block in
+ * the prose, and writes each call as one JSON line the moment its </tool>
+ * has been read (or, with events, the prose, calls and errors in order).
+ */
+#ifndef LLMKIT_TOOLCALL_H
+#define LLMKIT_TOOLCALL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct toolcall_opts {
+	int	events;		/* text, tool_call and error records */
+	int	strict;		/* a bare "&" is an error, not a warning */
+	int	unbuffered;	/* flush after every record */
+	size_t	max_size;	/* largest call in bytes, <tool> to </tool> */
+};
+
+#define TOOLCALL_MAX_SIZE ((size_t)64 << 20)
+
+struct toolcall;
+
+struct toolcall	*toolcall_new(const struct toolcall_opts *, FILE *,
+		    const char *);
+int		 toolcall_feed(struct toolcall *, const char *, size_t);
+int		 toolcall_end(struct toolcall *);
+int		 toolcall_status(const struct toolcall *);
+void		 toolcall_free(struct toolcall *);
+
+#endif
