@@ -23,6 +23,8 @@
 
 static void	usage(void) __attribute__((noreturn));
 
+static char	outbuf[READ_SIZE];
+
 enum { OPT_ERRORS = 256, OPT_EVENTS, OPT_MAX_SIZE, OPT_STRICT, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -155,7 +157,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (setvbuf(stdout, NULL, _IOFBF, READ_SIZE) != 0)
+	/* glibc ignores the size when it is to allocate the buffer itself */
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
 		return DIAG_TROUBLE;
 	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
 		operand = argc > 0 ? argv[i] : "-";

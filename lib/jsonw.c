@@ -1,6 +1,9 @@
 /* jsonw: JavaScript's JSON.stringify, Number.prototype.toString and String(). */
 #include <float.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,34 +172,66 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i, run;
+	size_t i = 0, block, end;
+	char *o;
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+	    ctl = _mm_set1_epi8(0x1F);
+	__m128i v;
+	int m;
+#endif
 
-	buf_reserve(b, n);
-	i = 0;
+	/* a block at a time, with room for every byte to become \u00XX */
 	while (i < n) {
-		run = i;
-		while (i < n && u[i] >= 0x20 && u[i] != '"' && u[i] != '\\')
-			i++;
-		buf_add(b, s + run, i - run);
-		if (i == n)
-			break;
-		switch (u[i]) {
-		case '"':	buf_add(b, "\\\"", 2); break;
-		case '\\':	buf_add(b, "\\\\", 2); break;
-		case '\b':	buf_add(b, "\\b", 2); break;
-		case '\f':	buf_add(b, "\\f", 2); break;
-		case '\n':	buf_add(b, "\\n", 2); break;
-		case '\r':	buf_add(b, "\\r", 2); break;
-		case '\t':	buf_add(b, "\\t", 2); break;
-		default: {
-			char esc[6] = { '\\', 'u', '0', '0',
-			    hex[u[i] >> 4], hex[u[i] & 0xF] };
-
-			buf_add(b, esc, 6);
-			break;
+		block = n - i < 4096 ? n - i : 4096;
+		buf_reserve(b, 6 * block + 16);
+		o = b->data + b->len;
+		for (end = i + block; i < end; i++) {
+#ifdef __SSE2__
+			/* sixteen bytes that need no escape are copied whole */
+			while (i + 16 <= end) {
+				v = _mm_loadu_si128((const __m128i *)(const void *)
+				    (u + i));
+				m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+				    _mm_cmpeq_epi8(v, quote),
+				    _mm_cmpeq_epi8(v, bslash)), _mm_cmpeq_epi8(
+				    _mm_min_epu8(v, ctl), v)));
+				_mm_storeu_si128((__m128i *)(void *)o, v);
+				if (m == 0) {
+					o += 16;
+					i += 16;
+					continue;
+				}
+				o += __builtin_ctz((unsigned)m);
+				i += (size_t)__builtin_ctz((unsigned)m);
+				break;
+			}
+			if (i == end)
+				break;
+#endif
+			if (u[i] >= 0x20 && u[i] != '"' && u[i] != '\\') {
+				*o++ = (char)u[i];
+				continue;
+			}
+			*o++ = '\\';
+			switch (u[i]) {
+			case '"':	*o++ = '"'; break;
+			case '\\':	*o++ = '\\'; break;
+			case '\b':	*o++ = 'b'; break;
+			case '\f':	*o++ = 'f'; break;
+			case '\n':	*o++ = 'n'; break;
+			case '\r':	*o++ = 'r'; break;
+			case '\t':	*o++ = 't'; break;
+			default:
+				*o++ = 'u';
+				*o++ = '0';
+				*o++ = '0';
+				*o++ = hex[u[i] >> 4];
+				*o++ = hex[u[i] & 0xF];
+				break;
+			}
 		}
-		}
-		i++;
+		b->len = (size_t)(o - b->data);
 	}
 }
 

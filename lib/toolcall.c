@@ -13,8 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <expat.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "config.h"
 #include "buf.h"
@@ -52,6 +57,7 @@ struct pos {
 	unsigned long long	off;	/* bytes into the operand */
 	unsigned long		line;
 	unsigned long		col;
+	int			cr;	/* just after a "\r" */
 };
 
 struct node {
@@ -77,6 +83,7 @@ struct seg {
 
 struct toolcall {
 	struct toolcall_opts	 opt;
+	unsigned long		 salt;		/* expat's, against hash flooding */
 	FILE			*out;
 	const char		*file;
 	int			 status;
@@ -139,15 +146,78 @@ static void	process(struct toolcall *, const char *, size_t);
 static void
 advance(struct pos *p, const char *s, size_t n)
 {
-	const char *q = s, *end = s + n, *nl;
+	size_t i = 0, lines = 0, last;
+	int cr = p->cr;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
+	__m128i v;
 
-	while ((nl = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-		p->line++;
-		p->col = 1;
-		q = nl + 1;
+	/* blocks without a carriage return: count the newlines */
+	for (; !cr && i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ret)) != 0)
+			break;
+		lines += (size_t)__builtin_popcount((unsigned)
+		    _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
 	}
-	p->col += utf8_count(q, (size_t)(end - q));
+#endif
+	/* a line ends at "\n", "\r" or "\r\n" */
+	for (; i < n; i++) {
+		if (s[i] == '\r' || (s[i] == '\n' && !cr))
+			lines++;
+		cr = s[i] == '\r';
+	}
+	p->cr = n > 0 ? s[n - 1] == '\r' : p->cr;
 	p->off += n;
+	if (lines == 0) {
+		p->col += utf8_count(s, n);
+		return;
+	}
+	for (last = n; s[last - 1] != '\n' && s[last - 1] != '\r'; last--)
+		;
+	p->line += lines;
+	p->col = 1 + utf8_count(s + last, n - last);
+}
+
+/* The first "<" or "&" in s[i..n), or n: the lexer's hot loop. */
+static size_t
+find_markup(const char *s, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&');
+	__m128i v;
+	int m;
+
+	for (; i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lt),
+		    _mm_cmpeq_epi8(v, amp)));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	while (i < n && s[i] != '<' && s[i] != '&')
+		i++;
+	return i;
+}
+
+/* The first byte of s[i..n) that is not ASCII, or n. */
+static size_t
+find_nonascii(const unsigned char *s, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	int m;
+
+	for (; i + 16 <= n; i += 16) {
+		m = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)
+		    (const void *)(s + i)));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
 }
 
 static int
@@ -330,8 +400,8 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 {
 	char msg[64];
 
-	snprintf(msg, sizeof(msg), "invalid UTF-8 (byte 0x%02X at offset %llu)",
-	    (unsigned char)s[0], tc->pos.off);
+	snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
+	    "offset %llu", (unsigned char)s[0], tc->pos.off);
 	diag_pos(DIAG_ERROR, tc->file, &tc->pos, "utf8", msg);
 	tc->status = DIAG_INVALID;
 	advance(&tc->pos, s, n);
@@ -371,11 +441,7 @@ prose_text(struct toolcall *tc, const char *str, size_t n)
 		i = run = k - tc->nu8;
 		tc->nu8 = 0;
 	}
-	while (i < n) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
+	while ((i = find_nonascii(s, i, n)) < n) {
 		len = u8_len(s[i]);
 		k = u8_prefix(s + i, n - i);
 		if (k == len) {
@@ -414,27 +480,33 @@ prose_break(struct toolcall *tc)
 
 /* The lexer of a call's bytes, shared by parsing and skipping. */
 
+static int	ref_len(const char *, size_t);
+
+/*
+ * Moves the lexer over s[*ip..n). With amps, stops at an "&" that starts
+ * no reference (or may not: the bytes end first) and returns LEX_AMP;
+ * stops after each tag with LEX_TAG.
+ */
 static enum lexev
 lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 {
 	size_t i = *ip;
 	const char *p;
 	unsigned char c;
+	int r = 0;
 
 	while (i < n) {
 		c = (unsigned char)s[i];
 		switch (tc->lex) {
 		case L_TEXT:
-			while (i < n && s[i] != '<' && s[i] != '&')
-				i++;
-			if (i == n)
+			if ((i = find_markup(s, i, n)) == n)
 				break;
 			if (s[i] == '&') {
-				if (amps) {
+				if (amps && (r = ref_len(s + i, n - i)) <= 0) {
 					*ip = i;
 					return LEX_AMP;
 				}
-				i++;
+				i += amps ? (size_t)r : 1;
 				break;
 			}
 			tc->lex = L_LT;
@@ -547,11 +619,11 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 			if (i == n)
 				break;
 			if (s[i] == '&') {
-				if (amps) {
+				if (amps && (r = ref_len(s + i, n - i)) <= 0) {
 					*ip = i;
 					return LEX_AMP;
 				}
-				i++;
+				i += amps ? (size_t)r : 1;
 				break;
 			}
 			tc->lex = L_TAG;
@@ -966,7 +1038,9 @@ leaf_value(struct toolcall *tc, struct node *n)
 		for (dst = a, i = 0; i < tc->nsegs; i++) {
 			if (!tc->segs[i].cdata)
 				continue;
-			memmove(d + dst, d + tc->segs[i].off, tc->segs[i].len);
+			if (dst != tc->segs[i].off)
+				memmove(d + dst, d + tc->segs[i].off,
+				    tc->segs[i].len);
 			dst += tc->segs[i].len;
 		}
 		b = dst;
@@ -1147,7 +1221,8 @@ emit_call(struct toolcall *tc)
 	else
 		puts_lit(tc, "{}");
 	puts_lit(tc, "}\n");
-	flush(tc);
+	if (tc->opt.unbuffered)
+		flush(tc);
 	return 1;
 }
 
@@ -1198,6 +1273,8 @@ begin_call(struct toolcall *tc)
 	tc->sname = tc->tname = tc->args = NONE;
 	if (XML_ParserReset(tc->xp, "UTF-8") != XML_TRUE)
 		xalloc_die();
+	/* one random salt for the stream, not a system call per call */
+	XML_SetHashSalt(tc->xp, tc->salt);
 	XML_SetUserData(tc->xp, tc);
 	XML_SetElementHandler(tc->xp, on_start, on_end);
 	XML_SetCharacterDataHandler(tc->xp, on_text);
@@ -1227,7 +1304,8 @@ end_bad(struct toolcall *tc, size_t end)
 			put_string(tc, tc->raw.data, end);
 		puts_lit(tc, "}\n");
 	}
-	flush(tc);
+	if (tc->opt.unbuffered)
+		flush(tc);
 	if (!tc->rawgone && end != NONE)
 		tc->pos = call_pos(tc, end);
 	tc->mode = M_PROSE;
@@ -1356,6 +1434,58 @@ end:
 }
 
 /*
+ * At "&" with n bytes in hand: the length of the reference it starts, 0
+ * when it starts none, -1 when the bytes end before that is known. The
+ * same verdicts as amp_step's, byte by byte.
+ */
+static int
+ref_len(const char *s, size_t n)
+{
+	const char *name;
+	size_t i, d;
+	int hex;
+
+	if (n < 2)
+		return -1;
+	switch (s[1]) {
+	case '#':
+		i = 2;
+		hex = i < n && s[i] == 'x';
+		i += (size_t)hex;
+		for (d = i; i < n && i < AMP_MAX - 1 && (is_digit(s[i]) ||
+		    (hex && ((s[i] >= 'a' && s[i] <= 'f') ||
+		    (s[i] >= 'A' && s[i] <= 'F')))); i++)
+			;
+		if (i == n)
+			return -1;
+		return s[i] == ';' && i > d ? (int)i + 1 : 0;
+	case 'l':
+		name = "&lt;";
+		break;
+	case 'g':
+		name = "&gt;";
+		break;
+	case 'q':
+		name = "&quot;";
+		break;
+	case 'a':
+		if (n < 3)
+			return -1;
+		name = s[2] == 'p' ? "&apos;" : "&amp;";
+		break;
+	default:
+		return 0;
+	}
+	for (i = 2; name[i] != '\0'; i++) {
+		if (i == n)
+			return -1;
+		if (s[i] != name[i])
+			return 0;
+	}
+	return (int)i;
+}
+
+/*
  * Lexes and feeds bytes of a call (already in raw from base on). Returns
  * 0 when the call ended or failed among them.
  */
@@ -1387,7 +1517,19 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		if (tc->lex == L_AMP)
 			return 1;
 		ev = lex(tc, s, m, &i, 1);
+		if (ev == LEX_AMP && ref_len(s + i, m - i) == 0) {
+			if (!feed(tc, s + fs, i - fs))
+				return 0;
+			tc->amp[0] = '&';
+			tc->namp = 1;
+			tc->ampraw = base + i;
+			fs = ++i;
+			if (!amp_literal(tc))
+				return 0;
+			continue;
+		}
 		if (ev == LEX_AMP) {
+			/* the read ends inside it: decide byte by byte */
 			if (!feed(tc, s + fs, i - fs))
 				return 0;
 			tc->ret = tc->lex;
@@ -1572,6 +1714,8 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	tc->mode = M_PROSE;
 	if ((tc->xp = XML_ParserCreate("UTF-8")) == NULL)
 		xalloc_die();
+	if (getentropy(&tc->salt, sizeof(tc->salt)) != 0)
+		tc->salt = (unsigned long)(uintptr_t)tc ^ (unsigned long)time(NULL);
 	/* never NULL, so that offsets into them are always defined */
 	buf_reserve(&tc->raw, 64);
 	buf_reserve(&tc->arena, 64);

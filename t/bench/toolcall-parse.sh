@@ -1,0 +1,223 @@
+#!/bin/sh
+# t/bench/toolcall-parse.sh: the benchmark of toolcall-parse (issue 4). It
+# generates a 10 MB model output with 1,000 calls, the same calls as JSON
+# lines and one call with a 10 MB CDATA body; checks that toolcall-parse
+# writes exactly the expected calls (and, with --events, the calls and the
+# prose); then times it beside expat with empty handlers over the same
+# bytes and jq -c . over the JSON lines, and prints the ratios the issue
+# asks for. Times are reported, never judged; a failing command or a wrong
+# output fails the run.
+#
+# Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
+# expat-empty), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
+# default $LLMKIT_BENCH/data), BENCH_TC_RUNS (5), BENCH_TC_BIG_RUNS (5).
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+bin=${LLMKIT_BIN:-$top/bin}
+bench=${LLMKIT_BENCH:-$top/obj/std/bench}
+data=${LLMKIT_BENCH_DATA:-$bench/data}
+runs=${BENCH_TC_RUNS:-5}
+big_runs=${BENCH_TC_BIG_RUNS:-5}
+gen=$top/t/bench/gen-toolcalls.js
+tp=$bin/toolcall-parse
+d=$data/toolcalls
+
+fail() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+for f in "$tp" "$bench/measure" "$bench/expat-empty"; do
+	[ -x "$f" ] || fail "$f: not built (run make bench)"
+done
+command -v jq >/dev/null 2>&1 ||
+	fail "jq not found (Debian package jq): it is the JSON baseline"
+command -v node >/dev/null 2>&1 ||
+	fail "node not found (Debian package nodejs): it writes the inputs"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# data/toolcalls: model.txt, calls.jsonl, prose.txt, big.txt, big.jsonl;
+# made again when gen-toolcalls.js or this script is newer than .done.
+if [ ! -f "$d/.done" ] ||
+    [ -n "$(find "$gen" "$0" -newer "$d/.done" 2>/dev/null)" ]; then
+	echo "bench: generating $d"
+	rm -rf "$d"
+	node "$gen" --seed 1 --size 10000000 --calls 1000 --big 10000000 \
+	    "$d" || fail "gen-toolcalls.js failed"
+	: >"$d/.done"
+fi
+
+# first_diff A B: the first line where A and B differ, both cut short.
+first_diff() {
+	n=$(cmp "$1" "$2" 2>&1 | sed -n 's/.*line \([0-9]*\).*/\1/p')
+	[ -n "$n" ] || { cmp "$1" "$2" 2>&1; return; }
+	echo "line $n:"
+	printf '  %s: ' "${1##*/}"
+	sed -n "${n}p" "$1" | cut -c1-300
+	printf '  %s: ' "${2##*/}"
+	sed -n "${n}p" "$2" | cut -c1-300
+}
+
+# expect WHAT GOT WANT: GOT must be WANT byte for byte. When it is not,
+# say whether jq -c . still finds the same values (a difference of form,
+# not of content); either way it is a wrong output.
+expect() {
+	cmp -s "$2" "$3" && return 0
+	{
+		# printf, not echo: dash's echo would expand the \n of JSON
+		printf 'bench: %s: wrong output, %s\n' "$1" \
+		    "$(first_diff "$2" "$3")"
+		if jq -c . "$2" >"$tmp/a.jq" 2>/dev/null &&
+		    jq -c . "$3" >"$tmp/b.jq" 2>/dev/null &&
+		    cmp -s "$tmp/a.jq" "$tmp/b.jq"; then
+			echo "bench: (jq -c . reads the same values from both)"
+		else
+			echo "bench: (jq -c . reads different values)"
+		fi
+	} >&2
+	exit 1
+}
+
+# Is what we time right? The baseline must take the same bytes as
+# well-formed XML, and toolcall-parse must write the calls the generator
+# wrote, with no diagnostic, in both modes and on the big call.
+"$bench/expat-empty" "$d/model.txt" ||
+	fail "expat-empty rejects model.txt: the baseline would not read it all"
+"$bench/expat-empty" "$d/big.txt" || fail "expat-empty rejects big.txt"
+
+"$tp" "$d/model.txt" >"$tmp/calls.out" 2>"$tmp/err" ||
+	fail "toolcall-parse model.txt exits $?: $(head -n 3 "$tmp/err")"
+[ ! -s "$tmp/err" ] ||
+	fail "toolcall-parse model.txt writes diagnostics: $(head -n 3 "$tmp/err")"
+expect "toolcall-parse model.txt" "$tmp/calls.out" "$d/calls.jsonl"
+
+"$tp" --events "$d/model.txt" >"$tmp/events.out" 2>"$tmp/err" ||
+	fail "toolcall-parse --events model.txt exits $?: $(head -n 3 "$tmp/err")"
+[ ! -s "$tmp/err" ] ||
+	fail "toolcall-parse --events writes diagnostics: $(head -n 3 "$tmp/err")"
+grep -v '^{"type":"text",' "$tmp/events.out" |
+    sed 's/^{"type":"tool_call",/{/' >"$tmp/events.calls"
+expect "toolcall-parse --events model.txt, its tool_call events" \
+    "$tmp/events.calls" "$d/calls.jsonl"
+jq -j 'select(.type == "text") | .text' "$tmp/events.out" \
+    >"$tmp/events.text" || fail "jq cannot read the --events output"
+expect "toolcall-parse --events model.txt, its text events" \
+    "$tmp/events.text" "$d/prose.txt"
+rm -f "$tmp/events.out" "$tmp/events.calls" "$tmp/events.text"
+
+"$tp" "$d/big.txt" >"$tmp/big.out" 2>"$tmp/err" ||
+	fail "toolcall-parse big.txt exits $?: $(head -n 3 "$tmp/err")"
+expect "toolcall-parse big.txt (one 10 MB CDATA body)" "$tmp/big.out" \
+    "$d/big.jsonl"
+rm -f "$tmp/calls.out" "$tmp/big.out"
+
+{
+	echo "model size bytes=$(wc -c <"$d/model.txt" | tr -d ' ')" \
+	    "calls=$(wc -l <"$d/calls.jsonl" | tr -d ' ')" \
+	    "jsonl=$(wc -c <"$d/calls.jsonl" | tr -d ' ')"
+	echo "big size bytes=$(wc -c <"$d/big.txt" | tr -d ' ') calls=1 jsonl=0"
+} >"$tmp/results"
+
+# measure INPUT LABEL CMD...: one timed run, appended to the results as
+# "INPUT LABEL runs=1 median=... min=... cpu=... maxrss_kb=...".
+measure() {
+	input=$1 label=$2
+	shift 2
+	line=$("$bench/measure" -n 1 -- "$@") ||
+		fail "$label failed on $input"
+	echo "$input $label $line" >>"$tmp/results"
+}
+
+# The programs take turns, run by run, so that a burst of other work on
+# the machine falls on all of them alike rather than on one.
+echo "bench: timing the 10 MB model output ($runs runs each)"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	measure model toolcall-parse "$tp" "$d/model.txt"
+	measure model events "$tp" --events "$d/model.txt"
+	measure model expat "$bench/expat-empty" "$d/model.txt"
+	measure model jq jq -c . "$d/calls.jsonl"
+	i=$((i + 1))
+done
+echo "bench: timing one 10 MB CDATA call ($big_runs runs each)"
+i=0
+while [ "$i" -lt "$big_runs" ]; do
+	measure big toolcall-parse "$tp" "$d/big.txt"
+	measure big expat "$bench/expat-empty" "$d/big.txt"
+	i=$((i + 1))
+done
+
+# The tables. A ratio is given three ways: of the median wall times, of
+# the fastest runs [in brackets], and of the median CPU times {in braces},
+# which other work on the machine disturbs least.
+cat >"$tmp/report.awk" <<'AWK'
+function tm(t) {
+	return t < 1 ? sprintf("%8.2f ms", t * 1000) : sprintf("%8.3f s ", t)
+}
+function ratio(what, in_, a, b, target) {
+	printf "  %-60s %6.2fx [%5.2fx] {%5.2fx}%s\n", what,
+	    med[in_, a] / med[in_, b], min[in_, a] / min[in_, b],
+	    cpu[in_, a] / cpu[in_, b], target == "" ? "" : "  " target
+}
+{
+	kv($0, 3)
+	if ($2 == "size") {
+		bytes[$1] = f["bytes"]
+		calls[$1] = f["calls"]
+		jsonl[$1] = f["jsonl"]
+		next
+	}
+	runs[$1] = record($1 SUBSEP $2)
+}
+END {
+	summarize()
+	name["toolcall-parse"] = "toolcall-parse"
+	name["events"] = "toolcall-parse --events"
+	name["expat"] = "expat empty handlers"
+	name["jq"] = "jq -c . (JSON lines)"
+	split("model big", input, " ")
+	list["model"] = "toolcall-parse events expat jq"
+	list["big"] = "toolcall-parse expat"
+	for (k = 1; k <= 2; k++) {
+		in_ = input[k]
+		if (in_ == "model")
+			printf "\nmodel output: %d calls, %.2f MB (as JSON lines" \
+			    " %.2f MB), %d runs each\n", calls[in_],
+			    bytes[in_] / 1e6, jsonl[in_] / 1e6, runs[in_]
+		else
+			printf "\none call with a CDATA body, %.2f MB, %d runs" \
+			    " each\n", bytes[in_] / 1e6, runs[in_]
+		printf "  %-24s %11s %11s %11s %10s %7s\n", "", "median",
+		    "fastest", "median CPU", "peak RSS", "MB/s"
+		nprog = split(list[in_], prog, " ")
+		for (j = 1; j <= nprog; j++) {
+			p = prog[j]
+			b = p == "jq" ? jsonl[in_] : bytes[in_]
+			printf "  %-24s %s %s %s %7.1f MB %7.1f\n", name[p],
+			    tm(med[in_, p]), tm(min[in_, p]), tm(cpu[in_, p]),
+			    rss[in_, p] / 1e6, b / 1e6 / med[in_, p]
+		}
+	}
+	m = "model"
+	print "\nratios: median wall time [fastest run] {median CPU time}"
+	ratio(sprintf("toolcall-parse / expat empty handlers (%d MB, %d calls):",
+	    bytes[m] / 1e6 + 0.5, calls[m]), m, "toolcall-parse", "expat",
+	    "target <= 1.5x")
+	ratio("toolcall-parse / jq -c . over the same calls as JSON lines:",
+	    m, "toolcall-parse", "jq", "target <= 0.4x")
+	printf "  %-60s %6.2fx                    target < 3x\n",
+	    sprintf("peak RSS / input, one %d MB CDATA call:",
+	    bytes["big"] / 1e6 + 0.5), rss["big", "toolcall-parse"] / bytes["big"]
+	ratio("toolcall-parse --events / default mode:", m, "events",
+	    "toolcall-parse", "")
+	ratio("toolcall-parse / expat empty handlers, one big call:", "big",
+	    "toolcall-parse", "expat", "")
+}
+AWK
+awk -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||
+	fail "cannot print the results"
