@@ -101,4 +101,34 @@ heading "--find: the reply inside a chat transcript, positions in the whole file
 run 'llmr-validate --find -o text examples/chat.md'
 status_is 0
 
+heading "toolcall-parse: the tool calls in a model's streamed answer, one JSON line each"
+run 'toolcall-parse examples/model-output.txt'
+status_is 0
+echo "(the prose and the code fence are passed over; the last call has no"
+echo " <server_name>, so \"local\"; &amp;&amp; is decoded, 120 is a number, and the"
+echo " CDATA content comes out byte for byte)"
+
+heading "Each call is written the moment its </tool> arrives, while the model still writes"
+run '{ sed -n "1,11p" examples/model-output.txt; sleep 1; echo "(the model is still writing)" >&2; sed -n "12,\$p" examples/model-output.txt; } | toolcall-parse | while IFS= read -r call; do echo "got $(printf "%s\n" "$call" | cut -d, -f2)"; done'
+status_is 0
+
+heading "--events: the prose, the calls and the errors, in order"
+run 'toolcall-parse --events examples/model-output.txt'
+status_is 0
+
+heading "A malformed call and a truncated one: reported with line and column, skipped, status 1"
+run 'toolcall-parse examples/bad-calls.txt'
+status_is 1
+echo "(the good call is still written)"
+
+heading "The same as events: the error, with the text the model wrote, can go back to it"
+run 'toolcall-parse --events examples/bad-calls.txt 2>/dev/null'
+status_is 1
+
+heading "A bare & is taken as text with a warning; --strict rejects the call"
+run 'printf "%s\n" "<tool><tool_name>sh</tool_name><arguments><c>ls && pwd</c></arguments></tool>" | toolcall-parse'
+status_is 0
+run 'printf "%s\n" "<tool><tool_name>sh</tool_name><arguments><c>ls && pwd</c></arguments></tool>" | toolcall-parse --strict'
+status_is 1
+
 printf '\ndemo: every pipeline behaved as documented\n'
