@@ -167,6 +167,13 @@ jsonw_string(struct buf *b, const char *s, size_t n)
  * The inside of a JSON string holding s, as JSON.stringify writes it, so
  * that pieces escaped apart join into the escape of the whole.
  */
+/* The bytes a JSON string cannot hold as they are. */
+static const unsigned char needs_escape[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1
+};
+
 void
 jsonw_escape(struct buf *b, const char *s, size_t n)
 {
@@ -209,7 +216,7 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 			if (i == end)
 				break;
 #endif
-			if (u[i] >= 0x20 && u[i] != '"' && u[i] != '\\') {
+			if (!needs_escape[u[i]]) {
 				*o++ = (char)u[i];
 				continue;
 			}

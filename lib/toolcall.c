@@ -143,6 +143,16 @@ struct toolcall {
 static void	process(struct toolcall *, const char *, size_t);
 
 /* Moves p over n bytes of s: lines on "\n", columns in characters. */
+/* Bits set in m < 2^16, without a library call where POPCNT is not assumed. */
+static inline size_t
+popcount16(unsigned m)
+{
+	m = m - ((m >> 1) & 0x5555);
+	m = (m & 0x3333) + ((m >> 2) & 0x3333);
+	m = (m + (m >> 4)) & 0x0F0F;
+	return (m + (m >> 8)) & 0x1F;
+}
+
 static void
 advance(struct pos *p, const char *s, size_t n)
 {
@@ -157,8 +167,8 @@ advance(struct pos *p, const char *s, size_t n)
 		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ret)) != 0)
 			break;
-		lines += (size_t)__builtin_popcount((unsigned)
-		    _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+		lines += popcount16((unsigned)_mm_movemask_epi8(
+		    _mm_cmpeq_epi8(v, nl)));
 	}
 #endif
 	/* a line ends at "\n", "\r" or "\r\n" */
