@@ -46,7 +46,7 @@ enum lex {
 	L_TEXT, L_AMP, L_LT, L_BANG, L_CDATA, L_COMMENT, L_PI, L_TAG, L_QUOTE
 };
 
-enum lexev { LEX_END, LEX_AMP, LEX_TAG };
+enum lexev { LEX_END, LEX_AMP, LEX_TAG, LEX_CDEND };
 
 enum kind { K_STRING, K_TOKEN, K_OBJECT };
 
@@ -117,6 +117,7 @@ struct toolcall {
 	int			 done;		/* expat closed </tool> */
 	int			 xerr;		/* expat failed */
 	int			 strictamp;	/* --strict refused an "&" */
+	int			 restart;	/* <tool> again, right inside */
 	size_t			 endfed;
 	int			 bad;		/* its error is reported */
 	struct buf		 msg;
@@ -177,36 +178,40 @@ advance(struct pos *p, const char *s, size_t n)
 			lines++;
 		cr = s[i] == '\r';
 	}
-	p->cr = n > 0 ? s[n - 1] == '\r' : p->cr;
 	p->off += n;
 	if (lines == 0) {
-		p->col += utf8_count(s, n);
+		/* a "\n" that ends a "\r\n" is no character of the line */
+		p->col += utf8_count(s, n) - (n > 0 && p->cr && s[0] == '\n');
+		p->cr = n > 0 ? s[n - 1] == '\r' : p->cr;
 		return;
 	}
+	p->cr = s[n - 1] == '\r';
 	for (last = n; s[last - 1] != '\n' && s[last - 1] != '\r'; last--)
 		;
 	p->line += lines;
 	p->col = 1 + utf8_count(s + last, n - last);
 }
 
-/* The first "<" or "&" in s[i..n), or n: the lexer's hot loop. */
+/* The first "<", "&" or "]" in s[i..n), or n: the lexer's hot loop. */
 static size_t
 find_markup(const char *s, size_t i, size_t n)
 {
 #ifdef __SSE2__
-	const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&');
+	const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'),
+	    rsqb = _mm_set1_epi8(']');
 	__m128i v;
 	int m;
 
 	for (; i + 16 <= n; i += 16) {
 		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lt),
-		    _mm_cmpeq_epi8(v, amp)));
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, amp)),
+		    _mm_cmpeq_epi8(v, rsqb)));
 		if (m != 0)
 			return i + (size_t)__builtin_ctz((unsigned)m);
 	}
 #endif
-	while (i < n && s[i] != '<' && s[i] != '&')
+	while (i < n && s[i] != '<' && s[i] != '&' && s[i] != ']')
 		i++;
 	return i;
 }
@@ -511,6 +516,22 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 		case L_TEXT:
 			if ((i = find_markup(s, i, n)) == n)
 				break;
+			if (s[i] == ']') {
+				/*
+				 * "]]>" outside CDATA is an XML error that
+				 * expat finds before or after the text in
+				 * front of it, as the reads fall: parsing
+				 * gives that text to expat on its own.
+				 */
+				if (amps && (i + 2 >= n ? memcmp(s + i, "]]",
+				    n - i) == 0 : s[i + 1] == ']' &&
+				    s[i + 2] == '>')) {
+					*ip = i;
+					return LEX_CDEND;
+				}
+				i++;
+				break;
+			}
 			if (s[i] == '&') {
 				if (amps && (r = ref_len(s + i, n - i)) <= 0) {
 					*ip = i;
@@ -531,11 +552,13 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				tc->lex = L_PI;
 				tc->sub = 0;
 				i++;
-			} else {
+			} else if (c == '/' || c == '_' || c == ':' ||
+			    (unsigned)((c | 0x20) - 'a') < 26 || c >= 0x80) {
 				tc->lex = L_TAG;
 				tc->tag[0] = '<';
 				tc->ntag = 1;
-			}
+			} else
+				tc->lex = L_TEXT;	/* a stray "<" */
 			break;
 		case L_BANG:
 			/* sub: bytes of "[CDATA[" matched, or -1 after one "-" */
@@ -610,6 +633,12 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 			i++;
 			break;
 		case L_TAG:
+			if (c == '<') {
+				/* a tag cut short: this "<" starts another */
+				tc->lex = L_LT;
+				i++;
+				break;
+			}
 			i++;
 			if (c == '>') {
 				tc->lex = L_TEXT;
@@ -624,10 +653,17 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				tc->tag[tc->ntag++] = (char)c;
 			break;
 		case L_QUOTE:
-			while (i < n && s[i] != tc->q && s[i] != '&')
+			while (i < n && s[i] != tc->q && s[i] != '&' &&
+			    s[i] != '<')
 				i++;
 			if (i == n)
 				break;
+			if (s[i] == '<') {
+				/* no "<" in a value: the quote was never closed */
+				tc->lex = L_LT;
+				i++;
+				break;
+			}
 			if (s[i] == '&') {
 				if (amps && (r = ref_len(s + i, n - i)) <= 0) {
 					*ip = i;
@@ -783,6 +819,15 @@ on_start(void *ud, const XML_Char *name, const XML_Char **atts)
 	if (tc->depth++ == 0) {
 		tc->cur = node_new(tc, "tool", NONE, R_TOOL);
 		tc->content = tc->arena.len;
+		return;
+	}
+	if (tc->depth == 2 && strcmp(name, "tool") == 0) {
+		/* the model began the next call without ending this one */
+		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
+		    "a new <tool> began before </tool>");
+		tc->restart = 1;
+		tc->endfed = (size_t)XML_GetCurrentByteIndex(tc->xp);
+		XML_StopParser(tc->xp, XML_FALSE);
 		return;
 	}
 	if (tc->bad)
@@ -1269,7 +1314,7 @@ begin_call(struct toolcall *tc)
 	tc->lex = L_TEXT;
 	tc->sub = 0;
 	tc->namp = 0;
-	tc->done = tc->xerr = tc->strictamp = tc->bad = 0;
+	tc->done = tc->xerr = tc->strictamp = tc->restart = tc->bad = 0;
 	tc->wpos = tc->cpos;
 	tc->wraw = 0;
 	tc->nnodes = 0;
@@ -1527,6 +1572,14 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		if (tc->lex == L_AMP)
 			return 1;
 		ev = lex(tc, s, m, &i, 1);
+		if (ev == LEX_CDEND) {
+			if (!feed(tc, s + fs, i - fs))
+				return 0;
+			fs = i;
+			/* past the "]" or "]]" that may end the read */
+			i += m - i < 3 ? m - i : 3;
+			continue;
+		}
 		if (ev == LEX_AMP && ref_len(s + i, m - i) == 0) {
 			if (!feed(tc, s + fs, i - fs))
 				return 0;
@@ -1578,14 +1631,17 @@ call_chunk(struct toolcall *tc, const char *s, size_t n)
 		return rest(tc, at, base);
 	}
 	if (tc->xerr) {
-		fed = XML_GetCurrentByteIndex(tc->xp);
+		fed = tc->restart ? (XML_Index)tc->endfed :
+		    XML_GetCurrentByteIndex(tc->xp);
 		at = fed_to_raw(tc, fed < 0 ? 0 : (size_t)fed);
 		if (at < OPEN_LEN)
 			at = OPEN_LEN;
 		if (at > tc->raw.len)
 			at = tc->raw.len;
-		call_error(tc, call_pos(tc, at), "xml", "malformed tool call: "
-		    "%s", XML_ErrorString(XML_GetErrorCode(tc->xp)));
+		if (!tc->restart)
+			call_error(tc, call_pos(tc, at), "xml", "malformed "
+			    "tool call: %s",
+			    XML_ErrorString(XML_GetErrorCode(tc->xp)));
 		/* where the lexer stands at the error */
 		tc->lex = L_TEXT;
 		tc->sub = 0;

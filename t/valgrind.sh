@@ -50,7 +50,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	echo "1..1"
 	exit 1
 fi
-for tool in thread-serialize llmq-encode llmr-validate; do
+for tool in thread-serialize llmq-encode llmr-validate toolcall-parse; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -111,6 +111,72 @@ check 1 "llmr-validate: billion laughs" /dev/null "$r/billion-laughs.xml"
 check 3 "llmr-validate: a missing file" /dev/null "$tmp/no-such-file"
 vg -o json "$r/seed-response.xml" >/dev/full
 verdict 3 "llmr-validate: a failed write"
+
+tool=toolcall-parse
+cat >"$tmp/calls.txt" <<'EOF'
+I will read the file first.
+
+<tool>
+<server_name>local</server_name>
+<tool_name>read_file</tool_name>
+<arguments>
+  <path>src/main.go</path>
+  <line_start>1</line_start>
+  <line_end>100</line_end>
+</arguments>
+</tool>
+Now the fix, with "]]>" split and a nested list:
+<tool>
+<tool_name>apply_diff</tool_name>
+<arguments>
+  <path>src/app.ts</path>
+  <edits>
+    <edit><search><![CDATA[a ]]]]><![CDATA[> b]]></search>
+    <replace><![CDATA[if (x && y) { return "\n"; }]]></replace></edit>
+    <edit><search>old</search><replace>new &amp; better</replace></edit>
+  </edits>
+  <flags>true</flags><flags>42</flags><flags>3.5e2</flags><flags>null</flags>
+</arguments>
+</tool>
+Done: café, 日本, 😀.
+EOF
+cat >"$tmp/bad.txt" <<'EOF'
+A mismatched tag, then a good call with a bare ampersand:
+<tool><tool_name>t</tool_name><arguments><a></b></arguments></tool>
+<tool><tool_name>ok</tool_name><arguments><c>ls && pwd</c></arguments></tool>
+<tool><arguments/></tool> <tool><tool_name>t</tool_name><foo/></tool>
+<tool><tool_name>x</tool_name><arguments><a>1<b/></a></arguments></tool>
+EOF
+printf 'bad UTF-8: \377\n' >>"$tmp/bad.txt"
+printf '<tool><tool_name>cut</tool_name><arguments><c><![CDATA[x' \
+    >>"$tmp/bad.txt"
+{
+	printf '<tool><tool_name>write_to_file</tool_name><arguments>'
+	printf '<path>big.txt</path><content><![CDATA['
+	awk 'BEGIN { for (i = 0; i < 30000; i++)
+	    printf "line %d: \"quotes\" \\ <tags> & ]]\n", i }'
+	printf ']]></content></arguments></tool>\n'
+} >"$tmp/big.txt"
+check 0 "toolcall-parse: calls in prose on standard input" "$tmp/calls.txt"
+check 0 "toolcall-parse: --events -u" /dev/null --events -u "$tmp/calls.txt"
+check 1 "toolcall-parse: malformed and truncated calls, --events" /dev/null \
+    --events "$tmp/bad.txt"
+check 1 "toolcall-parse: malformed and truncated calls, --errors=json" \
+    /dev/null --errors=json "$tmp/bad.txt" "$tmp/calls.txt"
+check 1 "toolcall-parse: --strict" /dev/null --strict --events \
+    "$tmp/calls.txt" "$tmp/bad.txt"
+check 1 "toolcall-parse: --max-size exceeded" /dev/null --max-size 100 \
+    "$tmp/calls.txt" "$tmp/big.txt"
+check 1 "toolcall-parse: --max-size exceeded, --events" /dev/null \
+    --events --max-size 1K "$tmp/calls.txt" "$tmp/big.txt"
+check 0 "toolcall-parse: a 1 MB CDATA call" "$tmp/big.txt"
+check 0 "toolcall-parse: a 1 MB CDATA call, --events" /dev/null --events \
+    "$tmp/big.txt"
+check 3 "toolcall-parse: a missing file" /dev/null "$tmp/calls.txt" \
+    "$tmp/no-such-file"
+check 2 "toolcall-parse: a usage error" /dev/null --max-size 0
+vg "$tmp/calls.txt" >/dev/full
+verdict 3 "toolcall-parse: a failed write"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

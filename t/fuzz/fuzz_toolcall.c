@@ -1,0 +1,340 @@
+/*
+ * fuzz_toolcall: lib/toolcall on any bytes, plainly, with events, with
+ * --strict and both, fed whole and in pieces whose sizes come from a hash
+ * of the input. The pieces must not change the output or the status;
+ * every line must be JSON with the keys of its kind; a call must come
+ * out the moment its "</tool>" is fed, as the same call in both modes;
+ * the text and error records of valid UTF-8 must give the input back,
+ * calls aside; the status must say whether an error was reported; and
+ * --strict may only refuse more (without an error it changes nothing).
+ * Anything else aborts.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "toolcall.h"
+#include "utf8.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* One run's output, and for each line the input bytes fed before it. */
+struct out {
+	char	*s;
+	size_t	 len;
+	size_t	*fed;		/* bytes fed when line k came out */
+	size_t	 nlines;
+	size_t	 nfed;		/* room in fed */
+	int	 status;
+	unsigned long errors, warnings;
+};
+
+static void
+fail(const char *why, const char *s, size_t n)
+{
+	fprintf(stderr, "fuzz_toolcall: %s\n%.*s\n", why, (int)n, s);
+	abort();
+}
+
+/* Shows the two outputs that should have been the same, then aborts. */
+static void
+differ(const char *why, int mode, const struct out *a, const struct out *b)
+{
+	fprintf(stderr, "fuzz_toolcall: %s (events %d, strict %d)\n"
+	    "whole (status %d, %lu errors, %lu warnings):\n%.*s\n"
+	    "pieces (status %d, %lu errors, %lu warnings):\n%.*s\n", why,
+	    mode & 1, mode >> 1, a->status, a->errors, a->warnings,
+	    (int)a->len, a->s, b->status, b->errors, b->warnings, (int)b->len,
+	    b->s);
+	abort();
+}
+
+static uint32_t
+next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * Feeds the input in pieces: whole (seed 0), a byte at a time noting when
+ * each line comes out (seed 1), or of sizes from the seed.
+ */
+static void
+run(const char *in, size_t n, int events, int strict, uint32_t seed,
+    struct out *o)
+{
+	struct toolcall_opts opts = { events, strict, 0, TOOLCALL_MAX_SIZE };
+	struct toolcall *t;
+	unsigned long errors = diag_count(DIAG_ERROR);
+	unsigned long warnings = diag_count(DIAG_WARNING);
+	size_t at = 0, k, scanned = 0;
+	uint32_t x = seed;
+	FILE *f;
+
+	memset(o, 0, sizeof(*o));
+	if ((f = open_memstream(&o->s, &o->len)) == NULL)
+		abort();
+	if ((t = toolcall_new(&opts, f, "<fuzz>")) == NULL)
+		abort();
+	o->nfed = n + 16;
+	if (seed == 1 && (o->fed = calloc(o->nfed, sizeof(size_t))) == NULL)
+		abort();
+	while (at < n) {
+		k = seed == 0 ? n : seed == 1 ? 1 : 1 + next(&x) % 97;
+		if (k > n - at)
+			k = n - at;
+		if (toolcall_feed(t, in + at, k) != 0)
+			abort();
+		at += k;
+		if (seed != 1)
+			continue;
+		/* each line that came out now came with this byte */
+		fflush(f);
+		for (; scanned < o->len; scanned++)
+			if (o->s[scanned] == '\n') {
+				if (o->nlines == o->nfed)
+					fail("more lines than bytes", in, n);
+				o->fed[o->nlines++] = at;
+			}
+	}
+	if (toolcall_end(t) != 0)
+		abort();
+	o->status = toolcall_status(t);
+	o->errors = diag_count(DIAG_ERROR) - errors;
+	o->warnings = diag_count(DIAG_WARNING) - warnings;
+	if ((o->status == DIAG_INVALID) != (o->errors > 0))
+		fail("a status that does not match the errors", in, n);
+	toolcall_free(t);
+	if (fclose(f) != 0)
+		abort();
+	if (o->status != DIAG_OK && o->status != DIAG_INVALID)
+		abort();
+	if (o->len > 0 && o->s[o->len - 1] != '\n')
+		fail("output does not end with a newline", o->s, o->len);
+}
+
+static void
+out_free(struct out *o)
+{
+	free(o->s);
+	free(o->fed);
+}
+
+static int
+same(const struct out *a, const struct out *b)
+{
+	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0 &&
+	    a->status == b->status && a->errors == b->errors &&
+	    a->warnings == b->warnings;
+}
+
+static int
+is_key(json_t *j, const char *key, const char *kind)
+{
+	json_t *v = json_object_get(j, key);
+
+	if (strcmp(kind, "string") == 0)
+		return json_is_string(v);
+	if (strcmp(kind, "object") == 0)
+		return json_is_object(v);
+	if (strcmp(kind, "line") == 0)
+		return json_is_integer(v) && json_integer_value(v) >= 1;
+	return json_is_string(v) || json_is_null(v);	/* raw */
+}
+
+/* A call's three members, in their order, after "{" or {"type":..., */
+static void
+check_call(json_t *j, const char *line, size_t n, size_t extra)
+{
+	const char *name;
+
+	if (json_object_size(j) != 3 + extra || !is_key(j, "server_name",
+	    "string") || !is_key(j, "tool_name", "string") ||
+	    !is_key(j, "arguments", "object"))
+		fail("a call without its members", line, n);
+	name = json_string_value(json_object_get(j, "tool_name"));
+	if (name[strspn(name, " \t\r\n")] == '\0' ||
+	    json_string_length(json_object_get(j, "server_name")) == 0)
+		fail("an empty tool_name or server_name", line, n);
+	if (extra == 0 && strncmp(line, "{" "\"server_name\":\"", 16) != 0)
+		fail("a call's members out of order", line, n);
+	if (extra == 1 && strncmp(line, "{\"type\":\"tool_call\",\"server_name"
+	    "\":\"", 35) != 0)
+		fail("a tool_call's members out of order", line, n);
+}
+
+/*
+ * Checks every line of an output; in events mode also that the text and
+ * error records give the input back around the calls, when the input is
+ * valid UTF-8 (pos is the byte-at-a-time run, which knows where each
+ * call ended).
+ */
+static void
+check_lines(const struct out *o, const struct out *pos, const char *in,
+    size_t n)
+{
+	const char *p, *nl, *type, *text;
+	size_t len, k = 0, cur = 0, tlen;
+	int verbatim;
+	json_error_t e;
+	json_t *j;
+
+	verbatim = pos != NULL && utf8_valid(in, n) == n;
+	if (n >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
+		cur = 3;
+	for (p = o->s; p < o->s + o->len; p = nl + 1, k++) {
+		nl = memchr(p, '\n', (size_t)(o->s + o->len - p));
+		len = (size_t)(nl - p);
+		if ((j = json_loadb(p, len, JSON_ALLOW_NUL, &e)) == NULL ||
+		    !json_is_object(j))
+			fail("not a JSON object", p, len);
+		if (pos == NULL) {
+			check_call(j, p, len, 0);
+			json_decref(j);
+			continue;
+		}
+		if (strncmp(p, "{\"type\":\"", 9) != 0)
+			fail("type is not first", p, len);
+		type = json_string_value(json_object_get(j, "type"));
+		if (type != NULL && strcmp(type, "text") == 0) {
+			text = json_string_value(json_object_get(j, "text"));
+			tlen = json_string_length(json_object_get(j, "text"));
+			if (json_object_size(j) != 2 || text == NULL ||
+			    tlen == 0 || memchr(text, '\n', tlen - 1) != NULL)
+				fail("a bad text record", p, len);
+			if (verbatim && (tlen > n - cur ||
+			    memcmp(in + cur, text, tlen) != 0))
+				fail("text that is not the input", p, len);
+			cur += tlen;
+		} else if (type != NULL && strcmp(type, "tool_call") == 0) {
+			check_call(j, p, len, 1);
+			if (verbatim && (n - cur < 6 || k >= pos->nlines ||
+			    pos->fed[k] < cur + 13 ||
+			    memcmp(in + cur, "<tool>", 6) != 0 ||
+			    memcmp(in + pos->fed[k] - 7, "</tool>", 7) != 0))
+				fail("a call that is not <tool> to </tool>, "
+				    "or came late", p, len);
+			if (verbatim)
+				cur = pos->fed[k];
+		} else if (type != NULL && strcmp(type, "error") == 0) {
+			if (json_object_size(j) != 5 ||
+			    !is_key(j, "message", "string") ||
+			    !is_key(j, "line", "line") ||
+			    !is_key(j, "column", "line") ||
+			    !is_key(j, "raw", "raw"))
+				fail("a bad error record", p, len);
+			text = json_string_value(json_object_get(j, "raw"));
+			tlen = json_string_length(json_object_get(j, "raw"));
+			if (verbatim && (text == NULL || tlen < 6 ||
+			    tlen > n - cur ||
+			    memcmp(in + cur, text, tlen) != 0 ||
+			    memcmp(text, "<tool>", 6) != 0))
+				fail("raw that is not the input", p, len);
+			cur += tlen;
+		} else
+			fail("an unknown type", p, len);
+		json_decref(j);
+	}
+	if (verbatim && cur != n)
+		fail("records that do not cover the input", in, n);
+}
+
+/* Line k of an output, as a pointer and a length. */
+static const char *
+line_at(const struct out *o, const char *from, size_t *len)
+{
+	const char *nl = memchr(from, '\n', (size_t)(o->s + o->len - from));
+
+	*len = (size_t)(nl - from);
+	return from;
+}
+
+/* The calls of events mode are the calls of plain mode, type added. */
+static void
+check_modes(const struct out *plain, const struct out *ev)
+{
+	const char *p = plain->s, *q = ev->s, *a, *b;
+	size_t la, lb;
+
+	if (plain->status != ev->status || plain->errors != ev->errors ||
+	    plain->warnings != ev->warnings)
+		fail("events changed the diagnostics", ev->s, ev->len);
+	for (; q < ev->s + ev->len; q = b + lb + 1) {
+		b = line_at(ev, q, &lb);
+		if (strncmp(b, "{\"type\":\"tool_call\",", 20) != 0)
+			continue;
+		if (p >= plain->s + plain->len)
+			fail("a call in events mode only", b, lb);
+		a = line_at(plain, p, &la);
+		if (la != lb - 19 || memcmp(a + 1, b + 20, la - 1) != 0)
+			fail("a call that differs between modes", b, lb);
+		p = a + la + 1;
+	}
+	if (p != plain->s + plain->len)
+		fail("a call in plain mode only", p,
+		    (size_t)(plain->s + plain->len - p));
+}
+
+/*
+ * --strict refuses more, and only bare ampersands: with no error of its
+ * own, or no "&" in the input at all, it changes nothing. Beyond that it
+ * may differ: its error skips to the next <tool>, where plain mode's call
+ * goes on to its </tool>, so it may even give a call (or report an error
+ * in prose) that plain mode does not.
+ */
+static void
+check_strict(const struct out *plain, const struct out *strict,
+    const char *in, size_t n)
+{
+	if (strict->status < plain->status)
+		fail("--strict accepted what plain mode refused", in, n);
+	if ((strict->status == DIAG_OK || memchr(in, '&', n) == NULL) &&
+	    (!same(plain, strict) || strict->warnings != 0))
+		fail("--strict changed what needs no strictness", in, n);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *in = (const char *)data;
+	struct out whole[4], cut, bytes;
+	uint32_t seed = 2166136261u;
+	size_t i;
+	int m;
+
+	diag_setquiet(1);
+	for (i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 16777619u;
+	if (seed < 2)
+		seed += 2;
+	for (m = 0; m < 4; m++) {
+		run(in, size, m & 1, m >> 1, 0, &whole[m]);
+		run(in, size, m & 1, m >> 1, seed, &cut);
+		if (!same(&whole[m], &cut))
+			differ("pieces changed the output", m, &whole[m], &cut);
+		out_free(&cut);
+		if (m & 1) {
+			run(in, size, 1, m >> 1, 1, &bytes);
+			if (!same(&whole[m], &bytes))
+				differ("1-byte pieces changed the output", m,
+				    &whole[m], &bytes);
+			check_lines(&whole[m], &bytes, in, size);
+			out_free(&bytes);
+		} else
+			check_lines(&whole[m], NULL, in, size);
+	}
+	check_modes(&whole[0], &whole[1]);
+	check_modes(&whole[2], &whole[3]);
+	check_strict(&whole[0], &whole[2], in, size);
+	check_strict(&whole[1], &whole[3], in, size);
+	for (m = 0; m < 4; m++)
+		out_free(&whole[m]);
+	return 0;
+}

@@ -1,0 +1,1376 @@
+#!/usr/bin/env bats
+# toolcall-parse as a user drives it: every option, the seed's examples,
+# prose around calls, the typing of values, CDATA, the & rule, every
+# diagnostic with its position and exit status, --events, and streaming
+# (live delivery, a 10 MB CDATA body, input fed one byte at a time).
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+D="$DATA/toolcall-parse"
+USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--max-size BYTES]
+                      [--strict] [FILE ...]'
+HELP="$USAGE
+exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
+SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
+AMP_WARN='warning: bare "&" taken as text (write &amp;)'
+AMP_ERR='error: malformed tool call: bare "&" (write &amp;)'
+INVALID='error: malformed tool call: not well-formed (invalid token)'
+
+# call ARGS: in.txt holding one call of tool "t" with those arguments, on
+# one line; the first byte of ARGS is at column 42.
+call() {
+	printf '<tool><tool_name>t</tool_name><arguments>%s</arguments></tool>\n' "$1" >in.txt
+}
+
+# parses ARGS JSON: that call is written as exactly the line
+# {"server_name":"local","tool_name":"t","arguments":JSON}, silently, status 0.
+parses() {
+	call "$1"
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output "{\"server_name\":\"local\",\"tool_name\":\"t\",\"arguments\":$2}"
+	assert_equal "$stderr" ""
+}
+
+# typed TEXT JSON: the leaf <v>TEXT</v> becomes the value JSON.
+typed() {
+	parses "<v>$1</v>" "{\"v\":$2}"
+}
+
+# rejects ARGS COL DIAGNOSTIC: that call writes nothing and the one error
+# "in.txt:1:COL: DIAGNOSTIC", status 1.
+rejects() {
+	call "$1"
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:1:$2: $3"
+}
+
+# files STATUS OPTION...: runs toolcall-parse OPTIONS with stdout in out and
+# stderr in err, and checks that it exits with STATUS.
+files() {
+	local want=$1 st=0
+	shift
+	toolcall-parse "$@" >out 2>err || st=$?
+	assert_equal "$st" "$want"
+}
+
+# golden NAME [OPTION...]: NAME.txt on standard input gives exactly NAME.json
+# (NAME.events with --events) on stdout, nothing on stderr, status 0.
+golden() {
+	local name=$1 ext=json
+	shift
+	case " $* " in *" --events "*) ext=events ;; esac
+	files 0 "$@" <"$D/$name.txt"
+	cmp out "$D/$name.$ext"
+	assert_equal "$(cat err)" ""
+}
+
+# xs N: N bytes of "x".
+xs() {
+	head -c "$1" /dev/zero | tr '\0' x
+}
+
+# sized N: call.txt holding a call of exactly N bytes (then a newline), and
+# call.json the line it gives.
+sized() {
+	{ printf '<tool><tool_name>t</tool_name><arguments><a>'; xs $(($1 - 67)); printf '</a></arguments></tool>\n'; } >call.txt
+	{ printf '{"server_name":"local","tool_name":"t","arguments":{"a":"'; xs $(($1 - 67)); printf '"}}\n'; } >call.json
+}
+
+# ev FILE JS: the JavaScript expression JS evaluated for each event e of the
+# JSON lines in FILE, the results written one after the other.
+ev() {
+	node -e 'const f = new Function("e", "return " + process.argv[2]);
+		process.stdout.write(require("fs").readFileSync(process.argv[1], "utf8").split("\n")
+			.filter((l) => l !== "").map((l) => String(f(JSON.parse(l)))).join(""))' "$1" "$2"
+}
+
+# live OPTION... -- CHUNK...: runs toolcall-parse OPTIONS between two FIFOs;
+# writes each CHUNK and, except after the last, reads one line of output
+# before writing the next, so a tool that holds a call back until more
+# input comes hangs and is killed after 10 seconds. Prints the lines read
+# (then the rest of the output) and exits with toolcall-parse's status.
+live() {
+	mkfifo in out
+	timeout 10 bash -c '
+		opts=()
+		while [ "$1" != -- ]; do opts+=("$1"); shift; done
+		shift
+		toolcall-parse "${opts[@]}" <in >out &
+		pid=$!
+		exec 3>in 4<out
+		while [ $# -gt 1 ]; do
+			printf "%s" "$1" >&3
+			IFS= read -r line <&4 || exit 5
+			printf "%s\n" "$line"
+			shift
+		done
+		printf "%s" "$1" >&3
+		exec 3>&-
+		cat <&4
+		wait "$pid"' live "$@"
+}
+
+# trickle FILE: writes FILE to stdout one byte per write(2), each write done
+# before the next begins.
+trickle() {
+	node -e '
+		const b = require("fs").readFileSync(process.argv[1]);
+		let i = 0;
+		(function step() {
+			if (i < b.length)
+				process.stdout.write(b.subarray(i, ++i), () => setImmediate(step));
+		})();' "$1"
+}
+
+# ---------------------------------------------------------------- options
+
+@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+	run -0 --separate-stderr toolcall-parse -h
+	assert_output "$HELP"
+	assert_equal "$stderr" ""
+}
+
+@test "--help is the same as -h" {
+	run -0 --separate-stderr toolcall-parse --help
+	assert_output "$HELP"
+	assert_equal "$stderr" ""
+}
+
+@test "--version prints the tool, llmkit and the version" {
+	run -0 --separate-stderr toolcall-parse --version
+	assert_output "toolcall-parse (llmkit) 0.1.0"
+	assert_equal "$stderr" ""
+}
+
+@test "an unknown short option is a usage error with the usage on stderr" {
+	run -2 --separate-stderr toolcall-parse -x "$D/prose.txt"
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: invalid option -- 'x'
+$USAGE"
+}
+
+@test "an unknown long option is a usage error with the usage on stderr" {
+	run -2 --separate-stderr toolcall-parse --pretty "$D/prose.txt"
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: unrecognized option '--pretty'
+$USAGE"
+}
+
+@test "--errors with a value other than json or text is a usage error" {
+	run -2 --separate-stderr toolcall-parse --errors=xml "$D/prose.txt"
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: --errors must be json or text, not \"xml\"
+$USAGE"
+}
+
+@test "--max-size without a value is a usage error" {
+	run -2 --separate-stderr toolcall-parse --max-size
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: option '--max-size' requires an argument
+$USAGE"
+}
+
+@test "--max-size refuses 0, negative, non-numeric, unknown suffixes and empty" {
+	for v in 0 -1 x 10Q '' 0K 1.5K 1KB K k 5T; do
+		run -2 --separate-stderr toolcall-parse --max-size "$v" "$D/prose.txt"
+		assert_output ""
+		assert_equal "$stderr" "$SIZE_MSG \"$v\"
+$USAGE"
+	done
+}
+
+@test "--max-size refuses a size beyond 64 bits, with or without a suffix" {
+	for v in 99999999999999999999 18446744073709551616 17179869184G; do
+		run -2 --separate-stderr toolcall-parse --max-size="$v" "$D/prose.txt"
+		assert_equal "$stderr" "$SIZE_MSG \"$v\"
+$USAGE"
+	done
+}
+
+@test "--max-size N lets a call of exactly N bytes through and refuses N+1" {
+	sized 100
+	run -0 --separate-stderr toolcall-parse --max-size 100 call.txt
+	assert_output "$(cat call.json)"
+	sized 101
+	run -1 --separate-stderr toolcall-parse --max-size=100 call.txt
+	assert_output ""
+	assert_equal "$stderr" "call.txt:1:1: error: tool call larger than --max-size (100 bytes)"
+}
+
+@test "--max-size counts bytes, not characters" {
+	call "<a>$(printf 'é%.0s' $(seq 17))</a>"
+	run -0 --separate-stderr toolcall-parse --max-size 101 in.txt
+	run -1 --separate-stderr toolcall-parse --max-size 100 in.txt
+	assert_equal "$stderr" "in.txt:1:1: error: tool call larger than --max-size (100 bytes)"
+}
+
+@test "--max-size 1K is 1024 bytes" {
+	sized 1024
+	toolcall-parse --max-size 1K call.txt >out
+	cmp out call.json
+	sized 1025
+	run -1 --separate-stderr toolcall-parse --max-size 1K call.txt
+	assert_equal "$stderr" "call.txt:1:1: error: tool call larger than --max-size (1024 bytes)"
+}
+
+@test "--max-size 1M is 1048576 bytes" {
+	sized 1048576
+	toolcall-parse --max-size 1M call.txt >out
+	cmp out call.json
+	sized 1048577
+	run -1 --separate-stderr toolcall-parse --max-size 1M call.txt
+	assert_equal "$stderr" "call.txt:1:1: error: tool call larger than --max-size (1048576 bytes)"
+}
+
+@test "--max-size 1G takes a call that 1M refuses" {
+	sized 2000000
+	toolcall-parse --max-size 1G call.txt >out
+	cmp out call.json
+	run -1 --separate-stderr toolcall-parse --max-size 1M call.txt
+	assert_equal "$stderr" "call.txt:1:1: error: tool call larger than --max-size (1048576 bytes)"
+}
+
+@test "the default --max-size is 64M: a call of 67108865 bytes is refused" {
+	sized 67108865
+	run -1 --separate-stderr toolcall-parse call.txt
+	assert_output ""
+	assert_equal "$stderr" "call.txt:1:1: error: tool call larger than --max-size (67108864 bytes)"
+}
+
+# --------------------------------------------------------------- operands
+
+@test "no operand reads standard input, named <stdin> in diagnostics" {
+	printf 'a\n<tool></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse <in.txt
+	assert_equal "$stderr" "<stdin>:2:1: error: malformed tool call: <tool_name> is missing or empty"
+}
+
+@test "the operand - reads standard input among files, in operand order" {
+	printf '<tool><tool_name>a</tool_name></tool>\n' >a.txt
+	printf '<tool><tool_name>b</tool_name></tool>\n' >b.txt
+	run -0 --separate-stderr toolcall-parse a.txt - a.txt <b.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}
+{"server_name":"local","tool_name":"a","arguments":{}}'
+}
+
+@test "each operand is its own stream: line numbers and offsets restart" {
+	printf 'one\ntwo\n<tool><tool_name>a</tool_name></tool>\n' >a.txt
+	printf 'x\377\n<tool><tool_name>b</tool_nam></tool>\n' >b.txt
+	run -1 --separate-stderr toolcall-parse a.txt b.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}'
+	assert_equal "$stderr" "b.txt:1:2: error: invalid UTF-8: byte 0xff at byte offset 1
+b.txt:2:21: error: malformed tool call: mismatched tag"
+}
+
+@test "a call open at the end of one operand is truncated, not continued in the next" {
+	printf 'prose\n<tool><tool_name>a</tool_name>\n' >a.txt
+	printf '<arguments/></tool>\n<tool><tool_name>b</tool_name></tool>\n' >b.txt
+	run -1 --separate-stderr toolcall-parse a.txt b.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "a.txt:2:1: error: truncated tool call: input ended before </tool>"
+}
+
+@test "a missing file is trouble: status 3, the other operands still processed" {
+	printf '<tool><tool_name>a</tool_name></tool>\n' >a.txt
+	printf '<tool><tool_name>b</tool_name></tool>\n' >b.txt
+	run -3 --separate-stderr toolcall-parse a.txt no-such.txt b.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "toolcall-parse: no-such.txt: No such file or directory"
+}
+
+@test "the highest status wins: a malformed call and a missing file give 3" {
+	printf '<tool></tool>\n' >a.txt
+	run -3 --separate-stderr toolcall-parse a.txt no-such.txt
+	assert_equal "$stderr" "a.txt:1:1: error: malformed tool call: <tool_name> is missing or empty
+toolcall-parse: no-such.txt: No such file or directory"
+}
+
+@test "a missing file is reported in plain text even with --errors=json" {
+	run -3 --separate-stderr toolcall-parse --errors=json no-such.txt
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: no-such.txt: No such file or directory"
+}
+
+@test "a directory operand is trouble: status 3" {
+	mkdir calls
+	run -3 --separate-stderr toolcall-parse calls
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: calls: Is a directory"
+}
+
+@test "a failed write is trouble: status 3" {
+	run -3 --separate-stderr bash -c 'toolcall-parse "$1" >/dev/full' sh "$D/prose.txt"
+	assert_equal "$stderr" "toolcall-parse: <stdout>: No space left on device"
+}
+
+@test "output to a closed pipe ends quietly" {
+	run -0 --separate-stderr bash -c 'for i in $(seq 1 20000); do echo "<tool><tool_name>t$i</tool_name></tool>"; done | toolcall-parse | head -n 1'
+	assert_output '{"server_name":"local","tool_name":"t1","arguments":{}}'
+	assert_equal "$stderr" ""
+}
+
+@test "a byte order mark at the start of each operand is skipped and takes no column" {
+	printf '\357\273\277<tool><tool_name>t</tool_nam></tool>\n' >a.txt
+	cp a.txt b.txt
+	run -1 --separate-stderr toolcall-parse a.txt b.txt
+	assert_equal "$stderr" "a.txt:1:21: error: malformed tool call: mismatched tag
+b.txt:1:21: error: malformed tool call: mismatched tag"
+}
+
+@test "exit status 0: calls, prose and warnings only" {
+	printf 'Tom & Jerry\n<tool><tool_name>t</tool_name><arguments><c>a&b</c></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"c":"a&b"}}'
+	assert_equal "$stderr" "in.txt:2:46: $AMP_WARN"
+}
+
+@test "empty input and prose without calls give no output and status 0" {
+	run -0 --separate-stderr toolcall-parse </dev/null
+	assert_output ""
+	printf 'Just prose, </tool> and <tool/> and <tool\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+# ------------------------------------------------------ the seed's examples
+
+@test "seed: execute_command" {
+	golden seed-execute-command
+}
+
+@test "seed: search_files with its pattern in CDATA, backslashes escaped" {
+	golden seed-search-files
+}
+
+@test "seed: read_file with integer line numbers" {
+	golden seed-read-file
+}
+
+@test "seed: task_completion" {
+	golden seed-task-completion
+}
+
+@test "seed: write_to_file with the React Button component in CDATA" {
+	golden seed-write-button
+}
+
+@test "seed: the Button component comes out byte for byte as its CDATA" {
+	toolcall-parse "$D/seed-write-button.txt" >out
+	node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync("out", "utf8")).arguments.content)' >content
+	sed -n '6,19p' "$D/seed-write-button.txt" | sed -e '1s/^  <content><!\[CDATA\[//' -e '$s/\]\]><\/content>$//' | head -c -1 | cmp - content
+}
+
+@test "seed: the format specification's write_to_file with quotes and backslashes" {
+	golden seed-format
+}
+
+@test "seed: apply_diff with two edits becomes an array of objects" {
+	golden seed-apply-diff
+	run -0 ev out 'e.arguments.edits.edit.length'
+	assert_output 2
+}
+
+@test "seed: repeated <exclude> elements become an array in order" {
+	golden seed-array
+}
+
+@test "seed: the type inference example, with comments beside the values" {
+	golden seed-type-inference
+}
+
+@test "seed: a CDATA end marker split across two sections" {
+	golden seed-cdata-end
+}
+
+@test "seed: the automatic conversion rules" {
+	parses '<recursive>true</recursive><enabled>FALSE</enabled><optional>null</optional><count>123</count><line_start>1</line_start><ratio>3.14</ratio><value>1.23e10</value><path>./src/main.go</path><name>hello</name>' \
+		'{"recursive":true,"enabled":false,"optional":null,"count":123,"line_start":1,"ratio":3.14,"value":12300000000,"path":"./src/main.go","name":"hello"}'
+}
+
+@test "seed: forcing a string with quotes or with CDATA" {
+	parses '<a>"true"</a><b><![CDATA[true]]></b>' '{"a":"\"true\"","b":"true"}'
+}
+
+@test "seed: the edge cases, with Inf and NaN kept as strings" {
+	parses '<a>007</a><b>"true"</b><c>+Inf</c><d>-Inf</d><e>NaN</e><f><![CDATA[42]]></f>' \
+		'{"a":7,"b":"\"true\"","c":"+Inf","d":"-Inf","e":"NaN","f":"42"}'
+}
+
+@test "seed: every good example in one stream gives every call in order" {
+	for n in execute-command search-files read-file task-completion write-button format apply-diff array type-inference cdata-end; do
+		printf 'Next, %s:\n\n```xml\n' "$n"
+		cat "$D/seed-$n.txt"
+		printf '```\n\n'
+		cat "$D/seed-$n.json" >>expected
+	done >in.txt
+	toolcall-parse in.txt >out
+	cmp out expected
+}
+
+@test "seed: the old JSON inside <tool> is text outside any element" {
+	run -1 --separate-stderr toolcall-parse "$D/seed-old-json.txt"
+	assert_output ""
+	assert_equal "$stderr" "$D/seed-old-json.txt:1:7: error: malformed tool call: text in <tool> outside any element"
+}
+
+@test "seed: JSON in a CDATA directly in <arguments> is text outside any argument" {
+	run -1 --separate-stderr toolcall-parse "$D/seed-json-in-cdata.txt"
+	assert_output ""
+	assert_equal "$stderr" "$D/seed-json-in-cdata.txt:4:1: error: malformed tool call: text in <arguments> outside any argument"
+}
+
+# ------------------------------------------------------ prose around calls
+
+@test "prose with markdown, fences and two calls on one line gives the calls in order" {
+	golden prose
+}
+
+@test "a call inside a markdown code fence is still a call" {
+	printf '```xml\n<tool><tool_name>t</tool_name></tool>\n```\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+}
+
+@test "calls back to back with no prose between them" {
+	printf '<tool><tool_name>a</tool_name></tool><tool><tool_name>b</tool_name></tool>' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}'
+}
+
+@test "<tool id=\"1\">, <TOOL>, <tool >, <tools> and <tool/> are prose" {
+	printf '%s\n' '<tool id="1"><tool_name>a</tool_name></tool>' '<TOOL><tool_name>b</tool_name></TOOL>' \
+		'<tool ><tool_name>c</tool_name></tool>' '<tools><tool_name>d</tool_name></tools>' '<tool/>' '<Tool><tool_name>e</tool_name></Tool>' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "a < just before <tool> is prose and the call is still found" {
+	printf 'a <<tool><tool_name>t</tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+}
+
+@test "a partial <tool at the end of the input is prose" {
+	printf 'and then <tool' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "</tool> inside CDATA does not end the call" {
+	parses '<c><![CDATA[a</tool>b]]></c>' '{"c":"a</tool>b"}'
+}
+
+@test "<tool> inside CDATA does not start another call" {
+	parses '<c><![CDATA[<tool><tool_name>x</tool_name></tool>]]></c>' '{"c":"<tool><tool_name>x</tool_name></tool>"}'
+}
+
+@test "escaped &lt;tool&gt; and &lt;/tool&gt; are text, not tags" {
+	parses '<c>&lt;tool&gt;x&lt;/tool&gt;</c>' '{"c":"<tool>x</tool>"}'
+}
+
+@test "an argument element named tool is an ordinary argument" {
+	parses '<tool>grep</tool><n><tool>a</tool><tool>b</tool></n>' '{"tool":"grep","n":{"tool":["a","b"]}}'
+}
+
+@test "comments and processing instructions holding </tool> do not end the call" {
+	parses '<!-- </tool> --><a>1</a><?note </tool> ?><b>2</b><!-- <tool> -->' '{"a":1,"b":2}'
+}
+
+@test "a comment holding </tool> right after <tool> does not end the call" {
+	printf '<tool><!-- </tool> --><tool_name>t</tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+}
+
+@test "an attribute value holding an escaped </tool> does not end the call" {
+	parses '<a note="&lt;/tool>">1</a>' '{"a":1}'
+}
+
+@test "an end tag with white space before its > ends the call" {
+	printf '<tool><tool_name>t</tool_name></tool  >\n<tool><tool_name>u</tool_name></tool\n>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{}}
+{"server_name":"local","tool_name":"u","arguments":{}}'
+}
+
+@test "a bare & in prose outside calls is not a warning" {
+	printf 'Tom & Jerry &nbsp; R&D\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+# -------------------------------------------------------- the call's parts
+
+@test "server_name is \"local\" when absent, empty, self-closing or white space" {
+	for s in '' '<server_name></server_name>' '<server_name/>' '<server_name> 
+	 </server_name>'; do
+		printf '<tool>%s<tool_name>t</tool_name></tool>\n' "$s" >in.txt
+		run -0 --separate-stderr toolcall-parse in.txt
+		assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+	done
+}
+
+@test "server_name and tool_name are trimmed strings, never typed" {
+	printf '<tool><server_name> 1 </server_name><tool_name>\n true\n</tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"1","tool_name":"true","arguments":{}}'
+}
+
+@test "server_name and tool_name decode entities and are JSON-escaped" {
+	printf '<tool><server_name>a&amp;b</server_name><tool_name>say &quot;hi&quot;\\</tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"a&b","tool_name":"say \"hi\"\\","arguments":{}}'
+}
+
+@test "a tool_name in CDATA is its text" {
+	printf '<tool><tool_name><![CDATA[read_file]]></tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"read_file","arguments":{}}'
+}
+
+@test "tool_name, server_name and arguments inside <arguments> are ordinary arguments" {
+	parses '<tool_name>x</tool_name><server_name>y</server_name><arguments>1</arguments>' '{"tool_name":"x","server_name":"y","arguments":1}'
+}
+
+@test "the keys come in the order server_name, tool_name, arguments whatever the input order" {
+	printf '<tool><arguments><a>1</a></arguments><tool_name>t</tool_name><server_name>gh</server_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"gh","tool_name":"t","arguments":{"a":1}}'
+}
+
+@test "a missing tool_name is an error at the <tool>" {
+	printf 'Calling:\n  <tool><arguments><a>1</a></arguments></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:2:3: error: malformed tool call: <tool_name> is missing or empty"
+}
+
+@test "an empty, self-closing or white-space tool_name is an error at the <tool>" {
+	for s in '<tool_name></tool_name>' '<tool_name/>' '<tool_name>
+	</tool_name>'; do
+		printf 'x <tool>%s</tool>\n' "$s" >in.txt
+		run -1 --separate-stderr toolcall-parse in.txt
+		assert_equal "$stderr" "in.txt:1:3: error: malformed tool call: <tool_name> is missing or empty"
+	done
+}
+
+@test "arguments absent, empty, self-closing, white space or comment only give {}" {
+	for a in '' '<arguments></arguments>' '<arguments/>' '<arguments>
+  	</arguments>' '<arguments><!-- none --></arguments>'; do
+		printf '<tool><tool_name>t</tool_name>%s</tool>\n' "$a" >in.txt
+		run -0 --separate-stderr toolcall-parse in.txt
+		assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+	done
+}
+
+@test "an unknown element in <tool> is an error at its <" {
+	printf '<tool><tool_name>t</tool_name><foo>1</foo></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:1:31: error: malformed tool call: unexpected <foo> in <tool>"
+}
+
+@test "tool_name given twice is an error at the second" {
+	printf '<tool><tool_name>a</tool_name><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:31: error: malformed tool call: <tool_name> given twice"
+}
+
+@test "server_name given twice is an error at the second" {
+	printf '<tool><server_name>a</server_name><server_name>b</server_name><tool_name>t</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:35: error: malformed tool call: <server_name> given twice"
+}
+
+@test "arguments given twice is an error at the second" {
+	printf '<tool><tool_name>t</tool_name><arguments/>\n  <arguments><a>1</a></arguments></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:2:3: error: malformed tool call: <arguments> given twice"
+}
+
+@test "an element inside tool_name or server_name is an error at that element" {
+	printf '<tool><tool_name>a<b>x</b></tool_name></tool>\n<tool><server_name><i/></server_name><tool_name>t</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:1:19: error: malformed tool call: <tool_name> must hold text, not <b>
+in.txt:2:20: error: malformed tool call: <server_name> must hold text, not <i>"
+}
+
+@test "text directly in <tool> is an error at its start" {
+	printf '<tool>hello<tool_name>t</tool_name></tool>\n<tool><tool_name>t</tool_name>bye</tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:7: error: malformed tool call: text in <tool> outside any element
+in.txt:2:31: error: malformed tool call: text in <tool> outside any element"
+}
+
+@test "text directly in <arguments> is an error at its start" {
+	rejects 'oops<a>1</a>' 42 'error: malformed tool call: text in <arguments> outside any argument'
+}
+
+@test "an argument with text then an element is mixed, at the element" {
+	rejects '<a>x<b>1</b></a>' 46 'error: malformed tool call: <a> mixes text and elements'
+}
+
+@test "an argument with an element then text is mixed, at the text" {
+	rejects '<a><b>1</b>x</a>' 53 'error: malformed tool call: <a> mixes text and elements'
+}
+
+@test "a mixed argument deep in an object is named" {
+	rejects '<o><a>x<b/></a></o>' 49 'error: malformed tool call: <a> mixes text and elements'
+}
+
+@test "only the first error of a call is reported" {
+	printf '<tool>hello<foo/><tool_name>t</tool_name><tool_name>u</tool_name><arguments>x</arguments></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:7: error: malformed tool call: text in <tool> outside any element"
+}
+
+@test "a structure error does not disturb the XML: the call ends at its own </tool>" {
+	printf '<tool><tool_name>t</tool_name><foo><![CDATA[</tool><tool><tool_name>x</tool_name></tool>]]></foo></tool>\n<tool><tool_name>u</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"u","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:31: error: malformed tool call: unexpected <foo> in <tool>"
+}
+
+@test "attributes on any element inside a call are ignored" {
+	printf '<tool><server_name id="2">gh</server_name><tool_name lang="en">t</tool_name><arguments kind="x"><path type="file">a</path><o a="1"><k>v</k></o><e a="1"/></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"gh","tool_name":"t","arguments":{"path":"a","o":{"k":"v"},"e":""}}'
+}
+
+@test "comments and processing instructions anywhere in a call are ignored" {
+	printf '<tool><?pi x?><!-- c --><tool_name><!-- c -->t<?p?></tool_name><arguments><!-- c --><a>1<!-- c -->2</a><?pi?><b><!--x--></b></arguments><!-- end --></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"a":12,"b":""}}'
+}
+
+# ------------------------------------------------------- arguments to JSON
+
+@test "an element with child elements becomes an object, recursively" {
+	parses '<o><p><q>1</q></p><r>s</r></o>' '{"o":{"p":{"q":1},"r":"s"}}'
+}
+
+@test "white space between child elements is layout" {
+	parses '
+  <o>
+	<a>1</a>
+    <b>x y</b>
+  </o>
+' '{"o":{"a":1,"b":"x y"}}'
+}
+
+@test "repeated names become an array at the place of the first" {
+	parses '<a>1</a><b>2</b><a>3</a>' '{"a":[1,3],"b":2}'
+}
+
+@test "an array keeps each member's own type, objects included" {
+	parses '<x>1</x><x>a</x><x/><x><k>v</k></x><x>true</x>' '{"x":[1,"a","",{"k":"v"},true]}'
+}
+
+@test "arrays nest inside objects inside arrays" {
+	parses '<o><i>1</i><i>2</i></o><o><i>3</i></o>' '{"o":[{"i":[1,2]},{"i":3}]}'
+}
+
+@test "empty elements are empty strings" {
+	parses '<a/><b></b><c>  </c><d>
+	</d>' '{"a":"","b":"","c":"","d":""}'
+}
+
+@test "element names that are not ASCII are keys as they are" {
+	parses '<café>1</café><日本>x</日本>' '{"café":1,"日本":"x"}'
+}
+
+# ---------------------------------------------------------- typing values
+
+@test "true and false in any letter case are booleans" {
+	typed true true
+	typed TRUE true
+	typed True true
+	typed tRuE true
+	typed false false
+	typed FaLsE false
+	typed FALSE false
+}
+
+@test "null in any letter case is null" {
+	typed null null
+	typed NULL null
+	typed Null null
+	typed nUlL null
+}
+
+@test "integers are written canonically" {
+	typed 0 0
+	typed 42 42
+	typed -42 -42
+	typed 007 7
+	typed +5 5
+	typed -0 0
+	typed +0 0
+	typed 00 0
+}
+
+@test "integers at the edges of 64 bits stay integers" {
+	typed 9223372036854775807 9223372036854775807
+	typed -9223372036854775808 -9223372036854775808
+	typed 0009223372036854775807 9223372036854775807
+}
+
+@test "integers beyond 64 bits stay strings" {
+	typed 9223372036854775808 '"9223372036854775808"'
+	typed -9223372036854775809 '"-9223372036854775809"'
+	typed 123456789012345678901234567890 '"123456789012345678901234567890"'
+}
+
+@test "the spec's float examples are written as JavaScript writes them" {
+	typed 3.14 3.14
+	typed 1.23e10 12300000000
+	typed .5 0.5
+	typed 42. 42
+	typed 1e21 1e+21
+	typed 1E-7 1e-7
+	typed -0.0 0
+	typed 2.50 2.5
+}
+
+@test "every float agrees with node's String(Number(x))" {
+	floats=(3.14 1.23e10 .5 42. 1e21 1E-7 -0.0 2.50 0.1 -2.5e-3 1e20 123456789012345678901234.5
+		1.7976931348623157e308 1e308 5e-324 4.9e-324 2.2250738585072014e-308 2.225073858507201e-309
+		0.000001 1e-6 1e-7 100e-2 0.1e1 9007199254740993.0 1.0 0e0 -0e5 +.5 1.e5 00.5 -.5e-3 123e18
+		1.5E+3 0.30000000000000004 1e+0 12345678.9 1e-5 3.141592653589793238462643 -1.5e-10 7e22 1E+21 999999999999999999999.0)
+	for i in "${!floats[@]}"; do printf '<f%d>%s</f%d>' "$i" "${floats[$i]}" "$i"; done >args
+	call "$(cat args)"
+	toolcall-parse in.txt >out
+	node -e 'const a = process.argv.slice(1).map((x, i) => `"f${i}":${String(Number(x))}`).join(",");
+		console.log(`{"server_name":"local","tool_name":"t","arguments":{${a}}}`)' "${floats[@]}" >expected
+	diff expected out
+}
+
+@test "a quoted value stays a string, quotes and all" {
+	typed '"true"' '"\"true\""'
+	typed "'42'" "\"'42'\""
+}
+
+@test "what JSON cannot hold exactly stays a string" {
+	typed 1e400 '"1e400"'
+	typed -1e400 '"-1e400"'
+	typed 1.8e308 '"1.8e308"'
+	typed 1e-400 '"1e-400"'
+	typed -1e-400 '"-1e-400"'
+	typed NaN '"NaN"'
+	typed nan '"nan"'
+	typed Inf '"Inf"'
+	typed +Inf '"+Inf"'
+	typed -Infinity '"-Infinity"'
+	typed Infinity '"Infinity"'
+}
+
+@test "text that is not a number in the spec's grammar stays a string" {
+	typed 0x1F '"0x1F"'
+	typed 1_000 '"1_000"'
+	typed 1,5 '"1,5"'
+	typed . '"."'
+	typed 5e '"5e"'
+	typed e5 '"e5"'
+	typed 1e+ '"1e+"'
+	typed .e1 '".e1"'
+	typed + '"+"'
+	typed -- '"--"'
+	typed +-1 '"+-1"'
+	typed 1.2.3 '"1.2.3"'
+	typed 1e5.5 '"1e5.5"'
+	typed '1 2' '"1 2"'
+	typed yes '"yes"'
+	typed nil '"nil"'
+	typed truex '"truex"'
+	typed '١٢' '"١٢"'
+}
+
+@test "values are trimmed of XML white space before typing, inner space kept" {
+	typed '  42  ' 42
+	typed '
+	true
+' true
+	typed '  hello   world  ' '"hello   world"'
+}
+
+@test "a no-break space is not XML white space: the value stays a string" {
+	typed '&#160;42' "$(printf '"\302\24042"')"
+}
+
+@test "character references are decoded before typing" {
+	typed '&#49;' 1
+	typed '&#x31;&#x32;' 12
+	typed 'tru&#101;' true
+	typed '&#x2D;1.5' -1.5
+}
+
+# ------------------------------------------------------------------ CDATA
+
+@test "adjacent CDATA sections are joined" {
+	typed '<![CDATA[ab]]><![CDATA[cd]]>' '"abcd"'
+}
+
+@test "]]]]><![CDATA[> gives ]]>" {
+	typed '<![CDATA[]]]]><![CDATA[>]]>' '"]]>"'
+}
+
+@test "white space around CDATA is layout, dropped; the CDATA is not trimmed" {
+	typed '
+  <![CDATA[x]]>
+' '"x"'
+	typed ' <![CDATA[  x
+]]> ' '"  x\n"'
+}
+
+@test "white space between CDATA sections is dropped too" {
+	typed '<![CDATA[x]]>
+  <![CDATA[y]]>' '"xy"'
+}
+
+@test "CDATA with other text is kept as written, untrimmed" {
+	typed '  pre <![CDATA[<b>]]> post  ' '"  pre <b> post  "'
+	typed '&lt;<![CDATA[&lt;]]>&#65;' '"<&lt;A"'
+	typed 'x<!-- c --><![CDATA[y]]>' '"xy"'
+}
+
+@test "CDATA is never typed" {
+	typed '<![CDATA[true]]>' '"true"'
+	typed '<![CDATA[42]]>' '"42"'
+	typed '<![CDATA[null]]>' '"null"'
+	typed '<![CDATA[3.14]]>' '"3.14"'
+	typed '<![CDATA[]]>' '""'
+	typed '
+<![CDATA[]]>
+' '""'
+}
+
+@test "the five entities and numeric references are decoded" {
+	typed '&lt; &gt; &amp; &quot; &apos; &#65; &#x41; &#x1F600;' "\"< > & \\\" ' A A 😀\""
+}
+
+@test "JSON escapes quote, backslash, tab, CR and LF; /, DEL, U+0085 and U+2028 pass" {
+	typed 'q"b\s/d&#9;t&#13;r&#10;n&#127;x&#x85;y&#x2028;z' "$(printf '"q\\"b\\\\s/d\\tt\\rr\\nn\177x\302\205y\342\200\250z"')"
+}
+
+@test "line ends in a call are normalized to LF, as XML requires" {
+	typed "$(printf '<![CDATA[x\r\ny\rz]]>')" '"x\ny\nz"'
+	typed "$(printf 'a\r\nb')" '"a\nb"'
+}
+
+@test "text that is not ASCII passes through" {
+	typed 'héllo ✓ 😀 日本' '"héllo ✓ 😀 日本"'
+}
+
+# ------------------------------------------------------------ the & rule
+
+@test "ls && pwd is taken literally with one warning per &" {
+	call '<command>ls && pwd</command>'
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"command":"ls && pwd"}}'
+	assert_equal "$stderr" "in.txt:1:54: $AMP_WARN
+in.txt:1:55: $AMP_WARN"
+}
+
+@test "every & that does not start a known reference is literal, with a warning" {
+	for v in '&b' '& x' '&nbsp;' '&amp y' '&lt' '&#65' '&#;' '&#x;' '&Amp;' '&#xG;' '&#12a;' '&copy;'; do
+		call "<a>$v</a>"
+		run -0 --separate-stderr toolcall-parse in.txt
+		assert_output "{\"server_name\":\"local\",\"tool_name\":\"t\",\"arguments\":{\"a\":\"$v\"}}"
+		assert_equal "$stderr" "in.txt:1:45: $AMP_WARN"
+	done
+}
+
+@test "a known reference next to a bare & is decoded, the bare one kept" {
+	call '<a>a &amp;& b</a>'
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"a":"a && b"}}'
+	assert_equal "$stderr" "in.txt:1:52: $AMP_WARN"
+}
+
+@test "a bare & is placed by line and by character" {
+	printf '<tool>\n<tool_name>t</tool_name>\n<arguments><c>é ✓ a&b</c></arguments>\n</tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"c":"é ✓ a&b"}}'
+	assert_equal "$stderr" "in.txt:3:20: $AMP_WARN"
+}
+
+@test "a bare & in tool_name, server_name or an attribute is warned about too" {
+	printf '<tool><server_name>a&b</server_name><tool_name>c&d</tool_name><arguments><x y="e&f">1</x></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"a&b","tool_name":"c&d","arguments":{"x":1}}'
+	assert_equal "$stderr" "in.txt:1:21: $AMP_WARN
+in.txt:1:49: $AMP_WARN
+in.txt:1:81: $AMP_WARN"
+}
+
+@test "& in CDATA, comments and processing instructions is just a character" {
+	parses '<c><![CDATA[ls && pwd]]></c><!-- a && b --><?pi a&b?>' '{"c":"ls && pwd"}'
+}
+
+@test "--strict makes a bare & an error and skips the call, status 1" {
+	printf '<tool><tool_name>t</tool_name><arguments><c>ls && pwd</c></arguments></tool>\n<tool><tool_name>u</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --strict in.txt
+	assert_output '{"server_name":"local","tool_name":"u","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:48: $AMP_ERR"
+}
+
+@test "--strict accepts & in CDATA and escaped &amp;" {
+	call '<c><![CDATA[a && b]]></c><d>a &amp;&amp; b</d>'
+	run -0 --separate-stderr toolcall-parse --strict in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"c":"a && b","d":"a && b"}}'
+	assert_equal "$stderr" ""
+}
+
+@test "a reference to a character XML forbids is a malformed call" {
+	rejects '<a>&#0;</a>' 45 'error: malformed tool call: reference to invalid character number'
+	rejects '<a>&#xD800;</a>' 45 'error: malformed tool call: reference to invalid character number'
+	rejects '<a>&#1;</a>' 45 'error: malformed tool call: reference to invalid character number'
+	rejects '<a>&#x110000;</a>' 45 'error: malformed tool call: reference to invalid character number'
+}
+
+@test "--errors=json writes a bare-ampersand warning as one JSON object" {
+	call '<a>a&b</a>'
+	run -0 --separate-stderr toolcall-parse --errors=json in.txt
+	assert_equal "$stderr" '{"file":"in.txt","line":1,"column":46,"severity":"warning","rule":"bare-ampersand","message":"bare \"&\" taken as text (write &amp;)"}'
+}
+
+# ----------------------------------------------------------------- errors
+
+@test "a mismatched tag is an error where expat stops" {
+	rejects '<a>1</b>' 48 'error: malformed tool call: mismatched tag'
+}
+
+@test "a stray < is an invalid token" {
+	rejects '<a>1 < 2</a>' 48 "$INVALID"
+}
+
+@test "a bad element name, a bad attribute and a repeated attribute are XML errors" {
+	rejects '<1a>1</1a>' 43 "$INVALID"
+	rejects '<a b=1>1</a>' 47 "$INVALID"
+	rejects '<a b="1" b="2">1</a>' 51 'error: malformed tool call: duplicate attribute'
+}
+
+@test "invalid UTF-8 and a raw control character inside a call are XML errors" {
+	rejects "$(printf '<a>é\377</a>')" 46 "$INVALID"
+	rejects "$(printf '<a>\001</a>')" 45 "$INVALID"
+}
+
+@test "a DOCTYPE inside a call is an XML error" {
+	printf '<tool><!DOCTYPE x><tool_name>t</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:9: $INVALID"
+}
+
+@test "an XML declaration inside a call is an XML error" {
+	printf '<tool><?xml version="1.0"?><tool_name>t</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:7: error: malformed tool call: XML or text declaration not at start of entity"
+}
+
+@test "an error on a later line of a call is placed on that line" {
+	printf '<tool>\n<tool_name>t</tool_name>\n<arguments>\n  <a>1 < 2</a>\n</arguments>\n</tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:4:9: $INVALID"
+}
+
+@test "columns count characters: multibyte prose before the call on the same line" {
+	printf 'Voilà — ✓ 😀 <tool><tool_name>t</tool_nam></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:33: error: malformed tool call: mismatched tag"
+}
+
+@test "a tab is one column and CRLF ends a line" {
+	printf 'a\r\nb\r\n\t<tool><tool_name>t</tool_nam></tool>\r\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:3:22: error: malformed tool call: mismatched tag"
+}
+
+@test "a lone CR ends a line too, in prose and in calls" {
+	printf 'a\rb\r\t<tool><tool_name>t</tool_nam></tool>\r\377\r<tool>\r<tool_name>t</tool_name><arguments>\r<c>a&b</c></arguments></tool>\r<tool>\r<tool_name>t</tool_nam></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"c":"a&b"}}'
+	assert_equal "$stderr" "in.txt:3:22: error: malformed tool call: mismatched tag
+in.txt:4:1: error: invalid UTF-8: byte 0xff at byte offset 42
+in.txt:7:5: $AMP_WARN
+in.txt:9:15: error: malformed tool call: mismatched tag"
+}
+
+@test "a call still open at the end of input is truncated, at its <tool>" {
+	printf 'Intro\n  <tool><tool_name>t</tool_name>\n<arguments>' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:2:3: error: truncated tool call: input ended before </tool>"
+}
+
+@test "a call truncated inside CDATA holding </tool> is truncated" {
+	printf '<tool><tool_name>t</tool_name><arguments><c><![CDATA[</tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:1: error: truncated tool call: input ended before </tool>"
+}
+
+@test "<tool> as the last bytes of the input is a truncated call" {
+	printf 'x <tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:3: error: truncated tool call: input ended before </tool>"
+}
+
+@test "a malformed call at the end of the input reports its XML error only" {
+	printf '<tool><tool_name>t</tool_name><arguments><a>1 < 2' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:1:48: $INVALID"
+}
+
+@test "a call larger than --max-size is an error at its <tool>, and the next call is read" {
+	sized 150
+	{ printf 'Intro\n'; cat call.txt; printf '<tool><tool_name>u</tool_name></tool>\n'; } >in.txt
+	run -1 --separate-stderr toolcall-parse --max-size 100 in.txt
+	assert_output '{"server_name":"local","tool_name":"u","arguments":{}}'
+	assert_equal "$stderr" "in.txt:2:1: error: tool call larger than --max-size (100 bytes)"
+}
+
+@test "a malformed call between two good ones: both good ones are written, status 1" {
+	printf '<tool><tool_name>a</tool_name></tool>\n<tool><tool_name>b</tool_nam></tool>\n<tool><tool_name>c</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"c","arguments":{}}'
+	assert_equal "$stderr" "in.txt:2:21: error: malformed tool call: mismatched tag"
+}
+
+@test "after an XML error the call is skipped up to the next <tool> when that comes first" {
+	printf '<tool><tool_name>a</tool_name><arguments><x>1 < 2</x>\nmore prose\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:48: $INVALID"
+}
+
+@test "a stray < does not hide the next <tool> from the recovery" {
+	printf '<tool><tool_name>a</tool_name><arguments><x>1 < 2\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:48: $INVALID"
+}
+
+@test "an unclosed attribute quote does not hide the later calls from the recovery" {
+	printf '<tool><tool_name>a</tool_name><arguments><x y="1<2>\n<tool><tool_name>b</tool_name></tool>\n<tool><tool_name>c</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}
+{"server_name":"local","tool_name":"c","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:49: $INVALID"
+}
+
+@test "an unclosed start tag does not hide the next <tool> from the recovery" {
+	printf '<tool><tool_name>a</tool_name><arguments><x\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:2:1: $INVALID"
+}
+
+@test "after --strict and max-size errors the call is skipped up to the next <tool> too" {
+	printf '<tool><tool_name>a</tool_name><arguments><x>a&b</x>\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --strict in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:46: $AMP_ERR"
+	printf '<tool><tool_name>a</tool_name><arguments><x>%s</x>\n<tool><tool_name>b</tool_name></tool>\n' "$(xs 100)" >in.txt
+	run -1 --separate-stderr toolcall-parse --max-size 100 in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:1: error: tool call larger than --max-size (100 bytes)"
+}
+
+@test "bad calls with recovery through CDATA and comments: exact diagnostics" {
+	files 1 <"$D/bad-calls.txt"
+	cmp out "$D/bad-calls.json"
+	cmp err "$D/bad-calls.err"
+}
+
+@test "bad calls with --strict: the & call is an error too" {
+	files 1 --strict <"$D/bad-calls.txt"
+	cmp out /dev/null
+	cmp err "$D/bad-calls.strict.err"
+}
+
+@test "every kind of error in one stream, in text" {
+	files 1 --max-size 200 <"$D/all-errors.txt"
+	cmp out "$D/all-errors.json"
+	cmp err "$D/all-errors.err"
+}
+
+@test "--errors=json writes every kind of error as exact JSON lines" {
+	files 1 --strict --max-size 200 --errors=json <"$D/all-errors.txt"
+	cmp out "$D/all-errors.strict.json"
+	cmp err "$D/all-errors.jerr"
+}
+
+@test "--errors=text after --errors=json wins" {
+	printf '<tool></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --errors=json --errors=text in.txt
+	assert_equal "$stderr" "in.txt:1:1: error: malformed tool call: <tool_name> is missing or empty"
+}
+
+@test "invalid UTF-8 in prose is an error naming the byte and its offset; calls still written" {
+	printf 'héllo \377\n\200b <tool><tool_name>t</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{}}'
+	assert_equal "$stderr" "in.txt:1:7: error: invalid UTF-8: byte 0xff at byte offset 7
+in.txt:2:1: error: invalid UTF-8: byte 0x80 at byte offset 9"
+}
+
+@test "invalid UTF-8 right before a call on the same line" {
+	printf 'ok\n\376<tool><tool_name>t</tool_nam></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_equal "$stderr" "in.txt:2:1: error: invalid UTF-8: byte 0xfe at byte offset 3
+in.txt:2:22: error: malformed tool call: mismatched tag"
+}
+
+# ---------------------------------------------------------------- --events
+
+@test "--events: text, calls in stream order for prose with markdown" {
+	golden prose --events
+}
+
+@test "--events -u writes the same bytes" {
+	golden prose --events -u
+}
+
+@test "-u and --unbuffered write the same bytes as without" {
+	golden prose -u
+	golden prose --unbuffered
+}
+
+@test "--events: a text event ends after each newline, before a call and at the end" {
+	printf 'a\nb\n\nc <tool><tool_name>t</tool_name></tool>d\ne' >in.txt
+	run -0 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"text","text":"a\n"}
+{"type":"text","text":"b\n"}
+{"type":"text","text":"\n"}
+{"type":"text","text":"c "}
+{"type":"tool_call","server_name":"local","tool_name":"t","arguments":{}}
+{"type":"text","text":"d\n"}
+{"type":"text","text":"e"}'
+}
+
+@test "--events: no text event for empty input or between adjacent calls" {
+	run -0 --separate-stderr toolcall-parse --events </dev/null
+	assert_output ""
+	printf '<tool><tool_name>a</tool_name></tool><tool><tool_name>b</tool_name></tool>' >in.txt
+	run -0 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"tool_call","server_name":"local","tool_name":"a","arguments":{}}
+{"type":"tool_call","server_name":"local","tool_name":"b","arguments":{}}'
+}
+
+@test "--events: every kind of error event, raw null for max-size, diagnostics still on stderr" {
+	files 1 --events --max-size 200 <"$D/all-errors.txt"
+	cmp out "$D/all-errors.events"
+	cmp err "$D/all-errors.err"
+}
+
+@test "--events: raw of a skipped call runs through </tool> past CDATA and comments, or up to <tool>" {
+	files 1 --events --strict <"$D/bad-calls.txt"
+	cmp out "$D/bad-calls.strict.events"
+	cmp err "$D/bad-calls.strict.err"
+}
+
+@test "--events: a call cut by --max-size inside CDATA is skipped past the </tool> in that CDATA" {
+	printf '<tool><tool_name>t</tool_name><arguments><c><![CDATA[%s</tool>]]></c></arguments></tool>\n<tool><tool_name>u</tool_name></tool>\n' "$(xs 60)" >in.txt
+	run -1 --separate-stderr toolcall-parse --events --max-size 100 in.txt
+	assert_output '{"type":"error","message":"tool call larger than --max-size (100 bytes)","line":1,"column":1,"raw":null}
+{"type":"text","text":"\n"}
+{"type":"tool_call","server_name":"local","tool_name":"u","arguments":{}}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" "in.txt:1:1: error: tool call larger than --max-size (100 bytes)"
+}
+
+@test "--events: the text and raw of the events give back the input" {
+	files 1 --events --strict <"$D/bad-calls.txt"
+	ev out 'e.type === "text" ? e.text : e.raw' | cmp - "$D/bad-calls.txt"
+}
+
+@test "--events: text, calls and the calls' source give back the input" {
+	toolcall-parse --events "$D/prose.txt" >out
+	node -e 'const fs = require("fs");
+		const src = fs.readFileSync(process.argv[1], "utf8");
+		const calls = src.match(/<tool>[\s\S]*?<\/tool>/g);
+		let i = 0;
+		process.stdout.write(fs.readFileSync("out", "utf8").trim().split("\n").map(JSON.parse)
+			.map((e) => e.type === "text" ? e.text : calls[i++]).join(""));' "$D/prose.txt" | cmp - "$D/prose.txt"
+}
+
+@test "--events: a structure error's raw is the whole call" {
+	printf '<tool><tool_name>t</tool_name><foo><![CDATA[</tool>]]></foo></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"error","message":"malformed tool call: unexpected <foo> in <tool>","line":1,"column":31,"raw":"<tool><tool_name>t</tool_name><foo><![CDATA[</tool>]]></foo></tool>"}
+{"type":"text","text":"\n"}'
+}
+
+@test "--events: invalid UTF-8 becomes U+FFFD in text and in raw" {
+	printf 'a\377b\n<tool><tool_name>\376</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"text","text":"a�b\n"}
+{"type":"error","message":"malformed tool call: not well-formed (invalid token)","line":2,"column":18,"raw":"<tool><tool_name>�</tool_name></tool>"}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" "in.txt:1:2: error: invalid UTF-8: byte 0xff at byte offset 1
+in.txt:2:18: $INVALID"
+}
+
+@test "--events: control characters in prose are JSON escapes, DEL and U+2028 are not" {
+	printf 'a\001b\010c\014d\037e\tf\rg\177h\342\200\250i\\j"k/\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --events in.txt
+	assert_output "$(printf '{"type":"text","text":"a\\u0001b\\bc\\fd\\u001fe\\tf\\rg\177h\342\200\250i\\\\j\\"k/\\n"}')"
+}
+
+@test "--events: a byte order mark is not text; one later in the stream is" {
+	printf '\357\273\277hi\n\357\273\277\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --events in.txt
+	assert_output "$(printf '{"type":"text","text":"hi\\n"}\n{"type":"text","text":"\357\273\277\\n"}')"
+}
+
+@test "--events: a line longer than 64 KiB is cut into events of at most 65536 bytes" {
+	xs 200000 >in.txt
+	printf '\n' >>in.txt
+	toolcall-parse --events in.txt >out
+	ev out e.text | cmp - in.txt
+	run -0 ev out 'Buffer.byteLength(e.text) + "\n"'
+	assert_output "65536
+65536
+65536
+3393"
+}
+
+@test "--events: a long line of multibyte characters is never cut inside a character" {
+	node -e 'process.stdout.write("é✓😀".repeat(30000) + "\n")' >in.txt
+	toolcall-parse --events in.txt >out
+	ev out e.text | cmp - in.txt
+	run -0 ev out '(Buffer.byteLength(e.text) > 65536 ? "long" : Buffer.byteLength(e.text) >= 65533 ? "full" : "rest") + "\n"'
+	assert_output "full
+full
+full
+full
+rest"
+}
+
+@test "--events: the --strict error event carries its message and raw" {
+	call '<c>a&b</c>'
+	run -1 --separate-stderr toolcall-parse --events --strict in.txt
+	assert_output '{"type":"error","message":"malformed tool call: bare \"&\" (write &amp;)","line":1,"column":46,"raw":"<tool><tool_name>t</tool_name><arguments><c>a&b</c></arguments></tool>"}
+{"type":"text","text":"\n"}'
+}
+
+# -------------------------------------------------------------- streaming
+
+@test "a consumer gets call 1 before the producer writes call 2" {
+	run -0 --separate-stderr live -- 'Let me look.
+<tool><tool_name>one</tool_name></tool>' ' then <tool><tool_name>two</tool_name></tool>' '
+bye'
+	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
+{"server_name":"local","tool_name":"two","arguments":{}}'
+}
+
+@test "with -u a consumer gets call 1 before the producer writes call 2" {
+	run -0 --separate-stderr live -u -- '<tool><tool_name>one</tool_name></tool>' '<tool><tool_name>two</tool_name></tool>'
+	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
+{"server_name":"local","tool_name":"two","arguments":{}}'
+}
+
+@test "with --events a consumer gets each line of text and each call at once" {
+	run -0 --separate-stderr live --events -- 'Hello
+' '<tool><tool_name>one</tool_name></tool>' ' and
+' 'end'
+	assert_output '{"type":"text","text":"Hello\n"}
+{"type":"tool_call","server_name":"local","tool_name":"one","arguments":{}}
+{"type":"text","text":" and\n"}
+{"type":"text","text":"end"}'
+}
+
+@test "a consumer gets an error at once, before the producer goes on" {
+	run -1 --separate-stderr live --events -- '<tool><tool_name>t</tool_nam></tool>' '<tool><tool_name>two</tool_name></tool>'
+	assert_output '{"type":"error","message":"malformed tool call: mismatched tag","line":1,"column":21,"raw":"<tool><tool_name>t</tool_nam></tool>"}
+{"type":"tool_call","server_name":"local","tool_name":"two","arguments":{}}'
+}
+
+@test "a 10 MB CDATA body comes out byte for byte" {
+	node -e 'const line = "line: \"quotes\" \\ back\tslash <tag> & amp ]] > é ✓ 😀 \u2028 /\n";
+		let s = ""; while (s.length < 10485760) s += line;
+		process.stdout.write(s)' >body
+	{ printf 'Writing it:\n<tool><tool_name>write_to_file</tool_name><arguments><path>big.txt</path><content><![CDATA['; cat body; printf ']]></content></arguments></tool>\n'; } >in.txt
+	toolcall-parse in.txt >out
+	node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync("out", "utf8")).arguments.content)' | cmp - body
+}
+
+@test "every fixture gives the same bytes fed one byte per write, in every mode" {
+	cat >same.js <<'EOF'
+// same.js MODE FILE...: runs toolcall-parse MODE on each FILE read whole,
+// then fed one byte per write, and reports any difference in stdout, stderr
+// or status.
+const { spawn, spawnSync } = require("child_process");
+const fs = require("fs");
+const [mode, ...files] = process.argv.slice(2);
+function fed(args, bytes) {
+	return new Promise((done) => {
+		const p = spawn("toolcall-parse", args);
+		const out = [], err = [];
+		p.stdout.on("data", (d) => out.push(d));
+		p.stderr.on("data", (d) => err.push(d));
+		p.on("close", (status) => done({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+		let i = 0;
+		(function step() {
+			if (i < bytes.length)
+				p.stdin.write(bytes.subarray(i, ++i), () => setImmediate(step));
+			else
+				p.stdin.end();
+		})();
+	});
+}
+(async () => {
+	let bad = 0;
+	for (const f of files) {
+		const args = mode.split(" ").filter((a) => a !== "");
+		if (f.endsWith("/all-errors.txt"))
+			args.push("--max-size", "200");
+		const bytes = fs.readFileSync(f);
+		const whole = spawnSync("toolcall-parse", args, { input: bytes });
+		const one = await fed(args, bytes);
+		for (const k of ["status", "stdout", "stderr"])
+			if (String(whole[k]) !== String(one[k])) {
+				console.log(`${f} ${mode}: ${k} differs:\n${whole[k]}\n---\n${one[k]}`);
+				bad = 1;
+			}
+	}
+	process.exit(bad);
+})();
+EOF
+	for mode in '' --strict --events; do
+		node same.js "$mode" "$D"/*.txt
+	done
+}
+
+@test "fed one byte per write, prose, calls and errors give the same bytes" {
+	cat "$D/prose.txt" "$D/all-errors.txt" "$D/bad-calls.txt" >in.txt
+	for mode in --strict --events; do
+		a=0
+		toolcall-parse $mode <in.txt >whole 2>whole.err || a=$?
+		b=0
+		trickle in.txt | toolcall-parse $mode >bytes 2>bytes.err || b=$?
+		cmp whole bytes
+		cmp whole.err bytes.err
+		assert_equal "$b" "$a"
+	done
+}
+
+@test "fed through dd bs=1, a line longer than 64 KiB gives the same text events" {
+	node -e 'process.stdout.write("é✓😀 ".repeat(7000) + "<tool><tool_name>t</tool_name></tool>")' >in.txt
+	toolcall-parse --events <in.txt >whole
+	dd bs=1 status=none <in.txt | toolcall-parse --events >bytes
+	cmp whole bytes
+	run -0 ev whole 'e.type + " "'
+	assert_output "text text tool_call "
+}

@@ -1,0 +1,1169 @@
+/*
+ * Unit tests of lib/toolcall: exact output bytes, diagnostics and status
+ * for calls, type inference, CDATA layout, repeated siblings, the events
+ * mode's text records and every kind of error; a failed write; and the
+ * streaming promise: output, diagnostics and status are the same whether
+ * an input is fed whole, a byte at a time or in pieces of random sizes,
+ * in default, events and strict mode, for a built-in list of inputs and
+ * for every t/data/toolcall-parse/ *.txt (one file each).
+ */
+#include <glob.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "toolcall.h"
+#include "unit.h"
+
+/* The name every run gives its input, as diagnostics show it. */
+#define FILE_NAME	"t.txt"
+
+/* What one run gave: output, stderr, status, and whether a write failed. */
+struct run {
+	char	*out;
+	size_t	 outlen;
+	char	*err;
+	int	 status;
+	int	 failed;	/* a feed or the end returned other than 0 */
+};
+
+/* How a run cuts its input into pieces for toolcall_feed. */
+enum {
+	FEED_WHOLE,
+	FEED_BYTES,
+	FEED_RANDOM		/* FEED_RANDOM + k: random sizes, seed k */
+};
+#define FEED_SEEDS	5
+
+static struct toolcall_opts
+opts(int events, int strict, size_t max_size)
+{
+	struct toolcall_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.events = events;
+	o.strict = strict;
+	o.unbuffered = 0;
+	o.max_size = max_size != 0 ? max_size : TOOLCALL_MAX_SIZE;
+	return o;
+}
+
+static uint32_t
+xorshift(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * The size of the next piece: all that is left, one byte, or a random
+ * size whose range depends on the seed (seed 4 feeds empty pieces too).
+ */
+static size_t
+piece(int how, uint32_t *state, size_t left)
+{
+	static const size_t range[FEED_SEEDS] = { 3, 17, 131, 4099, 9 };
+	size_t n;
+
+	if (how == FEED_WHOLE)
+		return left;
+	if (how == FEED_BYTES)
+		return left < 1 ? left : 1;
+	n = xorshift(state) % range[how - FEED_RANDOM];
+	if (how - FEED_RANDOM != 4)
+		n++;
+	return n < left ? n : left;
+}
+
+static void
+run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Feeds n bytes of in to a new reader, cut as how says. */
+static void
+run(const struct toolcall_opts *o, const char *in, size_t n, int how,
+    struct run *r)
+{
+	struct toolcall *t;
+	uint32_t state = 2463534242u + (uint32_t)how * 7919u;
+	size_t at = 0, k;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	if ((f = open_memstream(&r->out, &r->outlen)) == NULL)
+		unit_bail("open_memstream");
+	unit_capture_begin();
+	if ((t = toolcall_new(o, f, FILE_NAME)) == NULL)
+		unit_bail("toolcall_new");
+	do {
+		k = piece(how, &state, n - at);
+		if (toolcall_feed(t, in + at, k) != 0)
+			r->failed = 1;
+		at += k;
+	} while (at < n);
+	if (toolcall_end(t) != 0)
+		r->failed = 1;
+	r->status = toolcall_status(t);
+	toolcall_free(t);
+	if (fclose(f) != 0)
+		unit_bail("fclose");
+	if ((r->err = strdup(unit_capture_end())) == NULL)
+		unit_bail("strdup");
+}
+
+static const char *
+how_name(int how)
+{
+	static char s[32];
+
+	if (how == FEED_WHOLE)
+		return "whole";
+	if (how == FEED_BYTES)
+		return "1-byte pieces";
+	snprintf(s, sizeof(s), "random pieces, seed %d", how - FEED_RANDOM);
+	return s;
+}
+
+/*
+ * The exact output, stderr and status of a run, fed whole and a byte at
+ * a time.
+ */
+static void
+want_n(const struct toolcall_opts *o, const char *in, size_t n,
+    const char *out, const char *err, int status, const char *what)
+{
+	struct run r;
+	int how;
+
+	for (how = FEED_WHOLE; how <= FEED_BYTES; how++) {
+		run(o, in, n, how, &r);
+		unit_mem(r.out, r.outlen, out, unit_fmt("%s: output (%s)",
+		    what, how_name(how)));
+		unit_str(r.err, err, unit_fmt("%s: stderr (%s)", what,
+		    how_name(how)));
+		unit_long(r.status, status, unit_fmt("%s: status (%s)", what,
+		    how_name(how)));
+		unit_long(r.failed, 0, unit_fmt("%s: feed and end return 0 "
+		    "(%s)", what, how_name(how)));
+		run_free(&r);
+	}
+}
+
+static void
+want(const struct toolcall_opts *o, const char *in, const char *out,
+    const char *err, int status, const char *what)
+{
+	want_n(o, in, strlen(in), out, err, status, what);
+}
+
+/* The JSON line of a call with server "local", tool t and arguments a. */
+#define CALL(t, a) \
+	"{\"server_name\":\"local\",\"tool_name\":\"" t "\",\"arguments\":" \
+	a "}\n"
+#define EV_CALL(t, a) \
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_name\":\"" \
+	t "\",\"arguments\":" a "}\n"
+#define EV_TEXT(s)	"{\"type\":\"text\",\"text\":\"" s "\"}\n"
+
+static const char seed_read_file[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>read_file</tool_name>\n"
+    "<arguments>\n"
+    "  <path>src/main.go</path>\n"
+    "  <line_start>1</line_start>\n"
+    "  <line_end>100</line_end>\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static const char seed_write_file[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>write_to_file</tool_name>\n"
+    "<arguments>\n"
+    "  <path>src/main.go</path>\n"
+    "  <content><![CDATA[package main\n"
+    "\n"
+    "import \"fmt\"\n"
+    "\n"
+    "func main() {\n"
+    "\tfmt.Println(\"No escaping needed!\")\n"
+    "\t// Any code with \"quotes\", 'apostrophes', backslashes\\, etc.\n"
+    "}]]></content>\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static const char seed_apply_diff[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>apply_diff</tool_name>\n"
+    "<arguments>\n"
+    "  <path>src/app.ts</path>\n"
+    "  <edits>\n"
+    "    <edit>\n"
+    "      <search><![CDATA[const oldConfig = {\n"
+    "\tapi: \"http://old.com\",\n"
+    "\tkey: \"old_key\"\n"
+    "};]]></search>\n"
+    "      <replace><![CDATA[const newConfig = {\n"
+    "\tapi: \"https://new.com\",\n"
+    "\tkey: \"new_key\",\n"
+    "\tverbose: true\n"
+    "};]]></replace>\n"
+    "    </edit>\n"
+    "    <edit>\n"
+    "      <search><![CDATA[function process(data) {\n"
+    "\treturn data.map(x => x * 2);\n"
+    "}]]></search>\n"
+    "      <replace><![CDATA[function process(data) {\n"
+    "\treturn data\n"
+    "\t\t.filter(x => x > 0)\n"
+    "\t\t.map(x => x * 2);\n"
+    "}]]></replace>\n"
+    "    </edit>\n"
+    "  </edits>\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static const char seed_search_files[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>search_files</tool_name>\n"
+    "<arguments>\n"
+    "  <path>src</path>\n"
+    "  <pattern>\\.ts$</pattern>\n"
+    "  <exclude>node_modules</exclude>\n"
+    "  <exclude>dist</exclude>\n"
+    "  <exclude>.git</exclude>\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static const char seed_types[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>example</tool_name>\n"
+    "<arguments>\n"
+    "  <name>test</name>              <!-- string -->\n"
+    "  <count>42</count>              <!-- int -->\n"
+    "  <ratio>3.14</ratio>            <!-- float64 -->\n"
+    "  <enabled>true</enabled>        <!-- bool -->\n"
+    "  <disabled>false</disabled>     <!-- bool -->\n"
+    "  <optional>null</optional>      <!-- nil -->\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static const char seed_pattern[] =
+    "<tool>\n"
+    "<server_name>local</server_name>\n"
+    "<tool_name>search_files</tool_name>\n"
+    "<arguments>\n"
+    "  <path>src</path>\n"
+    "  <pattern><![CDATA[func.*\\(.*\\)]]></pattern>\n"
+    "  <file_pattern>*.go</file_pattern>\n"
+    "</arguments>\n"
+    "</tool>\n";
+
+static void
+test_seed(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+
+	want(&o, seed_read_file,
+	    CALL("read_file", "{\"path\":\"src/main.go\",\"line_start\":1,"
+	    "\"line_end\":100}"), "", DIAG_OK, "the seed's read_file");
+	want(&o, seed_write_file,
+	    CALL("write_to_file", "{\"path\":\"src/main.go\",\"content\":"
+	    "\"package main\\n\\nimport \\\"fmt\\\"\\n\\nfunc main() {\\n"
+	    "\\tfmt.Println(\\\"No escaping needed!\\\")\\n\\t// Any code "
+	    "with \\\"quotes\\\", 'apostrophes', backslashes\\\\, etc.\\n}\"}"),
+	    "", DIAG_OK, "the seed's write_to_file");
+	want(&o, seed_apply_diff,
+	    CALL("apply_diff", "{\"path\":\"src/app.ts\",\"edits\":{\"edit\":["
+	    "{\"search\":\"const oldConfig = {\\n\\tapi: \\\"http://old.com"
+	    "\\\",\\n\\tkey: \\\"old_key\\\"\\n};\",\"replace\":\"const "
+	    "newConfig = {\\n\\tapi: \\\"https://new.com\\\",\\n\\tkey: "
+	    "\\\"new_key\\\",\\n\\tverbose: true\\n};\"},"
+	    "{\"search\":\"function process(data) {\\n\\treturn data.map(x "
+	    "=> x * 2);\\n}\",\"replace\":\"function process(data) {\\n\\t"
+	    "return data\\n\\t\\t.filter(x => x > 0)\\n\\t\\t.map(x => x * "
+	    "2);\\n}\"}]}}"), "", DIAG_OK,
+	    "the seed's apply_diff: an array of objects");
+	want(&o, seed_search_files,
+	    CALL("search_files", "{\"path\":\"src\",\"pattern\":\"\\\\.ts$\","
+	    "\"exclude\":[\"node_modules\",\"dist\",\".git\"]}"), "", DIAG_OK,
+	    "the seed's array arguments");
+	want(&o, seed_types,
+	    CALL("example", "{\"name\":\"test\",\"count\":42,\"ratio\":3.14,"
+	    "\"enabled\":true,\"disabled\":false,\"optional\":null}"), "",
+	    DIAG_OK, "the seed's type inference example");
+	want(&o, seed_pattern,
+	    CALL("search_files", "{\"path\":\"src\",\"pattern\":"
+	    "\"func.*\\\\(.*\\\\)\",\"file_pattern\":\"*.go\"}"), "", DIAG_OK,
+	    "the seed's CDATA pattern");
+}
+
+static void
+test_calls(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+
+	want(&o, "<tool><tool_name>t</tool_name></tool>",
+	    CALL("t", "{}"), "", DIAG_OK, "the smallest call");
+	want(&o, "I will read it.\n<tool><tool_name>a</tool_name></tool>\n"
+	    "And now:<tool><server_name>mcp</server_name><tool_name>b"
+	    "</tool_name><arguments><x>1</x></arguments></tool> done.\n",
+	    CALL("a", "{}")
+	    "{\"server_name\":\"mcp\",\"tool_name\":\"b\",\"arguments\":"
+	    "{\"x\":1}}\n", "", DIAG_OK, "two calls in prose");
+	want(&o, "<tool><tool_name>a</tool_name></tool><tool><tool_name>b"
+	    "</tool_name></tool>", CALL("a", "{}") CALL("b", "{}"), "",
+	    DIAG_OK, "two calls side by side");
+	want(&o, "", "", "", DIAG_OK, "empty input");
+	want(&o, "just prose, no call\n", "", "", DIAG_OK, "prose only");
+
+	/* server_name */
+	want(&o, "<tool><server_name></server_name><tool_name>t</tool_name>"
+	    "</tool>", CALL("t", "{}"), "", DIAG_OK,
+	    "an empty server_name is local");
+	want(&o, "<tool><server_name> \n\t</server_name><tool_name>t"
+	    "</tool_name></tool>", CALL("t", "{}"), "", DIAG_OK,
+	    "a blank server_name is local");
+	want(&o, "<tool><server_name/><tool_name>t</tool_name></tool>",
+	    CALL("t", "{}"), "", DIAG_OK, "<server_name/> is local");
+	want(&o, "<tool><tool_name>t</tool_name><server_name>1</server_name>"
+	    "</tool>", "{\"server_name\":\"1\",\"tool_name\":\"t\","
+	    "\"arguments\":{}}\n", "", DIAG_OK,
+	    "server_name is never typed, whatever its place");
+	want(&o, "<tool><server_name>\n  github\n</server_name><tool_name>\n"
+	    "  42\n</tool_name></tool>", "{\"server_name\":\"github\","
+	    "\"tool_name\":\"42\",\"arguments\":{}}\n", "", DIAG_OK,
+	    "server_name and tool_name are trimmed, tool_name never typed");
+
+	/* arguments */
+	want(&o, "<tool><tool_name>t</tool_name><arguments/></tool>",
+	    CALL("t", "{}"), "", DIAG_OK, "<arguments/> is {}");
+	want(&o, "<tool><tool_name>t</tool_name><arguments>\n  \n"
+	    "</arguments></tool>", CALL("t", "{}"), "", DIAG_OK,
+	    "blank arguments are {}");
+	want(&o, "<tool>\n<tool_name>t</tool_name>\n<arguments>\n"
+	    "<a>1</a><b>2</b><a>3</a>\n</arguments>\n</tool>",
+	    CALL("t", "{\"a\":[1,3],\"b\":2}"), "", DIAG_OK,
+	    "repeated siblings become an array at the first one's place");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><x>a</x><x>b</x>"
+	    "<x>c</x><y>1</y></arguments></tool>",
+	    CALL("t", "{\"x\":[\"a\",\"b\",\"c\"],\"y\":1}"), "", DIAG_OK,
+	    "three siblings, one array");
+	want(&o, "<tool><tool_name>m</tool_name><arguments><matrix>\n"
+	    " <row><c>1</c><c>2</c></row>\n <row><c>3</c></row>\n"
+	    " <row><c/><c><d>x</d></c></row>\n</matrix></arguments></tool>",
+	    CALL("m", "{\"matrix\":{\"row\":[{\"c\":[1,2]},{\"c\":3},"
+	    "{\"c\":[\"\",{\"d\":\"x\"}]}]}}"), "", DIAG_OK,
+	    "nested arrays and objects");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><o><p><q>deep</q>"
+	    "</p></o></arguments></tool>",
+	    CALL("t", "{\"o\":{\"p\":{\"q\":\"deep\"}}}"), "", DIAG_OK,
+	    "nested objects");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a mode=\"x\" "
+	    "n='1'>v</a><b k=\"&amp;\"/></arguments></tool>",
+	    CALL("t", "{\"a\":\"v\",\"b\":\"\"}"), "", DIAG_OK,
+	    "attributes are ignored");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><tool>inner</tool>"
+	    "<n>1</n></arguments></tool>",
+	    CALL("t", "{\"tool\":\"inner\",\"n\":1}"), "", DIAG_OK,
+	    "a <tool> inside arguments is an argument");
+	want(&o, "<tool><?pi data?><tool_name>t<!-- c --></tool_name>"
+	    "<!-- </tool> --><arguments><a>x<!-- y -->z<?p q?></a>"
+	    "</arguments></tool>", CALL("t", "{\"a\":\"xz\"}"), "", DIAG_OK,
+	    "comments and processing instructions are ignored");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><c><![CDATA["
+	    "<tool>x</tool>]]></c><e>&lt;/tool&gt;</e></arguments></tool>",
+	    CALL("t", "{\"c\":\"<tool>x</tool>\",\"e\":\"</tool>\"}"), "",
+	    DIAG_OK, "tags in CDATA and escaped are content");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><e>&lt;&gt;&amp;"
+	    "&quot;&apos;</e><n>&#233;&#x65E5;&#x1F600;</n></arguments>"
+	    "</tool>", CALL("t", "{\"e\":\"<>&\\\"'\",\"n\":\""
+	    "\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80\"}"), "", DIAG_OK,
+	    "entities and numeric references");
+	want(&o, "<tool id=\"1\"><tool_name>a</tool_name></tool>"
+	    "<TOOL><tool_name>b</tool_name></TOOL>"
+	    "<tool ><tool_name>c</tool_name></tool>"
+	    "<tool/><tools><tool_name>d</tool_name></tools>", "", "",
+	    DIAG_OK, "only <tool> exactly opens a call");
+	want(&o, "```xml\n<tool><tool_name>f</tool_name></tool>\n```\n",
+	    CALL("f", "{}"), "", DIAG_OK, "a call in a code fence");
+	want(&o, "\xef\xbb\xbf<tool><tool_name>b</tool_name></tool>",
+	    CALL("b", "{}"), "", DIAG_OK, "a byte order mark is skipped");
+	want(&o, "<<tool><tool_name>l</tool_name></tool>>",
+	    CALL("l", "{}"), "", DIAG_OK, "a call between stray angles");
+	want(&o, "<tool\n<tool><tool_name>p</tool_name></tool>",
+	    CALL("p", "{}"), "", DIAG_OK, "a call after a cut tag");
+}
+
+/* One row of the type inference table: the text and its JSON. */
+struct row {
+	const char	*xml;
+	const char	*json;
+};
+
+static const struct row rows[] = {
+	{ "true", "true" }, { "TRUE", "true" }, { "True", "true" },
+	{ "false", "false" }, { "FALSE", "false" }, { "FaLsE", "false" },
+	{ "null", "null" }, { "NULL", "null" }, { "Null", "null" },
+	{ "007", "7" }, { "+5", "5" }, { "-0", "0" }, { "42", "42" },
+	{ "-17", "-17" },
+	{ "9223372036854775807", "9223372036854775807" },
+	{ "-9223372036854775808", "-9223372036854775808" },
+	{ "00000000000000000000001", "1" },
+	{ "9007199254740993", "9007199254740993" },
+	{ "3.14", "3.14" }, { ".5", "0.5" }, { "+.5", "0.5" }, { "42.", "42" },
+	{ "1e21", "1e+21" }, { "1e20", "100000000000000000000" },
+	{ "1E-7", "1e-7" }, { "0.000001", "0.000001" }, { "1e-5", "0.00001" },
+	{ "1.23e10", "12300000000" }, { "-0.0", "0" }, { "2.50", "2.5" },
+	{ "1E+2", "100" }, { "-.5e-3", "-0.0005" }, { "0.1", "0.1" },
+	{ "0.30000000000000004", "0.30000000000000004" },
+	{ "9007199254740993.0", "9007199254740992" },
+	{ "1.7976931348623157e308", "1.7976931348623157e+308" },
+	{ "123e-20", "1.23e-18" }, { "1.5e300", "1.5e+300" },
+	{ "5e-324", "5e-324" }, { "0e-400", "0" }, { "0.0", "0" },
+	{ "  42  ", "42" }, { "\n\t 3.5 \n", "3.5" }, { "&#49;", "1" },
+	{ "&#x31;&#x30;", "10" }, { "&#32;7&#32;", "7" },
+	{ "\"true\"", "\"\\\"true\\\"\"" }, { "0x1F", "\"0x1F\"" },
+	{ "1e400", "\"1e400\"" }, { "-1e400", "\"-1e400\"" },
+	{ "1e-400", "\"1e-400\"" }, { "NaN", "\"NaN\"" }, { "Inf", "\"Inf\"" },
+	{ "+Inf", "\"+Inf\"" }, { "-Infinity", "\"-Infinity\"" },
+	{ "9223372036854775808", "\"9223372036854775808\"" },
+	{ "-9223372036854775809", "\"-9223372036854775809\"" },
+	{ "123456789012345678901234567890",
+	    "\"123456789012345678901234567890\"" },
+	{ "1_000", "\"1_000\"" }, { "1,5", "\"1,5\"" }, { ".", "\".\"" },
+	{ "5e", "\"5e\"" }, { "e5", "\"e5\"" }, { ".e5", "\".e5\"" },
+	{ "+-5", "\"+-5\"" }, { "- 5", "\"- 5\"" }, { "1.2.3", "\"1.2.3\"" },
+	{ "truex", "\"truex\"" }, { "yes", "\"yes\"" },
+	{ " 1 2 ", "\"1 2\"" }, { "", "\"\"" }, { "   ", "\"\"" },
+	{ "./src/main.go", "\"./src/main.go\"" },
+};
+
+static void
+test_types(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT, out = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		buf_reset(&in);
+		buf_reset(&out);
+		buf_printf(&in, "<tool><tool_name>t</tool_name><arguments>"
+		    "<v>%s</v></arguments></tool>", rows[i].xml);
+		buf_printf(&out, CALL("t", "{\"v\":%s}"), rows[i].json);
+		want(&o, buf_cstr(&in), buf_cstr(&out), "", DIAG_OK,
+		    unit_fmt("typing <v>%s</v>", rows[i].xml));
+	}
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a/><b></b>"
+	    "<c>true</c><c>1</c><c><![CDATA[true]]></c><c><![CDATA[1]]></c>"
+	    "</arguments></tool>", CALL("t", "{\"a\":\"\",\"b\":\"\","
+	    "\"c\":[true,1,\"true\",\"1\"]}"), "", DIAG_OK,
+	    "empty elements and CDATA are strings");
+	buf_free(&in);
+	buf_free(&out);
+}
+
+static void
+test_cdata(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+
+	want(&o, "<tool><tool_name>w</tool_name><arguments><content>\n"
+	    "  <![CDATA[x]]>\n</content></arguments></tool>",
+	    CALL("w", "{\"content\":\"x\"}"), "", DIAG_OK,
+	    "CDATA between blank lines: the CDATA alone");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c><![CDATA["
+	    "]]]]><![CDATA[>]]></c></arguments></tool>",
+	    CALL("w", "{\"c\":\"]]>\"}"), "", DIAG_OK, "a split ]]>");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><content><![CDATA["
+	    "XML example: ]]]]><![CDATA[> is CDATA end marker]]></content>"
+	    "</arguments></tool>", CALL("w", "{\"content\":\"XML example: ]]> "
+	    "is CDATA end marker\"}"), "", DIAG_OK, "the seed's split ]]>");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c>\n"
+	    "<![CDATA[a]]>\n<!-- k -->\n<![CDATA[b]]>\n</c></arguments></tool>",
+	    CALL("w", "{\"c\":\"ab\"}"), "", DIAG_OK,
+	    "CDATA sections joined, blank text and comments dropped");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c> <![CDATA[ 1 ]]>"
+	    " </c></arguments></tool>", CALL("w", "{\"c\":\" 1 \"}"), "",
+	    DIAG_OK, "CDATA is never trimmed nor typed");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c>a <![CDATA[<b>]]>"
+	    " c\n</c></arguments></tool>", CALL("w", "{\"c\":\"a <b> c\\n\"}"),
+	    "", DIAG_OK, "CDATA and text: all of it as written");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c>&lt;"
+	    "<![CDATA[x]]></c></arguments></tool>", CALL("w", "{\"c\":\"<x\"}"),
+	    "", DIAG_OK, "an entity makes text that is not blank");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c><![CDATA[]]>"
+	    "</c></arguments></tool>", CALL("w", "{\"c\":\"\"}"), "", DIAG_OK,
+	    "an empty CDATA section");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c><![CDATA[a\r\nb\r"
+	    "c]]></c></arguments></tool>", CALL("w", "{\"c\":\"a\\nb\\nc\"}"),
+	    "", DIAG_OK, "line ends in CDATA are normalized as XML says");
+	want(&o, "<tool><tool_name>w</tool_name><arguments><c><![CDATA["
+	    "\"q\" \\ / ]]>&#9;&#13;\x7f\xe2\x80\xa8\xc3\xa9</c></arguments>"
+	    "</tool>",
+	    CALL("w", "{\"c\":\"\\\"q\\\" \\\\ / \\t\\r\x7f\xe2\x80\xa8"
+	    "\xc3\xa9\"}"), "", DIAG_OK, "JSON string escapes");
+}
+
+/* A big CDATA body, and the JSON string it must become. */
+static void
+test_big_cdata(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+	static const char alphabet[] = "abc \"\\\t\n<>&]xyz\xc3\xa9";
+	struct buf in = BUF_INIT, out = BUF_INIT;
+	uint32_t state = 12345;
+	size_t i;
+	char c;
+
+	buf_adds(&in, "<tool><tool_name>w</tool_name><arguments><content>"
+	    "<![CDATA[");
+	buf_adds(&out, "{\"server_name\":\"local\",\"tool_name\":\"w\","
+	    "\"arguments\":{\"content\":\"");
+	for (i = 0; i < 300000; i++) {
+		/* the alphabet without its last character, é */
+		c = alphabet[xorshift(&state) % (sizeof(alphabet) - 3)];
+		if (i % 1000 == 999) {
+			buf_adds(&in, "\xc3\xa9");
+			buf_adds(&out, "\xc3\xa9");
+		}
+		switch (c) {
+		case ']':	/* always as "]]>", split as it must be */
+			buf_adds(&in, "]]]]><![CDATA[>");
+			buf_adds(&out, "]]>");
+			continue;
+		case '"':
+			buf_adds(&out, "\\\"");
+			break;
+		case '\\':
+			buf_adds(&out, "\\\\");
+			break;
+		case '\t':
+			buf_adds(&out, "\\t");
+			break;
+		case '\n':
+			buf_adds(&out, "\\n");
+			break;
+		default:
+			buf_addc(&out, c);
+		}
+		buf_addc(&in, c);
+	}
+	buf_adds(&in, "]]></content></arguments></tool>\n");
+	buf_adds(&out, "\"}}\n");
+	want_n(&o, in.data, in.len, buf_cstr(&out), "", DIAG_OK,
+	    "a 300 KB CDATA body, byte for byte");
+	buf_free(&in);
+	buf_free(&out);
+}
+
+static void
+test_events(void)
+{
+	struct toolcall_opts o = opts(1, 0, 0);
+
+	want(&o, "Hi \xc3\xa9\nsecond line<tool><tool_name>t</tool_name>"
+	    "</tool>after\n\n\nend",
+	    EV_TEXT("Hi \xc3\xa9\\n") EV_TEXT("second line")
+	    EV_CALL("t", "{}") EV_TEXT("after\\n") EV_TEXT("\\n")
+	    EV_TEXT("\\n") EV_TEXT("end"), "", DIAG_OK,
+	    "events: text cut after each newline, before a call, at the end");
+	want(&o, "<tool><tool_name>a</tool_name></tool><tool><tool_name>b"
+	    "</tool_name></tool>\n", EV_CALL("a", "{}") EV_CALL("b", "{}")
+	    EV_TEXT("\\n"), "", DIAG_OK, "events: no empty text records");
+	want(&o, "", "", "", DIAG_OK, "events: nothing for empty input");
+	want(&o, "a\r\nb\rc\n", EV_TEXT("a\\r\\n") EV_TEXT("b\\rc\\n"), "",
+	    DIAG_OK, "events: prose kept byte for byte, CR included");
+	want(&o, "\xef\xbb\xbfHi\n", EV_TEXT("Hi\\n"), "", DIAG_OK,
+	    "events: the byte order mark is not text");
+	want(&o, "a\x01\b\f\x1b\x7f\"\\/\t\n",
+	    EV_TEXT("a\\u0001\\b\\f\\u001b\x7f\\\"\\\\/\\t\\n"), "", DIAG_OK,
+	    "events: control characters escaped");
+	want_n(&o, "a\0b\n", 4, EV_TEXT("a\\u0000b\\n"), "", DIAG_OK,
+	    "events: a NUL byte in prose");
+	want(&o, "\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\n",
+	    EV_TEXT("\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80\\n"), "",
+	    DIAG_OK, "events: multibyte prose as is");
+	want(&o, "x <tool id=\"1\">y</tool>\n",
+	    EV_TEXT("x <tool id=\\\"1\\\">y</tool>\\n"), "", DIAG_OK,
+	    "events: a tag that is not a call is text");
+	want(&o, seed_read_file, "{\"type\":\"tool_call\",\"server_name\":"
+	    "\"local\",\"tool_name\":\"read_file\",\"arguments\":{\"path\":"
+	    "\"src/main.go\",\"line_start\":1,\"line_end\":100}}\n"
+	    EV_TEXT("\\n"), "", DIAG_OK, "events: the seed's call");
+}
+
+/* The events mode's cut of a line longer than 64 KiB. */
+static void
+test_long_line(void)
+{
+	struct toolcall_opts o = opts(1, 0, 0);
+	struct buf in = BUF_INIT, joined = BUF_INIT;
+	json_t *j, *text;
+	json_error_t e;
+	struct run r;
+	size_t i, len, records = 0, bad = 0;
+	char *p, *nl;
+
+	for (i = 0; in.len < 200000; i++)
+		buf_adds(&in, i % 3 == 0 ? "\xe6\x97\xa5" : i % 3 == 1 ?
+		    "\xf0\x9f\x98\x80" : "e");
+	buf_adds(&in, "\nshort\n");
+	run(&o, in.data, in.len, FEED_WHOLE, &r);
+	unit_long(r.status, DIAG_OK, "a 200 KB line: status");
+	for (p = r.out; p < r.out + r.outlen; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(r.out + r.outlen - p))) ==
+		    NULL)
+			break;
+		records++;
+		j = json_loadb(p, (size_t)(nl - p), 0, &e);
+		text = json_object_get(j, "text");
+		len = json_string_length(text);
+		if (j == NULL || !json_is_string(text) || len == 0 ||
+		    len > 65536 || (len < 65536 - 3 &&
+		    json_string_value(text)[len - 1] != '\n'))
+			bad++;
+		else
+			buf_add(&joined, json_string_value(text), len);
+		json_decref(j);
+	}
+	unit_long((long)bad, 0, "a 200 KB line: records of 1 to 65536 "
+	    "bytes, cut near 64 KiB (valid JSON, whole characters)");
+	unit_ok(records >= 5 && records <= 6, unit_fmt("a 200 KB line: "
+	    "4 records for it, 1 for the next (%zu)", records));
+	unit_bytes(joined.data, joined.len, in.data, in.len,
+	    "a 200 KB line: the records give the input back");
+	run_free(&r);
+	buf_free(&in);
+	buf_free(&joined);
+}
+
+static void
+test_errors(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0), ev = opts(1, 0, 0);
+	struct toolcall_opts st = opts(0, 1, 0), evst = opts(1, 1, 0);
+	struct toolcall_opts small = opts(0, 0, 37), tiny = opts(1, 0, 36);
+	const char *good = "<tool><tool_name>g</tool_name></tool>\n";
+	const char *mismatch =
+	    "ab\n<tool><tool_name>t</tool_name><arguments><a></b></arguments>"
+	    "</tool>\nz";
+
+	want(&o, mismatch, "", FILE_NAME ":2:47: error: malformed tool call: "
+	    "mismatched tag\n", DIAG_INVALID, "a mismatched tag");
+	want(&ev, mismatch, EV_TEXT("ab\\n") "{\"type\":\"error\",\"message\":"
+	    "\"malformed tool call: mismatched tag\",\"line\":2,\"column\":47,"
+	    "\"raw\":\"<tool><tool_name>t</tool_name><arguments><a></b>"
+	    "</arguments></tool>\"}\n"
+	    EV_TEXT("\\n") EV_TEXT("z"), FILE_NAME ":2:47: error: malformed "
+	    "tool call: mismatched tag\n", DIAG_INVALID,
+	    "events: a mismatched tag");
+	want(&o, "<tool>\n<tool_name>t</tool_name>\n<arguments><a></b>"
+	    "</arguments>\n</tool>\n<tool><tool_name>g</tool_name></tool>",
+	    CALL("g", "{}"), FILE_NAME ":3:17: error: malformed tool call: "
+	    "mismatched tag\n", DIAG_INVALID,
+	    "an XML error on line 3; the next call still comes out");
+	want(&o, "\xc3\xa9 <tool><tool_name>t</b></tool>", "",
+	    FILE_NAME ":1:23: error: malformed tool call: mismatched tag\n",
+	    DIAG_INVALID, "columns count characters");
+	want(&ev, "<tool><tool_name>t</b>\nprose <tool><tool_name>u"
+	    "</tool_name></tool>", "{\"type\":\"error\",\"message\":"
+	    "\"malformed tool call: mismatched tag\",\"line\":1,\"column\":21,"
+	    "\"raw\":\"<tool><tool_name>t</b>\\nprose \"}\n" EV_CALL("u", "{}"),
+	    FILE_NAME ":1:21: error: malformed tool call: mismatched tag\n",
+	    DIAG_INVALID, "events: skipped to the next <tool>");
+	want(&ev, "<tool><tool_name>t</tool_name><arguments><a>x < y</a>"
+	    "<![CDATA[</tool>]]><!-- </tool> --></arguments></tool>after",
+	    "{\"type\":\"error\",\"message\":\"malformed tool call: "
+	    "not well-formed (invalid token)\",\"line\":1,\"column\":48,"
+	    "\"raw\":\"<tool><tool_name>t</tool_name><arguments><a>x < y</a>"
+	    "<![CDATA[</tool>]]><!-- </tool> --></arguments></tool>\"}\n"
+	    EV_TEXT("after"), FILE_NAME ":1:48: error: "
+	    "malformed tool call: not well-formed (invalid token)\n",
+	    DIAG_INVALID, "events: skipped past CDATA and comments");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a>&#0;</a>"
+	    "</arguments></tool>", "", FILE_NAME ":1:45: error: malformed "
+	    "tool call: reference to invalid character number\n",
+	    DIAG_INVALID, "a reference to a forbidden character");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a>\xff</a>"
+	    "</arguments></tool>" "\n<tool><tool_name>g</tool_name></tool>",
+	    CALL("g", "{}"), FILE_NAME ":1:45: error: malformed tool call: "
+	    "not well-formed (invalid token)\n", DIAG_INVALID,
+	    "invalid UTF-8 inside a call");
+	want(&o, "<tool><!DOCTYPE x></tool>", "", FILE_NAME ":1:9: error: "
+	    "malformed tool call: not well-formed (invalid token)\n",
+	    DIAG_INVALID, "a DOCTYPE inside a call");
+
+	/* truncated */
+	want(&o, "x<tool><tool_name>t", "", FILE_NAME ":1:2: error: truncated "
+	    "tool call: input ended before </tool>\n", DIAG_INVALID,
+	    "a truncated call");
+	want(&ev, "x<tool><tool_name>t</tool_name></too",
+	    EV_TEXT("x") "{\"type\":\"error\",\"message\":\"truncated tool "
+	    "call: input ended before </tool>\",\"line\":1,\"column\":2,"
+	    "\"raw\":\"<tool><tool_name>t</tool_name></too\"}\n",
+	    FILE_NAME ":1:2: error: truncated tool call: input ended before "
+	    "</tool>\n", DIAG_INVALID, "events: a truncated call");
+	want(&ev, "a\n<tool><tool_name>t</tool_name><arguments><c><![CDATA["
+	    "</tool>", EV_TEXT("a\\n")
+	    "{\"type\":\"error\",\"message\":\"truncated tool call: input "
+	    "ended before </tool>\",\"line\":2,\"column\":1,\"raw\":"
+	    "\"<tool><tool_name>t</tool_name><arguments><c><![CDATA[</tool>\"}"
+	    "\n", FILE_NAME ":2:1: error: "
+	    "truncated tool call: input ended before </tool>\n", DIAG_INVALID,
+	    "events: truncated inside CDATA");
+	want(&o, "a\rb\r\nc\n<tool>", "", FILE_NAME ":4:1: error: truncated "
+	    "tool call: input ended before </tool>\n", DIAG_INVALID,
+	    "lines end at LF, CR or CRLF");
+	want(&o, "\r\n<tool>", "", FILE_NAME ":2:1: error: truncated tool call: "
+	    "input ended before </tool>\n", DIAG_INVALID,
+	    "CRLF is one line end, in one piece or two");
+	want(&o, "a\r\n\xff\r\r\n\n\xfe", "", FILE_NAME ":2:1: error: "
+	    "invalid UTF-8: byte 0xff at byte offset 3\n" FILE_NAME ":5:1: "
+	    "error: invalid UTF-8: byte 0xfe at byte offset 8\n", DIAG_INVALID,
+	    "CRLF and CR before invalid UTF-8");
+	want(&o, "\r\r\n<tool>\r<tool_name>t</b>\r\n</tool>\n\xff", "",
+	    FILE_NAME ":4:15: error: malformed tool call: mismatched tag\n"
+	    FILE_NAME ":6:1: error: invalid UTF-8: byte 0xff at byte offset "
+	    "36\n", DIAG_INVALID, "CR and CRLF inside and after a call");
+	want(&o, "\xef\xbb\xbf<tool>", "", FILE_NAME ":1:1: error: truncated "
+	    "tool call: input ended before </tool>\n", DIAG_INVALID,
+	    "a byte order mark is not a column");
+
+	/* structure */
+	want(&o, "<tool><arguments/></tool>\n<tool><tool_name> </tool_name>"
+	    "</tool>", "", FILE_NAME ":1:1: error: malformed tool call: "
+	    "<tool_name> is missing or empty\n" FILE_NAME ":2:1: error: "
+	    "malformed tool call: <tool_name> is missing or empty\n",
+	    DIAG_INVALID, "tool_name missing or blank");
+	want(&o, "<tool><tool_name>t</tool_name><foo/></tool>", "",
+	    FILE_NAME ":1:31: error: malformed tool call: unexpected <foo> in "
+	    "<tool>\n", DIAG_INVALID, "an unexpected element");
+	want(&o, "<tool><tool_name>t</tool_name><tool_name>u</tool_name>"
+	    "</tool>", "", FILE_NAME ":1:31: error: malformed tool call: "
+	    "<tool_name> given twice\n", DIAG_INVALID, "tool_name twice");
+	want(&o, "<tool><tool_name>t</tool_name><arguments/><arguments/>"
+	    "</tool>", "", FILE_NAME ":1:43: error: malformed tool call: "
+	    "<arguments> given twice\n", DIAG_INVALID, "arguments twice");
+	want(&o, "<tool><tool_name>t<b/></tool_name></tool>", "",
+	    FILE_NAME ":1:19: error: malformed tool call: <tool_name> must "
+	    "hold text, not <b>\n", DIAG_INVALID, "an element in tool_name");
+	want(&o, "<tool>hello<tool_name>t</tool_name></tool>", "",
+	    FILE_NAME ":1:7: error: malformed tool call: text in <tool> "
+	    "outside any element\n", DIAG_INVALID, "text in <tool>");
+	want(&o, "<tool><tool_name>t</tool_name><arguments>x<a>1</a>"
+	    "</arguments></tool>", "", FILE_NAME ":1:42: error: malformed tool "
+	    "call: text in <arguments> outside any argument\n", DIAG_INVALID,
+	    "text in <arguments>");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a>x<b>1</b></a>"
+	    "</arguments></tool>", "", FILE_NAME ":1:46: error: malformed tool "
+	    "call: <a> mixes text and elements\n", DIAG_INVALID,
+	    "text, then an element");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><a><b>1</b>x</a>"
+	    "</arguments></tool>", "", FILE_NAME ":1:53: error: malformed tool "
+	    "call: <a> mixes text and elements\n", DIAG_INVALID,
+	    "an element, then text");
+	want(&o, "<tool><foo/><bar/><tool_name>t</tool_name></tool>\n", "",
+	    FILE_NAME ":1:7: error: malformed tool call: unexpected <foo> in "
+	    "<tool>\n", DIAG_INVALID, "only the first error of a call");
+	want(&ev, "<tool><foo>\n</foo><tool_name>t</tool_name></tool>\n",
+	    "{\"type\":\"error\",\"message\":\"malformed tool call: unexpected "
+	    "<foo> in <tool>\",\"line\":1,\"column\":7,\"raw\":\"<tool><foo>\\n"
+	    "</foo><tool_name>t</tool_name></tool>\"}\n" EV_TEXT("\\n"),
+	    FILE_NAME ":1:7: error: malformed tool call: unexpected <foo> in "
+	    "<tool>\n", DIAG_INVALID, "events: a structure error's raw");
+
+	/* the & rule */
+	want(&o, "<tool><tool_name>t</tool_name><arguments><c>ls && pwd</c>"
+	    "</arguments></tool>", CALL("t", "{\"c\":\"ls && pwd\"}"),
+	    FILE_NAME ":1:48: warning: bare \"&\" taken as text (write "
+	    "&amp;)\n" FILE_NAME ":1:49: warning: bare \"&\" taken as text "
+	    "(write &amp;)\n", DIAG_OK, "bare & is a warning");
+	want(&o, "<tool><tool_name>t</tool_name><arguments><c>a&b &nbsp; &amp x"
+	    " & &#;</c></arguments></tool>",
+	    CALL("t", "{\"c\":\"a&b &nbsp; &amp x & &#;\"}"),
+	    FILE_NAME ":1:46: warning: bare \"&\" taken as text (write "
+	    "&amp;)\n" FILE_NAME ":1:49: warning: bare \"&\" taken as text "
+	    "(write &amp;)\n" FILE_NAME ":1:56: warning: bare \"&\" taken as "
+	    "text (write &amp;)\n" FILE_NAME ":1:63: warning: bare \"&\" taken "
+	    "as text (write &amp;)\n" FILE_NAME ":1:65: warning: bare \"&\" "
+	    "taken as text (write &amp;)\n", DIAG_OK, "every kind of bare &");
+	want(&o, "<tool><tool_name>a&b</tool_name><arguments><c k=\"x&y\">"
+	    "<![CDATA[&]]><!-- & --></c></arguments></tool>",
+	    CALL("a&b", "{\"c\":\"&\"}"), FILE_NAME ":1:19: warning: bare "
+	    "\"&\" taken as text (write &amp;)\n" FILE_NAME ":1:51: warning: "
+	    "bare \"&\" taken as text (write &amp;)\n", DIAG_OK,
+	    "& in names and attributes; not in CDATA or comments");
+	want(&st, "<tool><tool_name>t</tool_name><arguments><c>ls && pwd</c>"
+	    "</arguments></tool>\n<tool><tool_name>g</tool_name></tool>",
+	    CALL("g", "{}"), FILE_NAME ":1:48: error: malformed tool call: "
+	    "bare \"&\" (write &amp;)\n", DIAG_INVALID,
+	    "strict: bare & is an error");
+	want(&evst, "<tool><tool_name>a&b</tool_name></tool>", "{\"type\":"
+	    "\"error\",\"message\":\"malformed tool call: bare \\\"&\\\" "
+	    "(write &amp;)\",\"line\":1,\"column\":19,\"raw\":\"<tool>"
+	    "<tool_name>a&b</tool_name></tool>\"}\n", FILE_NAME ":1:19: error: "
+	    "malformed tool call: bare \"&\" (write &amp;)\n", DIAG_INVALID,
+	    "strict events: bare & is an error");
+	want(&st, "x && y <tool><tool_name>a&amp;b</tool_name></tool>",
+	    CALL("a&b", "{}"), "", DIAG_OK, "strict: & in prose is fine");
+
+	/* max-size */
+	want(&small, good, CALL("g", "{}"), "", DIAG_OK,
+	    "a call of exactly --max-size bytes");
+	want(&tiny, good, "{\"type\":\"error\",\"message\":\"tool call "
+	    "larger than --max-size (36 bytes)\",\"line\":1,\"column\":1,"
+	    "\"raw\":null}\n" EV_TEXT("\\n"), FILE_NAME ":1:1: error: tool "
+	    "call larger than --max-size (36 bytes)\n", DIAG_INVALID,
+	    "a call one byte over --max-size");
+	want(&tiny, "a\n<tool><tool_name>long name</tool_name></tool>b<tool>"
+	    "<tool_name>g</tool_name></tool>\nz", EV_TEXT("a\\n") "{\"type\":"
+	    "\"error\",\"message\":\"tool call larger than --max-size (36 "
+	    "bytes)\",\"line\":2,\"column\":1,\"raw\":null}\n" EV_TEXT("b")
+	    "{\"type\":\"error\",\"message\":\"tool call larger than "
+	    "--max-size (36 bytes)\",\"line\":2,\"column\":47,\"raw\":null}\n"
+	    EV_TEXT("\\n") EV_TEXT("z"),
+	    FILE_NAME ":2:1: error: tool call larger than --max-size (36 "
+	    "bytes)\n" FILE_NAME ":2:47: error: tool call larger than "
+	    "--max-size (36 bytes)\n", DIAG_INVALID,
+	    "events: max-size errors, prose between them kept");
+
+	/* invalid UTF-8 in prose */
+	want(&o, "a\xff" "b\n\xc3\xa9\xfe<tool><tool_name>g</tool_name></tool>",
+	    CALL("g", "{}"), FILE_NAME ":1:2: error: invalid UTF-8: byte 0xff "
+	    "at byte offset 1\n" FILE_NAME ":2:2: error: invalid UTF-8: byte "
+	    "0xfe at byte offset 6\n", DIAG_INVALID, "invalid UTF-8 in prose");
+	want(&ev, "a\xff" "b\n", EV_TEXT("a\xef\xbf\xbd" "b\\n"),
+	    FILE_NAME ":1:2: error: invalid UTF-8: byte 0xff at byte offset "
+	    "1\n",
+	    DIAG_INVALID, "events: invalid UTF-8 becomes U+FFFD");
+	want(&o, "\xef\xbb\xbf\x80", "", FILE_NAME ":1:1: error: invalid "
+	    "UTF-8: byte 0x80 at byte offset 3\n", DIAG_INVALID,
+	    "after a byte order mark: offset in the file, column 1");
+}
+
+/* A write error reaches the caller as -1. */
+static void
+test_write_error(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0), ev = opts(1, 0, 0);
+	struct toolcall *t;
+	const char *call = "<tool><tool_name>t</tool_name></tool>";
+	FILE *f;
+	int rc;
+
+	if ((f = fopen("/dev/full", "w")) == NULL)
+		unit_bail("/dev/full");
+	setvbuf(f, NULL, _IONBF, 0);
+	t = toolcall_new(&o, f, FILE_NAME);
+	unit_long(toolcall_feed(t, call, strlen(call)), -1,
+	    "a call to /dev/full: toolcall_feed returns -1");
+	toolcall_free(t);
+	clearerr(f);
+
+	t = toolcall_new(&ev, f, FILE_NAME);
+	unit_long(toolcall_feed(t, "no newline", 10), 0,
+	    "events to /dev/full: text kept, nothing written yet");
+	unit_long(toolcall_end(t), -1,
+	    "events to /dev/full: toolcall_end returns -1");
+	toolcall_free(t);
+	fclose(f);
+
+	/* A buffered stream, with unbuffered set: each record flushed. */
+	if ((f = fopen("/dev/full", "w")) == NULL)
+		unit_bail("/dev/full");
+	o.unbuffered = 1;
+	t = toolcall_new(&o, f, FILE_NAME);
+	rc = toolcall_feed(t, call, strlen(call));
+	unit_long(rc, -1, "unbuffered to a buffered /dev/full: -1 at once");
+	toolcall_free(t);
+	fclose(f);
+}
+
+/* An input for the chunking checks, built in or read from a file. */
+struct input {
+	char	*name;
+	char	*data;
+	size_t	 len;
+};
+
+static struct input	*inputs;
+static size_t		 ninputs, inputs_cap;
+
+static void
+add_input(const char *name, const char *data, size_t len)
+{
+	struct input *in;
+
+	if (ninputs == inputs_cap) {
+		inputs_cap = inputs_cap != 0 ? inputs_cap * 2 : 64;
+		if ((inputs = realloc(inputs, inputs_cap * sizeof(*inputs))) ==
+		    NULL)
+			unit_bail("realloc");
+	}
+	in = &inputs[ninputs++];
+	if ((in->name = strdup(name)) == NULL ||
+	    (in->data = malloc(len + 1)) == NULL)
+		unit_bail("malloc");
+	memcpy(in->data, data, len);
+	in->data[len] = '\0';
+	in->len = len;
+}
+
+#define ADD(name, s)	add_input(name, s, sizeof(s) - 1)
+
+static void
+builtin_inputs(void)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	ADD("seed read_file", seed_read_file);
+	ADD("seed write_to_file", seed_write_file);
+	ADD("seed apply_diff", seed_apply_diff);
+	ADD("seed search_files", seed_search_files);
+	ADD("seed types", seed_types);
+	ADD("seed pattern", seed_pattern);
+	ADD("prose and calls", "I will read the file.\n" "<tool>\n"
+	    "<tool_name>read_file</tool_name>\n<arguments><path>a</path>"
+	    "</arguments>\n</tool>\nThen write it:\n<tool><tool_name>w"
+	    "</tool_name></tool> and done.\n");
+	ADD("split CDATA", "<tool><tool_name>w</tool_name><arguments>"
+	    "<c><![CDATA[a]]]]><![CDATA[>b]]></c><d>\n <![CDATA[x]]>\n "
+	    "<![CDATA[y]]> </d><e>t<![CDATA[u]]>v</e></arguments></tool>");
+	ADD("entities", "<tool><tool_name>e</tool_name><arguments><e>&lt;&gt;"
+	    "&amp;&quot;&apos;</e><f a=\"&lt;&amp;\">x&amp;y</f></arguments>"
+	    "</tool>");
+	ADD("numeric references", "<tool><tool_name>n</tool_name><arguments>"
+	    "<a>&#49;</a><b>&#x41;&#233;&#x65E5;&#x1F600;</b><c>&#0;</c>"
+	    "</arguments></tool><tool><tool_name>m</tool_name><arguments>"
+	    "<d>&#xD800;</d></arguments></tool>");
+	ADD("bare ampersands", "<tool><tool_name>a&b</tool_name><arguments>"
+	    "<c>ls && pwd</c><d>&nbsp; &amp x & y &#; &#x; &#12a;</d>"
+	    "<e k=\"&\"><![CDATA[&&]]></e></arguments></tool> & prose &amp;\n");
+	ADD("comment with </tool>", "<tool><!-- </tool> <tool> --><tool_name>c"
+	    "</tool_name><arguments><!-- </tool> --><a>1<!-- </tool> --></a>"
+	    "</arguments></tool>\n");
+	ADD("CDATA with <tool> and </tool>", "<tool><tool_name>w</tool_name>"
+	    "<arguments><content><![CDATA[<tool>x</tool></tool><tool>]]>"
+	    "</content></arguments></tool>tail");
+	ADD("multibyte prose", "Caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac "
+	    "\xf0\x9f\x98\x80\n<tool><tool_name>\xe6\x97\xa5</tool_name>"
+	    "<arguments><e>\xf0\x9f\x98\x80</e></arguments></tool>\xc3\xa9\n"
+	    "\xf0\x9f\x98\x80");
+	ADD("invalid UTF-8 in prose", "abc\xff\xfe def\n\xc3(\n\xed\xa0\x80"
+	    "\xc0\xaf\xf4\x90\x80\x80\n<tool><tool_name>g</tool_name></tool>"
+	    "\xe6\x97");
+	ADD("malformed calls", "one <tool><tool_name>t</b></tool> two "
+	    "<tool><a>x < y</a></tool>\n<tool><tool_name>t</tool_name><a></b>"
+	    "\nthree <tool><tool_name>g</tool_name></tool><tool><!DOCTYPE x>"
+	    "</tool>\xff");
+	ADD("truncated call", "prose\n<tool><tool_name>t</tool_name>"
+	    "<arguments><c><![CDATA[never ends");
+	ADD("truncated end tag", "<tool><tool_name>t</tool_name></too");
+	ADD("truncated open tag", "text <tool");
+	ADD("nested arrays", "<tool><tool_name>m</tool_name><arguments><matrix>"
+	    "<row><c>1</c><c>2</c></row><row><c>3</c></row><row><c/><c><d>x"
+	    "</d></c></row></matrix><a>1</a><b>2</b><a>3</a></arguments>"
+	    "</tool>");
+	ADD("not calls", "<tool id=\"1\">a</tool><TOOL>b</TOOL><tool >c</tool>"
+	    "<tool/><tools>d</tools><tool\n>e</tool>");
+	ADD("escaped </tool>", "<tool><tool_name>t</tool_name><arguments><e>"
+	    "&lt;/tool&gt;&lt;tool&gt;</e></arguments></tool>");
+	ADD("code fence", "```xml\n<tool><tool_name>f</tool_name></tool>\n"
+	    "```\n");
+	ADD("byte order mark", "\xef\xbb\xbf" "hello\n<tool><tool_name>b"
+	    "</tool_name></tool>");
+	ADD("structure errors", "<tool><arguments/></tool>\n<tool><tool_name>t"
+	    "</tool_name><foo/></tool><tool><tool_name>t</tool_name><tool_name>"
+	    "u</tool_name></tool>\n<tool><tool_name>t<b/></tool_name></tool>"
+	    "<tool>hello<tool_name>t</tool_name></tool><tool><tool_name>t"
+	    "</tool_name><arguments>x<a>1</a></arguments></tool>\n<tool>"
+	    "<tool_name>t</tool_name><arguments><a>x<b>1</b></a></arguments>"
+	    "</tool><tool><tool_name>g</tool_name></tool>");
+	ADD("typing", "<tool><tool_name>t</tool_name><arguments><a>true</a>"
+	    "<a>FALSE</a><a>null</a><a>007</a><a>+5</a><a>-0</a><a>3.14</a>"
+	    "<a>.5</a><a>42.</a><a>1e21</a><a>1.23e10</a><a>\"true\"</a>"
+	    "<a>0x1F</a><a>1e400</a><a>NaN</a><a>9223372036854775808</a>"
+	    "</arguments></tool>");
+	ADD("recovery to the next <tool>", "<tool><tool_name>t</b>\nprose "
+	    "<tool><tool_name>u</tool_name></tool>");
+	ADD("recovery past CDATA", "<tool><a>x < y</a><![CDATA[</tool>]]>"
+	    "<!-- </tool> --></tool>after\n");
+	ADD("CRLF lines", "a\r\nb\r\n<tool>\r\n<tool_name>t</tool_name>\r\n"
+	    "<arguments><c><![CDATA[x\r\ny]]></c></arguments>\r\n</tool>\r\n");
+	ADD("CRLF before errors", "\r\n<tool>\r\n<tool_name>t</b>\r\n</tool>"
+	    "\r\n\xff\r\r\n\xfe\r<tool>");
+	ADD("control bytes", "a\x01\b\f\x1b\x7f\"\\/\t\n<tool><tool_name>t"
+	    "</tool_name><arguments><c>\x01</c></arguments></tool>");
+	add_input("NUL bytes", "a\0b\n<tool><tool_name>\0</tool_name></tool>",
+	    41);
+	ADD("empty", "");
+	ADD("prose without newline", "just some words");
+	ADD("newlines only", "\n\n\n");
+	ADD("calls side by side", "<tool><tool_name>a</tool_name></tool><tool>"
+	    "<tool_name>b</tool_name></tool><tool><tool_name>c</tool_name>"
+	    "</tool>");
+	ADD("stray angles", "<<tool><tool_name>l</tool_name></tool>>< tool>"
+	    "</<tool><tool_name>m</tool_name></tool>");
+	ADD("processing instructions", "<?xml version=\"1.0\"?><tool><?pi x?>"
+	    "<tool_name>t</tool_name><arguments><a>1<?p?></a></arguments>"
+	    "</tool>");
+	ADD("inner tool element", "<tool><tool_name>t</tool_name><arguments>"
+	    "<tool>inner</tool><tool><x>1</x></tool></arguments></tool>");
+	ADD("a big call, small max", "<tool><tool_name>a long tool name"
+	    "</tool_name><arguments><c><![CDATA[" "0123456789012345678901234"
+	    "567890123456789012345678901234567890123456789012345678901234567890"
+	    "123456789012345678901234567890123456789012345678901234567890123456"
+	    "789012345678901234567890123456789012345678901234567890]]></c>"
+	    "</arguments></tool>\nmore <tool><tool_name>s</tool_name></tool>"
+	    "<tool><tool_name>z</tool_name>");
+
+	ADD("text in <tool> ending in an XML error", "<tool>x]]></tool>");
+	ADD("text in <arguments> ending in an XML error", "<tool><tool_name>t"
+	    "</tool_name><arguments>x]]></arguments></tool>");
+	ADD("mixed text ending in an XML error", "<tool><tool_name>t"
+	    "</tool_name><arguments><a><b/>x < y</a></arguments></tool>");
+	ADD("text in <tool>, then a bad reference", "<tool>a&#0;</tool>\n");
+
+	/* a prose line longer than 64 KiB */
+	for (i = 0; b.len < 70000; i++)
+		buf_adds(&b, i % 2 == 0 ? "\xe6\x97\xa5" : "\xf0\x9f\x98\x80");
+	buf_adds(&b, "\n<tool><tool_name>t</tool_name></tool>");
+	add_input("a 70 KB prose line", b.data, b.len);
+	buf_free(&b);
+}
+
+/* Every .txt file in t/data/toolcall-parse, when there is such a directory. */
+static void
+file_inputs(void)
+{
+	struct buf b = BUF_INIT;
+	char chunk[8192];
+	glob_t g;
+	size_t i, n;
+	FILE *f;
+	int rc;
+
+	rc = glob("t/data/toolcall-parse/*.txt", 0, NULL, &g);
+	if (rc == GLOB_NOMATCH) {
+		printf("# no t/data/toolcall-parse/*.txt: built-in inputs "
+		    "only\n");
+		return;
+	}
+	if (rc != 0)
+		unit_bail("glob");
+	for (i = 0; i < g.gl_pathc; i++) {
+		if ((f = fopen(g.gl_pathv[i], "rb")) == NULL)
+			unit_bail(g.gl_pathv[i]);
+		buf_reset(&b);
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&b, chunk, n);
+		if (ferror(f))
+			unit_bail(g.gl_pathv[i]);
+		fclose(f);
+		add_input(g.gl_pathv[i], b.data != NULL ? b.data : "", b.len);
+	}
+	printf("# %zu inputs from t/data/toolcall-parse\n", g.gl_pathc);
+	globfree(&g);
+	buf_free(&b);
+}
+
+/* Whether two runs gave the same; shows what differs when not. */
+static void
+same(const struct run *a, const struct run *b, const char *what)
+{
+	int ok = a->outlen == b->outlen &&
+	    memcmp(a->out, b->out, a->outlen) == 0 &&
+	    strcmp(a->err, b->err) == 0 && a->status == b->status &&
+	    a->failed == b->failed;
+	size_t at = 0;
+
+	unit_ok(ok, what);
+	if (ok)
+		return;
+	while (at < a->outlen && at < b->outlen && a->out[at] == b->out[at])
+		at++;
+	printf("#   output differs at byte %zu\n", at);
+	at = at > 60 ? at - 60 : 0;
+	unit_show("whole: ", a->out, a->outlen, at);
+	unit_show("pieces:", b->out, b->outlen, at);
+	unit_show("whole stderr: ", a->err, strlen(a->err), 0);
+	unit_show("pieces stderr:", b->err, strlen(b->err), 0);
+	printf("#   status %d and %d, failed %d and %d\n", a->status,
+	    b->status, a->failed, b->failed);
+}
+
+static void
+test_chunking(void)
+{
+	struct toolcall_opts modes[4];
+	static const char *const mode_names[4] = {
+		"default", "events", "strict", "events, strict, max 256"
+	};
+	struct run whole, cut;
+	size_t i, m;
+	int how;
+
+	modes[0] = opts(0, 0, 0);
+	modes[1] = opts(1, 0, 0);
+	modes[2] = opts(0, 1, 0);
+	modes[3] = opts(1, 1, 256);
+	builtin_inputs();
+	file_inputs();
+	unit_ok(ninputs >= 30, unit_fmt("at least 30 inputs (%zu)", ninputs));
+	for (i = 0; i < ninputs; i++)
+		for (m = 0; m < 4; m++) {
+			run(&modes[m], inputs[i].data, inputs[i].len,
+			    FEED_WHOLE, &whole);
+			unit_long(whole.failed, 0, unit_fmt("%s, %s: no write "
+			    "error", inputs[i].name, mode_names[m]));
+			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
+			    how++) {
+				run(&modes[m], inputs[i].data, inputs[i].len,
+				    how, &cut);
+				same(&whole, &cut, unit_fmt("%s, %s: whole "
+				    "= %s", inputs[i].name, mode_names[m],
+				    how_name(how)));
+				run_free(&cut);
+			}
+			run_free(&whole);
+		}
+	for (i = 0; i < ninputs; i++) {
+		free(inputs[i].name);
+		free(inputs[i].data);
+	}
+	free(inputs);
+}
+
+int
+main(void)
+{
+	test_seed();
+	test_calls();
+	test_types();
+	test_cdata();
+	test_big_cdata();
+	test_events();
+	test_long_line();
+	test_errors();
+	test_write_error();
+	test_chunking();
+	return unit_done();
+}
