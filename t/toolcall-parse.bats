@@ -1069,6 +1069,26 @@ in.txt:9:15: error: malformed tool call: mismatched tag"
 	assert_equal "$stderr" "in.txt:1:49: $INVALID"
 }
 
+@test "a <tool> begun again inside a call ends it as truncated, and the new call is read" {
+	printf 'Reading:\n<tool><tool_name>a</tool_name>\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"b","arguments":{}}'
+	assert_equal "$stderr" "in.txt:2:1: error: truncated tool call: a new <tool> began before </tool>"
+}
+
+@test "--events: the call cut by a new <tool> is an error event whose raw stops before it" {
+	printf '<tool><tool_name>a</tool_name><bad/>\n<tool><tool_name>b</tool_name></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"error","message":"malformed tool call: unexpected <bad> in <tool>","line":1,"column":31,"raw":"<tool><tool_name>a</tool_name><bad/>\n"}
+{"type":"tool_call","server_name":"local","tool_name":"b","arguments":{}}'
+}
+
+@test "an argument named tool is not a new call" {
+	printf '<tool><tool_name>a</tool_name><arguments><tool>hammer</tool></arguments></tool>' >in.txt
+	run -0 toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{"tool":"hammer"}}'
+}
+
 @test "an unclosed start tag does not hide the next <tool> from the recovery" {
 	printf '<tool><tool_name>a</tool_name><arguments><x\n<tool><tool_name>b</tool_name></tool>\n' >in.txt
 	run -1 --separate-stderr toolcall-parse in.txt
