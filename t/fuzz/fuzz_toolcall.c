@@ -176,6 +176,18 @@ check_call(json_t *j, const char *line, size_t n, size_t extra)
  * valid UTF-8 (pos is the byte-at-a-time run, which knows where each
  * call ended).
  */
+/* Whether s[0..n) ends with an end tag of tool: "</tool", white space, ">". */
+static int
+ends_tool(const char *s, size_t n)
+{
+	if (n < 7 || s[n - 1] != '>')
+		return 0;
+	for (n--; n > 6 && (s[n - 1] == ' ' || s[n - 1] == '\t' ||
+	    s[n - 1] == '\r' || s[n - 1] == '\n'); n--)
+		;
+	return n >= 6 && memcmp(s + n - 6, "</tool", 6) == 0;
+}
+
 static void
 check_lines(const struct out *o, const struct out *pos, const char *in,
     size_t n)
@@ -218,7 +230,7 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 			if (verbatim && (n - cur < 6 || k >= pos->nlines ||
 			    pos->fed[k] < cur + 13 ||
 			    memcmp(in + cur, "<tool>", 6) != 0 ||
-			    memcmp(in + pos->fed[k] - 7, "</tool>", 7) != 0))
+			    !ends_tool(in + cur, pos->fed[k] - cur)))
 				fail("a call that is not <tool> to </tool>, "
 				    "or came late", p, len);
 			if (verbatim)
