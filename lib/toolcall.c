@@ -46,7 +46,7 @@ enum lex {
 	L_TEXT, L_AMP, L_LT, L_BANG, L_CDATA, L_COMMENT, L_PI, L_TAG, L_QUOTE
 };
 
-enum lexev { LEX_END, LEX_AMP, LEX_TAG, LEX_CDEND };
+enum lexev { LEX_END, LEX_AMP, LEX_TAG, LEX_CDEND, LEX_RSQB };
 
 enum kind { K_STRING, K_TOKEN, K_OBJECT };
 
@@ -118,6 +118,7 @@ struct toolcall {
 	int			 xerr;		/* expat failed */
 	int			 strictamp;	/* --strict refused an "&" */
 	int			 restart;	/* <tool> again, right inside */
+	size_t			 rsqb;		/* "]" held back at a read's end */
 	size_t			 endfed;
 	int			 bad;		/* its error is reported */
 	struct buf		 msg;
@@ -521,15 +522,19 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				 * "]]>" outside CDATA is an XML error that
 				 * expat finds before or after the text in
 				 * front of it, as the reads fall: parsing
-				 * gives that text to expat on its own.
+				 * gives that text to expat on its own, and
+				 * the run of "]" with its ">" in one piece.
 				 */
-				if (amps && (i + 2 >= n ? memcmp(s + i, "]]",
-				    n - i) == 0 : s[i + 1] == ']' &&
-				    s[i + 2] == '>')) {
+				for (r = 0; i + (size_t)r < n &&
+				    s[i + (size_t)r] == ']'; r++)
+					;
+				if (amps && (i + (size_t)r == n ||
+				    (r >= 2 && s[i + (size_t)r] == '>'))) {
 					*ip = i;
-					return LEX_CDEND;
+					return i + (size_t)r == n ? LEX_RSQB :
+					    LEX_CDEND;
 				}
-				i++;
+				i += (size_t)r;
 				break;
 			}
 			if (s[i] == '&') {
@@ -1315,6 +1320,7 @@ begin_call(struct toolcall *tc)
 	tc->sub = 0;
 	tc->namp = 0;
 	tc->done = tc->xerr = tc->strictamp = tc->restart = tc->bad = 0;
+	tc->rsqb = 0;
 	tc->wpos = tc->cpos;
 	tc->wraw = 0;
 	tc->nnodes = 0;
@@ -1540,6 +1546,21 @@ ref_len(const char *s, size_t n)
 	return (int)i;
 }
 
+/* Feeds the held run of "]" and then s[0..n), in one piece. */
+static int
+held_rsqb(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t k = tc->rsqb;
+
+	tc->rsqb = 0;
+	buf_reset(&tc->tmp);
+	buf_reserve(&tc->tmp, k + n);
+	memset(tc->tmp.data, ']', k);
+	memcpy(tc->tmp.data + k, s, n);
+	tc->tmp.len = k + n;
+	return feed(tc, tc->tmp.data, tc->tmp.len);
+}
+
 /*
  * Lexes and feeds bytes of a call (already in raw from base on). Returns
  * 0 when the call ended or failed among them.
@@ -1551,6 +1572,21 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 	enum lexev ev;
 	int r;
 
+	if (tc->rsqb > 0) {
+		/* a run of "]" held back from the last read goes on */
+		while (i < m && s[i] == ']')
+			i++;
+		if (i == m) {
+			tc->rsqb += m;
+			return 1;
+		}
+		if (s[i] == '>' && tc->rsqb + i >= 2)
+			i++;
+		r = held_rsqb(tc, s, i);
+		fs = i;
+		if (!r)
+			return 0;
+	}
 	for (;;) {
 		while (tc->lex == L_AMP && i < m) {
 			r = amp_step(tc, s[i]);
@@ -1576,9 +1612,17 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			if (!feed(tc, s + fs, i - fs))
 				return 0;
 			fs = i;
-			/* past the "]" or "]]" that may end the read */
-			i += m - i < 3 ? m - i : 3;
+			while (s[i] == ']')
+				i++;
+			i++;
 			continue;
+		}
+		if (ev == LEX_RSQB) {
+			/* the run of "]" ends the read: hold it back */
+			if (!feed(tc, s + fs, i - fs))
+				return 0;
+			tc->rsqb += m - i;
+			return 1;
 		}
 		if (ev == LEX_AMP && ref_len(s + i, m - i) == 0) {
 			if (!feed(tc, s + fs, i - fs))
