@@ -174,6 +174,20 @@ static const unsigned char needs_escape[256] = {
 	['"'] = 1, ['\\'] = 1
 };
 
+/* Whether any of the eight bytes at p is below 0x20, '"' or '\\'. */
+static inline int
+escapes8(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t x, q, b;
+
+	memcpy(&x, p, 8);
+	q = x ^ (ones * '"');
+	b = x ^ (ones * '\\');
+	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) |
+	    ((b - ones) & ~b)) & highs ? 1 : 0;
+}
+
 void
 jsonw_escape(struct buf *b, const char *s, size_t n)
 {
@@ -216,6 +230,14 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 			if (i == end)
 				break;
 #endif
+			/* then eight at a time, while none needs escaping */
+			while (i + 8 <= end && !escapes8(u + i)) {
+				memcpy(o, u + i, 8);
+				o += 8;
+				i += 8;
+			}
+			if (i == end)
+				break;
 			if (!needs_escape[u[i]]) {
 				*o++ = (char)u[i];
 				continue;
