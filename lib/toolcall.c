@@ -951,7 +951,10 @@ on_text(void *ud, const XML_Char *s, int len)
 	if (!ws)
 		n->nonws = 1;
 	off = tc->arena.len;
-	jsonw_escape(&tc->arena, s, n_);
+	if (n_ == 1 && s[0] == '\n')
+		buf_add(&tc->arena, "\\n", 2);	/* expat's every line end */
+	else
+		jsonw_escape(&tc->arena, s, n_);
 	if (tc->nsegs > 0 && (g = &tc->segs[tc->nsegs - 1])->cdata ==
 	    tc->incdata && g->off + g->len == off) {
 		g->len += tc->arena.len - off;
