@@ -38,10 +38,11 @@ OPT     := $(or $(CFLAGS_CONF),-O2 -g)
 BINDIR  ?= bin
 endif
 
-ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
+	$(PCRE2_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_LDFLAGS  := $(OPT) $(LDFLAGS_CONF) $(LDFLAGS)
-LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) -lm
+LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) -lm
 
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h).
 EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(subst -,_,$(basename $(notdir $(f)))).o)
@@ -107,7 +108,8 @@ bench: $(BINS) $(BENCHES)
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
+	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
+	$(PCRE2_CFLAGS)
 FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
 obj/fuzz/%: t/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(EMBED_OBJ) config.h
 	@mkdir -p $(@D)
