@@ -44,8 +44,10 @@ ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_LDFLAGS  := $(OPT) $(LDFLAGS_CONF) $(LDFLAGS)
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) -lm
 
-# Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h).
-EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(subst -,_,$(basename $(notdir $(f)))).o)
+# Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h), with
+# the hyphens and dots of NAME as underscores.
+embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
+EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
@@ -67,10 +69,10 @@ $(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-# data/a-b.txt -> embed_a_b; the generated C lands beside the object.
+# data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object.
 $(OUT)/embed/%.o: tools/embed $(DATA)
 	@mkdir -p $(@D)
-	sh tools/embed $* $(filter %/$(subst _,-,$*).txt %/$(subst _,-,$*).json,$(DATA)) >$(@:.o=.c)
+	sh tools/embed $* $(foreach f,$(DATA),$(if $(filter $*,$(call embed_name,$(f))),$(f))) >$(@:.o=.c)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $(@:.o=.c)
 
 $(LIBLLMKIT): $(LIB_OBJ)
