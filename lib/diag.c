@@ -74,21 +74,60 @@ diag_max(int a, int b)
  * ("json-syntax", "missing-field") shown only in JSON mode, where the
  * whole line is built first so that it reaches stderr in one write.
  */
-void
-diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
-    const char *fmt, ...)
+/* One diagnostic line; instance and keyword, when given, are JSON Pointers. */
+static void
+emit(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
+    const char *instance, const char *keyword, const char *msg, size_t len)
 {
-	struct buf msg = BUF_INIT, line = BUF_INIT;
+	struct buf line = BUF_INIT;
 	const char *sevname = sev == DIAG_ERROR ? "error" : "warning";
-	va_list ap;
 
 	counts[sev]++;
 	if (quiet)
 		return;
+	if (json_mode) {
+		buf_adds(&line, "{\"file\":");
+		jsonw_string(&line, loc->file, strlen(loc->file));
+		buf_printf(&line, ",\"line\":%lu,\"column\":%lu,\"severity\":\"%s\"",
+		    loc->line, loc->col, sevname);
+		buf_adds(&line, ",\"rule\":");
+		jsonw_string(&line, rule, strlen(rule));
+		if (instance != NULL) {
+			buf_adds(&line, ",\"instanceLocation\":");
+			jsonw_string(&line, instance, strlen(instance));
+			buf_adds(&line, ",\"keywordLocation\":");
+			jsonw_string(&line, keyword, strlen(keyword));
+		}
+		buf_adds(&line, ",\"message\":");
+		jsonw_string(&line, msg != NULL ? msg : "", len);
+		if (loc->path != NULL) {
+			buf_adds(&line, ",\"path\":");
+			jsonw_string(&line, loc->path, strlen(loc->path));
+		}
+		buf_adds(&line, "}\n");
+	} else {
+		buf_printf(&line, "%s:%lu:%lu: %s: ", loc->file, loc->line,
+		    loc->col, sevname);
+		if (instance != NULL && *instance != '\0')
+			buf_printf(&line, "%s: ", instance);
+		buf_add(&line, msg, len);
+		buf_addc(&line, '\n');
+	}
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
+}
+
+void
+diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
+    const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	int n;
+
 	va_start(ap, fmt);
 	{
 		va_list aq;
-		int n;
 
 		va_copy(aq, ap);
 		n = vsnprintf(NULL, 0, fmt, aq);
@@ -100,29 +139,21 @@ diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
 		}
 	}
 	va_end(ap);
-	if (json_mode) {
-		buf_adds(&line, "{\"file\":");
-		jsonw_string(&line, loc->file, strlen(loc->file));
-		buf_printf(&line, ",\"line\":%lu,\"column\":%lu,\"severity\":\"%s\"",
-		    loc->line, loc->col, sevname);
-		buf_adds(&line, ",\"rule\":");
-		jsonw_string(&line, rule, strlen(rule));
-		buf_adds(&line, ",\"message\":");
-		jsonw_string(&line, msg.data ? msg.data : "", msg.len);
-		if (loc->path != NULL) {
-			buf_adds(&line, ",\"path\":");
-			jsonw_string(&line, loc->path, strlen(loc->path));
-		}
-		buf_adds(&line, "}\n");
-	} else {
-		buf_printf(&line, "%s:%lu:%lu: %s: ", loc->file, loc->line,
-		    loc->col, sevname);
-		buf_add(&line, msg.data, msg.len);
-		buf_addc(&line, '\n');
-	}
-	fwrite(line.data, 1, line.len, stderr);
+	emit(sev, loc, rule, NULL, NULL, msg.data, msg.len);
 	buf_free(&msg);
-	buf_free(&line);
+}
+
+/*
+ * A JSON Schema error: the text form puts the instance's JSON Pointer
+ * before the message; the JSON form has instanceLocation and
+ * keywordLocation members.
+ */
+void
+diag_schema(enum diag_severity sev, const struct diag_loc *loc,
+    const char *rule, const char *instance, const char *keyword,
+    const char *msg)
+{
+	emit(sev, loc, rule, instance, keyword, msg, strlen(msg));
 }
 
 /*

@@ -36,6 +36,8 @@ void		 diag_setquiet(int);
 void		 diag_at(enum diag_severity, const struct diag_loc *,
 		    const char *, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
+void		 diag_schema(enum diag_severity, const struct diag_loc *,
+		    const char *, const char *, const char *, const char *);
 void		 diag_warnx(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 diag_warn(const char *, ...)

@@ -1,0 +1,2336 @@
+/*
+ * jsschema: a JSON Schema Draft-07 validator over jansson values.
+ *
+ * jsschema_compile walks the schema once: it gives every subschema its
+ * base URI (RFC 3986 resolution of "$id" against the enclosing base),
+ * registers the URIs that "$id" names, loads the documents that "$ref"
+ * reaches (the built-in meta-schema, or files under a ref map), and
+ * turns each subschema into a node whose keywords are ready to run
+ * (numbers, compiled patterns, child nodes). A "$ref" points at the
+ * target's node, so cycles in the reference graph cost nothing at
+ * compile time. jsschema_validate then walks nodes only.
+ *
+ * Errors: every failing keyword adds one error, with the instance
+ * location, the keyword location along the evaluation path (".../$ref/
+ * ..." through references) and a message. A failed anyOf or oneOf adds
+ * its own error and then the errors of the closest branch only. The
+ * closest branch is chosen in this order: a branch that rejects the
+ * value's type right at this location is the farthest; then the branch
+ * whose errors reach deepest into the instance (it matched more of the
+ * structure); then the one with the fewest errors; then the first.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "ecmare.h"
+#include "embed.h"
+#include "jsformat.h"
+#include "jsschema.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#define META_URI	"http://json-schema.org/draft-07/schema"
+
+enum {
+	T_NULL = 1, T_BOOLEAN = 2, T_OBJECT = 4, T_ARRAY = 8, T_NUMBER = 16,
+	T_STRING = 32, T_INTEGER = 64
+};
+
+static const char *const type_names[] = {
+	"null", "boolean", "object", "array", "number", "string", "integer"
+};
+
+enum { NODE_FALSE, NODE_TRUE, NODE_OBJECT };
+
+/* An exact decimal m * 10^e, for multipleOf. */
+struct dec {
+	unsigned long long	 m;
+	int			 e;
+};
+
+struct node;
+
+struct child {
+	struct node	*n;
+	const char	*seg;		/* "/properties/a", escaped */
+};
+
+struct patprop {
+	const char	*pat;
+	struct ecmare	*re;
+	struct child	 c;
+};
+
+struct dep {
+	const char	*name;
+	const json_t	*req;		/* array of names, or NULL */
+	struct child	 c;		/* or a schema */
+};
+
+struct node {
+	int		 kind;
+	struct node	*ref;
+	unsigned	 types;
+	const json_t	*typev;		/* "type", for the message */
+	const json_t	*enumv, *constv;
+	const json_t	*multipleof, *maximum, *xmaximum;
+	const json_t	*minimum, *xminimum;
+	struct dec	 mul;
+	long long	 maxlength, minlength, maxitems, minitems;
+	long long	 maxprops, minprops;
+	struct ecmare	*pattern;
+	const char	*patsrc;
+	const char	*format;
+	int		 items_array, uniqueitems;
+	struct child	 items, additem, contains, addprops, propnames;
+	struct child	 ifs, thens, elses, nots;
+	struct child	*itemv, *allof, *anyof, *oneof, *props;
+	size_t		 nitems, nallof, nanyof, noneof, nprops;
+	const char	**propnames_v;
+	size_t		*propslot;	/* name -> props index + 1 */
+	size_t		 propcap;
+	struct patprop	*pprops;
+	size_t		 npprops;
+	struct dep	*deps;
+	size_t		 ndeps;
+	const json_t	*required;
+};
+
+/* What the index knows of one subschema (a json_t): its base URI. */
+struct sinfo {
+	const json_t	*j;
+	char		*base;
+	struct node	*node;
+};
+
+/* A URI that names a schema: a document, an $id, a plain-name fragment. */
+struct reg {
+	char		*uri;
+	const json_t	*schema;
+};
+
+struct jsschema {
+	struct node	*root;
+	int		 no_format;
+	struct jsschema_refmap *refmap;
+	size_t		 nrefmap;
+	json_t		**docs;
+	size_t		 ndocs;
+	struct reg	*regs;
+	size_t		 nregs;
+	struct sinfo	**stab;		/* keyed by json_t * */
+	size_t		 scap, sn;
+	struct node	**nodes;
+	size_t		 nnodes;
+	char		**strs;
+	size_t		 nstrs;
+};
+
+/* A location in the schema or in the instance, as a chain up the C stack. */
+struct kpath {
+	const struct kpath	*up;
+	const char		*seg;
+};
+
+struct ipath {
+	const struct ipath	*up;
+	const char		*key;	/* NULL: an array index */
+	size_t			 idx;
+};
+
+struct cctx {
+	struct jsschema	*js;
+	char		*err;
+	size_t		 errlen;
+	int		 failed;
+};
+
+/* ---- small helpers ---- */
+
+static char *
+keep(struct jsschema *js, char *s)
+{
+	js->strs = xreallocarray(js->strs, js->nstrs + 1, sizeof(*js->strs));
+	js->strs[js->nstrs++] = s;
+	return s;
+}
+
+static void
+esc_token(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '~')
+			buf_adds(b, "~0");
+		else if (s[i] == '/')
+			buf_adds(b, "~1");
+		else
+			buf_addc(b, s[i]);
+	}
+}
+
+/* "/kw/name" with name escaped as a JSON Pointer token. */
+static const char *
+seg_key(struct jsschema *js, const char *kw, const char *name)
+{
+	struct buf b = BUF_INIT;
+
+	buf_addc(&b, '/');
+	buf_adds(&b, kw);
+	buf_addc(&b, '/');
+	esc_token(&b, name, strlen(name));
+	return keep(js, buf_cstr(&b));
+}
+
+static const char *
+seg_idx(struct jsschema *js, const char *kw, size_t i)
+{
+	struct buf b = BUF_INIT;
+
+	buf_printf(&b, "/%s/%zu", kw, i);
+	return keep(js, buf_cstr(&b));
+}
+
+static char *
+kpath_str(const struct kpath *kp, const char *last)
+{
+	const struct kpath *k;
+	struct buf b = BUF_INIT;
+	const char **v;
+	size_t n = 0, i;
+
+	for (k = kp; k != NULL; k = k->up)
+		n++;
+	v = xreallocarray(NULL, n + 1, sizeof(*v));
+	i = n;
+	for (k = kp; k != NULL; k = k->up)
+		v[--i] = k->seg;
+	for (i = 0; i < n; i++)
+		buf_adds(&b, v[i]);
+	buf_adds(&b, last);
+	free(v);
+	return buf_cstr(&b);
+}
+
+static char *
+ipath_str(const struct ipath *ip)
+{
+	const struct ipath *p, **v;
+	struct buf b = BUF_INIT;
+	size_t n = 0, i;
+
+	for (p = ip; p != NULL; p = p->up)
+		n++;
+	v = xreallocarray(NULL, n + 1, sizeof(*v));
+	i = n;
+	for (p = ip; p != NULL; p = p->up)
+		v[--i] = p;
+	for (i = 0; i < n; i++) {
+		buf_addc(&b, '/');
+		if (v[i]->key != NULL)
+			esc_token(&b, v[i]->key, strlen(v[i]->key));
+		else
+			buf_addu(&b, v[i]->idx);
+	}
+	free(v);
+	return buf_cstr(&b);
+}
+
+/* ---- URIs (RFC 3986, section 5) ---- */
+
+struct upart {
+	const char	*p;
+	size_t		 n;
+	int		 has;
+};
+
+struct uri {
+	struct upart	 scheme, auth, path, query, frag;
+};
+
+static void
+uri_parse(const char *s, struct uri *u)
+{
+	const char *p = s, *q;
+
+	memset(u, 0, sizeof(*u));
+	for (q = s; isalnum((unsigned char)*q) || *q == '+' || *q == '-' ||
+	    *q == '.'; q++)
+		;
+	if (*q == ':' && q > s && isalpha((unsigned char)*s)) {
+		u->scheme.p = s;
+		u->scheme.n = (size_t)(q - s);
+		u->scheme.has = 1;
+		p = q + 1;
+	}
+	if (p[0] == '/' && p[1] == '/') {
+		p += 2;
+		q = p + strcspn(p, "/?#");
+		u->auth.p = p;
+		u->auth.n = (size_t)(q - p);
+		u->auth.has = 1;
+		p = q;
+	}
+	q = p + strcspn(p, "?#");
+	u->path.p = p;
+	u->path.n = (size_t)(q - p);
+	u->path.has = 1;
+	p = q;
+	if (*p == '?') {
+		q = p + 1 + strcspn(p + 1, "#");
+		u->query.p = p + 1;
+		u->query.n = (size_t)(q - p - 1);
+		u->query.has = 1;
+		p = q;
+	}
+	if (*p == '#') {
+		u->frag.p = p + 1;
+		u->frag.n = strlen(p + 1);
+		u->frag.has = 1;
+	}
+}
+
+static void
+pop_segment(struct buf *out)
+{
+	while (out->len > 0 && out->data[out->len - 1] != '/')
+		out->len--;
+	if (out->len > 0)
+		out->len--;
+}
+
+/* RFC 3986, 5.2.4: remove_dot_segments, from s (n bytes) onto out. */
+static void
+remove_dots(const char *in, size_t n, struct buf *out)
+{
+	size_t i = 0, j, r;
+	const char *s;
+
+	while (i < n) {
+		s = in + i;
+		r = n - i;
+		if (r >= 3 && memcmp(s, "../", 3) == 0)
+			i += 3;
+		else if (r >= 2 && memcmp(s, "./", 2) == 0)
+			i += 2;
+		else if (r >= 3 && memcmp(s, "/./", 3) == 0)
+			i += 2;
+		else if (r == 2 && memcmp(s, "/.", 2) == 0) {
+			buf_addc(out, '/');
+			i += 2;
+		} else if (r >= 4 && memcmp(s, "/../", 4) == 0) {
+			pop_segment(out);
+			i += 3;
+		} else if (r == 3 && memcmp(s, "/..", 3) == 0) {
+			pop_segment(out);
+			buf_addc(out, '/');
+			i += 3;
+		} else if ((r == 1 && s[0] == '.') ||
+		    (r == 2 && memcmp(s, "..", 2) == 0))
+			i = n;
+		else {
+			j = s[0] == '/' ? 1 : 0;
+			while (j < r && s[j] != '/')
+				j++;
+			buf_add(out, s, j);
+			i += j;
+		}
+	}
+}
+
+/* RFC 3986, 5.2.2: ref resolved against base, a new string. */
+static char *
+uri_resolve(const char *base, const char *ref)
+{
+	struct uri b, r;
+	const struct upart *scheme, *auth, *query;
+	struct buf out = BUF_INIT, path = BUF_INIT;
+	const char *slash;
+	size_t i;
+
+	uri_parse(base, &b);
+	uri_parse(ref, &r);
+	if (r.scheme.has) {
+		scheme = &r.scheme;
+		auth = &r.auth;
+		remove_dots(r.path.p, r.path.n, &path);
+		query = &r.query;
+	} else {
+		scheme = &b.scheme;
+		if (r.auth.has) {
+			auth = &r.auth;
+			remove_dots(r.path.p, r.path.n, &path);
+			query = &r.query;
+		} else {
+			auth = &b.auth;
+			if (r.path.n == 0) {
+				buf_add(&path, b.path.p, b.path.n);
+				query = r.query.has ? &r.query : &b.query;
+			} else {
+				struct buf m = BUF_INIT;
+
+				if (r.path.p[0] == '/')
+					buf_add(&m, r.path.p, r.path.n);
+				else if (b.auth.has && b.path.n == 0) {
+					buf_addc(&m, '/');
+					buf_add(&m, r.path.p, r.path.n);
+				} else {
+					slash = NULL;
+					for (i = b.path.n; i > 0; i--)
+						if (b.path.p[i - 1] == '/') {
+							slash = b.path.p + i -
+							    1;
+							break;
+						}
+					if (slash != NULL)
+						buf_add(&m, b.path.p,
+						    (size_t)(slash - b.path.p)
+						    + 1);
+					buf_add(&m, r.path.p, r.path.n);
+				}
+				remove_dots(m.data, m.len, &path);
+				buf_free(&m);
+				query = &r.query;
+			}
+		}
+	}
+	if (scheme->has) {
+		buf_add(&out, scheme->p, scheme->n);
+		buf_addc(&out, ':');
+	}
+	if (auth->has) {
+		buf_adds(&out, "//");
+		buf_add(&out, auth->p, auth->n);
+	}
+	buf_add(&out, path.data, path.len);
+	if (query->has) {
+		buf_addc(&out, '?');
+		buf_add(&out, query->p, query->n);
+	}
+	if (r.frag.has) {
+		buf_addc(&out, '#');
+		buf_add(&out, r.frag.p, r.frag.n);
+	}
+	buf_free(&path);
+	return buf_cstr(&out);
+}
+
+/* An empty fragment names the same resource as none: drop it. */
+static char *
+uri_key(char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > 0 && s[n - 1] == '#' && strchr(s, '#') == s + n - 1)
+		s[n - 1] = '\0';
+	return s;
+}
+
+/* ---- the index: json_t * -> base URI and node ---- */
+
+static size_t
+ptr_hash(const void *p)
+{
+	unsigned long long x = (unsigned long long)(uintptr_t)p;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static struct sinfo *
+sinfo_get(const struct jsschema *js, const json_t *j)
+{
+	size_t i;
+
+	if (js->scap == 0)
+		return NULL;
+	for (i = ptr_hash(j) & (js->scap - 1); js->stab[i] != NULL;
+	    i = (i + 1) & (js->scap - 1))
+		if (js->stab[i]->j == j)
+			return js->stab[i];
+	return NULL;
+}
+
+static void
+sinfo_insert(struct jsschema *js, struct sinfo *si)
+{
+	size_t i;
+
+	for (i = ptr_hash(si->j) & (js->scap - 1); js->stab[i] != NULL;
+	    i = (i + 1) & (js->scap - 1))
+		;
+	js->stab[i] = si;
+}
+
+static struct sinfo *
+sinfo_add(struct jsschema *js, const json_t *j, const char *base)
+{
+	struct sinfo **old = js->stab, *si;
+	size_t oldcap = js->scap, i;
+
+	if ((js->sn + 1) * 2 > js->scap) {
+		js->scap = js->scap ? js->scap * 2 : 64;
+		js->stab = xcalloc(js->scap, sizeof(*js->stab));
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != NULL)
+				sinfo_insert(js, old[i]);
+		free(old);
+	}
+	si = xcalloc(1, sizeof(*si));
+	si->j = j;
+	si->base = xstrdup(base);
+	sinfo_insert(js, si);
+	js->sn++;
+	return si;
+}
+
+static const json_t *
+reg_find(const struct jsschema *js, const char *uri)
+{
+	size_t i;
+
+	for (i = 0; i < js->nregs; i++)
+		if (strcmp(js->regs[i].uri, uri) == 0)
+			return js->regs[i].schema;
+	return NULL;
+}
+
+/* The first schema to claim a URI keeps it. */
+static void
+reg_add(struct jsschema *js, const char *uri, const json_t *schema)
+{
+	if (reg_find(js, uri) != NULL)
+		return;
+	js->regs = xreallocarray(js->regs, js->nregs + 1, sizeof(*js->regs));
+	js->regs[js->nregs].uri = xstrdup(uri);
+	js->regs[js->nregs].schema = schema;
+	js->nregs++;
+}
+
+static void index_schema(struct jsschema *, const json_t *, const char *);
+
+static void
+index_member(struct jsschema *js, const json_t *s, const char *kw,
+    const char *base)
+{
+	const json_t *c;
+
+	if ((c = json_object_get(s, kw)) != NULL)
+		index_schema(js, c, base);
+}
+
+static void
+index_array(struct jsschema *js, const json_t *a, const char *base)
+{
+	size_t i;
+
+	if (!json_is_array(a))
+		return;
+	for (i = 0; i < json_array_size(a); i++)
+		index_schema(js, json_array_get(a, i), base);
+}
+
+static void
+index_map(struct jsschema *js, const json_t *m, const char *base)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(m))
+		return;
+	json_object_foreach((json_t *)m, k, v)
+		index_schema(js, v, base);
+}
+
+/*
+ * Records the base URI of s and of its subschemas, and registers the
+ * URIs their "$id"s name. In Draft-07 a "$ref" hides its siblings, its
+ * "$id" too.
+ */
+static void
+index_schema(struct jsschema *js, const json_t *s, const char *base)
+{
+	const json_t *id, *items;
+	char *abs = NULL, *hash;
+	const char *nb = base;
+
+	if (json_is_boolean(s)) {
+		if (sinfo_get(js, s) == NULL)
+			sinfo_add(js, s, base);
+		return;
+	}
+	if (!json_is_object(s) || sinfo_get(js, s) != NULL)
+		return;
+	id = json_object_get(s, "$id");
+	if (json_is_string(id) && json_object_get(s, "$ref") == NULL) {
+		abs = uri_resolve(base, json_string_value(id));
+		hash = strchr(abs, '#');
+		if (hash != NULL && hash[1] != '\0') {
+			reg_add(js, abs, s);
+			if (json_string_value(id)[0] != '#') {
+				*hash = '\0';
+				reg_add(js, abs, s);
+				nb = abs;
+			}
+		} else {
+			nb = uri_key(abs);
+			reg_add(js, nb, s);
+		}
+	}
+	sinfo_add(js, s, nb);
+	index_member(js, s, "additionalItems", nb);
+	index_member(js, s, "contains", nb);
+	index_member(js, s, "additionalProperties", nb);
+	index_member(js, s, "propertyNames", nb);
+	index_member(js, s, "if", nb);
+	index_member(js, s, "then", nb);
+	index_member(js, s, "else", nb);
+	index_member(js, s, "not", nb);
+	items = json_object_get(s, "items");
+	if (json_is_array(items))
+		index_array(js, items, nb);
+	else if (items != NULL)
+		index_schema(js, items, nb);
+	index_array(js, json_object_get(s, "allOf"), nb);
+	index_array(js, json_object_get(s, "anyOf"), nb);
+	index_array(js, json_object_get(s, "oneOf"), nb);
+	index_map(js, json_object_get(s, "definitions"), nb);
+	index_map(js, json_object_get(s, "properties"), nb);
+	index_map(js, json_object_get(s, "patternProperties"), nb);
+	index_map(js, json_object_get(s, "dependencies"), nb);
+	free(abs);
+}
+
+/* ---- compiling ---- */
+
+static void cc_error(struct cctx *, const struct kpath *, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+cc_error(struct cctx *cc, const struct kpath *where, const char *fmt, ...)
+{
+	va_list ap;
+	char *loc;
+	int n;
+
+	if (cc->failed++)
+		return;
+	if (cc->errlen == 0)
+		return;
+	loc = kpath_str(where, "");
+	n = snprintf(cc->err, cc->errlen, "%s%s", loc,
+	    loc[0] != '\0' ? ": " : "");
+	free(loc);
+	if (n < 0 || (size_t)n >= cc->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cc->err + n, cc->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static void
+add_doc(struct jsschema *js, json_t *doc)
+{
+	js->docs = xreallocarray(js->docs, js->ndocs + 1, sizeof(*js->docs));
+	js->docs[js->ndocs++] = doc;
+}
+
+/*
+ * Loads the document at uri (no fragment): the built-in meta-schema, or
+ * a file under a ref map. 0, or -1 with the error set.
+ */
+static int
+load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	const char *rest;
+	struct buf path = BUF_INIT;
+	size_t i, n;
+
+	if (strcmp(uri, META_URI) == 0) {
+		doc = json_loadb(embed_json_schema_draft_07,
+		    embed_json_schema_draft_07_len, 0, &jerr);
+		if (doc == NULL) {
+			cc_error(cc, where, "built-in meta-schema: %s",
+			    jerr.text);
+			return -1;
+		}
+	}
+	for (i = 0; doc == NULL && i < js->nrefmap; i++) {
+		n = strlen(js->refmap[i].uri);
+		if (strncmp(uri, js->refmap[i].uri, n) != 0)
+			continue;
+		rest = uri + n;
+		if (strcmp(rest, "..") == 0 || strncmp(rest, "../", 3) == 0 ||
+		    strstr(rest, "/../") != NULL ||
+		    (strlen(rest) >= 3 &&
+		    strcmp(rest + strlen(rest) - 3, "/..") == 0)) {
+			cc_error(cc, where, "$ref \"%s\" leaves the directory "
+			    "it is mapped to", uri);
+			return -1;
+		}
+		buf_adds(&path, js->refmap[i].dir);
+		if (path.len > 0 && path.data[path.len - 1] != '/' &&
+		    rest[0] != '/')
+			buf_addc(&path, '/');
+		buf_adds(&path, rest);
+		doc = json_load_file(buf_cstr(&path), JSON_DECODE_ANY, &jerr);
+		if (doc == NULL) {
+			cc_error(cc, where, "cannot load \"%s\" from %s: %s",
+			    uri, buf_cstr(&path), jerr.text);
+			buf_free(&path);
+			return -1;
+		}
+		buf_free(&path);
+	}
+	if (doc == NULL) {
+		cc_error(cc, where, "cannot resolve $ref to \"%s\": not "
+		    "available offline (no ref map covers it)", uri);
+		return -1;
+	}
+	add_doc(js, doc);
+	reg_add(js, uri, doc);
+	index_schema(js, doc, uri);
+	return 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Walks the JSON Pointer p (URI-escaped, as in a fragment) from s. */
+static const json_t *
+walk_pointer(const json_t *s, const char *frag)
+{
+	struct buf dec = BUF_INIT, tok = BUF_INIT;
+	const char *p;
+	size_t i;
+	char *end, c;
+	unsigned long long idx;
+	int h, l;
+
+	for (p = frag; *p != '\0'; p++) {
+		if (*p == '%' && (h = hexval(p[1])) >= 0 &&
+		    (l = hexval(p[2])) >= 0) {
+			buf_addc(&dec, (char)(h * 16 + l));
+			p += 2;
+		} else
+			buf_addc(&dec, *p);
+	}
+	buf_cstr(&dec);
+	i = 0;
+	while (s != NULL && i < dec.len) {
+		/* dec.data[i] is '/' */
+		i++;
+		buf_reset(&tok);
+		while (i < dec.len && dec.data[i] != '/') {
+			c = i + 1 < dec.len ? dec.data[i + 1] : '\0';
+			if (dec.data[i] == '~' && (c == '0' || c == '1')) {
+				buf_addc(&tok, c == '0' ? '~' : '/');
+				i += 2;
+			} else
+				buf_addc(&tok, dec.data[i++]);
+		}
+		buf_cstr(&tok);
+		if (json_is_object(s))
+			s = json_object_getn(s, tok.data, tok.len);
+		else if (json_is_array(s)) {
+			if (tok.len == 0 || !isdigit((unsigned char)tok.data[0])
+			    || (tok.len > 1 && tok.data[0] == '0'))
+				s = NULL;
+			else {
+				idx = strtoull(tok.data, &end, 10);
+				s = *end == '\0' && idx < json_array_size(s) ?
+				    json_array_get(s, (size_t)idx) : NULL;
+			}
+		} else
+			s = NULL;
+	}
+	buf_free(&dec);
+	buf_free(&tok);
+	return s;
+}
+
+static struct node *compile(struct cctx *, const json_t *, const char *,
+    const struct kpath *);
+
+/* The node a "$ref" reaches, loading documents as needed; NULL on error. */
+static struct node *
+resolve_ref(struct cctx *cc, const char *base, const char *ref,
+    const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	char *abs, *hash, *frag;
+	const json_t *t = NULL, *doc;
+	struct sinfo *si;
+	struct node *n = NULL;
+
+	abs = uri_key(uri_resolve(base, ref));
+	hash = strchr(abs, '#');
+	frag = hash != NULL ? hash + 1 : NULL;
+	if (hash != NULL)
+		*hash = '\0';
+	if ((doc = reg_find(js, abs)) == NULL) {
+		if (load_doc(cc, abs, where) == -1)
+			goto out;
+		doc = reg_find(js, abs);
+	}
+	if (frag == NULL || frag[0] == '\0')
+		t = doc;
+	else if (frag[0] == '/')
+		t = walk_pointer(doc, frag);
+	else {
+		*hash = '#';
+		t = reg_find(js, abs);
+	}
+	if (hash != NULL)
+		*hash = '#';
+	if (t == NULL) {
+		if (strcmp(ref, abs) == 0)
+			cc_error(cc, where, "cannot resolve $ref \"%s\"", ref);
+		else
+			cc_error(cc, where, "cannot resolve $ref \"%s\" "
+			    "(\"%s\")", ref, abs);
+		goto out;
+	}
+	if ((si = sinfo_get(js, t)) == NULL) {
+		if (hash != NULL)
+			*hash = '\0';
+		index_schema(js, t, abs);
+		if ((si = sinfo_get(js, t)) == NULL) {
+			cc_error(cc, where, "$ref \"%s\" does not point at "
+			    "a schema", ref);
+			goto out;
+		}
+	}
+	n = compile(cc, t, si->base, where);
+out:
+	free(abs);
+	return n;
+}
+
+static int
+type_bit(const json_t *t)
+{
+	size_t i;
+
+	if (!json_is_string(t))
+		return 0;
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (strcmp(json_string_value(t), type_names[i]) == 0)
+			return 1 << i;
+	return 0;
+}
+
+/* A non-negative integer keyword (2.0 counts), or -1 when absent. */
+static long long
+get_count(struct cctx *cc, const json_t *s, const char *kw,
+    const struct kpath *where)
+{
+	const json_t *v = json_object_get(s, kw);
+	double d;
+
+	if (v == NULL)
+		return -1;
+	if (json_is_integer(v) && json_integer_value(v) >= 0)
+		return json_integer_value(v);
+	if (json_is_real(v)) {
+		d = json_real_value(v);
+		if (d >= 0 && d == floor(d) && d < 9e18)
+			return (long long)d;
+	}
+	cc_error(cc, where, "\"%s\" must be a non-negative integer", kw);
+	return -1;
+}
+
+static const json_t *
+get_number(struct cctx *cc, const json_t *s, const char *kw,
+    const struct kpath *where)
+{
+	const json_t *v = json_object_get(s, kw);
+
+	if (v != NULL && !json_is_number(v)) {
+		cc_error(cc, where, "\"%s\" must be a number", kw);
+		return NULL;
+	}
+	return v;
+}
+
+static void dec_of(const json_t *, struct dec *);
+
+static void
+sub(struct cctx *cc, const json_t *s, const char *kw, const char *base,
+    struct child *c, const struct kpath *where)
+{
+	const json_t *v = json_object_get(s, kw);
+	struct kpath k;
+	struct buf b = BUF_INIT;
+
+	if (v == NULL)
+		return;
+	buf_addc(&b, '/');
+	buf_adds(&b, kw);
+	c->seg = keep(cc->js, buf_cstr(&b));
+	k.up = where;
+	k.seg = c->seg;
+	c->n = compile(cc, v, base, &k);
+}
+
+static struct child *
+sub_array(struct cctx *cc, const json_t *s, const char *kw, const char *base,
+    size_t *np, const struct kpath *where)
+{
+	const json_t *a = json_object_get(s, kw);
+	struct child *v;
+	struct kpath k;
+	size_t i;
+
+	*np = 0;
+	if (a == NULL)
+		return NULL;
+	if (!json_is_array(a) || json_array_size(a) == 0) {
+		cc_error(cc, where, "\"%s\" must be a non-empty array of "
+		    "schemas", kw);
+		return NULL;
+	}
+	v = xcalloc(json_array_size(a), sizeof(*v));
+	*np = json_array_size(a);
+	for (i = 0; i < *np; i++) {
+		v[i].seg = seg_idx(cc->js, kw, i);
+		k.up = where;
+		k.seg = v[i].seg;
+		v[i].n = compile(cc, json_array_get(a, i), base, &k);
+	}
+	return v;
+}
+
+static int
+string_array(const json_t *a)
+{
+	size_t i;
+
+	if (!json_is_array(a))
+		return 0;
+	for (i = 0; i < json_array_size(a); i++)
+		if (!json_is_string(json_array_get(a, i)))
+			return 0;
+	return 1;
+}
+
+static size_t
+str_hash(const char *s, size_t n)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+/* The index in n->props of the property named key, or -1. */
+static long
+prop_find(const struct node *n, const char *key, size_t len)
+{
+	size_t i, k;
+
+	if (n->propcap == 0)
+		return -1;
+	for (i = str_hash(key, len) & (n->propcap - 1);
+	    (k = n->propslot[i]) != 0; i = (i + 1) & (n->propcap - 1))
+		if (strlen(n->propnames_v[k - 1]) == len &&
+		    memcmp(n->propnames_v[k - 1], key, len) == 0)
+			return (long)(k - 1);
+	return -1;
+}
+
+static void
+prop_index(struct node *n)
+{
+	size_t i, j, cap = 8;
+
+	while (cap < n->nprops * 2)
+		cap *= 2;
+	n->propslot = xcalloc(cap, sizeof(*n->propslot));
+	n->propcap = cap;
+	for (i = 0; i < n->nprops; i++) {
+		j = str_hash(n->propnames_v[i], strlen(n->propnames_v[i])) &
+		    (cap - 1);
+		while (n->propslot[j] != 0)
+			j = (j + 1) & (cap - 1);
+		n->propslot[j] = i + 1;
+	}
+}
+
+static void
+compile_object(struct cctx *cc, struct node *n, const json_t *s,
+    const char *base, const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	const json_t *v, *t;
+	const char *k;
+	json_t *jv;
+	struct kpath kp;
+	char err[256];
+	size_t i;
+
+	if ((v = json_object_get(s, "type")) != NULL) {
+		n->typev = v;
+		if (json_is_array(v)) {
+			for (i = 0; i < json_array_size(v); i++) {
+				t = json_array_get(v, i);
+				if (type_bit(t) == 0)
+					cc_error(cc, where, "unknown type in "
+					    "\"type\"");
+				n->types |= (unsigned)type_bit(t);
+			}
+		} else if ((n->types = (unsigned)type_bit(v)) == 0)
+			cc_error(cc, where, "\"type\" must be a type name or "
+			    "an array of them");
+	}
+	if ((v = json_object_get(s, "enum")) != NULL) {
+		if (!json_is_array(v))
+			cc_error(cc, where, "\"enum\" must be an array");
+		n->enumv = v;
+	}
+	n->constv = json_object_get(s, "const");
+	if ((n->multipleof = get_number(cc, s, "multipleOf", where)) != NULL) {
+		if (json_number_value(n->multipleof) <= 0) {
+			cc_error(cc, where, "\"multipleOf\" must be greater "
+			    "than 0");
+			n->multipleof = NULL;
+		} else
+			dec_of(n->multipleof, &n->mul);
+	}
+	n->maximum = get_number(cc, s, "maximum", where);
+	n->xmaximum = get_number(cc, s, "exclusiveMaximum", where);
+	n->minimum = get_number(cc, s, "minimum", where);
+	n->xminimum = get_number(cc, s, "exclusiveMinimum", where);
+	n->maxlength = get_count(cc, s, "maxLength", where);
+	n->minlength = get_count(cc, s, "minLength", where);
+	n->maxitems = get_count(cc, s, "maxItems", where);
+	n->minitems = get_count(cc, s, "minItems", where);
+	n->maxprops = get_count(cc, s, "maxProperties", where);
+	n->minprops = get_count(cc, s, "minProperties", where);
+	if ((v = json_object_get(s, "pattern")) != NULL) {
+		if (!json_is_string(v))
+			cc_error(cc, where, "\"pattern\" must be a string");
+		else {
+			n->patsrc = json_string_value(v);
+			n->pattern = ecmare_compile(n->patsrc,
+			    json_string_length(v), err, sizeof(err));
+			if (n->pattern == NULL)
+				cc_error(cc, where, "invalid pattern \"%s\": "
+				    "%s", n->patsrc, err);
+		}
+	}
+	if ((v = json_object_get(s, "format")) != NULL && !js->no_format &&
+	    json_is_string(v) && jsformat_check(json_string_value(v), "",
+	    0) != -1)
+		n->format = json_string_value(v);
+	if ((v = json_object_get(s, "uniqueItems")) != NULL)
+		n->uniqueitems = json_is_true(v);
+	v = json_object_get(s, "items");
+	if (json_is_array(v)) {
+		n->items_array = 1;
+		n->nitems = json_array_size(v);
+		n->itemv = xcalloc(n->nitems + 1, sizeof(*n->itemv));
+		for (i = 0; i < n->nitems; i++) {
+			n->itemv[i].seg = seg_idx(js, "items", i);
+			kp.up = where;
+			kp.seg = n->itemv[i].seg;
+			n->itemv[i].n = compile(cc, json_array_get(v, i), base,
+			    &kp);
+		}
+		sub(cc, s, "additionalItems", base, &n->additem, where);
+	} else
+		sub(cc, s, "items", base, &n->items, where);
+	sub(cc, s, "contains", base, &n->contains, where);
+	sub(cc, s, "additionalProperties", base, &n->addprops, where);
+	sub(cc, s, "propertyNames", base, &n->propnames, where);
+	sub(cc, s, "not", base, &n->nots, where);
+	if (json_object_get(s, "if") != NULL) {
+		sub(cc, s, "if", base, &n->ifs, where);
+		sub(cc, s, "then", base, &n->thens, where);
+		sub(cc, s, "else", base, &n->elses, where);
+	}
+	n->allof = sub_array(cc, s, "allOf", base, &n->nallof, where);
+	n->anyof = sub_array(cc, s, "anyOf", base, &n->nanyof, where);
+	n->oneof = sub_array(cc, s, "oneOf", base, &n->noneof, where);
+	if ((v = json_object_get(s, "properties")) != NULL) {
+		if (!json_is_object(v))
+			cc_error(cc, where, "\"properties\" must be an object");
+		else {
+			n->props = xcalloc(json_object_size(v) + 1,
+			    sizeof(*n->props));
+			n->propnames_v = xcalloc(json_object_size(v) + 1,
+			    sizeof(*n->propnames_v));
+			json_object_foreach((json_t *)v, k, jv) {
+				i = n->nprops++;
+				n->propnames_v[i] = k;
+				n->props[i].seg = seg_key(js, "properties", k);
+				kp.up = where;
+				kp.seg = n->props[i].seg;
+				n->props[i].n = compile(cc, jv, base, &kp);
+			}
+			prop_index(n);
+		}
+	}
+	if ((v = json_object_get(s, "patternProperties")) != NULL) {
+		if (!json_is_object(v))
+			cc_error(cc, where, "\"patternProperties\" must be an "
+			    "object");
+		else {
+			n->pprops = xcalloc(json_object_size(v) + 1,
+			    sizeof(*n->pprops));
+			json_object_foreach((json_t *)v, k, jv) {
+				i = n->npprops++;
+				n->pprops[i].pat = k;
+				n->pprops[i].c.seg = seg_key(js,
+				    "patternProperties", k);
+				kp.up = where;
+				kp.seg = n->pprops[i].c.seg;
+				n->pprops[i].re = ecmare_compile(k, strlen(k),
+				    err, sizeof(err));
+				if (n->pprops[i].re == NULL)
+					cc_error(cc, &kp, "invalid pattern: %s",
+					    err);
+				n->pprops[i].c.n = compile(cc, jv, base, &kp);
+			}
+		}
+	}
+	if ((v = json_object_get(s, "dependencies")) != NULL) {
+		if (!json_is_object(v))
+			cc_error(cc, where, "\"dependencies\" must be an "
+			    "object");
+		else {
+			n->deps = xcalloc(json_object_size(v) + 1,
+			    sizeof(*n->deps));
+			json_object_foreach((json_t *)v, k, jv) {
+				i = n->ndeps++;
+				n->deps[i].name = k;
+				n->deps[i].c.seg = seg_key(js, "dependencies",
+				    k);
+				kp.up = where;
+				kp.seg = n->deps[i].c.seg;
+				if (json_is_array(jv)) {
+					if (!string_array(jv))
+						cc_error(cc, &kp, "must be an "
+						    "array of names or a "
+						    "schema");
+					n->deps[i].req = jv;
+				} else
+					n->deps[i].c.n = compile(cc, jv, base,
+					    &kp);
+			}
+		}
+	}
+	if ((v = json_object_get(s, "required")) != NULL) {
+		if (!string_array(v))
+			cc_error(cc, where, "\"required\" must be an array of "
+			    "strings");
+		else
+			n->required = v;
+	}
+	/* Compiled now: a "$ref" in them that cannot resolve is an error. */
+	if ((v = json_object_get(s, "definitions")) != NULL &&
+	    json_is_object(v))
+		json_object_foreach((json_t *)v, k, jv) {
+			kp.up = where;
+			kp.seg = seg_key(js, "definitions", k);
+			compile(cc, jv, base, &kp);
+		}
+}
+
+/*
+ * The node of schema s (whose base URI is base unless the index knows
+ * better): made once per json_t, so that references share it and cycles
+ * end.
+ */
+static struct node *
+compile(struct cctx *cc, const json_t *s, const char *base,
+    const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	struct sinfo *si;
+	struct node *n;
+	const json_t *ref;
+	struct kpath k;
+
+	if ((si = sinfo_get(js, s)) == NULL) {
+		index_schema(js, s, base);
+		if ((si = sinfo_get(js, s)) == NULL)
+			si = sinfo_add(js, s, base);
+	}
+	if (si->node != NULL)
+		return si->node;
+	n = xcalloc(1, sizeof(*n));
+	js->nodes = xreallocarray(js->nodes, js->nnodes + 1,
+	    sizeof(*js->nodes));
+	js->nodes[js->nnodes++] = n;
+	si->node = n;
+	if (json_is_boolean(s)) {
+		n->kind = json_is_true(s) ? NODE_TRUE : NODE_FALSE;
+		return n;
+	}
+	if (!json_is_object(s)) {
+		n->kind = NODE_TRUE;
+		cc_error(cc, where, "a schema must be an object or a boolean");
+		return n;
+	}
+	n->kind = NODE_OBJECT;
+	if ((ref = json_object_get(s, "$ref")) != NULL) {
+		if (!json_is_string(ref)) {
+			cc_error(cc, where, "\"$ref\" must be a string");
+			n->kind = NODE_TRUE;
+			return n;
+		}
+		k.up = where;
+		k.seg = "/$ref";
+		n->ref = resolve_ref(cc, si->base, json_string_value(ref), &k);
+		if (n->ref == NULL)
+			n->kind = NODE_TRUE;
+		return n;
+	}
+	compile_object(cc, n, s, si->base, where);
+	return n;
+}
+
+static void
+node_free(struct node *n)
+{
+	size_t i;
+
+	ecmare_free(n->pattern);
+	for (i = 0; i < n->npprops; i++)
+		ecmare_free(n->pprops[i].re);
+	free(n->itemv);
+	free(n->allof);
+	free(n->anyof);
+	free(n->oneof);
+	free(n->props);
+	free(n->propnames_v);
+	free(n->propslot);
+	free(n->pprops);
+	free(n->deps);
+	free(n);
+}
+
+void
+jsschema_free(struct jsschema *js)
+{
+	size_t i;
+
+	if (js == NULL)
+		return;
+	for (i = 0; i < js->nnodes; i++)
+		node_free(js->nodes[i]);
+	free(js->nodes);
+	for (i = 0; i < js->scap; i++)
+		if (js->stab[i] != NULL) {
+			free(js->stab[i]->base);
+			free(js->stab[i]);
+		}
+	free(js->stab);
+	for (i = 0; i < js->nregs; i++)
+		free(js->regs[i].uri);
+	free(js->regs);
+	for (i = 0; i < js->nstrs; i++)
+		free(js->strs[i]);
+	free(js->strs);
+	for (i = 0; i < js->nrefmap; i++) {
+		free((char *)js->refmap[i].uri);
+		free((char *)js->refmap[i].dir);
+	}
+	free(js->refmap);
+	for (i = 0; i < js->ndocs; i++)
+		json_decref(js->docs[i]);
+	free(js->docs);
+	free(js);
+}
+
+struct jsschema *
+jsschema_compile(json_t *schema, const char *base_uri,
+    const struct jsschema_opts *opts, char *err, size_t errlen)
+{
+	struct jsschema *js;
+	struct cctx cc;
+	char *base;
+	size_t i;
+
+	if (errlen > 0)
+		err[0] = '\0';
+	js = xcalloc(1, sizeof(*js));
+	if (opts != NULL) {
+		js->no_format = opts->no_format;
+		if (opts->nrefmap > 0) {
+			js->refmap = xcalloc(opts->nrefmap,
+			    sizeof(*js->refmap));
+			for (i = 0; i < opts->nrefmap; i++) {
+				js->refmap[i].uri =
+				    xstrdup(opts->refmap[i].uri);
+				js->refmap[i].dir =
+				    xstrdup(opts->refmap[i].dir);
+			}
+			js->nrefmap = opts->nrefmap;
+		}
+	}
+	cc.js = js;
+	cc.err = err;
+	cc.errlen = errlen;
+	cc.failed = 0;
+	add_doc(js, json_incref(schema));
+	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
+	if (strchr(base, '#') != NULL)
+		*strchr(base, '#') = '\0';
+	reg_add(js, base, schema);
+	index_schema(js, schema, base);
+	js->root = compile(&cc, schema, base, NULL);
+	free(base);
+	if (cc.failed) {
+		jsschema_free(js);
+		return NULL;
+	}
+	return js;
+}
+
+/* ---- numbers and equality ---- */
+
+static int
+num_cmp(const json_t *a, const json_t *b)
+{
+	long long i, ri;
+	double r, da, db;
+	int sign = 1, c;
+
+	if (json_is_integer(a) && json_is_integer(b)) {
+		i = json_integer_value(a);
+		ri = json_integer_value(b);
+		return (i > ri) - (i < ri);
+	}
+	if (json_is_integer(a) != json_is_integer(b)) {
+		if (json_is_integer(a)) {
+			i = json_integer_value(a);
+			r = json_real_value(b);
+		} else {
+			i = json_integer_value(b);
+			r = json_real_value(a);
+			sign = -1;
+		}
+		if (r >= -9.2e18 && r <= 9.2e18 && r == floor(r)) {
+			ri = (long long)r;
+			c = (i > ri) - (i < ri);
+		} else
+			c = ((double)i > r) - ((double)i < r);
+		return sign * c;
+	}
+	da = json_real_value(a);
+	db = json_real_value(b);
+	return (da > db) - (da < db);
+}
+
+/* JSON equality: 1 == 1.0; objects compare as unordered maps. */
+static int
+jeq(const json_t *a, const json_t *b)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_number(a) && json_is_number(b))
+		return num_cmp(a, b) == 0;
+	if (json_typeof(a) != json_typeof(b))
+		return 0;
+	switch (json_typeof(a)) {
+	case JSON_STRING:
+		return json_string_length(a) == json_string_length(b) &&
+		    memcmp(json_string_value(a), json_string_value(b),
+		    json_string_length(a)) == 0;
+	case JSON_ARRAY:
+		if (json_array_size(a) != json_array_size(b))
+			return 0;
+		for (i = 0; i < json_array_size(a); i++)
+			if (!jeq(json_array_get(a, i), json_array_get(b, i)))
+				return 0;
+		return 1;
+	case JSON_OBJECT:
+		if (json_object_size(a) != json_object_size(b))
+			return 0;
+		json_object_foreach((json_t *)a, k, v) {
+			const json_t *w = json_object_get(b, k);
+
+			if (w == NULL || !jeq(v, w))
+				return 0;
+		}
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* The shortest decimal that reads back as d, as digits and exponent. */
+static void
+dec_of_double(double d, struct dec *out)
+{
+	char b[64], *p;
+	int prec, e;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*e", prec - 1, d);
+		if (strtod(b, NULL) == d)
+			break;
+	}
+	if (prec > 17)
+		prec = 17;
+	out->m = 0;
+	for (p = b; *p != '\0' && *p != 'e'; p++)
+		if (isdigit((unsigned char)*p))
+			out->m = out->m * 10 + (unsigned long long)(*p - '0');
+	e = *p == 'e' ? atoi(p + 1) : 0;
+	out->e = e - (prec - 1);
+}
+
+static void
+dec_of(const json_t *v, struct dec *d)
+{
+	long long i;
+
+	if (json_is_integer(v)) {
+		i = json_integer_value(v);
+		d->m = i < 0 ? (unsigned long long)(-(i + 1)) + 1 :
+		    (unsigned long long)i;
+		d->e = 0;
+	} else
+		dec_of_double(fabs(json_real_value(v)), d);
+	while (d->m != 0 && d->m % 10 == 0) {
+		d->m /= 10;
+		d->e++;
+	}
+}
+
+static unsigned long long
+mulmod(unsigned long long a, unsigned long long b, unsigned long long m)
+{
+	unsigned long long r = 0;
+
+	a %= m;
+	while (b != 0) {
+		if (b & 1) {
+			r += a;
+			if (r >= m)
+				r -= m;
+		}
+		a += a;
+		if (a >= m)
+			a -= m;
+		b >>= 1;
+	}
+	return r;
+}
+
+/* Exactly: is v (a number) an integer multiple of mul? */
+static int
+is_multiple(const json_t *v, const struct dec *mul)
+{
+	struct dec x;
+	unsigned long long r, b;
+	int d, k;
+
+	dec_of(v, &x);
+	if (x.m == 0)
+		return 1;
+	d = x.e - mul->e;
+	if (d >= 0) {
+		r = x.m % mul->m;
+		for (k = 0; k < d && r != 0; k++)
+			r = mulmod(r, 10, mul->m);
+		return r == 0;
+	}
+	b = mul->m;
+	for (k = 0; k < -d; k++) {
+		if (b > ULLONG_MAX / 10)
+			return 0;
+		b *= 10;
+	}
+	return x.m % b == 0;
+}
+
+/* ---- messages ---- */
+
+static void
+num_text(struct buf *b, const json_t *v)
+{
+	char t[64];
+	double d;
+	int prec;
+
+	if (json_is_integer(v)) {
+		buf_printf(b, "%lld", (long long)json_integer_value(v));
+		return;
+	}
+	d = json_real_value(v);
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(t, sizeof(t), "%.*g", prec, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	if (strpbrk(t, ".en") == NULL)
+		strcat(t, ".0");
+	buf_adds(b, t);
+}
+
+/* A string as a JSON string literal, cut after about 60 bytes. */
+static void
+str_text(struct buf *b, const char *s, size_t n)
+{
+	size_t i, lim = n;
+	unsigned char c;
+
+	if (lim > 60) {
+		lim = 60;
+		while (lim > 0 && ((unsigned char)s[lim] & 0xC0) == 0x80)
+			lim--;
+	}
+	buf_addc(b, '"');
+	for (i = 0; i < lim; i++) {
+		c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+		} else if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\t')
+			buf_adds(b, "\\t");
+		else if (c == '\r')
+			buf_adds(b, "\\r");
+		else if (c < 0x20 || c == 0x7F)
+			buf_printf(b, "\\u%04x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '"');
+	if (lim < n)
+		buf_adds(b, "...");
+}
+
+static unsigned inst_type(const json_t *);
+
+/* What was found: "string \"x\"", "integer 3", "object", ... */
+static void
+desc(struct buf *b, const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		buf_adds(b, "null");
+		break;
+	case JSON_TRUE:
+		buf_adds(b, "boolean true");
+		break;
+	case JSON_FALSE:
+		buf_adds(b, "boolean false");
+		break;
+	case JSON_OBJECT:
+		buf_adds(b, "object");
+		break;
+	case JSON_ARRAY:
+		buf_adds(b, "array");
+		break;
+	case JSON_STRING:
+		buf_adds(b, "string ");
+		str_text(b, json_string_value(v), json_string_length(v));
+		break;
+	default:
+		buf_adds(b, inst_type(v) & T_INTEGER ? "integer " : "number ");
+		num_text(b, v);
+		break;
+	}
+}
+
+/* A JSON value in compact form, cut after about 80 bytes. */
+static void
+json_text(struct buf *b, const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	size_t n;
+
+	if (s == NULL)
+		xalloc_die();
+	n = strlen(s);
+	if (n > 80) {
+		n = 80;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		buf_add(b, s, n);
+		buf_adds(b, "...");
+	} else
+		buf_add(b, s, n);
+	free(s);
+}
+
+static const char *
+plural(long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* ---- validation ---- */
+
+struct rpair {
+	const struct node	*n;
+	const json_t		*v;
+};
+
+struct vctx {
+	int			 quiet;	/* > 0: the verdict alone */
+	struct jsschema_error	*e;
+	size_t			 n, cap;
+	struct rpair		*rs;
+	size_t			 nrs, caprs;
+	struct buf		 msg;
+};
+
+static unsigned
+inst_type(const json_t *v)
+{
+	double d;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		return T_NULL;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return T_BOOLEAN;
+	case JSON_OBJECT:
+		return T_OBJECT;
+	case JSON_ARRAY:
+		return T_ARRAY;
+	case JSON_STRING:
+		return T_STRING;
+	case JSON_INTEGER:
+		return T_INTEGER | T_NUMBER;
+	default:
+		d = json_real_value(v);
+		return isfinite(d) && d == floor(d) ? T_INTEGER | T_NUMBER :
+		    T_NUMBER;
+	}
+}
+
+/* Starts the message of an error; err_push() takes it. */
+static struct buf *
+msg(struct vctx *c)
+{
+	buf_reset(&c->msg);
+	return &c->msg;
+}
+
+static void
+err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+    const char *seg, const json_t *v)
+{
+	struct jsschema_error *e;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->e = xreallocarray(c->e, c->cap, sizeof(*c->e));
+	}
+	e = &c->e[c->n++];
+	e->instance = ipath_str(ip);
+	e->keyword = kpath_str(kp, seg);
+	e->message = xmemdup(buf_cstr(&c->msg), c->msg.len + 1);
+	e->value = v;
+}
+
+static void
+err_free(struct jsschema_error *e)
+{
+	free(e->instance);
+	free(e->keyword);
+	free(e->message);
+}
+
+/* Drops the errors from index from on. */
+static void
+err_truncate(struct vctx *c, size_t from)
+{
+	while (c->n > from)
+		err_free(&c->e[--c->n]);
+}
+
+static int validate(struct vctx *, const struct node *, const json_t *,
+    const struct ipath *, const struct kpath *);
+
+/* The verdict alone, without errors. */
+static int
+check(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	int r;
+
+	c->quiet++;
+	r = validate(c, n, v, ip, kp);
+	c->quiet--;
+	return r;
+}
+
+#define SUB(x) do {							\
+	if (x) {							\
+		if (c->quiet)						\
+			return 1;					\
+		bad = 1;						\
+	}								\
+} while (0)
+
+#define FAIL() do {							\
+	if (c->quiet)							\
+		return 1;						\
+	bad = 1;							\
+} while (0)
+
+static int
+v_child(struct vctx *c, const struct child *ch, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	struct kpath k;
+
+	k.up = kp;
+	k.seg = ch->seg;
+	return validate(c, ch->n, v, ip, &k);
+}
+
+struct score {
+	int	 typefail;
+	size_t	 depth, count;
+};
+
+static void
+branch_score(const struct vctx *c, size_t from, const json_t *v,
+    struct score *s)
+{
+	size_t i, d, kl;
+	const char *p;
+
+	s->typefail = 0;
+	s->depth = 0;
+	s->count = c->n - from;
+	for (i = from; i < c->n; i++) {
+		kl = strlen(c->e[i].keyword);
+		if (c->e[i].value == v && kl >= 5 &&
+		    strcmp(c->e[i].keyword + kl - 5, "/type") == 0)
+			s->typefail = 1;
+		for (d = 0, p = c->e[i].instance; *p != '\0'; p++)
+			d += *p == '/';
+		if (d > s->depth)
+			s->depth = d;
+	}
+}
+
+static int
+score_better(const struct score *a, const struct score *b)
+{
+	if (a->typefail != b->typefail)
+		return a->typefail < b->typefail;
+	if (a->depth != b->depth)
+		return a->depth > b->depth;
+	return a->count < b->count;
+}
+
+/* Appends the errors of the closest of the n branches (all failing). */
+static void
+closest_branch(struct vctx *c, const struct child *br, size_t n,
+    const json_t *v, const struct ipath *ip, const struct kpath *kp)
+{
+	size_t i, bstart = c->n, bend = c->n, start;
+	struct score best, s;
+	int have = 0;
+
+	memset(&best, 0, sizeof(best));
+	for (i = 0; i < n; i++) {
+		start = c->n;
+		v_child(c, &br[i], v, ip, kp);
+		branch_score(c, start, v, &s);
+		if (!have || score_better(&s, &best)) {
+			/* drop the old best, move this one down */
+			size_t cnt = c->n - start, j;
+
+			for (j = bstart; j < bend; j++)
+				err_free(&c->e[j]);
+			memmove(&c->e[bstart], &c->e[start],
+			    cnt * sizeof(*c->e));
+			c->n = bstart + cnt;
+			bend = c->n;
+			best = s;
+			have = 1;
+		} else
+			err_truncate(c, start);
+	}
+}
+
+static int
+v_number(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	struct buf *m;
+	int bad = 0;
+
+	if (n->multipleof != NULL && !is_multiple(v, &n->mul)) {
+		FAIL();
+		m = msg(c);
+		num_text(m, v);
+		buf_adds(m, " is not a multiple of ");
+		num_text(m, n->multipleof);
+		err_push(c, ip, kp, "/multipleOf", v);
+	}
+	if (n->maximum != NULL && num_cmp(v, n->maximum) > 0) {
+		FAIL();
+		m = msg(c);
+		num_text(m, v);
+		buf_adds(m, " is greater than the maximum ");
+		num_text(m, n->maximum);
+		err_push(c, ip, kp, "/maximum", v);
+	}
+	if (n->xmaximum != NULL && num_cmp(v, n->xmaximum) >= 0) {
+		FAIL();
+		m = msg(c);
+		num_text(m, v);
+		buf_adds(m, " is not less than the exclusive maximum ");
+		num_text(m, n->xmaximum);
+		err_push(c, ip, kp, "/exclusiveMaximum", v);
+	}
+	if (n->minimum != NULL && num_cmp(v, n->minimum) < 0) {
+		FAIL();
+		m = msg(c);
+		num_text(m, v);
+		buf_adds(m, " is less than the minimum ");
+		num_text(m, n->minimum);
+		err_push(c, ip, kp, "/minimum", v);
+	}
+	if (n->xminimum != NULL && num_cmp(v, n->xminimum) <= 0) {
+		FAIL();
+		m = msg(c);
+		num_text(m, v);
+		buf_adds(m, " is not greater than the exclusive minimum ");
+		num_text(m, n->xminimum);
+		err_push(c, ip, kp, "/exclusiveMinimum", v);
+	}
+	return bad;
+}
+
+static int
+v_string(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	const char *s = json_string_value(v);
+	size_t len = json_string_length(v);
+	long long count;
+	struct buf *m;
+	int bad = 0, r;
+
+	if (n->maxlength >= 0 || n->minlength >= 0) {
+		count = (long long)utf8_count(s, len);
+		if (n->maxlength >= 0 && count > n->maxlength) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "string of %lld %s is longer than the "
+			    "maximum length %lld", count,
+			    plural(count, "character", "characters"),
+			    n->maxlength);
+			err_push(c, ip, kp, "/maxLength", v);
+		}
+		if (n->minlength >= 0 && count < n->minlength) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "string of %lld %s is shorter than the "
+			    "minimum length %lld", count,
+			    plural(count, "character", "characters"),
+			    n->minlength);
+			err_push(c, ip, kp, "/minLength", v);
+		}
+	}
+	if (n->pattern != NULL &&
+	    (r = ecmare_search(n->pattern, s, len)) != 1) {
+		FAIL();
+		m = msg(c);
+		buf_adds(m, "string ");
+		str_text(m, s, len);
+		if (r == 0)
+			buf_adds(m, " does not match the pattern ");
+		else
+			buf_adds(m, " could not be matched (resource limit) "
+			    "against the pattern ");
+		str_text(m, n->patsrc, strlen(n->patsrc));
+		err_push(c, ip, kp, "/pattern", v);
+	}
+	if (n->format != NULL && jsformat_check(n->format, s, len) == 0) {
+		FAIL();
+		m = msg(c);
+		buf_adds(m, "string ");
+		str_text(m, s, len);
+		buf_printf(m, " is not a valid %s", n->format);
+		err_push(c, ip, kp, "/format", v);
+	}
+	return bad;
+}
+
+static int
+v_array(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	size_t size = json_array_size(v), i, j;
+	struct ipath ci;
+	struct kpath k;
+	struct buf *m;
+	int bad = 0, found;
+
+	ci.up = ip;
+	ci.key = NULL;
+	if (n->items.n != NULL)
+		for (i = 0; i < size; i++) {
+			ci.idx = i;
+			SUB(v_child(c, &n->items, json_array_get(v, i), &ci,
+			    kp));
+		}
+	if (n->items_array) {
+		for (i = 0; i < size && i < n->nitems; i++) {
+			ci.idx = i;
+			SUB(v_child(c, &n->itemv[i], json_array_get(v, i), &ci,
+			    kp));
+		}
+		for (i = n->nitems; n->additem.n != NULL && i < size; i++) {
+			ci.idx = i;
+			if (n->additem.n->kind == NODE_FALSE) {
+				FAIL();
+				m = msg(c);
+				buf_printf(m, "unexpected item %zu: \"items\" "
+				    "allows %zu %s", i, n->nitems,
+				    plural((long long)n->nitems, "item",
+				    "items"));
+				err_push(c, &ci, kp, n->additem.seg,
+				    json_array_get(v, i));
+			} else
+				SUB(v_child(c, &n->additem,
+				    json_array_get(v, i), &ci, kp));
+		}
+	}
+	if (n->maxitems >= 0 && (long long)size > n->maxitems) {
+		FAIL();
+		m = msg(c);
+		buf_printf(m, "array has %zu %s, more than the maximum %lld",
+		    size, plural((long long)size, "item", "items"),
+		    n->maxitems);
+		err_push(c, ip, kp, "/maxItems", v);
+	}
+	if (n->minitems >= 0 && (long long)size < n->minitems) {
+		FAIL();
+		m = msg(c);
+		buf_printf(m, "array has %zu %s, fewer than the minimum %lld",
+		    size, plural((long long)size, "item", "items"),
+		    n->minitems);
+		err_push(c, ip, kp, "/minItems", v);
+	}
+	if (n->uniqueitems) {
+		found = 0;
+		for (i = 0; i < size && !found; i++)
+			for (j = i + 1; j < size && !found; j++)
+				if (jeq(json_array_get(v, i),
+				    json_array_get(v, j)))
+					found = 1;
+		if (found) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "array items %zu and %zu are equal, "
+			    "but items must be unique", i - 1, j - 1);
+			err_push(c, ip, kp, "/uniqueItems", v);
+		}
+	}
+	if (n->contains.n != NULL) {
+		found = 0;
+		k.up = kp;
+		k.seg = n->contains.seg;
+		for (i = 0; i < size && !found; i++) {
+			ci.idx = i;
+			found = check(c, n->contains.n, json_array_get(v, i),
+			    &ci, &k) == 0;
+		}
+		if (!found) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "array has no item that matches "
+			    "\"contains\" (%zu %s checked)", size,
+			    plural((long long)size, "item", "items"));
+			err_push(c, ip, kp, "/contains", v);
+		}
+	}
+	return bad;
+}
+
+static int
+v_object(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	size_t size = json_object_size(v), i, j, from;
+	const json_t *name;
+	const char *key;
+	json_t *jv, *ks;
+	struct ipath ci;
+	struct buf *m;
+	char *old;
+	int bad = 0;
+
+	ci.up = ip;
+	if (n->maxprops >= 0 && (long long)size > n->maxprops) {
+		FAIL();
+		m = msg(c);
+		buf_printf(m, "object has %zu %s, more than the maximum %lld",
+		    size, plural((long long)size, "property", "properties"),
+		    n->maxprops);
+		err_push(c, ip, kp, "/maxProperties", v);
+	}
+	if (n->minprops >= 0 && (long long)size < n->minprops) {
+		FAIL();
+		m = msg(c);
+		buf_printf(m, "object has %zu %s, fewer than the minimum %lld",
+		    size, plural((long long)size, "property", "properties"),
+		    n->minprops);
+		err_push(c, ip, kp, "/minProperties", v);
+	}
+	if (n->required != NULL)
+		for (i = 0; i < json_array_size(n->required); i++) {
+			name = json_array_get(n->required, i);
+			if (json_object_getn(v, json_string_value(name),
+			    json_string_length(name)) != NULL)
+				continue;
+			FAIL();
+			m = msg(c);
+			buf_adds(m, "missing required property ");
+			str_text(m, json_string_value(name),
+			    json_string_length(name));
+			err_push(c, ip, kp, "/required", v);
+		}
+	/* one pass over the instance serves the three keywords */
+	if (n->nprops > 0 || n->npprops > 0 || n->addprops.n != NULL)
+		json_object_foreach((json_t *)v, key, jv) {
+			int matched = 0;
+			long pi = prop_find(n, key, strlen(key));
+
+			ci.key = key;
+			if (pi >= 0)
+				SUB(v_child(c, &n->props[pi], jv, &ci, kp));
+			for (i = 0; i < n->npprops; i++) {
+				if (ecmare_search(n->pprops[i].re, key,
+				    strlen(key)) != 1)
+					continue;
+				matched = 1;
+				SUB(v_child(c, &n->pprops[i].c, jv, &ci, kp));
+			}
+			if (n->addprops.n == NULL || matched || pi >= 0)
+				continue;
+			if (n->addprops.n->kind == NODE_FALSE) {
+				FAIL();
+				m = msg(c);
+				buf_adds(m, "unexpected property ");
+				str_text(m, key, strlen(key));
+				err_push(c, &ci, kp, n->addprops.seg, jv);
+			} else
+				SUB(v_child(c, &n->addprops, jv, &ci, kp));
+		}
+	for (i = 0; i < n->ndeps; i++) {
+		if (json_object_get(v, n->deps[i].name) == NULL)
+			continue;
+		if (n->deps[i].req == NULL) {
+			SUB(v_child(c, &n->deps[i].c, v, ip, kp));
+			continue;
+		}
+		for (j = 0; j < json_array_size(n->deps[i].req); j++) {
+			name = json_array_get(n->deps[i].req, j);
+			if (json_object_get(v, json_string_value(name)) !=
+			    NULL)
+				continue;
+			FAIL();
+			m = msg(c);
+			buf_adds(m, "property ");
+			str_text(m, n->deps[i].name, strlen(n->deps[i].name));
+			buf_adds(m, " requires property ");
+			str_text(m, json_string_value(name),
+			    json_string_length(name));
+			err_push(c, ip, kp, n->deps[i].c.seg, v);
+		}
+	}
+	if (n->propnames.n != NULL)
+		json_object_foreach((json_t *)v, key, jv) {
+			int r;
+
+			if ((ks = json_string(key)) == NULL)
+				continue;
+			from = c->n;
+			r = v_child(c, &n->propnames, ks, ip, kp);
+			for (j = from; j < c->n; j++) {
+				/* the name is no value of the instance */
+				c->e[j].value = v;
+				old = c->e[j].message;
+				m = msg(c);
+				buf_adds(m, "property name ");
+				str_text(m, key, strlen(key));
+				buf_adds(m, ": ");
+				buf_adds(m, old);
+				c->e[j].message = xmemdup(buf_cstr(m),
+				    m->len + 1);
+				free(old);
+			}
+			json_decref(ks);
+			SUB(r);
+		}
+	return bad;
+}
+
+static int
+v_ref(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	struct kpath k;
+	size_t i;
+	int r, bad = 0;
+
+	for (i = 0; i < c->nrs; i++)
+		if (c->rs[i].n == n->ref && c->rs[i].v == v) {
+			FAIL();
+			buf_adds(msg(c), "$ref loops back to a schema already "
+			    "applied to this value");
+			err_push(c, ip, kp, "/$ref", v);
+			return bad;
+		}
+	if (c->nrs == c->caprs) {
+		c->caprs = c->caprs ? c->caprs * 2 : 16;
+		c->rs = xreallocarray(c->rs, c->caprs, sizeof(*c->rs));
+	}
+	c->rs[c->nrs].n = n->ref;
+	c->rs[c->nrs].v = v;
+	c->nrs++;
+	k.up = kp;
+	k.seg = "/$ref";
+	r = validate(c, n->ref, v, ip, &k);
+	c->nrs--;
+	return r;
+}
+
+/* The names of "type" as the schema gives them: "a, b or c". */
+static void
+type_list(struct buf *m, const json_t *t)
+{
+	size_t i, n;
+
+	if (json_is_string(t)) {
+		buf_adds(m, json_string_value(t));
+		return;
+	}
+	n = json_array_size(t);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_adds(m, i + 1 == n ? " or " : ", ");
+		buf_adds(m, json_string_value(json_array_get(t, i)));
+	}
+}
+
+static int
+validate(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	unsigned t;
+	struct buf *m;
+	size_t i, nvalid;
+	int bad = 0;
+
+	if (n->kind == NODE_TRUE)
+		return 0;
+	if (n->kind == NODE_FALSE) {
+		if (c->quiet)
+			return 1;
+		m = msg(c);
+		buf_adds(m, "no value is allowed here (the schema is false), "
+		    "found ");
+		desc(m, v);
+		err_push(c, ip, kp, "", v);
+		return 1;
+	}
+	if (n->ref != NULL)
+		return v_ref(c, n, v, ip, kp);
+	t = inst_type(v);
+	if (n->types != 0 && (n->types & t) == 0) {
+		FAIL();
+		m = msg(c);
+		buf_adds(m, "expected ");
+		type_list(m, n->typev);
+		buf_adds(m, ", found ");
+		desc(m, v);
+		err_push(c, ip, kp, "/type", v);
+	}
+	if (n->enumv != NULL) {
+		for (i = 0; i < json_array_size(n->enumv); i++)
+			if (jeq(json_array_get(n->enumv, i), v))
+				break;
+		if (i == json_array_size(n->enumv)) {
+			FAIL();
+			m = msg(c);
+			buf_adds(m, "expected one of ");
+			json_text(m, n->enumv);
+			buf_adds(m, ", found ");
+			desc(m, v);
+			err_push(c, ip, kp, "/enum", v);
+		}
+	}
+	if (n->constv != NULL && !jeq(n->constv, v)) {
+		FAIL();
+		m = msg(c);
+		buf_adds(m, "expected ");
+		json_text(m, n->constv);
+		buf_adds(m, " (const), found ");
+		desc(m, v);
+		err_push(c, ip, kp, "/const", v);
+	}
+	if (t & T_NUMBER)
+		SUB(v_number(c, n, v, ip, kp));
+	else if (t == T_STRING)
+		SUB(v_string(c, n, v, ip, kp));
+	else if (t == T_ARRAY)
+		SUB(v_array(c, n, v, ip, kp));
+	else if (t == T_OBJECT)
+		SUB(v_object(c, n, v, ip, kp));
+	for (i = 0; i < n->nallof; i++)
+		SUB(v_child(c, &n->allof[i], v, ip, kp));
+	if (n->nanyof > 0) {
+		struct kpath k = { kp, NULL };
+
+		for (i = 0; i < n->nanyof; i++) {
+			k.seg = n->anyof[i].seg;
+			if (check(c, n->anyof[i].n, v, ip, &k) == 0)
+				break;
+		}
+		if (i == n->nanyof) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "value matches none of the %zu schemas "
+			    "of \"anyOf\" (found ", n->nanyof);
+			desc(m, v);
+			buf_adds(m, "); the closest one says:");
+			err_push(c, ip, kp, "/anyOf", v);
+			closest_branch(c, n->anyof, n->nanyof, v, ip, kp);
+		}
+	}
+	if (n->noneof > 0) {
+		struct kpath k = { kp, NULL };
+		struct buf list = BUF_INIT;
+
+		nvalid = 0;
+		for (i = 0; i < n->noneof; i++) {
+			k.seg = n->oneof[i].seg;
+			if (check(c, n->oneof[i].n, v, ip, &k) != 0)
+				continue;
+			if (++nvalid > 1 && c->quiet)
+				break;
+			if (!c->quiet)
+				buf_printf(&list, "%s%zu", nvalid > 1 ? ", " :
+				    "", i);
+		}
+		if (nvalid == 0) {
+			FAIL();
+			m = msg(c);
+			buf_printf(m, "value matches none of the %zu schemas "
+			    "of \"oneOf\" (found ", n->noneof);
+			desc(m, v);
+			buf_adds(m, "); the closest one says:");
+			err_push(c, ip, kp, "/oneOf", v);
+			closest_branch(c, n->oneof, n->noneof, v, ip, kp);
+		} else if (nvalid > 1) {
+			if (c->quiet) {
+				buf_free(&list);
+				return 1;
+			}
+			bad = 1;
+			m = msg(c);
+			buf_printf(m, "value matches %zu of the schemas of "
+			    "\"oneOf\" (%s), but must match exactly one",
+			    nvalid, buf_cstr(&list));
+			err_push(c, ip, kp, "/oneOf", v);
+		}
+		buf_free(&list);
+	}
+	if (n->nots.n != NULL) {
+		struct kpath k = { kp, n->nots.seg };
+
+		if (check(c, n->nots.n, v, ip, &k) == 0) {
+			FAIL();
+			m = msg(c);
+			buf_adds(m, "value must not match the schema of \"not\""
+			    ", found ");
+			desc(m, v);
+			err_push(c, ip, kp, "/not", v);
+		}
+	}
+	if (n->ifs.n != NULL) {
+		struct kpath k = { kp, n->ifs.seg };
+
+		if (check(c, n->ifs.n, v, ip, &k) == 0) {
+			if (n->thens.n != NULL)
+				SUB(v_child(c, &n->thens, v, ip, kp));
+		} else if (n->elses.n != NULL)
+			SUB(v_child(c, &n->elses, v, ip, kp));
+	}
+	return bad;
+}
+
+int
+jsschema_validate(const struct jsschema *js, const json_t *instance,
+    struct jsschema_result *res)
+{
+	struct vctx c;
+
+	memset(&c, 0, sizeof(c));
+	validate(&c, js->root, instance, NULL, NULL);
+	free(c.rs);
+	buf_free(&c.msg);
+	res->errors = c.e;
+	res->nerrors = c.n;
+	if (c.n == 0) {
+		free(c.e);
+		res->errors = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+void
+jsschema_result_free(struct jsschema_result *res)
+{
+	size_t i;
+
+	if (res == NULL)
+		return;
+	for (i = 0; i < res->nerrors; i++)
+		err_free(&res->errors[i]);
+	free(res->errors);
+	res->errors = NULL;
+	res->nerrors = 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * jsschema: JSON Schema Draft-07 validation of jansson values. A schema
+ * is compiled once, with its $id/$ref graph, and then validates any
+ * number of instances. The Draft-07 meta-schema is built in; other
+ * remote references resolve only through a map of URI prefixes to local
+ * directories, never over the network.
+ */
+#ifndef LLMKIT_JSSCHEMA_H
+#define LLMKIT_JSSCHEMA_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct jsschema;
+
+/* --ref-map URI=DIR: a reference under uri is the file under dir. */
+struct jsschema_refmap {
+	const char	*uri;
+	const char	*dir;
+};
+
+struct jsschema_opts {
+	int		 no_format;	/* "format": annotation only */
+	const struct jsschema_refmap *refmap;
+	size_t		 nrefmap;
+};
+
+/*
+ * One failing keyword. keyword is the JSON Pointer of the keyword along
+ * the evaluation path, through a reference as ".../$ref/...", e.g.
+ * "/properties/a/$ref/type" (not the absolute "uri#/pointer" form).
+ * message says what was expected and what was found, on one line, in
+ * lower case. value is borrowed from the instance.
+ */
+struct jsschema_error {
+	char		*instance;	/* JSON Pointer, "" for root */
+	char		*keyword;
+	char		*message;
+	const json_t	*value;
+};
+
+struct jsschema_result {
+	struct jsschema_error	*errors;
+	size_t			 nerrors;
+};
+
+/*
+ * Compiles schema (borrowed; a reference is kept) with its $id/$ref
+ * graph against base_uri (or NULL). NULL with a message in err (errlen
+ * bytes) for an invalid schema or a $ref that cannot be resolved.
+ */
+struct jsschema	*jsschema_compile(json_t *schema, const char *base_uri,
+		    const struct jsschema_opts *, char *err, size_t errlen);
+/*
+ * 0 when instance is valid, 1 when not: then every error is in *res,
+ * which the caller frees with jsschema_result_free (*res is empty, and
+ * need not be freed, after 0).
+ */
+int		 jsschema_validate(const struct jsschema *,
+		    const json_t *instance, struct jsschema_result *res);
+void		 jsschema_result_free(struct jsschema_result *);
+void		 jsschema_free(struct jsschema *);
+
+#endif

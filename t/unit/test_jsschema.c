@@ -1,0 +1,572 @@
+/* Unit tests of lib/jsschema: compile errors, messages, locations, refs. */
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "jsschema.h"
+#include "unit.h"
+
+static json_t *
+parse(const char *text)
+{
+	json_error_t jerr;
+	json_t *j = json_loads(text, JSON_DECODE_ANY, &jerr);
+
+	if (j == NULL) {
+		printf("Bail out! bad test JSON %s: %s\n", text, jerr.text);
+		exit(3);
+	}
+	return j;
+}
+
+/*
+ * Validates instance against schema and compares every error, one line
+ * each as "INSTANCE|KEYWORD|MESSAGE", with want ("" when valid).
+ */
+static void
+check_opts(const char *schema, const char *instance,
+    const struct jsschema_opts *opts, const char *want, const char *what)
+{
+	json_t *s = parse(schema), *i = parse(instance);
+	struct jsschema *js;
+	struct jsschema_result res;
+	struct buf got = BUF_INIT;
+	char err[512];
+	size_t k;
+	int r;
+
+	if ((js = jsschema_compile(s, NULL, opts, err, sizeof(err))) == NULL) {
+		unit_ok(0, what);
+		printf("#   does not compile: %s\n", err);
+		goto out;
+	}
+	r = jsschema_validate(js, i, &res);
+	for (k = 0; k < res.nerrors; k++)
+		buf_printf(&got, "%s|%s|%s\n", res.errors[k].instance,
+		    res.errors[k].keyword, res.errors[k].message);
+	buf_cstr(&got);
+	if (r != (want[0] != '\0')) {
+		unit_ok(0, what);
+		printf("#   status %d\n", r);
+	} else
+		unit_str(got.data, want, what);
+	jsschema_result_free(&res);
+	jsschema_free(js);
+out:
+	buf_free(&got);
+	json_decref(s);
+	json_decref(i);
+}
+
+static void
+check(const char *schema, const char *instance, const char *want,
+    const char *what)
+{
+	check_opts(schema, instance, NULL, want, what);
+}
+
+/* The schema does not compile, and the message is want. */
+static void
+check_compile_error(const char *schema, const struct jsschema_opts *opts,
+    const char *want, const char *what)
+{
+	json_t *s = parse(schema);
+	struct jsschema *js;
+	char err[512];
+
+	js = jsschema_compile(s, NULL, opts, err, sizeof(err));
+	unit_ok(js == NULL, unit_fmt("%s: refused", what));
+	unit_str(err, want, unit_fmt("%s: message", what));
+	jsschema_free(js);
+	json_decref(s);
+}
+
+static void
+test_compile_errors(void)
+{
+	check_compile_error("{\"type\": 3}", NULL,
+	    "\"type\" must be a type name or an array of them",
+	    "a type that is a number");
+	check_compile_error("{\"properties\": {\"a\": {\"type\": \"int\"}}}",
+	    NULL, "/properties/a: \"type\" must be a type name or an array "
+	    "of them", "an unknown type name, with its location");
+	check_compile_error("{\"minLength\": -1}", NULL,
+	    "\"minLength\" must be a non-negative integer",
+	    "a negative minLength");
+	check_compile_error("{\"multipleOf\": 0}", NULL,
+	    "\"multipleOf\" must be greater than 0", "multipleOf 0");
+	check_compile_error("{\"required\": [\"a\", 1]}", NULL,
+	    "\"required\" must be an array of strings",
+	    "required with a number");
+	check_compile_error("{\"anyOf\": []}", NULL,
+	    "\"anyOf\" must be a non-empty array of schemas",
+	    "an empty anyOf");
+	check_compile_error("{\"items\": [3]}", NULL,
+	    "/items/0: a schema must be an object or a boolean",
+	    "an item schema that is a number");
+	check_compile_error("{\"$ref\": \"#/definitions/nope\"}", NULL,
+	    "/$ref: cannot resolve $ref \"#/definitions/nope\"",
+	    "a $ref to a missing definition");
+	check_compile_error("{\"$id\": \"http://x.test/a/b\", \"items\": "
+	    "{\"$ref\": \"c#/d\"}}", NULL,
+	    "/items/$ref: cannot resolve $ref to \"http://x.test/a/c\": not "
+	    "available offline (no ref map covers it)",
+	    "a $ref to another document, resolved against the base");
+	check_compile_error("{\"$id\": \"http://x.test/a/b\", \"items\": "
+	    "{\"$ref\": \"#/d\"}}", NULL,
+	    "/items/$ref: cannot resolve $ref \"#/d\" "
+	    "(\"http://x.test/a/b#/d\")",
+	    "an unresolvable $ref names its absolute URI");
+	check_compile_error("{\"definitions\": {\"x\": {\"$ref\": "
+	    "\"#/a~1b\"}}}", NULL,
+	    "/definitions/x/$ref: cannot resolve $ref \"#/a~1b\"",
+	    "an unresolvable $ref in an unused definition");
+	check_compile_error("{\"$ref\": \"http://example.com/s.json\"}", NULL,
+	    "/$ref: cannot resolve $ref to \"http://example.com/s.json\": "
+	    "not available offline (no ref map covers it)",
+	    "a remote $ref without a ref map");
+	check_compile_error("{\"$ref\": \"#foo\"}", NULL,
+	    "/$ref: cannot resolve $ref \"#foo\"",
+	    "a $ref to a missing plain-name fragment");
+}
+
+static void
+test_type_messages(void)
+{
+	check("{\"type\": \"integer\"}", "\"x\"",
+	    "|/type|expected integer, found string \"x\"\n",
+	    "type integer, a string");
+	check("{\"type\": \"integer\"}", "1.5",
+	    "|/type|expected integer, found number 1.5\n",
+	    "type integer, a fraction");
+	check("{\"type\": \"integer\"}", "1.0", "",
+	    "1.0 is an integer");
+	check("{\"type\": [\"string\", \"null\", \"array\"]}", "true",
+	    "|/type|expected string, null or array, found boolean true\n",
+	    "several types");
+	check("{\"type\": \"string\"}", "{}",
+	    "|/type|expected string, found object\n", "an object");
+	check("{\"type\": \"number\"}", "null",
+	    "|/type|expected number, found null\n", "null");
+	check("{\"type\": \"integer\"}",
+	    "\"0123456789012345678901234567890123456789012345678901234567"
+	    "8\xc3\xa9" "c\"",
+	    "|/type|expected integer, found string \"0123456789012345678901"
+	    "2345678901234567890123456789012345678\"...\n",
+	    "a long string is cut, not inside a character");
+	check("{\"type\": [\"string\", \"null\"]}", "1",
+	    "|/type|expected string or null, found integer 1\n",
+	    "types in the order of the schema");
+}
+
+static void
+test_value_messages(void)
+{
+	check("{\"enum\": [1, \"a\", null]}", "2",
+	    "|/enum|expected one of [1,\"a\",null], found integer 2\n",
+	    "enum");
+	check("{\"enum\": [1, \"a\", null]}", "1.0", "", "enum: 1 == 1.0");
+	check("{\"const\": {\"a\": [1, 2], \"b\": null}}",
+	    "{\"b\": null, \"a\": [1.0, 2]}", "",
+	    "const: objects are unordered, 1 == 1.0");
+	check("{\"const\": {\"a\": 1}}", "{\"a\": 1, \"b\": 2}",
+	    "|/const|expected {\"a\":1} (const), found object\n",
+	    "const: an extra property");
+	check("{\"const\": \"a\\nb\"}", "\"a\\\"b\"",
+	    "|/const|expected \"a\\nb\" (const), found string \"a\\\"b\"\n",
+	    "const: strings are quoted and escaped");
+}
+
+static void
+test_number_messages(void)
+{
+	check("{\"maximum\": 2}", "3",
+	    "|/maximum|3 is greater than the maximum 2\n", "maximum");
+	check("{\"maximum\": 2.5}", "2.5", "", "maximum: equal");
+	check("{\"exclusiveMaximum\": 2.5}", "2.5",
+	    "|/exclusiveMaximum|2.5 is not less than the exclusive maximum "
+	    "2.5\n", "exclusiveMaximum");
+	check("{\"minimum\": 1.1}", "1",
+	    "|/minimum|1 is less than the minimum 1.1\n", "minimum");
+	check("{\"exclusiveMinimum\": 0}", "0.0",
+	    "|/exclusiveMinimum|0.0 is not greater than the exclusive "
+	    "minimum 0\n", "exclusiveMinimum, a real");
+	check("{\"multipleOf\": 2}", "7",
+	    "|/multipleOf|7 is not a multiple of 2\n", "multipleOf");
+	check("{\"multipleOf\": 0.0001}", "0.0075", "",
+	    "multipleOf: 0.0075 of 0.0001, exactly");
+	check("{\"multipleOf\": 0.01}", "19.99", "",
+	    "multipleOf: 19.99 of 0.01");
+	check("{\"multipleOf\": 0.1}", "0.3", "", "multipleOf: 0.3 of 0.1");
+	check("{\"multipleOf\": 0.0001}", "0.00751",
+	    "|/multipleOf|0.00751 is not a multiple of 0.0001\n",
+	    "multipleOf: 0.00751 of 0.0001");
+	check("{\"multipleOf\": 0.123456789}", "1e308",
+	    "|/multipleOf|1e+308 is not a multiple of 0.123456789\n",
+	    "multipleOf: 1e308 of 0.123456789");
+	check("{\"multipleOf\": 1e-5}", "123456789", "",
+	    "multipleOf: an integer of a small decimal");
+	check("{\"multipleOf\": 3}", "-9223372036854775806", "",
+	    "multipleOf: a large negative integer");
+	check("{\"multipleOf\": 3}", "-9223372036854775807",
+	    "|/multipleOf|-9223372036854775807 is not a multiple of 3\n",
+	    "multipleOf: a large negative integer that is not");
+	check("{\"multipleOf\": 2}", "-9223372036854775808", "",
+	    "multipleOf: the smallest integer");
+	check("{\"multipleOf\": 1000}", "1.5e6", "",
+	    "multipleOf: 1.5e6 of 1000");
+	check("{\"multipleOf\": 1e20}", "123",
+	    "|/multipleOf|123 is not a multiple of 1e+20\n",
+	    "multipleOf: far smaller than the divisor");
+	check("{\"maximum\": 9007199254740993}", "9007199254740992.0", "",
+	    "maximum: an integer beyond doubles against a real");
+}
+
+static void
+test_string_messages(void)
+{
+	struct jsschema_opts nf = { 1, NULL, 0 };
+
+	check("{\"maxLength\": 2}", "\"\xc3\xa9\xc3\xa9\"", "",
+	    "maxLength counts code points");
+	check("{\"maxLength\": 2}", "\"abc\"",
+	    "|/maxLength|string of 3 characters is longer than the maximum "
+	    "length 2\n", "maxLength");
+	check("{\"minLength\": 2}", "\"\xf0\x9f\x98\x80\"",
+	    "|/minLength|string of 1 character is shorter than the minimum "
+	    "length 2\n", "minLength, one astral character");
+	check("{\"pattern\": \"^a+$\"}", "\"ab\"",
+	    "|/pattern|string \"ab\" does not match the pattern \"^a+$\"\n",
+	    "pattern");
+	check("{\"pattern\": \"b\"}", "\"abc\"", "", "pattern is unanchored");
+	check("{\"pattern\": \"^\\\\d$\"}", "\"\xd9\xa3\"",
+	    "|/pattern|string \"\xd9\xa3\" does not match the pattern "
+	    "\"^\\\\d$\"\n", "pattern: \\d is ASCII only");
+	check("{\"format\": \"ipv4\"}", "\"1.2.3\"",
+	    "|/format|string \"1.2.3\" is not a valid ipv4\n", "format");
+	check_opts("{\"format\": \"ipv4\"}", "\"1.2.3\"", &nf, "",
+	    "format with no_format");
+	check("{\"format\": \"no-such-format\"}", "\"x\"", "",
+	    "an unknown format is an annotation");
+	check("{\"format\": \"ipv4\"}", "12", "",
+	    "format ignores other types");
+}
+
+static void
+test_array_messages(void)
+{
+	check("{\"items\": {\"type\": \"integer\"}}", "[1, \"x\", 2.5]",
+	    "/1|/items/type|expected integer, found string \"x\"\n"
+	    "/2|/items/type|expected integer, found number 2.5\n",
+	    "items: every error, with its index");
+	check("{\"items\": [{\"type\": \"string\"}], \"additionalItems\": "
+	    "false}", "[\"a\", 1, 2]",
+	    "/1|/additionalItems|unexpected item 1: \"items\" allows 1 item\n"
+	    "/2|/additionalItems|unexpected item 2: \"items\" allows 1 item\n",
+	    "additionalItems false");
+	check("{\"items\": [true], \"additionalItems\": {\"type\": \"null\"}}",
+	    "[1, 2]",
+	    "/1|/additionalItems/type|expected null, found integer 2\n",
+	    "additionalItems schema");
+	check("{\"maxItems\": 1}", "[1, 2]",
+	    "|/maxItems|array has 2 items, more than the maximum 1\n",
+	    "maxItems");
+	check("{\"minItems\": 2}", "[1]",
+	    "|/minItems|array has 1 item, fewer than the minimum 2\n",
+	    "minItems");
+	check("{\"uniqueItems\": true}", "[{\"a\": 1}, 2, {\"a\": 1.0}]",
+	    "|/uniqueItems|array items 0 and 2 are equal, but items must be "
+	    "unique\n", "uniqueItems");
+	check("{\"uniqueItems\": true}", "[[1], [true], 0, false]", "",
+	    "uniqueItems: 1 is not true, 0 is not false");
+	check("{\"contains\": {\"const\": 5}}", "[1, 2]",
+	    "|/contains|array has no item that matches \"contains\" (2 items "
+	    "checked)\n", "contains");
+}
+
+static void
+test_object_messages(void)
+{
+	check("{\"required\": [\"name\", \"id\"]}", "{\"id\": 1}",
+	    "|/required|missing required property \"name\"\n", "required");
+	check("{\"maxProperties\": 1}", "{\"a\": 1, \"b\": 2}",
+	    "|/maxProperties|object has 2 properties, more than the maximum "
+	    "1\n", "maxProperties");
+	check("{\"minProperties\": 1}", "{}",
+	    "|/minProperties|object has 0 properties, fewer than the minimum "
+	    "1\n", "minProperties");
+	check("{\"properties\": {\"a/b\": {\"properties\": {\"c~d\": "
+	    "{\"type\": \"string\"}}}}}", "{\"a/b\": {\"c~d\": 1}}",
+	    "/a~1b/c~0d|/properties/a~1b/properties/c~0d/type|expected "
+	    "string, found integer 1\n", "properties: pointers are escaped");
+	check("{\"properties\": {\"a\": true}, \"patternProperties\": "
+	    "{\"^x\": {\"type\": \"integer\"}}, \"additionalProperties\": "
+	    "false}", "{\"a\": 1, \"x1\": \"s\", \"y\": 2}",
+	    "/x1|/patternProperties/^x/type|expected integer, found string "
+	    "\"s\"\n/y|/additionalProperties|unexpected property \"y\"\n",
+	    "patternProperties and additionalProperties false");
+	check("{\"additionalProperties\": {\"type\": \"boolean\"}}",
+	    "{\"a\": true, \"b\": 0}",
+	    "/b|/additionalProperties/type|expected boolean, found integer "
+	    "0\n", "additionalProperties schema");
+	check("{\"dependencies\": {\"a\": [\"b\", \"c\"], \"d\": {\"required\""
+	    ": [\"e\"]}}}", "{\"a\": 1, \"c\": 2, \"d\": 3}",
+	    "|/dependencies/a|property \"a\" requires property \"b\"\n"
+	    "|/dependencies/d/required|missing required property \"e\"\n",
+	    "dependencies, array and schema");
+	check("{\"propertyNames\": {\"maxLength\": 2}}", "{\"ab\": 1, "
+	    "\"abc\": 2}",
+	    "|/propertyNames/maxLength|property name \"abc\": string of 3 "
+	    "characters is longer than the maximum length 2\n",
+	    "propertyNames");
+	check("{\"propertyNames\": false}", "{\"a\": 1}",
+	    "|/propertyNames|property name \"a\": no value is allowed here "
+	    "(the schema is false), found string \"a\"\n",
+	    "propertyNames false");
+}
+
+static void
+test_applicators(void)
+{
+	check("false", "1",
+	    "||no value is allowed here (the schema is false), found "
+	    "integer 1\n", "the false schema");
+	check("true", "{\"x\": [1]}", "", "the true schema");
+	check("{\"allOf\": [{\"minimum\": 2}, {\"maximum\": 0}]}", "1",
+	    "|/allOf/0/minimum|1 is less than the minimum 2\n"
+	    "|/allOf/1/maximum|1 is greater than the maximum 0\n",
+	    "allOf: the errors of every branch");
+	check("{\"not\": {\"type\": \"string\"}}", "\"x\"",
+	    "|/not|value must not match the schema of \"not\", found string "
+	    "\"x\"\n", "not");
+	check("{\"if\": {\"type\": \"string\"}, \"then\": {\"minLength\": 2}, "
+	    "\"else\": {\"minimum\": 5}}", "\"a\"",
+	    "|/then/minLength|string of 1 character is shorter than the "
+	    "minimum length 2\n", "if/then");
+	check("{\"if\": {\"type\": \"string\"}, \"then\": {\"minLength\": 2}, "
+	    "\"else\": {\"minimum\": 5}}", "3",
+	    "|/else/minimum|3 is less than the minimum 5\n", "if/else");
+	check("{\"then\": false}", "3", "", "then without if");
+	/* the closest branch: not the type mismatch, the deepest one */
+	check("{\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"object\", "
+	    "\"properties\": {\"a\": {\"type\": \"object\", \"required\": "
+	    "[\"b\"]}}}, {\"type\": \"object\", \"required\": [\"z\", "
+	    "\"y\"]}]}", "{\"a\": {}}",
+	    "|/anyOf|value matches none of the 3 schemas of \"anyOf\" (found "
+	    "object); the closest one says:\n"
+	    "/a|/anyOf/1/properties/a/required|missing required property "
+	    "\"b\"\n", "anyOf: the deepest branch");
+	check("{\"anyOf\": [{\"type\": \"string\"}, {\"required\": [\"z\", "
+	    "\"y\"]}, {\"required\": [\"x\"]}]}", "{}",
+	    "|/anyOf|value matches none of the 3 schemas of \"anyOf\" (found "
+	    "object); the closest one says:\n"
+	    "|/anyOf/2/required|missing required property \"x\"\n",
+	    "anyOf: the branch with the fewest errors, type mismatch last");
+	check("{\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"null\"}]}",
+	    "1",
+	    "|/anyOf|value matches none of the 2 schemas of \"anyOf\" (found "
+	    "integer 1); the closest one says:\n"
+	    "|/anyOf/0/type|expected string, found integer 1\n",
+	    "anyOf: all alike, the first");
+	check("{\"anyOf\": [{\"type\": \"string\"}, {\"minimum\": 3}]}", "4",
+	    "", "anyOf: one matches");
+	check("{\"oneOf\": [{\"type\": \"integer\"}, {\"minimum\": 2}, "
+	    "{\"maximum\": 9}]}", "3",
+	    "|/oneOf|value matches 3 of the schemas of \"oneOf\" (0, 1, 2), "
+	    "but must match exactly one\n", "oneOf: several match");
+	check("{\"oneOf\": [{\"type\": \"integer\"}, {\"minimum\": 2}]}",
+	    "1", "", "oneOf: exactly one");
+	check("{\"oneOf\": [{\"type\": \"string\"}, {\"minimum\": 2}]}", "1",
+	    "|/oneOf|value matches none of the 2 schemas of \"oneOf\" (found "
+	    "integer 1); the closest one says:\n"
+	    "|/oneOf/1/minimum|1 is less than the minimum 2\n",
+	    "oneOf: none, the closest");
+}
+
+static void
+test_refs(void)
+{
+	const char *esc = "{\"definitions\": {\"t~f\": {\"type\": "
+	    "\"integer\"}, \"s/f\": {\"type\": \"integer\"}, \"p%f\": "
+	    "{\"type\": "
+	    "\"integer\"}}, \"properties\": {\"t\": {\"$ref\": "
+	    "\"#/definitions/t~0f\"}, \"s\": {\"$ref\": \"#/definitions/s~1f\""
+	    "}, \"p\": {\"$ref\": \"#/definitions/p%25f\"}}}";
+
+	check(esc, "{\"t\": 1, \"s\": 2, \"p\": 3}", "",
+	    "refs with ~0 ~1 %25: valid");
+	check(esc, "{\"t\": \"1\", \"s\": \"2\", \"p\": \"3\"}",
+	    "/t|/properties/t/$ref/type|expected integer, found string "
+	    "\"1\"\n"
+	    "/s|/properties/s/$ref/type|expected integer, found string "
+	    "\"2\"\n"
+	    "/p|/properties/p/$ref/type|expected integer, found string "
+	    "\"3\"\n", "refs with ~0 ~1 %25: the keyword path goes through "
+	    "$ref");
+	check("{\"properties\": {\"n\": {\"$ref\": \"#\"}, \"v\": {\"type\": "
+	    "\"integer\"}}}", "{\"n\": {\"n\": {\"v\": \"x\"}}}",
+	    "/n/n/v|/properties/n/$ref/properties/n/$ref/properties/v/type|"
+	    "expected integer, found string \"x\"\n", "recursion through #");
+	check("{\"$ref\": \"#\"}", "1",
+	    "|/$ref/$ref|$ref loops back to a schema already applied to "
+	    "this value\n", "a $ref to itself ends");
+	check("{\"definitions\": {\"a\": {\"$ref\": \"#/definitions/b\"}, \"b\""
+	    ": {\"$ref\": \"#/definitions/a\"}}, \"allOf\": [{\"$ref\": "
+	    "\"#/definitions/a\"}]}", "1",
+	    "|/allOf/0/$ref/$ref/$ref|$ref loops back to a schema already "
+	    "applied to this value\n", "a loop of two $refs ends");
+	check("{\"$id\": \"http://x.test/root.json\", \"allOf\": [{\"$ref\": "
+	    "\"item.json\"}], \"definitions\": {\"i\": {\"$id\": "
+	    "\"http://x.test/item.json\", \"type\": \"string\"}}}", "1",
+	    "|/allOf/0/$ref/type|expected string, found integer 1\n",
+	    "a $ref to an $id, resolved against the base");
+	check("{\"allOf\": [{\"$ref\": \"#here\"}], \"definitions\": {\"a\": "
+	    "{\"$id\": \"#here\", \"maximum\": 1}}}", "2",
+	    "|/allOf/0/$ref/maximum|2 is greater than the maximum 1\n",
+	    "a plain-name fragment");
+	check("{\"$id\": \"http://x.test/a/b.json\", \"definitions\": {\"c\": "
+	    "{\"$id\": \"../c/./d.json\", \"type\": \"null\"}}, \"allOf\": "
+	    "[{\"$ref\": \"http://x.test/c/d.json\"}]}", "0",
+	    "|/allOf/0/$ref/type|expected null, found integer 0\n",
+	    "dot segments in $id");
+	check("{\"$id\": \"http://x.test/a/b.json\", \"$ref\": \"#/definitions/"
+	    "c\", \"definitions\": {\"c\": {\"$id\": \"http://x.test/c.json\", "
+	    "\"type\": \"null\"}}}", "0",
+	    "|/$ref/type|expected null, found integer 0\n",
+	    "$ref hides a sibling $id");
+	check("{\"$id\": \"urn:example:root\", \"properties\": {\"a\": "
+	    "{\"$ref\": \"urn:example:root#/definitions/s\"}}, "
+	    "\"definitions\": {\"s\": "
+	    "{\"type\": \"string\"}}}", "{\"a\": null}",
+	    "/a|/properties/a/$ref/type|expected string, found null\n",
+	    "a URN base");
+}
+
+static void
+test_meta_schema(void)
+{
+	check("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}",
+	    "{\"type\": \"integer\", \"minimum\": 0, \"properties\": {\"a\": "
+	    "{\"items\": [true, {\"enum\": [1]}]}}}", "",
+	    "the meta-schema accepts a schema");
+	check("{\"$ref\": \"http://json-schema.org/draft-07/schema\"}",
+	    "{\"minLength\": -1}",
+	    "/minLength|/$ref/properties/minLength/$ref/allOf/0/$ref/minimum|"
+	    "-1 is less than the minimum 0\n",
+	    "the meta-schema without #: a negative minLength");
+	check("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}",
+	    "{\"type\": \"integr\"}",
+	    "/type|/$ref/properties/type/anyOf|value matches none of the 2 "
+	    "schemas of \"anyOf\" (found string \"integr\"); the closest one "
+	    "says:\n"
+	    "/type|/$ref/properties/type/anyOf/0/$ref/enum|expected one of "
+	    "[\"array\",\"boolean\",\"integer\",\"null\",\"number\",\"object\""
+	    ",\"string\"], found string \"integr\"\n",
+	    "the meta-schema: an unknown type");
+	check("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}", "3",
+	    "|/$ref/type|expected object or boolean, found integer 3\n",
+	    "the meta-schema: a number is no schema");
+}
+
+static void
+test_refmap(void)
+{
+	char dir[] = "/tmp/llmkit-jsschema-XXXXXX", path[256];
+	struct jsschema_refmap map[] = {
+		{ "http://remote.test/s/", NULL },
+	};
+	struct jsschema_opts opts = { 0, map, 1 };
+	FILE *f;
+
+	if (mkdtemp(dir) == NULL)
+		unit_bail("mkdtemp");
+	map[0].dir = dir;
+	snprintf(path, sizeof(path), "%s/int.json", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		unit_bail(path);
+	fputs("{\"definitions\": {\"pos\": {\"type\": \"integer\", "
+	    "\"exclusiveMinimum\": 0}}, \"allOf\": [{\"$ref\": "
+	    "\"#/definitions/pos\"}]}", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		unit_bail(path);
+	fputs("{\"type\": ", f);
+	fclose(f);
+
+	check_opts("{\"items\": {\"$ref\": \"http://remote.test/s/int.json\"}}",
+	    "[1, 0]", &opts,
+	    "/1|/items/$ref/allOf/0/$ref/exclusiveMinimum|0 is not greater "
+	    "than the exclusive minimum 0\n", "a ref map: a remote file");
+	check_opts("{\"$ref\": \"http://remote.test/s/int.json#/definitions/"
+	    "pos\"}", "2", &opts, "", "a ref map: a fragment of a remote file");
+	snprintf(path, sizeof(path), "/$ref: cannot load "
+	    "\"http://remote.test/s/none.json\" from %s/none.json: unable to "
+	    "open %s/none.json: No such file or directory", dir, dir);
+	check_compile_error("{\"$ref\": \"http://remote.test/s/none.json\"}",
+	    &opts, path, "a ref map: a missing file");
+	check_compile_error("{\"$ref\": \"http://remote.test/s/x/../../y\"}",
+	    &opts, "/$ref: cannot resolve $ref to \"http://remote.test/y\": "
+	    "not available offline (no ref map covers it)",
+	    "a ref map: dot segments do not lead out of its directory");
+	snprintf(path, sizeof(path), "/$ref: cannot load "
+	    "\"http://remote.test/s/bad.json\" from %s/bad.json: unexpected "
+	    "token near end of file", dir);
+	check_compile_error("{\"$ref\": \"http://remote.test/s/bad.json\"}",
+	    &opts, path, "a ref map: a file that is no JSON");
+
+	snprintf(path, sizeof(path), "%s/int.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void
+test_api(void)
+{
+	json_t *s = parse("{\"properties\": {\"a\": {\"type\": \"string\"}}}");
+	json_t *i = parse("{\"a\": [1]}");
+	struct jsschema_result res = { NULL, 7 };
+	struct jsschema *js;
+	char err[64];
+
+	js = jsschema_compile(s, "http://x.test/base.json", NULL, err,
+	    sizeof(err));
+	json_decref(s);		/* the compiled schema keeps its own */
+	unit_ok(js != NULL, "compiles with a base URI");
+	unit_long(jsschema_validate(js, i, &res), 1, "invalid: status 1");
+	unit_long((long)res.nerrors, 1, "one error");
+	unit_ok(res.nerrors == 1 && res.errors[0].value ==
+	    json_object_get(i, "a"), "the error points at the instance value");
+	jsschema_result_free(&res);
+	unit_ok(res.errors == NULL && res.nerrors == 0,
+	    "the result is empty after it is freed");
+	json_decref(i);
+	i = parse("{\"a\": \"x\"}");
+	res.nerrors = 7;
+	unit_long(jsschema_validate(js, i, &res), 0, "valid: status 0");
+	unit_ok(res.errors == NULL && res.nerrors == 0,
+	    "valid: no errors");
+	json_decref(i);
+	jsschema_free(js);
+}
+
+int
+main(void)
+{
+	test_compile_errors();
+	test_type_messages();
+	test_value_messages();
+	test_number_messages();
+	test_string_messages();
+	test_array_messages();
+	test_object_messages();
+	test_applicators();
+	test_refs();
+	test_meta_schema();
+	test_refmap();
+	test_api();
+	return unit_done();
+}
