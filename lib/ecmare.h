@@ -1,0 +1,28 @@
+/*
+ * ecmare: ECMA-262 regular expressions (as JSON Schema's "pattern" and
+ * "format": "regex" read them, with the "u" flag) run on PCRE2. A pattern
+ * is checked against ECMA-262's grammar and rewritten where PCRE2 reads
+ * the same text differently; what ECMA-262 refuses is refused here too.
+ */
+#ifndef LLMKIT_ECMARE_H
+#define LLMKIT_ECMARE_H
+
+#include <stddef.h>
+
+struct ecmare;
+
+/*
+ * NULL and a message in err (errlen bytes) when p (len bytes, UTF-8) is
+ * not a valid ECMA-262 pattern.
+ */
+struct ecmare	*ecmare_compile(const char *p, size_t len, char *err,
+		    size_t errlen);
+/*
+ * 1 when the pattern matches somewhere in s (len bytes, UTF-8;
+ * unanchored, as JSON Schema asks), 0 when not, -1 on a matching error
+ * (e.g. resource limit).
+ */
+int		 ecmare_search(const struct ecmare *, const char *s, size_t len);
+void		 ecmare_free(struct ecmare *);
+
+#endif

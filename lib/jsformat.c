@@ -1,0 +1,781 @@
+/*
+ * jsformat: the string formats of JSON Schema Draft-07, as the
+ * JSON-Schema-Test-Suite's optional format cases read them.
+ *
+ * Checked: date-time, date, time (RFC 3339; a leap second only at 23:59
+ * UTC), email and idn-email (RFC 5321 Mailbox: dot-atom or quoted local
+ * part, host name or address literal; idn- also takes non-ASCII), hostname
+ * (RFC 1123 labels; an "xn--" label must be good Punycode whose U-label
+ * passes the IDNA2008 rules the suite tests: no leading mark, no "--" in
+ * the 3rd and 4th places, the DISALLOWED and PVALID exceptions, the
+ * CONTEXTO rules and the CONTEXTJ rules for ZWJ and ZWNJ, with a short
+ * list of viramas and Arabic-family letters for joining types), ipv4,
+ * ipv6 (RFC 4291 text forms, no zone), uri and uri-reference (RFC 3986),
+ * iri and iri-reference (RFC 3987: the same, non-ASCII allowed where
+ * RFC 3987 allows ucschar), json-pointer (RFC 6901), relative-json-pointer,
+ * regex (ECMA-262 through lib/ecmare) and uri-template (RFC 6570 level 4
+ * syntax). Not checked (-1): idn-hostname, which needs Punycode encoding
+ * and the whole IDNA2008 tables.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include <pcre2.h>
+
+#include "buf.h"
+#include "ecmare.h"
+#include "jsformat.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int
+is_hex(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* n digits at s as a number, or -1 when one is not a digit. */
+static int
+digits(const char *s, size_t n)
+{
+	int v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static int
+check_date(const char *s, size_t n)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+	int y, m, d, max;
+
+	if (n != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	if ((y = digits(s, 4)) < 0 || (m = digits(s + 5, 2)) < 0 ||
+	    (d = digits(s + 8, 2)) < 0)
+		return 0;
+	if (m < 1 || m > 12 || d < 1)
+		return 0;
+	max = mdays[m - 1];
+	if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
+		max = 29;
+	return d <= max;
+}
+
+/* RFC 3339 full-time; a leap second only where UTC says 23:59:60. */
+static int
+check_time(const char *s, size_t n)
+{
+	int h, m, sec, oh = 0, om = 0, sign = 0, utc;
+	size_t i = 8;
+
+	if (n < 9 || s[2] != ':' || s[5] != ':')
+		return 0;
+	if ((h = digits(s, 2)) < 0 || (m = digits(s + 3, 2)) < 0 ||
+	    (sec = digits(s + 6, 2)) < 0)
+		return 0;
+	if (h > 23 || m > 59 || sec > 60)
+		return 0;
+	if (s[i] == '.') {
+		i++;
+		if (i >= n || !is_digit((unsigned char)s[i]))
+			return 0;
+		while (i < n && is_digit((unsigned char)s[i]))
+			i++;
+	}
+	if (i + 1 == n && (s[i] == 'Z' || s[i] == 'z'))
+		sign = 0;
+	else if (i + 6 == n && (s[i] == '+' || s[i] == '-') &&
+	    s[i + 3] == ':') {
+		sign = s[i] == '+' ? 1 : -1;
+		if ((oh = digits(s + i + 1, 2)) < 0 ||
+		    (om = digits(s + i + 4, 2)) < 0 || oh > 23 || om > 59)
+			return 0;
+	} else
+		return 0;
+	if (sec == 60) {
+		utc = ((h * 60 + m - sign * (oh * 60 + om)) % 1440 + 1440) %
+		    1440;
+		if (utc != 23 * 60 + 59)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+check_datetime(const char *s, size_t n)
+{
+	if (n < 11 || (s[10] != 'T' && s[10] != 't'))
+		return 0;
+	return check_date(s, 10) && check_time(s + 11, n - 11);
+}
+
+static int
+check_ipv4(const char *s, size_t n)
+{
+	size_t i = 0, start;
+	int part, v;
+
+	for (part = 0; part < 4; part++) {
+		if (part > 0) {
+			if (i >= n || s[i] != '.')
+				return 0;
+			i++;
+		}
+		start = i;
+		while (i < n && is_digit((unsigned char)s[i]) && i - start < 4)
+			i++;
+		if (i == start || i - start > 3 ||
+		    (i - start > 1 && s[start] == '0'))
+			return 0;
+		if ((v = digits(s + start, i - start)) > 255)
+			return 0;
+	}
+	return i == n;
+}
+
+static int
+check_ipv6(const char *s, size_t n)
+{
+	size_t i = 0, start, j;
+	int groups = 0, gap = 0;
+
+	if (n >= 2 && s[0] == ':' && s[1] == ':') {
+		gap = 1;
+		i = 2;
+		if (i == n)
+			return 1;
+	} else if (n > 0 && s[0] == ':')
+		return 0;
+	for (;;) {
+		start = i;
+		while (i < n && is_hex((unsigned char)s[i]))
+			i++;
+		if (i < n && s[i] == '.') {
+			/* an IPv4 address closes the address */
+			for (j = start; j < n && s[j] != ':'; j++)
+				;
+			if (j != n || !check_ipv4(s + start, n - start))
+				return 0;
+			groups += 2;
+			break;
+		}
+		if (i == start || i - start > 4)
+			return 0;
+		groups++;
+		if (i == n)
+			break;
+		if (s[i] != ':')
+			return 0;
+		i++;
+		if (i < n && s[i] == ':') {
+			if (gap)
+				return 0;
+			gap = 1;
+			i++;
+			if (i == n)
+				break;
+		} else if (i == n)
+			return 0;
+	}
+	return gap ? groups <= 7 : groups == 8;
+}
+
+/*
+ * Decodes a Punycode label (RFC 3492) without its "xn--" into out as
+ * UTF-8; 0 when it is not Punycode.
+ */
+static int
+punycode(const char *s, size_t n, struct buf *out)
+{
+	uint32_t cps[64], cp, bias = 72, i = 0, w, k, t, digit, oldi;
+	size_t ncp = 0, b = 0, in, j, delta;
+	char u[4];
+
+	for (j = 0; j < n; j++)
+		if (s[j] == '-')
+			b = j;
+	if (b > 0 || (n > 0 && s[0] == '-')) {
+		for (j = 0; j < b; j++) {
+			if ((unsigned char)s[j] >= 0x80 || ncp == 64)
+				return 0;
+			cps[ncp++] = (unsigned char)s[j];
+		}
+		in = b + 1;
+	} else
+		in = 0;
+	cp = 128;
+	while (in < n) {
+		oldi = i;
+		w = 1;
+		for (k = 36;; k += 36) {
+			if (in >= n)
+				return 0;
+			if (is_digit((unsigned char)s[in]))
+				digit = (uint32_t)(s[in] - '0' + 26);
+			else if (s[in] >= 'a' && s[in] <= 'z')
+				digit = (uint32_t)(s[in] - 'a');
+			else if (s[in] >= 'A' && s[in] <= 'Z')
+				digit = (uint32_t)(s[in] - 'A');
+			else
+				return 0;
+			in++;
+			if (digit > (0x7FFFFFFF - i) / w)
+				return 0;
+			i += digit * w;
+			t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+			if (digit < t)
+				break;
+			if (w > 0x7FFFFFFF / (36 - t))
+				return 0;
+			w *= 36 - t;
+		}
+		if (ncp == 64)
+			return 0;
+		/* adapt the bias */
+		delta = oldi == 0 ? (i - oldi) / 700 : (i - oldi) / 2;
+		delta += delta / (ncp + 1);
+		for (k = 0; delta > 455; k += 36)
+			delta /= 35;
+		bias = (uint32_t)(k + 36 * delta / (delta + 38));
+		if (i / (ncp + 1) > 0x10FFFF - cp)
+			return 0;
+		cp += i / (uint32_t)(ncp + 1);
+		i %= (uint32_t)(ncp + 1);
+		if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+		memmove(cps + i + 1, cps + i, (ncp - i) * sizeof(cps[0]));
+		cps[i++] = cp;
+		ncp++;
+	}
+	for (j = 0; j < ncp; j++)
+		buf_add(out, u, utf8_encode(cps[j], u));
+	return 1;
+}
+
+/* Does the PCRE2 pattern pat match somewhere in s? */
+static int
+found(const char *pat, const char *s, size_t n)
+{
+	pcre2_code *code;
+	pcre2_match_data *md;
+	PCRE2_SIZE off;
+	int ec, rc;
+
+	code = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+	    PCRE2_UTF, &ec, &off, NULL);
+	if (code == NULL)
+		return 0;
+	if ((md = pcre2_match_data_create_from_pattern(code, NULL)) == NULL)
+		xalloc_die();
+	rc = pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+	pcre2_match_data_free(md);
+	pcre2_code_free(code);
+	return rc >= 0;
+}
+
+#define VIRAMA	"[\\x{94D}\\x{9CD}\\x{A4D}\\x{ACD}\\x{B4D}\\x{BCD}\\x{C4D}" \
+		"\\x{CCD}\\x{D3B}\\x{D3C}\\x{D4D}\\x{DCA}\\x{E3A}\\x{EBA}" \
+		"\\x{F84}\\x{1039}\\x{103A}\\x{1714}\\x{1715}\\x{1734}" \
+		"\\x{17D2}\\x{1A60}\\x{1B44}\\x{1BAA}\\x{1BAB}\\x{1BF2}" \
+		"\\x{1BF3}\\x{2D7F}\\x{A806}\\x{A82C}\\x{A8C4}\\x{A953}" \
+		"\\x{A9C0}\\x{AAF6}\\x{ABED}\\x{10A3F}\\x{11046}\\x{11070}" \
+		"\\x{1107F}\\x{110B9}\\x{11133}\\x{11134}\\x{111C0}" \
+		"\\x{11235}\\x{112EA}\\x{1134D}\\x{11442}\\x{114C2}" \
+		"\\x{115BF}\\x{1163F}\\x{116B6}\\x{1172B}\\x{11839}" \
+		"\\x{1193D}\\x{1193E}\\x{119E0}\\x{11A34}\\x{11A47}" \
+		"\\x{11A99}\\x{11C3F}\\x{11D44}\\x{11D45}\\x{11D97}]"
+/* Letters of the scripts whose letters join (Joining_Type D, L or R). */
+#define JOINING	"(?:(?=\\p{L})[\\p{sc:Arabic}\\p{sc:Syriac}\\p{sc:Nko}" \
+		"\\p{sc:Mongolian}\\p{sc:Mandaic}\\p{sc:Manichaean}" \
+		"\\p{sc:Psalter_Pahlavi}\\p{sc:Adlam}\\p{sc:Hanifi_Rohingya}" \
+		"\\p{sc:Sogdian}\\p{sc:Phags_Pa}])"
+
+/* The IDNA2008 rules the suite tests, on a U-label of n bytes. */
+static int
+ulabel_ok(const char *s, size_t n)
+{
+	if (n == 0 || utf8_valid(s, n) != n)
+		return 0;
+	if (found("^\\p{M}", s, n) || found("^-|-$", s, n) ||
+	    found("^..--", s, n))
+		return 0;
+	/* DISALLOWED, and the exceptions either way */
+	if (found("[\\x{640}\\x{7FA}\\x{302E}\\x{302F}\\x{3031}-\\x{3035}"
+	    "\\x{303B}]", s, n))
+		return 0;
+	if (found("[^\\p{Ll}\\p{Lo}\\p{Lm}\\p{Mn}\\p{Mc}\\p{Nd}\\-\\x{B7}"
+	    "\\x{375}\\x{5F3}\\x{5F4}\\x{30FB}\\x{200C}\\x{200D}\\x{DF}"
+	    "\\x{3C2}\\x{F0B}\\x{3007}\\x{6FD}\\x{6FE}]", s, n))
+		return 0;
+	/* CONTEXTO */
+	if (found("(?<!l)\\x{B7}|\\x{B7}(?!l)", s, n) ||
+	    found("\\x{375}(?!\\p{sc:Greek})", s, n) ||
+	    found("(?<!\\p{sc:Hebrew})[\\x{5F3}\\x{5F4}]", s, n))
+		return 0;
+	if (found("\\x{30FB}", s, n) && !found("[\\p{sc:Hiragana}"
+	    "\\p{sc:Katakana}\\p{sc:Han}]", s, n))
+		return 0;
+	if (found("[\\x{660}-\\x{669}]", s, n) &&
+	    found("[\\x{6F0}-\\x{6F9}]", s, n))
+		return 0;
+	/* CONTEXTJ */
+	if (found("(?<!" VIRAMA ")\\x{200D}", s, n))
+		return 0;
+	if (found("(?<!" VIRAMA ")(?<!" JOINING ")\\x{200C}|"
+	    "(?<!" VIRAMA ")\\x{200C}(?!" JOINING ")", s, n))
+		return 0;
+	return 1;
+}
+
+/* An "xn--" label: Punycode that decodes to a good U-label. */
+static int
+alabel_ok(const char *s, size_t n)
+{
+	struct buf u = BUF_INIT;
+	int ok;
+
+	ok = punycode(s + 4, n - 4, &u) && ulabel_ok(u.data, u.len);
+	buf_free(&u);
+	return ok;
+}
+
+/* RFC 1123 host name; with idn, labels may hold non-ASCII letters. */
+static int
+check_hostname(const char *s, size_t n, int idn)
+{
+	size_t i = 0, start;
+	unsigned char c;
+
+	if (n == 0 || n > 253)
+		return 0;
+	for (;;) {
+		start = i;
+		while (i < n && s[i] != '.') {
+			c = (unsigned char)s[i];
+			if (!is_alpha(c) && !is_digit(c) && c != '-' &&
+			    !(idn && c >= 0x80))
+				return 0;
+			i++;
+		}
+		if (i == start || i - start > 63 || s[start] == '-' ||
+		    s[i - 1] == '-')
+			return 0;
+		if (i - start >= 4 && strncasecmp(s + start, "xn--", 4) == 0 &&
+		    !alabel_ok(s + start, i - start))
+			return 0;
+		if (i == n)
+			return 1;
+		i++;
+	}
+}
+
+static int
+is_atext(int c, int idn)
+{
+	return is_alpha(c) || is_digit(c) || strchr("!#$%&'*+-/=?^_`{|}~",
+	    c) != NULL || (idn && c >= 0x80);
+}
+
+/* RFC 5321 Mailbox: Local-part "@" ( Domain / address-literal ). */
+static int
+check_email(const char *s, size_t n, int idn)
+{
+	size_t i = 0, at;
+	unsigned char c;
+
+	if (n > 0 && s[0] == '"') {
+		for (i = 1; i < n && s[i] != '"'; i++) {
+			c = (unsigned char)s[i];
+			if (c == '\\') {
+				if (++i == n || (unsigned char)s[i] < 0x20)
+					return 0;
+			} else if (c < 0x20 || c == 0x7F || (c >= 0x80 && !idn))
+				return 0;
+		}
+		if (i == n || i + 1 == n || s[i + 1] != '@')
+			return 0;
+		at = i + 1;
+	} else {
+		for (i = 0; i < n && s[i] != '@'; i++) {
+			c = (unsigned char)s[i];
+			if (c == '.') {
+				if (i == 0 || s[i - 1] == '.')
+					return 0;
+			} else if (c == 0 || !is_atext(c, idn))
+				return 0;
+		}
+		if (i == 0 || i == n || s[i - 1] == '.')
+			return 0;
+		at = i;
+	}
+	s += at + 1;
+	n -= at + 1;
+	if (n > 2 && s[0] == '[' && s[n - 1] == ']') {
+		if (n > 7 && strncmp(s + 1, "IPv6:", 5) == 0)
+			return check_ipv6(s + 6, n - 7);
+		return check_ipv4(s + 1, n - 2);
+	}
+	return check_hostname(s, n, idn);
+}
+
+static int
+check_pointer(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n > 0 && s[0] != '/')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s[i] == '~' && (i + 1 == n || (s[i + 1] != '0' &&
+		    s[i + 1] != '1')))
+			return 0;
+	return 1;
+}
+
+static int
+check_relpointer(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_digit((unsigned char)s[i]))
+		i++;
+	if (i == 0 || (i > 1 && s[0] == '0'))
+		return 0;
+	if (i + 1 == n && s[i] == '#')
+		return 1;
+	return check_pointer(s + i, n - i);
+}
+
+/* URI and IRI parsing (RFC 3986, RFC 3987). */
+struct uri {
+	const char	*s;
+	size_t		 n;
+	size_t		 i;
+	int		 iri;
+};
+
+static int
+is_unreserved(int c)
+{
+	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' ||
+	    c == '_' || c == '~';
+}
+
+static int
+is_subdelim(int c)
+{
+	return c != 0 && strchr("!$&'()*+,;=", c) != NULL;
+}
+
+/*
+ * Takes one character of the kind: unreserved, pct-encoded, sub-delims,
+ * the bytes of extra, and for an IRI any non-ASCII character.
+ */
+static int
+uri_char(struct uri *u, const char *extra)
+{
+	unsigned char c;
+	uint32_t cp;
+	size_t len;
+
+	if (u->i >= u->n)
+		return 0;
+	c = (unsigned char)u->s[u->i];
+	if (c == '%') {
+		if (u->n - u->i < 3)
+			return 0;
+		if (!is_hex((unsigned char)u->s[u->i + 1]) ||
+		    !is_hex((unsigned char)u->s[u->i + 2]))
+			return 0;
+		u->i += 3;
+		return 1;
+	}
+	if (c >= 0x80) {
+		if (!u->iri || (len = utf8_decode(u->s + u->i, u->n - u->i,
+		    &cp)) == 0)
+			return 0;
+		u->i += len;
+		return 1;
+	}
+	if (is_unreserved(c) || is_subdelim(c) ||
+	    (c != 0 && strchr(extra, c) != NULL)) {
+		u->i++;
+		return 1;
+	}
+	return 0;
+}
+
+static void
+uri_chars(struct uri *u, const char *extra)
+{
+	while (uri_char(u, extra))
+		;
+}
+
+static int
+ipvfuture(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (n < 4 || (s[0] != 'v' && s[0] != 'V'))
+		return 0;
+	while (i < n && is_hex((unsigned char)s[i]))
+		i++;
+	if (i == 1 || i >= n - 1 || s[i] != '.')
+		return 0;
+	for (i++; i < n; i++)
+		if (!is_unreserved((unsigned char)s[i]) &&
+		    !is_subdelim((unsigned char)s[i]) && s[i] != ':')
+			return 0;
+	return 1;
+}
+
+/* authority, after "//": [ userinfo "@" ] host [ ":" port ] */
+static int
+uri_authority(struct uri *u)
+{
+	size_t end = u->i, at = (size_t)-1, j;
+
+	while (end < u->n && u->s[end] != '/' && u->s[end] != '?' &&
+	    u->s[end] != '#')
+		end++;
+	for (j = u->i; j < end; j++)
+		if (u->s[j] == '@') {
+			if (at != (size_t)-1)
+				return 0;
+			at = j;
+		}
+	if (at != (size_t)-1) {
+		uri_chars(u, ":");
+		if (u->i != at)
+			return 0;
+		u->i++;
+	}
+	if (u->i < end && u->s[u->i] == '[') {
+		for (j = u->i; j < end && u->s[j] != ']'; j++)
+			;
+		if (j == end || (!check_ipv6(u->s + u->i + 1, j - u->i - 1) &&
+		    !ipvfuture(u->s + u->i + 1, j - u->i - 1)))
+			return 0;
+		u->i = j + 1;
+	} else
+		uri_chars(u, "");
+	if (u->i < end && u->s[u->i] == ':') {
+		for (u->i++; u->i < end; u->i++)
+			if (!is_digit((unsigned char)u->s[u->i]))
+				return 0;
+	}
+	return u->i == end;
+}
+
+/* [ "?" query ] [ "#" fragment ] to the end */
+static int
+uri_tail(struct uri *u)
+{
+	if (u->i < u->n && u->s[u->i] == '?') {
+		u->i++;
+		uri_chars(u, ":@/?");
+	}
+	if (u->i < u->n && u->s[u->i] == '#') {
+		u->i++;
+		uri_chars(u, ":@/?");
+	}
+	return u->i == u->n;
+}
+
+/*
+ * hier-part or relative-part then the tail; noscheme: the first segment
+ * of a relative path may hold no ":".
+ */
+static int
+uri_rest(struct uri *u, int noscheme)
+{
+	if (u->i + 1 < u->n && u->s[u->i] == '/' && u->s[u->i + 1] == '/') {
+		u->i += 2;
+		if (!uri_authority(u))
+			return 0;
+	} else if (noscheme) {
+		uri_chars(u, "@");
+		if (u->i < u->n && u->s[u->i] == ':')
+			return 0;
+	}
+	uri_chars(u, ":@/");
+	return uri_tail(u);
+}
+
+/* scheme ":" ...; 0 when there is no scheme */
+static int
+uri_scheme(struct uri *u)
+{
+	size_t i = 0;
+
+	if (u->n == 0 || !is_alpha((unsigned char)u->s[0]))
+		return 0;
+	while (i < u->n && (is_alpha((unsigned char)u->s[i]) ||
+	    is_digit((unsigned char)u->s[i]) || u->s[i] == '+' ||
+	    u->s[i] == '-' || u->s[i] == '.'))
+		i++;
+	if (i == u->n || u->s[i] != ':')
+		return 0;
+	u->i = i + 1;
+	return 1;
+}
+
+static int
+check_uri(const char *s, size_t n, int iri, int ref)
+{
+	struct uri u = { s, n, 0, iri };
+
+	if (uri_scheme(&u) && uri_rest(&u, 0))
+		return 1;
+	if (!ref)
+		return 0;
+	u.i = 0;
+	return uri_rest(&u, 1);
+}
+
+/* An RFC 6570 varspec list inside braces, from s to e. */
+static int
+template_expr(const char *s, const char *e)
+{
+	const char *p = s;
+	int len, nd;
+
+	if (p < e && strchr("+#./;?&", *p) != NULL)
+		p++;
+	for (;;) {
+		len = 0;
+		for (;;) {
+			if (p < e && (is_alpha((unsigned char)*p) ||
+			    is_digit((unsigned char)*p) || *p == '_'))
+				p++;
+			else if (p + 2 < e && *p == '%' &&
+			    is_hex((unsigned char)p[1]) &&
+			    is_hex((unsigned char)p[2]))
+				p += 3;
+			else
+				break;
+			len++;
+			if (p + 1 < e && *p == '.' && p[1] != '.' &&
+			    p[1] != ',' && p[1] != ':' && p[1] != '*')
+				p++;
+		}
+		if (len == 0)
+			return 0;
+		if (p < e && *p == '*')
+			p++;
+		else if (p < e && *p == ':') {
+			p++;
+			if (p == e || *p < '1' || *p > '9')
+				return 0;
+			for (nd = 0; p < e && is_digit((unsigned char)*p); p++)
+				nd++;
+			if (nd > 4)
+				return 0;
+		}
+		if (p == e)
+			return 1;
+		if (*p != ',')
+			return 0;
+		p++;
+	}
+}
+
+static int
+check_template(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *close;
+	unsigned char c;
+
+	while (p < e) {
+		c = (unsigned char)*p;
+		if (c == '{') {
+			close = memchr(p, '}', (size_t)(e - p));
+			if (close == NULL || !template_expr(p + 1, close))
+				return 0;
+			p = close + 1;
+		} else if (c == '%') {
+			if (e - p < 3 || !is_hex((unsigned char)p[1]) ||
+			    !is_hex((unsigned char)p[2]))
+				return 0;
+			p += 3;
+		} else if (c <= 0x20 || c == 0x7F || strchr("\"<>\\^`|}",
+		    c) != NULL)
+			return 0;
+		else
+			p++;
+	}
+	return utf8_valid(s, n) == n;
+}
+
+static int
+check_regex(const char *s, size_t n)
+{
+	struct ecmare *re;
+
+	if ((re = ecmare_compile(s, n, NULL, 0)) == NULL)
+		return 0;
+	ecmare_free(re);
+	return 1;
+}
+
+int
+jsformat_check(const char *name, const char *s, size_t n)
+{
+	if (strcmp(name, "date-time") == 0)
+		return check_datetime(s, n);
+	if (strcmp(name, "date") == 0)
+		return check_date(s, n);
+	if (strcmp(name, "time") == 0)
+		return check_time(s, n);
+	if (strcmp(name, "email") == 0)
+		return check_email(s, n, 0);
+	if (strcmp(name, "idn-email") == 0)
+		return utf8_valid(s, n) == n && check_email(s, n, 1);
+	if (strcmp(name, "hostname") == 0)
+		return check_hostname(s, n, 0);
+	if (strcmp(name, "ipv4") == 0)
+		return check_ipv4(s, n);
+	if (strcmp(name, "ipv6") == 0)
+		return check_ipv6(s, n);
+	if (strcmp(name, "uri") == 0)
+		return check_uri(s, n, 0, 0);
+	if (strcmp(name, "uri-reference") == 0)
+		return check_uri(s, n, 0, 1);
+	if (strcmp(name, "iri") == 0)
+		return check_uri(s, n, 1, 0);
+	if (strcmp(name, "iri-reference") == 0)
+		return check_uri(s, n, 1, 1);
+	if (strcmp(name, "json-pointer") == 0)
+		return check_pointer(s, n);
+	if (strcmp(name, "relative-json-pointer") == 0)
+		return check_relpointer(s, n);
+	if (strcmp(name, "regex") == 0)
+		return check_regex(s, n);
+	if (strcmp(name, "uri-template") == 0)
+		return check_template(s, n);
+	return -1;
+}

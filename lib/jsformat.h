@@ -1,0 +1,13 @@
+/* jsformat: the string formats of JSON Schema Draft-07 ("format"). */
+#ifndef LLMKIT_JSFORMAT_H
+#define LLMKIT_JSFORMAT_H
+
+#include <stddef.h>
+
+/*
+ * 1 when s (len bytes, UTF-8) is valid for format name, 0 when not, -1
+ * when name is not a format we know (then it is only an annotation).
+ */
+int	jsformat_check(const char *name, const char *s, size_t len);
+
+#endif
