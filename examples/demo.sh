@@ -131,4 +131,26 @@ status_is 0
 run 'printf "%s\n" "<tool><tool_name>sh</tool_name><arguments><c>ls && pwd</c></arguments></tool>" | toolcall-parse --strict'
 status_is 1
 
+heading "jsonresp-check: a model's JSON answer checked against the response schema"
+run 'jsonresp-check examples/response.json && echo valid'
+status_is 0
+
+heading "An invalid answer: every error at its line and column, the seed's rules too, status 1"
+run 'jsonresp-check examples/bad-response.json'
+status_is 1
+echo "(a suggestion written as a plain string, \"label\" for \"text\", a duplicate"
+echo " field id, a select without options, a scale whose min is not below its max)"
+
+heading "--feedback: the line to send back to the model so that it corrects itself"
+run 'jsonresp-check -q --feedback examples/bad-response.json'
+status_is 1
+
+heading "--lines: a capture of answers, one a line; the emergency on line 3 wins, status 5"
+run 'jsonresp-check --lines examples/responses.jsonl'
+status_is 5
+
+heading "The emergency alone: valid, but the conversation must be blocked (status 5)"
+run 'sed -n 3p examples/responses.jsonl | jsonresp-check'
+status_is 5
+
 printf '\ndemo: every pipeline behaved as documented\n'

@@ -71,6 +71,8 @@
 /* Enough for a pattern gone wrong, not so much that a search stalls. */
 #define ECMARE_MATCH_LIMIT	5000000
 #define ECMARE_DEPTH_LIMIT	100000
+/* Tries of lookbehind bodies in one search, each a match of its own. */
+#define ECMARE_BEHIND_LIMIT	1000000
 
 /* ECMA-262 WhiteSpace and LineTerminator, as PCRE2 class items. */
 #define ECMARE_WS	"\\t\\n\\x{0B}\\f\\r\\x{20}\\x{A0}\\x{1680}" \
@@ -1015,15 +1017,16 @@ prescan(struct parser *ps)
 }
 
 /*
- * With callouts, PCRE2 must not make a repeat possessive across one nor
- * skip start positions: the callouts decide what matches.
+ * With callouts, PCRE2 must not make a repeat possessive across one: the
+ * callouts decide what matches. (Skipping start positions that cannot
+ * match is still right: a callout only ever takes matches away.)
  */
 static pcre2_code *
 pcre_compile(struct buf *pat, int emulate, int *ec, PCRE2_SIZE *off)
 {
 	return pcre2_compile((PCRE2_SPTR)(pat->data != NULL ? pat->data : ""),
-	    pat->len, ECMARE_OPTIONS | (emulate ? PCRE2_NO_AUTO_POSSESS |
-	    PCRE2_NO_START_OPTIMIZE : 0), ec, off, NULL);
+	    pat->len, ECMARE_OPTIONS | (emulate ? PCRE2_NO_AUTO_POSSESS : 0),
+	    ec, off, NULL);
 }
 
 /* Compiles an emulated lookbehind's body; its callout number, or -1. */
@@ -1138,6 +1141,7 @@ struct search {
 	const struct ecmare	*re;
 	pcre2_match_context	*mctx;
 	PCRE2_SIZE		 target;	/* where a body must end */
+	unsigned long		 tries;		/* of bodies so far */
 	int			 error;
 };
 
@@ -1165,6 +1169,10 @@ callout(pcre2_callout_block *cb, void *data)
 	for (k = here + 1; k-- > 0;) {
 		if (k < cb->subject_length && (cb->subject[k] & 0xC0) == 0x80)
 			continue;
+		if (++st->tries > ECMARE_BEHIND_LIMIT) {
+			st->error = 1;
+			break;
+		}
 		st->target = here;
 		rc = pcre2_match(sub->code, cb->subject, cb->subject_length,
 		    k, PCRE2_ANCHORED | PCRE2_NO_UTF_CHECK, md, st->mctx);

@@ -34,6 +34,7 @@
 #include "ecmare.h"
 #include "embed.h"
 #include "jsformat.h"
+#include "jsonw.h"
 #include "jsschema.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -1484,23 +1485,11 @@ is_multiple(const json_t *v, const struct dec *mul)
 static void
 num_text(struct buf *b, const json_t *v)
 {
-	char t[64];
-	double d;
-	int prec;
-
-	if (json_is_integer(v)) {
+	/* as JavaScript writes numbers: 150, 1.5, 1e+21 */
+	if (json_is_integer(v))
 		buf_printf(b, "%lld", (long long)json_integer_value(v));
-		return;
-	}
-	d = json_real_value(v);
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(t, sizeof(t), "%.*g", prec, d);
-		if (strtod(t, NULL) == d)
-			break;
-	}
-	if (strpbrk(t, ".en") == NULL)
-		strcat(t, ".0");
-	buf_adds(b, t);
+	else
+		jsonw_number(b, json_real_value(v));
 }
 
 /* A string as a JSON string literal, cut after about 60 bytes. */
@@ -1570,25 +1559,24 @@ desc(struct buf *b, const json_t *v)
 	}
 }
 
-/* A JSON value in compact form, cut after about 80 bytes. */
+/* A JSON value in compact form, as JSON.stringify, cut after about 80 bytes. */
 static void
 json_text(struct buf *b, const json_t *v)
 {
-	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	struct buf t = BUF_INIT;
 	size_t n;
 
-	if (s == NULL)
-		xalloc_die();
-	n = strlen(s);
+	jsonw_stringify(&t, v);
+	n = t.len;
 	if (n > 80) {
 		n = 80;
-		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		while (n > 0 && ((unsigned char)t.data[n] & 0xC0) == 0x80)
 			n--;
-		buf_add(b, s, n);
+		buf_add(b, t.data, n);
 		buf_adds(b, "...");
 	} else
-		buf_add(b, s, n);
-	free(s);
+		buf_add(b, t.data, n);
+	buf_free(&t);
 }
 
 static const char *

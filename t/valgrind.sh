@@ -26,7 +26,7 @@ check() {
 
 # vg ARG...: $tool ARG... under valgrind; sets got.
 vg() {
-	valgrind -q --error-exitcode=99 --leak-check=full \
+	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
 	    --errors-for-leak-kinds=all --log-file="$tmp/log" \
 	    "$tool" "$@" 2>"$tmp/err"
 	got=$?
@@ -50,7 +50,8 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	echo "1..1"
 	exit 1
 fi
-for tool in thread-serialize llmq-encode llmr-validate toolcall-parse; do
+for tool in thread-serialize llmq-encode llmr-validate toolcall-parse \
+    jsonresp-check; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -177,6 +178,145 @@ check 3 "toolcall-parse: a missing file" /dev/null "$tmp/calls.txt" \
 check 2 "toolcall-parse: a usage error" /dev/null --max-size 0
 vg "$tmp/calls.txt" >/dev/full
 verdict 3 "toolcall-parse: a failed write"
+
+tool=jsonresp-check
+cat >"$tmp/resp.json" <<'EOF'
+{
+  "type": "response",
+  "safety": {"is_safe": true, "danger_level": null, "detected_concerns": [],
+    "requires_intervention": false, "safety_message": null},
+  "content": {
+    "text_blocks": [{"type": "heading", "content": "Café, 日本, 😀"},
+      {"type": "text", "content": "Two questions.", "style": "bold"}],
+    "form": {"title": "Feedback", "fields": [
+      {"id": "mood", "type": "radio", "label": "How was it?",
+       "required": true, "options": [{"value": "good", "label": "Good"},
+       {"value": "bad", "label": "Bad"}]},
+      {"id": "score", "type": "scale", "label": "Score", "min": 1,
+       "max": 10}], "submit_label": "Send"},
+    "media": [{"type": "image", "url": "https://example.com/a.png"}],
+    "suggestions": [{"text": "Tell me more"}, {"text": "Stop", "value": "s"}]
+  },
+  "progress": {"percentage": 40, "current_topic": "budget",
+    "topics_covered": ["income"], "topics_remaining": ["savings"]},
+  "metadata": {"model": "m", "tokens_used": 120, "confidence": 0.9,
+    "language": "en"}
+}
+EOF
+cat >"$tmp/bad.json" <<'EOF'
+{
+  "type": "answer",
+  "safety": {"is_safe": "yes", "danger_level": "none",
+    "detected_concerns": ["self_harm", "self_harm", "x"]},
+  "content": {
+    "text_blocks": [],
+    "form": {"fields": [
+      {"id": "a", "type": "select", "label": "A"},
+      {"id": "a", "type": "scale", "label": "B", "min": 5, "max": 1},
+      {"id": "", "type": "radio", "label": "C", "options": []}]},
+    "suggestions": ["Tell me more", {"label": "x"}],
+    "progress": 5
+  },
+  "progress": {"percentage": 140},
+  "metadata": {"model_name": "m", "confidence": 2}
+}
+EOF
+# JSON lines: valid, blank, invalid, critical, warning, truncated, text
+# after the value, invalid UTF-8.
+{
+	tr -d '\n' <"$tmp/resp.json"
+	printf '\n\n'
+	tr -d '\n' <"$tmp/bad.json"
+	echo
+	tr -d '\n' <"$tmp/resp.json" |
+	    sed 's/"danger_level": null/"danger_level": "critical"/'
+	echo
+	tr -d '\n' <"$tmp/resp.json" |
+	    sed 's/"danger_level": null/"danger_level": "warning"/'
+	echo
+	printf '{"type": "response", "safety": \n'
+	printf '[1, 2] 3\n'
+	printf '{"a": "\377"}\n'
+} >"$tmp/resp.jsonl"
+{ echo '```json'; cat "$tmp/resp.json"; echo '```'; } >"$tmp/fenced.md"
+{ echo 'Here it is: {not json} and'; cat "$tmp/resp.json"; echo 'Done.'; } \
+    >"$tmp/prose.md"
+# A user schema: a local $ref, a remote one through --ref-map, patterns
+# (a lookbehind, \p{L}, patternProperties) and formats.
+mkdir "$tmp/remote"
+cat >"$tmp/remote/defs.json" <<'EOF'
+{"definitions": {"slug": {"type": "string", "pattern": "^[a-z][a-z0-9-]*$",
+  "maxLength": 20}}}
+EOF
+cat >"$tmp/user.schema.json" <<'EOF'
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "$id": "http://example.com/user.schema.json",
+  "type": "object",
+  "required": ["name", "tags"],
+  "properties": {
+    "name": {"$ref": "#/definitions/name"},
+    "tags": {"type": "array", "uniqueItems": true,
+      "items": {"$ref": "http://localhost:1234/defs.json#/definitions/slug"}},
+    "when": {"type": "string", "format": "date-time"},
+    "mail": {"type": "string", "format": "email"},
+    "code": {"type": "string", "pattern": "(?<=x)\\d{2,}\\p{L}?$"}
+  },
+  "patternProperties": {"^x-[\\w-]+$": {"type": ["string", "number"]}},
+  "additionalProperties": false,
+  "definitions": {"name": {"type": "string", "minLength": 1}}
+}
+EOF
+{
+	echo '{"name": "a", "tags": ["b-1", "c"], "when":' \
+	    '"2024-01-02T03:04:05Z", "mail": "a@b.c", "code": "x123é", "x-y": 1}'
+	echo '{"name": "", "tags": ["B", "b", "b"], "when": "yesterday",' \
+	    '"mail": "no", "code": "12", "x-": [], "z": null}'
+} >"$tmp/user.jsonl"
+head -n 1 "$tmp/user.jsonl" >"$tmp/user.json"
+printf '%s\n' '{"properties": {"a": {"pattern": "(?<a>x)\\k<b>"}}}' \
+    >"$tmp/badre.schema.json"
+map="http://localhost:1234/=$tmp/remote"
+check 0 "jsonresp-check: a valid response with a form" /dev/null \
+    "$tmp/resp.json"
+check 0 "jsonresp-check: standard input, --strict" "$tmp/resp.json" --strict
+check 1 "jsonresp-check: an invalid response" /dev/null "$tmp/bad.json"
+check 1 "jsonresp-check: an invalid response, --errors=json" /dev/null \
+    --errors=json "$tmp/bad.json" "$tmp/resp.json"
+check 1 "jsonresp-check: --feedback" /dev/null --feedback "$tmp/bad.json"
+# the critical line's 4 wins over the invalid lines' 1
+check 4 "jsonresp-check: --lines, every kind of line" /dev/null --lines \
+    "$tmp/resp.jsonl"
+check 4 "jsonresp-check: --lines --feedback --errors=json" /dev/null \
+    --lines --feedback --errors=json "$tmp/resp.jsonl"
+grep -av critical "$tmp/resp.jsonl" >"$tmp/nocrit.jsonl"
+check 1 "jsonresp-check: --lines -q, invalid lines and a warning" \
+    "$tmp/nocrit.jsonl" --lines -q "$tmp/resp.json" -
+check 0 "jsonresp-check: a fenced response" /dev/null "$tmp/fenced.md"
+check 1 "jsonresp-check: a fenced response, --strict" /dev/null --strict \
+    "$tmp/fenced.md"
+check 0 "jsonresp-check: --find in prose" /dev/null --find "$tmp/prose.md"
+check 1 "jsonresp-check: empty input" /dev/null /dev/null
+check 0 "jsonresp-check: a user schema with \$ref and patterns" \
+    "$tmp/user.json" --schema "$tmp/user.schema.json" --ref-map "$map"
+check 1 "jsonresp-check: a user schema, --lines --errors=json --feedback" \
+    /dev/null --schema "$tmp/user.schema.json" --ref-map "$map" --lines \
+    --errors=json --feedback "$tmp/user.jsonl"
+check 1 "jsonresp-check: a user schema, --no-format" /dev/null --lines \
+    --no-format --schema "$tmp/user.schema.json" --ref-map "$map" \
+    "$tmp/user.jsonl"
+check 2 "jsonresp-check: a remote \$ref without --ref-map" /dev/null \
+    --schema "$tmp/user.schema.json" "$tmp/user.json"
+check 2 "jsonresp-check: a schema with a bad pattern" /dev/null \
+    --schema "$tmp/badre.schema.json" "$tmp/user.json"
+check 0 "jsonresp-check: --print-prompt" /dev/null --print-prompt
+check 0 "jsonresp-check: --print-schema of a user schema" /dev/null \
+    --print-schema --schema "$tmp/user.schema.json"
+check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
+    "$tmp/no-such-file"
+check 2 "jsonresp-check: a usage error" /dev/null --errors=xml
+vg --feedback "$tmp/bad.json" >/dev/full
+verdict 3 "jsonresp-check: a failed write"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

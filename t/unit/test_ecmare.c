@@ -469,6 +469,15 @@ check_search(void)
 	unit_long(ecmare_search(re, s, n + 1), 1,
 	    "a variable-length lookbehind on a long subject");
 	ecmare_free(re);
+
+	/* every position tries every earlier start: a budget ends it */
+	memset(s, 'a', 3000);
+	re = ecmare_compile("(?<=b+).", 8, err, sizeof(err));
+	unit_long(ecmare_search(re, s, 3000), -1,
+	    "emulated lookbehinds stop at their budget with -1");
+	unit_long(ecmare_search(re, "ab", 2), 0,
+	    "and the same pattern still answers a short subject");
+	ecmare_free(re);
 	free(s);
 }
 

@@ -1,0 +1,563 @@
+/*
+ * jsonresp-check: reads a model's JSON responses (a document per file, or
+ * one per line with --lines) and checks each against seed 002's response
+ * schema, or against the Draft-07 schema given with --schema. Each error
+ * names the file, line and column of the offending value; a valid
+ * response whose danger level is critical or emergency exits 4 or 5.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "config.h"
+#include "buf.h"
+#include "diag.h"
+#include "embed.h"
+#include "io.h"
+#include "jsonx.h"
+#include "jsschema.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+static void	usage(void) __attribute__((noreturn));
+
+enum {
+	OPT_ERRORS = 256, OPT_FEEDBACK, OPT_FIND, OPT_LINES, OPT_NO_FORMAT,
+	OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP, OPT_SCHEMA,
+	OPT_STRICT, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "errors",		required_argument,	NULL, OPT_ERRORS },
+	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
+	{ "find",		no_argument,		NULL, OPT_FIND },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "lines",		no_argument,		NULL, OPT_LINES },
+	{ "no-format",		no_argument,		NULL, OPT_NO_FORMAT },
+	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
+	{ "print-schema",	no_argument,		NULL, OPT_PRINT_SCHEMA },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "ref-map",		required_argument,	NULL, OPT_REF_MAP },
+	{ "schema",		required_argument,	NULL, OPT_SCHEMA },
+	{ "strict",		no_argument,		NULL, OPT_STRICT },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ NULL,			0,			NULL, 0 }
+};
+
+static const char synopsis[] =
+    "usage: jsonresp-check [-hq] [--errors=json|text] [--feedback] "
+    "[--find] [--lines]\n"
+    "                      [--no-format] [--print-prompt] "
+    "[--print-schema]\n"
+    "                      [--ref-map URI=DIR] [--schema FILE] "
+    "[--strict] [FILE ...]\n";
+
+static const char feedback_head[] = "\xE2\x9A\xA0\xEF\xB8\x8F Your previous "
+    "response did not match the required JSON schema. Please review the "
+    "schema carefully and provide a response that strictly follows it. "
+    "Errors: ";
+
+struct check {
+	const struct jsschema	*schema;
+	int			 seed;		/* the built-in schema */
+	int			 lines;
+	int			 find;
+	int			 strict;
+	int			 feedback;
+};
+
+/* One document of an operand: where it is, what it is made of. */
+struct doc {
+	const char	*file;
+	const char	*s;		/* the operand's text */
+	size_t		 n;
+	size_t		 start;		/* where the document's text starts */
+	unsigned long	 line;		/* its line, with --lines; else 0 */
+	size_t		 linestart;
+	struct buf	 errors;	/* for --feedback, ", "-joined */
+};
+
+/* The line and column of byte off of the document's operand. */
+static struct diag_loc
+where(const struct doc *d, size_t off)
+{
+	struct diag_loc loc = { d->file, 1, 1, NULL };
+
+	if (d->line > 0) {
+		loc.line = d->line;
+		loc.col = 1 + utf8_count(d->s + d->linestart,
+		    off - d->linestart);
+	} else
+		utf8_position(d->s, off, &loc.line, &loc.col);
+	return loc;
+}
+
+static void
+problem(struct doc *d, size_t off, const char *rule, const char *instance,
+    const char *keyword, const char *msg)
+{
+	struct diag_loc loc = where(d, off);
+
+	if (instance != NULL)
+		diag_schema(DIAG_ERROR, &loc, rule, instance, keyword, msg);
+	else
+		diag_at(DIAG_ERROR, &loc, rule, "%s", msg);
+	if (d->errors.len > 0)
+		buf_adds(&d->errors, ", ");
+	if (instance != NULL && *instance != '\0')
+		buf_printf(&d->errors, "%s: ", instance);
+	buf_adds(&d->errors, msg);
+}
+
+/*
+ * The offset of the value at a JSON Pointer in a well-formed document at
+ * off, as far as the pointer leads.
+ */
+static size_t
+locate(const char *s, size_t n, size_t off, const char *ptr)
+{
+	struct buf seg = BUF_INIT;
+	size_t next;
+	char *end;
+
+	off = jsonx_skip_ws(s, n, off);
+	while (*ptr == '/' && off < n) {
+		buf_reset(&seg);
+		for (ptr++; *ptr != '\0' && *ptr != '/'; ptr++) {
+			if (ptr[0] == '~' && ptr[1] == '1') {
+				buf_addc(&seg, '/');
+				ptr++;
+			} else if (ptr[0] == '~' && ptr[1] == '0') {
+				buf_addc(&seg, '~');
+				ptr++;
+			} else
+				buf_addc(&seg, *ptr);
+		}
+		if (s[off] == '{')
+			next = jsonx_member(s, n, off, buf_cstr(&seg));
+		else if (s[off] == '[') {
+			unsigned long i = strtoul(buf_cstr(&seg), &end, 10);
+
+			next = *end == '\0' ? jsonx_element(s, n, off, i) : off;
+		} else
+			break;
+		if (next == off)
+			break;
+		off = jsonx_skip_ws(s, n, next);
+	}
+	buf_free(&seg);
+	return off;
+}
+
+/* A member of an object by a path of keys, or NULL. */
+static json_t *
+dig(json_t *v, const char *a, const char *b)
+{
+	v = json_object_get(v, a);
+	return b != NULL ? json_object_get(v, b) : v;
+}
+
+/*
+ * The rules of seed 002 that JSON Schema cannot state, on the form's
+ * fields: unique ids, options for selection fields, min < max for scales.
+ */
+static void
+seed_rules(struct doc *d, json_t *root, size_t at)
+{
+	json_t *fields = dig(dig(root, "content", "form"), "fields", NULL);
+	json_t *f, *g, *id, *type, *opts, *min, *max;
+	char ptr[96], msg[256];
+	const char *t;
+	size_t i, j;
+
+	json_array_foreach(fields, i, f) {
+		id = json_object_get(f, "id");
+		for (j = 0; json_is_string(id) && j < i; j++) {
+			g = json_array_get(fields, j);
+			if (json_equal(json_object_get(g, "id"), id)) {
+				snprintf(ptr, sizeof(ptr),
+				    "/content/form/fields/%zu/id", i);
+				snprintf(msg, sizeof(msg), "field id \"%.100s\" "
+				    "is already the id of field %zu",
+				    json_string_value(id), j);
+				problem(d, locate(d->s, d->n, at, ptr),
+				    "seed-unique-id", ptr, "", msg);
+				break;
+			}
+		}
+		type = json_object_get(f, "type");
+		t = json_is_string(type) ? json_string_value(type) : "";
+		snprintf(ptr, sizeof(ptr), "/content/form/fields/%zu", i);
+		if (strcmp(t, "radio") == 0 || strcmp(t, "checkbox") == 0 ||
+		    strcmp(t, "select") == 0) {
+			opts = json_object_get(f, "options");
+			if (!json_is_array(opts) || json_array_size(opts) == 0) {
+				snprintf(msg, sizeof(msg), "a %s field needs a "
+				    "non-empty \"options\" array of "
+				    "{\"value\", \"label\"}", t);
+				problem(d, locate(d->s, d->n, at, ptr),
+				    "seed-options", ptr, "", msg);
+			}
+		} else if (strcmp(t, "scale") == 0) {
+			min = json_object_get(f, "min");
+			max = json_object_get(f, "max");
+			if (!json_is_number(min) || !json_is_number(max)) {
+				problem(d, locate(d->s, d->n, at, ptr),
+				    "seed-scale", ptr, "", "a scale field "
+				    "needs numeric \"min\" and \"max\"");
+			} else if (json_number_value(min) >=
+			    json_number_value(max)) {
+				snprintf(ptr, sizeof(ptr),
+				    "/content/form/fields/%zu/min", i);
+				snprintf(msg, sizeof(msg), "a scale's min %g "
+				    "is not below its max %g",
+				    json_number_value(min),
+				    json_number_value(max));
+				problem(d, locate(d->s, d->n, at, ptr),
+				    "seed-scale", ptr, "", msg);
+			}
+		}
+	}
+}
+
+/* The exit status a valid response's danger level asks for. */
+static int
+safety(struct doc *d, json_t *root, size_t at)
+{
+	json_t *level = dig(root, "safety", "danger_level");
+	const char *l = json_string_value(level);
+	struct diag_loc loc;
+	int status;
+
+	if (l == NULL)
+		return DIAG_OK;
+	if (strcmp(l, "emergency") == 0)
+		status = DIAG_EMERGENCY;
+	else if (strcmp(l, "critical") == 0)
+		status = DIAG_CRITICAL;
+	else
+		status = DIAG_OK;
+	loc = where(d, locate(d->s, d->n, at, "/safety/danger_level"));
+	diag_at(DIAG_WARNING, &loc, "danger-level", "danger_level is \"%s\"%s",
+	    l, status == DIAG_CRITICAL ? ": administrators should be told "
+	    "(status 4)" : status == DIAG_EMERGENCY ? ": show crisis "
+	    "resources, block the conversation (status 5)" : "");
+	return status;
+}
+
+/*
+ * The span of a response wrapped in one Markdown code fence (```json or
+ * ```): 1 and the inside in *a, *b; 0 when it is not fenced.
+ */
+static int
+unfence(const char *s, size_t n, size_t *a, size_t *b)
+{
+	size_t i = jsonx_skip_ws(s, n, *a), e = *b, k;
+
+	while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t' ||
+	    s[e - 1] == '\n' || s[e - 1] == '\r'))
+		e--;
+	if (e - i < 6 || memcmp(s + i, "```", 3) != 0 ||
+	    memcmp(s + e - 3, "```", 3) != 0)
+		return 0;
+	k = i + 3;
+	if (e - k >= 4 && strncasecmp(s + k, "json", 4) == 0)
+		k += 4;
+	while (k < e && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k < e && s[k] == '\r')
+		k++;
+	if (k >= e || s[k] != '\n')
+		return 0;
+	*a = k + 1;
+	*b = e - 3;
+	return 1;
+}
+
+/* Checks one document, s[a..b) of the operand. */
+static int
+check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
+{
+	struct jsschema_result res = { NULL, 0 };
+	struct jsonx_error err;
+	json_t *v = NULL;
+	size_t end, i, off, at;
+	int status = DIAG_OK, fenced;
+
+	buf_reset(&d->errors);
+	a = jsonx_skip_ws(d->s, b, a);
+	if (a == b) {
+		problem(d, a, "empty", NULL, NULL, "empty input: no JSON "
+		    "document");
+		status = DIAG_INVALID;
+		goto out;
+	}
+	i = a;
+	fenced = !c->find && unfence(d->s, b, &a, &b);
+	if (fenced && c->strict) {
+		problem(d, i, "fence", NULL, NULL, "the response is wrapped in "
+		    "a Markdown code fence (--strict)");
+		status = DIAG_INVALID;
+		goto out;
+	}
+	a = jsonx_skip_ws(d->s, b, a);
+	if (c->find) {
+		/* the first "{" or "[" from which a whole value reads */
+		for (off = a; off < b; off++) {
+			if (d->s[off] != '{' && d->s[off] != '[')
+				continue;
+			if ((v = jsonx_parse(d->s, b, off, &end, &err)) != NULL)
+				break;
+		}
+		if (v == NULL) {
+			problem(d, a, "find", NULL, NULL, "no JSON object or "
+			    "array found");
+			status = DIAG_INVALID;
+			goto out;
+		}
+		a = off;
+	} else if ((v = jsonx_parse(d->s, b, a, &end, &err)) == NULL) {
+		/* jansson ran out of text: say so apart from bad syntax */
+		if (strstr(err.text, "end of file") != NULL ||
+		    strstr(err.text, "premature end of input") != NULL)
+			problem(d, err.offset, "truncated", NULL, NULL,
+			    "truncated: the JSON document ends before it is "
+			    "complete");
+		else
+			problem(d, err.offset, err.rule, NULL, NULL, err.text);
+		status = DIAG_INVALID;
+		goto out;
+	} else if ((i = jsonx_skip_ws(d->s, b, end)) < b) {
+		problem(d, i, "json-syntax", NULL, NULL, "invalid JSON: text "
+		    "after the end of the document");
+		status = DIAG_INVALID;
+		goto out;
+	}
+	at = a;
+	if (jsschema_validate(c->schema, v, &res) != 0) {
+		for (i = 0; i < res.nerrors; i++)
+			problem(d, locate(d->s, b, at, res.errors[i].instance),
+			    "schema", res.errors[i].instance,
+			    res.errors[i].keyword, res.errors[i].message);
+		status = DIAG_INVALID;
+	}
+	if (c->seed) {
+		seed_rules(d, v, at);
+		if (d->errors.len > 0)
+			status = DIAG_INVALID;
+		else
+			status = safety(d, v, at);
+	}
+out:
+	if (status == DIAG_INVALID && c->feedback) {
+		fputs(feedback_head, stdout);
+		fwrite(d->errors.data, 1, d->errors.len, stdout);
+		putchar('\n');
+	}
+	jsschema_result_free(&res);
+	json_decref(v);
+	return status;
+}
+
+static int
+process(const struct check *c, const char *operand)
+{
+	struct buf in = BUF_INIT;
+	struct doc d;
+	size_t start, nl, b;
+	int status = DIAG_OK;
+	FILE *fp;
+
+	memset(&d, 0, sizeof(d));
+	d.file = io_name(operand);
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	if (io_slurp(fp, &in) != 0) {
+		diag_warn("%s", d.file);
+		io_close(fp, operand);
+		buf_free(&in);
+		return DIAG_TROUBLE;
+	}
+	if (io_close(fp, operand) != DIAG_OK) {
+		buf_free(&in);
+		return DIAG_TROUBLE;
+	}
+	d.s = buf_cstr(&in);
+	d.n = in.len;
+	start = in.len >= 3 && memcmp(d.s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	if (!c->lines)
+		status = check_doc(c, &d, start, d.n);
+	else {
+		for (d.line = 1; start < d.n; d.line++, start = nl + 1) {
+			const char *p = memchr(d.s + start, '\n', d.n - start);
+
+			nl = p != NULL ? (size_t)(p - d.s) : d.n;
+			d.linestart = start;
+			b = nl;
+			if (jsonx_skip_ws(d.s, b, start) == b)
+				continue;	/* a blank line */
+			status = diag_max(status, check_doc(c, &d, start, b));
+		}
+	}
+	buf_free(&d.errors);
+	buf_free(&in);
+	return status;
+}
+
+/* Reads and compiles the schema; NULL, said, when it cannot. */
+static struct jsschema *
+load_schema(const char *file, const char *text, size_t len,
+    const struct jsschema_opts *jo)
+{
+	struct jsschema *s;
+	json_error_t je;
+	json_t *v;
+	char err[512];
+
+	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
+	    JSON_ALLOW_NUL,
+	    &je);
+	if (v == NULL) {
+		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
+		    je.line, je.column > 0 ? je.column : 1, je.text);
+		return NULL;
+	}
+	s = jsschema_compile(v, NULL, jo, err, sizeof(err));
+	json_decref(v);
+	if (s == NULL)
+		diag_warnx("%s: %s", file, err);
+	return s;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct jsschema_refmap *maps = NULL;
+	struct jsschema_opts jo = { 0, NULL, 0 };
+	struct check c = { NULL, 1, 0, 0, 0, 0 };
+	struct buf text = BUF_INIT;
+	const char *schema_file = NULL, *tpl, *mark;
+	int ch, i, print_prompt = 0, print_schema = 0, status = DIAG_OK;
+	char *eq;
+	FILE *fp;
+
+	diag_setprogname(argv[0]);
+	argv[0] = (char *)diag_progname();
+	while ((ch = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(synopsis, stdout);
+			fputs("exit status: 0 valid, 1 invalid, 2 usage, "
+			    "3 trouble, 4 valid but critical, 5 valid but "
+			    "emergency\n", stdout);
+			return io_fshut(stdout, "<stdout>");
+		case 'q':
+			diag_setquiet(1);
+			break;
+		case OPT_ERRORS:
+			if (diag_seterrors(optarg) != 0)
+				usage();
+			break;
+		case OPT_FEEDBACK:
+			c.feedback = 1;
+			break;
+		case OPT_FIND:
+			c.find = 1;
+			break;
+		case OPT_LINES:
+			c.lines = 1;
+			break;
+		case OPT_NO_FORMAT:
+			jo.no_format = 1;
+			break;
+		case OPT_PRINT_PROMPT:
+			print_prompt = 1;
+			break;
+		case OPT_PRINT_SCHEMA:
+			print_schema = 1;
+			break;
+		case OPT_REF_MAP:
+			if ((eq = strchr(optarg, '=')) == NULL ||
+			    eq == optarg || eq[1] == '\0') {
+				diag_warnx("--ref-map must be URI=DIR, not "
+				    "\"%s\"", optarg);
+				usage();
+			}
+			*eq = '\0';
+			maps = xreallocarray(maps, jo.nrefmap + 1,
+			    sizeof(*maps));
+			maps[jo.nrefmap].uri = optarg;
+			maps[jo.nrefmap].dir = eq + 1;
+			jo.nrefmap++;
+			jo.refmap = maps;
+			break;
+		case OPT_SCHEMA:
+			schema_file = optarg;
+			c.seed = 0;
+			break;
+		case OPT_STRICT:
+			c.strict = 1;
+			break;
+		case OPT_VERSION:
+			printf("jsonresp-check (llmkit) %s\n", LLMKIT_VERSION);
+			return io_fshut(stdout, "<stdout>");
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (schema_file != NULL) {
+		if ((fp = io_open(schema_file)) == NULL ||
+		    io_slurp(fp, &text) != 0) {
+			diag_warn("%s", schema_file);
+			buf_free(&text);
+			free(maps);
+			return DIAG_TROUBLE;
+		}
+		io_close(fp, schema_file);
+	} else
+		buf_add(&text, embed_llm_response_schema,
+		    embed_llm_response_schema_len);
+	if (print_schema || print_prompt) {
+		if (print_prompt) {
+			/* the instructions, with the schema in its place */
+			tpl = embed_jsonresp_prompt;
+			mark = strstr(tpl, "{{SCHEMA}}");
+			fwrite(tpl, 1, (size_t)(mark - tpl), stdout);
+			fwrite(text.data, 1, text.len, stdout);
+			fputs(mark + strlen("{{SCHEMA}}"), stdout);
+		} else
+			fwrite(text.data, 1, text.len, stdout);
+		buf_free(&text);
+		free(maps);
+		return io_fshut(stdout, "<stdout>");
+	}
+	c.schema = load_schema(schema_file != NULL ? schema_file :
+	    "llm-response.schema.json", text.data, text.len, &jo);
+	buf_free(&text);
+	if (c.schema == NULL) {
+		free(maps);
+		return DIAG_USAGE;
+	}
+	if (argc == 0)
+		status = process(&c, "-");
+	for (i = 0; i < argc; i++)
+		status = diag_max(status, process(&c, argv[i]));
+	jsschema_free((struct jsschema *)c.schema);
+	free(maps);
+	return diag_max(status, io_fshut(stdout, "<stdout>"));
+}
+
+static void
+usage(void)
+{
+	fputs(synopsis, stderr);
+	exit(DIAG_USAGE);
+}

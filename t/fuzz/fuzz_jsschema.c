@@ -1,0 +1,228 @@
+/*
+ * fuzz_jsschema: lib/jsschema on any schema and any instance. The input
+ * is the schema's text, a NUL byte, then the instance's text (without a
+ * NUL byte the whole input is both); each is read as jsonresp-check reads
+ * it. When the schema compiles, the instance is validated twice, with
+ * "format" asserted or not as a bit of the input's hash says. Then:
+ * jsschema_validate returns 0 exactly when it reports no error and 1
+ * otherwise; every error has a one-line message, an instance pointer that
+ * resolves in the instance (to the error's value, or to the object whose
+ * property name failed), and a keyword pointer that is empty or starts
+ * with "/"; the second run reports the same errors in the same order; and
+ * the schemas {} and true accept the instance while false rejects it.
+ * A schema that does not compile must say why. Anything else aborts;
+ * ASan's leak check covers the frees.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "jsschema.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* As jsonresp-check reads a schema (and, but for the EOF check, a response). */
+#define READ_FLAGS	(JSON_DECODE_ANY | JSON_ALLOW_NUL | \
+			 JSON_DECODE_INT_AS_REAL)
+
+static void
+fail(const char *why, const char *a, const char *b)
+{
+	fprintf(stderr, "fuzz_jsschema: %s\n%s\n%s\n", why,
+	    a != NULL ? a : "(null)", b != NULL ? b : "(null)");
+	abort();
+}
+
+/*
+ * The value at JSON Pointer p in v, or NULL when p does not resolve:
+ * "" is v, and each "/segment" (~1 for "/", ~0 for "~") steps into an
+ * object's member or an array's element (decimal, no leading zero).
+ */
+static const json_t *
+resolve(const json_t *v, const char *p)
+{
+	char key[4096];
+	size_t k, i;
+
+	while (*p != '\0') {
+		if (*p++ != '/')
+			return NULL;
+		for (k = 0; *p != '\0' && *p != '/'; p++) {
+			if (k + 1 >= sizeof(key))
+				return NULL;
+			if (*p == '~') {
+				if (p[1] == '0')
+					key[k++] = '~';
+				else if (p[1] == '1')
+					key[k++] = '/';
+				else
+					return NULL;
+				p++;
+			} else
+				key[k++] = *p;
+		}
+		key[k] = '\0';
+		if (json_is_object(v))
+			v = json_object_get(v, key);
+		else if (json_is_array(v)) {
+			if (k == 0 || (k > 1 && key[0] == '0') || k > 9)
+				return NULL;
+			for (i = 0; i < k; i++)
+				if (key[i] < '0' || key[i] > '9')
+					return NULL;
+			v = json_array_get(v, strtoul(key, NULL, 10));
+		} else
+			return NULL;
+		if (v == NULL)
+			return NULL;
+	}
+	return v;
+}
+
+static void
+check_result(int rc, const struct jsschema_result *r, const json_t *inst)
+{
+	const struct jsschema_error *e;
+	const json_t *at;
+	size_t i;
+
+	if (rc != 0 && rc != 1)
+		fail("jsschema_validate returned neither 0 nor 1", NULL, NULL);
+	if ((rc == 0) != (r->nerrors == 0))
+		fail("the status does not match the number of errors", NULL,
+		    NULL);
+	if (rc == 0 && r->errors != NULL)
+		fail("errors left after a valid instance", NULL, NULL);
+	for (i = 0; i < r->nerrors; i++) {
+		e = &r->errors[i];
+		if (e->message == NULL || e->message[0] == '\0' ||
+		    strchr(e->message, '\n') != NULL)
+			fail("an error without a one-line message", e->instance,
+			    e->message);
+		if (e->instance == NULL || e->keyword == NULL)
+			fail("an error without its pointers", e->instance,
+			    e->keyword);
+		if (e->keyword[0] != '\0' && e->keyword[0] != '/')
+			fail("a keyword pointer that is not a pointer",
+			    e->keyword, e->message);
+		if ((at = resolve(inst, e->instance)) == NULL)
+			fail("an instance pointer that does not resolve",
+			    e->instance, e->message);
+		if (e->value != at)
+			fail("an error's value is not the value at its pointer",
+			    e->instance, e->message);
+	}
+}
+
+static int
+same_result(const struct jsschema_result *a, const struct jsschema_result *b)
+{
+	size_t i;
+
+	if (a->nerrors != b->nerrors)
+		return 0;
+	for (i = 0; i < a->nerrors; i++)
+		if (strcmp(a->errors[i].instance, b->errors[i].instance) != 0 ||
+		    strcmp(a->errors[i].keyword, b->errors[i].keyword) != 0 ||
+		    strcmp(a->errors[i].message, b->errors[i].message) != 0 ||
+		    a->errors[i].value != b->errors[i].value)
+			return 0;
+	return 1;
+}
+
+/* The schemas {}, true and false, compiled once. */
+static struct jsschema *trivial[3];
+
+static void
+init_trivial(void)
+{
+	static const char *const text[3] = { "{}", "true", "false" };
+	const struct jsschema_opts opts = { 0, NULL, 0 };
+	char err[256];
+	json_t *v;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if ((v = json_loads(text[i], JSON_DECODE_ANY, NULL)) == NULL ||
+		    (trivial[i] = jsschema_compile(v, NULL, &opts, err,
+		    sizeof(err))) == NULL)
+			abort();
+		json_decref(v);
+	}
+}
+
+static void
+check_trivial(const json_t *inst)
+{
+	struct jsschema_result r = { NULL, 0 };
+	int i, rc;
+
+	for (i = 0; i < 3; i++) {
+		rc = jsschema_validate(trivial[i], inst, &r);
+		check_result(rc, &r, inst);
+		if (rc != (i == 2))
+			fail(i == 2 ? "false accepted an instance" :
+			    "{} or true rejected an instance", i == 2 ?
+			    "false" : i == 0 ? "{}" : "true",
+			    r.nerrors > 0 ? r.errors[0].message : NULL);
+		jsschema_result_free(&r);
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *in = (const char *)data, *nul;
+	struct jsschema_result r1 = { NULL, 0 }, r2 = { NULL, 0 };
+	struct jsschema_opts opts = { 0, NULL, 0 };
+	struct jsschema *js;
+	size_t slen, ilen;
+	uint32_t h = 2166136261u;
+	json_t *schema, *inst;
+	char err[512];
+	int rc1, rc2;
+	size_t i;
+
+	if (trivial[0] == NULL)
+		init_trivial();
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	opts.no_format = h >> 31;
+
+	nul = memchr(in, '\0', size);
+	slen = nul != NULL ? (size_t)(nul - in) : size;
+	ilen = nul != NULL ? size - slen - 1 : size;
+	inst = json_loadb(nul != NULL ? nul + 1 : in, ilen, READ_FLAGS, NULL);
+	if (inst != NULL)
+		check_trivial(inst);
+	if ((schema = json_loadb(in, slen, READ_FLAGS, NULL)) == NULL) {
+		json_decref(inst);
+		return 0;
+	}
+	err[0] = '\0';
+	js = jsschema_compile(schema, NULL, &opts, err, sizeof(err));
+	json_decref(schema);
+	if (js == NULL) {
+		if (err[0] == '\0' || memchr(err, '\0', sizeof(err)) == NULL)
+			fail("a schema refused without a message", NULL, NULL);
+		json_decref(inst);
+		return 0;
+	}
+	if (inst != NULL) {
+		rc1 = jsschema_validate(js, inst, &r1);
+		check_result(rc1, &r1, inst);
+		rc2 = jsschema_validate(js, inst, &r2);
+		check_result(rc2, &r2, inst);
+		if (rc1 != rc2 || !same_result(&r1, &r2))
+			fail("a second validation gave other errors", NULL,
+			    NULL);
+		jsschema_result_free(&r1);
+		jsschema_result_free(&r2);
+		json_decref(inst);
+	}
+	jsschema_free(js);
+	return 0;
+}

@@ -1,0 +1,786 @@
+#!/usr/bin/env bats
+# jsonresp-check as a user drives it: the seed's three example responses,
+# the safety statuses, several operands, --lines, fences and --strict,
+# --find, malformed input (empty, truncated, bad syntax, trailing text,
+# invalid UTF-8, BOM), every seed rule, suggestions, --feedback, -q,
+# --errors=json, --print-schema, --print-prompt, --schema with a user's
+# schema and broken schemas, --ref-map, --no-format, unreadable files and
+# failed writes; an oracle (python3-jsonschema's Draft7Validator on 200
+# random responses) and the JSON-Schema-Test-Suite's draft-07 cases.
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+D="$DATA/jsonresp-check"
+USAGE='usage: jsonresp-check [-hq] [--errors=json|text] [--feedback] [--find] [--lines]
+                      [--no-format] [--print-prompt] [--print-schema]
+                      [--ref-map URI=DIR] [--schema FILE] [--strict] [FILE ...]'
+STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
+FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
+EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
+CRITICAL='warning: danger_level is "critical": administrators should be told (status 4)'
+
+# edit JQ-FILTER OUT: minimal.json (one line) edited by jq, compact, in OUT.
+edit() {
+	jq -c "$1" "$D/minimal.json" >"$2"
+}
+
+# suite: the JSON-Schema-Test-Suite's top directory, or fail saying where
+# it was looked for.
+suite() {
+	local d
+	if [ -n "${LLMKIT_JSTS:-}" ]; then
+		[ -d "$LLMKIT_JSTS/tests/draft7" ] ||
+		    fail "LLMKIT_JSTS=$LLMKIT_JSTS holds no tests/draft7"
+		SUITE=$LLMKIT_JSTS
+		return 0
+	fi
+	for d in "$TOP/../shared/testsuites/JSON-Schema-Test-Suite" \
+	    /usr/share/json-schema-test-suite; do
+		if [ -d "$d/tests/draft7" ]; then
+			SUITE=$d
+			return 0
+		fi
+	done
+	fail "no JSON-Schema-Test-Suite: set LLMKIT_JSTS, or install the Debian package json-schema-test-suite (tools/deps)"
+}
+
+# cases FILE...: how many test cases the suite's files hold.
+cases() {
+	jq -s '[.[][].tests | length] | add' "$@"
+}
+
+# ---------------------------------------------------------------- options
+
+@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+	run -0 --separate-stderr jsonresp-check -h
+	assert_output "$USAGE
+$STATUSES"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr jsonresp-check --help
+	assert_output "$USAGE
+$STATUSES"
+}
+
+@test "--version prints the tool, llmkit and the version" {
+	run -0 --separate-stderr jsonresp-check --version
+	assert_output "jsonresp-check (llmkit) 0.1.0"
+	assert_equal "$stderr" ""
+}
+
+@test "unknown options are usage errors: status 2" {
+	run -2 --separate-stderr jsonresp-check -x "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: invalid option -- 'x'
+$USAGE"
+	run -2 --separate-stderr jsonresp-check --pretty "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: unrecognized option '--pretty'
+$USAGE"
+}
+
+@test "--errors with a value other than json or text is a usage error" {
+	run -2 --separate-stderr jsonresp-check --errors=xml "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: --errors must be json or text, not \"xml\"
+$USAGE"
+}
+
+@test "--schema without a value is a usage error" {
+	run -2 --separate-stderr jsonresp-check --schema
+	assert_equal "$stderr" "jsonresp-check: option '--schema' requires an argument
+$USAGE"
+}
+
+# --------------------------------------------------------- seed examples
+
+@test "the seed's normal response with suggestions is valid: status 0, silent" {
+	run -0 --separate-stderr jsonresp-check "$D/seed-normal.json"
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "the seed's response with a form is valid: status 0, silent" {
+	run -0 --separate-stderr jsonresp-check "$D/seed-form.json"
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "the seed's emergency response is valid with status 5 and its warning" {
+	run -5 --separate-stderr jsonresp-check "$D/seed-emergency.json"
+	assert_output ""
+	assert_equal "$stderr" "$D/seed-emergency.json:5:21: $EMERGENCY"
+}
+
+@test "the seed's examples on stdin, by - and by no operand" {
+	run -5 --separate-stderr sh -c 'jsonresp-check <"$1"' sh "$D/seed-emergency.json"
+	assert_equal "$stderr" "<stdin>:5:21: $EMERGENCY"
+	run -0 --separate-stderr sh -c 'jsonresp-check - <"$1"' sh "$D/seed-form.json"
+	assert_equal "$stderr" ""
+}
+
+# ----------------------------------------------------------------- safety
+
+@test "danger_level null is valid and silent: status 0" {
+	run -0 --separate-stderr jsonresp-check "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "danger_level warning: status 0 with a warning line" {
+	edit '.safety.danger_level = "warning"' w.json
+	run -0 --separate-stderr jsonresp-check w.json
+	assert_output ""
+	assert_equal "$stderr" 'w.json:1:60: warning: danger_level is "warning"'
+}
+
+@test "danger_level critical: status 4 with its warning line" {
+	edit '.safety.danger_level = "critical" | .safety.is_safe = false' c.json
+	run -4 --separate-stderr jsonresp-check c.json
+	assert_output ""
+	assert_equal "$stderr" "c.json:1:61: $CRITICAL"
+}
+
+@test "an invalid response with danger_level emergency is status 1, without the safety warning" {
+	edit '.safety.danger_level = "emergency" | .type = "reply"' e.json
+	run -1 --separate-stderr jsonresp-check e.json
+	assert_equal "$stderr" 'e.json:1:9: error: /type: expected "response" (const), found string "reply"'
+}
+
+@test "several operands: each is reported and the highest status wins" {
+	edit '.safety.danger_level = "warning"' w.json
+	edit '.safety.danger_level = "critical"' c.json
+	edit '.type = "x"' bad.json
+	run -0 --separate-stderr jsonresp-check "$D/minimal.json" w.json "$D/seed-normal.json"
+	assert_equal "$stderr" 'w.json:1:60: warning: danger_level is "warning"'
+	run -1 --separate-stderr jsonresp-check bad.json w.json
+	assert_equal "$stderr" 'bad.json:1:9: error: /type: expected "response" (const), found string "x"
+w.json:1:60: warning: danger_level is "warning"'
+	run -4 --separate-stderr jsonresp-check bad.json c.json "$D/minimal.json"
+	run -5 --separate-stderr jsonresp-check c.json "$D/seed-emergency.json" bad.json w.json
+	assert_equal "$stderr" "c.json:1:60: $CRITICAL
+$D/seed-emergency.json:5:21: $EMERGENCY
+bad.json:1:9: error: /type: expected \"response\" (const), found string \"x\"
+w.json:1:60: warning: danger_level is \"warning\""
+}
+
+@test "a missing operand is trouble (status 3) and the others are still checked" {
+	edit '.type = "x"' bad.json
+	run -3 --separate-stderr jsonresp-check nonexistent.json bad.json
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: nonexistent.json: No such file or directory
+bad.json:1:9: error: /type: expected "response" (const), found string "x"'
+	run -5 --separate-stderr jsonresp-check nonexistent.json "$D/seed-emergency.json"
+}
+
+@test "a directory operand is trouble: status 3" {
+	mkdir d
+	run -3 --separate-stderr jsonresp-check d
+	assert_equal "$stderr" "jsonresp-check: d: Is a directory"
+}
+
+# ------------------------------------------------------------------ --lines
+
+@test "--lines checks one response per line with file-wide line numbers, skipping blank lines" {
+	{
+		echo
+		cat "$D/minimal.json"
+		printf '   \n\t\n'
+		jq -c '.safety.danger_level = "critical"' "$D/minimal.json"
+		echo
+		jq -c '.content.suggestions = ["a"]' "$D/minimal.json"
+		echo '{"type":"response"}'
+	} >r.jsonl
+	run -4 --separate-stderr jsonresp-check --lines r.jsonl
+	assert_output ""
+	assert_equal "$stderr" "r.jsonl:5:60: $CRITICAL
+r.jsonl:7:192: error: /content/suggestions/0: expected object, found string \"a\"
+r.jsonl:8:1: error: missing required property \"safety\"
+r.jsonl:8:1: error: missing required property \"content\"
+r.jsonl:8:1: error: missing required property \"metadata\""
+}
+
+@test "--lines: every line is its own document; a bad line does not stop the others" {
+	printf '{"type":\n%s\n{}x\n\n' "$(cat "$D/minimal.json")" >r.jsonl
+	run -1 --separate-stderr jsonresp-check --lines r.jsonl
+	assert_equal "$stderr" 'r.jsonl:1:9: error: truncated: the JSON document ends before it is complete
+r.jsonl:3:3: error: invalid JSON: text after the end of the document'
+}
+
+@test "--lines accepts CRLF line ends and a final line without a newline" {
+	printf '%s\r\n%s' "$(cat "$D/minimal.json")" '{"type":"response","x":1}' >r.jsonl
+	run -1 --separate-stderr jsonresp-check --lines r.jsonl
+	assert_equal "$stderr" 'r.jsonl:2:1: error: missing required property "safety"
+r.jsonl:2:1: error: missing required property "content"
+r.jsonl:2:1: error: missing required property "metadata"
+r.jsonl:2:24: error: /x: unexpected property "x"'
+}
+
+@test "--lines of only blank lines is valid: there is nothing to check" {
+	printf '\n  \n\n' >r.jsonl
+	run -0 --separate-stderr jsonresp-check --lines r.jsonl
+	assert_equal "$stderr" ""
+}
+
+@test "columns count characters, not bytes" {
+	edit '.content.text_blocks[0].content = "héllo→" | .metadata.model = true' u.json
+	run -1 --separate-stderr jsonresp-check u.json
+	assert_equal "$stderr" 'u.json:1:202: error: /metadata/model: expected string, found boolean true'
+	{ echo; cat u.json; } >u.jsonl
+	run -1 --separate-stderr jsonresp-check --lines u.jsonl
+	assert_equal "$stderr" 'u.jsonl:2:202: error: /metadata/model: expected string, found boolean true'
+}
+
+# ------------------------------------------------------------------ fences
+
+@test "a response in a \`\`\`json fence is accepted" {
+	{ echo '```json'; cat "$D/seed-form.json"; echo '```'; } >f.md
+	run -0 --separate-stderr jsonresp-check f.md
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "a response in a bare \`\`\` fence is accepted, positions as in the file" {
+	{ echo '```'; cat "$D/seed-emergency.json"; printf '```'; } >f.md
+	run -5 --separate-stderr jsonresp-check f.md
+	assert_equal "$stderr" "f.md:6:21: $EMERGENCY"
+}
+
+@test "a schema error inside a fence is reported at its place in the file" {
+	{ printf '\n```JSON\n'; jq -c '.type = "two"' "$D/minimal.json"; printf '```\n\n'; } >f.md
+	run -1 --separate-stderr jsonresp-check f.md
+	assert_equal "$stderr" 'f.md:3:9: error: /type: expected "response" (const), found string "two"'
+}
+
+@test "--strict refuses a fenced response, at the fence" {
+	{ echo '```json'; cat "$D/seed-form.json"; echo '```'; } >f1.md
+	{ echo '```'; cat "$D/minimal.json"; echo '```'; } >f2.md
+	run -1 --separate-stderr jsonresp-check --strict f1.md f2.md
+	assert_output ""
+	assert_equal "$stderr" 'f1.md:1:1: error: the response is wrapped in a Markdown code fence (--strict)
+f2.md:1:1: error: the response is wrapped in a Markdown code fence (--strict)'
+	run -1 --separate-stderr jsonresp-check --strict --errors=json f2.md
+	assert_equal "$stderr" '{"file":"f2.md","line":1,"column":1,"severity":"error","rule":"fence","message":"the response is wrapped in a Markdown code fence (--strict)"}'
+}
+
+@test "--strict accepts an unfenced response" {
+	run -0 --separate-stderr jsonresp-check --strict "$D/seed-form.json"
+	assert_equal "$stderr" ""
+	run -5 --separate-stderr jsonresp-check --strict "$D/seed-emergency.json"
+	assert_equal "$stderr" "$D/seed-emergency.json:5:21: $EMERGENCY"
+}
+
+@test "a fence that does not close is not a fence: invalid JSON" {
+	{ echo '```json'; cat "$D/minimal.json"; } >f.md
+	run -1 --separate-stderr jsonresp-check f.md
+	assert_equal "$stderr" "f.md:1:1: error: invalid JSON: invalid token near '\`'"
+}
+
+# ------------------------------------------------------------------- --find
+
+@test "--find picks the response out of prose" {
+	{ printf 'Sure! Here is my answer:\n\n'; cat "$D/seed-emergency.json"; printf '\nHope this helps {really}.\n'; } >p.txt
+	run -5 --separate-stderr jsonresp-check --find p.txt
+	assert_output ""
+	assert_equal "$stderr" "p.txt:7:21: $EMERGENCY"
+	run -1 --separate-stderr jsonresp-check p.txt
+	assert_equal "$stderr" "p.txt:1:1: error: invalid JSON: invalid token near 'Sure'"
+}
+
+@test "--find skips a { that starts no whole value and takes the first one that does" {
+	printf 'a {broken then [1,2] and %s\n' "$(cat "$D/minimal.json")" >p.txt
+	run -1 --separate-stderr jsonresp-check --find p.txt
+	assert_equal "$stderr" 'p.txt:1:16: error: expected object, found array'
+}
+
+@test "--find in a fence, and with --lines" {
+	{ echo '```json'; cat "$D/minimal.json"; echo '```'; } >f.md
+	run -0 --separate-stderr jsonresp-check --find f.md
+	assert_equal "$stderr" ""
+	printf 'x %s y\nno json\n' "$(jq -c '.safety.danger_level = "critical"' "$D/minimal.json")" >p.jsonl
+	run -4 --separate-stderr jsonresp-check --find --lines p.jsonl
+	assert_equal "$stderr" "p.jsonl:1:62: $CRITICAL
+p.jsonl:2:1: error: no JSON object or array found"
+}
+
+@test "--find without any JSON object or array: rule find" {
+	printf 'No JSON {here} at all.\n' >p.txt
+	run -1 --separate-stderr jsonresp-check --find --errors=json p.txt
+	assert_equal "$stderr" '{"file":"p.txt","line":1,"column":1,"severity":"error","rule":"find","message":"no JSON object or array found"}'
+}
+
+# ----------------------------------------------------------- bad documents
+
+@test "empty input: rule empty" {
+	: >e.json
+	run -1 --separate-stderr jsonresp-check e.json
+	assert_equal "$stderr" 'e.json:1:1: error: empty input: no JSON document'
+	run -1 --separate-stderr jsonresp-check --errors=json - </dev/null
+	assert_equal "$stderr" '{"file":"<stdin>","line":1,"column":1,"severity":"error","rule":"empty","message":"empty input: no JSON document"}'
+}
+
+@test "input of only white space is empty input, at its end" {
+	printf ' \n\t' >e.json
+	run -1 --separate-stderr jsonresp-check e.json
+	assert_equal "$stderr" 'e.json:2:2: error: empty input: no JSON document'
+}
+
+@test "truncated input has its own message: rule truncated" {
+	# cut inside a string: at the string that never ends
+	head -c 280 "$D/seed-form.json" >t.json
+	run -1 --separate-stderr jsonresp-check t.json
+	assert_equal "$stderr" 't.json:14:20: error: truncated: the JSON document ends before it is complete'
+	# cut after "{" and white space: just after the last token
+	head -c 200 "$D/seed-form.json" >t.json
+	run -1 --separate-stderr jsonresp-check t.json
+	assert_equal "$stderr" 't.json:10:15: error: truncated: the JSON document ends before it is complete'
+	printf '{"type":"response","content":{"text_blocks":[' >t.json
+	run -1 --separate-stderr jsonresp-check --errors=json t.json
+	assert_equal "$stderr" '{"file":"t.json","line":1,"column":46,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}'
+	printf '{"type":"resp' >t.json
+	run -1 --separate-stderr jsonresp-check t.json
+	assert_equal "$stderr" 't.json:1:9: error: truncated: the JSON document ends before it is complete'
+}
+
+@test "bad JSON: rule json-syntax with jansson's text" {
+	printf '{\n  "type": "response",\n}\n' >b.json
+	run -1 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" "b.json:3:1: error: invalid JSON: string or '}' expected near '}'"
+	printf "{'type': 'response'}" >b.json
+	run -1 --separate-stderr jsonresp-check --errors=json b.json
+	assert_equal "$stderr" "{\"file\":\"b.json\",\"line\":1,\"column\":2,\"severity\":\"error\",\"rule\":\"json-syntax\",\"message\":\"invalid JSON: string or '}' expected near '''\"}"
+}
+
+@test "text after the value is invalid JSON" {
+	{ cat "$D/minimal.json"; echo ' {"again":1}'; } >b.json
+	run -1 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" 'b.json:2:2: error: invalid JSON: text after the end of the document'
+	{ cat "$D/minimal.json"; echo 'Hope that helps!'; } >b.json
+	run -1 --separate-stderr jsonresp-check --errors=json b.json
+	assert_equal "$stderr" '{"file":"b.json","line":2,"column":1,"severity":"error","rule":"json-syntax","message":"invalid JSON: text after the end of the document"}'
+}
+
+@test "invalid UTF-8: rule utf8 with the byte and its offset" {
+	printf '{"type":"response",\n"x":"\xff"}' >u.json
+	run -1 --separate-stderr jsonresp-check u.json
+	assert_equal "$stderr" 'u.json:2:6: error: invalid UTF-8: byte 0xff at byte offset 25'
+	printf '%s\n{"a":"\xc3\x28"}\n' "$(cat "$D/minimal.json")" >u.jsonl
+	run -1 --separate-stderr jsonresp-check --lines --errors=json u.jsonl
+	assert_equal "$stderr" '{"file":"u.jsonl","line":2,"column":7,"severity":"error","rule":"utf8","message":"invalid UTF-8: byte 0xc3 at byte offset 209"}'
+}
+
+@test "a BOM is skipped and not counted as a column" {
+	printf '\xef\xbb\xbf' >b.json
+	cat "$D/seed-emergency.json" >>b.json
+	run -5 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" "b.json:5:21: $EMERGENCY"
+	printf '\xef\xbb\xbf{"type":"x"}' >b.json
+	run -1 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" 'b.json:1:1: error: missing required property "safety"
+b.json:1:1: error: missing required property "content"
+b.json:1:1: error: missing required property "metadata"
+b.json:1:9: error: /type: expected "response" (const), found string "x"'
+	printf '\xef\xbb\xbf' >b.json
+	run -1 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" 'b.json:1:1: error: empty input: no JSON document'
+}
+
+# ------------------------------------------------------------ schema rules
+
+@test "numbers in messages are written as JSON writes them: 3, not 3.0" {
+	edit '.type = 1' t.json
+	run -1 --separate-stderr jsonresp-check t.json
+	assert_equal "$stderr" 't.json:1:9: error: /type: expected "response" (const), found integer 1'
+	echo '{"type": "string"}' >s.json
+	printf '3\n-12\n0\n1.5\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_equal "$stderr" 'd.jsonl:1:1: error: expected string, found integer 3
+d.jsonl:2:1: error: expected string, found integer -12
+d.jsonl:3:1: error: expected string, found integer 0
+d.jsonl:4:1: error: expected string, found number 1.5'
+}
+
+@test "the root must be an object" {
+	echo '"just text"' >r.json
+	run -1 --separate-stderr jsonresp-check r.json
+	assert_equal "$stderr" 'r.json:1:1: error: expected object, found string "just text"'
+}
+
+@test "a missing required member is reported at its object" {
+	edit 'del(.safety.requires_intervention) | del(.metadata.model)' m.json
+	run -1 --separate-stderr jsonresp-check m.json
+	assert_equal "$stderr" 'm.json:1:29: error: /safety: missing required property "requires_intervention"
+m.json:1:159: error: /metadata: missing required property "model"'
+}
+
+@test "text_blocks needs at least one block" {
+	edit '.content.text_blocks = []' t.json
+	run -1 --separate-stderr jsonresp-check --errors=json t.json
+	assert_equal "$stderr" '{"file":"t.json","line":1,"column":144,"severity":"error","rule":"schema","instanceLocation":"/content/text_blocks","keywordLocation":"/properties/content/$ref/properties/text_blocks/minItems","message":"array has 0 items, fewer than the minimum 1"}'
+}
+
+@test "an unknown danger level is a schema error, not a safety status" {
+	edit '.safety.danger_level = "high"' d.json
+	run -1 --separate-stderr jsonresp-check d.json
+	assert_equal "$stderr" 'd.json:1:60: error: /safety/danger_level: expected one of [null,"warning","critical","emergency"], found string "high"'
+}
+
+# ------------------------------------------------------------- suggestions
+
+@test "suggestions as plain strings are invalid" {
+	edit '.content.suggestions = ["Option 1", "Option 2"]' s.json
+	run -1 --separate-stderr jsonresp-check s.json
+	assert_output ""
+	assert_equal "$stderr" 's.json:1:192: error: /content/suggestions/0: expected object, found string "Option 1"
+s.json:1:203: error: /content/suggestions/1: expected object, found string "Option 2"'
+}
+
+@test "suggestions with \"label\" instead of \"text\" are invalid" {
+	edit '.content.suggestions = [{"label": "a"}]' s.json
+	run -1 --separate-stderr jsonresp-check s.json
+	assert_equal "$stderr" 's.json:1:192: error: /content/suggestions/0: missing required property "text"
+s.json:1:201: error: /content/suggestions/0/label: unexpected property "label"'
+}
+
+@test "suggestions with \"text\" and \"value\" are valid" {
+	edit '.content.suggestions = [{"text": "a", "value": "Tell me about a"}, {"text": "b"}]' s.json
+	run -0 --separate-stderr jsonresp-check s.json
+	assert_equal "$stderr" ""
+}
+
+# --------------------------------------------------------------- seed rules
+
+@test "seed rules: duplicate field id, empty options, scale min not below max" {
+	run -1 --separate-stderr jsonresp-check "$D/form-seed-rules.json"
+	assert_output ""
+	assert_equal "$stderr" "$D/form-seed-rules.json:26:18: error: /content/form/fields/0/min: a scale's min 5 is not below its max 1
+$D/form-seed-rules.json:31:17: error: /content/form/fields/1/id: field id \"anxiety_level\" is already the id of field 0
+$D/form-seed-rules.json:30:9: error: /content/form/fields/1: a checkbox field needs a non-empty \"options\" array of {\"value\", \"label\"}"
+}
+
+@test "seed rules: radio and select without options, scale without max; JSON names the rules" {
+	run -1 --separate-stderr jsonresp-check --errors=json "$D/form-seed-missing.json"
+	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"instanceLocation\":\"/content/form/fields/0\",\"keywordLocation\":\"\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"instanceLocation\":\"/content/form/fields/1\",\"keywordLocation\":\"\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"instanceLocation\":\"/content/form/fields/2\",\"keywordLocation\":\"\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\"}"
+}
+
+@test "seed rule seed-unique-id in JSON, and equal min and max" {
+	jq -c '.content.form.fields[1].id = "anxiety_level" | .content.form.fields[0].max = 1' "$D/seed-form.json" >f.json
+	run -1 --separate-stderr jsonresp-check --errors=json f.json
+	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","instanceLocation":"/content/form/fields/0/min","keywordLocation":"","message":"a scale'"'"'s min 1 is not below its max 1"}
+{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","instanceLocation":"/content/form/fields/1/id","keywordLocation":"","message":"field id \"anxiety_level\" is already the id of field 0"}'
+}
+
+@test "a seed-rule error stops the safety status: invalid wins, no warning" {
+	jq '.content.form.fields[0].min = 3 | .content.form.fields[0].max = 3 | .safety.danger_level = "emergency"' "$D/seed-form.json" >f.json
+	run -1 --separate-stderr jsonresp-check f.json
+	assert_equal "$stderr" "f.json:26:18: error: /content/form/fields/0/min: a scale's min 3 is not below its max 3"
+}
+
+@test "the seed rules do not apply to text, textarea and number fields" {
+	jq '.content.form.fields += [{"id":"n","type":"number","label":"n","min":9,"max":1},{"id":"t","type":"text","label":"t"},{"id":"a","type":"textarea","label":"a","options":[]}]' "$D/seed-form.json" >f.json
+	run -0 --separate-stderr jsonresp-check f.json
+	assert_equal "$stderr" ""
+}
+
+# ----------------------------------------------------------------- feedback
+
+@test "--feedback prints the seed's message with the errors on stdout" {
+	edit '.content.suggestions = [{"label": "a"}] | del(.type)' s.json
+	run -1 --separate-stderr jsonresp-check --feedback s.json
+	assert_output "${FEEDBACK}missing required property \"type\", /content/suggestions/0: missing required property \"text\", /content/suggestions/0/label: unexpected property \"label\""
+	assert_equal "$stderr" 's.json:1:1: error: missing required property "type"
+s.json:1:174: error: /content/suggestions/0: missing required property "text"
+s.json:1:183: error: /content/suggestions/0/label: unexpected property "label"'
+}
+
+@test "--feedback prints nothing for a valid response, even with a danger level" {
+	run -0 --separate-stderr jsonresp-check --feedback "$D/seed-normal.json"
+	assert_output ""
+	run -5 --separate-stderr jsonresp-check --feedback "$D/seed-emergency.json"
+	assert_output ""
+	assert_equal "$stderr" "$D/seed-emergency.json:5:21: $EMERGENCY"
+}
+
+@test "--feedback names seed-rule errors and JSON errors too, one line per invalid document" {
+	{
+		jq -c '.content.form.fields[0].max = 0' "$D/seed-form.json"
+		cat "$D/minimal.json"
+		echo '{"type":'
+		echo
+		echo 'not json'
+	} >r.jsonl
+	run -1 --separate-stderr jsonresp-check --feedback -q --lines r.jsonl
+	assert_output "${FEEDBACK}/content/form/fields/0/min: a scale's min 1 is not below its max 0
+${FEEDBACK}truncated: the JSON document ends before it is complete
+${FEEDBACK}invalid JSON: invalid token near 'not'"
+	assert_equal "$stderr" ""
+}
+
+@test "--feedback output to a full disk is trouble: status 3" {
+	edit '.type = "x"' s.json
+	run -3 --separate-stderr sh -c 'jsonresp-check -q --feedback s.json >/dev/full'
+	assert_equal "$stderr" "jsonresp-check: <stdout>: No space left on device"
+}
+
+# ---------------------------------------------------------------------- -q
+
+@test "-q prints no diagnostics; the status is the same" {
+	edit '.type = "x"' bad.json
+	run -1 --separate-stderr jsonresp-check -q bad.json
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -5 --separate-stderr jsonresp-check --quiet "$D/seed-emergency.json" bad.json
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr jsonresp-check -q --errors=json "$D/seed-normal.json"
+	assert_equal "$stderr" ""
+}
+
+# ------------------------------------------------------------ --errors=json
+
+@test "--errors=json: schema errors with instanceLocation and keywordLocation, warnings too" {
+	edit '.content.suggestions = [{"label": "a"}]' s.json
+	edit '.safety.danger_level = "critical"' c.json
+	run -4 --separate-stderr jsonresp-check --errors=json s.json c.json
+	assert_output ""
+	assert_equal "$stderr" '{"file":"s.json","line":1,"column":192,"severity":"error","rule":"schema","instanceLocation":"/content/suggestions/0","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/required","message":"missing required property \"text\""}
+{"file":"s.json","line":1,"column":201,"severity":"error","rule":"schema","instanceLocation":"/content/suggestions/0/label","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/additionalProperties","message":"unexpected property \"label\""}
+{"file":"c.json","line":1,"column":60,"severity":"warning","rule":"danger-level","message":"danger_level is \"critical\": administrators should be told (status 4)"}'
+}
+
+@test "--errors=text is the default" {
+	edit '.type = "x"' bad.json
+	run -1 --separate-stderr jsonresp-check --errors=text bad.json
+	assert_equal "$stderr" 'bad.json:1:9: error: /type: expected "response" (const), found string "x"'
+}
+
+# ---------------------------------------------- --print-schema, --print-prompt
+
+@test "--print-schema prints data/llm-response.schema.json byte for byte" {
+	jsonresp-check --print-schema >out.json
+	cmp out.json "$TOP/data/llm-response.schema.json"
+}
+
+@test "--print-schema with --schema prints the user's schema as written" {
+	printf '{ "type" :\t"string" }' >s.json
+	jsonresp-check --schema s.json --print-schema >out.json
+	cmp out.json s.json
+}
+
+@test "--print-prompt is the prompt with the schema in place of {{SCHEMA}}" {
+	jsonresp-check --print-prompt >out.txt
+	{
+		sed '/^{{SCHEMA}}$/,$d' "$TOP/data/jsonresp-prompt.txt"
+		cat "$TOP/data/llm-response.schema.json"
+		sed '1,/^{{SCHEMA}}$/d' "$TOP/data/jsonresp-prompt.txt"
+		echo
+	} >want.txt
+	cmp out.txt want.txt
+	run ! grep -F '{{SCHEMA}}' out.txt
+}
+
+@test "--print-prompt holds the schema and the seed's key points" {
+	run -0 --separate-stderr jsonresp-check --print-prompt
+	assert_output --partial "$(cat "$TOP/data/llm-response.schema.json")"
+	assert_output --partial 'You answer every message with one JSON object, and nothing else'
+	assert_output --partial 'no Markdown code fence'
+	assert_output --partial '"type" is always "response".'
+	assert_output --partial '"safety" is mandatory in every answer.'
+	assert_output --partial '"content.text_blocks" holds at least one block'
+	assert_output --partial 'Suggestions are objects with a "text" property'
+	assert_output --partial "answer in the user's language"
+	assert_output --partial '"emergency" for imminent danger'
+	assert_equal "$stderr" ""
+}
+
+@test "--print-prompt with --schema holds the user's schema, not the default" {
+	echo '{"type": "object", "title": "mine"}' >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json --print-prompt
+	assert_output --partial 'The schema:
+
+{"type": "object", "title": "mine"}'
+	refute_output --partial 'urn:llmkit:llm-response'
+}
+
+@test "--print-schema and --print-prompt to a full disk: status 3" {
+	run -3 --separate-stderr sh -c 'jsonresp-check --print-schema >/dev/full'
+	assert_equal "$stderr" "jsonresp-check: <stdout>: No space left on device"
+	run -3 --separate-stderr sh -c 'jsonresp-check --print-prompt >/dev/full'
+	assert_equal "$stderr" "jsonresp-check: <stdout>: No space left on device"
+}
+
+# ------------------------------------------------------------------ --schema
+
+@test "--schema checks against the user's schema: no seed rules, no safety status" {
+	cat >s.json <<-'EOF'
+	{"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}}
+	EOF
+	{
+		echo '{"a": 1}'
+		echo '{"a": "x"}'
+		echo '{}'
+		jq -c '.a = 1 | .safety.danger_level = "emergency"' "$D/minimal.json"
+		jq -c '.a = 1' "$D/form-seed-rules.json"
+	} >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /a: expected integer, found string "x"
+d.jsonl:3:1: error: missing required property "a"'
+	run -1 --separate-stderr jsonresp-check --schema s.json "$D/form-seed-rules.json" - <<<'{"a": 0}'
+	assert_output ""
+	assert_equal "$stderr" "$D/form-seed-rules.json:1:1: error: missing required property \"a\""
+}
+
+@test "--schema: the seed's emergency example is status 0 under a user's schema" {
+	echo '{"type": "object"}' >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json "$D/seed-emergency.json"
+	assert_equal "$stderr" ""
+}
+
+@test "--schema: a file that is not JSON is status 2 with its position" {
+	printf '{"type": "object",\n  "required": [a]}\n' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: s.json:2:16: the schema is not JSON: invalid token near 'a'"
+}
+
+@test "--schema: a schema cut off after a newline reports column 1, not 0" {
+	printf '{"type":\n' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: s.json:2:1: the schema is not JSON: unexpected token near end of file"
+}
+
+@test "--schema: a schema that does not compile is status 2 with the message" {
+	echo '{"type": "nope"}' >s1.json
+	run -2 --separate-stderr jsonresp-check --schema s1.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: s1.json: "type" must be a type name or an array of them'
+	echo '{"properties": {"a": {"minLength": -1}}}' >s2.json
+	run -2 --separate-stderr jsonresp-check --schema s2.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s2.json: /properties/a: "minLength" must be a non-negative integer'
+	echo '{"pattern": "(["}' >s3.json
+	run -2 --separate-stderr jsonresp-check --schema s3.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s3.json: invalid pattern "([": unterminated character class at offset 2'
+}
+
+@test "--schema: an unresolvable \$ref is status 2 with the message" {
+	echo '{"$ref": "#/definitions/missing"}' >s1.json
+	run -2 --separate-stderr jsonresp-check --schema s1.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: s1.json: /$ref: cannot resolve $ref "#/definitions/missing"'
+	echo '{"properties": {"n": {"$ref": "http://example.com/name.json"}}}' >s2.json
+	run -2 --separate-stderr jsonresp-check --schema s2.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s2.json: /properties/n/$ref: cannot resolve $ref to "http://example.com/name.json": not available offline (no ref map covers it)'
+}
+
+@test "--schema: a missing schema file is trouble: status 3" {
+	run -3 --separate-stderr jsonresp-check --schema nonexistent.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: nonexistent.json: No such file or directory"
+}
+
+@test "--schema: the draft-07 meta-schema resolves without the network" {
+	echo '{"$ref": "http://json-schema.org/draft-07/schema#"}' >meta.json
+	printf '{"type": "string"}\n{"type": 12}\n{"minLength": -1}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema meta.json --lines d.jsonl
+	assert_output ""
+	[ "$(printf '%s\n' "$stderr" | cut -d: -f1-2 | sort -u)" = "d.jsonl:2
+d.jsonl:3" ]
+}
+
+# ----------------------------------------------------------------- --ref-map
+
+@test "--ref-map maps a base URI to a local directory for a remote \$ref" {
+	mkdir -p remote/sub
+	echo '{"type": "string", "minLength": 2}' >remote/sub/name.json
+	echo '{"properties": {"n": {"$ref": "http://schemas.example.org/sub/name.json"}}}' >s.json
+	printf '{"n": "ab"}\n{"n": "a"}\n{"n": "abc"}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema s.json \
+	    --ref-map http://schemas.example.org/=remote --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /n: string of 1 character is shorter than the minimum length 2'
+	run -1 --separate-stderr jsonresp-check --schema s.json \
+	    --ref-map http://other.example/=elsewhere \
+	    --ref-map http://schemas.example.org/=remote/ --lines d.jsonl
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /n: string of 1 character is shorter than the minimum length 2'
+}
+
+@test "--ref-map to a directory without the file is status 2" {
+	echo '{"properties": {"n": {"$ref": "http://schemas.example.org/sub/name.json"}}}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json \
+	    --ref-map http://schemas.example.org/=nodir "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/n/$ref: cannot load "http://schemas.example.org/sub/name.json" from nodir/sub/name.json: unable to open nodir/sub/name.json: No such file or directory'
+}
+
+@test "--ref-map without URI=DIR is a usage error" {
+	for bad in nodir =dir uri=; do
+		run -2 --separate-stderr jsonresp-check --ref-map "$bad" "$D/minimal.json"
+		assert_output ""
+		assert_equal "$stderr" "jsonresp-check: --ref-map must be URI=DIR, not \"$bad\"
+$USAGE"
+	done
+}
+
+# --------------------------------------------------------------- --no-format
+
+@test "format is checked by default; --no-format turns it off" {
+	echo '{"properties": {"e": {"type": "string", "format": "email"}}}' >s.json
+	printf '{"e": "joe@example.com"}\n{"e": "not an email"}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /e: string "not an email" is not a valid email'
+	run -0 --separate-stderr jsonresp-check --no-format --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+# ------------------------------------------------------------------- oracle
+
+@test "the verdict per line agrees with python3-jsonschema's Draft7Validator on 200 random responses" {
+	/usr/bin/python3 -c 'import jsonschema' ||
+	    fail "Debian's python3-jsonschema is missing (tools/deps)"
+	node "$D/gen-responses.js" 200 >g.jsonl
+	[ "$(grep -c '[^ 	]' g.jsonl)" -eq 200 ]
+	/usr/bin/python3 "$D/verdict.py" "$TOP/data/llm-response.schema.json" g.jsonl >want
+	# a fair mix: many valid and many invalid, every danger level
+	invalid=$(grep -c ' invalid$' want)
+	[ "$invalid" -ge 60 ] && [ "$invalid" -le 140 ]
+	grep -q ' warning$' want
+	grep -q ' critical$' want
+	grep -q ' emergency$' want
+	run -5 --separate-stderr jsonresp-check --lines --errors=json g.jsonl
+	assert_output ""
+	printf '%s\n' "$stderr" | jq -r 'if .severity == "error" then "\(.line) invalid"
+	    else "\(.line) \(.message | capture("\"(?<l>[a-z]+)\"").l)" end' |
+	    sort -k1,1n -k2,2 -u >got
+	diff want got
+}
+
+# -------------------------------------------------- JSON-Schema-Test-Suite
+
+@test "the JSON-Schema-Test-Suite's required draft7 cases all pass" {
+	suite
+	n=$(cases "$SUITE"/tests/draft7/*.json)
+	[ "$n" -ge 400 ]
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE"
+	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+}
+
+@test "the JSON-Schema-Test-Suite's optional format cases of the issue's formats all pass" {
+	suite
+	mkdir fmt
+	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
+	    json-pointer relative-json-pointer regex; do
+		cp "$SUITE/tests/draft7/optional/format/$f.json" fmt/ ||
+		    fail "the suite has no optional/format/$f.json"
+	done
+	n=$(cases fmt/*.json)
+	[ "$n" -ge 90 ]
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt"
+	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+}
