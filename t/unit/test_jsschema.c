@@ -190,7 +190,7 @@ test_number_messages(void)
 	check("{\"minimum\": 1.1}", "1",
 	    "|/minimum|1 is less than the minimum 1.1\n", "minimum");
 	check("{\"exclusiveMinimum\": 0}", "0.0",
-	    "|/exclusiveMinimum|0.0 is not greater than the exclusive "
+	    "|/exclusiveMinimum|0 is not greater than the exclusive "
 	    "minimum 0\n", "exclusiveMinimum, a real");
 	check("{\"multipleOf\": 2}", "7",
 	    "|/multipleOf|7 is not a multiple of 2\n", "multipleOf");
@@ -217,7 +217,7 @@ test_number_messages(void)
 	check("{\"multipleOf\": 1000}", "1.5e6", "",
 	    "multipleOf: 1.5e6 of 1000");
 	check("{\"multipleOf\": 1e20}", "123",
-	    "|/multipleOf|123 is not a multiple of 1e+20\n",
+	    "|/multipleOf|123 is not a multiple of 100000000000000000000\n",
 	    "multipleOf: far smaller than the divisor");
 	check("{\"maximum\": 9007199254740993}", "9007199254740992.0", "",
 	    "maximum: an integer beyond doubles against a real");
