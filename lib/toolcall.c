@@ -509,6 +509,7 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 	size_t i = *ip;
 	const char *p;
 	unsigned char c;
+	char q;
 	int r = 0;
 
 	while (i < n) {
@@ -592,32 +593,17 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 			}
 			break;
 		case L_CDATA:
-			if (tc->sub == 0) {
-				if ((p = memchr(s + i, ']', n - i)) == NULL) {
-					i = n;
-					break;
-				}
-				i = (size_t)(p - s) + 1;
-				tc->sub = 1;
-			} else if (c == ']') {
-				tc->sub = 2;
-				i++;
-			} else {
-				if (c == '>' && tc->sub == 2)
-					tc->lex = L_TEXT;
-				tc->sub = 0;
-				i++;
-			}
-			break;
 		case L_COMMENT:
+			/* both end at two of a character and ">": "]]>", "-->" */
+			q = tc->lex == L_CDATA ? ']' : '-';
 			if (tc->sub == 0) {
-				if ((p = memchr(s + i, '-', n - i)) == NULL) {
+				if ((p = memchr(s + i, q, n - i)) == NULL) {
 					i = n;
 					break;
 				}
 				i = (size_t)(p - s) + 1;
 				tc->sub = 1;
-			} else if (c == '-') {
+			} else if (c == q) {
 				tc->sub = 2;
 				i++;
 			} else {
