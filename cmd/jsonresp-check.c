@@ -513,6 +513,11 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if ((print_schema || print_prompt) && argc > 0) {
+		diag_warnx("--print-%s reads no input",
+		    print_prompt ? "prompt" : "schema");
+		usage();
+	}
 	if (schema_file != NULL) {
 		if ((fp = io_open(schema_file)) == NULL ||
 		    io_slurp(fp, &text) != 0) {
@@ -531,6 +536,9 @@ main(int argc, char *argv[])
 			tpl = embed_jsonresp_prompt;
 			mark = strstr(tpl, "{{SCHEMA}}");
 			fwrite(tpl, 1, (size_t)(mark - tpl), stdout);
+			/* the template's line ends the schema's last line */
+			while (text.len > 0 && text.data[text.len - 1] == '\n')
+				text.len--;
 			fwrite(text.data, 1, text.len, stdout);
 			fputs(mark + strlen("{{SCHEMA}}"), stdout);
 		} else

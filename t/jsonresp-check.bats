@@ -575,7 +575,6 @@ ${FEEDBACK}invalid JSON: invalid token near 'not'"
 		sed '/^{{SCHEMA}}$/,$d' "$TOP/data/jsonresp-prompt.txt"
 		cat "$TOP/data/llm-response.schema.json"
 		sed '1,/^{{SCHEMA}}$/d' "$TOP/data/jsonresp-prompt.txt"
-		echo
 	} >want.txt
 	cmp out.txt want.txt
 	run ! grep -F '{{SCHEMA}}' out.txt
@@ -602,6 +601,17 @@ ${FEEDBACK}invalid JSON: invalid token near 'not'"
 
 {"type": "object", "title": "mine"}'
 	refute_output --partial 'urn:llmkit:llm-response'
+}
+
+@test "--print-schema and --print-prompt with an operand: usage error" {
+	run -2 --separate-stderr jsonresp-check --print-schema "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: --print-schema reads no input
+$USAGE"
+	run -2 --separate-stderr jsonresp-check --print-prompt -
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: --print-prompt reads no input
+$USAGE"
 }
 
 @test "--print-schema and --print-prompt to a full disk: status 3" {
