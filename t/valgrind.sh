@@ -27,6 +27,7 @@ check() {
 # vg ARG...: $tool ARG... under valgrind; sets got.
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+	    --child-silent-after-fork=yes \
 	    --errors-for-leak-kinds=all --log-file="$tmp/log" \
 	    "$tool" "$@" 2>"$tmp/err"
 	got=$?
@@ -51,7 +52,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 1
 fi
 for tool in thread-serialize llmq-encode llmr-validate toolcall-parse \
-    jsonresp-check; do
+    jsonresp-check llm-retry; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -317,6 +318,33 @@ check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
 check 2 "jsonresp-check: a usage error" /dev/null --errors=xml
 vg --feedback "$tmp/bad.json" >/dev/full
 verdict 3 "jsonresp-check: a failed write"
+
+tool=llm-retry
+printf 'What is 6 x 7?\n' >"$tmp/q.txt"
+head -c 1000000 /dev/urandom >"$tmp/big.bin"
+# A model whose answer is right from the second attempt on.
+printf '%s\n' '#!/bin/sh' 'cat >/dev/null' \
+    'if [ "$LLM_RETRY_ATTEMPT" -ge 2 ]; then echo 42; else echo about 40; fi' \
+    >"$tmp/model.sh"
+chmod +x "$tmp/model.sh"
+check 0 "llm-retry: accepted at once" "$tmp/q.txt" -c 'grep -q 4' -- \
+    "$tmp/model.sh"
+check 0 "llm-retry: rejected, then accepted" "$tmp/q.txt" -d 0 -v \
+    -c 'grep -qx 42 || { echo "not a number"; exit 1; }' -- "$tmp/model.sh"
+check 1 "llm-retry: never accepted, --emit-last" "$tmp/q.txt" -d 0 \
+    --emit-last -c 'echo no; exit 1' -- cat
+check 1 "llm-retry: the model fails" "$tmp/q.txt" -d 0 -n 2 -c true -- \
+    sh -c 'exit 7'
+check 1 "llm-retry: the model times out" "$tmp/q.txt" -d 0 -n 1 \
+    -t 0.2 -c true -- sleep 5
+check 3 "llm-retry: a model that cannot run" "$tmp/q.txt" -c true -- \
+    "$tmp/no-such-model"
+check 5 "llm-retry: --pass" "$tmp/q.txt" --pass 4,5 -c 'exit 5' -- cat
+check 3 "llm-retry: the check fails" "$tmp/q.txt" -c 'exit 9' -- cat
+check 0 "llm-retry: 1 MB through" "$tmp/big.bin" -c 'cat >/dev/null' -- cat
+check 2 "llm-retry: a usage error" /dev/null -n 0 -c true -- cat
+vg -c true -- cat <"$tmp/q.txt" >/dev/full
+verdict 3 "llm-retry: a failed write"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,35 @@
+/*
+ * proc: runs a command with its standard input given from memory and its
+ * standard output gathered into memory, in a process group of its own,
+ * under an optional time limit; a signal that asks this process to end
+ * is sent on to the command, which is reaped before the caller hears of it.
+ */
+#ifndef LLMKIT_PROC_H
+#define LLMKIT_PROC_H
+#include <stddef.h>
+
+#include "buf.h"
+
+/* How a command ended. */
+struct proc_result {
+	int	status;		/* exit status, when signo is 0 */
+	int	signo;		/* the signal that ended it, or 0 */
+	int	timed_out;	/* ended because the time limit was reached */
+	double	seconds;	/* from its start to its end */
+};
+
+/* What proc_run returns besides 0 (the command ran; see the result). */
+enum {
+	PROC_ERROR = -1,	/* a system call failed; errno says why */
+	PROC_NOEXEC = -2,	/* the command could not be started; errno */
+	PROC_CAUGHT = 1		/* a signal asked us to end (proc_caught) */
+};
+
+int	proc_init(void);
+int	proc_run(char *const[], const void *, size_t, struct buf *, double,
+	    struct proc_result *);
+int	proc_caught(void);
+int	proc_sleep(double);
+void	proc_die(void);
+
+#endif
