@@ -153,4 +153,23 @@ heading "The emergency alone: valid, but the conversation must be blocked (statu
 run 'sed -n 3p examples/responses.jsonl | jsonresp-check'
 status_is 5
 
+heading "llm-retry: a self-correcting call (t/fake-model stands in for the model)"
+mkdir "$t/model" || exit 3
+cp examples/bad-response.json "$t/model/reply.1" || exit 3
+cp examples/response.json "$t/model/reply.2" || exit 3
+echo "(the fake model answers with examples/bad-response.json first, then with"
+echo " examples/response.json; jsonresp-check judges each answer)"
+run 'echo "Plan my week of revision." | llm-retry -v -c "jsonresp-check -q --feedback" -- t/fake-model "$t/model" | jq -c .metadata'
+status_is 0
+
+heading "What the model was told on its second attempt (the indented lines of its JSON left out)"
+run 'grep -v "^ " "$t/model/prompt.2" | cut -c1-150'
+status_is 0
+
+heading "Three rejected answers: nothing on stdout, the last feedback on stderr, status 1"
+run 'echo "Plan my week." | llm-retry -d 0 -c "jsonresp-check -q --feedback" -- sh -c "cat >/dev/null; cat examples/bad-response.json" 2>"$t/err"'
+status_is 1
+run 'cut -c1-150 "$t/err"'
+status_is 0
+
 printf '\ndemo: every pipeline behaved as documented\n'
