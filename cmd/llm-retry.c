@@ -206,6 +206,7 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 	struct buf answer = BUF_INIT, feedback = BUF_INIT, last = BUF_INIT;
 	struct buf said = BUF_INIT, tmp;
 	struct proc_result res;
+	const char *plural;
 	char num[32];
 	long i;
 	int status = DIAG_INVALID, rejected = 0;
@@ -256,14 +257,16 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 		tmp = last, last = answer, answer = tmp;
 		tmp = said, said = feedback, feedback = tmp;
 	}
+	plural = o->attempts == 1 ? "" : "s";
 	if (!rejected)
-		diag_warnx("no answer accepted in %ld attempts", o->attempts);
+		diag_warnx("no answer accepted in %ld attempt%s", o->attempts,
+		    plural);
 	else if (said.len == 0)
-		diag_warnx("no answer accepted in %ld attempts; the check gave "
-		    "no feedback", o->attempts);
+		diag_warnx("no answer accepted in %ld attempt%s; the check gave "
+		    "no feedback", o->attempts, plural);
 	else {
-		diag_warnx("no answer accepted in %ld attempts; the last check "
-		    "said:", o->attempts);
+		diag_warnx("no answer accepted in %ld attempt%s; the last check "
+		    "said:", o->attempts, plural);
 		fwrite(said.data, 1, said.len, stderr);
 		if (said.data[said.len - 1] != '\n')
 			fputc('\n', stderr);
@@ -309,8 +312,8 @@ main(int argc, char *argv[])
 		case 'h':
 			fputs(synopsis, stdout);
 			fputs("\nexit status: 0 accepted, 1 no answer accepted, "
-			    "2 usage, 3 trouble;\n"
-			    "or the check's status listed in --pass\n", stdout);
+			    "2 usage, 3 trouble; or the check's status listed "
+			    "in --pass\n", stdout);
 			return io_fshut(stdout, "<stdout>");
 		case 'n':
 			errno = 0;

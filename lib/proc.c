@@ -269,16 +269,22 @@ converse(struct run *r, double timeout, struct proc_result *res)
 {
 	struct pollfd p[3];
 	double start = now(), t, limit = timeout > 0 ? start + timeout : 0;
-	int st, nfds, rc = 0;
+	int st, nfds, watch, rc = 0;
 	pid_t w;
 
 	for (;;) {
 		t = now();
 		if (caught && !r->reaped)
 			stop_group(r, caught, t);
-		if (limit > 0 && t >= limit && !r->reaped && !r->sent) {
+		watch = limit > 0 && !res->timed_out &&
+		    (r->reaped ? r->out != -1 : !r->sent);
+		if (watch && t >= limit) {
+			/* stop it, or stop waiting for what escaped it */
 			res->timed_out = 1;
-			stop_group(r, SIGTERM, t);
+			if (r->reaped)
+				close_fd(&r->out);
+			else
+				stop_group(r, SIGTERM, t);
 		}
 		if (r->kill_at > 0 && t >= r->kill_at && !r->reaped) {
 			kill(-r->pid, SIGKILL);
@@ -313,8 +319,8 @@ converse(struct run *r, double timeout, struct proc_result *res)
 			p[nfds].fd = r->in;
 			p[nfds++].events = POLLOUT;
 		}
-		if (poll(p, (nfds_t)nfds, poll_ms(t, r->reaped || r->sent ?
-		    0 : limit, r->kill_at)) == -1) {
+		if (poll(p, (nfds_t)nfds, poll_ms(t, watch ? limit : 0,
+		    r->kill_at)) == -1) {
 			if (errno == EINTR)
 				continue;
 			rc = PROC_ERROR;
