@@ -1,0 +1,2338 @@
+/* store: seed 001's objects in an SQLite file (see store.h). */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "io.h"
+#include "jsonw.h"
+#include "sha256.h"
+#include "store.h"
+#include "utf8.h"
+
+/* How long a command waits for another that holds the store (ms). */
+#define STORE_BUSY_MS	60000
+
+static const char schema_sql[] =
+    "PRAGMA application_id = 1280068947;"
+    "PRAGMA user_version = 1;"
+    "CREATE TABLE blob ("
+    " hash TEXT PRIMARY KEY NOT NULL,"
+    " size INTEGER NOT NULL,"
+    " data BLOB NOT NULL);"
+    "CREATE TABLE attachment ("
+    " id INTEGER PRIMARY KEY,"
+    " hash TEXT NOT NULL UNIQUE,"
+    " topic_id TEXT NOT NULL,"
+    " message_id TEXT NOT NULL UNIQUE,"
+    " xml_content TEXT,"
+    " xml_blob TEXT,"
+    " format TEXT NOT NULL CHECK (format IN ('llm-query', 'llm-response')),"
+    " version INTEGER NOT NULL,"
+    " created_at INTEGER NOT NULL,"
+    " size INTEGER NOT NULL,"
+    " CHECK ((xml_content IS NULL) <> (xml_blob IS NULL)));"
+    "CREATE INDEX attachment_topic ON attachment (topic_id, id);"
+    "CREATE INDEX attachment_blob ON attachment (xml_blob)"
+    " WHERE xml_blob IS NOT NULL;"
+    "CREATE TABLE subject ("
+    " topic_id TEXT NOT NULL,"
+    " id TEXT NOT NULL,"
+    " description TEXT NOT NULL,"
+    " keywords TEXT NOT NULL,"
+    " time_ranges TEXT NOT NULL,"
+    " message_count INTEGER NOT NULL,"
+    " created_at INTEGER NOT NULL,"
+    " last_seen_at INTEGER NOT NULL,"
+    " archived INTEGER NOT NULL,"
+    " source_xml_hash TEXT,"
+    " last_seq INTEGER NOT NULL,"
+    " last_pos INTEGER NOT NULL,"
+    " PRIMARY KEY (topic_id, id));"
+    "CREATE INDEX subject_recent ON subject (topic_id, last_seq DESC,"
+    " last_pos);"
+    "CREATE TABLE keyword ("
+    " topic_id TEXT NOT NULL,"
+    " term TEXT NOT NULL,"
+    " frequency INTEGER NOT NULL,"
+    " subjects TEXT NOT NULL,"
+    " score REAL,"
+    " created_at INTEGER NOT NULL,"
+    " last_seen INTEGER NOT NULL,"
+    " source_xml_hash TEXT,"
+    " last_seq INTEGER NOT NULL,"
+    " last_pos INTEGER NOT NULL,"
+    " PRIMARY KEY (topic_id, term));"
+    "CREATE INDEX keyword_recent ON keyword (topic_id, last_seq DESC,"
+    " last_pos);"
+    "CREATE INDEX keyword_term ON keyword (term);"
+    "CREATE TABLE summary ("
+    " topic_id TEXT NOT NULL,"
+    " version INTEGER NOT NULL,"
+    " content TEXT NOT NULL,"
+    " subjects TEXT NOT NULL,"
+    " keywords TEXT NOT NULL,"
+    " created_at INTEGER NOT NULL,"
+    " updated_at INTEGER NOT NULL,"
+    " change_reason TEXT,"
+    " source_xml_hash TEXT,"
+    " PRIMARY KEY (topic_id, version));"
+    "CREATE TABLE template ("
+    " model_id TEXT NOT NULL,"
+    " version INTEGER NOT NULL,"
+    " prompt_text TEXT NOT NULL,"
+    " xml_schema_version INTEGER NOT NULL,"
+    " created_at INTEGER NOT NULL,"
+    " updated_at INTEGER NOT NULL,"
+    " active INTEGER NOT NULL,"
+    " PRIMARY KEY (model_id, version));"
+    "CREATE UNIQUE INDEX template_active ON template (model_id) WHERE active;";
+
+/* The statements, prepared once per store and kept. */
+enum {
+	Q_ATT_BY_MSG, Q_BLOB_ADD, Q_ATT_ADD, Q_PREV_RESPONSE, Q_SUBJECT_GET,
+	Q_SUBJECT_PUT, Q_KEYWORD_GET, Q_KEYWORD_PUT, Q_SUMMARY_LAST,
+	Q_SUMMARY_ADD, Q_BLOB_GET, Q_NQ
+};
+
+static const char *const sql[Q_NQ] = {
+	[Q_ATT_BY_MSG] = "SELECT hash, topic_id, format, xml_content, xml_blob,"
+	    " size FROM attachment WHERE message_id = ?1",
+	[Q_BLOB_ADD] = "INSERT OR IGNORE INTO blob (hash, size, data)"
+	    " VALUES (?1, ?2, ?3)",
+	[Q_ATT_ADD] = "INSERT INTO attachment (id, hash, topic_id, message_id,"
+	    " xml_content, xml_blob, format, version, created_at, size)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[Q_PREV_RESPONSE] = "SELECT id FROM attachment WHERE topic_id = ?1"
+	    " AND format = 'llm-response' AND id < ?2 ORDER BY id DESC LIMIT 1",
+	[Q_SUBJECT_GET] = "SELECT keywords, time_ranges, message_count,"
+	    " last_seq, last_pos FROM subject WHERE topic_id = ?1 AND id = ?2",
+	[Q_SUBJECT_PUT] = "INSERT INTO subject (topic_id, id, description,"
+	    " keywords, time_ranges, message_count, created_at, last_seen_at,"
+	    " archived, source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 0, ?8, ?9, ?10)"
+	    " ON CONFLICT (topic_id, id) DO UPDATE SET"
+	    " description = excluded.description, keywords = excluded.keywords,"
+	    " time_ranges = excluded.time_ranges,"
+	    " message_count = excluded.message_count,"
+	    " last_seen_at = excluded.last_seen_at,"
+	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
+	[Q_KEYWORD_GET] = "SELECT frequency, subjects, last_seq, last_pos"
+	    " FROM keyword WHERE topic_id = ?1 AND term = ?2",
+	[Q_KEYWORD_PUT] = "INSERT INTO keyword (topic_id, term, frequency,"
+	    " subjects, score, created_at, last_seen, source_xml_hash,"
+	    " last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)"
+	    " ON CONFLICT (topic_id, term) DO UPDATE SET"
+	    " frequency = excluded.frequency, subjects = excluded.subjects,"
+	    " score = excluded.score, last_seen = excluded.last_seen,"
+	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
+	[Q_SUMMARY_LAST] = "SELECT version, content, subjects, keywords"
+	    " FROM summary WHERE topic_id = ?1 ORDER BY version DESC LIMIT 1",
+	[Q_SUMMARY_ADD] = "INSERT INTO summary (topic_id, version, content,"
+	    " subjects, keywords, created_at, updated_at, change_reason,"
+	    " source_xml_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
+	[Q_BLOB_GET] = "SELECT data FROM blob WHERE hash = ?1",
+};
+
+struct store {
+	sqlite3		*db;
+	char		*path;
+	sqlite3_stmt	*q[Q_NQ];
+	int		 in_tx;
+};
+
+/* ------------------------------------------------------------ plumbing */
+
+static int
+db_fail(struct store *s)
+{
+	diag_warnx("%s: %s", s->path, sqlite3_errmsg(s->db));
+	return DIAG_TROUBLE;
+}
+
+/* A prepared statement of the cache, reset and unbound; NULL reported. */
+static sqlite3_stmt *
+stmt(struct store *s, int id)
+{
+	sqlite3_stmt *q = s->q[id];
+
+	if (q == NULL) {
+		if (sqlite3_prepare_v3(s->db, sql[id], -1,
+		    SQLITE_PREPARE_PERSISTENT, &s->q[id], NULL) != SQLITE_OK) {
+			db_fail(s);
+			return NULL;
+		}
+		return s->q[id];
+	}
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return q;
+}
+
+/* A statement for one use; NULL reported. */
+static sqlite3_stmt *
+prepare(struct store *s, const char *text)
+{
+	sqlite3_stmt *q;
+
+	if (sqlite3_prepare_v2(s->db, text, -1, &q, NULL) != SQLITE_OK) {
+		db_fail(s);
+		return NULL;
+	}
+	return q;
+}
+
+static void
+bind_text(sqlite3_stmt *q, int i, const char *p, size_t n)
+{
+	if (p == NULL)
+		sqlite3_bind_null(q, i);
+	else
+		sqlite3_bind_text64(q, i, p, n, SQLITE_STATIC, SQLITE_UTF8);
+}
+
+static void
+bind_str(sqlite3_stmt *q, int i, const char *p)
+{
+	bind_text(q, i, p, p != NULL ? strlen(p) : 0);
+}
+
+static void
+bind_buf(sqlite3_stmt *q, int i, const struct buf *b)
+{
+	bind_text(q, i, b->len > 0 ? b->data : "", b->len);
+}
+
+static const char *
+col_str(sqlite3_stmt *q, int i)
+{
+	const char *p = (const char *)sqlite3_column_text(q, i);
+
+	return p != NULL ? p : "";
+}
+
+static size_t
+col_len(sqlite3_stmt *q, int i)
+{
+	return (size_t)sqlite3_column_bytes(q, i);
+}
+
+/* Steps a statement that returns no row. */
+static int
+step_done(struct store *s, sqlite3_stmt *q)
+{
+	int rc = sqlite3_step(q);
+
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE)
+		return db_fail(s);
+	return DIAG_OK;
+}
+
+static int
+exec(struct store *s, const char *text)
+{
+	if (sqlite3_exec(s->db, text, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(s);
+	return DIAG_OK;
+}
+
+/* Milliseconds since the epoch, or $LLMSTORE_NOW when it is set. */
+static long long
+now_ms(void)
+{
+	const char *env = getenv("LLMSTORE_NOW");
+	struct timespec ts;
+
+	if (env != NULL && *env != '\0' &&
+	    strspn(env, "0123456789") == strlen(env) && strlen(env) <= 15)
+		return strtoll(env, NULL, 10);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int
+writes(FILE *out, const struct buf *b)
+{
+	return io_write(b->data, b->len, out) == 0 ? DIAG_OK : DIAG_TROUBLE;
+}
+
+/* ------------------------------------------------------------- opening */
+
+static int
+pragma_int(struct store *s, const char *text, long long *v)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, text, -1, &q, NULL) != SQLITE_OK)
+		return sqlite3_errcode(s->db);
+	rc = sqlite3_step(q);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int
+not_ours(struct store *s, int rc)
+{
+	if (rc != SQLITE_OK && rc != SQLITE_NOTADB)
+		return db_fail(s);
+	if (rc == SQLITE_NOTADB)
+		diag_warnx("%s: not an llmstore database (%s)", s->path,
+		    sqlite3_errmsg(s->db));
+	else
+		diag_warnx("%s: not an llmstore database", s->path);
+	return DIAG_TROUBLE;
+}
+
+/* Reads the header; a file without tables becomes a new store. */
+static int
+check_store(struct store *s)
+{
+	long long app, ver, tables;
+	int rc;
+
+	if ((rc = pragma_int(s, "PRAGMA application_id", &app)) != SQLITE_OK ||
+	    (rc = pragma_int(s, "PRAGMA user_version", &ver)) != SQLITE_OK)
+		return not_ours(s, rc);
+	if (app == 0 && ver == 0) {
+		if (exec(s, "BEGIN IMMEDIATE") != DIAG_OK)
+			return DIAG_TROUBLE;
+		if ((rc = pragma_int(s, "PRAGMA application_id", &app)) !=
+		    SQLITE_OK || (rc = pragma_int(s, "SELECT count(*) FROM "
+		    "sqlite_schema", &tables)) != SQLITE_OK) {
+			exec(s, "ROLLBACK");
+			return not_ours(s, rc);
+		}
+		if (app == 0 && tables == 0) {
+			if (exec(s, schema_sql) != DIAG_OK) {
+				exec(s, "ROLLBACK");
+				return DIAG_TROUBLE;
+			}
+			ver = STORE_SCHEMA;
+			app = STORE_APPLICATION_ID;
+		} else if (app == 0) {
+			exec(s, "ROLLBACK");
+			return not_ours(s, SQLITE_OK);
+		} else
+			pragma_int(s, "PRAGMA user_version", &ver);
+		if (exec(s, "COMMIT") != DIAG_OK)
+			return DIAG_TROUBLE;
+	}
+	if (app != STORE_APPLICATION_ID || ver < 1)
+		return not_ours(s, SQLITE_OK);
+	if (ver > STORE_SCHEMA) {
+		diag_warnx("%s: written by a newer llmstore (schema %lld); this "
+		    "one reads schema %d", s->path, ver, STORE_SCHEMA);
+		return DIAG_TROUBLE;
+	}
+	return DIAG_OK;
+}
+
+/*
+ * Opens the store at path; create says whether a missing file becomes a
+ * new store (commands that write) or is an error (commands that read).
+ */
+int
+store_open(struct store **sp, const char *path, int create)
+{
+	struct store *s;
+	struct stat st;
+	int flags = SQLITE_OPEN_READWRITE;
+
+	*sp = NULL;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			diag_warn("%s", path);
+			return DIAG_TROUBLE;
+		}
+	} else if (errno != ENOENT || !create) {
+		diag_warn("%s", path);
+		return DIAG_TROUBLE;
+	}
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+	if ((s = calloc(1, sizeof(*s))) == NULL ||
+	    (s->path = strdup(path)) == NULL) {
+		free(s);
+		diag_warn("%s", path);
+		return DIAG_TROUBLE;
+	}
+	*sp = s;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		if (s->db == NULL) {
+			diag_warnx("%s: out of memory", path);
+			return DIAG_TROUBLE;
+		}
+		return db_fail(s);
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	if (check_store(s) != DIAG_OK)
+		return DIAG_TROUBLE;
+	/* Readers never wait for the writer; kept by the file once set. */
+	if (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
+	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK)
+		return DIAG_TROUBLE;
+	return DIAG_OK;
+}
+
+void
+store_close(struct store *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < Q_NQ; i++)
+		sqlite3_finalize(s->q[i]);
+	if (s->in_tx)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+/*
+ * Every command is one transaction: IMMEDIATE for a writer, so that
+ * writers queue at once rather than fail on upgrading a read lock.
+ */
+int
+store_begin(struct store *s, int write)
+{
+	if (exec(s, write ? "BEGIN IMMEDIATE" : "BEGIN") != DIAG_OK)
+		return DIAG_TROUBLE;
+	s->in_tx = 1;
+	return DIAG_OK;
+}
+
+int
+store_commit(struct store *s)
+{
+	if (exec(s, "COMMIT") != DIAG_OK)
+		return DIAG_TROUBLE;
+	s->in_tx = 0;
+	return DIAG_OK;
+}
+
+void
+store_rollback(struct store *s)
+{
+	if (s->in_tx)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_tx = 0;
+}
+
+/* ------------------------------------------------------------- objects */
+
+/* An attachment's fields, as the seed names them. */
+struct att {
+	const char	*topic;
+	const char	*message;
+	const char	*content;	/* inline XML, or NULL */
+	size_t		 content_len;
+	const char	*blob;		/* the blob's hash, or NULL */
+	const char	*format;
+	long long	 version;
+	long long	 created;
+	long long	 size;
+};
+
+/* The attachment as a JSON object without its hash (what is hashed). */
+static void
+att_json(struct buf *b, const struct att *a)
+{
+	buf_adds(b, "{\"$type$\":\"XMLMessageAttachment\",\"topicId\":");
+	jsonw_string(b, a->topic, strlen(a->topic));
+	buf_adds(b, ",\"messageId\":");
+	jsonw_string(b, a->message, strlen(a->message));
+	if (a->content != NULL) {
+		buf_adds(b, ",\"xmlContent\":");
+		jsonw_string(b, a->content, a->content_len);
+	}
+	if (a->blob != NULL) {
+		buf_adds(b, ",\"xmlBlob\":");
+		jsonw_string(b, a->blob, strlen(a->blob));
+	}
+	buf_adds(b, ",\"format\":");
+	jsonw_string(b, a->format, strlen(a->format));
+	buf_printf(b, ",\"version\":%lld,\"createdAt\":%lld,\"size\":%lld}",
+	    a->version, a->created, a->size);
+}
+
+/* Appends the attachment's line; hash in out when out is not NULL. */
+static int
+att_line(struct buf *b, const struct att *a, const char *stored,
+    char out[SHA256_HEX])
+{
+	char hash[SHA256_HEX];
+	size_t start = b->len;
+
+	att_json(b, a);
+	if (sha256_hex(b->data + start, b->len - start, hash) != 0)
+		return -1;
+	if (out != NULL)
+		memcpy(out, hash, SHA256_HEX);
+	b->len--;		/* the closing brace */
+	buf_adds(b, ",\"hash\":\"");
+	buf_adds(b, stored != NULL ? stored : hash);
+	buf_adds(b, "\"}");
+	return 0;
+}
+
+/* The attachment of the row "hash, topic_id, message_id, xml_content,
+ * xml_blob, format, version, created_at, size" from column 0. */
+static void
+att_from_row(struct att *a, sqlite3_stmt *q)
+{
+	a->topic = col_str(q, 1);
+	a->message = col_str(q, 2);
+	a->content = sqlite3_column_type(q, 3) == SQLITE_NULL ? NULL :
+	    col_str(q, 3);
+	a->content_len = col_len(q, 3);
+	a->blob = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL :
+	    col_str(q, 4);
+	a->format = col_str(q, 5);
+	a->version = sqlite3_column_int64(q, 6);
+	a->created = sqlite3_column_int64(q, 7);
+	a->size = sqlite3_column_int64(q, 8);
+}
+
+#define ATT_COLUMNS	"hash, topic_id, message_id, xml_content, xml_blob," \
+	" format, version, created_at, size"
+
+/*
+ * Trims white space (space, tab, CR, LF), lower-cases ASCII letters and
+ * makes each run of white space inside one space: how terms and subject
+ * names are compared.
+ */
+void
+store_normalize(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+	int space = 0;
+
+	buf_reset(b);
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			space = b->len > 0;
+			continue;
+		}
+		if (space)
+			buf_addc(b, ' ');
+		space = 0;
+		buf_addc(b, c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c);
+	}
+	buf_addc(b, '\0');
+	b->len--;
+}
+
+/* A JSON array of strings, as stored: parsed, or an empty one. */
+static json_t *
+str_array(const char *text, size_t n)
+{
+	json_t *a = json_loadb(text, n, 0, NULL);
+
+	if (a == NULL || !json_is_array(a)) {
+		json_decref(a);
+		a = json_array();
+	}
+	return a;
+}
+
+static void
+array_add_unique(json_t *a, const char *s, size_t n)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v) {
+		if (json_is_string(v) && json_string_length(v) == n &&
+		    memcmp(json_string_value(v), s, n) == 0)
+			return;
+	}
+	json_array_append_new(a, json_stringn(s, n));
+}
+
+static void
+write_str_array(struct buf *b, const json_t *a)
+{
+	size_t i;
+	json_t *v;
+
+	buf_addc(b, '[');
+	json_array_foreach(a, i, v) {
+		if (i > 0)
+			buf_addc(b, ',');
+		jsonw_string(b, json_string_value(v), json_string_length(v));
+	}
+	buf_addc(b, ']');
+}
+
+/* Time ranges [{"start":S,"end":E},...] as stored, and back. */
+struct ranges {
+	long long	*v;	/* start, end, start, end, ... */
+	size_t		 n;	/* ranges */
+};
+
+static void
+ranges_load(struct ranges *r, const char *text, size_t len)
+{
+	json_t *a = json_loadb(text, len, 0, NULL), *o;
+	size_t i;
+
+	r->n = 0;
+	r->v = NULL;
+	if (a == NULL || !json_is_array(a) || json_array_size(a) == 0) {
+		json_decref(a);
+		return;
+	}
+	if ((r->v = calloc(2 * json_array_size(a) + 2,
+	    sizeof(*r->v))) == NULL) {
+		json_decref(a);
+		return;
+	}
+	json_array_foreach(a, i, o) {
+		r->v[2 * r->n] = json_integer_value(json_object_get(o,
+		    "start"));
+		r->v[2 * r->n + 1] = json_integer_value(json_object_get(o,
+		    "end"));
+		r->n++;
+	}
+	json_decref(a);
+}
+
+static void
+ranges_write(struct buf *b, const struct ranges *r)
+{
+	size_t i;
+
+	buf_addc(b, '[');
+	for (i = 0; i < r->n; i++)
+		buf_printf(b, "%s{\"start\":%lld,\"end\":%lld}", i ? "," : "",
+		    r->v[2 * i], r->v[2 * i + 1]);
+	buf_addc(b, ']');
+}
+
+/* -------------------------------------------------------------- ingest */
+
+/* What one response brings. */
+struct ingest {
+	struct store		*s;
+	const struct store_doc	*d;
+	long long		 seq;		/* the attachment's id */
+	long long		 prev;		/* the topic's response before */
+	long long		 now;
+	json_t			*subjects;	/* ids, for the summary */
+	json_t			*terms;
+	struct buf		 name;
+	struct buf		 term;
+	struct buf		 text;
+	struct buf		 text2;
+};
+
+static int
+ingest_subject(struct ingest *g, const struct llmr_subject *sub,
+    long long pos)
+{
+	struct store *s = g->s;
+	sqlite3_stmt *q;
+	struct ranges r = { NULL, 0 };
+	json_t *kws;
+	long long count = 0, last_seq = 0;
+	size_t i;
+	int found, rc;
+
+	if ((q = stmt(s, Q_SUBJECT_GET)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	bind_buf(q, 2, &g->name);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s);
+	found = rc == SQLITE_ROW;
+	if (found) {
+		kws = str_array(col_str(q, 0), col_len(q, 0));
+		ranges_load(&r, col_str(q, 1), col_len(q, 1));
+		count = sqlite3_column_int64(q, 2);
+		last_seq = sqlite3_column_int64(q, 3);
+		if (last_seq == g->seq)
+			pos = sqlite3_column_int64(q, 4);
+	} else
+		kws = json_array();
+	sqlite3_reset(q);
+	if (!found && !sub->is_new)
+		diag_warnx("%s: warning: subject \"%s\" is marked "
+		    "isNew=\"false\" but the topic has no such subject",
+		    g->d->file, g->name.data);
+	else if (found && sub->is_new && last_seq != g->seq)
+		diag_warnx("%s: warning: subject \"%s\" is marked "
+		    "isNew=\"true\" but the topic has it already", g->d->file,
+		    g->name.data);
+
+	for (i = 0; i < sub->nkeywords; i++) {
+		store_normalize(&g->term, sub->keywords[i].term.s,
+		    sub->keywords[i].term.len);
+		if (g->term.len > 0)
+			array_add_unique(kws, g->term.data, g->term.len);
+	}
+	if (last_seq != g->seq) {
+		count++;
+		if (g->prev != 0 && last_seq == g->prev && r.n > 0)
+			r.v[2 * r.n - 1] = g->now;
+		else {
+			long long *v = realloc(r.v, (2 * r.n + 2) *
+			    sizeof(*v));
+
+			if (v == NULL) {
+				free(r.v);
+				json_decref(kws);
+				diag_warnx("%s: out of memory", s->path);
+				return DIAG_TROUBLE;
+			}
+			r.v = v;
+			r.v[2 * r.n] = r.v[2 * r.n + 1] = g->now;
+			r.n++;
+		}
+	}
+	buf_reset(&g->text);
+	write_str_array(&g->text, kws);
+	buf_reset(&g->text2);
+	ranges_write(&g->text2, &r);
+	free(r.v);
+	json_decref(kws);
+
+	if ((q = stmt(s, Q_SUBJECT_PUT)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	bind_buf(q, 2, &g->name);
+	bind_text(q, 3, sub->description.s, sub->description.len);
+	bind_buf(q, 4, &g->text);
+	bind_buf(q, 5, &g->text2);
+	sqlite3_bind_int64(q, 6, count);
+	sqlite3_bind_int64(q, 7, g->now);
+	bind_str(q, 8, g->d->hash);
+	sqlite3_bind_int64(q, 9, g->seq);
+	sqlite3_bind_int64(q, 10, pos);
+	return step_done(s, q);
+}
+
+static int
+ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
+    long long pos)
+{
+	struct store *s = g->s;
+	sqlite3_stmt *q;
+	json_t *subs;
+	long long freq = 0;
+	int rc;
+
+	if ((q = stmt(s, Q_KEYWORD_GET)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	bind_buf(q, 2, &g->term);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s);
+	if (rc == SQLITE_ROW) {
+		freq = sqlite3_column_int64(q, 0);
+		subs = str_array(col_str(q, 1), col_len(q, 1));
+		if (sqlite3_column_int64(q, 2) == g->seq)
+			pos = sqlite3_column_int64(q, 3);
+	} else
+		subs = json_array();
+	sqlite3_reset(q);
+	array_add_unique(subs, g->name.data, g->name.len);
+	buf_reset(&g->text);
+	write_str_array(&g->text, subs);
+	json_decref(subs);
+
+	if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	bind_buf(q, 2, &g->term);
+	sqlite3_bind_int64(q, 3, freq + 1);
+	bind_buf(q, 4, &g->text);
+	sqlite3_bind_double(q, 5, kw->confidence);
+	sqlite3_bind_int64(q, 6, g->now);
+	bind_str(q, 7, g->d->hash);
+	sqlite3_bind_int64(q, 8, g->seq);
+	sqlite3_bind_int64(q, 9, pos);
+	return step_done(s, q);
+}
+
+static int
+ingest_summary(struct ingest *g)
+{
+	const struct llmr_text *u = &g->d->doc->summary;
+	struct store *s = g->s;
+	sqlite3_stmt *q;
+	json_t *subs, *terms;
+	const char *p = u->s, *end = u->s + u->len;
+	long long version = 1;
+	size_t i;
+	json_t *v;
+	int rc;
+
+	while (p < end && strchr(" \t\r\n", *p) != NULL)
+		p++;
+	while (end > p && strchr(" \t\r\n", end[-1]) != NULL)
+		end--;
+	if (p == end)
+		return DIAG_OK;
+
+	if ((q = stmt(s, Q_SUMMARY_LAST)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s);
+	buf_reset(&g->text);
+	if (rc == SQLITE_ROW) {
+		version = sqlite3_column_int64(q, 0) + 1;
+		buf_add(&g->text, col_str(q, 1), col_len(q, 1));
+		buf_addc(&g->text, '\n');
+		subs = str_array(col_str(q, 2), col_len(q, 2));
+		terms = str_array(col_str(q, 3), col_len(q, 3));
+	} else {
+		subs = json_array();
+		terms = json_array();
+	}
+	sqlite3_reset(q);
+	buf_add(&g->text, p, (size_t)(end - p));
+	json_array_foreach(g->subjects, i, v)
+		array_add_unique(subs, json_string_value(v),
+		    json_string_length(v));
+	json_array_foreach(g->terms, i, v)
+		array_add_unique(terms, json_string_value(v),
+		    json_string_length(v));
+	buf_reset(&g->text2);
+	write_str_array(&g->text2, subs);
+	buf_reset(&g->name);
+	write_str_array(&g->name, terms);
+	json_decref(subs);
+	json_decref(terms);
+	buf_reset(&g->term);
+	buf_adds(&g->term, "summaryUpdate of message ");
+	buf_adds(&g->term, g->d->message);
+
+	if ((q = stmt(s, Q_SUMMARY_ADD)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, g->d->topic);
+	sqlite3_bind_int64(q, 2, version);
+	bind_buf(q, 3, &g->text);
+	bind_buf(q, 4, &g->text2);
+	bind_buf(q, 5, &g->name);
+	sqlite3_bind_int64(q, 6, g->now);
+	bind_buf(q, 7, &g->term);
+	bind_str(q, 8, g->d->hash);
+	return step_done(s, q);
+}
+
+/* Subjects, keywords and the summary of a response, in document order. */
+static int
+ingest(struct store *s, const struct store_doc *d, long long seq,
+    long long now)
+{
+	const struct llmr_doc *doc = d->doc;
+	struct ingest g;
+	sqlite3_stmt *q;
+	long long kpos = 0;
+	size_t i, j;
+	int rc, status = DIAG_OK;
+
+	memset(&g, 0, sizeof(g));
+	g.s = s;
+	g.d = d;
+	g.seq = seq;
+	g.now = now;
+	if ((q = stmt(s, Q_PREV_RESPONSE)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, d->topic);
+	sqlite3_bind_int64(q, 2, seq);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		g.prev = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		return db_fail(s);
+	sqlite3_reset(q);
+	g.subjects = json_array();
+	g.terms = json_array();
+	for (i = 0; i < doc->nsubjects && status == DIAG_OK; i++) {
+		const struct llmr_subject *sub = &doc->subjects[i];
+
+		store_normalize(&g.name, sub->name.s, sub->name.len);
+		if (g.name.len == 0)
+			continue;
+		array_add_unique(g.subjects, g.name.data, g.name.len);
+		status = ingest_subject(&g, sub, (long long)i);
+		for (j = 0; j < sub->nkeywords && status == DIAG_OK; j++) {
+			store_normalize(&g.term, sub->keywords[j].term.s,
+			    sub->keywords[j].term.len);
+			if (g.term.len == 0)
+				continue;
+			array_add_unique(g.terms, g.term.data, g.term.len);
+			status = ingest_keyword(&g, &sub->keywords[j], kpos++);
+		}
+	}
+	if (status == DIAG_OK)
+		status = ingest_summary(&g);
+	json_decref(g.subjects);
+	json_decref(g.terms);
+	buf_free(&g.name);
+	buf_free(&g.term);
+	buf_free(&g.text);
+	buf_free(&g.text2);
+	return status;
+}
+
+/* Whether a stored attachment holds exactly these bytes. */
+static int
+same_xml(struct store *s, sqlite3_stmt *q, const struct store_doc *d)
+{
+	char hash[SHA256_HEX];
+
+	if ((long long)d->len != sqlite3_column_int64(q, 5))
+		return 0;
+	if (sqlite3_column_type(q, 3) != SQLITE_NULL)
+		return col_len(q, 3) == d->len &&
+		    memcmp(col_str(q, 3), d->xml, d->len) == 0;
+	return sha256_hex(d->xml, d->len, hash) == 0 &&
+	    strcmp(hash, col_str(q, 4)) == 0;
+}
+
+/*
+ * Stores one validated document and ingests a response's analysis. A
+ * message id that is stored already is no error when topic, format and
+ * bytes are the same (the put is repeated): the hash is the stored one.
+ */
+int
+store_put(struct store *s, struct store_doc *d)
+{
+	struct buf line = BUF_INIT;
+	struct att a;
+	sqlite3_stmt *q;
+	char blob[SHA256_HEX];
+	const char *format = d->doc->type == LLMR_QUERY ? "llm-query" :
+	    "llm-response";
+	long long seq;
+	int rc, status = DIAG_TROUBLE;
+
+	if ((q = stmt(s, Q_ATT_BY_MSG)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, d->message);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (strcmp(col_str(q, 1), d->topic) == 0 &&
+		    strcmp(col_str(q, 2), format) == 0 && same_xml(s, q, d)) {
+			snprintf(d->hash, sizeof(d->hash), "%s", col_str(q, 0));
+			status = DIAG_OK;
+		} else {
+			diag_warnx("%s: message \"%s\" is already stored "
+			    "(attachment %s)", d->file, d->message,
+			    col_str(q, 0));
+			status = DIAG_INVALID;
+		}
+		sqlite3_reset(q);
+		return status;
+	}
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE)
+		return db_fail(s);
+
+	memset(&a, 0, sizeof(a));
+	a.topic = d->topic;
+	a.message = d->message;
+	a.format = format;
+	a.version = 1;
+	a.created = now_ms();
+	a.size = (long long)d->len;
+	if (d->len <= STORE_INLINE_MAX) {
+		a.content = d->xml;
+		a.content_len = d->len;
+	} else {
+		if (sha256_hex(d->xml, d->len, blob) != 0)
+			goto crypto;
+		a.blob = blob;
+		if ((q = stmt(s, Q_BLOB_ADD)) == NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, blob);
+		sqlite3_bind_int64(q, 2, (long long)d->len);
+		sqlite3_bind_blob64(q, 3, d->xml, d->len, SQLITE_STATIC);
+		if (step_done(s, q) != DIAG_OK)
+			return DIAG_TROUBLE;
+	}
+	if (att_line(&line, &a, NULL, d->hash) != 0)
+		goto crypto;
+	buf_free(&line);
+	if ((q = stmt(s, Q_ATT_ADD)) == NULL)
+		return DIAG_TROUBLE;
+	sqlite3_bind_null(q, 1);
+	bind_str(q, 2, d->hash);
+	bind_str(q, 3, a.topic);
+	bind_str(q, 4, a.message);
+	bind_text(q, 5, a.content, a.content_len);
+	bind_str(q, 6, a.blob);
+	bind_str(q, 7, a.format);
+	sqlite3_bind_int64(q, 8, a.version);
+	sqlite3_bind_int64(q, 9, a.created);
+	sqlite3_bind_int64(q, 10, a.size);
+	if (step_done(s, q) != DIAG_OK)
+		return DIAG_TROUBLE;
+	seq = sqlite3_last_insert_rowid(s->db);
+	if (d->doc->type == LLMR_RESPONSE)
+		return ingest(s, d, seq, a.created);
+	return DIAG_OK;
+crypto:
+	buf_free(&line);
+	diag_warnx("%s: SHA-256 failed (libcrypto)", s->path);
+	return DIAG_TROUBLE;
+}
+
+/* ------------------------------------------------------------- reading */
+
+int
+store_ls(struct store *s, const char *topic, const char *message,
+    const char *format, FILE *out)
+{
+	struct buf line = BUF_INIT;
+	struct att a;
+	sqlite3_stmt *q;
+	int rc, status = DIAG_OK;
+
+	q = prepare(s, "SELECT " ATT_COLUMNS " FROM attachment"
+	    " WHERE (?1 IS NULL OR topic_id = ?1)"
+	    " AND (?2 IS NULL OR message_id = ?2)"
+	    " AND (?3 IS NULL OR format = ?3) ORDER BY id");
+	if (q == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	bind_str(q, 2, message);
+	bind_str(q, 3, format);
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		att_from_row(&a, q);
+		buf_reset(&line);
+		att_line(&line, &a, col_str(q, 0), NULL);
+		buf_addc(&line, '\n');
+		status = writes(out, &line);
+	}
+	if (status == DIAG_OK && rc != SQLITE_DONE)
+		status = db_fail(s);
+	sqlite3_finalize(q);
+	buf_free(&line);
+	return status;
+}
+
+/* The XML of an attachment (by hash or message id) or of a blob. */
+int
+store_cat(struct store *s, const char *hash, const char *message, FILE *out)
+{
+	sqlite3_stmt *q, *b;
+	int rc, status = DIAG_OK;
+
+	q = prepare(s, message != NULL ? "SELECT xml_content, xml_blob FROM"
+	    " attachment WHERE message_id = ?1" : "SELECT xml_content,"
+	    " xml_blob FROM attachment WHERE hash = ?1 UNION ALL"
+	    " SELECT NULL, hash FROM blob WHERE hash = ?1 LIMIT 1");
+	if (q == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, message != NULL ? message : hash);
+	if ((rc = sqlite3_step(q)) == SQLITE_DONE) {
+		if (message != NULL)
+			diag_warnx("no message \"%s\"", message);
+		else
+			diag_warnx("no attachment %s", hash);
+		status = DIAG_INVALID;
+	} else if (rc != SQLITE_ROW)
+		status = db_fail(s);
+	else if (sqlite3_column_type(q, 0) != SQLITE_NULL) {
+		if (io_write(col_str(q, 0), col_len(q, 0), out) != 0)
+			status = DIAG_TROUBLE;
+	} else if ((b = stmt(s, Q_BLOB_GET)) == NULL)
+		status = DIAG_TROUBLE;
+	else {
+		bind_str(b, 1, col_str(q, 1));
+		if ((rc = sqlite3_step(b)) == SQLITE_ROW) {
+			if (io_write(sqlite3_column_blob(b, 0), col_len(b, 0),
+			    out) != 0)
+				status = DIAG_TROUBLE;
+		} else if (rc == SQLITE_DONE) {
+			diag_warnx("%s: blob %s is missing", s->path,
+			    col_str(q, 1));
+			status = DIAG_TROUBLE;
+		} else
+			status = db_fail(s);
+		sqlite3_reset(b);
+	}
+	sqlite3_finalize(q);
+	return status;
+}
+
+/* Deletes a message's attachment, and its blob when no other uses it. */
+int
+store_rm(struct store *s, const char *message)
+{
+	sqlite3_stmt *q;
+	int rc, status;
+
+	q = prepare(s, "DELETE FROM attachment WHERE message_id = ?1"
+	    " RETURNING xml_blob");
+	if (q == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, message);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(q);
+		diag_warnx("no message \"%s\"", message);
+		return DIAG_INVALID;
+	}
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(q);
+		return db_fail(s);
+	}
+	if (sqlite3_column_type(q, 0) == SQLITE_NULL) {
+		sqlite3_finalize(q);
+		return DIAG_OK;
+	}
+	{
+		sqlite3_stmt *d;
+		char blob[SHA256_HEX];
+
+		snprintf(blob, sizeof(blob), "%s", col_str(q, 0));
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			continue;
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			return db_fail(s);
+		if ((d = prepare(s, "DELETE FROM blob WHERE hash = ?1 AND NOT"
+		    " EXISTS (SELECT 1 FROM attachment WHERE xml_blob = ?1)"))
+		    == NULL)
+			return DIAG_TROUBLE;
+		bind_str(d, 1, blob);
+		status = step_done(s, d);
+		sqlite3_finalize(d);
+	}
+	return status;
+}
+
+/* Appends the first column of each row as a JSON string array. */
+static int
+column_array(struct store *s, struct buf *b, sqlite3_stmt *q)
+{
+	int rc, n = 0;
+
+	buf_addc(b, '[');
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n++ > 0)
+			buf_addc(b, ',');
+		jsonw_string(b, col_str(q, 0), col_len(q, 0));
+	}
+	buf_addc(b, ']');
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(s);
+}
+
+void
+store_empty_context(const char *topic, FILE *out)
+{
+	struct buf b = BUF_INIT;
+
+	buf_adds(&b, "{\"topicId\":");
+	jsonw_string(&b, topic, strlen(topic));
+	buf_adds(&b, ",\"messageCount\":0,\"activeSubjects\":[],"
+	    "\"recentKeywords\":[]}\n");
+	io_write(b.data, b.len, out);
+	buf_free(&b);
+}
+
+/* What llmq-encode --context reads: the topic's memory, most recent first. */
+int
+store_context(struct store *s, const char *topic, FILE *out)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *q;
+	long long count = 0;
+	int status = DIAG_TROUBLE;
+
+	if ((q = prepare(s, "SELECT count(*) FROM attachment WHERE"
+	    " topic_id = ?1")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		count = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	buf_adds(&b, "{\"topicId\":");
+	jsonw_string(&b, topic, strlen(topic));
+	buf_printf(&b, ",\"messageCount\":%lld,\"activeSubjects\":", count);
+	if ((q = prepare(s, "SELECT id FROM subject WHERE topic_id = ?1 AND"
+	    " NOT archived ORDER BY last_seq DESC, last_pos LIMIT 20")) ==
+	    NULL)
+		goto out;
+	bind_str(q, 1, topic);
+	status = column_array(s, &b, q);
+	sqlite3_finalize(q);
+	if (status != DIAG_OK)
+		goto out;
+	buf_adds(&b, ",\"recentKeywords\":");
+	if ((q = prepare(s, "SELECT term FROM keyword WHERE topic_id = ?1"
+	    " ORDER BY last_seq DESC, last_pos LIMIT 50")) == NULL) {
+		status = DIAG_TROUBLE;
+		goto out;
+	}
+	bind_str(q, 1, topic);
+	status = column_array(s, &b, q);
+	sqlite3_finalize(q);
+	if (status != DIAG_OK)
+		goto out;
+	buf_adds(&b, "}\n");
+	status = writes(out, &b);
+out:
+	buf_free(&b);
+	return status;
+}
+
+static void
+member_str(struct buf *b, const char *name, sqlite3_stmt *q, int col)
+{
+	if (sqlite3_column_type(q, col) == SQLITE_NULL)
+		return;
+	buf_printf(b, ",\"%s\":", name);
+	jsonw_string(b, col_str(q, col), col_len(q, col));
+}
+
+static void
+member_raw(struct buf *b, const char *name, sqlite3_stmt *q, int col)
+{
+	buf_printf(b, ",\"%s\":", name);
+	buf_add(b, col_str(q, col), col_len(q, col));
+}
+
+static void
+member_int(struct buf *b, const char *name, sqlite3_stmt *q, int col)
+{
+	buf_printf(b, ",\"%s\":%lld", name,
+	    (long long)sqlite3_column_int64(q, col));
+}
+
+/* Columns: topic_id, version, content, subjects, keywords, created_at,
+ * updated_at, change_reason, source_xml_hash. */
+static void
+summary_line(struct buf *b, sqlite3_stmt *q)
+{
+	const char *topic = col_str(q, 0);
+	long long v = sqlite3_column_int64(q, 1);
+
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"Summary\",\"id\":\"");
+	jsonw_escape(b, topic, col_len(q, 0));
+	buf_printf(b, "-v%lld\",\"topic\":", v);
+	jsonw_string(b, topic, col_len(q, 0));
+	member_str(b, "content", q, 2);
+	member_raw(b, "subjects", q, 3);
+	member_raw(b, "keywords", q, 4);
+	buf_printf(b, ",\"version\":%lld", v);
+	if (v > 1) {
+		buf_adds(b, ",\"previousVersion\":\"");
+		jsonw_escape(b, topic, col_len(q, 0));
+		buf_printf(b, "-v%lld\"", v - 1);
+	}
+	member_int(b, "createdAt", q, 5);
+	member_int(b, "updatedAt", q, 6);
+	member_str(b, "changeReason", q, 7);
+	member_str(b, "sourceXmlHash", q, 8);
+	buf_adds(b, "}\n");
+}
+
+#define SUMMARY_COLUMNS	"topic_id, version, content, subjects, keywords," \
+	" created_at, updated_at, change_reason, source_xml_hash"
+
+int
+store_summary(struct store *s, const char *topic, long version, FILE *out)
+{
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *q;
+	int rc, status = DIAG_OK;
+
+	if ((q = prepare(s, "SELECT " SUMMARY_COLUMNS " FROM summary WHERE"
+	    " topic_id = ?1 AND (?2 = 0 OR version = ?2)"
+	    " ORDER BY version DESC LIMIT 1")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	sqlite3_bind_int64(q, 2, version);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		summary_line(&b, q);
+		status = writes(out, &b);
+	} else if (rc == SQLITE_DONE) {
+		if (version == 0)
+			diag_warnx("no summary of topic \"%s\"", topic);
+		else
+			diag_warnx("topic \"%s\" has no summary version %ld",
+			    topic, version);
+		status = DIAG_INVALID;
+	} else
+		status = db_fail(s);
+	sqlite3_finalize(q);
+	buf_free(&b);
+	return status;
+}
+
+/* Columns: topic_id, term, frequency, subjects, score, created_at,
+ * last_seen, source_xml_hash, last_seq, last_pos. */
+static void
+keyword_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"Keyword\"");
+	member_str(b, "topicId", q, 0);
+	member_str(b, "term", q, 1);
+	member_int(b, "frequency", q, 2);
+	member_raw(b, "subjects", q, 3);
+	if (sqlite3_column_type(q, 4) != SQLITE_NULL) {
+		buf_adds(b, ",\"score\":");
+		jsonw_number(b, sqlite3_column_double(q, 4));
+	}
+	member_int(b, "createdAt", q, 5);
+	member_int(b, "lastSeen", q, 6);
+	member_str(b, "sourceXmlHash", q, 7);
+	if (export) {
+		member_int(b, "lastSeq", q, 8);
+		member_int(b, "lastPos", q, 9);
+	}
+	buf_adds(b, "}\n");
+}
+
+#define KEYWORD_COLUMNS	"topic_id, term, frequency, subjects, score," \
+	" created_at, last_seen, source_xml_hash, last_seq, last_pos"
+
+/* Columns: topic_id, id, description, keywords, time_ranges,
+ * message_count, created_at, last_seen_at, archived, source_xml_hash,
+ * last_seq, last_pos. */
+static void
+subject_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"Subject\"");
+	member_str(b, "id", q, 1);
+	member_str(b, "topic", q, 0);
+	member_str(b, "description", q, 2);
+	member_raw(b, "keywords", q, 3);
+	member_raw(b, "timeRanges", q, 4);
+	member_int(b, "messageCount", q, 5);
+	member_int(b, "createdAt", q, 6);
+	member_int(b, "lastSeenAt", q, 7);
+	buf_adds(b, sqlite3_column_int64(q, 8) ? ",\"archived\":true" :
+	    ",\"archived\":false");
+	member_str(b, "sourceXmlHash", q, 9);
+	if (export) {
+		member_int(b, "lastSeq", q, 10);
+		member_int(b, "lastPos", q, 11);
+	}
+	buf_adds(b, "}\n");
+}
+
+#define SUBJECT_COLUMNS	"topic_id, id, description, keywords, time_ranges," \
+	" message_count, created_at, last_seen_at, archived, source_xml_hash," \
+	" last_seq, last_pos"
+
+/* Runs q (topic bound by the caller) and writes each row as line() does. */
+static int
+lines(struct store *s, sqlite3_stmt *q, void (*line)(struct buf *,
+    sqlite3_stmt *, int), int export, FILE *out)
+{
+	struct buf b = BUF_INIT;
+	int rc, status = DIAG_OK;
+
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		line(&b, q, export);
+		status = writes(out, &b);
+	}
+	if (status == DIAG_OK && rc != SQLITE_DONE)
+		status = db_fail(s);
+	sqlite3_finalize(q);
+	buf_free(&b);
+	return status;
+}
+
+int
+store_keywords(struct store *s, const char *topic, FILE *out)
+{
+	sqlite3_stmt *q;
+
+	if ((q = prepare(s, "SELECT " KEYWORD_COLUMNS " FROM keyword WHERE"
+	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	return lines(s, q, keyword_line, 0, out);
+}
+
+int
+store_subjects(struct store *s, const char *topic, FILE *out)
+{
+	sqlite3_stmt *q;
+
+	if ((q = prepare(s, "SELECT " SUBJECT_COLUMNS " FROM subject WHERE"
+	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	return lines(s, q, subject_line, 0, out);
+}
+
+int
+store_archive(struct store *s, const char *topic, const char *subject,
+    int archived)
+{
+	struct buf id = BUF_INIT;
+	sqlite3_stmt *q;
+	int status;
+
+	store_normalize(&id, subject, strlen(subject));
+	if ((q = prepare(s, "UPDATE subject SET archived = ?3 WHERE"
+	    " topic_id = ?1 AND id = ?2")) == NULL) {
+		buf_free(&id);
+		return DIAG_TROUBLE;
+	}
+	bind_str(q, 1, topic);
+	bind_buf(q, 2, &id);
+	sqlite3_bind_int(q, 3, archived);
+	status = step_done(s, q);
+	sqlite3_finalize(q);
+	if (status == DIAG_OK && sqlite3_changes(s->db) == 0) {
+		diag_warnx("topic \"%s\" has no subject \"%s\"", topic,
+		    id.data);
+		status = DIAG_INVALID;
+	}
+	buf_free(&id);
+	return status;
+}
+
+/* Where each keyword of a term came from. */
+int
+store_trace(struct store *s, const char *term, const char *topic, FILE *out)
+{
+	struct buf t = BUF_INIT, b = BUF_INIT;
+	sqlite3_stmt *q;
+	int rc, n = 0, status = DIAG_OK;
+
+	store_normalize(&t, term, strlen(term));
+	if ((q = prepare(s, "SELECT k.topic_id, k.term, k.source_xml_hash,"
+	    " a.message_id, a.format, a.created_at FROM keyword k"
+	    " LEFT JOIN attachment a ON a.hash = k.source_xml_hash"
+	    " WHERE k.term = ?1 AND (?2 IS NULL OR k.topic_id = ?2)"
+	    " ORDER BY k.topic_id")) == NULL) {
+		buf_free(&t);
+		return DIAG_TROUBLE;
+	}
+	bind_buf(q, 1, &t);
+	bind_str(q, 2, topic);
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		n++;
+		buf_reset(&b);
+		buf_adds(&b, "{\"topicId\":");
+		jsonw_string(&b, col_str(q, 0), col_len(q, 0));
+		buf_adds(&b, ",\"term\":");
+		jsonw_string(&b, col_str(q, 1), col_len(q, 1));
+		buf_adds(&b, ",\"sourceXmlHash\":");
+		if (sqlite3_column_type(q, 2) == SQLITE_NULL)
+			buf_adds(&b, "null");
+		else
+			jsonw_string(&b, col_str(q, 2), col_len(q, 2));
+		if (sqlite3_column_type(q, 3) == SQLITE_NULL)
+			buf_adds(&b, ",\"messageId\":null,\"format\":null,"
+			    "\"createdAt\":null}\n");
+		else {
+			member_str(&b, "messageId", q, 3);
+			member_str(&b, "format", q, 4);
+			member_int(&b, "createdAt", q, 5);
+			buf_adds(&b, "}\n");
+		}
+		status = writes(out, &b);
+	}
+	if (status == DIAG_OK && rc != SQLITE_DONE)
+		status = db_fail(s);
+	else if (status == DIAG_OK && n == 0) {
+		diag_warnx("no keyword \"%s\"", t.data);
+		status = DIAG_INVALID;
+	}
+	sqlite3_finalize(q);
+	buf_free(&t);
+	buf_free(&b);
+	return status;
+}
+
+/* ------------------------------------------------------------- prompts */
+
+/* Columns: model_id, version, prompt_text, xml_schema_version,
+ * created_at, updated_at, active. */
+static void
+template_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"SystemPromptTemplate\"");
+	member_str(b, "modelId", q, 0);
+	if (export)
+		member_str(b, "promptText", q, 2);
+	member_int(b, "xmlSchemaVersion", q, 3);
+	member_int(b, "version", q, 1);
+	member_int(b, "createdAt", q, 4);
+	member_int(b, "updatedAt", q, 5);
+	buf_adds(b, sqlite3_column_int64(q, 6) ? ",\"active\":true" :
+	    ",\"active\":false");
+	if (!export)
+		buf_printf(b, ",\"size\":%zu", col_len(q, 2));
+	buf_adds(b, "}\n");
+}
+
+#define TEMPLATE_COLUMNS "model_id, version, prompt_text, xml_schema_version," \
+	" created_at, updated_at, active"
+
+int
+store_prompt_set(struct store *s, const char *model, long xml_version,
+    const char *text, size_t len, FILE *out)
+{
+	sqlite3_stmt *q;
+	long long now = now_ms();
+	int status;
+
+	if ((q = prepare(s, "UPDATE template SET active = 0, updated_at = ?2"
+	    " WHERE model_id = ?1 AND active")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, model);
+	sqlite3_bind_int64(q, 2, now);
+	status = step_done(s, q);
+	sqlite3_finalize(q);
+	if (status != DIAG_OK)
+		return status;
+	if ((q = prepare(s, "INSERT INTO template (model_id, version,"
+	    " prompt_text, xml_schema_version, created_at, updated_at, active)"
+	    " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4, ?4, 1"
+	    " FROM template WHERE model_id = ?1 RETURNING " TEMPLATE_COLUMNS))
+	    == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, model);
+	bind_text(q, 2, text, len);
+	sqlite3_bind_int64(q, 3, xml_version);
+	sqlite3_bind_int64(q, 4, now);
+	return lines(s, q, template_line, 0, out);
+}
+
+int
+store_prompt_get(struct store *s, const char *model, long version, FILE *out)
+{
+	sqlite3_stmt *q;
+	int rc, status = DIAG_OK;
+
+	if ((q = prepare(s, "SELECT prompt_text FROM template WHERE"
+	    " model_id = ?1 AND (?2 = 0 AND active OR version = ?2)")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, model);
+	sqlite3_bind_int64(q, 2, version);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (io_write(col_str(q, 0), col_len(q, 0), out) != 0)
+			status = DIAG_TROUBLE;
+	} else if (rc == SQLITE_DONE) {
+		if (version == 0)
+			diag_warnx("no prompt template for model \"%s\"",
+			    model);
+		else
+			diag_warnx("no version %ld of the prompt template for "
+			    "model \"%s\"", version, model);
+		status = DIAG_INVALID;
+	} else
+		status = db_fail(s);
+	sqlite3_finalize(q);
+	return status;
+}
+
+int
+store_prompt_ls(struct store *s, const char *model, FILE *out)
+{
+	sqlite3_stmt *q;
+
+	if ((q = prepare(s, "SELECT " TEMPLATE_COLUMNS " FROM template WHERE"
+	    " ?1 IS NULL OR model_id = ?1 ORDER BY model_id, version")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, model);
+	return lines(s, q, template_line, 0, out);
+}
+
+/* ---------------------------------------------------------------- fsck */
+
+struct fsck {
+	struct store	*s;
+	int		 problems;
+};
+
+static void
+problem(struct fsck *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+problem(struct fsck *f, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0) {
+		buf_reserve(&b, (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(b.data, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	diag_warnx("%s: fsck: %s", f->s->path, n > 0 ? b.data : "");
+	buf_free(&b);
+	f->problems++;
+}
+
+static int
+fsck_integrity(struct fsck *f)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((q = prepare(f->s, "PRAGMA integrity_check")) == NULL)
+		return DIAG_TROUBLE;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (strcmp(col_str(q, 0), "ok") != 0)
+			problem(f, "SQLite integrity_check: %s", col_str(q, 0));
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
+}
+
+static int
+fsck_blobs(struct fsck *f)
+{
+	char hash[SHA256_HEX];
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((q = prepare(f->s, "SELECT hash, size, data FROM blob"
+	    " ORDER BY hash")) == NULL)
+		return DIAG_TROUBLE;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const void *data = sqlite3_column_blob(q, 2);
+		size_t n = col_len(q, 2);
+
+		if (sha256_hex(data != NULL ? data : "", n, hash) != 0 ||
+		    strcmp(hash, col_str(q, 0)) != 0)
+			problem(f, "blob %s: its bytes hash to %s",
+			    col_str(q, 0), hash);
+		if (sqlite3_column_int64(q, 1) != (long long)n)
+			problem(f, "blob %s: size is %lld, its bytes are %zu",
+			    col_str(q, 0), (long long)sqlite3_column_int64(q, 1),
+			    n);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
+}
+
+static int
+fsck_attachments(struct fsck *f)
+{
+	struct buf line = BUF_INIT;
+	char hash[SHA256_HEX];
+	struct att a;
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((q = prepare(f->s, "SELECT a.hash, a.topic_id, a.message_id,"
+	    " a.xml_content, a.xml_blob, a.format, a.version, a.created_at,"
+	    " a.size, b.size,"
+	    " length(b.data), b.hash IS NOT NULL FROM attachment AS a"
+	    " LEFT JOIN blob AS b ON b.hash = a.xml_blob ORDER BY a.id"))
+	    == NULL)
+		return DIAG_TROUBLE;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *h = col_str(q, 0);
+		long long has;
+
+		att_from_row(&a, q);
+		if (a.content != NULL && a.blob != NULL)
+			problem(f, "attachment %s (message \"%s\"): both "
+			    "xmlContent and xmlBlob", h, a.message);
+		else if (a.content == NULL && a.blob == NULL)
+			problem(f, "attachment %s (message \"%s\"): neither "
+			    "xmlContent nor xmlBlob", h, a.message);
+		else if (a.content != NULL) {
+			if ((long long)a.content_len != a.size)
+				problem(f, "attachment %s (message \"%s\"): "
+				    "size is %lld, its XML has %zu bytes", h,
+				    a.message, a.size, a.content_len);
+			if (a.content_len > STORE_INLINE_MAX)
+				problem(f, "attachment %s (message \"%s\"): "
+				    "inline XML of %zu bytes, over %d", h,
+				    a.message, a.content_len,
+				    STORE_INLINE_MAX);
+		} else if (!sqlite3_column_int(q, 11))
+			problem(f, "attachment %s (message \"%s\"): blob %s is "
+			    "missing", h, a.message, a.blob);
+		else {
+			has = sqlite3_column_int64(q, 10);
+			if (has != a.size)
+				problem(f, "attachment %s (message \"%s\"): "
+				    "size is %lld, its XML has %lld bytes", h,
+				    a.message, a.size, has);
+			if (has <= STORE_INLINE_MAX)
+				problem(f, "attachment %s (message \"%s\"): "
+				    "a blob of %lld bytes, not over %d", h,
+				    a.message, has, STORE_INLINE_MAX);
+		}
+		buf_reset(&line);
+		if (att_line(&line, &a, NULL, hash) == 0 && strcmp(hash, h))
+			problem(f, "attachment %s (message \"%s\"): its fields "
+			    "hash to %s", h, a.message, hash);
+	}
+	sqlite3_finalize(q);
+	buf_free(&line);
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
+}
+
+static int
+fsck_templates(struct fsck *f)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((q = prepare(f->s, "SELECT model_id, sum(active != 0) FROM"
+	    " template GROUP BY model_id HAVING sum(active != 0) != 1"
+	    " ORDER BY model_id")) == NULL)
+		return DIAG_TROUBLE;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		problem(f, "model \"%s\": %lld active prompt templates",
+		    col_str(q, 0), (long long)sqlite3_column_int64(q, 1));
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
+}
+
+static int
+fsck_summaries(struct fsck *f)
+{
+	sqlite3_stmt *q;
+	struct buf topic = BUF_INIT;
+	long long want = 1, v;
+	int rc;
+
+	if ((q = prepare(f->s, "SELECT topic_id, version FROM summary"
+	    " ORDER BY topic_id, version")) == NULL)
+		return DIAG_TROUBLE;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (topic.data == NULL || strcmp(topic.data, col_str(q, 0))) {
+			buf_reset(&topic);
+			buf_adds(&topic, col_str(q, 0));
+			buf_addc(&topic, '\0');
+			want = 1;
+		}
+		v = sqlite3_column_int64(q, 1);
+		for (; want < v; want++)
+			problem(f, "topic \"%s\": summary version %lld is "
+			    "missing", topic.data, want);
+		want = v + 1;
+	}
+	sqlite3_finalize(q);
+	buf_free(&topic);
+	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
+}
+
+/* Checks everything that the schema cannot; DIAG_INVALID on a problem. */
+int
+store_fsck(struct store *s)
+{
+	struct fsck f = { s, 0 };
+
+	if (fsck_integrity(&f) != DIAG_OK || fsck_blobs(&f) != DIAG_OK ||
+	    fsck_attachments(&f) != DIAG_OK || fsck_templates(&f) != DIAG_OK ||
+	    fsck_summaries(&f) != DIAG_OK)
+		return DIAG_TROUBLE;
+	return f.problems > 0 ? DIAG_INVALID : DIAG_OK;
+}
+
+/* ------------------------------------------------------ export, import */
+
+static void
+blob_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	const void *data = sqlite3_column_blob(q, 2);
+
+	(void)export;
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"BLOB\"");
+	member_str(b, "hash", q, 0);
+	member_int(b, "size", q, 1);
+	buf_adds(b, ",\"data\":");
+	jsonw_string(b, data != NULL ? data : "", col_len(q, 2));
+	buf_adds(b, "}\n");
+}
+
+static void
+attachment_export_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	struct att a;
+
+	(void)export;
+	buf_reset(b);
+	att_from_row(&a, q);
+	att_line(b, &a, col_str(q, 0), NULL);
+	b->len--;
+	buf_printf(b, ",\"seq\":%lld}\n", (long long)sqlite3_column_int64(q,
+	    9));
+}
+
+static void
+summary_export_line(struct buf *b, sqlite3_stmt *q, int export)
+{
+	(void)export;
+	summary_line(b, q);
+}
+
+/* Everything, one JSON object a line, in an order import can read back. */
+int
+store_export(struct store *s, FILE *out)
+{
+	static const struct {
+		const char	*sql;
+		void		(*line)(struct buf *, sqlite3_stmt *, int);
+	} parts[] = {
+		{ "SELECT hash, size, data FROM blob ORDER BY hash", blob_line },
+		{ "SELECT " ATT_COLUMNS ", id FROM attachment ORDER BY id",
+		    attachment_export_line },
+		{ "SELECT " TEMPLATE_COLUMNS " FROM template"
+		    " ORDER BY model_id, version", template_line },
+		{ "SELECT " SUBJECT_COLUMNS " FROM subject"
+		    " ORDER BY topic_id, id", subject_line },
+		{ "SELECT " KEYWORD_COLUMNS " FROM keyword"
+		    " ORDER BY topic_id, term", keyword_line },
+		{ "SELECT " SUMMARY_COLUMNS " FROM summary"
+		    " ORDER BY topic_id, version", summary_export_line },
+	};
+	static const char head[] = "{\"$type$\":\"llmstore\",\"version\":1}\n";
+	sqlite3_stmt *q;
+	size_t i;
+	int status;
+
+	if (io_write(head, sizeof(head) - 1, out) != 0)
+		return DIAG_TROUBLE;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if ((q = prepare(s, parts[i].sql)) == NULL)
+			return DIAG_TROUBLE;
+		if ((status = lines(s, q, parts[i].line, 1, out)) != DIAG_OK)
+			return status;
+	}
+	return DIAG_OK;
+}
+
+/* One line of an import, for its messages. */
+struct line {
+	struct store	*s;
+	const char	*file;
+	unsigned long	 no;
+	json_t		*o;
+	struct buf	 tmp;
+	struct buf	 tmp2;
+};
+
+static int
+bad(struct line *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+bad(struct line *l, const char *fmt, ...)
+{
+	struct diag_loc loc = { l->file, l->no, 1, NULL };
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_at(DIAG_ERROR, &loc, "import", "%s", msg);
+	return DIAG_INVALID;
+}
+
+/* The members of one object, checked; NULL (reported) when missing. */
+static const char *
+get_str(struct line *l, const char *name, int optional, size_t *len)
+{
+	json_t *v = json_object_get(l->o, name);
+
+	if (v == NULL && optional)
+		return NULL;
+	if (!json_is_string(v)) {
+		bad(l, "\"%s\" must be a string", name);
+		return NULL;
+	}
+	if (len != NULL)
+		*len = json_string_length(v);
+	return json_string_value(v);
+}
+
+static int
+get_int(struct line *l, const char *name, long long *out)
+{
+	json_t *v = json_object_get(l->o, name);
+
+	if (!json_is_integer(v)) {
+		bad(l, "\"%s\" must be a whole number", name);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int
+get_bool(struct line *l, const char *name, int *out)
+{
+	json_t *v = json_object_get(l->o, name);
+
+	if (!json_is_boolean(v)) {
+		bad(l, "\"%s\" must be true or false", name);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* An array of strings, written as stored, in b. */
+static int
+get_strs(struct line *l, const char *name, struct buf *b)
+{
+	json_t *v = json_object_get(l->o, name), *e;
+	size_t i;
+
+	if (!json_is_array(v)) {
+		bad(l, "\"%s\" must be an array of strings", name);
+		return -1;
+	}
+	json_array_foreach(v, i, e)
+		if (!json_is_string(e)) {
+			bad(l, "\"%s\" must be an array of strings", name);
+			return -1;
+		}
+	buf_reset(b);
+	write_str_array(b, v);
+	return 0;
+}
+
+static int
+conflict(struct line *l, const char *what)
+{
+	if (sqlite3_errcode(l->s->db) == SQLITE_CONSTRAINT)
+		return bad(l, "%s is already in the store", what);
+	return db_fail(l->s);
+}
+
+static int
+import_blob(struct line *l)
+{
+	char hash[SHA256_HEX];
+	const char *h, *data;
+	long long size;
+	size_t n;
+	sqlite3_stmt *q;
+
+	if ((h = get_str(l, "hash", 0, NULL)) == NULL ||
+	    get_int(l, "size", &size) != 0 ||
+	    (data = get_str(l, "data", 0, &n)) == NULL)
+		return DIAG_INVALID;
+	if (sha256_hex(data, n, hash) != 0 || strcmp(hash, h) != 0)
+		return bad(l, "blob %s: its data hashes to %s", h, hash);
+	if (size != (long long)n)
+		return bad(l, "blob %s: size is %lld, its data has %zu bytes",
+		    h, size, n);
+	if ((q = stmt(l->s, Q_BLOB_ADD)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, h);
+	sqlite3_bind_int64(q, 2, size);
+	sqlite3_bind_blob64(q, 3, data, n, SQLITE_STATIC);
+	return step_done(l->s, q);
+}
+
+static int
+import_attachment(struct line *l)
+{
+	char hash[SHA256_HEX];
+	struct att a;
+	const char *h;
+	long long seq, blob_size = -1;
+	sqlite3_stmt *q;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	if ((h = get_str(l, "hash", 0, NULL)) == NULL ||
+	    (a.topic = get_str(l, "topicId", 0, NULL)) == NULL ||
+	    (a.message = get_str(l, "messageId", 0, NULL)) == NULL ||
+	    (a.format = get_str(l, "format", 0, NULL)) == NULL ||
+	    get_int(l, "version", &a.version) != 0 ||
+	    get_int(l, "createdAt", &a.created) != 0 ||
+	    get_int(l, "size", &a.size) != 0 || get_int(l, "seq", &seq) != 0)
+		return DIAG_INVALID;
+	a.content = get_str(l, "xmlContent", 1, &a.content_len);
+	a.blob = get_str(l, "xmlBlob", 1, NULL);
+	if (json_object_get(l->o, "xmlContent") != NULL && a.content == NULL)
+		return DIAG_INVALID;
+	if (json_object_get(l->o, "xmlBlob") != NULL && a.blob == NULL)
+		return DIAG_INVALID;
+	if ((a.content != NULL) == (a.blob != NULL))
+		return bad(l, "attachment %s: exactly one of xmlContent and "
+		    "xmlBlob must be there", h);
+	if (strcmp(a.format, "llm-query") != 0 &&
+	    strcmp(a.format, "llm-response") != 0)
+		return bad(l, "attachment %s: format must be llm-query or "
+		    "llm-response", h);
+	if (a.version != 1)
+		return bad(l, "attachment %s: version %lld is not supported",
+		    h, a.version);
+	if (a.content != NULL && ((long long)a.content_len != a.size ||
+	    a.size > STORE_INLINE_MAX))
+		return bad(l, "attachment %s: size is %lld, its XML has %zu "
+		    "bytes", h, a.size, a.content_len);
+	if (a.blob != NULL) {
+		if ((q = stmt(l->s, Q_BLOB_GET)) == NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, a.blob);
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			blob_size = col_len(q, 0);
+		sqlite3_reset(q);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return db_fail(l->s);
+		if (blob_size < 0)
+			return bad(l, "attachment %s: blob %s is not in the "
+			    "store", h, a.blob);
+		if (blob_size != a.size || a.size <= STORE_INLINE_MAX)
+			return bad(l, "attachment %s: size is %lld, its blob "
+			    "has %lld bytes", h, a.size, blob_size);
+	}
+	buf_reset(&l->tmp);
+	if (att_line(&l->tmp, &a, NULL, hash) != 0 || strcmp(hash, h) != 0)
+		return bad(l, "attachment %s: its fields hash to %s", h, hash);
+	if ((q = stmt(l->s, Q_ATT_ADD)) == NULL)
+		return DIAG_TROUBLE;
+	sqlite3_bind_int64(q, 1, seq);
+	bind_str(q, 2, h);
+	bind_str(q, 3, a.topic);
+	bind_str(q, 4, a.message);
+	bind_text(q, 5, a.content, a.content_len);
+	bind_str(q, 6, a.blob);
+	bind_str(q, 7, a.format);
+	sqlite3_bind_int64(q, 8, a.version);
+	sqlite3_bind_int64(q, 9, a.created);
+	sqlite3_bind_int64(q, 10, a.size);
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		sqlite3_reset(q);
+		buf_reset(&l->tmp);
+		buf_printf(&l->tmp, "message \"%s\" (or seq %lld)", a.message,
+		    seq);
+		return conflict(l, l->tmp.data);
+	}
+	sqlite3_reset(q);
+	return DIAG_OK;
+}
+
+static int
+import_template(struct line *l)
+{
+	const char *model, *text;
+	long long xv, v, created, updated;
+	size_t n;
+	int active, rc;
+	sqlite3_stmt *q;
+
+	if ((model = get_str(l, "modelId", 0, NULL)) == NULL ||
+	    (text = get_str(l, "promptText", 0, &n)) == NULL ||
+	    get_int(l, "xmlSchemaVersion", &xv) != 0 ||
+	    get_int(l, "version", &v) != 0 ||
+	    get_int(l, "createdAt", &created) != 0 ||
+	    get_int(l, "updatedAt", &updated) != 0 ||
+	    get_bool(l, "active", &active) != 0)
+		return DIAG_INVALID;
+	if ((q = prepare(l->s, "INSERT INTO template (model_id, version,"
+	    " prompt_text, xml_schema_version, created_at, updated_at, active)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, model);
+	sqlite3_bind_int64(q, 2, v);
+	bind_text(q, 3, text, n);
+	sqlite3_bind_int64(q, 4, xv);
+	sqlite3_bind_int64(q, 5, created);
+	sqlite3_bind_int64(q, 6, updated);
+	sqlite3_bind_int(q, 7, active);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		buf_reset(&l->tmp);
+		buf_printf(&l->tmp, "version %lld (or an active template) of "
+		    "model \"%s\"", v, model);
+		return conflict(l, l->tmp.data);
+	}
+	return DIAG_OK;
+}
+
+static int
+import_subject(struct line *l)
+{
+	const char *id, *topic, *desc, *src;
+	long long count, created, seen, seq, pos;
+	int archived, rc;
+	json_t *tr = json_object_get(l->o, "timeRanges"), *e;
+	size_t i;
+	sqlite3_stmt *q;
+
+	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
+	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
+	    (desc = get_str(l, "description", 0, NULL)) == NULL ||
+	    get_strs(l, "keywords", &l->tmp) != 0 ||
+	    get_int(l, "messageCount", &count) != 0 ||
+	    get_int(l, "createdAt", &created) != 0 ||
+	    get_int(l, "lastSeenAt", &seen) != 0 ||
+	    get_bool(l, "archived", &archived) != 0 ||
+	    get_int(l, "lastSeq", &seq) != 0 || get_int(l, "lastPos", &pos))
+		return DIAG_INVALID;
+	src = get_str(l, "sourceXmlHash", 1, NULL);
+	if (json_object_get(l->o, "sourceXmlHash") != NULL && src == NULL)
+		return DIAG_INVALID;
+	if (!json_is_array(tr))
+		return bad(l, "\"timeRanges\" must be an array of "
+		    "{\"start\", \"end\"}");
+	buf_reset(&l->tmp2);
+	buf_addc(&l->tmp2, '[');
+	json_array_foreach(tr, i, e) {
+		json_t *a = json_object_get(e, "start");
+		json_t *b = json_object_get(e, "end");
+
+		if (!json_is_integer(a) || !json_is_integer(b))
+			return bad(l, "\"timeRanges\" must be an array of "
+			    "{\"start\", \"end\"}");
+		buf_printf(&l->tmp2, "%s{\"start\":%lld,\"end\":%lld}",
+		    i ? "," : "", (long long)json_integer_value(a),
+		    (long long)json_integer_value(b));
+	}
+	buf_addc(&l->tmp2, ']');
+	if ((q = prepare(l->s, "INSERT INTO subject (topic_id, id,"
+	    " description, keywords, time_ranges, message_count, created_at,"
+	    " last_seen_at, archived, source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
+	    == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	bind_str(q, 2, id);
+	bind_str(q, 3, desc);
+	bind_buf(q, 4, &l->tmp);
+	bind_buf(q, 5, &l->tmp2);
+	sqlite3_bind_int64(q, 6, count);
+	sqlite3_bind_int64(q, 7, created);
+	sqlite3_bind_int64(q, 8, seen);
+	sqlite3_bind_int(q, 9, archived);
+	bind_str(q, 10, src);
+	sqlite3_bind_int64(q, 11, seq);
+	sqlite3_bind_int64(q, 12, pos);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		buf_reset(&l->tmp);
+		buf_printf(&l->tmp, "subject \"%s\" of topic \"%s\"", id, topic);
+		return conflict(l, l->tmp.data);
+	}
+	return DIAG_OK;
+}
+
+static int
+import_keyword(struct line *l)
+{
+	const char *topic, *term, *src;
+	long long freq, created, seen, seq, pos;
+	json_t *score = json_object_get(l->o, "score");
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((topic = get_str(l, "topicId", 0, NULL)) == NULL ||
+	    (term = get_str(l, "term", 0, NULL)) == NULL ||
+	    get_int(l, "frequency", &freq) != 0 ||
+	    get_strs(l, "subjects", &l->tmp) != 0 ||
+	    get_int(l, "createdAt", &created) != 0 ||
+	    get_int(l, "lastSeen", &seen) != 0 ||
+	    get_int(l, "lastSeq", &seq) != 0 || get_int(l, "lastPos", &pos))
+		return DIAG_INVALID;
+	if (score != NULL && !json_is_number(score))
+		return bad(l, "\"score\" must be a number");
+	src = get_str(l, "sourceXmlHash", 1, NULL);
+	if (json_object_get(l->o, "sourceXmlHash") != NULL && src == NULL)
+		return DIAG_INVALID;
+	if ((q = prepare(l->s, "INSERT INTO keyword (topic_id, term,"
+	    " frequency, subjects, score, created_at, last_seen,"
+	    " source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	bind_str(q, 2, term);
+	sqlite3_bind_int64(q, 3, freq);
+	bind_buf(q, 4, &l->tmp);
+	if (score != NULL)
+		sqlite3_bind_double(q, 5, json_number_value(score));
+	sqlite3_bind_int64(q, 6, created);
+	sqlite3_bind_int64(q, 7, seen);
+	bind_str(q, 8, src);
+	sqlite3_bind_int64(q, 9, seq);
+	sqlite3_bind_int64(q, 10, pos);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		buf_reset(&l->tmp);
+		buf_printf(&l->tmp, "keyword \"%s\" of topic \"%s\"", term,
+		    topic);
+		return conflict(l, l->tmp.data);
+	}
+	return DIAG_OK;
+}
+
+static int
+import_summary(struct line *l)
+{
+	const char *id, *topic, *content, *prev, *reason, *src;
+	long long v, created, updated;
+	size_t n;
+	sqlite3_stmt *q;
+	int rc;
+
+	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
+	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
+	    (content = get_str(l, "content", 0, &n)) == NULL ||
+	    get_strs(l, "subjects", &l->tmp) != 0 ||
+	    get_strs(l, "keywords", &l->tmp2) != 0 ||
+	    get_int(l, "version", &v) != 0 ||
+	    get_int(l, "createdAt", &created) != 0 ||
+	    get_int(l, "updatedAt", &updated) != 0)
+		return DIAG_INVALID;
+	prev = get_str(l, "previousVersion", 1, NULL);
+	reason = get_str(l, "changeReason", 1, NULL);
+	src = get_str(l, "sourceXmlHash", 1, NULL);
+	{
+		char want[64];
+		size_t tl = strlen(topic);
+
+		snprintf(want, sizeof(want), "-v%lld", v);
+		if (v < 1 || strlen(id) != tl + strlen(want) ||
+		    strncmp(id, topic, tl) != 0 || strcmp(id + tl, want) != 0)
+			return bad(l, "summary id \"%s\" is not \"%s%s\"", id,
+			    topic, want);
+		snprintf(want, sizeof(want), "-v%lld", v - 1);
+		if (v == 1 ? prev != NULL : prev == NULL ||
+		    strncmp(prev, topic, tl) != 0 || strcmp(prev + tl, want))
+			return bad(l, "summary \"%s\": previousVersion must be "
+			    "%s", id, v == 1 ? "absent" : "the version before");
+	}
+	if ((q = prepare(l->s, "INSERT INTO summary (topic_id, version,"
+	    " content, subjects, keywords, created_at, updated_at,"
+	    " change_reason, source_xml_hash)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	sqlite3_bind_int64(q, 2, v);
+	bind_text(q, 3, content, n);
+	bind_buf(q, 4, &l->tmp);
+	bind_buf(q, 5, &l->tmp2);
+	sqlite3_bind_int64(q, 6, created);
+	sqlite3_bind_int64(q, 7, updated);
+	bind_str(q, 8, reason);
+	bind_str(q, 9, src);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		buf_reset(&l->tmp);
+		buf_printf(&l->tmp, "summary \"%s\"", id);
+		return conflict(l, l->tmp.data);
+	}
+	return DIAG_OK;
+}
+
+/* Reads export's lines into the store; the caller commits on DIAG_OK. */
+int
+store_import(struct store *s, const char *file, FILE *in)
+{
+	static const struct {
+		const char	*type;
+		int		(*fn)(struct line *);
+	} types[] = {
+		{ "BLOB", import_blob },
+		{ "XMLMessageAttachment", import_attachment },
+		{ "SystemPromptTemplate", import_template },
+		{ "Subject", import_subject },
+		{ "Keyword", import_keyword },
+		{ "Summary", import_summary },
+	};
+	struct line l;
+	json_error_t err;
+	char *text = NULL;
+	size_t cap = 0, i;
+	ssize_t n;
+	const char *type;
+	int status = DIAG_OK, st;
+
+	memset(&l, 0, sizeof(l));
+	l.s = s;
+	l.file = file;
+	while (status != DIAG_TROUBLE && (n = getline(&text, &cap, in)) != -1) {
+		l.no++;
+		if (n > 0 && text[n - 1] == '\n')
+			n--;
+		l.o = json_loadb(text, (size_t)n, JSON_REJECT_DUPLICATES, &err);
+		if (l.o == NULL || !json_is_object(l.o)) {
+			status = diag_max(status, bad(&l, "not a JSON object"
+			    "%s%s", l.o == NULL ? ": " : "",
+			    l.o == NULL ? err.text : ""));
+			json_decref(l.o);
+			continue;
+		}
+		type = get_str(&l, "$type$", 0, NULL);
+		st = DIAG_INVALID;
+		if (type == NULL)
+			;
+		else if (l.no == 1) {
+			json_t *v = json_object_get(l.o, "version");
+
+			if (strcmp(type, "llmstore") != 0 ||
+			    !json_is_integer(v) || json_integer_value(v) != 1)
+				bad(&l, "not an llmstore export: the first line "
+				    "must be {\"$type$\":\"llmstore\","
+				    "\"version\":1}");
+			else
+				st = DIAG_OK;
+		} else {
+			for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+				if (strcmp(type, types[i].type) == 0)
+					break;
+			if (i == sizeof(types) / sizeof(types[0]))
+				bad(&l, "unknown $type$ \"%s\"", type);
+			else
+				st = types[i].fn(&l);
+		}
+		status = diag_max(status, st);
+		json_decref(l.o);
+		if (l.no == 1 && st != DIAG_OK)
+			break;
+	}
+	if (status != DIAG_TROUBLE && ferror(in)) {
+		diag_warn("%s", file);
+		status = DIAG_TROUBLE;
+	}
+	if (status == DIAG_OK && l.no == 0) {
+		struct diag_loc loc = { file, 1, 1, NULL };
+
+		diag_at(DIAG_ERROR, &loc, "import", "empty input: not an "
+		    "llmstore export");
+		status = DIAG_INVALID;
+	}
+	free(text);
+	buf_free(&l.tmp);
+	buf_free(&l.tmp2);
+	return status;
+}

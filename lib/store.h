@@ -1,0 +1,65 @@
+/*
+ * store: llmstore's SQLite file of seed 001's objects — XML message
+ * attachments (inline up to 1 KiB, else a blob addressed by its SHA-256),
+ * and the keywords, subjects, summary versions and system prompt
+ * templates taken from them. Every function returns a diag status;
+ * problems are reported through diag as "PATH: message". Data is written
+ * to the FILE given, one JSON object per line.
+ */
+#ifndef LLMKIT_STORE_H
+#define LLMKIT_STORE_H
+
+#include <stdio.h>
+
+#include "buf.h"
+#include "llmr.h"
+#include "sha256.h"
+
+#define STORE_INLINE_MAX	1024	/* bytes of XML kept in the row */
+#define STORE_SCHEMA		1	/* PRAGMA user_version */
+#define STORE_APPLICATION_ID	0x4C4C4D53	/* "LLMS" */
+#define STORE_CONTEXT_SUBJECTS	20
+#define STORE_CONTEXT_KEYWORDS	50
+
+struct store;
+
+/* One document for store_put. */
+struct store_doc {
+	const char		*file;		/* for diagnostics */
+	const char		*topic;
+	const char		*message;
+	const char		*xml;
+	size_t			 len;
+	const struct llmr_doc	*doc;		/* the validated document */
+	char			 hash[SHA256_HEX];	/* out: the attachment's */
+};
+
+int	store_open(struct store **, const char *, int);
+void	store_close(struct store *);
+int	store_begin(struct store *, int);
+int	store_commit(struct store *);
+void	store_rollback(struct store *);
+
+int	store_put(struct store *, struct store_doc *);
+int	store_ls(struct store *, const char *, const char *, const char *,
+	    FILE *);
+int	store_cat(struct store *, const char *, const char *, FILE *);
+int	store_rm(struct store *, const char *);
+int	store_context(struct store *, const char *, FILE *);
+void	store_empty_context(const char *, FILE *);
+int	store_summary(struct store *, const char *, long, FILE *);
+int	store_keywords(struct store *, const char *, FILE *);
+int	store_subjects(struct store *, const char *, FILE *);
+int	store_archive(struct store *, const char *, const char *, int);
+int	store_trace(struct store *, const char *, const char *, FILE *);
+int	store_prompt_set(struct store *, const char *, long, const char *,
+	    size_t, FILE *);
+int	store_prompt_get(struct store *, const char *, long, FILE *);
+int	store_prompt_ls(struct store *, const char *, FILE *);
+int	store_fsck(struct store *);
+int	store_export(struct store *, FILE *);
+int	store_import(struct store *, const char *, FILE *);
+
+void	store_normalize(struct buf *, const char *, size_t);
+
+#endif
