@@ -134,7 +134,6 @@ parse(struct cmd *c, int argc, char **argv, const char *allowed)
 	int ch;
 	size_t n = 0;
 
-	shorts[n++] = '+';
 	shorts[n++] = ':';
 	for (a = allowed; *a != '\0'; a++)
 		if (strchr("dmMqt", *a) != NULL) {

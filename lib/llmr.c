@@ -1281,6 +1281,8 @@ build_response(struct llmr *v)
 			break;
 		case K_SUBJECT:
 			sub = &v->subjects[d->nsubjects++];
+			sub->line = nd->line;
+			sub->col = nd->col;
 			sub->name = attr_text(v, nd, A_NAME);
 			sub->description = attr_text(v, nd, A_DESCRIPTION);
 			sub->is_new = strcmp(pool_str(v, nd->attr[A_ISNEW]),

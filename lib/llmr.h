@@ -43,6 +43,8 @@ struct llmr_keyword {
 };
 
 struct llmr_subject {
+	unsigned long		 line;		/* of its start tag */
+	unsigned long		 col;
 	struct llmr_text	 name;
 	struct llmr_text	 description;
 	int			 is_new;

@@ -650,6 +650,7 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
     long long pos)
 {
 	struct store *s = g->s;
+	struct diag_loc loc;
 	sqlite3_stmt *q;
 	struct ranges r = { NULL, 0 };
 	json_t *kws;
@@ -674,13 +675,17 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	} else
 		kws = json_array();
 	sqlite3_reset(q);
+	loc.file = g->d->file;
+	loc.line = sub->line;
+	loc.col = sub->col;
+	loc.path = NULL;
 	if (!found && !sub->is_new)
-		diag_warnx("%s: warning: subject \"%s\" is marked "
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
 		    "isNew=\"false\" but the topic has no such subject",
-		    g->d->file, g->name.data);
+		    g->name.data);
 	else if (found && sub->is_new && last_seq != g->seq)
-		diag_warnx("%s: warning: subject \"%s\" is marked "
-		    "isNew=\"true\" but the topic has it already", g->d->file,
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
+		    "isNew=\"true\" but the topic has it already",
 		    g->name.data);
 
 	for (i = 0; i < sub->nkeywords; i++) {
@@ -937,9 +942,8 @@ store_put(struct store *s, struct store_doc *d)
 			snprintf(d->hash, sizeof(d->hash), "%s", col_str(q, 0));
 			status = DIAG_OK;
 		} else {
-			diag_warnx("%s: message \"%s\" is already stored "
-			    "(attachment %s)", d->file, d->message,
-			    col_str(q, 0));
+			diag_warnx("message \"%s\" is already stored "
+			    "(attachment %s)", d->message, col_str(q, 0));
 			status = DIAG_INVALID;
 		}
 		sqlite3_reset(q);

@@ -52,7 +52,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 1
 fi
 for tool in thread-serialize llmq-encode llmr-validate toolcall-parse \
-    jsonresp-check llm-retry; do
+    jsonresp-check llm-retry llmstore; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -345,6 +345,47 @@ check 0 "llm-retry: 1 MB through" "$tmp/big.bin" -c 'cat >/dev/null' -- cat
 check 2 "llm-retry: a usage error" /dev/null -n 0 -c true -- cat
 vg -c true -- cat <"$tmp/q.txt" >/dev/full
 verdict 3 "llm-retry: a failed write"
+
+tool=llmstore
+db="$tmp/store.db"
+python3 - "$top/examples/reply.xml" "$tmp/big.xml" <<'PY' || exit 3
+import sys
+x = open(sys.argv[1]).read()
+open(sys.argv[2], 'w').write(x.replace('</response>', ' pad' * 400 + '</response>'))
+PY
+cp "$top/examples/reply.xml" "$tmp/r1.xml"
+cp "$tmp/big.xml" "$tmp/r2.xml"
+check 0 "llmstore: put of a response" "$top/examples/reply.xml" -d "$db" \
+    put -t fam -m m1
+check 0 "llmstore: put of a large response (a blob)" "$tmp/big.xml" \
+    -d "$db" put -t fam -m m2
+check 0 "llmstore: put --batch" /dev/null -d "$db" put --batch -t b \
+    "$tmp/r1.xml" "$tmp/r2.xml"
+check 1 "llmstore: put of an invalid document" "$top/examples/bad-reply.xml" \
+    -d "$db" put -t fam -m m3
+check 1 "llmstore: put of a stored message id, other bytes" \
+    "$tmp/big.xml" -d "$db" put -t fam -m m1
+check 0 "llmstore: ls" /dev/null -d "$db" ls -t fam
+check 0 "llmstore: cat -m" /dev/null -d "$db" cat -m m2
+check 0 "llmstore: context" /dev/null -d "$db" context fam
+check 0 "llmstore: keywords, subjects, summary" /dev/null -d "$db" \
+    keywords fam
+check 0 "llmstore: subjects" /dev/null -d "$db" subjects fam
+check 0 "llmstore: summary" /dev/null -d "$db" summary fam
+check 0 "llmstore: trace" /dev/null -d "$db" trace 529-plan
+check 0 "llmstore: prompt set" "$top/examples/reply.xml" -d "$db" \
+    prompt set -M m
+check 0 "llmstore: fsck" /dev/null -d "$db" fsck
+vg -d "$db" export <"$tmp/q.txt" >"$tmp/export.jsonl"
+verdict 0 "llmstore: export"
+check 0 "llmstore: import" "$tmp/export.jsonl" -d "$tmp/copy.db" import
+check 1 "llmstore: import into a store that has it all" \
+    "$tmp/export.jsonl" -d "$tmp/copy.db" import
+check 0 "llmstore: rm" /dev/null -d "$db" rm -m m2
+check 3 "llmstore: a store that is not one" /dev/null -d "$tmp/q.txt" ls
+check 2 "llmstore: a usage error" /dev/null -d "$db" put -t x
+vg -d "$db" ls <"$tmp/q.txt" >/dev/full
+verdict 3 "llmstore: a failed write"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
