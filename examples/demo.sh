@@ -172,4 +172,19 @@ status_is 1
 run 'cut -c1-150 "$t/err"'
 status_is 0
 
+heading "llmstore: a conversation of three turns with a memory (examples/conversation.sh)"
+echo "(each turn: llmstore context | llmq-encode --context | model | llmr-validate |"
+echo " llmstore put; t/fake-model answers with examples/conversation/reply.N.xml)"
+run 'LLMKIT_BIN=$(dirname "$(command -v llmstore)") sh examples/conversation.sh "$t/conversation" | tail -n 12'
+status_is 0
+[ -s "$t/conversation/llmstore.db" ] || fail "conversation.sh left no store"
+
+heading "What the store took from the answers: the summary, version 3, and where a keyword came from"
+run 'llmstore -d "$t/conversation/llmstore.db" summary family-planning-2025 | jq -r ".id, .content" | cut -c1-150'
+status_is 0
+run 'llmstore -d "$t/conversation/llmstore.db" trace emergency-fund | jq -c "{topicId, messageId, format}"'
+status_is 0
+run 'llmstore -d "$t/conversation/llmstore.db" fsck && echo "fsck: clean"'
+status_is 0
+
 printf '\ndemo: every pipeline behaved as documented\n'
