@@ -1,27 +1,27 @@
-/* sha256: hashes through libcrypto's EVP interface, written as hex. */
+/* sha256: hashes with Nettle's SHA-256, written as hex. */
 #include <string.h>
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include "sha256.h"
 
-/* The hash of n bytes at p as hex in out; -1 if libcrypto fails. */
+/* The hash of n bytes at p as hex in out. */
 int
 sha256_hex(const void *p, size_t n, char out[SHA256_HEX])
 {
 	static const char hex[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0, i;
+	struct sha256_ctx ctx;
+	uint8_t md[SHA256_DIGEST_SIZE];
+	size_t i;
 
-	if (EVP_Digest(p, n, md, &len, EVP_sha256(), NULL) != 1 || len != 32) {
-		out[0] = '\0';
-		return -1;
-	}
-	for (i = 0; i < len; i++) {
+	sha256_init(&ctx);
+	sha256_update(&ctx, n, p);
+	sha256_digest(&ctx, sizeof(md), md);
+	for (i = 0; i < sizeof(md); i++) {
 		out[2 * i] = hex[md[i] >> 4];
 		out[2 * i + 1] = hex[md[i] & 15];
 	}
-	out[2 * len] = '\0';
+	out[2 * sizeof(md)] = '\0';
 	return 0;
 }
 

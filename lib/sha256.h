@@ -1,4 +1,4 @@
-/* sha256: SHA-256 (FIPS 180-4) of a byte string, from OpenSSL's libcrypto. */
+/* sha256: SHA-256 (FIPS 180-4) of a byte string, from Nettle. */
 #ifndef LLMKIT_SHA256_H
 #define LLMKIT_SHA256_H
 #include <stddef.h>

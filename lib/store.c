@@ -998,7 +998,7 @@ store_put(struct store *s, struct store_doc *d)
 	return DIAG_OK;
 crypto:
 	buf_free(&line);
-	diag_warnx("%s: SHA-256 failed (libcrypto)", s->path);
+	diag_warnx("%s: SHA-256 failed", s->path);
 	return DIAG_TROUBLE;
 }
 
