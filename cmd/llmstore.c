@@ -26,8 +26,8 @@ static void usage(void) __attribute__((noreturn));
 static const char synopsis[] =
     "usage: llmstore [-d PATH] put [-q] -t TOPIC -m MESSAGE [FILE]\n"
     "       llmstore [-d PATH] put [-q] --batch -t TOPIC FILE ...\n"
-    "       llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE] "
-    "[--format FORMAT]\n"
+    "       llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]\n"
+    "                             [--format llm-query|llm-response]\n"
     "       llmstore [-d PATH] cat HASH | -m MESSAGE\n"
     "       llmstore [-d PATH] rm -m MESSAGE\n"
     "       llmstore [-d PATH] context TOPIC\n"
@@ -40,7 +40,9 @@ static const char synopsis[] =
     "[--xml-schema-version N] [FILE]\n"
     "       llmstore [-d PATH] prompt get -M MODEL [--version N]\n"
     "       llmstore [-d PATH] prompt ls [-M MODEL]\n"
-    "       llmstore [-d PATH] fsck | export | import [FILE]\n";
+    "       llmstore [-d PATH] fsck\n"
+    "       llmstore [-d PATH] export\n"
+    "       llmstore [-d PATH] import [FILE]\n";
 
 enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_UNDO, OPT_VERSION, OPT_XMLVERSION

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -78,14 +79,21 @@ static const char schema_sql[] =
     "CREATE TABLE summary ("
     " topic_id TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
-    " content TEXT NOT NULL,"
-    " subjects TEXT NOT NULL,"
-    " keywords TEXT NOT NULL,"
+    " update_text TEXT NOT NULL,"
     " created_at INTEGER NOT NULL,"
     " updated_at INTEGER NOT NULL,"
     " change_reason TEXT,"
     " source_xml_hash TEXT,"
     " PRIMARY KEY (topic_id, version));"
+    "CREATE TABLE summary_ref ("
+    " topic_id TEXT NOT NULL,"
+    " kind TEXT NOT NULL CHECK (kind IN ('subject', 'keyword')),"
+    " value TEXT NOT NULL,"
+    " version INTEGER NOT NULL,"
+    " pos INTEGER NOT NULL,"
+    " PRIMARY KEY (topic_id, kind, value));"
+    "CREATE INDEX summary_ref_version ON summary_ref (topic_id, kind,"
+    " version, pos);"
     "CREATE TABLE template ("
     " model_id TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
@@ -101,7 +109,7 @@ static const char schema_sql[] =
 enum {
 	Q_ATT_BY_MSG, Q_BLOB_ADD, Q_ATT_ADD, Q_PREV_RESPONSE, Q_SUBJECT_GET,
 	Q_SUBJECT_PUT, Q_KEYWORD_GET, Q_KEYWORD_PUT, Q_SUMMARY_LAST,
-	Q_SUMMARY_ADD, Q_BLOB_GET, Q_NQ
+	Q_SUMMARY_ADD, Q_SUMMARY_REF, Q_BLOB_GET, Q_NQ
 };
 
 static const char *const sql[Q_NQ] = {
@@ -136,11 +144,13 @@ static const char *const sql[Q_NQ] = {
 	    " frequency = excluded.frequency, subjects = excluded.subjects,"
 	    " score = excluded.score, last_seen = excluded.last_seen,"
 	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
-	[Q_SUMMARY_LAST] = "SELECT version, content, subjects, keywords"
-	    " FROM summary WHERE topic_id = ?1 ORDER BY version DESC LIMIT 1",
-	[Q_SUMMARY_ADD] = "INSERT INTO summary (topic_id, version, content,"
-	    " subjects, keywords, created_at, updated_at, change_reason,"
-	    " source_xml_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
+	[Q_SUMMARY_LAST] = "SELECT coalesce(max(version), 0) FROM summary"
+	    " WHERE topic_id = ?1",
+	[Q_SUMMARY_ADD] = "INSERT INTO summary (topic_id, version, update_text,"
+	    " created_at, updated_at, change_reason, source_xml_hash)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[Q_SUMMARY_REF] = "INSERT OR IGNORE INTO summary_ref (topic_id, kind,"
+	    " value, version, pos) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[Q_BLOB_GET] = "SELECT data FROM blob WHERE hash = ?1",
 };
 
@@ -149,14 +159,21 @@ struct store {
 	char		*path;
 	sqlite3_stmt	*q[Q_NQ];
 	int		 in_tx;
+	struct timespec	 busy_since;	/* when the current wait began */
 };
 
 /* ------------------------------------------------------------ plumbing */
 
+/* SQLite's complaint; for a file it could not open, the system's. */
 static int
 db_fail(struct store *s)
 {
-	diag_warnx("%s: %s", s->path, sqlite3_errmsg(s->db));
+	int e = sqlite3_system_errno(s->db);
+
+	if (sqlite3_errcode(s->db) == SQLITE_CANTOPEN && e != 0)
+		diag_warnx("%s: %s", s->path, strerror(e));
+	else
+		diag_warnx("%s: %s", s->path, sqlite3_errmsg(s->db));
 	return DIAG_TROUBLE;
 }
 
@@ -269,6 +286,31 @@ writes(FILE *out, const struct buf *b)
 
 /* ------------------------------------------------------------- opening */
 
+/*
+ * SQLite's busy handler: while another command holds the store, try again
+ * soon (SQLite's own handler sleeps up to 100 ms between tries, which
+ * makes writers that queue slow), for up to STORE_BUSY_MS in all.
+ */
+static int
+busy(void *arg, int count)
+{
+	struct store *s = arg;
+	struct timespec t, nap;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (count == 0)
+		s->busy_since = t;
+	ms = (t.tv_sec - s->busy_since.tv_sec) * 1000 +
+	    (t.tv_nsec - s->busy_since.tv_nsec) / 1000000;
+	if (ms >= STORE_BUSY_MS)
+		return 0;
+	nap.tv_sec = 0;
+	nap.tv_nsec = count < 50 ? 500000 : count < 500 ? 2000000 : 10000000;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
 static int
 pragma_int(struct store *s, const char *text, long long *v)
 {
@@ -287,7 +329,7 @@ static int
 not_ours(struct store *s, int rc)
 {
 	if (rc != SQLITE_OK && rc != SQLITE_NOTADB)
-		return db_fail(s);
+		return db_fail(s);	/* (db_fail tells CANTOPEN apart) */
 	if (rc == SQLITE_NOTADB)
 		diag_warnx("%s: not an llmstore database (%s)", s->path,
 		    sqlite3_errmsg(s->db));
@@ -296,9 +338,37 @@ not_ours(struct store *s, int rc)
 	return DIAG_TROUBLE;
 }
 
-/* Reads the header; a file without tables becomes a new store. */
+/*
+ * The tables of the schema as empty temporary ones, for a command that
+ * reads an empty file: it sees an empty store and leaves the file as it
+ * is (only writers make a file a store).
+ */
 static int
-check_store(struct store *s)
+temp_schema(struct store *s)
+{
+	struct buf b = BUF_INIT;
+	const char *p = schema_sql, *end;
+	int status;
+
+	while ((end = strchr(p, ';')) != NULL) {
+		if (strncmp(p, "CREATE TABLE ", 13) == 0) {
+			buf_adds(&b, "CREATE TEMP TABLE ");
+			buf_add(&b, p + 13, (size_t)(end - p - 13) + 1);
+		}
+		p = end + 1;
+	}
+	buf_addc(&b, '\0');
+	status = exec(s, b.data);
+	buf_free(&b);
+	return status;
+}
+
+/*
+ * Reads the header. A file without tables becomes a new store when the
+ * command writes; for one that reads, it is an empty store.
+ */
+static int
+check_store(struct store *s, int create)
 {
 	long long app, ver, tables;
 	int rc;
@@ -306,6 +376,14 @@ check_store(struct store *s)
 	if ((rc = pragma_int(s, "PRAGMA application_id", &app)) != SQLITE_OK ||
 	    (rc = pragma_int(s, "PRAGMA user_version", &ver)) != SQLITE_OK)
 		return not_ours(s, rc);
+	if (app == 0 && ver == 0 && !create) {
+		if ((rc = pragma_int(s, "SELECT count(*) FROM sqlite_schema",
+		    &tables)) != SQLITE_OK)
+			return not_ours(s, rc);
+		if (tables > 0)
+			return not_ours(s, SQLITE_OK);
+		return temp_schema(s);
+	}
 	if (app == 0 && ver == 0) {
 		if (exec(s, "BEGIN IMMEDIATE") != DIAG_OK)
 			return DIAG_TROUBLE;
@@ -341,6 +419,30 @@ check_store(struct store *s)
 }
 
 /*
+ * Whether a new file can be made where path says, errno set when not (so
+ * that the message is the system's, not SQLite's "unable to open").
+ */
+static int
+dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ok, e;
+
+	if (slash == NULL)
+		return access(".", W_OK | X_OK) == 0;
+	if (slash == path)
+		return access("/", W_OK | X_OK) == 0;
+	if ((dir = strndup(path, (size_t)(slash - path))) == NULL)
+		return 0;
+	ok = access(dir, W_OK | X_OK) == 0;
+	e = errno;
+	free(dir);
+	errno = e;
+	return ok;
+}
+
+/*
  * Opens the store at path; create says whether a missing file becomes a
  * new store (commands that write) or is an error (commands that read).
  */
@@ -358,7 +460,7 @@ store_open(struct store **sp, const char *path, int create)
 			diag_warn("%s", path);
 			return DIAG_TROUBLE;
 		}
-	} else if (errno != ENOENT || !create) {
+	} else if (errno != ENOENT || !create || !dir_writable(path)) {
 		diag_warn("%s", path);
 		return DIAG_TROUBLE;
 	}
@@ -379,12 +481,12 @@ store_open(struct store **sp, const char *path, int create)
 		return db_fail(s);
 	}
 	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
-	if (check_store(s) != DIAG_OK)
+	sqlite3_busy_handler(s->db, busy, s);
+	if (check_store(s, create) != DIAG_OK)
 		return DIAG_TROUBLE;
 	/* Readers never wait for the writer; kept by the file once set. */
-	if (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
-	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK)
+	if (create && (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
+	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK))
 		return DIAG_TROUBLE;
 	return DIAG_OK;
 }
@@ -778,17 +880,43 @@ ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
 	return step_done(s, q);
 }
 
+/* Adds to a summary version the subjects or keywords new to the summary. */
+static int
+summary_refs(struct store *s, const char *topic, const char *kind,
+    const json_t *values, long long version)
+{
+	sqlite3_stmt *q;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(values, i, v) {
+		if ((q = stmt(s, Q_SUMMARY_REF)) == NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, topic);
+		bind_str(q, 2, kind);
+		bind_text(q, 3, json_string_value(v), json_string_length(v));
+		sqlite3_bind_int64(q, 4, version);
+		sqlite3_bind_int64(q, 5, (long long)i);
+		if (step_done(s, q) != DIAG_OK)
+			return DIAG_TROUBLE;
+	}
+	return DIAG_OK;
+}
+
+/*
+ * A new summary version. Each version keeps only what it adds (its
+ * update, and the subjects and keywords the summary did not have): the
+ * accumulated content of version N is read back from versions 1 to N, so
+ * that a long conversation does not store its summary N times over.
+ */
 static int
 ingest_summary(struct ingest *g)
 {
 	const struct llmr_text *u = &g->d->doc->summary;
 	struct store *s = g->s;
 	sqlite3_stmt *q;
-	json_t *subs, *terms;
 	const char *p = u->s, *end = u->s + u->len;
 	long long version = 1;
-	size_t i;
-	json_t *v;
 	int rc;
 
 	while (p < end && strchr(" \t\r\n", *p) != NULL)
@@ -801,33 +929,10 @@ ingest_summary(struct ingest *g)
 	if ((q = stmt(s, Q_SUMMARY_LAST)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, g->d->topic);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW)
 		return db_fail(s);
-	buf_reset(&g->text);
-	if (rc == SQLITE_ROW) {
-		version = sqlite3_column_int64(q, 0) + 1;
-		buf_add(&g->text, col_str(q, 1), col_len(q, 1));
-		buf_addc(&g->text, '\n');
-		subs = str_array(col_str(q, 2), col_len(q, 2));
-		terms = str_array(col_str(q, 3), col_len(q, 3));
-	} else {
-		subs = json_array();
-		terms = json_array();
-	}
+	version = sqlite3_column_int64(q, 0) + 1;
 	sqlite3_reset(q);
-	buf_add(&g->text, p, (size_t)(end - p));
-	json_array_foreach(g->subjects, i, v)
-		array_add_unique(subs, json_string_value(v),
-		    json_string_length(v));
-	json_array_foreach(g->terms, i, v)
-		array_add_unique(terms, json_string_value(v),
-		    json_string_length(v));
-	buf_reset(&g->text2);
-	write_str_array(&g->text2, subs);
-	buf_reset(&g->name);
-	write_str_array(&g->name, terms);
-	json_decref(subs);
-	json_decref(terms);
 	buf_reset(&g->term);
 	buf_adds(&g->term, "summaryUpdate of message ");
 	buf_adds(&g->term, g->d->message);
@@ -836,13 +941,16 @@ ingest_summary(struct ingest *g)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, g->d->topic);
 	sqlite3_bind_int64(q, 2, version);
-	bind_buf(q, 3, &g->text);
-	bind_buf(q, 4, &g->text2);
-	bind_buf(q, 5, &g->name);
-	sqlite3_bind_int64(q, 6, g->now);
-	bind_buf(q, 7, &g->term);
-	bind_str(q, 8, g->d->hash);
-	return step_done(s, q);
+	bind_text(q, 3, p, (size_t)(end - p));
+	sqlite3_bind_int64(q, 4, g->now);
+	sqlite3_bind_int64(q, 5, g->now);
+	bind_buf(q, 6, &g->term);
+	bind_str(q, 7, g->d->hash);
+	if (step_done(s, q) != DIAG_OK ||
+	    summary_refs(s, g->d->topic, "subject", g->subjects, version) ||
+	    summary_refs(s, g->d->topic, "keyword", g->terms, version))
+		return DIAG_TROUBLE;
+	return DIAG_OK;
 }
 
 /* Subjects, keywords and the summary of a response, in document order. */
@@ -1226,37 +1334,106 @@ member_int(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 	    (long long)sqlite3_column_int64(q, col));
 }
 
-/* Columns: topic_id, version, content, subjects, keywords, created_at,
- * updated_at, change_reason, source_xml_hash. */
-static void
-summary_line(struct buf *b, sqlite3_stmt *q)
+/*
+ * The subjects or keywords of a summary version (upto: of versions 1 to
+ * it; otherwise those it added) as a JSON array in b.
+ */
+static int
+summary_values(struct store *s, struct buf *b, const char *topic,
+    const char *kind, long long version, int upto)
 {
-	const char *topic = col_str(q, 0);
-	long long v = sqlite3_column_int64(q, 1);
+	sqlite3_stmt *q;
+	int status;
 
+	if ((q = prepare(s, upto ? "SELECT value FROM summary_ref WHERE"
+	    " topic_id = ?1 AND kind = ?2 AND version <= ?3"
+	    " ORDER BY version, pos" : "SELECT value FROM summary_ref WHERE"
+	    " topic_id = ?1 AND kind = ?2 AND version = ?3 ORDER BY pos")) ==
+	    NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	bind_str(q, 2, kind);
+	sqlite3_bind_int64(q, 3, version);
+	status = column_array(s, b, q);
+	sqlite3_finalize(q);
+	return status;
+}
+
+/*
+ * A Summary from the row (SUMMARY_COLUMNS) of its version: the seed's
+ * object, whose content is the updates of versions 1 to this one joined
+ * by newlines; for export, the update of this version alone, and the
+ * subjects and keywords it added.
+ */
+static int
+summary_line(struct store *s, struct buf *b, sqlite3_stmt *row, int export)
+{
+	char *topic = strdup(col_str(row, 0));
+	long long v = sqlite3_column_int64(row, 1);
+	size_t tl, n;
+	sqlite3_stmt *q;
+	int rc, status = DIAG_OK;
+
+	if (topic == NULL) {
+		diag_warnx("%s: out of memory", s->path);
+		return DIAG_TROUBLE;
+	}
+	tl = strlen(topic);
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"Summary\",\"id\":\"");
-	jsonw_escape(b, topic, col_len(q, 0));
+	jsonw_escape(b, topic, tl);
 	buf_printf(b, "-v%lld\",\"topic\":", v);
-	jsonw_string(b, topic, col_len(q, 0));
-	member_str(b, "content", q, 2);
-	member_raw(b, "subjects", q, 3);
-	member_raw(b, "keywords", q, 4);
+	jsonw_string(b, topic, tl);
+	if (export) {
+		member_str(b, "update", row, 2);
+		buf_adds(b, ",\"newSubjects\":");
+		status = summary_values(s, b, topic, "subject", v, 0);
+		buf_adds(b, ",\"newKeywords\":");
+		if (status == DIAG_OK)
+			status = summary_values(s, b, topic, "keyword", v, 0);
+	} else {
+		buf_adds(b, ",\"content\":\"");
+		if ((q = prepare(s, "SELECT update_text FROM summary WHERE"
+		    " topic_id = ?1 AND version <= ?2 ORDER BY version")) ==
+		    NULL)
+			status = DIAG_TROUBLE;
+		else {
+			bind_str(q, 1, topic);
+			sqlite3_bind_int64(q, 2, v);
+			n = 0;
+			while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+				if (n++ > 0)
+					buf_adds(b, "\\n");
+				jsonw_escape(b, col_str(q, 0), col_len(q, 0));
+			}
+			if (rc != SQLITE_DONE)
+				status = db_fail(s);
+			sqlite3_finalize(q);
+		}
+		buf_adds(b, "\",\"subjects\":");
+		if (status == DIAG_OK)
+			status = summary_values(s, b, topic, "subject", v, 1);
+		buf_adds(b, ",\"keywords\":");
+		if (status == DIAG_OK)
+			status = summary_values(s, b, topic, "keyword", v, 1);
+	}
 	buf_printf(b, ",\"version\":%lld", v);
 	if (v > 1) {
 		buf_adds(b, ",\"previousVersion\":\"");
-		jsonw_escape(b, topic, col_len(q, 0));
+		jsonw_escape(b, topic, tl);
 		buf_printf(b, "-v%lld\"", v - 1);
 	}
-	member_int(b, "createdAt", q, 5);
-	member_int(b, "updatedAt", q, 6);
-	member_str(b, "changeReason", q, 7);
-	member_str(b, "sourceXmlHash", q, 8);
+	member_int(b, "createdAt", row, 3);
+	member_int(b, "updatedAt", row, 4);
+	member_str(b, "changeReason", row, 5);
+	member_str(b, "sourceXmlHash", row, 6);
 	buf_adds(b, "}\n");
+	free(topic);
+	return status;
 }
 
-#define SUMMARY_COLUMNS	"topic_id, version, content, subjects, keywords," \
-	" created_at, updated_at, change_reason, source_xml_hash"
+#define SUMMARY_COLUMNS	"topic_id, version, update_text, created_at," \
+	" updated_at, change_reason, source_xml_hash"
 
 int
 store_summary(struct store *s, const char *topic, long version, FILE *out)
@@ -1272,8 +1449,8 @@ store_summary(struct store *s, const char *topic, long version, FILE *out)
 	bind_str(q, 1, topic);
 	sqlite3_bind_int64(q, 2, version);
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		summary_line(&b, q);
-		status = writes(out, &b);
+		if ((status = summary_line(s, &b, q, 0)) == DIAG_OK)
+			status = writes(out, &b);
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
 			diag_warnx("no summary of topic \"%s\"", topic);
@@ -1607,9 +1784,19 @@ fsck_integrity(struct fsck *f)
 
 	if ((q = prepare(f->s, "PRAGMA integrity_check")) == NULL)
 		return DIAG_TROUBLE;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (strcmp(col_str(q, 0), "ok") != 0)
-			problem(f, "SQLite integrity_check: %s", col_str(q, 0));
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *p = col_str(q, 0), *nl;
+
+		if (strcmp(p, "ok") == 0)
+			continue;
+		for (; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+			if ((nl = strchr(p, '\n')) == NULL)
+				nl = p + strlen(p);
+			if (nl > p && strncmp(p, "*** in database ", 16) != 0)
+				problem(f, "SQLite integrity_check: %.*s",
+				    (int)(nl - p), p);
+		}
+	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
@@ -1792,11 +1979,25 @@ attachment_export_line(struct buf *b, sqlite3_stmt *q, int export)
 	    9));
 }
 
-static void
-summary_export_line(struct buf *b, sqlite3_stmt *q, int export)
+
+static int
+export_summaries(struct store *s, FILE *out)
 {
-	(void)export;
-	summary_line(b, q);
+	struct buf b = BUF_INIT;
+	sqlite3_stmt *q;
+	int rc, status = DIAG_OK;
+
+	if ((q = prepare(s, "SELECT " SUMMARY_COLUMNS " FROM summary"
+	    " ORDER BY topic_id, version")) == NULL)
+		return DIAG_TROUBLE;
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		if ((status = summary_line(s, &b, q, 1)) == DIAG_OK)
+			status = writes(out, &b);
+	if (status == DIAG_OK && rc != SQLITE_DONE)
+		status = db_fail(s);
+	sqlite3_finalize(q);
+	buf_free(&b);
+	return status;
 }
 
 /* Everything, one JSON object a line, in an order import can read back. */
@@ -1816,8 +2017,6 @@ store_export(struct store *s, FILE *out)
 		    " ORDER BY topic_id, id", subject_line },
 		{ "SELECT " KEYWORD_COLUMNS " FROM keyword"
 		    " ORDER BY topic_id, term", keyword_line },
-		{ "SELECT " SUMMARY_COLUMNS " FROM summary"
-		    " ORDER BY topic_id, version", summary_export_line },
 	};
 	static const char head[] = "{\"$type$\":\"llmstore\",\"version\":1}\n";
 	sqlite3_stmt *q;
@@ -1832,7 +2031,7 @@ store_export(struct store *s, FILE *out)
 		if ((status = lines(s, q, parts[i].line, 1, out)) != DIAG_OK)
 			return status;
 	}
-	return DIAG_OK;
+	return export_summaries(s, out);
 }
 
 /* One line of an import, for its messages. */
@@ -2198,10 +2397,44 @@ import_keyword(struct line *l)
 	return DIAG_OK;
 }
 
+/* The subjects or keywords a summary version added, from an import. */
+static int
+import_refs(struct line *l, const char *topic, const char *kind,
+    const char *member, long long v)
+{
+	json_t *a = json_object_get(l->o, member), *e;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc;
+
+	if (get_strs(l, member, &l->tmp) != 0)
+		return DIAG_INVALID;
+	json_array_foreach(a, i, e) {
+		if ((q = prepare(l->s, "INSERT INTO summary_ref (topic_id, kind,"
+		    " value, version, pos) VALUES (?1, ?2, ?3, ?4, ?5)")) ==
+		    NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, topic);
+		bind_str(q, 2, kind);
+		bind_text(q, 3, json_string_value(e), json_string_length(e));
+		sqlite3_bind_int64(q, 4, v);
+		sqlite3_bind_int64(q, 5, (long long)i);
+		rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE) {
+			buf_reset(&l->tmp);
+			buf_printf(&l->tmp, "%s \"%s\" of the summary of topic "
+			    "\"%s\"", kind, json_string_value(e), topic);
+			return conflict(l, l->tmp.data);
+		}
+	}
+	return DIAG_OK;
+}
+
 static int
 import_summary(struct line *l)
 {
-	const char *id, *topic, *content, *prev, *reason, *src;
+	const char *id, *topic, *update, *prev, *reason, *src;
 	long long v, created, updated;
 	size_t n;
 	sqlite3_stmt *q;
@@ -2209,9 +2442,9 @@ import_summary(struct line *l)
 
 	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
 	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
-	    (content = get_str(l, "content", 0, &n)) == NULL ||
-	    get_strs(l, "subjects", &l->tmp) != 0 ||
-	    get_strs(l, "keywords", &l->tmp2) != 0 ||
+	    (update = get_str(l, "update", 0, &n)) == NULL ||
+	    get_strs(l, "newSubjects", &l->tmp) != 0 ||
+	    get_strs(l, "newKeywords", &l->tmp) != 0 ||
 	    get_int(l, "version", &v) != 0 ||
 	    get_int(l, "createdAt", &created) != 0 ||
 	    get_int(l, "updatedAt", &updated) != 0)
@@ -2235,19 +2468,16 @@ import_summary(struct line *l)
 			    "%s", id, v == 1 ? "absent" : "the version before");
 	}
 	if ((q = prepare(l->s, "INSERT INTO summary (topic_id, version,"
-	    " content, subjects, keywords, created_at, updated_at,"
-	    " change_reason, source_xml_hash)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")) == NULL)
+	    " update_text, created_at, updated_at, change_reason,"
+	    " source_xml_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, topic);
 	sqlite3_bind_int64(q, 2, v);
-	bind_text(q, 3, content, n);
-	bind_buf(q, 4, &l->tmp);
-	bind_buf(q, 5, &l->tmp2);
-	sqlite3_bind_int64(q, 6, created);
-	sqlite3_bind_int64(q, 7, updated);
-	bind_str(q, 8, reason);
-	bind_str(q, 9, src);
+	bind_text(q, 3, update, n);
+	sqlite3_bind_int64(q, 4, created);
+	sqlite3_bind_int64(q, 5, updated);
+	bind_str(q, 6, reason);
+	bind_str(q, 7, src);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
@@ -2255,7 +2485,10 @@ import_summary(struct line *l)
 		buf_printf(&l->tmp, "summary \"%s\"", id);
 		return conflict(l, l->tmp.data);
 	}
-	return DIAG_OK;
+	if ((rc = import_refs(l, topic, "subject", "newSubjects", v)) !=
+	    DIAG_OK)
+		return rc;
+	return import_refs(l, topic, "keyword", "newKeywords", v);
 }
 
 /* Reads export's lines into the store; the caller commits on DIAG_OK. */

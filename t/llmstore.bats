@@ -1,0 +1,1383 @@
+#!/usr/bin/env bats
+# llmstore as a user drives it: the usage and its errors, put of queries
+# and responses (hashes, inline and blob storage at the 1024-byte limit,
+# shared blobs, rejection, idempotence, conflicts, --batch), ls, cat and rm,
+# what a response's analysis becomes (keywords, subjects and their time
+# ranges, isNew warnings, summary versions), context and its limits and
+# llmq-encode reading it, archive, trace, prompt templates, fsck on a clean
+# and on a damaged store, export and import, and the store files it must
+# refuse. The clock is fixed with LLMSTORE_NOW so that every output is exact.
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+D="$DATA/llmstore"
+USAGE='usage: llmstore [-d PATH] put [-q] -t TOPIC -m MESSAGE [FILE]
+       llmstore [-d PATH] put [-q] --batch -t TOPIC FILE ...
+       llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
+                             [--format llm-query|llm-response]
+       llmstore [-d PATH] cat HASH | -m MESSAGE
+       llmstore [-d PATH] rm -m MESSAGE
+       llmstore [-d PATH] context TOPIC
+       llmstore [-d PATH] summary TOPIC [--version N]
+       llmstore [-d PATH] keywords TOPIC
+       llmstore [-d PATH] subjects TOPIC
+       llmstore [-d PATH] archive [--undo] TOPIC SUBJECT
+       llmstore [-d PATH] trace TERM [-t TOPIC]
+       llmstore [-d PATH] prompt set -M MODEL [--xml-schema-version N] [FILE]
+       llmstore [-d PATH] prompt get -M MODEL [--version N]
+       llmstore [-d PATH] prompt ls [-M MODEL]
+       llmstore [-d PATH] fsck
+       llmstore [-d PATH] export
+       llmstore [-d PATH] import [FILE]'
+STATUSES='exit status: 0 done, 1 rejected or not found, 2 usage, 3 trouble'
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	S="$BATS_TEST_TMPDIR/s.db"
+	unset LLMSTORE LLMSTORE_NOW
+}
+
+# st ARG...: llmstore on the test's store.
+st() {
+	llmstore -d "$S" "$@"
+}
+
+# at NOW ARG...: the same with the clock at NOW.
+at() {
+	local now=$1
+	shift
+	LLMSTORE_NOW=$now llmstore -d "$S" "$@"
+}
+
+# usage_error MESSAGE ARG...: llmstore ARG... is a usage error with MESSAGE.
+usage_error() {
+	local msg=$1
+	shift
+	run -2 --separate-stderr llmstore "$@"
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $msg
+$USAGE"
+}
+
+# repeat N TEXT: TEXT N times, no newline.
+repeat() {
+	local s
+	printf -v s '%*s' "$1" ''
+	printf '%s' "${s// /$2}"
+}
+
+# resp TEXT SUMMARY [SUBJECT ...]: an <llmResponse>, each SUBJECT given as
+# "name|description|isNew|term:confidence,term:confidence,...", the
+# values already escaped for XML.
+resp() {
+	local text=$1 sum=$2 s name desc isnew kws kw
+	local -a list
+	shift 2
+	printf '<llmResponse>\n  <response>%s</response>\n  <analysis>\n' "$text"
+	for s; do
+		IFS='|' read -r name desc isnew kws <<<"$s"
+		printf '    <subject name="%s" description="%s" isNew="%s">\n' \
+		    "$name" "$desc" "$isnew"
+		IFS=',' read -ra list <<<"$kws"
+		for kw in "${list[@]}"; do
+			printf '      <keyword term="%s" confidence="%s"/>\n' \
+			    "${kw%:*}" "${kw##*:}"
+		done
+		printf '    </subject>\n'
+	done
+	printf '    <summaryUpdate>%s</summaryUpdate>\n' "$sum"
+	printf '  </analysis>\n</llmResponse>\n'
+}
+
+# query MESSAGE: an <llmQuery> for MESSAGE.
+query() {
+	printf '<llmQuery>\n  <userMessage>%s</userMessage>\n' "$1"
+	printf '  <context topicId="t" messageCount="0"></context>\n</llmQuery>\n'
+}
+
+# sized N: a valid response of exactly N bytes (N >= 200) on stdout.
+sized() {
+	local base
+	base=$(resp x 'Sized.' 'big|a large answer|true|big-term:0.9' | wc -c)
+	resp "$(repeat $(($1 - base + 1)) x)" 'Sized.' \
+	    'big|a large answer|true|big-term:0.9'
+}
+
+# sha FILE: the lower-case hex SHA-256 of FILE's bytes.
+sha() {
+	sha256sum <"$1" | cut -c1-64
+}
+
+# att TOPIC MESSAGE FILE FORMAT NOW: the attachment's JSON line, built with
+# jq, its hash computed with sha256sum as the spec defines it.
+att() {
+	local size body h
+	size=$(wc -c <"$3")
+	if ((size > 1024)); then
+		body=$(jq -cn --arg t "$1" --arg m "$2" --arg b "$(sha "$3")" \
+		    --arg f "$4" --argjson c "$5" --argjson s "$size" \
+		    '{"$type$":"XMLMessageAttachment",topicId:$t,messageId:$m,xmlBlob:$b,format:$f,version:1,createdAt:$c,size:$s}')
+	else
+		body=$(jq -cn --arg t "$1" --arg m "$2" --rawfile x "$3" \
+		    --arg f "$4" --argjson c "$5" --argjson s "$size" \
+		    '{"$type$":"XMLMessageAttachment",topicId:$t,messageId:$m,xmlContent:$x,format:$f,version:1,createdAt:$c,size:$s}')
+	fi
+	h=$(printf '%s' "$body" | sha256sum | cut -c1-64)
+	printf '%s,"hash":"%s"}\n' "${body%\}}" "$h"
+}
+
+# hash_of TOPIC MESSAGE FILE FORMAT NOW: the hash of that attachment.
+hash_of() {
+	att "$@" | sed 's/.*,"hash":"\([0-9a-f]*\)"}$/\1/'
+}
+
+# line_hash: the hash that each JSON line on stdin should carry.
+line_hash() {
+	sed 's/,"hash":"[0-9a-f]*"}$/}/' | tr -d '\n' | sha256sum | cut -c1-64
+}
+
+# four: the store of the ingestion tests: four responses in topic t (m1 at
+# 1000: a; m2 at 2000: a, b; m3 at 3000: b; m4 at 4000: a) and a query q1
+# at 2500 between m2 and m3. Sets H1 to H4 and HQ to the hashes that put
+# printed (the tests of put check those against sha256sum).
+four() {
+	resp 'One.' '  One.  ' 'a|first a|true|x:0.9,y:0.80' >m1.xml
+	resp 'Two.' 'Two.' 'a|second a|false|x:0.5' 'b|second b|true|x:1e0,z:0.75' >m2.xml
+	query 'And then?' >q1.xml
+	resp 'Three.' '' 'b|third b|false|z:0.6' >m3.xml
+	resp 'Four.' 'Four.' 'a|fourth a|false|y:0.7' >m4.xml
+	H1=$(at 1000 put -t t -m m1 m1.xml)
+	H2=$(at 2000 put -t t -m m2 m2.xml)
+	HQ=$(at 2500 put -t t -m q1 q1.xml)
+	H3=$(at 3000 put -t t -m m3 m3.xml)
+	H4=$(at 4000 put -t t -m m4 m4.xml)
+	[ ${#H1} -eq 64 ] && [ ${#H2} -eq 64 ] && [ ${#HQ} -eq 64 ] &&
+	    [ ${#H3} -eq 64 ] && [ ${#H4} -eq 64 ]
+}
+
+# --------------------------------------------------------------- the usage
+
+@test "-h and --help print the usage and the exit statuses on stdout and exit 0" {
+	run -0 --separate-stderr llmstore -h
+	assert_output "$USAGE
+$STATUSES"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr llmstore --help
+	assert_output "$USAGE
+$STATUSES"
+	assert_equal "$stderr" ""
+}
+
+@test "--version prints the tool, llmkit and the version" {
+	run -0 --separate-stderr llmstore --version
+	assert_output --regexp '^llmstore \(llmkit\) [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_equal "$stderr" ""
+	assert_output "$(llmq-encode --version | sed 's/llmq-encode/llmstore/')"
+}
+
+@test "no command and an unknown command are usage errors" {
+	usage_error 'no command given'
+	usage_error 'no command given' -d "$S"
+	usage_error 'unknown command "x"' x
+	usage_error 'unknown command "PUT"' -d "$S" PUT
+	[ ! -e "$S" ]
+}
+
+@test "put without -t or -m, with -m and --batch, or with an empty -t, -m or -M is a usage error" {
+	cp "$D/reply.xml" .
+	usage_error 'put needs -t TOPIC and -m MESSAGE' -d "$S" put -m m reply.xml
+	usage_error 'put needs -t TOPIC and -m MESSAGE' -d "$S" put -t t reply.xml
+	usage_error 'put needs -t TOPIC and -m MESSAGE' -d "$S" put reply.xml
+	usage_error 'put --batch takes the message ids from the file names, not -m' \
+	    -d "$S" put --batch -t t -m m reply.xml
+	usage_error '-t must not be empty' -d "$S" put -t '' -m m reply.xml
+	usage_error '-m must not be empty' -d "$S" put -t t -m '' reply.xml
+	usage_error '-M must not be empty' -d "$S" prompt set -M '' reply.xml
+	[ ! -e "$S" ]
+}
+
+@test "a --version that is not a whole number from 1 is a usage error" {
+	for n in x 0 -1 1.5 '' 1x; do
+		usage_error "--version must be a whole number from 1, not \"$n\"" \
+		    -d "$S" summary --version "$n" t
+		usage_error "--version must be a whole number from 1, not \"$n\"" \
+		    -d "$S" prompt get -M m --version "$n"
+	done
+}
+
+@test "wrong operand counts are usage errors" {
+	usage_error 'context takes one TOPIC' -d "$S" context
+	usage_error 'context takes one TOPIC' -d "$S" context a b
+	[ ! -e "$S" ]
+}
+
+@test "-d may be given among the command's options" {
+	cp "$D/reply.xml" .
+	run -0 env LLMSTORE_NOW=1 llmstore put -t t -d "$S" -m m reply.xml
+	assert_output "$(hash_of t m reply.xml llm-response 1)"
+	run -0 llmstore context -d "$S" t
+	assert_output --partial '"messageCount":1,'
+	[ -e "$S" ]
+	[ ! -e llmstore.db ]
+}
+
+@test "without -d the store is \$LLMSTORE, else ./llmstore.db" {
+	cp "$D/reply.xml" .
+	LLMSTORE=env.db LLMSTORE_NOW=5 llmstore put -t t -m m reply.xml >/dev/null
+	[ -e env.db ]
+	[ ! -e llmstore.db ]
+	LLMSTORE_NOW=5 llmstore put -t t -m m reply.xml >/dev/null
+	[ -e llmstore.db ]
+	cmp <(LLMSTORE=env.db llmstore ls) <(llmstore ls)
+	run -0 llmstore ls
+	assert_output "$(att t m reply.xml llm-response 5)"
+	# -d wins over $LLMSTORE
+	LLMSTORE=env.db LLMSTORE_NOW=6 llmstore -d "$S" put -t t -m m reply.xml >/dev/null
+	run -0 st ls
+	assert_output "$(att t m reply.xml llm-response 6)"
+}
+
+@test "a new store is SQLite in WAL mode with llmstore's application id and schema 1" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	run -0 sqlite3 "$S" 'pragma application_id; pragma user_version; pragma journal_mode;'
+	assert_output '1280068947
+1
+wal'
+}
+
+# --------------------------------------------------------------------- put
+
+@test "put of a response prints the hash of its ls line" {
+	cp "$D/reply.xml" .
+	run -0 --separate-stderr at 1728234567890 put -t family-planning-2025 -m msg-abc123 reply.xml
+	want=$(att family-planning-2025 msg-abc123 reply.xml llm-response 1728234567890)
+	assert_output "$(printf '%s\n' "$want" | line_hash)"
+	assert_equal "$stderr" ""
+	h=$output
+	run -0 st ls
+	assert_output "$want"
+	assert_equal "$(printf '%s\n' "$output" | line_hash)" "$h"
+	[[ $output == *',"size":'$(wc -c <reply.xml)',"hash":"'$h'"}' ]]
+}
+
+@test "put of a query stores it as llm-query and ingests nothing" {
+	cp "$D/query.xml" .
+	run -0 --separate-stderr at 42 put -t family-planning-2025 -m q1 query.xml
+	want=$(att family-planning-2025 q1 query.xml llm-query 42)
+	assert_output "$(printf '%s\n' "$want" | line_hash)"
+	assert_equal "$stderr" ""
+	run -0 st ls
+	assert_output "$want"
+	run -0 st keywords family-planning-2025
+	assert_output ""
+	run -0 st subjects family-planning-2025
+	assert_output ""
+	run -1 --separate-stderr st summary family-planning-2025
+	assert_equal "$stderr" 'llmstore: no summary of topic "family-planning-2025"'
+}
+
+@test "put reads standard input when no file is given" {
+	run -0 at 7 put -t t -m m <"$D/reply.xml"
+	cp "$D/reply.xml" .
+	assert_output "$(hash_of t m reply.xml llm-response 7)"
+	st cat -m m | cmp - reply.xml
+}
+
+@test "1024 bytes of XML are stored inline, 1025 bytes in a blob" {
+	sized 1024 >inline.xml
+	sized 1025 >blob.xml
+	[ "$(wc -c <inline.xml)" -eq 1024 ]
+	[ "$(wc -c <blob.xml)" -eq 1025 ]
+	at 10 put -t t -m in inline.xml >/dev/null
+	at 11 put -t t -m bl blob.xml >/dev/null
+	run -0 st ls
+	assert_output "$(att t in inline.xml llm-response 10)
+$(att t bl blob.xml llm-response 11)"
+	[[ ${lines[0]} == *'"xmlContent":"<llmResponse>'* ]]
+	[[ ${lines[1]} == *'"xmlBlob":"'$(sha blob.xml)'"'* ]]
+	run -0 sqlite3 "$S" "select hash, size, xml_content is null, xml_blob from attachment order by id; select hash, size, length(data) from blob;"
+	assert_output "$(hash_of t in inline.xml llm-response 10)|1024|0|
+$(hash_of t bl blob.xml llm-response 11)|1025|1|$(sha blob.xml)
+$(sha blob.xml)|1025|1025"
+}
+
+@test "the size is the UTF-8 byte length, not the character count" {
+	local b n t
+	b=$(resp x 'S.' 's|d|true|k:1' | wc -c)
+	# a response text of n bytes, most of them in two-byte characters
+	n=$((1025 - b))
+	t=$(repeat $((n / 2)) é)
+	((n % 2)) && t="x$t"
+	resp "$t" 'S.' 's|d|true|k:1' >a.xml
+	resp "x$t" 'S.' 's|d|true|k:1' >b.xml
+	[ "$(wc -c <a.xml)" -eq 1024 ]
+	[ "$(wc -c <b.xml)" -eq 1025 ]
+	[ "$(jq -Rs length <a.xml)" -lt 700 ]
+	at 1 put -t t -m a a.xml >/dev/null
+	at 1 put -t t -m b b.xml >/dev/null
+	run -0 st ls
+	assert_output "$(att t a a.xml llm-response 1)
+$(att t b b.xml llm-response 1)"
+	[[ ${lines[0]} == *'"xmlContent":'* ]]
+	[[ ${lines[1]} == *'"xmlBlob":'* ]]
+}
+
+@test "two identical large documents share one blob" {
+	sized 3000 >big.xml
+	at 1 put -t t -m one big.xml >/dev/null
+	at 2 put -t u -m two big.xml >/dev/null
+	run -0 sqlite3 "$S" 'select count(*) from blob; select count(*) from attachment;'
+	assert_output '1
+2'
+	run -0 st ls
+	assert_output "$(att t one big.xml llm-response 1)
+$(att u two big.xml llm-response 2)"
+}
+
+@test "an invalid document is rejected with llmr-validate's diagnostics and nothing is stored" {
+	cp "$D/bad.xml" "$D/reply.xml" .
+	st put -t t -m ok reply.xml >/dev/null
+	run -1 --separate-stderr st put -t t -m bad bad.xml
+	assert_output ""
+	assert_equal "$stderr" "$(cat "$D/bad.err")"
+	run -1 --separate-stderr llmr-validate bad.xml
+	assert_equal "$stderr" "$(cat "$D/bad.err")"
+	run -0 sqlite3 "$S" 'select count(*) from attachment; select count(*) from keyword; select count(*) from subject; select count(*) from summary;'
+	assert_output '1
+4
+1
+1'
+}
+
+@test "an invalid document on standard input is reported as <stdin>" {
+	run -1 --separate-stderr st put -t t -m bad <"$D/bad.xml"
+	assert_output ""
+	assert_equal "$stderr" "$(sed 's/^bad\.xml:/<stdin>:/' "$D/bad.err")"
+}
+
+@test "put -q silences the diagnostics but not the status" {
+	cp "$D/bad.xml" .
+	run -1 --separate-stderr st put -q -t t -m bad bad.xml
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 st ls
+	assert_output ""
+}
+
+@test "malformed XML and an unknown root are rejected as llmr-validate rejects them" {
+	printf '<llmResponse><response>x</response>\n' >broken.xml
+	printf '<other/>\n' >other.xml
+	for f in broken.xml other.xml; do
+		run -1 --separate-stderr llmr-validate "$f"
+		want=$stderr
+		[ -n "$want" ]
+		run -1 --separate-stderr st put -t t -m "$f" "$f"
+		assert_output ""
+		assert_equal "$stderr" "$want"
+	done
+	run -0 st ls
+	assert_output ""
+}
+
+@test "a file that cannot be read is trouble: status 3" {
+	run -3 --separate-stderr st put -t t -m m nope.xml
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: nope.xml: No such file or directory'
+}
+
+@test "a repeated put changes nothing and prints the same hash" {
+	cp "$D/reply.xml" .
+	run -0 at 1000 put -t t -m m reply.xml
+	h=$output
+	run -0 --separate-stderr at 2000 put -t t -m m reply.xml
+	assert_output "$h"
+	assert_equal "$stderr" ""
+	run -0 st ls
+	assert_output "$(att t m reply.xml llm-response 1000)"
+	run -0 st keywords t
+	assert_line --index 0 '{"$type$":"Keyword","topicId":"t","term":"529-plan","frequency":1,"subjects":["college-savings"],"score":0.95,"createdAt":1000,"lastSeen":1000,"sourceXmlHash":"'"$h"'"}'
+	run -0 st subjects t
+	assert_output '{"$type$":"Subject","id":"college-savings","topic":"t","description":"Discussion of saving strategies for children'"'"'s higher education","keywords":["529-plan","tax-advantages","education-expenses","financial-planning"],"timeRanges":[{"start":1000,"end":1000}],"messageCount":1,"createdAt":1000,"lastSeenAt":1000,"archived":false,"sourceXmlHash":"'"$h"'"}'
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":1,"activeSubjects":["college-savings"],"recentKeywords":["529-plan","tax-advantages","education-expenses","financial-planning"]}'
+}
+
+@test "a message id already stored with other content is a conflict: status 1" {
+	cp "$D/reply.xml" "$D/query.xml" .
+	run -0 at 1 put -t t -m m reply.xml
+	h=$output
+	run -1 --separate-stderr at 2 put -t t -m m query.xml
+	assert_output ""
+	assert_equal "$stderr" "llmstore: message \"m\" is already stored (attachment $h)"
+	# the same bytes under another topic conflict too
+	run -1 --separate-stderr at 2 put -t other -m m reply.xml
+	assert_equal "$stderr" "llmstore: message \"m\" is already stored (attachment $h)"
+	# one byte more conflicts
+	{ cat reply.xml; echo; } >reply2.xml
+	run -1 --separate-stderr at 2 put -t t -m m reply2.xml
+	assert_equal "$stderr" "llmstore: message \"m\" is already stored (attachment $h)"
+	run -0 st ls
+	assert_output "$(att t m reply.xml llm-response 1)"
+}
+
+# ----------------------------------------------------------------- --batch
+
+@test "put --batch takes the ids from the file names and prints HASH  FILE" {
+	mkdir in
+	cp "$D/reply.xml" in/r1.xml
+	cp "$D/query.xml" in/q1.xml
+	resp 'Other.' '' 's|d|true|k:0.5' >in/notes
+	resp 'Dots.' '' 's|d|false|k:0.5' >in/a.xml.xml
+	run -0 --separate-stderr at 9 put --batch -t t in/q1.xml in/r1.xml in/notes in/a.xml.xml
+	assert_equal "$stderr" ""
+	assert_output "$(hash_of t q1 in/q1.xml llm-query 9)  in/q1.xml
+$(hash_of t r1 in/r1.xml llm-response 9)  in/r1.xml
+$(hash_of t notes in/notes llm-response 9)  in/notes
+$(hash_of t a.xml in/a.xml.xml llm-response 9)  in/a.xml.xml"
+	run -0 st ls
+	assert_output "$(att t q1 in/q1.xml llm-query 9)
+$(att t r1 in/r1.xml llm-response 9)
+$(att t notes in/notes llm-response 9)
+$(att t a.xml in/a.xml.xml llm-response 9)"
+}
+
+@test "put --batch stores nothing when one file is invalid, and reports every problem" {
+	cp "$D/reply.xml" "$D/bad.xml" .
+	cp bad.xml bad2.xml
+	run -1 --separate-stderr st put --batch -t t reply.xml bad.xml bad2.xml
+	assert_output ""
+	assert_equal "$stderr" "$(cat "$D/bad.err"; sed 's/^bad\.xml/bad2.xml/' "$D/bad.err")"
+	run -0 sqlite3 "$S" 'select count(*) from attachment; select count(*) from keyword; select count(*) from subject; select count(*) from summary; select count(*) from blob;'
+	assert_output '0
+0
+0
+0
+0'
+}
+
+@test "put --batch stores nothing when one file conflicts with the store" {
+	cp "$D/reply.xml" "$D/query.xml" .
+	run -0 at 1 put -t t -m query reply.xml
+	h=$output
+	resp 'New.' 'New.' 'n|d|true|nk:0.5' >new.xml
+	run -1 --separate-stderr at 2 put --batch -t t new.xml query.xml
+	assert_output ""
+	assert_equal "$stderr" "llmstore: message \"query\" is already stored (attachment $h)"
+	run -0 st ls
+	assert_output "$(att t query reply.xml llm-response 1)"
+	run -0 st keywords t
+	refute_output --partial nk
+}
+
+@test "put --batch of two files with one id: the same bytes pass, others conflict" {
+	mkdir a b c
+	cp "$D/reply.xml" a/m.xml
+	cp "$D/reply.xml" b/m.xml
+	cp "$D/query.xml" c/m.xml
+	h=$(hash_of t m a/m.xml llm-response 3)
+	run -1 --separate-stderr at 3 put --batch -t t a/m.xml c/m.xml
+	assert_output ""
+	assert_equal "$stderr" "llmstore: message \"m\" is already stored (attachment $h)"
+	run -0 st ls
+	assert_output ""
+	run -0 --separate-stderr at 3 put --batch -t t a/m.xml b/m.xml
+	assert_output "$h  a/m.xml
+$h  b/m.xml"
+	run -0 st ls
+	assert_output "$(att t m a/m.xml llm-response 3)"
+	run -0 st subjects t
+	assert_output --partial '"messageCount":1,'
+}
+
+@test "put --batch without a file is a usage error" {
+	usage_error 'put takes one FILE or more with --batch' -d "$S" put --batch -t t
+	[ ! -e "$S" ]
+}
+
+# ---------------------------------------------------------------------- ls
+
+@test "ls lists the attachments oldest first, filtered by -t, -m and --format" {
+	cp "$D/reply.xml" "$D/query.xml" .
+	at 3 put -t b -m r2 reply.xml >/dev/null
+	at 1 put -t a -m q1 query.xml >/dev/null
+	at 2 put -t a -m r1 reply.xml >/dev/null
+	A=$(att b r2 reply.xml llm-response 3)
+	B=$(att a q1 query.xml llm-query 1)
+	C=$(att a r1 reply.xml llm-response 2)
+	run -0 st ls
+	assert_output "$A
+$B
+$C"
+	run -0 st ls -t a
+	assert_output "$B
+$C"
+	run -0 st ls -m r2
+	assert_output "$A"
+	run -0 st ls --format llm-query
+	assert_output "$B"
+	run -0 st ls --format llm-response -t a
+	assert_output "$C"
+	run -0 --separate-stderr st ls -t b --format llm-query
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 st ls -t nothing
+	assert_output ""
+	run -0 st ls -m nothing
+	assert_output ""
+}
+
+@test "ls --format takes llm-query or llm-response only" {
+	usage_error '--format must be llm-query or llm-response, not "x"' -d "$S" ls --format x
+	usage_error '--format must be llm-query or llm-response, not "query"' -d "$S" ls --format query
+}
+
+@test "ls of an empty store prints nothing" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	st rm -m m
+	run -0 --separate-stderr st ls
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "each ls line's hash is the SHA-256 of the line without it" {
+	sized 2000 >big.xml
+	cp "$D/reply.xml" "$D/query.xml" .
+	st put -t t -m a reply.xml >/dev/null
+	st put -t t -m b query.xml >/dev/null
+	st put -t t -m c big.xml >/dev/null
+	st ls >ls.out
+	[ "$(wc -l <ls.out)" -eq 3 ]
+	while IFS= read -r l; do
+		h=$(printf '%s\n' "$l" | line_hash)
+		[[ $l == *',"hash":"'$h'"}' ]] || fail "bad hash in $l"
+	done <ls.out
+}
+
+# --------------------------------------------------------------------- cat
+
+@test "cat by message, attachment hash and blob hash gives the bytes back" {
+	printf '<llmResponse>\r\n  <response>Grüße, naïve café ✓ — 𝄞 &amp; &lt;tags&gt;</response>\r\n  <analysis>\r\n    <subject name="café" description="ünïcode" isNew="true">\r\n      <keyword term="naïve" confidence="0.5"/>\r\n    </subject>\r\n    <summaryUpdate/>\r\n  </analysis>\r\n</llmResponse>\r\n' >crlf.xml
+	sized 1500 >big.xml
+	printf '  <!-- lead -->\n' >>big.xml
+	run -0 at 5 put -t t -m crlf crlf.xml
+	hc=$output
+	run -0 at 5 put -t t -m big big.xml
+	hb=$output
+	st cat -m crlf >out
+	cmp out crlf.xml
+	st cat "$hc" >out
+	cmp out crlf.xml
+	st cat -m big >out
+	cmp out big.xml
+	st cat "$hb" >out
+	cmp out big.xml
+	st cat "$(sha big.xml)" >out
+	cmp out big.xml
+	run -0 st ls -m crlf
+	assert_output "$(att t crlf crlf.xml llm-response 5)"
+	[[ $output == *'\r\n'* ]]
+}
+
+@test "cat of something not there: status 1" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	z=$(printf '%064d' 0)
+	run -1 --separate-stderr st cat "$z"
+	assert_output ""
+	assert_equal "$stderr" "llmstore: no attachment $z"
+	run -1 --separate-stderr st cat -m nope
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no message "nope"'
+}
+
+# ---------------------------------------------------------------------- rm
+
+@test "rm deletes the attachment and its blob only when no other uses it; keywords stay" {
+	sized 3000 >big.xml
+	cp "$D/reply.xml" .
+	at 1 put -t t -m one big.xml >/dev/null
+	at 2 put -t t -m two big.xml >/dev/null
+	at 3 put -t t -m r reply.xml >/dev/null
+	st keywords t >kw.before
+	st subjects t >subj.before
+	run -0 --separate-stderr st rm -m one
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 sqlite3 "$S" 'select count(*) from blob; select count(*) from attachment;'
+	assert_output '1
+2'
+	st cat "$(sha big.xml)" | cmp - big.xml
+	st rm -m two
+	run -0 sqlite3 "$S" 'select count(*) from blob; select count(*) from attachment;'
+	assert_output '0
+1'
+	st rm -m r
+	run -0 st ls
+	assert_output ""
+	st keywords t | cmp - kw.before
+	st subjects t | cmp - subj.before
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":0,"activeSubjects":["college-savings","big"],"recentKeywords":["529-plan","tax-advantages","education-expenses","financial-planning","big-term"]}'
+}
+
+@test "rm of a message not there: status 1" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	run -1 --separate-stderr st rm -m nope
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no message "nope"'
+	st rm -m m
+	run -1 --separate-stderr st rm -m m
+	assert_equal "$stderr" 'llmstore: no message "m"'
+}
+
+@test "a message id freed by rm may be put again" {
+	cp "$D/reply.xml" "$D/query.xml" .
+	at 1 put -t t -m m reply.xml >/dev/null
+	st rm -m m
+	run -0 at 2 put -t t -m m query.xml
+	assert_output "$(hash_of t m query.xml llm-query 2)"
+}
+
+# --------------------------------------------------------------- ingesting
+
+@test "keywords: frequency per occurrence, subjects, latest score, recent order" {
+	four
+	run -0 st keywords t
+	assert_output '{"$type$":"Keyword","topicId":"t","term":"y","frequency":2,"subjects":["a"],"score":0.7,"createdAt":1000,"lastSeen":4000,"sourceXmlHash":"'"$H1"'"}
+{"$type$":"Keyword","topicId":"t","term":"z","frequency":2,"subjects":["b"],"score":0.6,"createdAt":2000,"lastSeen":3000,"sourceXmlHash":"'"$H2"'"}
+{"$type$":"Keyword","topicId":"t","term":"x","frequency":3,"subjects":["a","b"],"score":1,"createdAt":1000,"lastSeen":2000,"sourceXmlHash":"'"$H1"'"}'
+}
+
+@test "subjects: description, keywords, count and time ranges over present, absent, present" {
+	four
+	run -0 st subjects t
+	assert_output '{"$type$":"Subject","id":"a","topic":"t","description":"fourth a","keywords":["x","y"],"timeRanges":[{"start":1000,"end":2000},{"start":4000,"end":4000}],"messageCount":3,"createdAt":1000,"lastSeenAt":4000,"archived":false,"sourceXmlHash":"'"$H1"'"}
+{"$type$":"Subject","id":"b","topic":"t","description":"third b","keywords":["x","z"],"timeRanges":[{"start":2000,"end":3000}],"messageCount":2,"createdAt":2000,"lastSeenAt":3000,"archived":false,"sourceXmlHash":"'"$H2"'"}'
+}
+
+@test "summary versions accumulate the content, subjects and keywords" {
+	four
+	V1='{"$type$":"Summary","id":"t-v1","topic":"t","content":"One.","subjects":["a"],"keywords":["x","y"],"version":1,"createdAt":1000,"updatedAt":1000,"changeReason":"summaryUpdate of message m1","sourceXmlHash":"'"$H1"'"}'
+	V2='{"$type$":"Summary","id":"t-v2","topic":"t","content":"One.\nTwo.","subjects":["a","b"],"keywords":["x","y","z"],"version":2,"previousVersion":"t-v1","createdAt":2000,"updatedAt":2000,"changeReason":"summaryUpdate of message m2","sourceXmlHash":"'"$H2"'"}'
+	V3='{"$type$":"Summary","id":"t-v3","topic":"t","content":"One.\nTwo.\nFour.","subjects":["a","b"],"keywords":["x","y","z"],"version":3,"previousVersion":"t-v2","createdAt":4000,"updatedAt":4000,"changeReason":"summaryUpdate of message m4","sourceXmlHash":"'"$H4"'"}'
+	run -0 st summary t
+	assert_output "$V3"
+	run -0 st summary --version 3 t
+	assert_output "$V3"
+	run -0 st summary --version 2 t
+	assert_output "$V2"
+	run -0 st summary --version 1 t
+	assert_output "$V1"
+	run -1 --separate-stderr st summary --version 4 t
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: topic "t" has no summary version 4'
+	run -1 --separate-stderr st summary u
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no summary of topic "u"'
+}
+
+@test "a summaryUpdate of white space only makes no version" {
+	resp 'R.' ' &#9; &#10; ' 's|d|true|k:0.5' >r.xml
+	st put -t t -m m r.xml >/dev/null
+	run -1 --separate-stderr st summary t
+	assert_equal "$stderr" 'llmstore: no summary of topic "t"'
+}
+
+@test "context: message count, subjects and keywords in recent order" {
+	four
+	run -0 --separate-stderr st context t
+	assert_output '{"topicId":"t","messageCount":5,"activeSubjects":["a","b"],"recentKeywords":["y","z","x"]}'
+	assert_equal "$stderr" ""
+}
+
+@test "terms and subject names are trimmed, lower-cased (ASCII) and their white space joined" {
+	resp 'R.' '' '  College &#9;&#10;Savings  |d1|true|  TAX&#10;&#10;Plan :0.5,Ümlaut-X:1' >r1.xml
+	resp 'R.' '' 'college savings|d2|false|tax plan:0.90,ümlaut-x:7.5E-1' >r2.xml
+	run -0 --separate-stderr at 1 put -t t -m m1 r1.xml
+	h1=$output
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr at 2 put -t t -m m2 r2.xml
+	assert_equal "$stderr" ""
+	run -0 st keywords t
+	assert_output '{"$type$":"Keyword","topicId":"t","term":"tax plan","frequency":2,"subjects":["college savings"],"score":0.9,"createdAt":1,"lastSeen":2,"sourceXmlHash":"'"$h1"'"}
+{"$type$":"Keyword","topicId":"t","term":"ümlaut-x","frequency":1,"subjects":["college savings"],"score":0.75,"createdAt":2,"lastSeen":2,"sourceXmlHash":"'"$(hash_of t m2 r2.xml llm-response 2)"'"}
+{"$type$":"Keyword","topicId":"t","term":"Ümlaut-x","frequency":1,"subjects":["college savings"],"score":1,"createdAt":1,"lastSeen":1,"sourceXmlHash":"'"$h1"'"}'
+	run -0 st subjects t
+	assert_output '{"$type$":"Subject","id":"college savings","topic":"t","description":"d2","keywords":["tax plan","Ümlaut-x","ümlaut-x"],"timeRanges":[{"start":1,"end":2}],"messageCount":2,"createdAt":1,"lastSeenAt":2,"archived":false,"sourceXmlHash":"'"$h1"'"}'
+}
+
+@test "scores are written in the shortest form that reads back" {
+	resp 'R.' '' 's|d|true|a:0.90,b:1e0,c:0.5,d:0,e:0.333,f:1.0,g:-0' >r.xml
+	st put -t t -m m r.xml >/dev/null
+	st keywords t | sed 's/.*"term":"\([a-z]\)".*"score":\([^,]*\),.*/\1 \2/' >scores
+	run -0 cat scores
+	assert_output 'a 0.9
+b 1
+c 0.5
+d 0
+e 0.333
+f 1
+g 0'
+}
+
+@test "isNew that contradicts the store gives a warning and the put succeeds" {
+	resp 'R.' '' 'old|d|false|k:0.5' >r1.xml
+	resp 'R.' '' 'old|d|true|k:0.5' 'new|d|false|k:0.5' >r2.xml
+	run -0 --separate-stderr at 1 put -t t -m m1 r1.xml
+	assert_output "$(hash_of t m1 r1.xml llm-response 1)"
+	assert_equal "$stderr" 'r1.xml:4:5: warning: subject "old" is marked isNew="false" but the topic has no such subject'
+	run -0 --separate-stderr at 2 put -t t -m m2 r2.xml
+	assert_output "$(hash_of t m2 r2.xml llm-response 2)"
+	assert_equal "$stderr" 'r2.xml:4:5: warning: subject "old" is marked isNew="true" but the topic has it already
+r2.xml:7:5: warning: subject "new" is marked isNew="false" but the topic has no such subject'
+	run -0 st ls
+	assert_equal "${#lines[@]}" 2
+	# the same subject in another topic is new there
+	run -0 --separate-stderr at 3 put -t u -m m3 r1.xml
+	assert_equal "$stderr" 'r1.xml:4:5: warning: subject "old" is marked isNew="false" but the topic has no such subject'
+}
+
+@test "isNew warnings name <stdin> and the files of a batch" {
+	resp 'R.' '' 'old|d|false|k:0.5' >r1.xml
+	run -0 --separate-stderr st put -t t -m m1 <r1.xml
+	assert_equal "$stderr" '<stdin>:4:5: warning: subject "old" is marked isNew="false" but the topic has no such subject'
+	resp 'R.' '' 'old|d|true|k:0.5' >m2.xml
+	resp 'R.' '' 'fresh|d|false|k:0.5' >m3.xml
+	run -0 --separate-stderr st put --batch -t t m2.xml m3.xml
+	assert_equal "$stderr" 'm2.xml:4:5: warning: subject "old" is marked isNew="true" but the topic has it already
+m3.xml:4:5: warning: subject "fresh" is marked isNew="false" but the topic has no such subject'
+}
+
+@test "put -q silences the isNew warnings" {
+	resp 'R.' '' 'old|d|false|k:0.5' >r1.xml
+	run -0 --separate-stderr st put -q -t t -m m1 r1.xml
+	assert_equal "$stderr" ""
+}
+
+@test "an archived subject that appears again stays archived" {
+	resp 'R.' '' 's|d|true|k:0.5' >r1.xml
+	resp 'R.' '' 's|d|false|k:0.5' >r2.xml
+	at 1 put -t t -m m1 r1.xml >/dev/null
+	st archive t s
+	at 2 put -t t -m m2 r2.xml >/dev/null
+	run -0 st subjects t
+	assert_output '{"$type$":"Subject","id":"s","topic":"t","description":"d","keywords":["k"],"timeRanges":[{"start":1,"end":2}],"messageCount":2,"createdAt":1,"lastSeenAt":2,"archived":true,"sourceXmlHash":"'"$(hash_of t m1 r1.xml llm-response 1)"'"}'
+}
+
+@test "options may follow the operands, as the usage shows them" {
+	four
+	run -0 --separate-stderr st summary t --version 2
+	assert_output --partial '{"$type$":"Summary","id":"t-v2",'
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr st trace y -t t
+	assert_output '{"topicId":"t","term":"y","sourceXmlHash":"'"$H1"'","messageId":"m1","format":"llm-response","createdAt":1000}'
+	run -0 --separate-stderr st context t -d "$S"
+	assert_output --partial '"messageCount":5,'
+	usage_error '--version must be a whole number from 1, not "x"' -d "$S" summary t --version x
+}
+
+# ----------------------------------------------------------------- context
+
+# jlist ITEM...: a JSON array of strings.
+jlist() {
+	printf '%s\n' "$@" | jq -Rcs 'split("\n")[:-1]'
+}
+
+@test "context gives at most 20 subjects and 50 keywords, the most recent" {
+	local -a S_ORDER=() K_ORDER=()
+	local r j n=0 i c kws s k
+	for ((r = 1; r <= 9; r++)); do
+		local -a subs=() rs=() rk=()
+		for ((j = 3 * r - 2; j <= 3 * r && j <= 25; j++)); do
+			kws='' c=2
+			((j <= 10)) && c=3
+			for ((i = 0; i < c; i++)); do
+				n=$((n + 1))
+				printf -v k 'k%02d' "$n"
+				kws+="${kws:+,}$k:0.8"
+				rk+=("$k")
+			done
+			printf -v s 's%02d' "$j"
+			rs+=("$s")
+			subs+=("$s|subject $j|true|$kws")
+		done
+		resp "Answer $r." "Turn $r." "${subs[@]}" >"r$r.xml"
+		at $((r * 1000)) put -t t -m "r$r" "r$r.xml" >/dev/null
+		S_ORDER=("${rs[@]}" "${S_ORDER[@]}")
+		K_ORDER=("${rk[@]}" "${K_ORDER[@]}")
+	done
+	[ "${#S_ORDER[@]}" -eq 25 ]
+	[ "${#K_ORDER[@]}" -eq 60 ]
+	[ "${S_ORDER[0]}" = s25 ] && [ "${S_ORDER[1]}" = s22 ] && [ "${K_ORDER[0]}" = k59 ]
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":9,"activeSubjects":'"$(jlist "${S_ORDER[@]:0:20}")"',"recentKeywords":'"$(jlist "${K_ORDER[@]:0:50}")"'}'
+	# keywords and subjects list all of them in the same order
+	run -0 bash -c "llmstore -d '$S' subjects t | jq -r .id | paste -sd ' '"
+	assert_output "${S_ORDER[*]}"
+	run -0 bash -c "llmstore -d '$S' keywords t | jq -r .term | paste -sd ' '"
+	assert_output "${K_ORDER[*]}"
+	# archived subjects are left out and the next ones move up
+	st archive t s25
+	st archive t s20
+	local -a rest=()
+	for s in "${S_ORDER[@]}"; do
+		[ "$s" = s25 ] || [ "$s" = s20 ] || rest+=("$s")
+	done
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":9,"activeSubjects":'"$(jlist "${rest[@]:0:20}")"',"recentKeywords":'"$(jlist "${K_ORDER[@]:0:50}")"'}'
+	[[ $output == *'"s05","s06"],'* ]]
+}
+
+@test "a subject seen again moves to the front of the context" {
+	resp 'R.' '' 'a|d|true|ka:0.5' 'b|d|true|kb:0.5' >r1.xml
+	resp 'R.' '' 'c|d|true|kc:0.5' >r2.xml
+	resp 'R.' '' 'a|d|false|ka:0.5' >r3.xml
+	for i in 1 2 3; do at $i put -t t -m m$i r$i.xml >/dev/null; done
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":3,"activeSubjects":["a","c","b"],"recentKeywords":["ka","kc","kb"]}'
+}
+
+@test "context of an unknown topic is the empty context" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	run -0 --separate-stderr st context nothing
+	assert_output '{"topicId":"nothing","messageCount":0,"activeSubjects":[],"recentKeywords":[]}'
+	assert_equal "$stderr" ""
+}
+
+@test "context on a missing store is the empty context and creates nothing" {
+	run -0 --separate-stderr st context 'a "quoted" topic'
+	assert_output '{"topicId":"a \"quoted\" topic","messageCount":0,"activeSubjects":[],"recentKeywords":[]}'
+	assert_equal "$stderr" ""
+	[ ! -e "$S" ]
+}
+
+@test "llmq-encode --context reads what context writes" {
+	four
+	run -0 --separate-stderr bash -c "llmq-encode --context <(llmstore -d '$S' context t) 'What next?'"
+	assert_equal "$stderr" ""
+	assert_output '<llmQuery>
+  <userMessage>What next?</userMessage>
+  <context topicId="t" messageCount="5">
+    <activeSubjects>a, b</activeSubjects>
+    <recentKeywords>y, z, x</recentKeywords>
+  </context>
+</llmQuery>'
+	run -0 bash -c "llmq-encode --context <(llmstore -d '$S' context none) 'First?'"
+	assert_output --partial '<context topicId="none" messageCount="0">'
+	printf '%s\n' "$output" >q.xml
+	run -0 llmr-validate q.xml
+}
+
+# ----------------------------------------------------------------- archive
+
+@test "archive and archive --undo set and clear archived" {
+	four
+	run -0 --separate-stderr st archive t a
+	assert_output ""
+	assert_equal "$stderr" ""
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":5,"activeSubjects":["b"],"recentKeywords":["y","z","x"]}'
+	run -0 bash -c "llmstore -d '$S' subjects t | jq -c '[.id, .archived]'"
+	assert_output '["a",true]
+["b",false]'
+	# archiving twice is fine
+	st archive t a
+	run -0 --separate-stderr st archive --undo t a
+	assert_output ""
+	# the name is normalised as subject names are
+	st archive t '  B '
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":5,"activeSubjects":["a"],"recentKeywords":["y","z","x"]}'
+	st archive --undo t b
+	run -0 st context t
+	assert_output '{"topicId":"t","messageCount":5,"activeSubjects":["a","b"],"recentKeywords":["y","z","x"]}'
+}
+
+@test "archive of an unknown subject or topic: status 1" {
+	four
+	run -1 --separate-stderr st archive t nope
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: topic "t" has no subject "nope"'
+	run -1 --separate-stderr st archive --undo u a
+	assert_equal "$stderr" 'llmstore: topic "u" has no subject "a"'
+}
+
+@test "archive needs a TOPIC and a SUBJECT" {
+	usage_error 'archive takes TOPIC and SUBJECT' -d "$S" archive t
+	usage_error 'archive takes TOPIC and SUBJECT' -d "$S" archive --undo t a b
+}
+
+# ------------------------------------------------------------------- trace
+
+@test "trace finds the XML that produced a keyword, in every topic or in one" {
+	cp "$D/reply.xml" .
+	resp 'R.' '' 's|d|true|529-plan:0.5' >other.xml
+	at 1 put -t a -m m1 reply.xml >/dev/null
+	at 2 put -t b -m m2 other.xml >/dev/null
+	h1=$(hash_of a m1 reply.xml llm-response 1)
+	h2=$(hash_of b m2 other.xml llm-response 2)
+	run -0 --separate-stderr st trace 529-plan
+	assert_output '{"topicId":"a","term":"529-plan","sourceXmlHash":"'"$h1"'","messageId":"m1","format":"llm-response","createdAt":1}
+{"topicId":"b","term":"529-plan","sourceXmlHash":"'"$h2"'","messageId":"m2","format":"llm-response","createdAt":2}'
+	assert_equal "$stderr" ""
+	run -0 st trace -t b 529-plan
+	assert_output '{"topicId":"b","term":"529-plan","sourceXmlHash":"'"$h2"'","messageId":"m2","format":"llm-response","createdAt":2}'
+	run -0 st trace -t a ' 529-PLAN '
+	assert_output '{"topicId":"a","term":"529-plan","sourceXmlHash":"'"$h1"'","messageId":"m1","format":"llm-response","createdAt":1}'
+	st cat "$h1" | cmp - reply.xml
+}
+
+@test "trace after rm gives nulls for the removed attachment" {
+	cp "$D/reply.xml" .
+	at 1 put -t a -m m1 reply.xml >/dev/null
+	h1=$(hash_of a m1 reply.xml llm-response 1)
+	st rm -m m1
+	run -0 st trace tax-advantages
+	assert_output '{"topicId":"a","term":"tax-advantages","sourceXmlHash":"'"$h1"'","messageId":null,"format":null,"createdAt":null}'
+}
+
+@test "trace of a term not there: status 1" {
+	cp "$D/reply.xml" .
+	st put -t a -m m1 reply.xml >/dev/null
+	run -1 --separate-stderr st trace nope
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no keyword "nope"'
+	run -1 --separate-stderr st trace -t b 529-plan
+	assert_equal "$stderr" 'llmstore: no keyword "529-plan"'
+}
+
+# ------------------------------------------------------------------ prompt
+
+@test "prompt set makes versions, one active; prompt get gives the bytes back" {
+	cp "$D/prompt.txt" .
+	printf 'second prompt, no newline' >p2.txt
+	n1=$(wc -c <prompt.txt)
+	run -0 --separate-stderr at 100 prompt set -M gpt-4 prompt.txt
+	assert_output '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","xmlSchemaVersion":1,"version":1,"createdAt":100,"updatedAt":100,"active":true,"size":'"$n1"'}'
+	assert_equal "$stderr" ""
+	run -0 at 200 prompt set -M gpt-4 --xml-schema-version 2 <p2.txt
+	assert_output '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","xmlSchemaVersion":2,"version":2,"createdAt":200,"updatedAt":200,"active":true,"size":25}'
+	st prompt get -M gpt-4 >out
+	cmp out p2.txt
+	st prompt get -M gpt-4 --version 1 >out
+	cmp out prompt.txt
+	st prompt get --version 2 -M gpt-4 >out
+	cmp out p2.txt
+	run -0 sqlite3 "$S" 'select model_id, version, active from template order by model_id, version'
+	assert_output 'gpt-4|1|0
+gpt-4|2|1'
+	# the version set aside was updated when the new one came
+	run -0 st prompt ls
+	assert_output '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","xmlSchemaVersion":1,"version":1,"createdAt":100,"updatedAt":200,"active":false,"size":'"$n1"'}
+{"$type$":"SystemPromptTemplate","modelId":"gpt-4","xmlSchemaVersion":2,"version":2,"createdAt":200,"updatedAt":200,"active":true,"size":25}'
+}
+
+@test "prompt ls lists every template by model then version, -M filters" {
+	cp "$D/prompt.txt" .
+	printf 'x' >x.txt
+	at 1 prompt set -M zeta x.txt >/dev/null
+	at 2 prompt set -M alpha x.txt >/dev/null
+	at 3 prompt set -M zeta prompt.txt >/dev/null
+	n=$(wc -c <prompt.txt)
+	run -0 st prompt ls
+	assert_line --index 0 '{"$type$":"SystemPromptTemplate","modelId":"alpha","xmlSchemaVersion":1,"version":1,"createdAt":2,"updatedAt":2,"active":true,"size":1}'
+	assert_line --index 2 '{"$type$":"SystemPromptTemplate","modelId":"zeta","xmlSchemaVersion":1,"version":2,"createdAt":3,"updatedAt":3,"active":true,"size":'"$n"'}'
+	assert_equal "${#lines[@]}" 3
+	run -0 bash -c "llmstore -d '$S' prompt ls | jq -c '[.modelId, .version, .active]'"
+	assert_output '["alpha",1,true]
+["zeta",1,false]
+["zeta",2,true]'
+	run -0 bash -c "llmstore -d '$S' prompt ls -M zeta | jq -c '[.modelId, .version, .active]'"
+	assert_output '["zeta",1,false]
+["zeta",2,true]'
+	run -0 st prompt ls -M nobody
+	assert_output ""
+}
+
+@test "prompt get of a model or version not there: status 1" {
+	printf 'x' >x.txt
+	st prompt set -M m x.txt >/dev/null
+	run -1 --separate-stderr st prompt get -M other
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no prompt template for model "other"'
+	run -1 --separate-stderr st prompt get -M m --version 2
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: no version 2 of the prompt template for model "m"'
+}
+
+@test "an empty prompt or one that is not UTF-8 is refused: status 1" {
+	: >empty.txt
+	printf 'bad \377 byte\n' >bad.txt
+	run -1 --separate-stderr st prompt set -M m empty.txt
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: empty.txt: the prompt is empty'
+	run -1 --separate-stderr st prompt set -M m </dev/null
+	assert_equal "$stderr" 'llmstore: <stdin>: the prompt is empty'
+	run -1 --separate-stderr st prompt set -M m bad.txt
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: bad.txt: the prompt is not valid UTF-8'
+	run -1 --separate-stderr st prompt get -M m
+	assert_equal "$stderr" 'llmstore: no prompt template for model "m"'
+}
+
+# -------------------------------------------------------------------- fsck
+
+@test "fsck of a sound store prints nothing and exits 0" {
+	four
+	sized 2000 >big.xml
+	st put -t t -m big big.xml >/dev/null
+	printf 'p' | st prompt set -M m >/dev/null
+	run -0 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "fsck finds a blob whose bytes were changed" {
+	sized 2000 >big.xml
+	st put -t t -m big big.xml >/dev/null
+	b=$(sha big.xml)
+	sqlite3 "$S" "update blob set data = cast(replace(cast(data as text), 'xxxx', 'yyyy') as blob)"
+	sed 's/xxxx/yyyy/g' big.xml >changed.xml
+	[ "$(wc -c <changed.xml)" -eq 2000 ]
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $S: fsck: blob $b: its bytes hash to $(sha changed.xml)"
+}
+
+@test "fsck finds a blob whose size is wrong" {
+	sized 2000 >big.xml
+	st put -t t -m big big.xml >/dev/null
+	sqlite3 "$S" "update blob set size = 1999"
+	run -1 --separate-stderr st fsck
+	assert_equal "$stderr" "llmstore: $S: fsck: blob $(sha big.xml): size is 1999, its bytes are 2000"
+}
+
+@test "fsck finds an attachment whose size is wrong" {
+	cp "$D/reply.xml" .
+	run -0 at 1 put -t t -m m reply.xml
+	h=$output
+	n=$(wc -c <reply.xml)
+	sqlite3 "$S" "update attachment set size = 345"
+	other=$(att t m reply.xml llm-response 1 | sed 's/,"size":[0-9]*,"hash".*/,"size":345}/' | tr -d '\n' | sha256sum | cut -c1-64)
+	run -1 --separate-stderr st fsck
+	assert_equal "$(printf '%s\n' "$stderr" | sort)" "$(printf '%s\n' \
+	    "llmstore: $S: fsck: attachment $h (message \"m\"): size is 345, its XML has $n bytes" \
+	    "llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $other" | sort)"
+}
+
+@test "fsck finds an attachment with both xmlContent and xmlBlob, and one with neither" {
+	cp "$D/reply.xml" .
+	sized 2000 >big.xml
+	run -0 at 1 put -t t -m m reply.xml
+	h=$output
+	st put -t t -m big big.xml >/dev/null
+	b=$(sha big.xml)
+	sqlite3 "$S" "PRAGMA ignore_check_constraints=ON; update attachment set xml_blob = '$b' where message_id = 'm'"
+	# SQLite's own check sees the CHECK constraint broken; the fields
+	# hashed are now both members
+	both=$(jq -cn --rawfile x reply.xml --arg b "$b" '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"m",xmlContent:$x,xmlBlob:$b,format:"llm-response",version:1,createdAt:1,size:899}' | tr -d '\n' | sha256sum | cut -c1-64)
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $S: fsck: SQLite integrity_check: CHECK constraint failed in attachment
+llmstore: $S: fsck: attachment $h (message \"m\"): both xmlContent and xmlBlob
+llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $both"
+	sqlite3 "$S" "PRAGMA ignore_check_constraints=ON; update attachment set xml_content = NULL, xml_blob = NULL where message_id = 'm'"
+	neither=$(jq -cn '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"m",format:"llm-response",version:1,createdAt:1,size:899}' | tr -d '\n' | sha256sum | cut -c1-64)
+	run -1 --separate-stderr st fsck
+	assert_equal "$stderr" "llmstore: $S: fsck: SQLite integrity_check: CHECK constraint failed in attachment
+llmstore: $S: fsck: attachment $h (message \"m\"): neither xmlContent nor xmlBlob
+llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $neither"
+}
+
+@test "fsck finds an attachment whose blob is missing" {
+	sized 2000 >big.xml
+	run -0 st put -t t -m big big.xml
+	h=$output
+	sqlite3 "$S" "delete from blob"
+	run -1 --separate-stderr st fsck
+	assert_equal "$stderr" "llmstore: $S: fsck: attachment $h (message \"big\"): blob $(sha big.xml) is missing"
+}
+
+@test "fsck finds an attachment whose fields no longer give its hash" {
+	cp "$D/reply.xml" .
+	run -0 at 1 put -t t -m m reply.xml
+	h=$output
+	sqlite3 "$S" "update attachment set created_at = 2"
+	run -1 --separate-stderr st fsck
+	assert_equal "$stderr" "llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $(att t m reply.xml llm-response 2 | line_hash)"
+	sqlite3 "$S" "update attachment set created_at = 1, topic_id = 'u'"
+	run -1 --separate-stderr st fsck
+	assert_equal "$stderr" "llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $(att u m reply.xml llm-response 1 | line_hash)"
+	sqlite3 "$S" "update attachment set topic_id = 't'"
+	run -0 st fsck
+}
+
+@test "fsck finds inline XML over 1024 bytes and a blob not over 1024" {
+	sized 1025 >big.xml
+	sized 1024 >small.xml
+	run -0 --separate-stderr at 1 put -t t -m big big.xml
+	hb=$output
+	run -0 --separate-stderr at 1 put -t t -m small small.xml
+	hs=$output
+	sb=$(sha big.xml)
+	ss=$(sha small.xml)
+	# big moves into its row, small into a blob of its own
+	sqlite3 "$S" "update attachment set xml_content = (select cast(data as text) from blob), xml_blob = NULL where message_id = 'big'; delete from blob;
+insert into blob values ('$ss', 1024, (select cast(xml_content as blob) from attachment where message_id = 'small'));
+update attachment set xml_blob = '$ss', xml_content = NULL where message_id = 'small';"
+	fb=$(jq -cn --rawfile x big.xml '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"big",xmlContent:$x,format:"llm-response",version:1,createdAt:1,size:1025}' | tr -d '\n' | sha256sum | cut -c1-64)
+	fs=$(jq -cn --arg b "$ss" '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"small",xmlBlob:$b,format:"llm-response",version:1,createdAt:1,size:1024}' | tr -d '\n' | sha256sum | cut -c1-64)
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$(printf '%s\n' "$stderr" | sort)" "$(printf '%s\n' \
+	    "llmstore: $S: fsck: attachment $hb (message \"big\"): inline XML of 1025 bytes, over 1024" \
+	    "llmstore: $S: fsck: attachment $hb (message \"big\"): its fields hash to $fb" \
+	    "llmstore: $S: fsck: attachment $hs (message \"small\"): a blob of 1024 bytes, not over 1024" \
+	    "llmstore: $S: fsck: attachment $hs (message \"small\"): its fields hash to $fs" | sort)"
+}
+
+@test "fsck finds a model with two active prompt templates, and one with none" {
+	printf 'a' | at 1 prompt set -M two >/dev/null
+	printf 'b' | at 2 prompt set -M two >/dev/null
+	printf 'c' | at 3 prompt set -M none >/dev/null
+	idx=$(sqlite3 "$S" "select name from sqlite_master where type = 'index' and tbl_name = 'template' and sql like '%active%'")
+	[ -n "$idx" ]
+	sqlite3 "$S" "drop index \"$idx\"; update template set active = 1 where model_id = 'two'; update template set active = 0 where model_id = 'none';"
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $S: fsck: model \"none\": 0 active prompt templates
+llmstore: $S: fsck: model \"two\": 2 active prompt templates"
+}
+
+@test "fsck finds a gap in the summary versions" {
+	cp "$D/reply.xml" .
+	for i in 1 2 3; do st put -t t -m m$i reply.xml 2>/dev/null >/dev/null; done
+	sqlite3 "$S" "delete from summary where version = 2"
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $S: fsck: topic \"t\": summary version 2 is missing"
+}
+
+@test "fsck reports every problem, one line each" {
+	cp "$D/reply.xml" .
+	sized 2000 >big.xml
+	st put -t t -m m reply.xml >/dev/null
+	st put -t t -m big big.xml >/dev/null
+	sqlite3 "$S" "update blob set size = 1; delete from summary where version = 1;"
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_equal "$(printf '%s\n' "$stderr" | sort)" "$(printf '%s\n' \
+	    "llmstore: $S: fsck: blob $(sha big.xml): size is 1, its bytes are 2000" \
+	    "llmstore: $S: fsck: topic \"t\": summary version 1 is missing" | sort)"
+}
+
+# ---------------------------------------------------------- export, import
+
+@test "export writes the header, then every object as a JSON line" {
+	cp "$D/reply.xml" .
+	sized 2000 >big.xml
+	at 1 put -t t -m m reply.xml >/dev/null
+	at 2 put -t t -m big big.xml >/dev/null
+	printf 'p' | at 3 prompt set -M gpt-4 >/dev/null
+	run -0 --separate-stderr st export
+	assert_equal "$stderr" ""
+	assert_line --index 0 '{"$type$":"llmstore","version":1}'
+	# attachments as ls writes them, with their place in the store
+	assert_line "$(att t m reply.xml llm-response 1 | sed 's/}$/,"seq":1}/')"
+	assert_line "$(att t big big.xml llm-response 2 | sed 's/}$/,"seq":2}/')"
+	assert_line "$(jq -cn --arg h "$(sha big.xml)" --rawfile d big.xml '{"$type$":"BLOB",hash:$h,size:2000,data:$d}')"
+	assert_line '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","promptText":"p","xmlSchemaVersion":1,"version":1,"createdAt":3,"updatedAt":3,"active":true}'
+	# summary versions: what each added, from which summary rebuilds them
+	for v in 1 2; do
+		st summary --version $v t | jq -c --arg prev "$(st summary --version $((v - 1)) t 2>/dev/null | jq -r .content)" \
+		    '{"$type$", id, topic, update: (if .version == 1 then .content else .content[($prev | length) + 1:] end)}'
+	done >objs
+	printf '%s\n' "$output" | jq -c 'select(."$type$" == "Summary") | {"$type$", id, topic, update}' | cmp - objs
+	assert_line '{"$type$":"Summary","id":"t-v2","topic":"t","update":"Sized.","newSubjects":["big"],"newKeywords":["big-term"],"version":2,"previousVersion":"t-v1","createdAt":2,"updatedAt":2,"changeReason":"summaryUpdate of message big","sourceXmlHash":"'"$(st ls -m big | jq -r .hash)"'"}'
+	# keywords and subjects may carry more (their recent order), but
+	# hold every member that keywords and subjects show
+	{ st subjects t; st keywords t; } | sort >objs
+	printf '%s\n' "$output" | jq -c 'select(."$type$" == "Subject" or ."$type$" == "Keyword") | del(.lastSeq, .lastPos)' | sort | cmp - objs
+	# every line is JSON
+	printf '%s\n' "$output" | jq -c . >/dev/null
+}
+
+@test "export | import into a new store gives a byte-identical export" {
+	four
+	sized 2000 >big.xml
+	printf '<llmResponse>\r\n<response>Grüße ✓</response><analysis><summaryUpdate>Ünï</summaryUpdate></analysis></llmResponse>' >crlf.xml
+	at 5000 put -t t -m big big.xml >/dev/null
+	at 6000 put -t u -m crlf crlf.xml >/dev/null
+	at 6100 put -t u -m big2 big.xml >/dev/null
+	st rm -m m1
+	st archive t b
+	printf 'one' | at 7000 prompt set -M gpt-4 >/dev/null
+	at 7100 prompt set -M gpt-4 "$D/prompt.txt" >/dev/null
+	st export >one.jsonl
+	run -0 --separate-stderr llmstore -d new.db import one.jsonl
+	assert_output ""
+	assert_equal "$stderr" ""
+	llmstore -d new.db export >two.jsonl
+	cmp one.jsonl two.jsonl
+	# and through standard input
+	llmstore -d new2.db import <one.jsonl
+	llmstore -d new2.db export | cmp - one.jsonl
+	run -0 llmstore -d new.db fsck
+	for c in 'ls' 'context t' 'keywords t' 'subjects u' 'prompt ls'; do
+		cmp <(st $c) <(llmstore -d new.db $c)
+	done
+	llmstore -d new.db cat -m crlf | cmp - crlf.xml
+	llmstore -d new.db prompt get -M gpt-4 | cmp - "$D/prompt.txt"
+}
+
+@test "import of a bad line refuses everything: FILE:LINE:1" {
+	cp "$D/reply.xml" .
+	sized 2000 >big.xml
+	run -0 at 1 put -t t -m m reply.xml
+	h=$output
+	run -0 --separate-stderr at 2 put -t t -m big big.xml
+	hb=$output
+	b=$(sha big.xml)
+	st export >good.jsonl
+	[[ $(sed -n 2p good.jsonl) == '{"$type$":"BLOB",'* ]]
+	[[ $(sed -n 3p good.jsonl) == *'"messageId":"m",'* ]]
+	# a blob whose size is wrong: it and the attachment that uses it
+	sed '2s/"size":2000/"size":2001/' good.jsonl >bad.jsonl
+	run -1 --separate-stderr llmstore -d new.db import bad.jsonl
+	assert_output ""
+	assert_equal "$stderr" "bad.jsonl:2:1: error: blob $b: size is 2001, its data has 2000 bytes
+bad.jsonl:4:1: error: attachment $hb: blob $b is not in the store"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+	# a line that is not JSON
+	sed '2s/^{/x/' good.jsonl >bad2.jsonl
+	run -1 --separate-stderr llmstore -d new.db import bad2.jsonl
+	assert_equal "${stderr_lines[0]}" "bad2.jsonl:2:1: error: not a JSON object: '[' or '{' expected near 'x'"
+	# an attachment whose hash does not match its fields
+	sed '3s/"createdAt":1,/"createdAt":9,/' good.jsonl >bad3.jsonl
+	run -1 --separate-stderr llmstore -d new.db import bad3.jsonl
+	assert_equal "$stderr" "bad3.jsonl:3:1: error: attachment $h: its fields hash to $(att t m reply.xml llm-response 9 | line_hash)"
+	# an attachment whose size is wrong
+	sed '3s/"size":899,/"size":898,/' good.jsonl >bad4.jsonl
+	run -1 --separate-stderr llmstore -d new.db import bad4.jsonl
+	assert_equal "$stderr" "bad4.jsonl:3:1: error: attachment $h: size is 898, its XML has 899 bytes"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+	llmstore -d new.db import good.jsonl
+	llmstore -d new.db export | cmp - good.jsonl
+}
+
+@test "import of objects already in the store refuses everything" {
+	cp "$D/reply.xml" .
+	at 1 put -t t -m m reply.xml >/dev/null
+	st export >e.jsonl
+	st export >before
+	run -1 --separate-stderr st import e.jsonl
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" 'e.jsonl:2:1: error: message "m" (or seq 1) is already in the store'
+	assert_equal "${stderr_lines[1]}" 'e.jsonl:3:1: error: subject "college-savings" of topic "t" is already in the store'
+	assert_equal "${stderr_lines[2]}" 'e.jsonl:4:1: error: keyword "529-plan" of topic "t" is already in the store' 
+	st export | cmp - before
+	# stdin is named <stdin>
+	run -1 --separate-stderr st import <e.jsonl
+	[[ ${stderr_lines[0]} == "<stdin>:2:1: error: "* ]] || fail "$stderr"
+}
+
+# ---------------------------------------------------------- the store file
+
+@test "read commands on a missing store: No such file or directory, status 3, nothing created" {
+	for c in 'ls' 'cat -m m' "cat $(printf '%064d' 0)" 'summary t' 'keywords t' \
+	    'subjects t' 'trace x' 'prompt get -M m' 'prompt ls' 'fsck' 'export'; do
+		run -3 --separate-stderr st $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: No such file or directory"
+		[ ! -e "$S" ]
+	done
+}
+
+@test "write commands create the store" {
+	run -1 st rm -m m
+	[ -e "$S" ]
+	rm -f "$S"*
+	printf 'x' | st prompt set -M m >/dev/null
+	[ -e "$S" ]
+	rm -f "$S"*
+	printf '%s\n' '{"$type$":"llmstore","version":1}' | st import
+	[ -e "$S" ]
+	rm -f "$S"*
+	st archive t s || true
+	[ -e "$S" ]
+}
+
+@test "a text file as the store: not an llmstore database, status 3, left alone" {
+	cp "$D/reply.xml" .
+	printf 'just some text, long enough to be a header of a file\n%.0s' {1..40} >"$S"
+	cp "$S" orig
+	for c in 'ls' 'context t' "put -t t -m m reply.xml"; do
+		run -3 --separate-stderr st $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: not an llmstore database (file is not a database)"
+	done
+	cmp "$S" orig
+}
+
+@test "a foreign SQLite database as the store: not an llmstore database, status 3" {
+	cp "$D/reply.xml" .
+	sqlite3 "$S" 'create table notes(x); insert into notes values (1);'
+	for c in 'ls' 'context t' "put -t t -m m reply.xml" 'fsck'; do
+		run -3 --separate-stderr st $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: not an llmstore database"
+	done
+	run -0 sqlite3 "$S" 'select count(*) from sqlite_master; pragma journal_mode; pragma application_id;'
+	assert_output '1
+delete
+0'
+}
+
+@test "a store of a newer schema is refused: status 3" {
+	cp "$D/reply.xml" .
+	st put -t t -m m reply.xml >/dev/null
+	sqlite3 "$S" 'pragma user_version = 7'
+	for c in 'ls' 'context t' "put -t t -m m2 reply.xml" 'export'; do
+		run -3 --separate-stderr st $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: written by a newer llmstore (schema 7); this one reads schema 1"
+	done
+}
+
+@test "an empty file is a new store" {
+	cp "$D/reply.xml" .
+	: >"$S"
+	run -0 at 1 put -t t -m m reply.xml
+	assert_output "$(hash_of t m reply.xml llm-response 1)"
+	run -0 sqlite3 "$S" 'pragma application_id'
+	assert_output 1280068947
+}
+
+@test "a directory as the store is trouble: status 3" {
+	mkdir "$S"
+	for c in ls 'context t' 'put -t t -m m '"$D/reply.xml"; do
+		run -3 --separate-stderr st $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: Is a directory"
+	done
+}
+
+@test "a failed write is trouble: status 3" {
+	four
+	for c in 'ls' 'context t' 'keywords t' 'export' 'cat -m m1'; do
+		run -3 --separate-stderr bash -c "llmstore -d '$S' $c >/dev/full"
+		assert_output ""
+		assert_equal "$stderr" 'llmstore: <stdout>: No space left on device'
+	done
+	run -3 --separate-stderr bash -c "llmstore -d '$S' context missing-store >/dev/full"
+	assert_equal "$stderr" 'llmstore: <stdout>: No space left on device'
+}
