@@ -2126,12 +2126,40 @@ get_strs(struct line *l, const char *name, struct buf *b)
 	return 0;
 }
 
+/*
+ * Runs an INSERT of an import and finalizes it; an object that the store
+ * has already (what, as printf makes it) is a bad line.
+ */
 static int
-conflict(struct line *l, const char *what)
+inserted(struct line *l, sqlite3_stmt *q, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+inserted(struct line *l, sqlite3_stmt *q, const char *fmt, ...)
 {
-	if (sqlite3_errcode(l->s->db) == SQLITE_CONSTRAINT)
-		return bad(l, "%s is already in the store", what);
-	return db_fail(l->s);
+	va_list ap;
+	int rc = sqlite3_step(q), code = sqlite3_finalize(q);
+
+	if (rc == SQLITE_DONE)
+		return DIAG_OK;
+	if (code != SQLITE_CONSTRAINT)
+		return db_fail(l->s);
+	buf_reset(&l->tmp);
+	va_start(ap, fmt);
+	{
+		va_list aq;
+		int n;
+
+		va_copy(aq, ap);
+		n = vsnprintf(NULL, 0, fmt, aq);
+		va_end(aq);
+		if (n > 0) {
+			buf_reserve(&l->tmp, (size_t)n + 1);
+			vsnprintf(l->tmp.data, (size_t)n + 1, fmt, ap);
+		}
+	}
+	va_end(ap);
+	return bad(l, "%s is already in the store", l->tmp.data);
 }
 
 static int
@@ -2218,7 +2246,7 @@ import_attachment(struct line *l)
 	buf_reset(&l->tmp);
 	if (att_line(&l->tmp, &a, NULL, hash) != 0 || strcmp(hash, h) != 0)
 		return bad(l, "attachment %s: its fields hash to %s", h, hash);
-	if ((q = stmt(l->s, Q_ATT_ADD)) == NULL)
+	if ((q = prepare(l->s, sql[Q_ATT_ADD])) == NULL)
 		return DIAG_TROUBLE;
 	sqlite3_bind_int64(q, 1, seq);
 	bind_str(q, 2, h);
@@ -2230,15 +2258,7 @@ import_attachment(struct line *l)
 	sqlite3_bind_int64(q, 8, a.version);
 	sqlite3_bind_int64(q, 9, a.created);
 	sqlite3_bind_int64(q, 10, a.size);
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		sqlite3_reset(q);
-		buf_reset(&l->tmp);
-		buf_printf(&l->tmp, "message \"%s\" (or seq %lld)", a.message,
-		    seq);
-		return conflict(l, l->tmp.data);
-	}
-	sqlite3_reset(q);
-	return DIAG_OK;
+	return inserted(l, q, "message \"%s\" (or seq %lld)", a.message, seq);
 }
 
 static int
@@ -2247,7 +2267,7 @@ import_template(struct line *l)
 	const char *model, *text;
 	long long xv, v, created, updated;
 	size_t n;
-	int active, rc;
+	int active;
 	sqlite3_stmt *q;
 
 	if ((model = get_str(l, "modelId", 0, NULL)) == NULL ||
@@ -2269,15 +2289,8 @@ import_template(struct line *l)
 	sqlite3_bind_int64(q, 5, created);
 	sqlite3_bind_int64(q, 6, updated);
 	sqlite3_bind_int(q, 7, active);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		buf_reset(&l->tmp);
-		buf_printf(&l->tmp, "version %lld (or an active template) of "
-		    "model \"%s\"", v, model);
-		return conflict(l, l->tmp.data);
-	}
-	return DIAG_OK;
+	return inserted(l, q, "version %lld (or an active template) of model "
+	    "\"%s\"", v, model);
 }
 
 static int
@@ -2285,7 +2298,7 @@ import_subject(struct line *l)
 {
 	const char *id, *topic, *desc, *src;
 	long long count, created, seen, seq, pos;
-	int archived, rc;
+	int archived;
 	json_t *tr = json_object_get(l->o, "timeRanges"), *e;
 	size_t i;
 	sqlite3_stmt *q;
@@ -2338,14 +2351,7 @@ import_subject(struct line *l)
 	bind_str(q, 10, src);
 	sqlite3_bind_int64(q, 11, seq);
 	sqlite3_bind_int64(q, 12, pos);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		buf_reset(&l->tmp);
-		buf_printf(&l->tmp, "subject \"%s\" of topic \"%s\"", id, topic);
-		return conflict(l, l->tmp.data);
-	}
-	return DIAG_OK;
+	return inserted(l, q, "subject \"%s\" of topic \"%s\"", id, topic);
 }
 
 static int
@@ -2355,7 +2361,6 @@ import_keyword(struct line *l)
 	long long freq, created, seen, seq, pos;
 	json_t *score = json_object_get(l->o, "score");
 	sqlite3_stmt *q;
-	int rc;
 
 	if ((topic = get_str(l, "topicId", 0, NULL)) == NULL ||
 	    (term = get_str(l, "term", 0, NULL)) == NULL ||
@@ -2386,15 +2391,7 @@ import_keyword(struct line *l)
 	bind_str(q, 8, src);
 	sqlite3_bind_int64(q, 9, seq);
 	sqlite3_bind_int64(q, 10, pos);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		buf_reset(&l->tmp);
-		buf_printf(&l->tmp, "keyword \"%s\" of topic \"%s\"", term,
-		    topic);
-		return conflict(l, l->tmp.data);
-	}
-	return DIAG_OK;
+	return inserted(l, q, "keyword \"%s\" of topic \"%s\"", term, topic);
 }
 
 /* The subjects or keywords a summary version added, from an import. */
@@ -2419,14 +2416,9 @@ import_refs(struct line *l, const char *topic, const char *kind,
 		bind_text(q, 3, json_string_value(e), json_string_length(e));
 		sqlite3_bind_int64(q, 4, v);
 		sqlite3_bind_int64(q, 5, (long long)i);
-		rc = sqlite3_step(q);
-		sqlite3_finalize(q);
-		if (rc != SQLITE_DONE) {
-			buf_reset(&l->tmp);
-			buf_printf(&l->tmp, "%s \"%s\" of the summary of topic "
-			    "\"%s\"", kind, json_string_value(e), topic);
-			return conflict(l, l->tmp.data);
-		}
+		if ((rc = inserted(l, q, "%s \"%s\" of the summary of topic "
+		    "\"%s\"", kind, json_string_value(e), topic)) != DIAG_OK)
+			return rc;
 	}
 	return DIAG_OK;
 }
@@ -2478,13 +2470,8 @@ import_summary(struct line *l)
 	sqlite3_bind_int64(q, 5, updated);
 	bind_str(q, 6, reason);
 	bind_str(q, 7, src);
-	rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		buf_reset(&l->tmp);
-		buf_printf(&l->tmp, "summary \"%s\"", id);
-		return conflict(l, l->tmp.data);
-	}
+	if ((rc = inserted(l, q, "summary \"%s\"", id)) != DIAG_OK)
+		return rc;
 	if ((rc = import_refs(l, topic, "subject", "newSubjects", v)) !=
 	    DIAG_OK)
 		return rc;
