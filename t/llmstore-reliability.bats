@@ -737,11 +737,16 @@ opendir() {
 	cd "$open_dir" || return 1
 	cp "$TOP/examples/reply.xml" reply.xml
 	chmod 644 reply.xml
+	# a copy of the tool that user may run, wherever the tree lies (a
+	# clone under /root is closed to others); first on PATH
+	mkdir "$open_dir/bin"
+	cp "$(command -v llmstore)" "$open_dir/bin/llmstore"
+	chmod 755 "$open_dir/bin" "$open_dir/bin/llmstore"
+	PATH="$open_dir/bin:$PATH"
 	as=
 	if [ "$(id -u)" = 0 ]; then
 		as='setpriv --reuid=65534 --regid=65534 --clear-groups --'
 	fi
-	# the tools themselves must be open to that user
 	# shellcheck disable=SC2086
 	run -0 $as llmstore --version
 }
