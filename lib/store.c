@@ -49,8 +49,6 @@ static const char schema_sql[] =
     " topic_id TEXT NOT NULL,"
     " id TEXT NOT NULL,"
     " description TEXT NOT NULL,"
-    " keywords TEXT NOT NULL,"
-    " time_ranges TEXT NOT NULL,"
     " message_count INTEGER NOT NULL,"
     " created_at INTEGER NOT NULL,"
     " last_seen_at INTEGER NOT NULL,"
@@ -61,11 +59,22 @@ static const char schema_sql[] =
     " PRIMARY KEY (topic_id, id));"
     "CREATE INDEX subject_recent ON subject (topic_id, last_seq DESC,"
     " last_pos);"
+    "CREATE TABLE subject_keyword ("
+    " topic_id TEXT NOT NULL,"
+    " subject_id TEXT NOT NULL,"
+    " term TEXT NOT NULL,"
+    " UNIQUE (topic_id, subject_id, term));"
+    "CREATE TABLE subject_range ("
+    " topic_id TEXT NOT NULL,"
+    " subject_id TEXT NOT NULL,"
+    " start INTEGER NOT NULL,"
+    " \"end\" INTEGER NOT NULL);"
+    "CREATE INDEX subject_range_subject ON subject_range (topic_id,"
+    " subject_id);"
     "CREATE TABLE keyword ("
     " topic_id TEXT NOT NULL,"
     " term TEXT NOT NULL,"
     " frequency INTEGER NOT NULL,"
-    " subjects TEXT NOT NULL,"
     " score REAL,"
     " created_at INTEGER NOT NULL,"
     " last_seen INTEGER NOT NULL,"
@@ -76,6 +85,11 @@ static const char schema_sql[] =
     "CREATE INDEX keyword_recent ON keyword (topic_id, last_seq DESC,"
     " last_pos);"
     "CREATE INDEX keyword_term ON keyword (term);"
+    "CREATE TABLE keyword_subject ("
+    " topic_id TEXT NOT NULL,"
+    " term TEXT NOT NULL,"
+    " subject_id TEXT NOT NULL,"
+    " UNIQUE (topic_id, term, subject_id));"
     "CREATE TABLE summary ("
     " topic_id TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
@@ -108,8 +122,10 @@ static const char schema_sql[] =
 /* The statements, prepared once per store and kept. */
 enum {
 	Q_ATT_BY_MSG, Q_BLOB_ADD, Q_ATT_ADD, Q_PREV_RESPONSE, Q_SUBJECT_GET,
-	Q_SUBJECT_PUT, Q_KEYWORD_GET, Q_KEYWORD_PUT, Q_SUMMARY_LAST,
-	Q_SUMMARY_ADD, Q_SUMMARY_REF, Q_BLOB_GET, Q_NQ
+	Q_SUBJECT_PUT, Q_SUBJECT_KEYWORD, Q_RANGE_ADD, Q_RANGE_EXTEND,
+	Q_KEYWORD_GET, Q_KEYWORD_PUT, Q_KEYWORD_SUBJECT, Q_SUMMARY_LAST,
+	Q_SUMMARY_ADD, Q_SUMMARY_REF, Q_BLOB_GET, Q_SUBJECT_KEYWORDS,
+	Q_SUBJECT_RANGES, Q_KEYWORD_SUBJECTS, Q_NQ
 };
 
 static const char *const sql[Q_NQ] = {
@@ -122,28 +138,35 @@ static const char *const sql[Q_NQ] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[Q_PREV_RESPONSE] = "SELECT id FROM attachment WHERE topic_id = ?1"
 	    " AND format = 'llm-response' AND id < ?2 ORDER BY id DESC LIMIT 1",
-	[Q_SUBJECT_GET] = "SELECT keywords, time_ranges, message_count,"
-	    " last_seq, last_pos FROM subject WHERE topic_id = ?1 AND id = ?2",
+	[Q_SUBJECT_GET] = "SELECT message_count, last_seq, last_pos FROM subject"
+	    " WHERE topic_id = ?1 AND id = ?2",
 	[Q_SUBJECT_PUT] = "INSERT INTO subject (topic_id, id, description,"
-	    " keywords, time_ranges, message_count, created_at, last_seen_at,"
-	    " archived, source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, 0, ?8, ?9, ?10)"
+	    " message_count, created_at, last_seen_at, archived,"
+	    " source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, ?6, ?7, ?8)"
 	    " ON CONFLICT (topic_id, id) DO UPDATE SET"
-	    " description = excluded.description, keywords = excluded.keywords,"
-	    " time_ranges = excluded.time_ranges,"
+	    " description = excluded.description,"
 	    " message_count = excluded.message_count,"
 	    " last_seen_at = excluded.last_seen_at,"
 	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
-	[Q_KEYWORD_GET] = "SELECT frequency, subjects, last_seq, last_pos"
+	[Q_SUBJECT_KEYWORD] = "INSERT OR IGNORE INTO subject_keyword (topic_id,"
+	    " subject_id, term) VALUES (?1, ?2, ?3)",
+	[Q_RANGE_ADD] = "INSERT INTO subject_range (topic_id, subject_id, start,"
+	    " \"end\") VALUES (?1, ?2, ?3, ?3)",
+	[Q_RANGE_EXTEND] = "UPDATE subject_range SET \"end\" = ?3 WHERE rowid ="
+	    " (SELECT max(rowid) FROM subject_range WHERE topic_id = ?1 AND"
+	    " subject_id = ?2)",
+	[Q_KEYWORD_GET] = "SELECT frequency, last_seq, last_pos"
 	    " FROM keyword WHERE topic_id = ?1 AND term = ?2",
 	[Q_KEYWORD_PUT] = "INSERT INTO keyword (topic_id, term, frequency,"
-	    " subjects, score, created_at, last_seen, source_xml_hash,"
-	    " last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9)"
+	    " score, created_at, last_seen, source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8)"
 	    " ON CONFLICT (topic_id, term) DO UPDATE SET"
-	    " frequency = excluded.frequency, subjects = excluded.subjects,"
+	    " frequency = excluded.frequency,"
 	    " score = excluded.score, last_seen = excluded.last_seen,"
 	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
+	[Q_KEYWORD_SUBJECT] = "INSERT OR IGNORE INTO keyword_subject (topic_id,"
+	    " term, subject_id) VALUES (?1, ?2, ?3)",
 	[Q_SUMMARY_LAST] = "SELECT coalesce(max(version), 0) FROM summary"
 	    " WHERE topic_id = ?1",
 	[Q_SUMMARY_ADD] = "INSERT INTO summary (topic_id, version, update_text,"
@@ -152,6 +175,12 @@ static const char *const sql[Q_NQ] = {
 	[Q_SUMMARY_REF] = "INSERT OR IGNORE INTO summary_ref (topic_id, kind,"
 	    " value, version, pos) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[Q_BLOB_GET] = "SELECT data FROM blob WHERE hash = ?1",
+	[Q_SUBJECT_KEYWORDS] = "SELECT term FROM subject_keyword WHERE"
+	    " topic_id = ?1 AND subject_id = ?2 ORDER BY rowid",
+	[Q_SUBJECT_RANGES] = "SELECT start, \"end\" FROM subject_range WHERE"
+	    " topic_id = ?1 AND subject_id = ?2 ORDER BY rowid",
+	[Q_KEYWORD_SUBJECTS] = "SELECT subject_id FROM keyword_subject WHERE"
+	    " topic_id = ?1 AND term = ?2 ORDER BY rowid",
 };
 
 struct store {
@@ -643,19 +672,6 @@ store_normalize(struct buf *b, const char *s, size_t n)
 	b->len--;
 }
 
-/* A JSON array of strings, as stored: parsed, or an empty one. */
-static json_t *
-str_array(const char *text, size_t n)
-{
-	json_t *a = json_loadb(text, n, 0, NULL);
-
-	if (a == NULL || !json_is_array(a)) {
-		json_decref(a);
-		a = json_array();
-	}
-	return a;
-}
-
 static void
 array_add_unique(json_t *a, const char *s, size_t n)
 {
@@ -685,51 +701,6 @@ write_str_array(struct buf *b, const json_t *a)
 	buf_addc(b, ']');
 }
 
-/* Time ranges [{"start":S,"end":E},...] as stored, and back. */
-struct ranges {
-	long long	*v;	/* start, end, start, end, ... */
-	size_t		 n;	/* ranges */
-};
-
-static void
-ranges_load(struct ranges *r, const char *text, size_t len)
-{
-	json_t *a = json_loadb(text, len, 0, NULL), *o;
-	size_t i;
-
-	r->n = 0;
-	r->v = NULL;
-	if (a == NULL || !json_is_array(a) || json_array_size(a) == 0) {
-		json_decref(a);
-		return;
-	}
-	if ((r->v = calloc(2 * json_array_size(a) + 2,
-	    sizeof(*r->v))) == NULL) {
-		json_decref(a);
-		return;
-	}
-	json_array_foreach(a, i, o) {
-		r->v[2 * r->n] = json_integer_value(json_object_get(o,
-		    "start"));
-		r->v[2 * r->n + 1] = json_integer_value(json_object_get(o,
-		    "end"));
-		r->n++;
-	}
-	json_decref(a);
-}
-
-static void
-ranges_write(struct buf *b, const struct ranges *r)
-{
-	size_t i;
-
-	buf_addc(b, '[');
-	for (i = 0; i < r->n; i++)
-		buf_printf(b, "%s{\"start\":%lld,\"end\":%lld}", i ? "," : "",
-		    r->v[2 * i], r->v[2 * i + 1]);
-	buf_addc(b, ']');
-}
-
 /* -------------------------------------------------------------- ingest */
 
 /* What one response brings. */
@@ -747,6 +718,26 @@ struct ingest {
 	struct buf		 text2;
 };
 
+/* Runs a cached statement with three texts bound (topic, name, value). */
+static int
+run3(struct store *s, int id, const char *topic, const struct buf *name,
+    const struct buf *value)
+{
+	sqlite3_stmt *q;
+
+	if ((q = stmt(s, id)) == NULL)
+		return DIAG_TROUBLE;
+	bind_str(q, 1, topic);
+	bind_buf(q, 2, name);
+	bind_buf(q, 3, value);
+	return step_done(s, q);
+}
+
+/*
+ * A subject of the response: its row, the keywords it gained, and its
+ * time ranges (the last one goes on while the subject was in the topic's
+ * response before this one).
+ */
 static int
 ingest_subject(struct ingest *g, const struct llmr_subject *sub,
     long long pos)
@@ -754,8 +745,6 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	struct store *s = g->s;
 	struct diag_loc loc;
 	sqlite3_stmt *q;
-	struct ranges r = { NULL, 0 };
-	json_t *kws;
 	long long count = 0, last_seq = 0;
 	size_t i;
 	int found, rc;
@@ -768,14 +757,11 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 		return db_fail(s);
 	found = rc == SQLITE_ROW;
 	if (found) {
-		kws = str_array(col_str(q, 0), col_len(q, 0));
-		ranges_load(&r, col_str(q, 1), col_len(q, 1));
-		count = sqlite3_column_int64(q, 2);
-		last_seq = sqlite3_column_int64(q, 3);
+		count = sqlite3_column_int64(q, 0);
+		last_seq = sqlite3_column_int64(q, 1);
 		if (last_seq == g->seq)
-			pos = sqlite3_column_int64(q, 4);
-	} else
-		kws = json_array();
+			pos = sqlite3_column_int64(q, 2);
+	}
 	sqlite3_reset(q);
 	loc.file = g->d->file;
 	loc.line = sub->line;
@@ -790,50 +776,46 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 		    "isNew=\"true\" but the topic has it already",
 		    g->name.data);
 
+	if (last_seq != g->seq) {
+		count++;
+		if ((q = stmt(s, Q_RANGE_EXTEND)) == NULL)
+			return DIAG_TROUBLE;
+		if (g->prev != 0 && last_seq == g->prev) {
+			bind_str(q, 1, g->d->topic);
+			bind_buf(q, 2, &g->name);
+			sqlite3_bind_int64(q, 3, g->now);
+			if (step_done(s, q) != DIAG_OK)
+				return DIAG_TROUBLE;
+		}
+		if (g->prev == 0 || last_seq != g->prev ||
+		    sqlite3_changes(s->db) == 0) {
+			if ((q = stmt(s, Q_RANGE_ADD)) == NULL)
+				return DIAG_TROUBLE;
+			bind_str(q, 1, g->d->topic);
+			bind_buf(q, 2, &g->name);
+			sqlite3_bind_int64(q, 3, g->now);
+			if (step_done(s, q) != DIAG_OK)
+				return DIAG_TROUBLE;
+		}
+	}
 	for (i = 0; i < sub->nkeywords; i++) {
 		store_normalize(&g->term, sub->keywords[i].term.s,
 		    sub->keywords[i].term.len);
-		if (g->term.len > 0)
-			array_add_unique(kws, g->term.data, g->term.len);
+		if (g->term.len > 0 && run3(s, Q_SUBJECT_KEYWORD, g->d->topic,
+		    &g->name, &g->term) != DIAG_OK)
+			return DIAG_TROUBLE;
 	}
-	if (last_seq != g->seq) {
-		count++;
-		if (g->prev != 0 && last_seq == g->prev && r.n > 0)
-			r.v[2 * r.n - 1] = g->now;
-		else {
-			long long *v = realloc(r.v, (2 * r.n + 2) *
-			    sizeof(*v));
-
-			if (v == NULL) {
-				free(r.v);
-				json_decref(kws);
-				diag_warnx("%s: out of memory", s->path);
-				return DIAG_TROUBLE;
-			}
-			r.v = v;
-			r.v[2 * r.n] = r.v[2 * r.n + 1] = g->now;
-			r.n++;
-		}
-	}
-	buf_reset(&g->text);
-	write_str_array(&g->text, kws);
-	buf_reset(&g->text2);
-	ranges_write(&g->text2, &r);
-	free(r.v);
-	json_decref(kws);
 
 	if ((q = stmt(s, Q_SUBJECT_PUT)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, g->d->topic);
 	bind_buf(q, 2, &g->name);
 	bind_text(q, 3, sub->description.s, sub->description.len);
-	bind_buf(q, 4, &g->text);
-	bind_buf(q, 5, &g->text2);
-	sqlite3_bind_int64(q, 6, count);
-	sqlite3_bind_int64(q, 7, g->now);
-	bind_str(q, 8, g->d->hash);
-	sqlite3_bind_int64(q, 9, g->seq);
-	sqlite3_bind_int64(q, 10, pos);
+	sqlite3_bind_int64(q, 4, count);
+	sqlite3_bind_int64(q, 5, g->now);
+	bind_str(q, 6, g->d->hash);
+	sqlite3_bind_int64(q, 7, g->seq);
+	sqlite3_bind_int64(q, 8, pos);
 	return step_done(s, q);
 }
 
@@ -843,7 +825,6 @@ ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
 {
 	struct store *s = g->s;
 	sqlite3_stmt *q;
-	json_t *subs;
 	long long freq = 0;
 	int rc;
 
@@ -855,29 +836,24 @@ ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
 		return db_fail(s);
 	if (rc == SQLITE_ROW) {
 		freq = sqlite3_column_int64(q, 0);
-		subs = str_array(col_str(q, 1), col_len(q, 1));
-		if (sqlite3_column_int64(q, 2) == g->seq)
-			pos = sqlite3_column_int64(q, 3);
-	} else
-		subs = json_array();
+		if (sqlite3_column_int64(q, 1) == g->seq)
+			pos = sqlite3_column_int64(q, 2);
+	}
 	sqlite3_reset(q);
-	array_add_unique(subs, g->name.data, g->name.len);
-	buf_reset(&g->text);
-	write_str_array(&g->text, subs);
-	json_decref(subs);
 
 	if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, g->d->topic);
 	bind_buf(q, 2, &g->term);
 	sqlite3_bind_int64(q, 3, freq + 1);
-	bind_buf(q, 4, &g->text);
-	sqlite3_bind_double(q, 5, kw->confidence);
-	sqlite3_bind_int64(q, 6, g->now);
-	bind_str(q, 7, g->d->hash);
-	sqlite3_bind_int64(q, 8, g->seq);
-	sqlite3_bind_int64(q, 9, pos);
-	return step_done(s, q);
+	sqlite3_bind_double(q, 4, kw->confidence);
+	sqlite3_bind_int64(q, 5, g->now);
+	bind_str(q, 6, g->d->hash);
+	sqlite3_bind_int64(q, 7, g->seq);
+	sqlite3_bind_int64(q, 8, pos);
+	if (step_done(s, q) != DIAG_OK)
+		return DIAG_TROUBLE;
+	return run3(s, Q_KEYWORD_SUBJECT, g->d->topic, &g->term, &g->name);
 }
 
 /* Adds to a summary version the subjects or keywords new to the summary. */
@@ -1321,13 +1297,6 @@ member_str(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 }
 
 static void
-member_raw(struct buf *b, const char *name, sqlite3_stmt *q, int col)
-{
-	buf_printf(b, ",\"%s\":", name);
-	buf_add(b, col_str(q, col), col_len(q, col));
-}
-
-static void
 member_int(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 {
 	buf_printf(b, ",\"%s\":%lld", name,
@@ -1465,76 +1434,105 @@ store_summary(struct store *s, const char *topic, long version, FILE *out)
 	return status;
 }
 
-/* Columns: topic_id, term, frequency, subjects, score, created_at,
- * last_seen, source_xml_hash, last_seq, last_pos. */
-static void
-keyword_line(struct buf *b, sqlite3_stmt *q, int export)
+/* The column values of a cached statement (topic, name bound) in b. */
+static int
+values(struct store *s, struct buf *b, int id, sqlite3_stmt *row, int topic,
+    int name)
+{
+	sqlite3_stmt *q;
+
+	if ((q = stmt(s, id)) == NULL)
+		return DIAG_TROUBLE;
+	bind_text(q, 1, col_str(row, topic), col_len(row, topic));
+	bind_text(q, 2, col_str(row, name), col_len(row, name));
+	return column_array(s, b, q);
+}
+
+/* Columns: KEYWORD_COLUMNS. */
+static int
+keyword_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 {
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"Keyword\"");
 	member_str(b, "topicId", q, 0);
 	member_str(b, "term", q, 1);
 	member_int(b, "frequency", q, 2);
-	member_raw(b, "subjects", q, 3);
-	if (sqlite3_column_type(q, 4) != SQLITE_NULL) {
+	buf_adds(b, ",\"subjects\":");
+	if (values(s, b, Q_KEYWORD_SUBJECTS, q, 0, 1) != DIAG_OK)
+		return DIAG_TROUBLE;
+	if (sqlite3_column_type(q, 3) != SQLITE_NULL) {
 		buf_adds(b, ",\"score\":");
-		jsonw_number(b, sqlite3_column_double(q, 4));
+		jsonw_number(b, sqlite3_column_double(q, 3));
 	}
-	member_int(b, "createdAt", q, 5);
-	member_int(b, "lastSeen", q, 6);
+	member_int(b, "createdAt", q, 4);
+	member_int(b, "lastSeen", q, 5);
+	member_str(b, "sourceXmlHash", q, 6);
+	if (export) {
+		member_int(b, "lastSeq", q, 7);
+		member_int(b, "lastPos", q, 8);
+	}
+	buf_adds(b, "}\n");
+	return DIAG_OK;
+}
+
+#define KEYWORD_COLUMNS	"topic_id, term, frequency, score, created_at," \
+	" last_seen, source_xml_hash, last_seq, last_pos"
+
+/* Columns: SUBJECT_COLUMNS. */
+static int
+subject_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
+{
+	sqlite3_stmt *r;
+	int rc, n = 0;
+
+	buf_reset(b);
+	buf_adds(b, "{\"$type$\":\"Subject\"");
+	member_str(b, "id", q, 1);
+	member_str(b, "topic", q, 0);
+	member_str(b, "description", q, 2);
+	buf_adds(b, ",\"keywords\":");
+	if (values(s, b, Q_SUBJECT_KEYWORDS, q, 0, 1) != DIAG_OK ||
+	    (r = stmt(s, Q_SUBJECT_RANGES)) == NULL)
+		return DIAG_TROUBLE;
+	buf_adds(b, ",\"timeRanges\":[");
+	bind_text(r, 1, col_str(q, 0), col_len(q, 0));
+	bind_text(r, 2, col_str(q, 1), col_len(q, 1));
+	while ((rc = sqlite3_step(r)) == SQLITE_ROW)
+		buf_printf(b, "%s{\"start\":%lld,\"end\":%lld}", n++ ? "," : "",
+		    (long long)sqlite3_column_int64(r, 0),
+		    (long long)sqlite3_column_int64(r, 1));
+	if (rc != SQLITE_DONE)
+		return db_fail(s);
+	buf_addc(b, ']');
+	member_int(b, "messageCount", q, 3);
+	member_int(b, "createdAt", q, 4);
+	member_int(b, "lastSeenAt", q, 5);
+	buf_adds(b, sqlite3_column_int64(q, 6) ? ",\"archived\":true" :
+	    ",\"archived\":false");
 	member_str(b, "sourceXmlHash", q, 7);
 	if (export) {
 		member_int(b, "lastSeq", q, 8);
 		member_int(b, "lastPos", q, 9);
 	}
 	buf_adds(b, "}\n");
+	return DIAG_OK;
 }
 
-#define KEYWORD_COLUMNS	"topic_id, term, frequency, subjects, score," \
-	" created_at, last_seen, source_xml_hash, last_seq, last_pos"
-
-/* Columns: topic_id, id, description, keywords, time_ranges,
- * message_count, created_at, last_seen_at, archived, source_xml_hash,
- * last_seq, last_pos. */
-static void
-subject_line(struct buf *b, sqlite3_stmt *q, int export)
-{
-	buf_reset(b);
-	buf_adds(b, "{\"$type$\":\"Subject\"");
-	member_str(b, "id", q, 1);
-	member_str(b, "topic", q, 0);
-	member_str(b, "description", q, 2);
-	member_raw(b, "keywords", q, 3);
-	member_raw(b, "timeRanges", q, 4);
-	member_int(b, "messageCount", q, 5);
-	member_int(b, "createdAt", q, 6);
-	member_int(b, "lastSeenAt", q, 7);
-	buf_adds(b, sqlite3_column_int64(q, 8) ? ",\"archived\":true" :
-	    ",\"archived\":false");
-	member_str(b, "sourceXmlHash", q, 9);
-	if (export) {
-		member_int(b, "lastSeq", q, 10);
-		member_int(b, "lastPos", q, 11);
-	}
-	buf_adds(b, "}\n");
-}
-
-#define SUBJECT_COLUMNS	"topic_id, id, description, keywords, time_ranges," \
-	" message_count, created_at, last_seen_at, archived, source_xml_hash," \
-	" last_seq, last_pos"
+#define SUBJECT_COLUMNS	"topic_id, id, description, message_count," \
+	" created_at, last_seen_at, archived, source_xml_hash, last_seq," \
+	" last_pos"
 
 /* Runs q (topic bound by the caller) and writes each row as line() does. */
 static int
-lines(struct store *s, sqlite3_stmt *q, void (*line)(struct buf *,
-    sqlite3_stmt *, int), int export, FILE *out)
+lines(struct store *s, sqlite3_stmt *q, int (*line)(struct store *,
+    struct buf *, sqlite3_stmt *, int), int export, FILE *out)
 {
 	struct buf b = BUF_INIT;
 	int rc, status = DIAG_OK;
 
-	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		line(&b, q, export);
-		status = writes(out, &b);
-	}
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		if ((status = line(s, &b, q, export)) == DIAG_OK)
+			status = writes(out, &b);
 	if (status == DIAG_OK && rc != SQLITE_DONE)
 		status = db_fail(s);
 	sqlite3_finalize(q);
@@ -1652,8 +1650,8 @@ store_trace(struct store *s, const char *term, const char *topic, FILE *out)
 
 /* Columns: model_id, version, prompt_text, xml_schema_version,
  * created_at, updated_at, active. */
-static void
-template_line(struct buf *b, sqlite3_stmt *q, int export)
+static int
+template_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 {
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"SystemPromptTemplate\"");
@@ -1669,6 +1667,8 @@ template_line(struct buf *b, sqlite3_stmt *q, int export)
 	if (!export)
 		buf_printf(b, ",\"size\":%zu", col_len(q, 2));
 	buf_adds(b, "}\n");
+	(void)s;
+	return DIAG_OK;
 }
 
 #define TEMPLATE_COLUMNS "model_id, version, prompt_text, xml_schema_version," \
@@ -1950,11 +1950,12 @@ store_fsck(struct store *s)
 
 /* ------------------------------------------------------ export, import */
 
-static void
-blob_line(struct buf *b, sqlite3_stmt *q, int export)
+static int
+blob_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 {
 	const void *data = sqlite3_column_blob(q, 2);
 
+	(void)s;
 	(void)export;
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"BLOB\"");
@@ -1963,13 +1964,16 @@ blob_line(struct buf *b, sqlite3_stmt *q, int export)
 	buf_adds(b, ",\"data\":");
 	jsonw_string(b, data != NULL ? data : "", col_len(q, 2));
 	buf_adds(b, "}\n");
+	return DIAG_OK;
 }
 
-static void
-attachment_export_line(struct buf *b, sqlite3_stmt *q, int export)
+static int
+attachment_export_line(struct store *s, struct buf *b, sqlite3_stmt *q,
+    int export)
 {
 	struct att a;
 
+	(void)s;
 	(void)export;
 	buf_reset(b);
 	att_from_row(&a, q);
@@ -1977,6 +1981,7 @@ attachment_export_line(struct buf *b, sqlite3_stmt *q, int export)
 	b->len--;
 	buf_printf(b, ",\"seq\":%lld}\n", (long long)sqlite3_column_int64(q,
 	    9));
+	return DIAG_OK;
 }
 
 
@@ -2006,7 +2011,8 @@ store_export(struct store *s, FILE *out)
 {
 	static const struct {
 		const char	*sql;
-		void		(*line)(struct buf *, sqlite3_stmt *, int);
+		int		(*line)(struct store *, struct buf *,
+				    sqlite3_stmt *, int);
 	} parts[] = {
 		{ "SELECT hash, size, data FROM blob ORDER BY hash", blob_line },
 		{ "SELECT " ATT_COLUMNS ", id FROM attachment ORDER BY id",
@@ -2293,12 +2299,38 @@ import_template(struct line *l)
 	    "\"%s\"", v, model);
 }
 
+/*
+ * Inserts each string of an array member as a row of a side table (sql
+ * binds topic, name and the string); a string twice is a bad line.
+ */
+static int
+import_list(struct line *l, const char *member, const char *text,
+    const char *topic, const char *name)
+{
+	json_t *e;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc;
+
+	json_array_foreach(json_object_get(l->o, member), i, e) {
+		if ((q = prepare(l->s, text)) == NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, topic);
+		bind_str(q, 2, name);
+		bind_text(q, 3, json_string_value(e), json_string_length(e));
+		if ((rc = inserted(l, q, "\"%s\" in the %s of \"%s\"",
+		    json_string_value(e), member, name)) != DIAG_OK)
+			return rc;
+	}
+	return DIAG_OK;
+}
+
 static int
 import_subject(struct line *l)
 {
 	const char *id, *topic, *desc, *src;
 	long long count, created, seen, seq, pos;
-	int archived;
+	int archived, rc;
 	json_t *tr = json_object_get(l->o, "timeRanges"), *e;
 	size_t i;
 	sqlite3_stmt *q;
@@ -2319,39 +2351,47 @@ import_subject(struct line *l)
 	if (!json_is_array(tr))
 		return bad(l, "\"timeRanges\" must be an array of "
 		    "{\"start\", \"end\"}");
-	buf_reset(&l->tmp2);
-	buf_addc(&l->tmp2, '[');
-	json_array_foreach(tr, i, e) {
-		json_t *a = json_object_get(e, "start");
-		json_t *b = json_object_get(e, "end");
-
-		if (!json_is_integer(a) || !json_is_integer(b))
+	json_array_foreach(tr, i, e)
+		if (!json_is_integer(json_object_get(e, "start")) ||
+		    !json_is_integer(json_object_get(e, "end")))
 			return bad(l, "\"timeRanges\" must be an array of "
 			    "{\"start\", \"end\"}");
-		buf_printf(&l->tmp2, "%s{\"start\":%lld,\"end\":%lld}",
-		    i ? "," : "", (long long)json_integer_value(a),
-		    (long long)json_integer_value(b));
-	}
-	buf_addc(&l->tmp2, ']');
 	if ((q = prepare(l->s, "INSERT INTO subject (topic_id, id,"
-	    " description, keywords, time_ranges, message_count, created_at,"
-	    " last_seen_at, archived, source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
-	    == NULL)
+	    " description, message_count, created_at, last_seen_at, archived,"
+	    " source_xml_hash, last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, topic);
 	bind_str(q, 2, id);
 	bind_str(q, 3, desc);
-	bind_buf(q, 4, &l->tmp);
-	bind_buf(q, 5, &l->tmp2);
-	sqlite3_bind_int64(q, 6, count);
-	sqlite3_bind_int64(q, 7, created);
-	sqlite3_bind_int64(q, 8, seen);
-	sqlite3_bind_int(q, 9, archived);
-	bind_str(q, 10, src);
-	sqlite3_bind_int64(q, 11, seq);
-	sqlite3_bind_int64(q, 12, pos);
-	return inserted(l, q, "subject \"%s\" of topic \"%s\"", id, topic);
+	sqlite3_bind_int64(q, 4, count);
+	sqlite3_bind_int64(q, 5, created);
+	sqlite3_bind_int64(q, 6, seen);
+	sqlite3_bind_int(q, 7, archived);
+	bind_str(q, 8, src);
+	sqlite3_bind_int64(q, 9, seq);
+	sqlite3_bind_int64(q, 10, pos);
+	if ((rc = inserted(l, q, "subject \"%s\" of topic \"%s\"", id,
+	    topic)) != DIAG_OK ||
+	    (rc = import_list(l, "keywords", sql[Q_SUBJECT_KEYWORD], topic,
+	    id)) != DIAG_OK)
+		return rc;
+	json_array_foreach(tr, i, e) {
+		if ((q = prepare(l->s, "INSERT INTO subject_range (topic_id,"
+		    " subject_id, start, \"end\") VALUES (?1, ?2, ?3, ?4)")) ==
+		    NULL)
+			return DIAG_TROUBLE;
+		bind_str(q, 1, topic);
+		bind_str(q, 2, id);
+		sqlite3_bind_int64(q, 3, json_integer_value(json_object_get(e,
+		    "start")));
+		sqlite3_bind_int64(q, 4, json_integer_value(json_object_get(e,
+		    "end")));
+		if ((rc = inserted(l, q, "a time range of \"%s\"", id)) !=
+		    DIAG_OK)
+			return rc;
+	}
+	return DIAG_OK;
 }
 
 static int
@@ -2361,6 +2401,7 @@ import_keyword(struct line *l)
 	long long freq, created, seen, seq, pos;
 	json_t *score = json_object_get(l->o, "score");
 	sqlite3_stmt *q;
+	int rc;
 
 	if ((topic = get_str(l, "topicId", 0, NULL)) == NULL ||
 	    (term = get_str(l, "term", 0, NULL)) == NULL ||
@@ -2376,22 +2417,24 @@ import_keyword(struct line *l)
 	if (json_object_get(l->o, "sourceXmlHash") != NULL && src == NULL)
 		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO keyword (topic_id, term,"
-	    " frequency, subjects, score, created_at, last_seen,"
-	    " source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")) == NULL)
+	    " frequency, score, created_at, last_seen, source_xml_hash,"
+	    " last_seq, last_pos)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, topic);
 	bind_str(q, 2, term);
 	sqlite3_bind_int64(q, 3, freq);
-	bind_buf(q, 4, &l->tmp);
 	if (score != NULL)
-		sqlite3_bind_double(q, 5, json_number_value(score));
-	sqlite3_bind_int64(q, 6, created);
-	sqlite3_bind_int64(q, 7, seen);
-	bind_str(q, 8, src);
-	sqlite3_bind_int64(q, 9, seq);
-	sqlite3_bind_int64(q, 10, pos);
-	return inserted(l, q, "keyword \"%s\" of topic \"%s\"", term, topic);
+		sqlite3_bind_double(q, 4, json_number_value(score));
+	sqlite3_bind_int64(q, 5, created);
+	sqlite3_bind_int64(q, 6, seen);
+	bind_str(q, 7, src);
+	sqlite3_bind_int64(q, 8, seq);
+	sqlite3_bind_int64(q, 9, pos);
+	if ((rc = inserted(l, q, "keyword \"%s\" of topic \"%s\"", term,
+	    topic)) != DIAG_OK)
+		return rc;
+	return import_list(l, "subjects", sql[Q_KEYWORD_SUBJECT], topic, term);
 }
 
 /* The subjects or keywords a summary version added, from an import. */
