@@ -20,6 +20,9 @@
 #include "store.h"
 #include "utf8.h"
 
+/* The places of pairs in one response (see pair()). */
+#define STORE_PLACES	1048576LL
+
 /* How long a command waits for another that holds the store (ms). */
 #define STORE_BUSY_MS	60000
 
@@ -56,14 +59,15 @@ static const char schema_sql[] =
     " source_xml_hash TEXT,"
     " last_seq INTEGER NOT NULL,"
     " last_pos INTEGER NOT NULL,"
-    " PRIMARY KEY (topic_id, id));"
+    " PRIMARY KEY (topic_id, id)) WITHOUT ROWID;"
     "CREATE INDEX subject_recent ON subject (topic_id, last_seq DESC,"
     " last_pos);"
     "CREATE TABLE subject_keyword ("
     " topic_id TEXT NOT NULL,"
     " subject_id TEXT NOT NULL,"
     " term TEXT NOT NULL,"
-    " UNIQUE (topic_id, subject_id, term));"
+    " seq INTEGER NOT NULL,"
+    " PRIMARY KEY (topic_id, subject_id, term)) WITHOUT ROWID;"
     "CREATE TABLE subject_range ("
     " topic_id TEXT NOT NULL,"
     " subject_id TEXT NOT NULL,"
@@ -81,33 +85,26 @@ static const char schema_sql[] =
     " source_xml_hash TEXT,"
     " last_seq INTEGER NOT NULL,"
     " last_pos INTEGER NOT NULL,"
-    " PRIMARY KEY (topic_id, term));"
+    " PRIMARY KEY (topic_id, term)) WITHOUT ROWID;"
     "CREATE INDEX keyword_recent ON keyword (topic_id, last_seq DESC,"
     " last_pos);"
-    "CREATE INDEX keyword_term ON keyword (term);"
     "CREATE TABLE keyword_subject ("
     " topic_id TEXT NOT NULL,"
     " term TEXT NOT NULL,"
     " subject_id TEXT NOT NULL,"
-    " UNIQUE (topic_id, term, subject_id));"
+    " seq INTEGER NOT NULL,"
+    " PRIMARY KEY (topic_id, term, subject_id)) WITHOUT ROWID;"
     "CREATE TABLE summary ("
     " topic_id TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
     " update_text TEXT NOT NULL,"
+    " subjects TEXT NOT NULL,"
+    " keywords TEXT NOT NULL,"
     " created_at INTEGER NOT NULL,"
     " updated_at INTEGER NOT NULL,"
     " change_reason TEXT,"
     " source_xml_hash TEXT,"
     " PRIMARY KEY (topic_id, version));"
-    "CREATE TABLE summary_ref ("
-    " topic_id TEXT NOT NULL,"
-    " kind TEXT NOT NULL CHECK (kind IN ('subject', 'keyword')),"
-    " value TEXT NOT NULL,"
-    " version INTEGER NOT NULL,"
-    " pos INTEGER NOT NULL,"
-    " PRIMARY KEY (topic_id, kind, value));"
-    "CREATE INDEX summary_ref_version ON summary_ref (topic_id, kind,"
-    " version, pos);"
     "CREATE TABLE template ("
     " model_id TEXT NOT NULL,"
     " version INTEGER NOT NULL,"
@@ -123,8 +120,8 @@ static const char schema_sql[] =
 enum {
 	Q_ATT_BY_MSG, Q_BLOB_ADD, Q_ATT_ADD, Q_PREV_RESPONSE, Q_SUBJECT_GET,
 	Q_SUBJECT_PUT, Q_SUBJECT_KEYWORD, Q_RANGE_ADD, Q_RANGE_EXTEND,
-	Q_KEYWORD_GET, Q_KEYWORD_PUT, Q_KEYWORD_SUBJECT, Q_SUMMARY_LAST,
-	Q_SUMMARY_ADD, Q_SUMMARY_REF, Q_BLOB_GET, Q_SUBJECT_KEYWORDS,
+	Q_KEYWORD_PUT, Q_KEYWORD_SUBJECT, Q_SUMMARY_LAST,
+	Q_SUMMARY_ADD, Q_BLOB_GET, Q_SUBJECT_KEYWORDS,
 	Q_SUBJECT_RANGES, Q_KEYWORD_SUBJECTS, Q_NQ
 };
 
@@ -150,37 +147,34 @@ static const char *const sql[Q_NQ] = {
 	    " last_seen_at = excluded.last_seen_at,"
 	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
 	[Q_SUBJECT_KEYWORD] = "INSERT OR IGNORE INTO subject_keyword (topic_id,"
-	    " subject_id, term) VALUES (?1, ?2, ?3)",
+	    " subject_id, term, seq) VALUES (?1, ?2, ?3, ?4)",
 	[Q_RANGE_ADD] = "INSERT INTO subject_range (topic_id, subject_id, start,"
 	    " \"end\") VALUES (?1, ?2, ?3, ?3)",
 	[Q_RANGE_EXTEND] = "UPDATE subject_range SET \"end\" = ?3 WHERE rowid ="
 	    " (SELECT max(rowid) FROM subject_range WHERE topic_id = ?1 AND"
 	    " subject_id = ?2)",
-	[Q_KEYWORD_GET] = "SELECT frequency, last_seq, last_pos"
-	    " FROM keyword WHERE topic_id = ?1 AND term = ?2",
 	[Q_KEYWORD_PUT] = "INSERT INTO keyword (topic_id, term, frequency,"
 	    " score, created_at, last_seen, source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8)"
+	    " VALUES (?1, ?2, 1, ?3, ?4, ?4, ?5, ?6, ?7)"
 	    " ON CONFLICT (topic_id, term) DO UPDATE SET"
-	    " frequency = excluded.frequency,"
+	    " frequency = frequency + 1,"
 	    " score = excluded.score, last_seen = excluded.last_seen,"
-	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
+	    " last_pos = CASE WHEN last_seq = excluded.last_seq THEN last_pos"
+	    " ELSE excluded.last_pos END, last_seq = excluded.last_seq",
 	[Q_KEYWORD_SUBJECT] = "INSERT OR IGNORE INTO keyword_subject (topic_id,"
-	    " term, subject_id) VALUES (?1, ?2, ?3)",
+	    " term, subject_id, seq) VALUES (?1, ?2, ?3, ?4)",
 	[Q_SUMMARY_LAST] = "SELECT coalesce(max(version), 0) FROM summary"
 	    " WHERE topic_id = ?1",
 	[Q_SUMMARY_ADD] = "INSERT INTO summary (topic_id, version, update_text,"
-	    " created_at, updated_at, change_reason, source_xml_hash)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[Q_SUMMARY_REF] = "INSERT OR IGNORE INTO summary_ref (topic_id, kind,"
-	    " value, version, pos) VALUES (?1, ?2, ?3, ?4, ?5)",
+	    " subjects, keywords, created_at, updated_at, change_reason,"
+	    " source_xml_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8)",
 	[Q_BLOB_GET] = "SELECT data FROM blob WHERE hash = ?1",
 	[Q_SUBJECT_KEYWORDS] = "SELECT term FROM subject_keyword WHERE"
-	    " topic_id = ?1 AND subject_id = ?2 ORDER BY rowid",
+	    " topic_id = ?1 AND subject_id = ?2 ORDER BY seq",
 	[Q_SUBJECT_RANGES] = "SELECT start, \"end\" FROM subject_range WHERE"
 	    " topic_id = ?1 AND subject_id = ?2 ORDER BY rowid",
 	[Q_KEYWORD_SUBJECTS] = "SELECT subject_id FROM keyword_subject WHERE"
-	    " topic_id = ?1 AND term = ?2 ORDER BY rowid",
+	    " topic_id = ?1 AND term = ?2 ORDER BY seq",
 };
 
 struct store {
@@ -480,7 +474,7 @@ store_open(struct store **sp, const char *path, int create)
 {
 	struct store *s;
 	struct stat st;
-	int flags = SQLITE_OPEN_READWRITE;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 
 	*sp = NULL;
 	if (stat(path, &st) == 0) {
@@ -516,6 +510,10 @@ store_open(struct store **sp, const char *path, int create)
 	/* Readers never wait for the writer; kept by the file once set. */
 	if (create && (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
 	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK))
+		return DIAG_TROUBLE;
+	/* A batch touches many pages: keep them (32 MiB), read by mapping. */
+	if (exec(s, "PRAGMA cache_size = -32768") != DIAG_OK ||
+	    exec(s, "PRAGMA mmap_size = 268435456") != DIAG_OK)
 		return DIAG_TROUBLE;
 	return DIAG_OK;
 }
@@ -710,6 +708,7 @@ struct ingest {
 	long long		 seq;		/* the attachment's id */
 	long long		 prev;		/* the topic's response before */
 	long long		 now;
+	long long		 place;		/* of a pair in the response */
 	json_t			*subjects;	/* ids, for the summary */
 	json_t			*terms;
 	struct buf		 name;
@@ -718,19 +717,23 @@ struct ingest {
 	struct buf		 text2;
 };
 
-/* Runs a cached statement with three texts bound (topic, name, value). */
+/*
+ * Adds a pair to a list table (the keywords of a subject, the subjects of
+ * a keyword), in the order of the store: the attachment, then the place
+ * in it; a pair there already keeps its place.
+ */
 static int
-run3(struct store *s, int id, const char *topic, const struct buf *name,
-    const struct buf *value)
+pair(struct ingest *g, int id, const struct buf *name, const struct buf *value)
 {
 	sqlite3_stmt *q;
 
-	if ((q = stmt(s, id)) == NULL)
+	if ((q = stmt(g->s, id)) == NULL)
 		return DIAG_TROUBLE;
-	bind_str(q, 1, topic);
+	bind_str(q, 1, g->d->topic);
 	bind_buf(q, 2, name);
 	bind_buf(q, 3, value);
-	return step_done(s, q);
+	sqlite3_bind_int64(q, 4, g->seq * STORE_PLACES + g->place++);
+	return step_done(g->s, q);
 }
 
 /*
@@ -801,8 +804,8 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	for (i = 0; i < sub->nkeywords; i++) {
 		store_normalize(&g->term, sub->keywords[i].term.s,
 		    sub->keywords[i].term.len);
-		if (g->term.len > 0 && run3(s, Q_SUBJECT_KEYWORD, g->d->topic,
-		    &g->name, &g->term) != DIAG_OK)
+		if (g->term.len > 0 && pair(g, Q_SUBJECT_KEYWORD, &g->name,
+		    &g->term) != DIAG_OK)
 			return DIAG_TROUBLE;
 	}
 
@@ -819,71 +822,37 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	return step_done(s, q);
 }
 
+/*
+ * A keyword of the response: one more occurrence, the latest score, and
+ * (the first time in this response) its place in the recent order.
+ */
 static int
 ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
     long long pos)
 {
 	struct store *s = g->s;
 	sqlite3_stmt *q;
-	long long freq = 0;
-	int rc;
-
-	if ((q = stmt(s, Q_KEYWORD_GET)) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	bind_buf(q, 2, &g->term);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(s);
-	if (rc == SQLITE_ROW) {
-		freq = sqlite3_column_int64(q, 0);
-		if (sqlite3_column_int64(q, 1) == g->seq)
-			pos = sqlite3_column_int64(q, 2);
-	}
-	sqlite3_reset(q);
 
 	if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, g->d->topic);
 	bind_buf(q, 2, &g->term);
-	sqlite3_bind_int64(q, 3, freq + 1);
-	sqlite3_bind_double(q, 4, kw->confidence);
-	sqlite3_bind_int64(q, 5, g->now);
-	bind_str(q, 6, g->d->hash);
-	sqlite3_bind_int64(q, 7, g->seq);
-	sqlite3_bind_int64(q, 8, pos);
+	sqlite3_bind_double(q, 3, kw->confidence);
+	sqlite3_bind_int64(q, 4, g->now);
+	bind_str(q, 5, g->d->hash);
+	sqlite3_bind_int64(q, 6, g->seq);
+	sqlite3_bind_int64(q, 7, pos);
 	if (step_done(s, q) != DIAG_OK)
 		return DIAG_TROUBLE;
-	return run3(s, Q_KEYWORD_SUBJECT, g->d->topic, &g->term, &g->name);
-}
-
-/* Adds to a summary version the subjects or keywords new to the summary. */
-static int
-summary_refs(struct store *s, const char *topic, const char *kind,
-    const json_t *values, long long version)
-{
-	sqlite3_stmt *q;
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(values, i, v) {
-		if ((q = stmt(s, Q_SUMMARY_REF)) == NULL)
-			return DIAG_TROUBLE;
-		bind_str(q, 1, topic);
-		bind_str(q, 2, kind);
-		bind_text(q, 3, json_string_value(v), json_string_length(v));
-		sqlite3_bind_int64(q, 4, version);
-		sqlite3_bind_int64(q, 5, (long long)i);
-		if (step_done(s, q) != DIAG_OK)
-			return DIAG_TROUBLE;
-	}
-	return DIAG_OK;
+	return pair(g, Q_KEYWORD_SUBJECT, &g->term, &g->name);
 }
 
 /*
- * A new summary version. Each version keeps only what it adds (its
- * update, and the subjects and keywords the summary did not have): the
- * accumulated content of version N is read back from versions 1 to N, so
- * that a long conversation does not store its summary N times over.
+ * A new summary version. Each version keeps only what it brings (its
+ * update, and the subjects and keywords of its response): the content of
+ * version N, and its subjects and keywords, are gathered from versions 1
+ * to N when they are read, so that a long conversation does not store its
+ * summary N times over.
  */
 static int
 ingest_summary(struct ingest *g)
@@ -915,18 +884,19 @@ ingest_summary(struct ingest *g)
 
 	if ((q = stmt(s, Q_SUMMARY_ADD)) == NULL)
 		return DIAG_TROUBLE;
+	buf_reset(&g->text);
+	write_str_array(&g->text, g->subjects);
+	buf_reset(&g->text2);
+	write_str_array(&g->text2, g->terms);
 	bind_str(q, 1, g->d->topic);
 	sqlite3_bind_int64(q, 2, version);
 	bind_text(q, 3, p, (size_t)(end - p));
-	sqlite3_bind_int64(q, 4, g->now);
-	sqlite3_bind_int64(q, 5, g->now);
-	bind_buf(q, 6, &g->term);
-	bind_str(q, 7, g->d->hash);
-	if (step_done(s, q) != DIAG_OK ||
-	    summary_refs(s, g->d->topic, "subject", g->subjects, version) ||
-	    summary_refs(s, g->d->topic, "keyword", g->terms, version))
-		return DIAG_TROUBLE;
-	return DIAG_OK;
+	bind_buf(q, 4, &g->text);
+	bind_buf(q, 5, &g->text2);
+	sqlite3_bind_int64(q, 6, g->now);
+	bind_buf(q, 7, &g->term);
+	bind_str(q, 8, g->d->hash);
+	return step_done(s, q);
 }
 
 /* Subjects, keywords and the summary of a response, in document order. */
@@ -1303,43 +1273,58 @@ member_int(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 	    (long long)sqlite3_column_int64(q, col));
 }
 
-/*
- * The subjects or keywords of a summary version (upto: of versions 1 to
- * it; otherwise those it added) as a JSON array in b.
- */
-static int
-summary_values(struct store *s, struct buf *b, const char *topic,
-    const char *kind, long long version, int upto)
-{
-	sqlite3_stmt *q;
-	int status;
+/* Strings seen, in the order first seen: a set beside a list. */
+struct seen {
+	json_t	*set;
+	json_t	*list;
+};
 
-	if ((q = prepare(s, upto ? "SELECT value FROM summary_ref WHERE"
-	    " topic_id = ?1 AND kind = ?2 AND version <= ?3"
-	    " ORDER BY version, pos" : "SELECT value FROM summary_ref WHERE"
-	    " topic_id = ?1 AND kind = ?2 AND version = ?3 ORDER BY pos")) ==
-	    NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, topic);
-	bind_str(q, 2, kind);
-	sqlite3_bind_int64(q, 3, version);
-	status = column_array(s, b, q);
-	sqlite3_finalize(q);
-	return status;
+static void
+seen_reset(struct seen *z)
+{
+	json_decref(z->set);
+	json_decref(z->list);
+	z->set = json_object();
+	z->list = json_array();
+}
+
+/* Adds the strings of a stored array; those new to z also go in fresh. */
+static void
+seen_add(struct seen *z, const char *text, size_t n, json_t *fresh)
+{
+	json_t *a = json_loadb(text, n, 0, NULL), *v;
+	size_t i;
+
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) || json_object_getn(z->set,
+		    json_string_value(v), json_string_length(v)) != NULL)
+			continue;
+		json_object_setn(z->set, json_string_value(v),
+		    json_string_length(v), json_true());
+		json_array_append(z->list, v);
+		if (fresh != NULL)
+			json_array_append(fresh, v);
+	}
+	json_decref(a);
 }
 
 /*
  * A Summary from the row (SUMMARY_COLUMNS) of its version: the seed's
  * object, whose content is the updates of versions 1 to this one joined
- * by newlines; for export, the update of this version alone, and the
- * subjects and keywords it added.
+ * by newlines, and whose subjects and keywords are theirs. For export:
+ * the update of this version alone, and the subjects and keywords that
+ * no version before it had (subj and kw: those of the versions before,
+ * which the caller keeps).
  */
 static int
-summary_line(struct store *s, struct buf *b, sqlite3_stmt *row, int export)
+summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
+    struct seen *subj, struct seen *kw)
 {
+	struct seen all_s = { NULL, NULL }, all_k = { NULL, NULL };
 	char *topic = strdup(col_str(row, 0));
 	long long v = sqlite3_column_int64(row, 1);
-	size_t tl, n;
+	json_t *fresh;
+	size_t tl, n = 0;
 	sqlite3_stmt *q;
 	int rc, status = DIAG_OK;
 
@@ -1353,38 +1338,46 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row, int export)
 	jsonw_escape(b, topic, tl);
 	buf_printf(b, "-v%lld\",\"topic\":", v);
 	jsonw_string(b, topic, tl);
-	if (export) {
+	if (subj != NULL) {
 		member_str(b, "update", row, 2);
 		buf_adds(b, ",\"newSubjects\":");
-		status = summary_values(s, b, topic, "subject", v, 0);
+		fresh = json_array();
+		seen_add(subj, col_str(row, 7), col_len(row, 7), fresh);
+		write_str_array(b, fresh);
+		json_decref(fresh);
 		buf_adds(b, ",\"newKeywords\":");
-		if (status == DIAG_OK)
-			status = summary_values(s, b, topic, "keyword", v, 0);
-	} else {
+		fresh = json_array();
+		seen_add(kw, col_str(row, 8), col_len(row, 8), fresh);
+		write_str_array(b, fresh);
+		json_decref(fresh);
+	} else if ((q = prepare(s, "SELECT update_text, subjects, keywords"
+	    " FROM summary WHERE topic_id = ?1 AND version <= ?2"
+	    " ORDER BY version")) == NULL)
+		status = DIAG_TROUBLE;
+	else {
+		seen_reset(&all_s);
+		seen_reset(&all_k);
+		bind_str(q, 1, topic);
+		sqlite3_bind_int64(q, 2, v);
 		buf_adds(b, ",\"content\":\"");
-		if ((q = prepare(s, "SELECT update_text FROM summary WHERE"
-		    " topic_id = ?1 AND version <= ?2 ORDER BY version")) ==
-		    NULL)
-			status = DIAG_TROUBLE;
-		else {
-			bind_str(q, 1, topic);
-			sqlite3_bind_int64(q, 2, v);
-			n = 0;
-			while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-				if (n++ > 0)
-					buf_adds(b, "\\n");
-				jsonw_escape(b, col_str(q, 0), col_len(q, 0));
-			}
-			if (rc != SQLITE_DONE)
-				status = db_fail(s);
-			sqlite3_finalize(q);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			if (n++ > 0)
+				buf_adds(b, "\\n");
+			jsonw_escape(b, col_str(q, 0), col_len(q, 0));
+			seen_add(&all_s, col_str(q, 1), col_len(q, 1), NULL);
+			seen_add(&all_k, col_str(q, 2), col_len(q, 2), NULL);
 		}
+		if (rc != SQLITE_DONE)
+			status = db_fail(s);
+		sqlite3_finalize(q);
 		buf_adds(b, "\",\"subjects\":");
-		if (status == DIAG_OK)
-			status = summary_values(s, b, topic, "subject", v, 1);
+		write_str_array(b, all_s.list);
 		buf_adds(b, ",\"keywords\":");
-		if (status == DIAG_OK)
-			status = summary_values(s, b, topic, "keyword", v, 1);
+		write_str_array(b, all_k.list);
+		json_decref(all_s.set);
+		json_decref(all_s.list);
+		json_decref(all_k.set);
+		json_decref(all_k.list);
 	}
 	buf_printf(b, ",\"version\":%lld", v);
 	if (v > 1) {
@@ -1402,7 +1395,7 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row, int export)
 }
 
 #define SUMMARY_COLUMNS	"topic_id, version, update_text, created_at," \
-	" updated_at, change_reason, source_xml_hash"
+	" updated_at, change_reason, source_xml_hash, subjects, keywords"
 
 int
 store_summary(struct store *s, const char *topic, long version, FILE *out)
@@ -1418,7 +1411,7 @@ store_summary(struct store *s, const char *topic, long version, FILE *out)
 	bind_str(q, 1, topic);
 	sqlite3_bind_int64(q, 2, version);
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if ((status = summary_line(s, &b, q, 0)) == DIAG_OK)
+		if ((status = summary_line(s, &b, q, NULL, NULL)) == DIAG_OK)
 			status = writes(out, &b);
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
@@ -1988,20 +1981,34 @@ attachment_export_line(struct store *s, struct buf *b, sqlite3_stmt *q,
 static int
 export_summaries(struct store *s, FILE *out)
 {
-	struct buf b = BUF_INIT;
+	struct seen subj = { NULL, NULL }, kw = { NULL, NULL };
+	struct buf b = BUF_INIT, topic = BUF_INIT;
 	sqlite3_stmt *q;
 	int rc, status = DIAG_OK;
 
 	if ((q = prepare(s, "SELECT " SUMMARY_COLUMNS " FROM summary"
 	    " ORDER BY topic_id, version")) == NULL)
 		return DIAG_TROUBLE;
-	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
-		if ((status = summary_line(s, &b, q, 1)) == DIAG_OK)
+	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (subj.set == NULL || topic.len != col_len(q, 0) ||
+		    memcmp(topic.data, col_str(q, 0), topic.len) != 0) {
+			buf_reset(&topic);
+			buf_add(&topic, col_str(q, 0), col_len(q, 0));
+			seen_reset(&subj);
+			seen_reset(&kw);
+		}
+		if ((status = summary_line(s, &b, q, &subj, &kw)) == DIAG_OK)
 			status = writes(out, &b);
+	}
 	if (status == DIAG_OK && rc != SQLITE_DONE)
 		status = db_fail(s);
 	sqlite3_finalize(q);
+	json_decref(subj.set);
+	json_decref(subj.list);
+	json_decref(kw.set);
+	json_decref(kw.list);
 	buf_free(&b);
+	buf_free(&topic);
 	return status;
 }
 
@@ -2318,6 +2325,7 @@ import_list(struct line *l, const char *member, const char *text,
 		bind_str(q, 1, topic);
 		bind_str(q, 2, name);
 		bind_text(q, 3, json_string_value(e), json_string_length(e));
+		sqlite3_bind_int64(q, 4, (long long)i);
 		if ((rc = inserted(l, q, "\"%s\" in the %s of \"%s\"",
 		    json_string_value(e), member, name)) != DIAG_OK)
 			return rc;
@@ -2437,35 +2445,6 @@ import_keyword(struct line *l)
 	return import_list(l, "subjects", sql[Q_KEYWORD_SUBJECT], topic, term);
 }
 
-/* The subjects or keywords a summary version added, from an import. */
-static int
-import_refs(struct line *l, const char *topic, const char *kind,
-    const char *member, long long v)
-{
-	json_t *a = json_object_get(l->o, member), *e;
-	sqlite3_stmt *q;
-	size_t i;
-	int rc;
-
-	if (get_strs(l, member, &l->tmp) != 0)
-		return DIAG_INVALID;
-	json_array_foreach(a, i, e) {
-		if ((q = prepare(l->s, "INSERT INTO summary_ref (topic_id, kind,"
-		    " value, version, pos) VALUES (?1, ?2, ?3, ?4, ?5)")) ==
-		    NULL)
-			return DIAG_TROUBLE;
-		bind_str(q, 1, topic);
-		bind_str(q, 2, kind);
-		bind_text(q, 3, json_string_value(e), json_string_length(e));
-		sqlite3_bind_int64(q, 4, v);
-		sqlite3_bind_int64(q, 5, (long long)i);
-		if ((rc = inserted(l, q, "%s \"%s\" of the summary of topic "
-		    "\"%s\"", kind, json_string_value(e), topic)) != DIAG_OK)
-			return rc;
-	}
-	return DIAG_OK;
-}
-
 static int
 import_summary(struct line *l)
 {
@@ -2473,13 +2452,12 @@ import_summary(struct line *l)
 	long long v, created, updated;
 	size_t n;
 	sqlite3_stmt *q;
-	int rc;
 
 	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
 	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
 	    (update = get_str(l, "update", 0, &n)) == NULL ||
 	    get_strs(l, "newSubjects", &l->tmp) != 0 ||
-	    get_strs(l, "newKeywords", &l->tmp) != 0 ||
+	    get_strs(l, "newKeywords", &l->tmp2) != 0 ||
 	    get_int(l, "version", &v) != 0 ||
 	    get_int(l, "createdAt", &created) != 0 ||
 	    get_int(l, "updatedAt", &updated) != 0)
@@ -2503,22 +2481,20 @@ import_summary(struct line *l)
 			    "%s", id, v == 1 ? "absent" : "the version before");
 	}
 	if ((q = prepare(l->s, "INSERT INTO summary (topic_id, version,"
-	    " update_text, created_at, updated_at, change_reason,"
-	    " source_xml_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")) == NULL)
+	    " update_text, subjects, keywords, created_at, updated_at,"
+	    " change_reason, source_xml_hash)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, topic);
 	sqlite3_bind_int64(q, 2, v);
 	bind_text(q, 3, update, n);
-	sqlite3_bind_int64(q, 4, created);
-	sqlite3_bind_int64(q, 5, updated);
-	bind_str(q, 6, reason);
-	bind_str(q, 7, src);
-	if ((rc = inserted(l, q, "summary \"%s\"", id)) != DIAG_OK)
-		return rc;
-	if ((rc = import_refs(l, topic, "subject", "newSubjects", v)) !=
-	    DIAG_OK)
-		return rc;
-	return import_refs(l, topic, "keyword", "newKeywords", v);
+	bind_buf(q, 4, &l->tmp);
+	bind_buf(q, 5, &l->tmp2);
+	sqlite3_bind_int64(q, 6, created);
+	sqlite3_bind_int64(q, 7, updated);
+	bind_str(q, 8, reason);
+	bind_str(q, 9, src);
+	return inserted(l, q, "summary \"%s\"", id);
 }
 
 /* Reads export's lines into the store; the caller commits on DIAG_OK. */
