@@ -511,9 +511,8 @@ store_open(struct store **sp, const char *path, int create)
 	if (create && (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
 	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK))
 		return DIAG_TROUBLE;
-	/* A batch touches many pages: keep them (32 MiB), read by mapping. */
-	if (exec(s, "PRAGMA cache_size = -32768") != DIAG_OK ||
-	    exec(s, "PRAGMA mmap_size = 268435456") != DIAG_OK)
+	/* A batch touches many pages: keep up to 32 MiB of them. */
+	if (exec(s, "PRAGMA cache_size = -32768") != DIAG_OK)
 		return DIAG_TROUBLE;
 	return DIAG_OK;
 }
