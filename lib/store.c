@@ -1532,28 +1532,33 @@ lines(struct store *s, sqlite3_stmt *q, int (*line)(struct store *,
 	return status;
 }
 
-int
-store_keywords(struct store *s, const char *topic, FILE *out)
+/* The lines of a query with one text (or NULL) bound as ?1. */
+static int
+listing(struct store *s, const char *text, const char *arg,
+    int (*line)(struct store *, struct buf *, sqlite3_stmt *, int), FILE *out)
 {
 	sqlite3_stmt *q;
 
-	if ((q = prepare(s, "SELECT " KEYWORD_COLUMNS " FROM keyword WHERE"
-	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos")) == NULL)
+	if ((q = prepare(s, text)) == NULL)
 		return DIAG_TROUBLE;
-	bind_str(q, 1, topic);
-	return lines(s, q, keyword_line, 0, out);
+	bind_str(q, 1, arg);
+	return lines(s, q, line, 0, out);
+}
+
+int
+store_keywords(struct store *s, const char *topic, FILE *out)
+{
+	return listing(s, "SELECT " KEYWORD_COLUMNS " FROM keyword WHERE"
+	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos", topic,
+	    keyword_line, out);
 }
 
 int
 store_subjects(struct store *s, const char *topic, FILE *out)
 {
-	sqlite3_stmt *q;
-
-	if ((q = prepare(s, "SELECT " SUBJECT_COLUMNS " FROM subject WHERE"
-	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos")) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, topic);
-	return lines(s, q, subject_line, 0, out);
+	return listing(s, "SELECT " SUBJECT_COLUMNS " FROM subject WHERE"
+	    " topic_id = ?1 ORDER BY last_seq DESC, last_pos", topic,
+	    subject_line, out);
 }
 
 int
@@ -1727,13 +1732,9 @@ store_prompt_get(struct store *s, const char *model, long version, FILE *out)
 int
 store_prompt_ls(struct store *s, const char *model, FILE *out)
 {
-	sqlite3_stmt *q;
-
-	if ((q = prepare(s, "SELECT " TEMPLATE_COLUMNS " FROM template WHERE"
-	    " ?1 IS NULL OR model_id = ?1 ORDER BY model_id, version")) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, model);
-	return lines(s, q, template_line, 0, out);
+	return listing(s, "SELECT " TEMPLATE_COLUMNS " FROM template WHERE"
+	    " ?1 IS NULL OR model_id = ?1 ORDER BY model_id, version", model,
+	    template_line, out);
 }
 
 /* ---------------------------------------------------------------- fsck */
