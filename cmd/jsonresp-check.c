@@ -370,21 +370,10 @@ process(const struct check *c, const char *operand)
 	struct doc d;
 	size_t start, nl, b;
 	int status = DIAG_OK;
-	FILE *fp;
 
 	memset(&d, 0, sizeof(d));
 	d.file = io_name(operand);
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp(fp, &in) != 0) {
-		diag_warn("%s", d.file);
-		io_close(fp, operand);
-		buf_free(&in);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, operand) != DIAG_OK) {
+	if (io_read(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}
@@ -445,7 +434,6 @@ main(int argc, char *argv[])
 	const char *schema_file = NULL, *tpl, *mark;
 	int ch, i, print_prompt = 0, print_schema = 0, status = DIAG_OK;
 	char *eq;
-	FILE *fp;
 
 	diag_setprogname(argv[0]);
 	argv[0] = (char *)diag_progname();
@@ -519,14 +507,11 @@ main(int argc, char *argv[])
 		usage();
 	}
 	if (schema_file != NULL) {
-		if ((fp = io_open(schema_file)) == NULL ||
-		    io_slurp(fp, &text) != 0) {
-			diag_warn("%s", schema_file);
+		if (io_read(schema_file, &text) != DIAG_OK) {
 			buf_free(&text);
 			free(maps);
 			return DIAG_TROUBLE;
 		}
-		io_close(fp, schema_file);
 	} else
 		buf_add(&text, embed_llm_response_schema,
 		    embed_llm_response_schema_len);

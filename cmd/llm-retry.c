@@ -287,7 +287,6 @@ main(int argc, char *argv[])
 {
 	struct opts o;
 	struct buf prompt = BUF_INIT;
-	FILE *fp;
 	char *end, num[32];
 	int ch, status;
 
@@ -364,12 +363,8 @@ main(int argc, char *argv[])
 		usage();
 	}
 
-	if ((fp = io_open(o.prompt_file)) == NULL || io_slurp(fp, &prompt)) {
-		diag_warn("%s", io_name(o.prompt_file));
-		buf_free(&prompt);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, o.prompt_file) != DIAG_OK) {
+	if (io_read(o.prompt_file != NULL ? o.prompt_file : "-", &prompt) !=
+	    DIAG_OK) {
 		buf_free(&prompt);
 		return DIAG_TROUBLE;
 	}

@@ -121,27 +121,6 @@ add_parts(struct llmq *q, const struct part *p, size_t n)
 }
 
 /*
- * Reads a whole input into in (with the name diagnostics use); returns
- * DIAG_OK, or DIAG_TROUBLE when it cannot be opened or read (reported).
- */
-static int
-slurp(const char *operand, struct buf *in)
-{
-	FILE *fp;
-	int status = DIAG_OK;
-
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp(fp, in) != 0) {
-		diag_warn("%s", io_name(operand));
-		status = DIAG_TROUBLE;
-	}
-	return diag_max(status, io_close(fp, operand));
-}
-
-/*
  * The message from standard input: all of it, after a byte order mark,
  * less one final newline (LF or CR LF), as "echo" and here-documents add.
  */
@@ -151,7 +130,7 @@ stdin_message(struct llmq *q, struct buf *text, struct llmq_input *in)
 	struct llmq_src src = { in, 0, 1, "the message", NULL, 0, 0 };
 	size_t n;
 
-	if (slurp("-", text) != DIAG_OK)
+	if (io_read("-", text) != DIAG_OK)
 		return DIAG_TROUBLE;
 	in->file = "<stdin>";
 	in->text = buf_cstr(text);
@@ -264,7 +243,7 @@ read_context(struct llmq *ctx, const char *file, struct buf *text,
 	size_t off;
 	int status = DIAG_OK;
 
-	if (slurp(file, text) != DIAG_OK)
+	if (io_read(file, text) != DIAG_OK)
 		return DIAG_TROUBLE;
 	in->file = io_name(file);
 	in->text = buf_cstr(text);

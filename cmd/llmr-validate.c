@@ -62,21 +62,11 @@ static int
 process(struct run *r, const char *operand)
 {
 	const struct llmr_doc *doc;
-	FILE *fp;
 	int status;
 
 	r->opts.file = io_name(operand);
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
 	buf_reset(&r->in);
-	if (io_slurp(fp, &r->in) != 0) {
-		diag_warn("%s", r->opts.file);
-		io_close(fp, operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, operand) != DIAG_OK)
+	if (io_read(operand, &r->in) != DIAG_OK)
 		return DIAG_TROUBLE;
 
 	status = llmr_check(r->v, r->in.data != NULL ? r->in.data : "",

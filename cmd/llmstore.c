@@ -242,23 +242,13 @@ put_one(struct store *s, struct llmr *v, const char *operand,
 {
 	struct llmr_opts opts;
 	struct store_doc d;
-	FILE *fp;
 	int status;
 
 	memset(&opts, 0, sizeof(opts));
 	opts.file = io_name(operand);
 	opts.type = LLMR_ANY;
 	buf_reset(in);
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp(fp, in) != 0) {
-		diag_warn("%s", opts.file);
-		io_close(fp, operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, operand) != DIAG_OK)
+	if (io_read(operand, in) != DIAG_OK)
 		return DIAG_TROUBLE;
 	status = llmr_check(v, in->data != NULL ? in->data : "", in->len,
 	    &opts);
@@ -328,20 +318,9 @@ cmd_prompt_set(struct cmd *c, struct store *s)
 {
 	struct buf text = BUF_INIT;
 	const char *operand = c->argc > 0 ? c->argv[0] : "-";
-	FILE *fp;
 	int status = DIAG_INVALID;
 
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp(fp, &text) != 0) {
-		diag_warn("%s", io_name(operand));
-		io_close(fp, operand);
-		buf_free(&text);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, operand) != DIAG_OK) {
+	if (io_read(operand, &text) != DIAG_OK) {
 		buf_free(&text);
 		return DIAG_TROUBLE;
 	}

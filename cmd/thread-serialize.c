@@ -44,7 +44,6 @@ main(int argc, char *argv[])
 	struct buf in = BUF_INIT;
 	const char *operand = "-";
 	int ch, newline = 1, status;
-	FILE *fp;
 
 	diag_setprogname(argv[0]);
 	argv[0] = (char *)diag_progname();	/* getopt's messages too */
@@ -92,17 +91,7 @@ main(int argc, char *argv[])
 		operand = argv[0];
 	opts.file = io_name(operand);
 
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp(fp, &in) != 0) {
-		diag_warn("%s", opts.file);
-		io_close(fp, operand);
-		buf_free(&in);
-		return DIAG_TROUBLE;
-	}
-	if (io_close(fp, operand) != DIAG_OK) {
+	if (io_read(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}

@@ -55,6 +55,27 @@ io_slurp(FILE *fp, struct buf *b)
 	}
 }
 
+/*
+ * Appends the whole of an operand to b: open, read, close. Returns
+ * DIAG_OK, or DIAG_TROUBLE when it cannot be (the reason reported).
+ */
+int
+io_read(const char *operand, struct buf *b)
+{
+	FILE *fp;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	if (io_slurp(fp, b) != 0) {
+		diag_warn("%s", io_name(operand));
+		status = DIAG_TROUBLE;
+	}
+	return diag_max(status, io_close(fp, operand));
+}
+
 /* Writes n bytes; -1 (errno set) when the stream fails. */
 int
 io_write(const void *p, size_t n, FILE *fp)

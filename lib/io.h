@@ -9,6 +9,7 @@
 FILE		*io_open(const char *);
 const char	*io_name(const char *);
 int		 io_slurp(FILE *, struct buf *);
+int		 io_read(const char *, struct buf *);
 int		 io_write(const void *, size_t, FILE *);
 int		 io_close(FILE *, const char *);
 int		 io_fshut(FILE *, const char *);

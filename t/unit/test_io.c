@@ -218,6 +218,33 @@ test_fshut(void)
 	    "and reports an I/O error");
 }
 
+/* io_read: a whole file, a missing one, a directory, each reported once. */
+static void
+test_read(void)
+{
+	struct buf b = BUF_INIT;
+	char path[sizeof(UNIT_TMPNAME)];
+	char *p = pattern(100000);
+
+	unit_tmpfile(path, p, 100000);
+	buf_adds(&b, "kept");
+	unit_long(io_read(path, &b), DIAG_OK, "io_read of a file");
+	unit_ok(b.len == 100004 && memcmp(b.data, "kept", 4) == 0 &&
+	    memcmp(b.data + 4, p, 100000) == 0, "appended, byte for byte");
+	unlink(path);
+	unit_capture_begin();
+	unit_long(io_read(path, &b), DIAG_TROUBLE, "io_read of a missing file");
+	unit_str(unit_capture_end(), unit_fmt("test_io: %s: No such file or "
+	    "directory\n", path), "says why, once");
+	unit_capture_begin();
+	unit_long(io_read("/", &b), DIAG_TROUBLE, "io_read of a directory");
+	unit_str(unit_capture_end(), "test_io: /: Is a directory\n",
+	    "says why, once");
+	unit_long((long)b.len, 100004, "failures add nothing");
+	buf_free(&b);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -226,5 +253,6 @@ main(void)
 	test_slurp_pipe();
 	test_write();
 	test_fshut();
+	test_read();
 	return unit_done();
 }
