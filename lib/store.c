@@ -19,6 +19,7 @@
 #include "sha256.h"
 #include "store.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 /* The places of pairs in one response (see pair()). */
 #define STORE_PLACES	1048576LL
@@ -34,7 +35,7 @@ static const char schema_sql[] =
     " size INTEGER NOT NULL,"
     " data BLOB NOT NULL);"
     "CREATE TABLE attachment ("
-    " id INTEGER PRIMARY KEY,"
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
     " hash TEXT NOT NULL UNIQUE,"
     " topic_id TEXT NOT NULL,"
     " message_id TEXT NOT NULL UNIQUE,"
@@ -135,32 +136,31 @@ static const char *const sql[Q_NQ] = {
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[Q_PREV_RESPONSE] = "SELECT id FROM attachment WHERE topic_id = ?1"
 	    " AND format = 'llm-response' AND id < ?2 ORDER BY id DESC LIMIT 1",
-	[Q_SUBJECT_GET] = "SELECT message_count, last_seq, last_pos FROM subject"
-	    " WHERE topic_id = ?1 AND id = ?2",
+	[Q_SUBJECT_GET] = "SELECT last_seq, last_pos, (SELECT max(rowid) FROM"
+	    " subject_range WHERE topic_id = ?1 AND subject_id = ?2)"
+	    " FROM subject WHERE topic_id = ?1 AND id = ?2",
 	[Q_SUBJECT_PUT] = "INSERT INTO subject (topic_id, id, description,"
 	    " message_count, created_at, last_seen_at, archived,"
 	    " source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?5, 0, ?6, ?7, ?8)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9)"
 	    " ON CONFLICT (topic_id, id) DO UPDATE SET"
 	    " description = excluded.description,"
-	    " message_count = excluded.message_count,"
+	    " message_count = message_count + excluded.message_count,"
 	    " last_seen_at = excluded.last_seen_at,"
 	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
 	[Q_SUBJECT_KEYWORD] = "INSERT OR IGNORE INTO subject_keyword (topic_id,"
 	    " subject_id, term, seq) VALUES (?1, ?2, ?3, ?4)",
 	[Q_RANGE_ADD] = "INSERT INTO subject_range (topic_id, subject_id, start,"
-	    " \"end\") VALUES (?1, ?2, ?3, ?3)",
-	[Q_RANGE_EXTEND] = "UPDATE subject_range SET \"end\" = ?3 WHERE rowid ="
-	    " (SELECT max(rowid) FROM subject_range WHERE topic_id = ?1 AND"
-	    " subject_id = ?2)",
+	    " \"end\") VALUES (?1, ?2, ?3, ?4)",
+	[Q_RANGE_EXTEND] = "UPDATE subject_range SET \"end\" = ?2"
+	    " WHERE rowid = ?1",
 	[Q_KEYWORD_PUT] = "INSERT INTO keyword (topic_id, term, frequency,"
 	    " score, created_at, last_seen, source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, 1, ?3, ?4, ?4, ?5, ?6, ?7)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 	    " ON CONFLICT (topic_id, term) DO UPDATE SET"
-	    " frequency = frequency + 1,"
+	    " frequency = frequency + excluded.frequency,"
 	    " score = excluded.score, last_seen = excluded.last_seen,"
-	    " last_pos = CASE WHEN last_seq = excluded.last_seq THEN last_pos"
-	    " ELSE excluded.last_pos END, last_seq = excluded.last_seq",
+	    " last_seq = excluded.last_seq, last_pos = excluded.last_pos",
 	[Q_KEYWORD_SUBJECT] = "INSERT OR IGNORE INTO keyword_subject (topic_id,"
 	    " term, subject_id, seq) VALUES (?1, ?2, ?3, ?4)",
 	[Q_SUMMARY_LAST] = "SELECT coalesce(max(version), 0) FROM summary"
@@ -177,13 +177,80 @@ static const char *const sql[Q_NQ] = {
 	    " topic_id = ?1 AND term = ?2 ORDER BY seq",
 };
 
+/*
+ * The keywords and subjects the puts of a transaction touched, kept in
+ * memory and written once, at commit: a batch whose responses name the
+ * same keywords again and again writes each keyword's row once, not once
+ * per occurrence. Entries are found by "topic NUL name" in an index
+ * (a JSON object whose values are their places in the array).
+ */
+struct range {
+	long long	 start;
+	long long	 end;
+};
+
+struct touch {
+	char		*key;		/* topic NUL name */
+	size_t		 topic_len;
+	size_t		 name_len;
+	long long	 count;		/* occurrences (keyword), responses
+					   (subject) to add */
+	long long	 created;	/* for a new row: the first put's */
+	char		 source[SHA256_HEX];
+	long long	 seen;		/* the last put's time */
+	long long	 seq;		/* the last response, as stored */
+	long long	 pos;		/* the place in it */
+	long long	 put_seq;	/* the last response of the transaction */
+	double		 score;		/* keyword: the last confidence */
+	char		*desc;		/* subject: the last description */
+	size_t		 desc_len;
+	int		 found;		/* subject: the topic has it */
+	long long	 range_rowid;	/* subject: its last stored range */
+	long long	 range_end;	/* the new end of that range */
+	int		 range_moved;
+	struct range	*ranges;	/* new ranges */
+	size_t		 nranges;
+};
+
+struct touches {
+	json_t		*index;
+	struct touch	*v;
+	size_t		 n;
+	size_t		 size;
+};
+
+/* A subject and a keyword of it: places in the touches; the first place
+ * in the order of the store where the transaction met them. */
+struct pair {
+	size_t		 subject;
+	size_t		 keyword;
+	long long	 seq;
+};
+
+/* What a topic's puts in the transaction need of the ones before them. */
+struct topic_state {
+	long long	 prev;		/* its last response, or 0 */
+	long long	 version;	/* its last summary version */
+};
+
 struct store {
 	sqlite3		*db;
 	char		*path;
 	sqlite3_stmt	*q[Q_NQ];
 	int		 in_tx;
+	struct touches	 keywords;	/* what the transaction's puts did */
+	struct touches	 subjects;
+	struct pair	*pairs;		/* and the pairs they made */
+	size_t		 npairs;
+	size_t		 pairs_size;
+	json_t		*topics;	/* topic: its place in topic_v */
+	struct topic_state *topic_v;
+	size_t		 ntopics;
 	struct timespec	 busy_since;	/* when the current wait began */
 };
+
+static int	touches_flush(struct store *);
+static void	touches_drop(struct store *);
 
 /* ------------------------------------------------------------ plumbing */
 
@@ -408,7 +475,14 @@ check_store(struct store *s, int create)
 		return temp_schema(s);
 	}
 	if (app == 0 && ver == 0) {
-		if (exec(s, "BEGIN IMMEDIATE") != DIAG_OK)
+		/*
+		 * Pages of 32 KiB (set while the file is empty): a response
+		 * of some kilobytes fits in its row's page rather than in a
+		 * chain of overflow pages, which halves the pages a batch
+		 * writes. No effect on a file that has tables already.
+		 */
+		if (exec(s, "PRAGMA page_size = 32768") != DIAG_OK ||
+		    exec(s, "BEGIN IMMEDIATE") != DIAG_OK)
 			return DIAG_TROUBLE;
 		if ((rc = pragma_int(s, "PRAGMA application_id", &app)) !=
 		    SQLITE_OK || (rc = pragma_int(s, "SELECT count(*) FROM "
@@ -528,6 +602,7 @@ store_close(struct store *s)
 		sqlite3_finalize(s->q[i]);
 	if (s->in_tx)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	touches_drop(s);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);
@@ -549,8 +624,9 @@ store_begin(struct store *s, int write)
 int
 store_commit(struct store *s)
 {
-	if (exec(s, "COMMIT") != DIAG_OK)
+	if (touches_flush(s) != DIAG_OK || exec(s, "COMMIT") != DIAG_OK)
 		return DIAG_TROUBLE;
+	touches_drop(s);
 	s->in_tx = 0;
 	return DIAG_OK;
 }
@@ -560,6 +636,7 @@ store_rollback(struct store *s)
 {
 	if (s->in_tx)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	touches_drop(s);
 	s->in_tx = 0;
 }
 
@@ -700,125 +777,308 @@ write_str_array(struct buf *b, const json_t *a)
 
 /* -------------------------------------------------------------- ingest */
 
+static void
+touches_clear(struct touches *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->v[i].key);
+		free(t->v[i].desc);
+		free(t->v[i].ranges);
+	}
+	free(t->v);
+	json_decref(t->index);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The key of (topic, name) in b: the two joined by a NUL. */
+static void
+touch_key(struct buf *b, const char *topic, const struct buf *name)
+{
+	buf_reset(b);
+	buf_adds(b, topic);
+	buf_addc(b, '\0');
+	buf_add(b, name->data, name->len);
+}
+
+/* The entry of a key, or NULL; *made says whether it is new. */
+static struct touch *
+touch_get(struct touches *t, const struct buf *key, size_t topic_len,
+    int *made)
+{
+	json_t *at;
+	struct touch *e;
+
+	if (t->index == NULL)
+		t->index = json_object();
+	if ((at = json_object_getn(t->index, key->data, key->len)) != NULL) {
+		*made = 0;
+		return &t->v[json_integer_value(at)];
+	}
+	if (t->n == t->size) {
+		t->size = t->size ? 2 * t->size : 64;
+		t->v = xreallocarray(t->v, t->size, sizeof(*t->v));
+	}
+	e = &t->v[t->n];
+	memset(e, 0, sizeof(*e));
+	e->key = xmemdup(key->data, key->len);
+	e->topic_len = topic_len;
+	e->name_len = key->len - topic_len - 1;
+	if (json_object_setn_new(t->index, key->data, key->len,
+	    json_integer((json_int_t)t->n)) != 0)
+		xalloc_die();
+	t->n++;
+	*made = 1;
+	return e;
+}
+
 /* What one response brings. */
 struct ingest {
 	struct store		*s;
 	const struct store_doc	*d;
+	struct topic_state	*topic;
+	size_t			 subject;	/* its place in the touches */
 	long long		 seq;		/* the attachment's id */
-	long long		 prev;		/* the topic's response before */
 	long long		 now;
 	long long		 place;		/* of a pair in the response */
 	json_t			*subjects;	/* ids, for the summary */
 	json_t			*terms;
 	struct buf		 name;
 	struct buf		 term;
+	struct buf		 key;
 	struct buf		 text;
 	struct buf		 text2;
 };
 
-/*
- * Adds a pair to a list table (the keywords of a subject, the subjects of
- * a keyword), in the order of the store: the attachment, then the place
- * in it; a pair there already keeps its place.
- */
 static int
-pair(struct ingest *g, int id, const struct buf *name, const struct buf *value)
+pair_cmp(const void *a, const void *b)
 {
-	sqlite3_stmt *q;
+	const struct pair *x = a, *y = b;
 
-	if ((q = stmt(g->s, id)) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	bind_buf(q, 2, name);
-	bind_buf(q, 3, value);
-	sqlite3_bind_int64(q, 4, g->seq * STORE_PLACES + g->place++);
-	return step_done(g->s, q);
+	if (x->subject != y->subject)
+		return x->subject < y->subject ? -1 : 1;
+	if (x->keyword != y->keyword)
+		return x->keyword < y->keyword ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Leaves each pair once, at its first place. */
+static void
+pairs_compact(struct store *s)
+{
+	size_t i, n = 0;
+
+	qsort(s->pairs, s->npairs, sizeof(*s->pairs), pair_cmp);
+	for (i = 0; i < s->npairs; i++)
+		if (n == 0 || s->pairs[n - 1].subject != s->pairs[i].subject ||
+		    s->pairs[n - 1].keyword != s->pairs[i].keyword)
+			s->pairs[n++] = s->pairs[i];
+	s->npairs = n;
 }
 
 /*
- * A subject of the response: its row, the keywords it gained, and its
- * time ranges (the last one goes on while the subject was in the topic's
- * response before this one).
+ * Adds a pair for the list tables (the keywords of a subject, the
+ * subjects of a keyword), in the order of the store: the attachment, then
+ * the place in it. The pairs are written at commit; one the transaction
+ * made before, or one the store has, keeps its place. Pairs met again and
+ * again are folded now and then, so that memory goes with the pairs, not
+ * with the occurrences.
+ */
+static void
+pair(struct ingest *g, size_t subject, size_t keyword)
+{
+	struct store *s = g->s;
+	struct pair *p;
+
+	if (s->npairs == s->pairs_size) {
+		pairs_compact(s);
+		if (s->npairs >= s->pairs_size / 2) {
+			s->pairs_size = s->pairs_size ? 2 * s->pairs_size :
+			    1024;
+			s->pairs = xreallocarray(s->pairs, s->pairs_size,
+			    sizeof(*s->pairs));
+		}
+	}
+	p = &s->pairs[s->npairs++];
+	p->subject = subject;
+	p->keyword = keyword;
+	p->seq = g->seq * STORE_PLACES + g->place++;
+}
+
+/* A pair as it is written: the names of both sides. */
+struct pair_row {
+	const char	*first;		/* topic NUL name, of the side */
+	size_t		 first_len;	/* ordered first */
+	const char	*second;	/* the other side's name */
+	size_t		 second_len;
+	long long	 seq;
+};
+
+static int
+pair_row_cmp(const void *a, const void *b)
+{
+	const struct pair_row *x = a, *y = b;
+	size_t n = x->first_len < y->first_len ? x->first_len : y->first_len;
+	int c = memcmp(x->first, y->first, n);
+
+	if (c != 0 || x->first_len != y->first_len)
+		return c != 0 ? c : x->first_len < y->first_len ? -1 : 1;
+	n = x->second_len < y->second_len ? x->second_len : y->second_len;
+	if ((c = memcmp(x->second, y->second, n)) != 0)
+		return c;
+	return (x->second_len > y->second_len) - (x->second_len < y->second_len);
+}
+
+/*
+ * Writes the pairs of the transaction to one list table, in the order of
+ * its key (a b-tree fills fastest so): the keywords of each subject, or
+ * (keywords set) the subjects of each keyword.
+ */
+static int
+pairs_write(struct store *s, struct pair_row *rows, int keywords)
+{
+	const struct touch *a, *b;
+	sqlite3_stmt *q;
+	size_t i;
+
+	for (i = 0; i < s->npairs; i++) {
+		a = &s->subjects.v[s->pairs[i].subject];
+		b = &s->keywords.v[s->pairs[i].keyword];
+		if (keywords) {
+			const struct touch *t = a;
+
+			a = b;
+			b = t;
+		}
+		rows[i].first = a->key;
+		rows[i].first_len = a->topic_len + 1 + a->name_len;
+		rows[i].second = b->key + b->topic_len + 1;
+		rows[i].second_len = b->name_len;
+		rows[i].seq = s->pairs[i].seq;
+	}
+	qsort(rows, s->npairs, sizeof(*rows), pair_row_cmp);
+	for (i = 0; i < s->npairs; i++) {
+		size_t topic_len = strlen(rows[i].first);
+
+		if ((q = stmt(s, keywords ? Q_KEYWORD_SUBJECT :
+		    Q_SUBJECT_KEYWORD)) == NULL)
+			return DIAG_TROUBLE;
+		bind_text(q, 1, rows[i].first, topic_len);
+		bind_text(q, 2, rows[i].first + topic_len + 1,
+		    rows[i].first_len - topic_len - 1);
+		bind_text(q, 3, rows[i].second, rows[i].second_len);
+		sqlite3_bind_int64(q, 4, rows[i].seq);
+		if (step_done(s, q) != DIAG_OK)
+			return DIAG_TROUBLE;
+	}
+	return DIAG_OK;
+}
+
+static int
+pairs_flush(struct store *s)
+{
+	struct pair_row *rows;
+	int status;
+
+	if (s->npairs == 0)
+		return DIAG_OK;
+	pairs_compact(s);
+	rows = xreallocarray(NULL, s->npairs, sizeof(*rows));
+	status = pairs_write(s, rows, 0);
+	if (status == DIAG_OK)
+		status = pairs_write(s, rows, 1);
+	free(rows);
+	return status;
+}
+
+/* The subject's entry, read from the store the first time. */
+static struct touch *
+subject_touch(struct ingest *g)
+{
+	struct store *s = g->s;
+	struct touch *e;
+	sqlite3_stmt *q;
+	size_t topic_len = strlen(g->d->topic);
+	int made, rc;
+
+	touch_key(&g->key, g->d->topic, &g->name);
+	if ((e = touch_get(&s->subjects, &g->key, topic_len, &made)) == NULL ||
+	    !made)
+		return e;
+	if ((q = stmt(s, Q_SUBJECT_GET)) == NULL)
+		return NULL;
+	bind_str(q, 1, g->d->topic);
+	bind_buf(q, 2, &g->name);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_fail(s);
+		return NULL;
+	}
+	if (rc == SQLITE_ROW) {
+		e->found = 1;
+		e->seq = sqlite3_column_int64(q, 0);
+		e->pos = sqlite3_column_int64(q, 1);
+		e->range_rowid = sqlite3_column_int64(q, 2);
+	}
+	sqlite3_reset(q);
+	e->created = g->now;
+	memcpy(e->source, g->d->hash, SHA256_HEX);
+	return e;
+}
+
+/*
+ * A subject of the response: one more response for it, its description,
+ * the keywords it gained, and its time ranges (the last one goes on while
+ * the subject was in the topic's response before this one).
  */
 static int
 ingest_subject(struct ingest *g, const struct llmr_subject *sub,
     long long pos)
 {
-	struct store *s = g->s;
 	struct diag_loc loc;
-	sqlite3_stmt *q;
-	long long count = 0, last_seq = 0;
-	size_t i;
-	int found, rc;
+	struct touch *e;
 
-	if ((q = stmt(s, Q_SUBJECT_GET)) == NULL)
+	if ((e = subject_touch(g)) == NULL)
 		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	bind_buf(q, 2, &g->name);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(s);
-	found = rc == SQLITE_ROW;
-	if (found) {
-		count = sqlite3_column_int64(q, 0);
-		last_seq = sqlite3_column_int64(q, 1);
-		if (last_seq == g->seq)
-			pos = sqlite3_column_int64(q, 2);
-	}
-	sqlite3_reset(q);
 	loc.file = g->d->file;
 	loc.line = sub->line;
 	loc.col = sub->col;
 	loc.path = NULL;
-	if (!found && !sub->is_new)
+	if (!e->found && !sub->is_new)
 		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
 		    "isNew=\"false\" but the topic has no such subject",
 		    g->name.data);
-	else if (found && sub->is_new && last_seq != g->seq)
+	else if (e->found && sub->is_new && e->put_seq != g->seq)
 		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
 		    "isNew=\"true\" but the topic has it already",
 		    g->name.data);
 
-	if (last_seq != g->seq) {
-		count++;
-		if ((q = stmt(s, Q_RANGE_EXTEND)) == NULL)
-			return DIAG_TROUBLE;
-		if (g->prev != 0 && last_seq == g->prev) {
-			bind_str(q, 1, g->d->topic);
-			bind_buf(q, 2, &g->name);
-			sqlite3_bind_int64(q, 3, g->now);
-			if (step_done(s, q) != DIAG_OK)
-				return DIAG_TROUBLE;
+	if (e->put_seq != g->seq) {
+		e->count++;
+		if (g->topic->prev != 0 && e->seq == g->topic->prev &&
+		    e->nranges > 0)
+			e->ranges[e->nranges - 1].end = g->now;
+		else if (g->topic->prev != 0 && e->seq == g->topic->prev &&
+		    e->range_rowid != 0) {
+			e->range_end = g->now;
+			e->range_moved = 1;
+		} else {
+			e->ranges = xreallocarray(e->ranges, e->nranges + 1,
+			    sizeof(*e->ranges));
+			e->ranges[e->nranges].start = g->now;
+			e->ranges[e->nranges++].end = g->now;
 		}
-		if (g->prev == 0 || last_seq != g->prev ||
-		    sqlite3_changes(s->db) == 0) {
-			if ((q = stmt(s, Q_RANGE_ADD)) == NULL)
-				return DIAG_TROUBLE;
-			bind_str(q, 1, g->d->topic);
-			bind_buf(q, 2, &g->name);
-			sqlite3_bind_int64(q, 3, g->now);
-			if (step_done(s, q) != DIAG_OK)
-				return DIAG_TROUBLE;
-		}
+		e->seq = e->put_seq = g->seq;
+		e->pos = pos;
 	}
-	for (i = 0; i < sub->nkeywords; i++) {
-		store_normalize(&g->term, sub->keywords[i].term.s,
-		    sub->keywords[i].term.len);
-		if (g->term.len > 0 && pair(g, Q_SUBJECT_KEYWORD, &g->name,
-		    &g->term) != DIAG_OK)
-			return DIAG_TROUBLE;
-	}
-
-	if ((q = stmt(s, Q_SUBJECT_PUT)) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	bind_buf(q, 2, &g->name);
-	bind_text(q, 3, sub->description.s, sub->description.len);
-	sqlite3_bind_int64(q, 4, count);
-	sqlite3_bind_int64(q, 5, g->now);
-	bind_str(q, 6, g->d->hash);
-	sqlite3_bind_int64(q, 7, g->seq);
-	sqlite3_bind_int64(q, 8, pos);
-	return step_done(s, q);
+	e->found = 1;
+	e->seen = g->now;
+	free(e->desc);
+	e->desc = xmemdup(sub->description.s != NULL ? sub->description.s :
+	    "", sub->description.len);
+	e->desc_len = sub->description.len;
+	g->subject = (size_t)(e - g->s->subjects.v);
+	return DIAG_OK;
 }
 
 /*
@@ -829,21 +1089,151 @@ static int
 ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
     long long pos)
 {
-	struct store *s = g->s;
-	sqlite3_stmt *q;
+	struct touch *e;
+	int made;
 
-	if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	bind_buf(q, 2, &g->term);
-	sqlite3_bind_double(q, 3, kw->confidence);
-	sqlite3_bind_int64(q, 4, g->now);
-	bind_str(q, 5, g->d->hash);
-	sqlite3_bind_int64(q, 6, g->seq);
-	sqlite3_bind_int64(q, 7, pos);
-	if (step_done(s, q) != DIAG_OK)
-		return DIAG_TROUBLE;
-	return pair(g, Q_KEYWORD_SUBJECT, &g->term, &g->name);
+	touch_key(&g->key, g->d->topic, &g->term);
+	e = touch_get(&g->s->keywords, &g->key, strlen(g->d->topic), &made);
+	if (made) {
+		e->created = g->now;
+		memcpy(e->source, g->d->hash, SHA256_HEX);
+	}
+	e->count++;
+	e->score = kw->confidence;
+	e->seen = g->now;
+	if (e->seq != g->seq) {
+		e->seq = g->seq;
+		e->pos = pos;
+	}
+	pair(g, g->subject, (size_t)(e - g->s->keywords.v));
+	return DIAG_OK;
+}
+
+/* Writes the keywords and subjects the transaction touched. */
+static int
+touches_flush(struct store *s)
+{
+	struct touch *e;
+	struct range *r;
+	sqlite3_stmt *q;
+	size_t i, j;
+
+	for (i = 0; i < s->keywords.n; i++) {
+		e = &s->keywords.v[i];
+		if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
+			return DIAG_TROUBLE;
+		bind_text(q, 1, e->key, e->topic_len);
+		bind_text(q, 2, e->key + e->topic_len + 1, e->name_len);
+		sqlite3_bind_int64(q, 3, e->count);
+		sqlite3_bind_double(q, 4, e->score);
+		sqlite3_bind_int64(q, 5, e->created);
+		sqlite3_bind_int64(q, 6, e->seen);
+		bind_str(q, 7, e->source);
+		sqlite3_bind_int64(q, 8, e->seq);
+		sqlite3_bind_int64(q, 9, e->pos);
+		if (step_done(s, q) != DIAG_OK)
+			return DIAG_TROUBLE;
+	}
+	for (i = 0; i < s->subjects.n; i++) {
+		e = &s->subjects.v[i];
+		if ((q = stmt(s, Q_SUBJECT_PUT)) == NULL)
+			return DIAG_TROUBLE;
+		bind_text(q, 1, e->key, e->topic_len);
+		bind_text(q, 2, e->key + e->topic_len + 1, e->name_len);
+		bind_text(q, 3, e->desc, e->desc_len);
+		sqlite3_bind_int64(q, 4, e->count);
+		sqlite3_bind_int64(q, 5, e->created);
+		sqlite3_bind_int64(q, 6, e->seen);
+		bind_str(q, 7, e->source);
+		sqlite3_bind_int64(q, 8, e->seq);
+		sqlite3_bind_int64(q, 9, e->pos);
+		if (step_done(s, q) != DIAG_OK)
+			return DIAG_TROUBLE;
+		if (e->range_moved) {
+			if ((q = stmt(s, Q_RANGE_EXTEND)) == NULL)
+				return DIAG_TROUBLE;
+			sqlite3_bind_int64(q, 1, e->range_rowid);
+			sqlite3_bind_int64(q, 2, e->range_end);
+			if (step_done(s, q) != DIAG_OK)
+				return DIAG_TROUBLE;
+		}
+		for (j = 0; j < e->nranges; j++) {
+			r = &e->ranges[j];
+			if ((q = stmt(s, Q_RANGE_ADD)) == NULL)
+				return DIAG_TROUBLE;
+			bind_text(q, 1, e->key, e->topic_len);
+			bind_text(q, 2, e->key + e->topic_len + 1,
+			    e->name_len);
+			sqlite3_bind_int64(q, 3, r->start);
+			sqlite3_bind_int64(q, 4, r->end);
+			if (step_done(s, q) != DIAG_OK)
+				return DIAG_TROUBLE;
+		}
+	}
+	return pairs_flush(s);
+}
+
+/* Forgets what the transaction touched. */
+static void
+touches_drop(struct store *s)
+{
+	touches_clear(&s->keywords);
+	touches_clear(&s->subjects);
+	free(s->pairs);
+	s->pairs = NULL;
+	s->npairs = s->pairs_size = 0;
+
+	json_decref(s->topics);
+	s->topics = NULL;
+	free(s->topic_v);
+	s->topic_v = NULL;
+	s->ntopics = 0;
+}
+
+/* The topic's state, read from the store the first time. */
+static struct topic_state *
+topic_state(struct store *s, const char *topic, long long seq)
+{
+	json_t *at;
+	sqlite3_stmt *q;
+	struct topic_state *t;
+	int rc;
+
+	if (s->topics == NULL)
+		s->topics = json_object();
+	if ((at = json_object_get(s->topics, topic)) != NULL)
+		return &s->topic_v[json_integer_value(at)];
+	s->topic_v = xreallocarray(s->topic_v, s->ntopics + 1,
+	    sizeof(*s->topic_v));
+	t = &s->topic_v[s->ntopics];
+	memset(t, 0, sizeof(*t));
+	if ((q = stmt(s, Q_PREV_RESPONSE)) == NULL)
+		return NULL;
+	bind_str(q, 1, topic);
+	sqlite3_bind_int64(q, 2, seq);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		t->prev = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_fail(s);
+		return NULL;
+	}
+	if ((q = stmt(s, Q_SUMMARY_LAST)) == NULL)
+		return NULL;
+	bind_str(q, 1, topic);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		t->version = sqlite3_column_int64(q, 0);
+	sqlite3_reset(q);
+	if (rc != SQLITE_ROW) {
+		db_fail(s);
+		return NULL;
+	}
+	if (json_object_set_new(s->topics, topic,
+	    json_integer((json_int_t)s->ntopics)) != 0)
+		xalloc_die();
+	s->ntopics++;
+	return t;
 }
 
 /*
@@ -860,8 +1250,6 @@ ingest_summary(struct ingest *g)
 	struct store *s = g->s;
 	sqlite3_stmt *q;
 	const char *p = u->s, *end = u->s + u->len;
-	long long version = 1;
-	int rc;
 
 	while (p < end && strchr(" \t\r\n", *p) != NULL)
 		p++;
@@ -870,17 +1258,9 @@ ingest_summary(struct ingest *g)
 	if (p == end)
 		return DIAG_OK;
 
-	if ((q = stmt(s, Q_SUMMARY_LAST)) == NULL)
-		return DIAG_TROUBLE;
-	bind_str(q, 1, g->d->topic);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW)
-		return db_fail(s);
-	version = sqlite3_column_int64(q, 0) + 1;
-	sqlite3_reset(q);
 	buf_reset(&g->term);
 	buf_adds(&g->term, "summaryUpdate of message ");
 	buf_adds(&g->term, g->d->message);
-
 	if ((q = stmt(s, Q_SUMMARY_ADD)) == NULL)
 		return DIAG_TROUBLE;
 	buf_reset(&g->text);
@@ -888,7 +1268,7 @@ ingest_summary(struct ingest *g)
 	buf_reset(&g->text2);
 	write_str_array(&g->text2, g->terms);
 	bind_str(q, 1, g->d->topic);
-	sqlite3_bind_int64(q, 2, version);
+	sqlite3_bind_int64(q, 2, ++g->topic->version);
 	bind_text(q, 3, p, (size_t)(end - p));
 	bind_buf(q, 4, &g->text);
 	bind_buf(q, 5, &g->text2);
@@ -905,25 +1285,17 @@ ingest(struct store *s, const struct store_doc *d, long long seq,
 {
 	const struct llmr_doc *doc = d->doc;
 	struct ingest g;
-	sqlite3_stmt *q;
 	long long kpos = 0;
 	size_t i, j;
-	int rc, status = DIAG_OK;
+	int status = DIAG_OK;
 
 	memset(&g, 0, sizeof(g));
 	g.s = s;
 	g.d = d;
 	g.seq = seq;
 	g.now = now;
-	if ((q = stmt(s, Q_PREV_RESPONSE)) == NULL)
+	if ((g.topic = topic_state(s, d->topic, seq)) == NULL)
 		return DIAG_TROUBLE;
-	bind_str(q, 1, d->topic);
-	sqlite3_bind_int64(q, 2, seq);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		g.prev = sqlite3_column_int64(q, 0);
-	else if (rc != SQLITE_DONE)
-		return db_fail(s);
-	sqlite3_reset(q);
 	g.subjects = json_array();
 	g.terms = json_array();
 	for (i = 0; i < doc->nsubjects && status == DIAG_OK; i++) {
@@ -945,10 +1317,12 @@ ingest(struct store *s, const struct store_doc *d, long long seq,
 	}
 	if (status == DIAG_OK)
 		status = ingest_summary(&g);
+	g.topic->prev = seq;
 	json_decref(g.subjects);
 	json_decref(g.terms);
 	buf_free(&g.name);
 	buf_free(&g.term);
+	buf_free(&g.key);
 	buf_free(&g.text);
 	buf_free(&g.text2);
 	return status;
@@ -2567,6 +2941,16 @@ store_import(struct store *s, const char *file, FILE *in)
 		diag_warn("%s", file);
 		status = DIAG_TROUBLE;
 	}
+	/* No later put takes the id of an attachment a subject or keyword
+	 * names as the one that last had it, even where that one is gone. */
+	if (status == DIAG_OK && exec(s, "INSERT INTO sqlite_sequence (name,"
+	    " seq) SELECT 'attachment', 0 WHERE NOT EXISTS (SELECT 1 FROM"
+	    " sqlite_sequence WHERE name = 'attachment');"
+	    "UPDATE sqlite_sequence SET seq = max(seq,"
+	    " (SELECT coalesce(max(last_seq), 0) FROM subject),"
+	    " (SELECT coalesce(max(last_seq), 0) FROM keyword))"
+	    " WHERE name = 'attachment'") != DIAG_OK)
+		status = DIAG_TROUBLE;
 	if (status == DIAG_OK && l.no == 0) {
 		struct diag_loc loc = { file, 1, 1, NULL };
 

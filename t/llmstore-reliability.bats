@@ -591,7 +591,7 @@ t'
 
 @test "a store truncated to its first page is damaged, never a crash" {
 	mkstore s.db
-	head -c 4096 s.db >x.db
+	head -c "$(sqlite3 s.db 'PRAGMA page_size')" s.db >x.db
 	damaged x.db
 	# the first page alone cannot be read as the whole store
 	run -3 --separate-stderr timeout "$LIMIT" llmstore -d x.db ls
@@ -624,11 +624,13 @@ t'
 
 @test "a store with a page in the middle overwritten is found out by fsck, never a crash" {
 	mkstore s.db
-	local pages
-	pages=$(($(stat -c %s s.db) / 4096))
+	local pages size
+	size=$(sqlite3 s.db 'PRAGMA page_size')
+	assert_equal "$size" 32768
+	pages=$(($(stat -c %s s.db) / size))
 	[ "$pages" -ge 8 ]
-	head -c 4096 /dev/zero | tr '\0' '\377' |
-	    dd of=s.db bs=4096 seek=$((pages / 2)) conv=notrunc status=none
+	head -c "$size" /dev/zero | tr '\0' '\377' |
+	    dd of=s.db bs="$size" seek=$((pages / 2)) conv=notrunc status=none
 	damaged s.db
 	run --separate-stderr timeout "$LIMIT" llmstore -d s.db fsck
 	[ "$status" -eq 1 ] || [ "$status" -eq 3 ]

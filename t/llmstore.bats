@@ -643,6 +643,90 @@ $C"
 	assert_output "$(hash_of t m query.xml llm-query 2)"
 }
 
+# rm_last: topic t holds m1 (at 1000) and m2 (at 2000), both about subject
+# a; m2, the latest attachment, is then removed.
+rm_last() {
+	resp 'One.' 'One.' 'a|first a|true|x:0.5' >m1.xml
+	resp 'Two.' 'Two.' 'a|second a|false|x:0.5,y:0.5' >m2.xml
+	at 1000 put -t t -m m1 m1.xml >/dev/null
+	at 2000 put -t t -m m2 m2.xml >/dev/null
+	st rm -m m2
+}
+
+@test "the place of an attachment removed by rm is never taken again" {
+	rm_last
+	run -0 --separate-stderr at 3000 put -t t -m m3 m2.xml
+	assert_equal "$stderr" ""
+	run -0 st export
+	assert_line "$(att t m3 m2.xml llm-response 3000 | sed 's/}$/,"seq":3}/')"
+	# m3 is a response of its own for a: counted, and a new time range
+	# (m1, the response before it in the store, did not end with a)
+	run -0 st subjects t
+	assert_output '{"$type$":"Subject","id":"a","topic":"t","description":"second a","keywords":["x","y"],"timeRanges":[{"start":1000,"end":2000},{"start":3000,"end":3000}],"messageCount":3,"createdAt":1000,"lastSeenAt":3000,"archived":false,"sourceXmlHash":"'"$(st ls -m m1 | jq -r .hash)"'"}'
+}
+
+@test "import keeps the places of removed attachments from being taken" {
+	rm_last
+	st export >e.jsonl
+	llmstore -d new.db import e.jsonl
+	LLMSTORE_NOW=3000 llmstore -d new.db put -t t -m m3 m2.xml >/dev/null
+	run -0 llmstore -d new.db export
+	assert_line "$(att t m3 m2.xml llm-response 3000 | sed 's/}$/,"seq":3}/')"
+	at 3000 put -t t -m m3 m2.xml >/dev/null
+	st export | cmp - <(llmstore -d new.db export)
+}
+
+@test "put --batch leaves the store and the warnings as the same puts one by one" {
+	resp 'One.' 'One.' 'a|first a|true|x:0.9,y:0.8' 'b|first b|true|y:0.1' >r1.xml
+	resp 'Two.' 'Two.' 'a|second a|false|x:0.5' 'a|again a|true|z:0.3,x:0.2' >r2.xml
+	resp 'Three.' ' ' 'b|third b|true|x:1,w:0.4' >r3.xml
+	query 'And?' >q4.xml
+	resp 'Five.' 'Five.' 'a|fifth a|false|w:0.7' 'c|new c|false|y:0.6,y:0.5' >r5.xml
+	resp 'Six.' 'Six.' 'c|six c|false|y:0.25' 'a|six a|false|v:0.5' >r6.xml
+	sized 3000 >r7.xml
+	set -- r1.xml r2.xml r3.xml q4.xml r5.xml r6.xml r7.xml
+	run -0 --separate-stderr at 5000 put --batch -t t "$@"
+	local batch_err=$stderr f
+	for f; do
+		LLMSTORE_NOW=5000 llmstore -d one.db put -t t -m "${f%.xml}" "$f"
+	done >/dev/null 2>one.err
+	assert_equal "$batch_err" "$(cat one.err)"
+	# (a twice in r2: the second is not a new subject, whatever isNew says)
+	assert_equal "$batch_err" 'r3.xml:4:5: warning: subject "b" is marked isNew="true" but the topic has it already
+r5.xml:7:5: warning: subject "c" is marked isNew="false" but the topic has no such subject'
+	st export >batch.jsonl
+	llmstore -d one.db export | cmp - batch.jsonl
+	run -0 st subjects t
+	assert_line --index 0 '{"$type$":"Subject","id":"big","topic":"t","description":"a large answer","keywords":["big-term"],"timeRanges":[{"start":5000,"end":5000}],"messageCount":1,"createdAt":5000,"lastSeenAt":5000,"archived":false,"sourceXmlHash":"'"$(st ls -m r7 | jq -r .hash)"'"}'
+	run -0 st keywords t
+	assert_line '{"$type$":"Keyword","topicId":"t","term":"y","frequency":5,"subjects":["a","b","c"],"score":0.25,"createdAt":5000,"lastSeen":5000,"sourceXmlHash":"'"$(st ls -m r1 | jq -r .hash)"'"}'
+}
+
+@test "put --batch of many responses leaves the store as smaller batches of them" {
+	local i j k
+	# 120 responses of 3 subjects with 4 keywords each out of 7 subjects
+	# and 23 keywords: 1440 subject-keyword pairs met, far fewer made
+	for ((i = 0; i < 120; i++)); do
+		set --
+		for ((j = 0; j < 3; j++)); do
+			k=$(((i * 5 + j * 3) % 23))
+			set -- "$@" "s$(((i + j * 2) % 7))|d$i|true|k$k:0.5,k$(((k + 1) % 23)):0.25,k$(((k + 7) % 23)):1,k$(((i * j) % 23)):0.75"
+		done
+		resp "R$i." "S$i." "$@" >"$(printf 'r%03d.xml' "$i")"
+	done
+	at 9000 put -q --batch -t t r*.xml >/dev/null
+	for ((i = 0; i < 12; i++)); do
+		LLMSTORE_NOW=9000 llmstore -d two.db put -q --batch -t t \
+		    "$(printf 'r%02d' "$i")"?.xml >/dev/null
+	done
+	st export >one.jsonl
+	llmstore -d two.db export | cmp - one.jsonl
+	run -0 st keywords t
+	assert_equal "${#lines[@]}" 23
+	run -0 st subjects t
+	assert_equal "${#lines[@]}" 7
+}
+
 # --------------------------------------------------------------- ingesting
 
 @test "keywords: frequency per occurrence, subjects, latest score, recent order" {

@@ -361,6 +361,14 @@ check 0 "llmstore: put of a large response (a blob)" "$tmp/big.xml" \
     -d "$db" put -t fam -m m2
 check 0 "llmstore: put --batch" /dev/null -d "$db" put --batch -t b \
     "$tmp/r1.xml" "$tmp/r2.xml"
+mkdir "$tmp/many"
+i=0
+while [ "$i" -lt 300 ]; do
+	cp "$top/examples/reply.xml" "$tmp/many/many$i.xml"
+	i=$((i + 1))
+done
+check 0 "llmstore: put --batch of 300 responses (pairs folded)" /dev/null \
+    -d "$db" put --batch -t many "$tmp"/many/many*.xml
 check 1 "llmstore: put of an invalid document" "$top/examples/bad-reply.xml" \
     -d "$db" put -t fam -m m3
 check 1 "llmstore: put of a stored message id, other bytes" \
