@@ -267,7 +267,8 @@ db_fail(struct store *s)
 	return DIAG_TROUBLE;
 }
 
-/* A prepared statement of the cache, reset and unbound; NULL reported. */
+/* A prepared statement of the cache, reset (the caller binds every
+ * parameter); NULL reported. */
 static sqlite3_stmt *
 stmt(struct store *s, int id)
 {
@@ -282,7 +283,6 @@ stmt(struct store *s, int id)
 		return s->q[id];
 	}
 	sqlite3_reset(q);
-	sqlite3_clear_bindings(q);
 	return q;
 }
 
@@ -585,8 +585,8 @@ store_open(struct store **sp, const char *path, int create)
 	if (create && (exec(s, "PRAGMA journal_mode = WAL") != DIAG_OK ||
 	    exec(s, "PRAGMA synchronous = FULL") != DIAG_OK))
 		return DIAG_TROUBLE;
-	/* A batch touches many pages: keep up to 32 MiB of them. */
-	if (exec(s, "PRAGMA cache_size = -32768") != DIAG_OK)
+	/* Up to 8 MiB of pages: the indexes of a large store stay. */
+	if (exec(s, "PRAGMA cache_size = -8192") != DIAG_OK)
 		return DIAG_TROUBLE;
 	return DIAG_OK;
 }
