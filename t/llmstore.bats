@@ -242,10 +242,15 @@ $STATUSES"
 @test "a new store is SQLite in WAL mode with llmstore's application id and schema 1" {
 	cp "$D/reply.xml" .
 	st put -t t -m m reply.xml >/dev/null
-	run -0 sqlite3 "$S" 'pragma application_id; pragma user_version; pragma journal_mode;'
+	run -0 sqlite3 "$S" 'pragma application_id; pragma user_version; pragma journal_mode; pragma page_size;'
 	assert_output '1280068947
 1
-wal'
+wal
+32768'
+	# some 700 KB, as the manual says
+	local size
+	size=$(stat -c %s "$S")
+	((size > 600000 && size < 800000))
 }
 
 # --------------------------------------------------------------------- put
