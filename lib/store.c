@@ -869,6 +869,8 @@ pairs_compact(struct store *s)
 {
 	size_t i, n = 0;
 
+	if (s->npairs == 0)
+		return;
 	qsort(s->pairs, s->npairs, sizeof(*s->pairs), pair_cmp);
 	for (i = 0; i < s->npairs; i++)
 		if (n == 0 || s->pairs[n - 1].subject != s->pairs[i].subject ||
