@@ -114,7 +114,8 @@ FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS)
 FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
-obj/fuzz/%: t/fuzz/%.c $(LIB_SRC) $(LIB_HDR) $(EMBED_OBJ) config.h
+obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) $(LIB_HDR) \
+    $(EMBED_OBJ) config.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) $(LIBS)
 fuzz: $(FUZZERS)

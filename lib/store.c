@@ -139,10 +139,10 @@ static const char *const sql[Q_NQ] = {
 	[Q_SUBJECT_GET] = "SELECT last_seq, last_pos, (SELECT max(rowid) FROM"
 	    " subject_range WHERE topic_id = ?1 AND subject_id = ?2)"
 	    " FROM subject WHERE topic_id = ?1 AND id = ?2",
-	[Q_SUBJECT_PUT] = "INSERT INTO subject (topic_id, id, description,"
-	    " message_count, created_at, last_seen_at, archived,"
-	    " source_xml_hash, last_seq, last_pos)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?8, ?9)"
+	[Q_SUBJECT_PUT] = "INSERT INTO subject (topic_id, id, message_count,"
+	    " created_at, last_seen_at, source_xml_hash, last_seq, last_pos,"
+	    " description, archived)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0)"
 	    " ON CONFLICT (topic_id, id) DO UPDATE SET"
 	    " description = excluded.description,"
 	    " message_count = message_count + excluded.message_count,"
@@ -155,7 +155,7 @@ static const char *const sql[Q_NQ] = {
 	[Q_RANGE_EXTEND] = "UPDATE subject_range SET \"end\" = ?2"
 	    " WHERE rowid = ?1",
 	[Q_KEYWORD_PUT] = "INSERT INTO keyword (topic_id, term, frequency,"
-	    " score, created_at, last_seen, source_xml_hash, last_seq, last_pos)"
+	    " created_at, last_seen, source_xml_hash, last_seq, last_pos, score)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 	    " ON CONFLICT (topic_id, term) DO UPDATE SET"
 	    " frequency = frequency + excluded.frequency,"
@@ -1111,6 +1111,29 @@ ingest_keyword(struct ingest *g, const struct llmr_keyword *kw,
 	return DIAG_OK;
 }
 
+/* The row of a keyword (Q_KEYWORD_PUT) or a subject (Q_SUBJECT_PUT). */
+static int
+touch_write(struct store *s, int id, const struct touch *e)
+{
+	sqlite3_stmt *q;
+
+	if ((q = stmt(s, id)) == NULL)
+		return DIAG_TROUBLE;
+	bind_text(q, 1, e->key, e->topic_len);
+	bind_text(q, 2, e->key + e->topic_len + 1, e->name_len);
+	sqlite3_bind_int64(q, 3, e->count);
+	sqlite3_bind_int64(q, 4, e->created);
+	sqlite3_bind_int64(q, 5, e->seen);
+	bind_str(q, 6, e->source);
+	sqlite3_bind_int64(q, 7, e->seq);
+	sqlite3_bind_int64(q, 8, e->pos);
+	if (id == Q_KEYWORD_PUT)
+		sqlite3_bind_double(q, 9, e->score);
+	else
+		bind_text(q, 9, e->desc, e->desc_len);
+	return step_done(s, q);
+}
+
 /* Writes the keywords and subjects the transaction touched. */
 static int
 touches_flush(struct store *s)
@@ -1120,36 +1143,12 @@ touches_flush(struct store *s)
 	sqlite3_stmt *q;
 	size_t i, j;
 
-	for (i = 0; i < s->keywords.n; i++) {
-		e = &s->keywords.v[i];
-		if ((q = stmt(s, Q_KEYWORD_PUT)) == NULL)
+	for (i = 0; i < s->keywords.n; i++)
+		if (touch_write(s, Q_KEYWORD_PUT, &s->keywords.v[i]) != DIAG_OK)
 			return DIAG_TROUBLE;
-		bind_text(q, 1, e->key, e->topic_len);
-		bind_text(q, 2, e->key + e->topic_len + 1, e->name_len);
-		sqlite3_bind_int64(q, 3, e->count);
-		sqlite3_bind_double(q, 4, e->score);
-		sqlite3_bind_int64(q, 5, e->created);
-		sqlite3_bind_int64(q, 6, e->seen);
-		bind_str(q, 7, e->source);
-		sqlite3_bind_int64(q, 8, e->seq);
-		sqlite3_bind_int64(q, 9, e->pos);
-		if (step_done(s, q) != DIAG_OK)
-			return DIAG_TROUBLE;
-	}
 	for (i = 0; i < s->subjects.n; i++) {
 		e = &s->subjects.v[i];
-		if ((q = stmt(s, Q_SUBJECT_PUT)) == NULL)
-			return DIAG_TROUBLE;
-		bind_text(q, 1, e->key, e->topic_len);
-		bind_text(q, 2, e->key + e->topic_len + 1, e->name_len);
-		bind_text(q, 3, e->desc, e->desc_len);
-		sqlite3_bind_int64(q, 4, e->count);
-		sqlite3_bind_int64(q, 5, e->created);
-		sqlite3_bind_int64(q, 6, e->seen);
-		bind_str(q, 7, e->source);
-		sqlite3_bind_int64(q, 8, e->seq);
-		sqlite3_bind_int64(q, 9, e->pos);
-		if (step_done(s, q) != DIAG_OK)
+		if (touch_write(s, Q_SUBJECT_PUT, e) != DIAG_OK)
 			return DIAG_TROUBLE;
 		if (e->range_moved) {
 			if ((q = stmt(s, Q_RANGE_EXTEND)) == NULL)

@@ -14,33 +14,12 @@
 #include "diag.h"
 #include "store.h"
 
+#define FUZZ_NAME	"fuzz_store"
+#include "fuzz_store.h"
+
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const char head[] = "{\"$type$\":\"llmstore\",\"version\":1}\n";
-
-static void
-fail(const char *why)
-{
-	fprintf(stderr, "fuzz_store: %s\n", why);
-	abort();
-}
-
-/* The whole export of s, in a malloc'd string. */
-static char *
-export(struct store *s, size_t *n)
-{
-	char *text = NULL;
-	FILE *fp = open_memstream(&text, n);
-
-	if (fp == NULL)
-		fail("open_memstream");
-	if (store_begin(s, 0) != DIAG_OK || store_export(s, fp) != DIAG_OK)
-		fail("export failed");
-	store_rollback(s);
-	if (fclose(fp) != 0)
-		fail("fclose");
-	return text;
-}
 
 /* Imports n bytes into a new store in memory; the import's status. */
 static int
