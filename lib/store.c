@@ -802,7 +802,7 @@ touch_key(struct buf *b, const char *topic, const struct buf *name)
 	buf_add(b, name->data, name->len);
 }
 
-/* The entry of a key, or NULL; *made says whether it is new. */
+/* The entry of a key, made when there is none; *made says which. */
 static struct touch *
 touch_get(struct touches *t, const struct buf *key, size_t topic_len,
     int *made)
@@ -1005,8 +1005,8 @@ subject_touch(struct ingest *g)
 	int made, rc;
 
 	touch_key(&g->key, g->d->topic, &g->name);
-	if ((e = touch_get(&s->subjects, &g->key, topic_len, &made)) == NULL ||
-	    !made)
+	e = touch_get(&s->subjects, &g->key, topic_len, &made);
+	if (!made)
 		return e;
 	if ((q = stmt(s, Q_SUBJECT_GET)) == NULL)
 		return NULL;
@@ -1039,6 +1039,7 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 {
 	struct diag_loc loc;
 	struct touch *e;
+	int goes_on;
 
 	if ((e = subject_touch(g)) == NULL)
 		return DIAG_TROUBLE;
@@ -1057,11 +1058,10 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 
 	if (e->put_seq != g->seq) {
 		e->count++;
-		if (g->topic->prev != 0 && e->seq == g->topic->prev &&
-		    e->nranges > 0)
+		goes_on = g->topic->prev != 0 && e->seq == g->topic->prev;
+		if (goes_on && e->nranges > 0)
 			e->ranges[e->nranges - 1].end = g->now;
-		else if (g->topic->prev != 0 && e->seq == g->topic->prev &&
-		    e->range_rowid != 0) {
+		else if (goes_on && e->range_rowid != 0) {
 			e->range_end = g->now;
 			e->range_moved = 1;
 		} else {
