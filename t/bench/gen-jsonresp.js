@@ -22,15 +22,8 @@ const [dir, filesArg, linesArg, bytesArg, seedArg] = args;
 const nfiles = Number(filesArg);
 const nlines = Number(linesArg);
 const target = Number(bytesArg);
-let state = Number(seedArg || 1) >>> 0 || 1;
+const rand = require('./xorshift')(seedArg);
 
-function rand(n) {
-  // xorshift32
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state % n;
-}
 function pick(a) {
   return a[rand(a.length)];
 }

@@ -9,14 +9,7 @@ const path = require('path');
 const [dir, countArg, bytesArg, seedArg] = process.argv.slice(2);
 const count = Number(countArg);
 const target = Number(bytesArg);
-let state = Number(seedArg || 1) >>> 0 || 1;
-function rand(n) {
-  // xorshift32
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state % n;
-}
+const rand = require('./xorshift')(seedArg);
 const words = ['savings', 'plan', 'college', 'tuition', 'tax', 'budget',
   'interest', 'growth', 'fund', 'account', 'family', 'children', 'costs',
   'école', 'résumé', 'naïve', '学费', 'Ünïcödé', 'ratio', 'annual'];

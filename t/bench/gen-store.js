@@ -16,14 +16,7 @@ const path = require('path');
 
 const [dir, countArg, seedArg] = process.argv.slice(2);
 const count = Number(countArg);
-let state = Number(seedArg || 1) >>> 0 || 1;
-function rand(n) {
-  // xorshift32
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state % n;
-}
+const rand = require('./xorshift')(seedArg);
 const words = ['savings', 'plan', 'college', 'tuition', 'tax', 'budget',
   'interest', 'growth', 'fund', 'account', 'family', 'children', 'costs',
   'loan', 'grant', 'ratio', 'annual', 'deposit', 'income', 'policy'];
