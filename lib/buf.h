@@ -2,6 +2,7 @@
 #ifndef LLMKIT_BUF_H
 #define LLMKIT_BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -19,6 +20,8 @@ void	 buf_adds(struct buf *, const char *);
 void	 buf_addu(struct buf *, unsigned long long);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 buf_vprintf(struct buf *, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
 char	*buf_cstr(struct buf *);
 void	 buf_free(struct buf *);
 

@@ -2128,18 +2128,11 @@ problem(struct fsck *f, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	if (n > 0) {
-		buf_reserve(&b, (size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	diag_warnx("%s: fsck: %s", f->s->path, n > 0 ? b.data : "");
+	diag_warnx("%s: fsck: %s", f->s->path, buf_cstr(&b));
 	buf_free(&b);
 	f->problems++;
 }
@@ -2534,20 +2527,9 @@ inserted(struct line *l, sqlite3_stmt *q, const char *fmt, ...)
 		return db_fail(l->s);
 	buf_reset(&l->tmp);
 	va_start(ap, fmt);
-	{
-		va_list aq;
-		int n;
-
-		va_copy(aq, ap);
-		n = vsnprintf(NULL, 0, fmt, aq);
-		va_end(aq);
-		if (n > 0) {
-			buf_reserve(&l->tmp, (size_t)n + 1);
-			vsnprintf(l->tmp.data, (size_t)n + 1, fmt, ap);
-		}
-	}
+	buf_vprintf(&l->tmp, fmt, ap);
 	va_end(ap);
-	return bad(l, "%s is already in the store", l->tmp.data);
+	return bad(l, "%s is already in the store", buf_cstr(&l->tmp));
 }
 
 static int

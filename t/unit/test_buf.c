@@ -1,5 +1,6 @@
 /* Unit tests of lib/buf: growth, embedded NULs, printf, reset and free. */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,38 @@ test_printf(void)
 	buf_free(&b);
 }
 
+/* Appends as the callers of buf_vprintf do: their own arguments. */
+static void
+vappend(struct buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+vappend(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+static void
+test_vprintf(void)
+{
+	struct buf b = BUF_INIT;
+
+	vappend(&b, "%s=%d", "n", -5);
+	unit_str(buf_cstr(&b), "n=-5", "buf_vprintf formats a va_list");
+	vappend(&b, ", %s", "");
+	vappend(&b, "%s", "");
+	unit_str(buf_cstr(&b), "n=-5, ", "buf_vprintf appends, nothing for \"\"");
+	buf_reset(&b);
+	vappend(&b, "%40000d|%s", 1, "end");
+	unit_long((long)b.len, 40004, "buf_vprintf writes a long result whole");
+	unit_str(buf_cstr(&b) + 39999, "1|end", "up to its last characters");
+	buf_free(&b);
+}
+
 static void
 test_addu(void)
 {
@@ -261,6 +294,7 @@ main(int argc, char *argv[])
 	test_boundaries();
 	test_nuls();
 	test_printf();
+	test_vprintf();
 	test_addu();
 	test_reset();
 	test_overflow();
