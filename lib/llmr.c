@@ -107,7 +107,7 @@ struct item {
 };
 
 struct llmr {
-	XML_Parser		 p;
+	XML_Parser		 p;	/* the current document's, or NULL */
 	const struct llmr_opts	*opts;
 	struct xmlp_origin	 origin;
 	const char		*in;	/* the text parsed */
@@ -470,11 +470,21 @@ static void XMLCALL
 on_start(void *data, const XML_Char *name, const XML_Char **attrs)
 {
 	struct llmr *v = data;
+	struct xmlp_error err;
 	char q[QUOTE_SIZE];
 	size_t parent = NONE, id;
 	enum kind k;
 	int i, a;
 
+	if (v->stopped)
+		return;
+	if (xmlp_depth(v->p, v->depth + v->ignore + 1, &v->origin,
+	    &err) != 0) {
+		add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col,
+		    NONE, "%s", err.text);
+		v->stopped = 1;
+		return;
+	}
 	if (v->ignore > 0) {
 		v->ignore++;
 		return;
@@ -520,6 +530,8 @@ on_end(void *data, const XML_Char *name)
 	struct llmr *v = data;
 	struct node *nd;
 
+	if (v->stopped)
+		return;
 	if (v->ignore > 0) {
 		if (--v->ignore == 0 && v->depth == 0)
 			root_ended(v);
@@ -542,7 +554,7 @@ on_text(void *data, const XML_Char *s, int len)
 	struct node *nd;
 	size_t i = 0, n = (size_t)len;
 
-	if (v->ignore > 0 || v->depth == 0)
+	if (v->stopped || v->ignore > 0 || v->depth == 0)
 		return;
 	nd = &v->nodes[v->stack[v->depth - 1]];
 	if (kinds[nd->kind].text) {
@@ -1305,14 +1317,14 @@ build_response(struct llmr *v)
 
 /* ---------------------------------------------------------------- api */
 
-/* A validator; it never returns NULL (no memory ends the process). */
+/*
+ * A validator; it never returns NULL (no memory ends the process). Its
+ * parser is made for each document, by llmr_check.
+ */
 struct llmr *
 llmr_new(void)
 {
-	struct llmr *v = xcalloc(1, sizeof(*v));
-
-	v->p = xmlp_create();
-	return v;
+	return xcalloc(1, sizeof(struct llmr));
 }
 
 void
@@ -1354,7 +1366,13 @@ start(struct llmr *v, const struct llmr_opts *opts)
 	v->errors = 0;
 	v->valid = 0;
 	memset(&v->doc, 0, sizeof(v->doc));
-	XML_ParserReset(v->p, "UTF-8");
+	/*
+	 * A new parser for each document rather than XML_ParserReset: a
+	 * reset parser can be spoiled by the document before (expat 2.5,
+	 * after deep nesting), and a new one costs no measurable time.
+	 */
+	XML_ParserFree(v->p);
+	v->p = xmlp_create();
 	XML_SetUserData(v->p, v);
 	XML_SetElementHandler(v->p, on_start, on_end);
 	XML_SetCharacterDataHandler(v->p, on_text);

@@ -4,9 +4,10 @@
  * document, checks every rule of the contract and keeps the problems as
  * a list in document order (each "FILE:LINE:COL: PATH: MESSAGE" with a
  * rule name); a valid document is also kept parsed, as an llmr_doc. One
- * validator (one expat parser, buffers that only grow) serves any number
+ * validator (buffers that only grow, a new expat parser for each
+ * document, so that none is spoiled by the one before) serves any number
  * of documents, one after another; what it returns stays valid until the
- * next llmr_check.
+ * next llmr_check. Elements nest at most XMLP_DEPTH_MAX deep.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H

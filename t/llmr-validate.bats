@@ -1027,3 +1027,42 @@ reply.xml:6:32: warning: /llmResponse/analysis/subject[1]/keyword[2]: confidence
 		[[ "$man" == *"$line"* ]] || fail "not in the manual: $line"
 	done <<<"$stderr"
 }
+
+# Hostile input (issue 13)
+
+# deep N: an <llmResponse> whose <response> holds "x" and N elements, each
+# in the one before: N + 2 levels in all.
+deep() {
+	python3 -c 'import sys; n = int(sys.argv[1]); print("<llmResponse><response>x" + "<e>" * n + "</e>" * n + "</response><analysis><summaryUpdate/></analysis></llmResponse>")' "$1"
+}
+
+@test "elements nested 4096 deep are accepted, 4097 deep are an error" {
+	deep 4094 >ok.xml
+	run -0 --separate-stderr llmr-validate -o text ok.xml
+	assert_output "x"
+	assert_equal "$stderr" ""
+	deep 4095 >deep.xml
+	run -1 --separate-stderr llmr-validate -o json deep.xml
+	assert_output ""
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	run -1 --separate-stderr llmr-validate --errors=json --find deep.xml
+	assert_equal "$stderr" '{"file":"deep.xml","line":1,"column":12307,"severity":"error","rule":"nesting-depth","message":"element nesting deeper than 4096 levels"}'
+}
+
+@test "a document nested 500,000 deep does not spoil the documents after it" {
+	deep 500000 >deep.xml
+	cp "$D/seed-response.xml" good.xml
+	run -1 --separate-stderr llmr-validate deep.xml good.xml
+	assert_output ""
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	run -1 --separate-stderr llmr-validate -o json deep.xml good.xml deep.xml good.xml
+	assert_output "$SEED_JSON
+$SEED_JSON"
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels
+deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	{ echo 'Here it is:'; cat deep.xml; } >deep.md
+	{ echo 'Here it is:'; cat good.xml; } >good.md
+	run -1 --separate-stderr llmr-validate --find -o json deep.md good.md
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "deep.md:2:12307: error: element nesting deeper than 4096 levels"
+}
