@@ -18,6 +18,7 @@
 #include "contract.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "llmq.h"
 #include "llmr.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -779,21 +780,30 @@ json_number(const char *s)
 	return *s == '\0';
 }
 
-/* A decimal integer from 0 to INT64_MAX, digits only; -1 when it is not. */
+/*
+ * A decimal integer, digits only: 0, -1 when it is not one, -2 when it is
+ * more than LLMQ_COUNT_MAX (2^53 - 1), the largest count llmq-encode
+ * writes and every JSON reader holds exactly.
+ */
 static int
 count_value(const char *s, uint64_t *out)
 {
 	uint64_t n = 0;
+	int big = 0;
 
 	if (*s == '\0')
 		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		if (n > (INT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -2;
+		if (big || n > (LLMQ_COUNT_MAX - (uint64_t)(*s - '0')) / 10) {
+			big = 1;	/* still to be told from no number */
+			continue;
+		}
 		n = n * 10 + (uint64_t)(*s - '0');
 	}
 	if (*s != '\0')
 		return -1;
+	if (big)
+		return -2;
 	*out = n;
 	return 0;
 }
@@ -943,8 +953,8 @@ check_context(struct llmr *v, size_t id)
 		    quote(q, s));
 	else if (r == -2)
 		at_attr(v, DIAG_ERROR, id, "messageCount", "message-count",
-		    "messageCount %s is too large (at most %lld)", quote(q, s),
-		    (long long)INT64_MAX);
+		    "messageCount %s is too large (at most %llu)", quote(q, s),
+		    (unsigned long long)LLMQ_COUNT_MAX);
 }
 
 static void

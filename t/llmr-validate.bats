@@ -323,11 +323,13 @@ q.xml:3:3: error: /llmQuery/context: missing attribute \"messageCount\""
 	done
 }
 
-@test "rejects a messageCount beyond 64 bits; accepts 0, 007 and 2^63-1" {
-	seedq 's|messageCount="12"|messageCount="9223372036854775808"|'
-	run -1 --separate-stderr llmr-validate q.xml
-	assert_equal "$stderr" "q.xml:3:43: error: /llmQuery/context: messageCount \"9223372036854775808\" is too large (at most 9223372036854775807)"
-	for good in 0:0 007:7 9223372036854775807:9223372036854775807; do
+@test "rejects a messageCount over 2^53 - 1; accepts 0, 007 and 2^53 - 1" {
+	for bad in 9007199254740992 9223372036854775808 99999999999999999999999; do
+		seedq "s|messageCount=\"12\"|messageCount=\"$bad\"|"
+		run -1 --separate-stderr llmr-validate q.xml
+		assert_equal "$stderr" "q.xml:3:43: error: /llmQuery/context: messageCount \"$bad\" is too large (at most 9007199254740991)"
+	done
+	for good in 0:0 007:7 9007199254740991:9007199254740991 0009007199254740991:9007199254740991; do
 		seedq "s|messageCount=\"12\"|messageCount=\"${good%%:*}\"|"
 		run -0 --separate-stderr llmr-validate -o json q.xml
 		assert_output --partial "\"messageCount\":${good##*:},"
@@ -1065,4 +1067,17 @@ deep.xml:1:12307: error: element nesting deeper than 4096 levels"
 	run -1 --separate-stderr llmr-validate --find -o json deep.md good.md
 	assert_output "$SEED_JSON"
 	assert_equal "$stderr" "deep.md:2:12307: error: element nesting deeper than 4096 levels"
+}
+
+@test "a messageCount is at most 2^53 - 1, as llmq-encode reads it back" {
+	seedq 's|messageCount="12"|messageCount="9007199254740991"|'
+	run -0 --separate-stderr bash -c 'llmr-validate -o json q.xml | llmq-encode --context - m'
+	assert_output --partial '<context topicId="family-planning-2025" messageCount="9007199254740991">'
+	assert_equal "$stderr" ""
+	seedq 's|messageCount="12"|messageCount="9007199254740992"|'
+	run -1 --separate-stderr llmr-validate -o json q.xml
+	assert_output ""
+	assert_equal "$stderr" 'q.xml:3:43: error: /llmQuery/context: messageCount "9007199254740992" is too large (at most 9007199254740991)'
+	run -1 --separate-stderr llmr-validate -o json --errors=json q.xml
+	assert_equal "$stderr" '{"file":"q.xml","line":3,"column":43,"severity":"error","rule":"message-count","message":"/llmQuery/context: messageCount \"9007199254740992\" is too large (at most 9007199254740991)","path":"/llmQuery/context"}'
 }
