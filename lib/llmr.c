@@ -6,6 +6,8 @@
  * second pass over the nodes, which sit in document order, applies the
  * rules; the problems are then sorted by position and given paths.
  */
+#include <sys/stat.h>
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1391,7 +1393,8 @@ start(struct llmr *v, const struct llmr_opts *opts)
 
 /*
  * Validates s[0..n), one document (with opts->find, the first root
- * element in it). Returns DIAG_OK when it is valid, DIAG_INVALID when it
+ * element in it). The text ends at its first NUL byte, if it has one: it
+ * is an error there, or, with opts->find, after the document found. Returns DIAG_OK when it is valid, DIAG_INVALID when it
  * is not, DIAG_TROUBLE when expat ran out of memory (reported). The
  * problems, warnings included, are in llmr_diags; nothing is printed.
  */
@@ -1399,10 +1402,14 @@ int
 llmr_check(struct llmr *v, const char *s, size_t n,
     const struct llmr_opts *opts)
 {
+	const char *nul;
 	size_t from = 0, at;
 	unsigned long line = 1, col = 1;
 	int status = DIAG_INVALID;
 
+	/* no document holds a NUL byte: the text ends at the first */
+	if ((nul = memchr(s, '\0', n)) != NULL)
+		n = (size_t)(nul - s) + 1;
 	start(v, opts);
 	v->origin.file = opts->file;
 	v->origin.line = 1;
@@ -1411,7 +1418,10 @@ llmr_check(struct llmr *v, const char *s, size_t n,
 		from = 3;	/* a byte order mark takes no column */
 	if (opts->find) {
 		if ((at = find_root(s, n, from, opts->type)) == NONE) {
-			add_item(v, DIAG_ERROR, "not-found", 1, 1, NONE,
+			if (nul != NULL)
+				advance(s, from, n - 1, &line, &col);
+			add_item(v, DIAG_ERROR, "not-found", line, col, NONE,
+			    nul != NULL ? "NUL byte before any %s element" :
 			    "no %s element found",
 			    opts->type == LLMR_QUERY ? "<llmQuery>" :
 			    opts->type == LLMR_RESPONSE ? "<llmResponse>" :
@@ -1445,6 +1455,31 @@ out:
 			build_response(v);
 	}
 	return status;
+}
+
+/*
+ * Appends the rest of fp to b, or the rest up to its first NUL byte, all
+ * that llmr_check looks at: an endless input such as /dev/zero is read
+ * no further than its first chunk. Returns 0, or -1 with errno set on a
+ * read error.
+ */
+int
+llmr_slurp(FILE *fp, struct buf *b)
+{
+	struct stat st;
+	size_t n;
+
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX)
+		buf_reserve(b, (size_t)st.st_size + 1);
+	do {
+		buf_reserve(b, XMLP_CHUNK);
+		n = fread(b->data + b->len, 1, XMLP_CHUNK, fp);
+		b->len += n;
+		if (memchr(b->data + b->len - n, '\0', n) != NULL)
+			return 0;
+	} while (n == XMLP_CHUNK);
+	return ferror(fp) ? -1 : 0;
 }
 
 /* The document llmr_check last found valid, or NULL. */

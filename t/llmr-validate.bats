@@ -1081,3 +1081,31 @@ deep.xml:1:12307: error: element nesting deeper than 4096 levels"
 	run -1 --separate-stderr llmr-validate -o json --errors=json q.xml
 	assert_equal "$stderr" '{"file":"q.xml","line":3,"column":43,"severity":"error","rule":"message-count","message":"/llmQuery/context: messageCount \"9007199254740992\" is too large (at most 9007199254740991)","path":"/llmQuery/context"}'
 }
+
+@test "/dev/zero is refused at its first byte, not read for ever" {
+	run -1 --separate-stderr timeout 10 llmr-validate /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	run -1 --separate-stderr timeout 10 llmr-validate -o json /dev/zero "$D/seed-response.xml"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	run -1 --separate-stderr timeout 10 llmr-validate --find -o json /dev/zero "$D/seed-response.xml"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "/dev/zero:1:1: error: NUL byte before any <llmResponse> or <llmQuery> element"
+	run -1 --separate-stderr timeout 10 llmr-validate --find -t query </dev/zero
+	assert_output ""
+	assert_equal "$stderr" "<stdin>:1:1: error: NUL byte before any <llmQuery> element"
+}
+
+@test "an input ends at its first NUL byte: an error there, or after the document --find took" {
+	run -0 --separate-stderr bash -c "{ echo 'Here:'; cat '$D/seed-response.xml'; cat /dev/zero; } | timeout 10 llmr-validate --find -o json"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" ""
+	run -1 --separate-stderr bash -c "{ cat '$D/seed-response.xml'; cat /dev/zero; } | timeout 10 llmr-validate -o json"
+	assert_output ""
+	assert_equal "$stderr" "<stdin>:13:1: error: text after the root element"
+	{ printf 'Sure:\n\nab\0'; cat "$D/seed-response.xml"; } >nul.md
+	run -1 --separate-stderr llmr-validate --errors=json --find nul.md
+	assert_output ""
+	assert_equal "$stderr" '{"file":"nul.md","line":3,"column":3,"severity":"error","rule":"not-found","message":"NUL byte before any <llmResponse> or <llmQuery> element"}'
+}

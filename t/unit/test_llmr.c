@@ -358,6 +358,33 @@ test_depth(struct llmr *v)
 }
 
 static void
+test_nul(struct llmr *v)
+{
+	struct llmr_opts o = opts(LLMR_ANY, 1, 0, 0);
+	struct buf b = BUF_INIT;
+	FILE *fp;
+
+	unit_long(llmr_check(v, "Sure:\n a\0<llmQuery/>", 20, &o),
+	    DIAG_INVALID, "--find: a NUL byte before the root");
+	want_problems(v, "2:3 error not-found -: NUL byte before any "
+	    "<llmResponse> or <llmQuery> element\n", "ends the search");
+	unit_long(llmr_check(v, "<llmQuery><userMessage>m</userMessage>"
+	    "<context topicId='t' messageCount='1'/></llmQuery>\0\xff", 90,
+	    &o), DIAG_OK, "--find: a NUL byte after the document");
+	o = opts(LLMR_ANY, 0, 0, 0);
+	unit_long(llmr_check(v, "<llmQuery/>\n\0<!-- -->", 21, &o),
+	    DIAG_INVALID, "a NUL byte after the root");
+	want_problems(v, "2:1 error outside-root -: text after the root "
+	    "element\n", "is text after it, whatever follows");
+	if ((fp = fopen("/dev/zero", "rb")) == NULL)
+		unit_bail("/dev/zero");
+	unit_long(llmr_slurp(fp, &b), 0, "llmr_slurp of /dev/zero");
+	unit_long((long)b.len, 65536, "reads one chunk of it");
+	fclose(fp);
+	buf_free(&b);
+}
+
+static void
 test_strict_unknowns(struct llmr *v)
 {
 	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 1);
@@ -501,6 +528,7 @@ main(void)
 	test_find(v);
 	test_chunks(v);
 	test_depth(v);
+	test_nul(v);
 	test_strict_unknowns(v);
 	test_json(v);
 	test_feedback(v);
