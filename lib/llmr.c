@@ -1393,10 +1393,11 @@ start(struct llmr *v, const struct llmr_opts *opts)
 
 /*
  * Validates s[0..n), one document (with opts->find, the first root
- * element in it). The text ends at its first NUL byte, if it has one: it
- * is an error there, or, with opts->find, after the document found. Returns DIAG_OK when it is valid, DIAG_INVALID when it
- * is not, DIAG_TROUBLE when expat ran out of memory (reported). The
- * problems, warnings included, are in llmr_diags; nothing is printed.
+ * element in it). The text ends at its first NUL byte, if it has one:
+ * an error there, or, with opts->find, harmless after the document
+ * found. Returns DIAG_OK when it is valid, DIAG_INVALID when it is not,
+ * DIAG_TROUBLE when expat ran out of memory (reported). The problems,
+ * warnings included, are in llmr_diags; nothing is printed.
  */
 int
 llmr_check(struct llmr *v, const char *s, size_t n,
