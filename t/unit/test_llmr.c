@@ -3,8 +3,9 @@
  * responses (decoded text, trimmed list items, numbers), the problems of
  * invalid ones as data (rule, line, column, path, message, in document
  * order), warnings and --strict, --find origins, positions past a chunk
- * boundary, one validator reused for many documents, the JSON and
- * feedback writers, and llmr_report's lines on stderr.
+ * boundary, the nesting limit, the NUL byte that ends a text, one
+ * validator reused for many documents (a deep one among them), the JSON
+ * and feedback writers, and llmr_report's lines on stderr.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * Unit tests of lib/xmlp: well-formed and broken documents fed from
  * memory and from a file, the exact diagnostics on stderr, positions past
  * a chunk boundary and after multibyte characters, handlers that stop the
- * parse, and xmlwf (expat's own checker) as the judge of well-formedness.
+ * parse, the nesting limit of xmlp_depth, and xmlwf (expat's own
+ * checker) as the judge of well-formedness.
  */
 #include <errno.h>
 #include <stdio.h>
