@@ -6,6 +6,8 @@
  * second pass over the nodes, which sit in document order, applies the
  * rules; the problems are then sorted by position and given paths.
  */
+#include <sys/stat.h>
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "contract.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "llmq.h"
 #include "llmr.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -107,7 +110,7 @@ struct item {
 };
 
 struct llmr {
-	XML_Parser		 p;
+	XML_Parser		 p;	/* the current document's, or NULL */
 	const struct llmr_opts	*opts;
 	struct xmlp_origin	 origin;
 	const char		*in;	/* the text parsed */
@@ -470,11 +473,21 @@ static void XMLCALL
 on_start(void *data, const XML_Char *name, const XML_Char **attrs)
 {
 	struct llmr *v = data;
+	struct xmlp_error err;
 	char q[QUOTE_SIZE];
 	size_t parent = NONE, id;
 	enum kind k;
 	int i, a;
 
+	if (v->stopped)
+		return;
+	if (xmlp_depth(v->p, v->depth + v->ignore + 1, &v->origin,
+	    &err) != 0) {
+		add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col,
+		    NONE, "%s", err.text);
+		v->stopped = 1;
+		return;
+	}
 	if (v->ignore > 0) {
 		v->ignore++;
 		return;
@@ -520,6 +533,8 @@ on_end(void *data, const XML_Char *name)
 	struct llmr *v = data;
 	struct node *nd;
 
+	if (v->stopped)
+		return;
 	if (v->ignore > 0) {
 		if (--v->ignore == 0 && v->depth == 0)
 			root_ended(v);
@@ -542,7 +557,7 @@ on_text(void *data, const XML_Char *s, int len)
 	struct node *nd;
 	size_t i = 0, n = (size_t)len;
 
-	if (v->ignore > 0 || v->depth == 0)
+	if (v->stopped || v->ignore > 0 || v->depth == 0)
 		return;
 	nd = &v->nodes[v->stack[v->depth - 1]];
 	if (kinds[nd->kind].text) {
@@ -767,21 +782,30 @@ json_number(const char *s)
 	return *s == '\0';
 }
 
-/* A decimal integer from 0 to INT64_MAX, digits only; -1 when it is not. */
+/*
+ * A decimal integer, digits only: 0, -1 when it is not one, -2 when it is
+ * more than LLMQ_COUNT_MAX (2^53 - 1), the largest count llmq-encode
+ * writes and every JSON reader holds exactly.
+ */
 static int
 count_value(const char *s, uint64_t *out)
 {
 	uint64_t n = 0;
+	int big = 0;
 
 	if (*s == '\0')
 		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		if (n > (INT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -2;
+		if (big || n > (LLMQ_COUNT_MAX - (uint64_t)(*s - '0')) / 10) {
+			big = 1;	/* still to be told from no number */
+			continue;
+		}
 		n = n * 10 + (uint64_t)(*s - '0');
 	}
 	if (*s != '\0')
 		return -1;
+	if (big)
+		return -2;
 	*out = n;
 	return 0;
 }
@@ -931,8 +955,8 @@ check_context(struct llmr *v, size_t id)
 		    quote(q, s));
 	else if (r == -2)
 		at_attr(v, DIAG_ERROR, id, "messageCount", "message-count",
-		    "messageCount %s is too large (at most %lld)", quote(q, s),
-		    (long long)INT64_MAX);
+		    "messageCount %s is too large (at most %llu)", quote(q, s),
+		    (unsigned long long)LLMQ_COUNT_MAX);
 }
 
 static void
@@ -1305,14 +1329,14 @@ build_response(struct llmr *v)
 
 /* ---------------------------------------------------------------- api */
 
-/* A validator; it never returns NULL (no memory ends the process). */
+/*
+ * A validator; it never returns NULL (no memory ends the process). Its
+ * parser is made for each document, by llmr_check.
+ */
 struct llmr *
 llmr_new(void)
 {
-	struct llmr *v = xcalloc(1, sizeof(*v));
-
-	v->p = xmlp_create();
-	return v;
+	return xcalloc(1, sizeof(struct llmr));
 }
 
 void
@@ -1354,7 +1378,13 @@ start(struct llmr *v, const struct llmr_opts *opts)
 	v->errors = 0;
 	v->valid = 0;
 	memset(&v->doc, 0, sizeof(v->doc));
-	XML_ParserReset(v->p, "UTF-8");
+	/*
+	 * A new parser for each document rather than XML_ParserReset: a
+	 * reset parser can be spoiled by the document before (expat 2.5,
+	 * after deep nesting), and a new one costs no measurable time.
+	 */
+	XML_ParserFree(v->p);
+	v->p = xmlp_create();
 	XML_SetUserData(v->p, v);
 	XML_SetElementHandler(v->p, on_start, on_end);
 	XML_SetCharacterDataHandler(v->p, on_text);
@@ -1363,18 +1393,24 @@ start(struct llmr *v, const struct llmr_opts *opts)
 
 /*
  * Validates s[0..n), one document (with opts->find, the first root
- * element in it). Returns DIAG_OK when it is valid, DIAG_INVALID when it
- * is not, DIAG_TROUBLE when expat ran out of memory (reported). The
- * problems, warnings included, are in llmr_diags; nothing is printed.
+ * element in it). The text ends at its first NUL byte, if it has one:
+ * an error there, or, with opts->find, harmless after the document
+ * found. Returns DIAG_OK when it is valid, DIAG_INVALID when it is not,
+ * DIAG_TROUBLE when expat ran out of memory (reported). The problems,
+ * warnings included, are in llmr_diags; nothing is printed.
  */
 int
 llmr_check(struct llmr *v, const char *s, size_t n,
     const struct llmr_opts *opts)
 {
+	const char *nul;
 	size_t from = 0, at;
 	unsigned long line = 1, col = 1;
 	int status = DIAG_INVALID;
 
+	/* no document holds a NUL byte: the text ends at the first */
+	if ((nul = memchr(s, '\0', n)) != NULL)
+		n = (size_t)(nul - s) + 1;
 	start(v, opts);
 	v->origin.file = opts->file;
 	v->origin.line = 1;
@@ -1383,7 +1419,10 @@ llmr_check(struct llmr *v, const char *s, size_t n,
 		from = 3;	/* a byte order mark takes no column */
 	if (opts->find) {
 		if ((at = find_root(s, n, from, opts->type)) == NONE) {
-			add_item(v, DIAG_ERROR, "not-found", 1, 1, NONE,
+			if (nul != NULL)
+				advance(s, from, n - 1, &line, &col);
+			add_item(v, DIAG_ERROR, "not-found", line, col, NONE,
+			    nul != NULL ? "NUL byte before any %s element" :
 			    "no %s element found",
 			    opts->type == LLMR_QUERY ? "<llmQuery>" :
 			    opts->type == LLMR_RESPONSE ? "<llmResponse>" :
@@ -1417,6 +1456,31 @@ out:
 			build_response(v);
 	}
 	return status;
+}
+
+/*
+ * Appends the rest of fp to b, or the rest up to its first NUL byte, all
+ * that llmr_check looks at: an endless input such as /dev/zero is read
+ * no further than its first chunk. Returns 0, or -1 with errno set on a
+ * read error.
+ */
+int
+llmr_slurp(FILE *fp, struct buf *b)
+{
+	struct stat st;
+	size_t n;
+
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX)
+		buf_reserve(b, (size_t)st.st_size + 1);
+	do {
+		buf_reserve(b, XMLP_CHUNK);
+		n = fread(b->data + b->len, 1, XMLP_CHUNK, fp);
+		b->len += n;
+		if (memchr(b->data + b->len - n, '\0', n) != NULL)
+			return 0;
+	} while (n == XMLP_CHUNK);
+	return ferror(fp) ? -1 : 0;
 }
 
 /* The document llmr_check last found valid, or NULL. */

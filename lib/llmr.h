@@ -4,15 +4,19 @@
  * document, checks every rule of the contract and keeps the problems as
  * a list in document order (each "FILE:LINE:COL: PATH: MESSAGE" with a
  * rule name); a valid document is also kept parsed, as an llmr_doc. One
- * validator (one expat parser, buffers that only grow) serves any number
+ * validator (buffers that only grow, a new expat parser for each
+ * document, so that none is spoiled by the one before) serves any number
  * of documents, one after another; what it returns stays valid until the
- * next llmr_check.
+ * next llmr_check. Elements nest at most XMLP_DEPTH_MAX deep. A text
+ * ends at its first NUL byte, which no document holds; llmr_slurp reads
+ * an input that far and no further.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -86,6 +90,7 @@ struct llmr		*llmr_new(void);
 void			 llmr_free(struct llmr *);
 int			 llmr_check(struct llmr *, const char *, size_t,
 			    const struct llmr_opts *);
+int			 llmr_slurp(FILE *, struct buf *);
 const struct llmr_doc	*llmr_doc(const struct llmr *);
 const struct llmr_diag	*llmr_diags(const struct llmr *, size_t *);
 void			 llmr_report(const struct llmr *);

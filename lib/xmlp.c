@@ -130,6 +130,28 @@ xmlp_check_start(const char *text, size_t n, const struct xmlp_origin *o,
 	return -1;
 }
 
+/*
+ * For a start-element handler: depth is the element's own depth, 1 for
+ * the root. Returns 0 while it is at most XMLP_DEPTH_MAX; past it, fills
+ * err (rule "nesting-depth", at the element's start tag), stops the
+ * parse and returns -1. The handler reports err as it reports its own
+ * problems, and must ignore the handlers expat may still call for the
+ * token it stopped in (the end of an empty element).
+ */
+int
+xmlp_depth(XML_Parser p, size_t depth, const struct xmlp_origin *o,
+    struct xmlp_error *err)
+{
+	if (depth <= XMLP_DEPTH_MAX)
+		return 0;
+	xmlp_loc_within(p, o, &err->loc);
+	err->rule = "nesting-depth";
+	snprintf(err->text, sizeof(err->text),
+	    "element nesting deeper than %d levels", XMLP_DEPTH_MAX);
+	XML_StopParser(p, XML_FALSE);
+	return -1;
+}
+
 static int
 report(const struct xmlp_error *err)
 {

@@ -21,6 +21,13 @@
  * then return DIAG_INVALID without a message of their own (a caller that
  * stopped for a reason of its own knows it, and may ignore that status).
  * A suspended parse (XML_StopParser(p, XML_TRUE)) is treated the same.
+ *
+ * Elements may be nested XMLP_DEPTH_MAX deep. Expat itself has no limit:
+ * its memory grows with every open element, and after some 500,000 of
+ * them a parser is spoiled for the documents that follow (XML_ParserReset
+ * says it succeeded, the next parse runs out of memory). Start-element
+ * handlers enforce the limit with xmlp_depth: past it, the parse stops,
+ * and expat is fed nothing more of that document.
  */
 #ifndef LLMKIT_XMLP_H
 #define LLMKIT_XMLP_H
@@ -33,6 +40,7 @@
 #include "diag.h"
 
 #define XMLP_CHUNK	65536	/* bytes handed to expat at a time */
+#define XMLP_DEPTH_MAX	4096	/* elements open at once in a document */
 
 /*
  * Where a text starts in the file it was taken from, for a document
@@ -49,7 +57,7 @@ struct xmlp_origin {
 /* A well-formedness error, as xmlp_error describes it. */
 struct xmlp_error {
 	struct diag_loc	 loc;
-	const char	*rule;		/* "xml-syntax" or "utf8" */
+	const char	*rule;		/* "xml-syntax", "utf8", "nesting-depth" */
 	char		 text[96];
 };
 
@@ -66,5 +74,7 @@ int		xmlp_error(XML_Parser, const struct xmlp_origin *,
 		    struct xmlp_error *);
 int		xmlp_check_start(const char *, size_t,
 		    const struct xmlp_origin *, struct xmlp_error *);
+int		xmlp_depth(XML_Parser, size_t, const struct xmlp_origin *,
+		    struct xmlp_error *);
 
 #endif

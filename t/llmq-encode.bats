@@ -912,3 +912,20 @@ EOF
 	run -0 bash -c "llmq-encode -t demo 'x < y & \"z\"' | xmllint --noout - && echo ok"
 	assert_output ok
 }
+
+# Hostile input (issue 13)
+
+@test "the count is at most 2^53 - 1 with -n and in --context, the limit of llmr-validate" {
+	run -0 --separate-stderr bash -c 'llmq-encode -t t -n 9007199254740991 m | llmr-validate -o json'
+	assert_output '{"userMessage":"m","topicId":"t","messageCount":9007199254740991,"activeSubjects":[],"recentKeywords":[]}'
+	run -1 --separate-stderr llmq-encode -t t -n 9007199254740992 m
+	assert_output ""
+	assert_equal "$stderr" 'llmq-encode: -n "9007199254740992" is more than 9007199254740991'
+	printf '{"topicId": "t", "messageCount": 9007199254740991}' >ctx.json
+	run -0 --separate-stderr bash -c 'llmq-encode --context ctx.json m | llmr-validate -o json'
+	assert_output '{"userMessage":"m","topicId":"t","messageCount":9007199254740991,"activeSubjects":[],"recentKeywords":[]}'
+	printf '{"topicId": "t", "messageCount": 9007199254740992}' >ctx.json
+	run -1 --separate-stderr llmq-encode --context ctx.json m
+	assert_output ""
+	assert_equal "$stderr" 'ctx.json:1:34: error: "messageCount" 9007199254740992 is more than 9007199254740991'
+}

@@ -323,11 +323,13 @@ q.xml:3:3: error: /llmQuery/context: missing attribute \"messageCount\""
 	done
 }
 
-@test "rejects a messageCount beyond 64 bits; accepts 0, 007 and 2^63-1" {
-	seedq 's|messageCount="12"|messageCount="9223372036854775808"|'
-	run -1 --separate-stderr llmr-validate q.xml
-	assert_equal "$stderr" "q.xml:3:43: error: /llmQuery/context: messageCount \"9223372036854775808\" is too large (at most 9223372036854775807)"
-	for good in 0:0 007:7 9223372036854775807:9223372036854775807; do
+@test "rejects a messageCount over 2^53 - 1; accepts 0, 007 and 2^53 - 1" {
+	for bad in 9007199254740992 9223372036854775808 99999999999999999999999; do
+		seedq "s|messageCount=\"12\"|messageCount=\"$bad\"|"
+		run -1 --separate-stderr llmr-validate q.xml
+		assert_equal "$stderr" "q.xml:3:43: error: /llmQuery/context: messageCount \"$bad\" is too large (at most 9007199254740991)"
+	done
+	for good in 0:0 007:7 9007199254740991:9007199254740991 0009007199254740991:9007199254740991; do
 		seedq "s|messageCount=\"12\"|messageCount=\"${good%%:*}\"|"
 		run -0 --separate-stderr llmr-validate -o json q.xml
 		assert_output --partial "\"messageCount\":${good##*:},"
@@ -1026,4 +1028,84 @@ reply.xml:6:32: warning: /llmResponse/analysis/subject[1]/keyword[2]: confidence
 	while IFS= read -r line; do
 		[[ "$man" == *"$line"* ]] || fail "not in the manual: $line"
 	done <<<"$stderr"
+}
+
+# Hostile input (issue 13)
+
+# deep N: an <llmResponse> whose <response> holds "x" and N elements, each
+# in the one before: N + 2 levels in all.
+deep() {
+	python3 -c 'import sys; n = int(sys.argv[1]); print("<llmResponse><response>x" + "<e>" * n + "</e>" * n + "</response><analysis><summaryUpdate/></analysis></llmResponse>")' "$1"
+}
+
+@test "elements nested 4096 deep are accepted, 4097 deep are an error" {
+	deep 4094 >ok.xml
+	run -0 --separate-stderr llmr-validate -o text ok.xml
+	assert_output "x"
+	assert_equal "$stderr" ""
+	deep 4095 >deep.xml
+	run -1 --separate-stderr llmr-validate -o json deep.xml
+	assert_output ""
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	run -1 --separate-stderr llmr-validate --errors=json --find deep.xml
+	assert_equal "$stderr" '{"file":"deep.xml","line":1,"column":12307,"severity":"error","rule":"nesting-depth","message":"element nesting deeper than 4096 levels"}'
+}
+
+@test "a document nested 500,000 deep does not spoil the documents after it" {
+	deep 500000 >deep.xml
+	cp "$D/seed-response.xml" good.xml
+	run -1 --separate-stderr llmr-validate deep.xml good.xml
+	assert_output ""
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	run -1 --separate-stderr llmr-validate -o json deep.xml good.xml deep.xml good.xml
+	assert_output "$SEED_JSON
+$SEED_JSON"
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels
+deep.xml:1:12307: error: element nesting deeper than 4096 levels"
+	{ echo 'Here it is:'; cat deep.xml; } >deep.md
+	{ echo 'Here it is:'; cat good.xml; } >good.md
+	run -1 --separate-stderr llmr-validate --find -o json deep.md good.md
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "deep.md:2:12307: error: element nesting deeper than 4096 levels"
+}
+
+@test "a messageCount is at most 2^53 - 1, as llmq-encode reads it back" {
+	seedq 's|messageCount="12"|messageCount="9007199254740991"|'
+	run -0 --separate-stderr bash -c 'llmr-validate -o json q.xml | llmq-encode --context - m'
+	assert_output --partial '<context topicId="family-planning-2025" messageCount="9007199254740991">'
+	assert_equal "$stderr" ""
+	seedq 's|messageCount="12"|messageCount="9007199254740992"|'
+	run -1 --separate-stderr llmr-validate -o json q.xml
+	assert_output ""
+	assert_equal "$stderr" 'q.xml:3:43: error: /llmQuery/context: messageCount "9007199254740992" is too large (at most 9007199254740991)'
+	run -1 --separate-stderr llmr-validate -o json --errors=json q.xml
+	assert_equal "$stderr" '{"file":"q.xml","line":3,"column":43,"severity":"error","rule":"message-count","message":"/llmQuery/context: messageCount \"9007199254740992\" is too large (at most 9007199254740991)","path":"/llmQuery/context"}'
+}
+
+@test "/dev/zero is refused at its first byte, not read for ever" {
+	run -1 --separate-stderr timeout 10 llmr-validate /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	run -1 --separate-stderr timeout 10 llmr-validate -o json /dev/zero "$D/seed-response.xml"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	run -1 --separate-stderr timeout 10 llmr-validate --find -o json /dev/zero "$D/seed-response.xml"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" "/dev/zero:1:1: error: NUL byte before any <llmResponse> or <llmQuery> element"
+	run -1 --separate-stderr timeout 10 llmr-validate --find -t query </dev/zero
+	assert_output ""
+	assert_equal "$stderr" "<stdin>:1:1: error: NUL byte before any <llmQuery> element"
+}
+
+@test "an input ends at its first NUL byte: an error there, or after the document --find took" {
+	run -0 --separate-stderr bash -c "{ echo 'Here:'; cat '$D/seed-response.xml'; cat /dev/zero; } | timeout 10 llmr-validate --find -o json"
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" ""
+	run -1 --separate-stderr bash -c "{ cat '$D/seed-response.xml'; cat /dev/zero; } | timeout 10 llmr-validate -o json"
+	assert_output ""
+	assert_equal "$stderr" "<stdin>:13:1: error: text after the root element"
+	{ printf 'Sure:\n\nab\0'; cat "$D/seed-response.xml"; } >nul.md
+	run -1 --separate-stderr llmr-validate --errors=json --find nul.md
+	assert_output ""
+	assert_equal "$stderr" '{"file":"nul.md","line":3,"column":3,"severity":"error","rule":"not-found","message":"NUL byte before any <llmResponse> or <llmQuery> element"}'
 }

@@ -1470,3 +1470,20 @@ delete
 	run -3 --separate-stderr bash -c "llmstore -d '$S' context missing-store >/dev/full"
 	assert_equal "$stderr" 'llmstore: <stdout>: No space left on device'
 }
+
+# Hostile input (issue 13)
+
+@test "put --batch: a document nested 500,000 deep is refused and spoils no other" {
+	python3 -c 'print("<llmResponse><response>x" + "<e>" * 500000 + "</e>" * 500000 + "</response><analysis><summaryUpdate/></analysis></llmResponse>")' >deep.xml
+	cp "$D/reply.xml" good.xml
+	cp "$D/bad.xml" .
+	run -1 --separate-stderr st put --batch -t t deep.xml good.xml bad.xml
+	assert_output ""
+	assert_equal "$stderr" "deep.xml:1:12307: error: element nesting deeper than 4096 levels
+$(cat "$D/bad.err")"
+	run -0 --separate-stderr st ls
+	assert_output ""
+	run -0 --separate-stderr at 1 put --batch -t t good.xml
+	assert_output "$(hash_of t good good.xml llm-response 1)  good.xml"
+	assert_equal "$stderr" ""
+}

@@ -5,7 +5,11 @@
  * problems must have positions and come in document order; a valid
  * document's JSON must parse with jansson and hold its text; --strict may
  * only refuse more; warnings change no verdict; the verdict on
- * well-formedness must be expat's own (lib/xmlp). Anything else aborts.
+ * well-formedness must be expat's own (lib/xmlp). An input split in two
+ * at a line "--next--" is also checked as two documents one after the
+ * other: the second must get the verdict and problems a new validator
+ * gives it, whatever the first was (a deep one, say). Anything else
+ * aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -60,7 +64,10 @@ check_json(const struct llmr_doc *d)
 	buf_free(&b);
 }
 
-/* One run; its status, and whether a well-formedness error was found. */
+/*
+ * One run; its status, whether a well-formedness error was found, and
+ * whether the parse was stopped before the end (a DTD, deep nesting).
+ */
 static int
 run(const char *s, size_t n, int find, int warnings, int strict, int *wf_bad,
     int *dtd)
@@ -91,7 +98,8 @@ run(const char *s, size_t n, int find, int warnings, int strict, int *wf_bad,
 		    strcmp(d[i].rule, "utf8") == 0 ||
 		    strcmp(d[i].rule, "outside-root") == 0)
 			*wf_bad = 1;
-		if (strcmp(d[i].rule, "dtd") == 0)
+		if (strcmp(d[i].rule, "dtd") == 0 ||
+		    strcmp(d[i].rule, "nesting-depth") == 0)
 			*dtd = 1;
 	}
 	if ((status == DIAG_OK) != (errors == 0))
@@ -109,16 +117,64 @@ run(const char *s, size_t n, int find, int warnings, int strict, int *wf_bad,
 	return status;
 }
 
+/* The problems of the last check, as one text. */
+static void
+problems(const struct llmr *w, struct buf *b)
+{
+	const struct llmr_diag *d;
+	size_t i, n;
+
+	buf_reset(b);
+	d = llmr_diags(w, &n);
+	for (i = 0; i < n; i++)
+		buf_printf(b, "%lu:%lu %d %s %s %s\n", d[i].line, d[i].col,
+		    (int)d[i].severity, d[i].rule,
+		    d[i].path != NULL ? d[i].path : "-", d[i].message);
+}
+
+/* s[0..n) checked after s[0..cut), and by a new validator: the same. */
+static void
+second(const char *s, size_t n, size_t cut, size_t next)
+{
+	struct llmr_opts o = { "<fuzz>", LLMR_ANY, 0, 1, 0 };
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct llmr *w = llmr_new();
+	int st, sw;
+
+	for (o.find = 0; o.find < 2; o.find++) {
+		llmr_check(v, s, cut, &o);
+		st = llmr_check(v, s + next, n - next, &o);
+		problems(v, &a);
+		sw = llmr_check(w, s + next, n - next, &o);
+		problems(w, &b);
+		if (st != sw || a.len != b.len ||
+		    (a.len > 0 && memcmp(a.data, b.data, a.len) != 0))
+			abort();
+	}
+	llmr_free(w);
+	buf_free(&a);
+	buf_free(&b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *s = (const char *)data;
+	static const char marker[] = "\n--next--\n";
+	const char *s = (const char *)data, *m;
 	int find, plain, warned, strict, wf_bad, dtd, x, y;
 	XML_Parser p;
 
 	diag_setquiet(1);
 	if (v == NULL)
 		v = llmr_new();
+	for (m = s; (m = memchr(m, '\n', size - (size_t)(m - s))) != NULL;
+	    m++)
+		if (size - (size_t)(m - s) >= sizeof(marker) - 1 &&
+		    memcmp(m, marker, sizeof(marker) - 1) == 0) {
+			second(s, size, (size_t)(m - s),
+			    (size_t)(m - s) + sizeof(marker) - 1);
+			break;
+		}
 	for (find = 0; find < 2; find++) {
 		plain = run(s, size, find, 0, 0, &wf_bad, &dtd);
 		warned = run(s, size, find, 1, 0, &x, &y);

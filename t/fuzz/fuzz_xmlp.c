@@ -1,7 +1,9 @@
 /*
  * fuzz_xmlp: xmlp_parse_buffer on any bytes, with handlers that ask for
- * positions and stop at a <stop> element, and xmlp_parse_stream on the
- * same bytes, which must come to the same verdict and error. A "utf8"
+ * positions, stop at a <stop> element and keep the nesting depth with
+ * xmlp_depth, and xmlp_parse_stream on the same bytes, which must come
+ * to the same verdict and error. No element past XMLP_DEPTH_MAX may reach
+ * the handlers, and a parse stopped there is DIAG_INVALID. A "utf8"
  * error must point at a byte that starts no UTF-8 character. Anything
  * else aborts.
  */
@@ -21,14 +23,29 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 struct run {
 	XML_Parser	 p;
 	unsigned long	 elements;
+	size_t		 depth;
+	int		 deep;		/* stopped by xmlp_depth */
 };
 
 static void XMLCALL
 on_start(void *data, const XML_Char *el, const XML_Char **attr)
 {
+	struct xmlp_origin o = { "<fuzz>", 1, 1, 0 };
 	struct run *r = data;
 	struct diag_loc loc;
+	struct xmlp_error err;
 
+	if (r->deep)
+		return;
+	if (xmlp_depth(r->p, r->depth + 1, &o, &err) != 0) {
+		if (strcmp(err.rule, "nesting-depth") != 0 ||
+		    err.loc.line < 1 || err.loc.col < 1)
+			abort();
+		r->deep = 1;
+		return;
+	}
+	if (++r->depth > XMLP_DEPTH_MAX)
+		abort();
 	r->elements++;
 	xmlp_loc(r->p, "<fuzz>", &loc);
 	if (loc.line < 1 || loc.col < 1 || strcmp(loc.file, "<fuzz>") != 0)
@@ -37,9 +54,22 @@ on_start(void *data, const XML_Char *el, const XML_Char **attr)
 		XML_StopParser(r->p, XML_FALSE);
 }
 
+static void XMLCALL
+on_end(void *data, const XML_Char *el)
+{
+	struct run *r = data;
+
+	if (r->deep)
+		return;
+	if (r->depth == 0)
+		abort();
+	r->depth--;
+}
+
 /* One parse; its status, error count and error description. */
 struct result {
 	int			status;
+	int			deep;
 	unsigned long		errors;
 	int			described;
 	struct xmlp_error	err;
@@ -50,12 +80,12 @@ parse(const char *s, size_t n, int stream, struct result *res)
 {
 	struct xmlp_origin o = { "<fuzz>", 1, 1, 0 };
 	unsigned long before = diag_count(DIAG_ERROR);
-	struct run r = { NULL, 0 };
+	struct run r = { NULL, 0, 0, 0 };
 	FILE *fp;
 
 	r.p = xmlp_create();
 	XML_SetUserData(r.p, &r);
-	XML_SetStartElementHandler(r.p, on_start);
+	XML_SetElementHandler(r.p, on_start, on_end);
 	if (stream) {
 		/* fmemopen wants at least one byte */
 		if ((fp = fmemopen((void *)(n ? s : " "), n ? n : 1, "rb")) ==
@@ -67,6 +97,7 @@ parse(const char *s, size_t n, int stream, struct result *res)
 		fclose(fp);
 	} else
 		res->status = xmlp_parse_buffer(r.p, s, n, "<fuzz>");
+	res->deep = r.deep;
 	res->errors = diag_count(DIAG_ERROR) - before;
 	memset(&res->err, 0, sizeof(res->err));
 	res->described = xmlp_error(r.p, &o, &res->err);
@@ -91,7 +122,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (a.status == DIAG_OK ? a.errors != 0 : a.errors > 1)
 		abort();
 	if (a.status != b.status || a.errors != b.errors ||
-	    a.described != b.described)
+	    a.described != b.described || a.deep != b.deep)
+		abort();
+	if (a.deep && (a.status != DIAG_INVALID || a.errors != 0))
 		abort();
 	if (a.described == 0) {
 		if (e->loc.line != b.err.loc.line ||

@@ -3,8 +3,9 @@
  * responses (decoded text, trimmed list items, numbers), the problems of
  * invalid ones as data (rule, line, column, path, message, in document
  * order), warnings and --strict, --find origins, positions past a chunk
- * boundary, one validator reused for many documents, the JSON and
- * feedback writers, and llmr_report's lines on stderr.
+ * boundary, the nesting limit, the NUL byte that ends a text, one
+ * validator reused for many documents (a deep one among them), the JSON
+ * and feedback writers, and llmr_report's lines on stderr.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,6 +303,88 @@ test_chunks(struct llmr *v)
 	buf_free(&b);
 }
 
+/*
+ * A response whose <response> holds the text "x" and n elements, each in
+ * the one before, the last of them empty when empty is set.
+ */
+static char *
+deep_response(size_t n, int empty)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	buf_adds(&b, "<llmResponse><response>x");
+	for (i = 0; i < n; i++)
+		buf_adds(&b, i + 1 == n && empty ? "<e/>" : "<e>");
+	for (i = empty && n > 0 ? 1 : 0; i < n; i++)
+		buf_adds(&b, "</e>");
+	buf_adds(&b, "</response><analysis><summaryUpdate/></analysis>"
+	    "</llmResponse>");
+	return buf_cstr(&b);
+}
+
+static void
+test_depth(struct llmr *v)
+{
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+	char *s;
+
+	s = deep_response(4094, 0);
+	unit_long(check(v, s, &o), DIAG_OK, "nesting 4096 deep is accepted");
+	free(s);
+	s = deep_response(4095, 0);
+	unit_long(check(v, s, &o), DIAG_INVALID, "nesting 4097 deep");
+	want_problems(v, "1:12307 error nesting-depth -: element nesting "
+	    "deeper than 4096 levels\n", "is refused at the 4097th start tag");
+	free(s);
+	s = deep_response(4095, 1);
+	unit_long(check(v, s, &o), DIAG_INVALID, "an empty element 4097 deep");
+	want_problems(v, "1:12307 error nesting-depth -: element nesting "
+	    "deeper than 4096 levels\n", "is refused the same way");
+	free(s);
+	o = opts(LLMR_ANY, 1, 0, 0);
+	s = deep_response(4095, 0);
+	unit_long(check(v, s, &o), DIAG_INVALID, "--find: nesting 4097 deep");
+	want_problems(v, "1:12307 error nesting-depth -: element nesting "
+	    "deeper than 4096 levels\n", "--find: the same message");
+	free(s);
+	/* expat 2.5 spoils a parser reset after such a document */
+	o = opts(LLMR_ANY, 0, 0, 0);
+	s = deep_response(500000, 0);
+	unit_long(check(v, s, &o), DIAG_INVALID, "nesting 500,000 deep");
+	free(s);
+	unit_long(check(v, seed_response, &o), DIAG_OK,
+	    "the next document is checked as on its own");
+	unit_ok(llmr_doc(v) != NULL, "and kept parsed");
+}
+
+static void
+test_nul(struct llmr *v)
+{
+	struct llmr_opts o = opts(LLMR_ANY, 1, 0, 0);
+	struct buf b = BUF_INIT;
+	FILE *fp;
+
+	unit_long(llmr_check(v, "Sure:\n a\0<llmQuery/>", 20, &o),
+	    DIAG_INVALID, "--find: a NUL byte before the root");
+	want_problems(v, "2:3 error not-found -: NUL byte before any "
+	    "<llmResponse> or <llmQuery> element\n", "ends the search");
+	unit_long(llmr_check(v, "<llmQuery><userMessage>m</userMessage>"
+	    "<context topicId='t' messageCount='1'/></llmQuery>\0\xff", 90,
+	    &o), DIAG_OK, "--find: a NUL byte after the document");
+	o = opts(LLMR_ANY, 0, 0, 0);
+	unit_long(llmr_check(v, "<llmQuery/>\n\0<!-- -->", 21, &o),
+	    DIAG_INVALID, "a NUL byte after the root");
+	want_problems(v, "2:1 error outside-root -: text after the root "
+	    "element\n", "is text after it, whatever follows");
+	if ((fp = fopen("/dev/zero", "rb")) == NULL)
+		unit_bail("/dev/zero");
+	unit_long(llmr_slurp(fp, &b), 0, "llmr_slurp of /dev/zero");
+	unit_long((long)b.len, 65536, "reads one chunk of it");
+	fclose(fp);
+	buf_free(&b);
+}
+
 static void
 test_strict_unknowns(struct llmr *v)
 {
@@ -310,10 +393,10 @@ test_strict_unknowns(struct llmr *v)
 	struct buf b = BUF_INIT;
 	size_t i, n;
 
-	for (i = 0; i < 20000; i++)
+	for (i = 0; i < 4096; i++)
 		buf_adds(&b, "<x a='1'>");
 	buf_adds(&b, "text");
-	for (i = 0; i < 20000; i++)
+	for (i = 0; i < 4096; i++)
 		buf_adds(&b, "</x>");
 	unit_long(check(v, buf_cstr(&b), &o), DIAG_INVALID,
 	    "a deep tree under an unknown root");
@@ -445,6 +528,8 @@ main(void)
 	test_syntax(v);
 	test_find(v);
 	test_chunks(v);
+	test_depth(v);
+	test_nul(v);
 	test_strict_unknowns(v);
 	test_json(v);
 	test_feedback(v);

@@ -2,7 +2,8 @@
  * Unit tests of lib/xmlp: well-formed and broken documents fed from
  * memory and from a file, the exact diagnostics on stderr, positions past
  * a chunk boundary and after multibyte characters, handlers that stop the
- * parse, and xmlwf (expat's own checker) as the judge of well-formedness.
+ * parse, the nesting limit of xmlp_depth, and xmlwf (expat's own
+ * checker) as the judge of well-formedness.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -400,6 +401,94 @@ test_handler_stop(void)
 	XML_ParserFree(r.p);
 }
 
+/* Counts open elements through xmlp_depth, which may stop the parse. */
+struct deep {
+	XML_Parser		 p;
+	struct xmlp_origin	 o;
+	size_t			 depth;
+	size_t			 elements;
+	int			 stopped;
+};
+
+static void XMLCALL
+deep_start(void *data, const XML_Char *el, const XML_Char **attr)
+{
+	struct deep *d = data;
+	struct xmlp_error xe;
+
+	if (d->stopped)
+		return;
+	if (xmlp_depth(d->p, d->depth + 1, &d->o, &xe) != 0) {
+		diag_at(DIAG_ERROR, &xe.loc, xe.rule, "%s", xe.text);
+		d->stopped = 1;
+		return;
+	}
+	d->depth++;
+	d->elements++;
+}
+
+static void XMLCALL
+deep_end(void *data, const XML_Char *el)
+{
+	struct deep *d = data;
+
+	if (!d->stopped)
+		d->depth--;
+}
+
+/* "<r>" and n - 1 nested "<a>", then tail; the status and stderr. */
+static int
+parse_deep(struct deep *d, size_t n, const char *tail, const char **err)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int status;
+
+	memset(d, 0, sizeof(*d));
+	d->o.file = "d.xml";
+	d->o.line = d->o.col = 1;
+	d->p = xmlp_create();
+	XML_SetUserData(d->p, d);
+	XML_SetElementHandler(d->p, deep_start, deep_end);
+	buf_adds(&b, "<r>\n");
+	for (i = 1; i < n; i++)
+		buf_adds(&b, "<a>");
+	for (i = 1; i < n; i++)
+		buf_adds(&b, "</a>");
+	buf_adds(&b, tail);
+	unit_capture_begin();
+	status = xmlp_parse_within(d->p, b.data, b.len, &d->o);
+	*err = unit_capture_end();
+	XML_ParserFree(d->p);
+	buf_free(&b);
+	return status;
+}
+
+static void
+test_depth(void)
+{
+	struct deep d;
+	const char *err;
+
+	unit_long(parse_deep(&d, XMLP_DEPTH_MAX, "</r>", &err), DIAG_OK,
+	    "depth: XMLP_DEPTH_MAX levels are well-formed");
+	unit_str(err, "", "depth: at the limit, no message");
+	unit_long((long)d.elements, XMLP_DEPTH_MAX, "depth: every element");
+	/* past the limit, and a syntax error some chunks later */
+	unit_long(parse_deep(&d, XMLP_DEPTH_MAX + 1,
+	    unit_fmt("</r>%*s&", 3 * XMLP_CHUNK, ""), &err), DIAG_INVALID,
+	    "depth: one level more is refused");
+	unit_str(err, unit_fmt("d.xml:2:%d: error: element nesting deeper "
+	    "than 4096 levels\n", 3 * (XMLP_DEPTH_MAX - 1) + 1),
+	    "depth: the message, at the start tag, and nothing after it");
+	unit_long((long)d.elements, XMLP_DEPTH_MAX,
+	    "depth: no element after the stop");
+	unit_long(XMLP_DEPTH_MAX, 4096, "depth: the limit the messages name");
+	unit_long(parse_deep(&d, 1, "<a><b><c/></b></a></r>", &err),
+	    DIAG_OK, "depth: shallow");
+	unit_long((long)d.depth, 0, "depth: every level closed");
+}
+
 static void
 test_handler_stop_stream(void)
 {
@@ -545,6 +634,7 @@ main(int argc, char *argv[])
 	test_chunks();
 	test_handler_stop();
 	test_handler_stop_stream();
+	test_depth();
 	test_within();
 	test_error_struct();
 	test_json_errors();
