@@ -67,12 +67,20 @@ utf8_error(struct xmlp_error *err, unsigned char byte, unsigned long long off)
 	    "invalid UTF-8: byte 0x%02x at byte offset %llu", byte, off);
 }
 
+/* A NUL byte is named as such, not as expat's "invalid token". */
+static void
+nul_error(struct xmlp_error *err)
+{
+	snprintf(err->text, sizeof(err->text), "not well-formed (NUL byte)");
+}
+
 /*
  * Describes the error the parser stopped on. Returns 0, or -1 when there
  * is none to describe: no error, a handler stopped or suspended the
  * parse, or memory ran out (which is no fault of the document). Bytes
- * that are not UTF-8 are told apart from expat's "invalid token" by
- * looking at the input there, which expat keeps around the error.
+ * that are not UTF-8, and NUL bytes, are told apart from expat's
+ * "invalid token" by looking at the input there, which expat keeps
+ * around the error.
  */
 int
 xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
@@ -91,7 +99,9 @@ xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
 	if (code != XML_ERROR_INVALID_TOKEN && code != XML_ERROR_PARTIAL_CHAR)
 		return 0;
 	ctx = XML_GetInputContext(p, &at, &size);
-	if (ctx != NULL && at >= 0 && at < size &&
+	if (ctx != NULL && at >= 0 && at < size && ctx[at] == '\0')
+		nul_error(err);
+	else if (ctx != NULL && at >= 0 && at < size &&
 	    (unsigned char)ctx[at] >= 0x80 &&
 	    utf8_decode(ctx + at, (size_t)(size - at), &cp) == 0)
 		utf8_error(err, (unsigned char)ctx[at],
@@ -123,8 +133,7 @@ xmlp_check_start(const char *text, size_t n, const struct xmlp_origin *o,
 	shift(&err->loc, o, 1, i + 1);
 	if (s[i] == 0x00) {
 		err->rule = "xml-syntax";
-		snprintf(err->text, sizeof(err->text), "%s",
-		    XML_ErrorString(XML_ERROR_INVALID_TOKEN));
+		nul_error(err);
 	} else
 		utf8_error(err, s[i], o->offset + i);
 	return -1;

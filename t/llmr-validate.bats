@@ -1085,10 +1085,10 @@ deep.xml:1:12307: error: element nesting deeper than 4096 levels"
 @test "/dev/zero is refused at its first byte, not read for ever" {
 	run -1 --separate-stderr timeout 10 llmr-validate /dev/zero
 	assert_output ""
-	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (NUL byte)"
 	run -1 --separate-stderr timeout 10 llmr-validate -o json /dev/zero "$D/seed-response.xml"
 	assert_output "$SEED_JSON"
-	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (invalid token)"
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (NUL byte)"
 	run -1 --separate-stderr timeout 10 llmr-validate --find -o json /dev/zero "$D/seed-response.xml"
 	assert_output "$SEED_JSON"
 	assert_equal "$stderr" "/dev/zero:1:1: error: NUL byte before any <llmResponse> or <llmQuery> element"

@@ -235,8 +235,8 @@ test_syntax(struct llmr *v)
 	    "offset 0\n", "refused as invalid UTF-8");
 	unit_long(llmr_check(v, "<\0a\0", 4, &o), DIAG_INVALID,
 	    "UTF-16 without a byte order mark");
-	want_problems(v, "1:2 error xml-syntax -: not well-formed (invalid "
-	    "token)\n", "refused as expat refuses a NUL");
+	want_problems(v, "1:2 error xml-syntax -: not well-formed (NUL "
+	    "byte)\n", "refused as expat refuses a NUL, named");
 	unit_long(check(v, "\xef\xbb\xbf<llmQuery>\xc3</llmQuery>", &o),
 	    DIAG_INVALID, "a bad byte after a byte order mark");
 	want_problems(v, "1:11 error utf8 -: invalid UTF-8: byte 0xc3 at byte "

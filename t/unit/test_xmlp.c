@@ -112,7 +112,11 @@ check_oracle(const char *s, size_t n, const char *want, const char *what)
 		    col - 1);
 		if (strlen(got) > strlen(expect))
 			got[strlen(expect)] = '\0';
-	} else
+	} else if (strcmp(want + msgat, "not well-formed (NUL byte)\n") == 0)
+		/* what xmlwf calls an invalid token, named */
+		snprintf(expect, sizeof(expect), "%s:%lu:%lu: %s", path,
+		    line, col - 1, "not well-formed (invalid token)\n");
+	else
 		snprintf(expect, sizeof(expect), "%s:%lu:%lu: %s", path,
 		    line, col - 1, want + msgat);
 	unit_str(got, expect, unit_fmt("xmlwf agrees: %s", what));
@@ -218,11 +222,11 @@ static const struct tcase cases[] = {
 	  "t.xml:1:1: error: invalid UTF-8: byte 0xfe at byte offset 0\n", 0 },
 	{ "UTF-16LE without a byte order mark",
 	  IN("<\0a\0/\0>\0"),
-	  DIAG_INVALID, "t.xml:1:2: error: not well-formed (invalid token)\n",
+	  DIAG_INVALID, "t.xml:1:2: error: not well-formed (NUL byte)\n",
 	  0 },
 	{ "UTF-16BE without a byte order mark",
 	  IN("\0<\0a\0/\0>"),
-	  DIAG_INVALID, "t.xml:1:1: error: not well-formed (invalid token)\n",
+	  DIAG_INVALID, "t.xml:1:1: error: not well-formed (NUL byte)\n",
 	  0 },
 	{ "a lone lead byte before a NUL",
 	  IN("\xc3\0<a/>"),
@@ -234,7 +238,7 @@ static const struct tcase cases[] = {
 	  "t.xml:1:1: error: invalid UTF-8: byte 0xff at byte offset 0\n", 1 },
 	{ "a NUL later in the document",
 	  IN("<a>\0</a>"),
-	  DIAG_INVALID, "t.xml:1:4: error: not well-formed (invalid token)\n",
+	  DIAG_INVALID, "t.xml:1:4: error: not well-formed (NUL byte)\n",
 	  1 },
 	{ "CR LF and CR as line ends",
 	  IN("<a>\r\n\r</b>"),
