@@ -6,6 +6,7 @@
  * a missing or mistyped field.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ main(int argc, char *argv[])
 	int ch, newline = 1, status;
 
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();	/* getopt's messages too */
 	while ((ch = getopt_long(argc, argv, "hn", longopts, NULL)) != -1) {
 		switch (ch) {
