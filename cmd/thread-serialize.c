@@ -20,6 +20,8 @@
 
 static void usage(void) __attribute__((noreturn));
 
+#define READ_SIZE	65536
+
 enum { OPT_ERRORS = 256, OPT_PREFIX, OPT_STRICT, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -31,6 +33,39 @@ static const struct option longopts[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ NULL,			0,			NULL, 0 }
 };
+
+/*
+ * Reads the operand whole into b, as io_read does, but stops after the
+ * first NUL byte: the events cannot be valid past it, and /dev/zero has no
+ * end. Returns DIAG_OK or DIAG_TROUBLE (reported).
+ */
+static int
+read_input(const char *operand, struct buf *b)
+{
+	FILE *fp;
+	size_t n;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	for (;;) {
+		buf_reserve(b, READ_SIZE);
+		n = fread(b->data + b->len, 1, READ_SIZE, fp);
+		b->len += n;
+		if (memchr(b->data + b->len - n, '\0', n) != NULL)
+			break;
+		if (n < READ_SIZE) {
+			if (ferror(fp)) {
+				diag_warn("%s", io_name(operand));
+				status = DIAG_TROUBLE;
+			}
+			break;
+		}
+	}
+	return diag_max(status, io_close(fp, operand));
+}
 
 static const char synopsis[] =
     "usage: thread-serialize [-hn] [--errors=json|text] "
@@ -93,7 +128,7 @@ main(int argc, char *argv[])
 		operand = argv[0];
 	opts.file = io_name(operand);
 
-	if (io_read(operand, &in) != DIAG_OK) {
+	if (read_input(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}
