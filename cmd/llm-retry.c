@@ -280,7 +280,7 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 	struct proc_result res;
 	const char *plural;
 	char num[32];
-	long i;
+	long i, made;
 	int status = DIAG_INVALID, rejected = 0;
 
 	for (i = 1; i <= o->attempts; i++) {
@@ -335,17 +335,23 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 			add_rejection(prompt, i, &answer, &feedback);
 		tmp = last, last = answer, answer = tmp;
 		tmp = said, said = feedback, feedback = tmp;
+		if (i < o->attempts && prompt->len > o->max_size) {
+			diag_warnx("attempt %ld: the prompt of attempt %ld would "
+			    "be larger than --max-size (%zu bytes)", i, i + 1,
+			    o->max_size);
+			break;
+		}
 	}
-	plural = o->attempts == 1 ? "" : "s";
+	made = i > o->attempts ? o->attempts : i;
+	plural = made == 1 ? "" : "s";
 	if (!rejected)
-		diag_warnx("no answer accepted in %ld attempt%s", o->attempts,
-		    plural);
+		diag_warnx("no answer accepted in %ld attempt%s", made, plural);
 	else if (said.len == 0)
 		diag_warnx("no answer accepted in %ld attempt%s; the check gave "
-		    "no feedback", o->attempts, plural);
+		    "no feedback", made, plural);
 	else {
 		diag_warnx("no answer accepted in %ld attempt%s; the last check "
-		    "said:", o->attempts, plural);
+		    "said:", made, plural);
 		fwrite(said.data, 1, said.len, stderr);
 		if (said.data[said.len - 1] != '\n')
 			fputc('\n', stderr);

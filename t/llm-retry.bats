@@ -1311,3 +1311,29 @@ llm-retry: no answer accepted in $ONE
 	same out 'A1'
 	same err ''
 }
+
+@test "--max-size: the prompt of a retry may grow to the limit, and no further" {
+	printf 'Q\n' >prompt
+	queue() {
+		rm -rf m c && mkdir m c
+		answer 1 'A1'
+		verdict 1 1 $'F1\n'
+		answer 2 'A2'
+		verdict 2 0
+	}
+	queue
+	retry -d 0 --max-size 66 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 0
+	same out 'A2'
+	same err ''
+	[ "$(wc -c <m/prompt.2)" -eq 66 ] || fail "the second prompt is not 66 bytes"
+	queue
+	retry -d 0 --max-size 65 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 1
+	same out ''
+	same err "llm-retry: attempt 1: the prompt of attempt 2 would be larger than --max-size (65 bytes)
+llm-retry: no answer accepted in $ONE; the last check said:
+F1
+"
+	same m/calls $'1\n'
+}
