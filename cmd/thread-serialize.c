@@ -5,11 +5,13 @@
  * It fails, writing nothing, on invalid JSON or UTF-8 and on an event with
  * a missing or mistyped field.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "buf.h"
@@ -35,15 +37,16 @@ static const struct option longopts[] = {
 };
 
 /*
- * Reads the operand whole into b, as io_read does, but stops after the
- * first NUL byte: the events cannot be valid past it, and /dev/zero has no
- * end. Returns DIAG_OK or DIAG_TROUBLE (reported).
+ * Reads the operand whole into b, as io_read does, but stops at the first
+ * NUL byte: the events cannot be valid past it, and /dev/zero has no end.
+ * read(2), not fread, so that a NUL is seen as soon as it comes down a
+ * pipe. Returns DIAG_OK or DIAG_TROUBLE (reported).
  */
 static int
 read_input(const char *operand, struct buf *b)
 {
 	FILE *fp;
-	size_t n;
+	ssize_t n;
 	int status = DIAG_OK;
 
 	if ((fp = io_open(operand)) == NULL) {
@@ -52,17 +55,19 @@ read_input(const char *operand, struct buf *b)
 	}
 	for (;;) {
 		buf_reserve(b, READ_SIZE);
-		n = fread(b->data + b->len, 1, READ_SIZE, fp);
-		b->len += n;
-		if (memchr(b->data + b->len - n, '\0', n) != NULL)
-			break;
-		if (n < READ_SIZE) {
-			if (ferror(fp)) {
-				diag_warn("%s", io_name(operand));
-				status = DIAG_TROUBLE;
-			}
+		n = read(fileno(fp), b->data + b->len, READ_SIZE);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			diag_warn("%s", io_name(operand));
+			status = DIAG_TROUBLE;
 			break;
 		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+		if (memchr(b->data + b->len - n, '\0', (size_t)n) != NULL)
+			break;
 	}
 	return diag_max(status, io_close(fp, operand));
 }

@@ -1429,3 +1429,13 @@ PY
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: values nested deeper than 2048 levels"
 }
+
+@test "a NUL byte down a pipe that stays open ends the read at once" {
+	mkfifo fifo
+	{ printf '{"type":"message","role":"user","content":"a","iteration":1}\n\0'; exec sleep 30; } >fifo 2>/dev/null &
+	writer=$!
+	run -1 --separate-stderr timeout 10 thread-serialize fifo
+	kill "$writer" 2>/dev/null || :
+	assert_output ""
+	assert_equal "$stderr" "fifo:2:1: error: invalid JSON: NUL byte"
+}
