@@ -6,6 +6,7 @@
  * response whose danger level is critical or emergency exits 4 or 5.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,6 +437,7 @@ main(int argc, char *argv[])
 	char *eq;
 
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();
 	while ((ch = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
 		switch (ch) {

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,10 @@ static void usage(void) __attribute__((noreturn));
 
 #define MAX_ATTEMPTS	1000
 #define MAX_SECONDS	86400.0
+/* The default limit on the prompt, on each answer and on each feedback. */
+#define MAX_SIZE	((size_t)64 << 20)
 
-enum { OPT_EMIT_LAST = 256, OPT_PASS, OPT_VERSION };
+enum { OPT_EMIT_LAST = 256, OPT_MAX_SIZE, OPT_PASS, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "attempts",	required_argument,	NULL, 'n' },
@@ -30,6 +33,7 @@ static const struct option longopts[] = {
 	{ "delay",	required_argument,	NULL, 'd' },
 	{ "emit-last",	no_argument,		NULL, OPT_EMIT_LAST },
 	{ "help",	no_argument,		NULL, 'h' },
+	{ "max-size",	required_argument,	NULL, OPT_MAX_SIZE },
 	{ "pass",	required_argument,	NULL, OPT_PASS },
 	{ "prompt",	required_argument,	NULL, 'p' },
 	{ "timeout",	required_argument,	NULL, 't' },
@@ -40,7 +44,8 @@ static const struct option longopts[] = {
 
 static const char synopsis[] =
     "usage: llm-retry [-hv] -c CHECK [-d SECONDS] [-n ATTEMPTS] [-p FILE]\n"
-    "                 [-t SECONDS] [--emit-last] [--pass STATUSES]\n"
+    "                 [-t SECONDS] [--emit-last] [--max-size BYTES]\n"
+    "                 [--pass STATUSES]\n"
     "                 -- MODEL-COMMAND [ARG ...]\n";
 
 struct opts {
@@ -49,6 +54,7 @@ struct opts {
 	const char	*timeout_arg;
 	double		 delay;
 	double		 timeout;
+	size_t		 max_size;
 	long		 attempts;
 	int		 emit_last;
 	int		 verbose;
@@ -74,6 +80,66 @@ seconds(const char *s, double *v)
 		return -1;
 	*v = strtod(s, NULL);
 	return *v <= MAX_SECONDS ? 0 : -1;
+}
+
+/* BYTES, or BYTES with a K, M or G suffix (powers of 1024); 0 if bad. */
+static size_t
+parse_size(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+	int shift;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno != 0)
+		return 0;
+	shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	if (shift != 0)
+		end++;
+	if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+		return 0;
+	return (size_t)v << shift;
+}
+
+/*
+ * Reads the prompt, at most max bytes of it: a longer one is trouble.
+ * Returns DIAG_OK or DIAG_TROUBLE (reported).
+ */
+static int
+read_prompt(const char *operand, struct buf *b, size_t max)
+{
+	FILE *fp;
+	const char *name = io_name(operand);
+	size_t n, want;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	for (;;) {
+		want = max - b->len < 65536 ? max - b->len + 1 : 65536;
+		buf_reserve(b, want);
+		n = fread(b->data + b->len, 1, want, fp);
+		b->len += n;
+		if (b->len > max) {
+			diag_warnx("%s: the prompt is larger than --max-size "
+			    "(%zu bytes)", name, max);
+			status = DIAG_TROUBLE;
+			break;
+		}
+		if (n < want) {
+			if (ferror(fp)) {
+				diag_warn("%s", name);
+				status = DIAG_TROUBLE;
+			}
+			break;
+		}
+	}
+	return diag_max(status, io_close(fp, operand));
 }
 
 /* "4,5": the statuses --pass accepts besides 0; 1 never. */
@@ -145,7 +211,10 @@ add_rejection(struct buf *prompt, long i, const struct buf *answer,
 static void
 verbose(long i, const char *who, const struct proc_result *res)
 {
-	if (res->timed_out)
+	if (res->too_long)
+		diag_warnx("attempt %ld: %s stopped, output larger than "
+		    "--max-size, %.2f s", i, who, res->seconds);
+	else if (res->timed_out)
 		diag_warnx("attempt %ld: %s timed out, %.2f s", i, who,
 		    res->seconds);
 	else if (res->signo != 0)
@@ -159,12 +228,12 @@ verbose(long i, const char *who, const struct proc_result *res)
 /* Runs one command; on a stop signal this process ends here. */
 static int
 run(char *const argv[], const struct buf *in, struct buf *out,
-    double timeout, struct proc_result *res)
+    size_t max, double timeout, struct proc_result *res)
 {
 	int rc;
 
 	buf_reset(out);
-	rc = proc_run(argv, in->data, in->len, out, timeout, res);
+	rc = proc_run(argv, in->data, in->len, out, max, timeout, res);
 	if (rc == PROC_CAUGHT) {
 		proc_die();
 		exit(128 + proc_caught());
@@ -181,7 +250,10 @@ static int
 model_failed(long i, const struct opts *o, const struct proc_result *res,
     const struct buf *answer)
 {
-	if (res->timed_out)
+	if (res->too_long)
+		diag_warnx("attempt %ld: the model command's answer is larger "
+		    "than --max-size (%zu bytes)", i, o->max_size);
+	else if (res->timed_out)
 		diag_warnx("attempt %ld: the model command timed out after "
 		    "%g s", i, o->timeout);
 	else if (res->signo != 0)
@@ -208,7 +280,7 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 	struct proc_result res;
 	const char *plural;
 	char num[32];
-	long i;
+	long i, made;
 	int status = DIAG_INVALID, rejected = 0;
 
 	for (i = 1; i <= o->attempts; i++) {
@@ -218,7 +290,8 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 		}
 		snprintf(num, sizeof(num), "%ld", i);
 		setenv("LLM_RETRY_ATTEMPT", num, 1);
-		if (run(model, prompt, &answer, o->timeout, &res) != 0) {
+		if (run(model, prompt, &answer, o->max_size, o->timeout,
+		    &res) != 0) {
 			status = DIAG_TROUBLE;
 			goto out;
 		}
@@ -226,12 +299,18 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 			verbose(i, "model", &res);
 		if (model_failed(i, o, &res, &answer))
 			continue;
-		if (run(check, &answer, &feedback, 0, &res) != 0) {
+		if (run(check, &answer, &feedback, o->max_size, 0, &res) != 0) {
 			status = DIAG_TROUBLE;
 			goto out;
 		}
 		if (o->verbose)
 			verbose(i, "check", &res);
+		if (res.too_long) {
+			diag_warnx("attempt %ld: the check's feedback is larger "
+			    "than --max-size (%zu bytes)", i, o->max_size);
+			status = DIAG_TROUBLE;
+			goto out;
+		}
 		if (res.signo != 0) {
 			diag_warnx("attempt %ld: the check was killed by signal "
 			    "%d", i, res.signo);
@@ -256,17 +335,23 @@ retry(const struct opts *o, char *const model[], struct buf *prompt)
 			add_rejection(prompt, i, &answer, &feedback);
 		tmp = last, last = answer, answer = tmp;
 		tmp = said, said = feedback, feedback = tmp;
+		if (i < o->attempts && prompt->len > o->max_size) {
+			diag_warnx("attempt %ld: the prompt of attempt %ld would "
+			    "be larger than --max-size (%zu bytes)", i, i + 1,
+			    o->max_size);
+			break;
+		}
 	}
-	plural = o->attempts == 1 ? "" : "s";
+	made = i > o->attempts ? o->attempts : i;
+	plural = made == 1 ? "" : "s";
 	if (!rejected)
-		diag_warnx("no answer accepted in %ld attempt%s", o->attempts,
-		    plural);
+		diag_warnx("no answer accepted in %ld attempt%s", made, plural);
 	else if (said.len == 0)
 		diag_warnx("no answer accepted in %ld attempt%s; the check gave "
-		    "no feedback", o->attempts, plural);
+		    "no feedback", made, plural);
 	else {
 		diag_warnx("no answer accepted in %ld attempt%s; the last check "
-		    "said:", o->attempts, plural);
+		    "said:", made, plural);
 		fwrite(said.data, 1, said.len, stderr);
 		if (said.data[said.len - 1] != '\n')
 			fputc('\n', stderr);
@@ -293,7 +378,9 @@ main(int argc, char *argv[])
 	memset(&o, 0, sizeof(o));
 	o.attempts = 3;
 	o.delay = 0.5;
+	o.max_size = MAX_SIZE;
 	diag_setprogname(argv[0]);
+	proc_ignore_xfsz();	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();	/* getopt's messages too */
 	while ((ch = getopt_long(argc, argv, "+c:d:hn:p:t:v", longopts,
 	    NULL)) != -1) {
@@ -342,6 +429,14 @@ main(int argc, char *argv[])
 		case OPT_EMIT_LAST:
 			o.emit_last = 1;
 			break;
+		case OPT_MAX_SIZE:
+			if ((o.max_size = parse_size(optarg)) == 0) {
+				diag_warnx("--max-size must be a positive size "
+				    "in bytes (K, M, G allowed), not \"%s\"",
+				    optarg);
+				usage();
+			}
+			break;
 		case OPT_PASS:
 			parse_pass(optarg, o.pass);
 			break;
@@ -363,8 +458,8 @@ main(int argc, char *argv[])
 		usage();
 	}
 
-	if (io_read(o.prompt_file != NULL ? o.prompt_file : "-", &prompt) !=
-	    DIAG_OK) {
+	if (read_prompt(o.prompt_file != NULL ? o.prompt_file : "-", &prompt,
+	    o.max_size) != DIAG_OK) {
 		buf_free(&prompt);
 		return DIAG_TROUBLE;
 	}

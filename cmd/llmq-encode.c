@@ -7,6 +7,7 @@
  * or bad list items, text that is not UTF-8 or that XML cannot hold.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,7 @@ main(int argc, char *argv[])
 	int status = DIAG_OK;
 
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();	/* getopt's messages too */
 	nargs = argc;
 	args = xreallocarray(NULL, (size_t)argc + 1, sizeof(*args));

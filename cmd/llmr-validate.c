@@ -7,6 +7,7 @@
  * exits 1 when a document is invalid, 3 when a file cannot be read.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ main(int argc, char *argv[])
 	memset(&r, 0, sizeof(r));
 	r.opts.type = LLMR_ANY;
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();	/* getopt's messages too */
 	while ((ch = getopt_long(argc, argv, "ho:qt:W", longopts, NULL)) !=
 	    -1) {

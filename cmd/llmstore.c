@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,6 +533,7 @@ main(int argc, char *argv[])
 
 	memset(&c, 0, sizeof(c));
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();
 	while ((ch = getopt_long(argc, argv, "+d:h", mainopts, NULL)) != -1) {
 		switch (ch) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,7 @@ main(int argc, char *argv[])
 	int ch, fd, i, status = DIAG_OK, one;
 
 	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
 	argv[0] = (char *)diag_progname();
 	while ((ch = getopt_long(argc, argv, "hu", longopts, NULL)) != -1) {
 		switch (ch) {

@@ -18,13 +18,37 @@
 #define PROC_GRACE	1.0
 #define PROC_CHUNK	65536
 
-/* The signals that end us; each is sent on to the running command. */
-static const int stop_signals[] = { SIGHUP, SIGINT, SIGTERM };
+/*
+ * The signals whose default action ends a process and that may be caught,
+ * but for SIGPIPE (see proc_run), SIGXFSZ (proc_ignore_xfsz) and those a
+ * fault raises (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT):
+ * each is sent on to the running command, and then ends us. The realtime
+ * signals, SIGRTMIN to SIGRTMAX, are stop signals too.
+ */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU,
+#ifdef SIGPOLL
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#ifdef SIGLOST
+	SIGLOST,
+#endif
+};
 #define NSTOP	(sizeof(stop_signals) / sizeof(stop_signals[0]))
+#define NSIGS	128	/* above any signal number, SIGRTMAX included */
 
 static volatile sig_atomic_t caught;
 static int wake[2] = { -1, -1 };	/* the handlers write a byte here */
-static struct sigaction old_stop[NSTOP], old_chld, old_pipe;
+static struct sigaction old_act[NSIGS];	/* as we found them */
+static unsigned char handled[NSIGS];	/* on_signal is their handler */
+static int xfsz_saved;
 
 static void
 on_signal(int signo)
@@ -60,6 +84,43 @@ set_flags(int fd, int fdflags, int flflags)
 	return 0;
 }
 
+/* Catches signo unless it was ignored when we started. */
+static int
+catch_signal(int signo, const struct sigaction *sa)
+{
+	if (signo <= 0 || signo >= NSIGS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sigaction(signo, NULL, &old_act[signo]) == -1)
+		return -1;
+	if (old_act[signo].sa_handler == SIG_IGN)
+		return 0;
+	if (sigaction(signo, sa, NULL) == -1)
+		return -1;
+	handled[signo] = 1;
+	return 0;
+}
+
+/*
+ * Ignores SIGXFSZ, so that a write past the file size limit fails with
+ * EFBIG and is reported as any write error; the commands get back what
+ * we found. Call it first, before proc_init.
+ */
+int
+proc_ignore_xfsz(void)
+{
+	struct sigaction ign;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGXFSZ, &ign, &old_act[SIGXFSZ]) == -1)
+		return -1;
+	xfsz_saved = 1;
+	return 0;
+}
+
 /*
  * Installs the handlers. A stop signal that was ignored when we started
  * (a command run with nohup, or in the background of a script) stays
@@ -70,6 +131,7 @@ proc_init(void)
 {
 	struct sigaction sa;
 	size_t i;
+	int signo;
 
 	if (pipe(wake) == -1)
 		return -1;
@@ -80,17 +142,16 @@ proc_init(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	for (i = 0; i < NSTOP; i++) {
-		if (sigaction(stop_signals[i], NULL, &old_stop[i]) == -1)
+	for (i = 0; i < NSTOP; i++)
+		if (catch_signal(stop_signals[i], &sa) == -1)
 			return -1;
-		if (old_stop[i].sa_handler != SIG_IGN &&
-		    sigaction(stop_signals[i], &sa, NULL) == -1)
+	for (signo = SIGRTMIN; signo <= SIGRTMAX; signo++)
+		if (catch_signal(signo, &sa) == -1)
 			return -1;
-	}
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-	if (sigaction(SIGCHLD, &sa, &old_chld) == -1)
+	if (sigaction(SIGCHLD, &sa, &old_act[SIGCHLD]) == -1)
 		return -1;
-	return sigaction(SIGPIPE, NULL, &old_pipe);
+	return sigaction(SIGPIPE, NULL, &old_act[SIGPIPE]);
 }
 
 /* The stop signal that arrived, or 0. */
@@ -164,15 +225,17 @@ proc_die(void)
 static void __attribute__((noreturn))
 child(char *const argv[], int in, int out, int err)
 {
-	size_t i;
 	sigset_t none;
-	int e;
+	int e, signo;
 
 	setpgid(0, 0);
-	for (i = 0; i < NSTOP; i++)
-		sigaction(stop_signals[i], &old_stop[i], NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
+	for (signo = 1; signo < NSIGS; signo++)
+		if (handled[signo])
+			sigaction(signo, &old_act[signo], NULL);
+	sigaction(SIGCHLD, &old_act[SIGCHLD], NULL);
+	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
+	if (xfsz_saved)
+		sigaction(SIGXFSZ, &old_act[SIGXFSZ], NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1)
@@ -196,6 +259,8 @@ struct run {
 	const char	*data;		/* what is left to give it */
 	size_t		 left;
 	struct buf	*answer;
+	size_t		 got;		/* bytes of output read */
+	size_t		 max;		/* the most it may write, or 0 */
 	int		 reaped;
 	int		 sent;		/* a signal was sent on: SIGKILL next */
 	double		 kill_at;	/* when to send SIGKILL, or 0 */
@@ -221,13 +286,29 @@ stop_group(struct run *r, int signo, double t)
 	r->kill_at = t + PROC_GRACE;
 }
 
-/* Gives the command more of its input; a command that stops reading ends it. */
+/*
+ * Gives the command more of its input; a command that stops reading ends
+ * it. SIGPIPE is blocked while we write, and the one a closed pipe raises
+ * taken back, so that only a SIGPIPE sent to us by another process stops
+ * us.
+ */
 static int
 feed(struct run *r)
 {
+	static const struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, mask;
 	ssize_t n;
+	int e;
 
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &mask);
 	n = write(r->in, r->data, r->left > PROC_CHUNK ? PROC_CHUNK : r->left);
+	e = errno;
+	if (n == -1 && e == EPIPE)
+		(void)sigtimedwait(&pipe_set, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	errno = e;
 	if (n > 0) {
 		r->data += n;
 		r->left -= (size_t)n;
@@ -241,16 +322,30 @@ feed(struct run *r)
 	return 0;
 }
 
+/*
+ * Reads more of the command's output; when it is more than max bytes
+ * (reading one byte past it to know), stops reading and stops the command.
+ */
 static int
-gather(struct run *r)
+gather(struct run *r, struct proc_result *res, double t)
 {
+	size_t want = PROC_CHUNK;
 	ssize_t n;
 
-	buf_reserve(r->answer, PROC_CHUNK);
-	n = read(r->out, r->answer->data + r->answer->len, PROC_CHUNK);
-	if (n > 0)
+	if (r->max > 0 && r->max - r->got < want)
+		want = r->max - r->got + 1;
+	buf_reserve(r->answer, want);
+	n = read(r->out, r->answer->data + r->answer->len, want);
+	if (n > 0) {
 		r->answer->len += (size_t)n;
-	else if (n == 0)
+		r->got += (size_t)n;
+		if (r->max > 0 && r->got > r->max) {
+			res->too_long = 1;
+			close_fd(&r->out);
+			if (!r->reaped)
+				stop_group(r, SIGTERM, t);
+		}
+	} else if (n == 0)
 		close_fd(&r->out);
 	else if (errno != EAGAIN && errno != EINTR)
 		return -1;
@@ -328,7 +423,8 @@ converse(struct run *r, double timeout, struct proc_result *res)
 		}
 		if (p[0].revents != 0)
 			drain_wake();
-		if (r->out != -1 && p[1].revents != 0 && gather(r) == -1) {
+		if (r->out != -1 && p[1].revents != 0 &&
+		    gather(r, res, now()) == -1) {
 			rc = PROC_ERROR;
 			break;
 		}
@@ -347,16 +443,18 @@ converse(struct run *r, double timeout, struct proc_result *res)
 
 /*
  * Runs argv (found on PATH as execvp does) with the input on its standard
- * input; its standard error is ours. Returns 0 when it has ended (res says
+ * input; its standard error is ours. Its output is appended to answer, at
+ * most max bytes of it (0: no limit): a command that writes more is
+ * stopped as at the time limit. Returns 0 when it has ended (res says
  * how), PROC_CAUGHT when a stop signal arrived meanwhile (the command has
  * been stopped and reaped), PROC_NOEXEC when it could not be started, or
  * PROC_ERROR; both with errno set.
  */
 int
 proc_run(char *const argv[], const void *input, size_t len,
-    struct buf *answer, double timeout, struct proc_result *res)
+    struct buf *answer, size_t max, double timeout, struct proc_result *res)
 {
-	struct sigaction ign;
+	struct sigaction sa;
 	struct run r;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int e = 0, rc = PROC_ERROR, saved;
@@ -373,12 +471,18 @@ proc_run(char *const argv[], const void *input, size_t len,
 	    set_flags(in[1], FD_CLOEXEC, O_NONBLOCK) == -1 ||
 	    set_flags(out[0], FD_CLOEXEC, O_NONBLOCK) == -1)
 		goto out;
-	/* A command that stops reading is not our end: EPIPE, no signal. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	if (sigaction(SIGPIPE, &ign, NULL) == -1)
-		goto out;
+	/*
+	 * SIGPIPE from another process is a stop signal while the command
+	 * runs; the one a command that stops reading raises is not (feed).
+	 */
+	if (old_act[SIGPIPE].sa_handler != SIG_IGN) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		if (sigaction(SIGPIPE, &sa, NULL) == -1)
+			goto out;
+	}
 	if ((r.pid = fork()) == -1)
 		goto out;
 	if (r.pid == 0)
@@ -402,6 +506,7 @@ proc_run(char *const argv[], const void *input, size_t len,
 	r.data = input;
 	r.left = len;
 	r.answer = answer;
+	r.max = max;
 	if (len == 0)
 		close_fd(&r.in);
 	rc = converse(&r, timeout, res);
@@ -417,7 +522,7 @@ out:
 	close_fd(&out[1]);
 	close_fd(&err[0]);
 	close_fd(&err[1]);
-	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	errno = saved;
 	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * proc: runs a command with its standard input given from memory and its
  * standard output gathered into memory, in a process group of its own,
- * under an optional time limit; a signal that asks this process to end
- * is sent on to the command, which is reaped before the caller hears of it.
+ * under an optional time limit and an optional limit on the size of its
+ * output; a signal that asks this process to end is sent on to the
+ * command, which is reaped before the caller hears of it.
  */
 #ifndef LLMKIT_PROC_H
 #define LLMKIT_PROC_H
@@ -15,6 +16,7 @@ struct proc_result {
 	int	status;		/* exit status, when signo is 0 */
 	int	signo;		/* the signal that ended it, or 0 */
 	int	timed_out;	/* ended because the time limit was reached */
+	int	too_long;	/* stopped for writing more than the limit */
 	double	seconds;	/* from its start to its end */
 };
 
@@ -25,9 +27,10 @@ enum {
 	PROC_CAUGHT = 1		/* a signal asked us to end (proc_caught) */
 };
 
+int	proc_ignore_xfsz(void);
 int	proc_init(void);
-int	proc_run(char *const[], const void *, size_t, struct buf *, double,
-	    struct proc_result *);
+int	proc_run(char *const[], const void *, size_t, struct buf *, size_t,
+	    double, struct proc_result *);
 int	proc_caught(void);
 int	proc_sleep(double);
 void	proc_die(void);

@@ -17,7 +17,8 @@ EX="$TOP/examples"
 # The usage as cmd/llm-retry.c prints it (the other tests take it from -h:
 # the lines before the first blank line).
 USAGE='usage: llm-retry [-hv] -c CHECK [-d SECONDS] [-n ATTEMPTS] [-p FILE]
-                 [-t SECONDS] [--emit-last] [--pass STATUSES]
+                 [-t SECONDS] [--emit-last] [--max-size BYTES]
+                 [--pass STATUSES]
                  -- MODEL-COMMAND [ARG ...]'
 STATUSES="exit status: 0 accepted, 1 no answer accepted, 2 usage, 3 trouble; or the check's status listed in --pass"
 # The check most tests use: fake-model on the queue in c/, so that
@@ -1111,4 +1112,228 @@ EOF
 	status_is 3
 	same out ''
 	same err $'llm-retry: attempt 1: the check exited with status 5\n'
+}
+
+# Hostile input (issue 13)
+
+# bytes N: N bytes of "x" on stdout.
+bytes() {
+	head -c "$1" /dev/zero | tr '\0' x
+}
+
+@test "--max-size: an answer of exactly the limit is accepted whole" {
+	bytes 1024 >m/reply.1
+	verdict 1 0
+	retry --max-size 1K -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 0
+	same err ''
+	same_file out m/reply.1
+	same_file c/prompt.1 m/reply.1
+}
+
+@test "--max-size: an answer one byte longer is a failed attempt, and the next gets the same prompt" {
+	printf 'Q\n' >prompt
+	bytes 1025 >m/reply.1
+	answer 2 'A2'
+	verdict 1 0
+	retry -d 0 --max-size 1024 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 0
+	same out 'A2'
+	same err $'llm-retry: attempt 1: the model command\'s answer is larger than --max-size (1024 bytes)\n'
+	same_file m/prompt.2 m/prompt.1
+	same c/calls $'1\n'
+}
+
+@test "--max-size: a model that writes without end is stopped, and nothing is left running" {
+	retry -n 2 -d 0 --max-size 1M -c 'exit 0' -- sh -c 'echo $$ >>pids; exec cat /dev/zero' </dev/null
+	status_is 1
+	same out ''
+	same err 'llm-retry: attempt 1: the model command'"'"'s answer is larger than --max-size (1048576 bytes)
+llm-retry: attempt 2: the model command'"'"'s answer is larger than --max-size (1048576 bytes)
+llm-retry: no answer accepted in 2 attempts
+'
+	below "$QUICK"
+	for p in $(cat pids); do no_group "$p"; done
+}
+
+@test "--max-size: a model that writes without end and ignores SIGTERM and SIGPIPE is killed" {
+	retry -n 1 --max-size 1000 -v -c 'exit 0' -- \
+	    sh -c 'echo $$ >pid; trap "" TERM PIPE; while :; do echo x; done 2>/dev/null' </dev/null
+	status_is 1
+	same out ''
+	[[ "$(sed -n 1p err)" =~ ^'llm-retry: attempt 1: model stopped, output larger than --max-size, '[0-9]+\.[0-9]{2}' s'$ ]] ||
+	    fail "$(cat err)"
+	[ "$(sed 1d err)" = "llm-retry: attempt 1: the model command's answer is larger than --max-size (1000 bytes)
+llm-retry: no answer accepted in $ONE" ] || fail "$(cat err)"
+	below "$QUICK"
+	no_group "$(cat pid)"
+}
+
+@test "--max-size: the default is 64M, and the model's endless answer stops there" {
+	retry -n 1 -c 'exit 0' -- cat /dev/zero </dev/null
+	status_is 1
+	same err "llm-retry: attempt 1: the model command's answer is larger than --max-size (67108864 bytes)
+llm-retry: no answer accepted in $ONE
+"
+}
+
+@test "--max-size: a prompt of exactly the limit is given whole" {
+	bytes 2048 >prompt
+	answer 1 'A1'
+	verdict 1 0
+	retry --max-size 2K -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 0
+	same err ''
+	same_file m/prompt.1 prompt
+}
+
+@test "--max-size: a prompt one byte longer is trouble, status 3, and the model is not run" {
+	bytes 2049 >prompt
+	answer 1 'A1'
+	retry --max-size 2K -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 3
+	same out ''
+	same err $'llm-retry: <stdin>: the prompt is larger than --max-size (2048 bytes)\n'
+	[ ! -e m/calls ] || fail "the model was called"
+	retry --max-size 2K -p prompt -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 3
+	same err $'llm-retry: prompt: the prompt is larger than --max-size (2048 bytes)\n'
+	[ ! -e m/calls ] || fail "the model was called"
+}
+
+@test "-p /dev/zero stops at the default limit: status 3" {
+	retry -p /dev/zero -c 'exit 0' -- "$FAKE" m
+	status_is 3
+	same out ''
+	same err $'llm-retry: /dev/zero: the prompt is larger than --max-size (67108864 bytes)\n'
+	[ ! -e m/calls ] || fail "the model was called"
+}
+
+@test "--max-size: feedback longer than the limit is the check's failure, status 3" {
+	answer 1 'A1'
+	bytes 1025 >c/reply.1
+	echo 1 >c/status.1
+	retry --max-size 1K -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 3
+	same out ''
+	same err $'llm-retry: attempt 1: the check\'s feedback is larger than --max-size (1024 bytes)\n'
+	same m/calls $'1\n'
+}
+
+@test "--max-size takes bytes with K, M or G, and refuses anything else" {
+	for bad in 0 0K '' x 1k 1T -1 1.5M 18446744073709551616 17179869184G; do
+		rm -f m/calls
+		usage_error "--max-size must be a positive size in bytes (K, M, G allowed), not \"$bad\"" \
+		    --max-size "$bad" -c 'exit 0' -- "$FAKE" m
+	done
+}
+
+@test "SIGUSR1 while the model runs: llm-retry dies of SIGUSR1, leaving nothing running" {
+	answer 1 'A1'
+	echo 30 >m/sleep.1
+	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for m/pid.1
+	stop USR1
+	status_is 138
+	nothing_left
+	below "$QUICK"
+	same out ''
+	no_group "$(cat m/pid.1)"
+}
+
+@test "SIGALRM while the model runs: llm-retry dies of SIGALRM, leaving nothing running" {
+	answer 1 'A1'
+	echo 30 >m/sleep.1
+	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for m/pid.1
+	stop ALRM
+	status_is 142
+	nothing_left
+	below "$QUICK"
+	no_group "$(cat m/pid.1)"
+}
+
+@test "SIGUSR2, SIGVTALRM, SIGPROF, SIGXCPU and SIGPIPE are sent on too" {
+	local sig n
+	for sig in USR2:140 VTALRM:154 PROF:155 XCPU:152 PIPE:141; do
+		n=${sig#*:}
+		sig=${sig%:*}
+		rm -rf m c && mkdir m c
+		answer 1 'A1'
+		echo 30 >m/sleep.1
+		background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+		wait_for m/pid.1
+		stop "$sig"
+		[ "$status" -eq "$n" ] || fail "SIG$sig: status $status, expected $n"
+		nothing_left
+		no_group "$(cat m/pid.1)"
+	done
+}
+
+@test "SIGUSR1 while the check runs: the check's process group ends, llm-retry dies of SIGUSR1" {
+	answer 1 'A1'
+	verdict 1 0
+	echo 30 >c/sleep.1
+	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for c/pid.1
+	g=$(pgid_of "$(cat c/pid.1)")
+	stop USR1
+	status_is 138
+	nothing_left
+	same out ''
+	no_group "$g"
+}
+
+@test "SIGALRM during the delay between attempts ends llm-retry at once" {
+	answer 1 'A1'
+	verdict 1 1 'F1'
+	answer 2 'A2'
+	background_retry -d 30 -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for c/pid.1
+	no_process "$(cat c/pid.1)"
+	sleep 0.3
+	stop ALRM
+	status_is 142
+	nothing_left
+	below "$QUICK"
+	same m/calls $'1\n'
+}
+
+@test "a signal ignored when llm-retry starts stays ignored, for it and for the model" {
+	answer 1 'A1'
+	verdict 1 0
+	printf 'Q\n' >prompt
+	# the model sends SIGUSR1 to llm-retry and to itself
+	env --ignore-signal=USR1 llm-retry -c "'$FAKE' '$PWD/c'" -- \
+	    sh -c 'kill -USR1 $PPID $$; exec "$0" "$1"' "$FAKE" "$PWD/m" <prompt >out 2>err &&
+	    status=0 || status=$?
+	status_is 0
+	same out 'A1'
+	same err ''
+}
+
+@test "--max-size: the prompt of a retry may grow to the limit, and no further" {
+	printf 'Q\n' >prompt
+	queue() {
+		rm -rf m c && mkdir m c
+		answer 1 'A1'
+		verdict 1 1 $'F1\n'
+		answer 2 'A2'
+		verdict 2 0
+	}
+	queue
+	retry -d 0 --max-size 66 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 0
+	same out 'A2'
+	same err ''
+	[ "$(wc -c <m/prompt.2)" -eq 66 ] || fail "the second prompt is not 66 bytes"
+	queue
+	retry -d 0 --max-size 65 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 1
+	same out ''
+	same err "llm-retry: attempt 1: the prompt of attempt 2 would be larger than --max-size (65 bytes)
+llm-retry: no answer accepted in $ONE; the last check said:
+F1
+"
+	same m/calls $'1\n'
 }

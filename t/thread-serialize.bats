@@ -1329,3 +1329,113 @@ big_thread() {
 	assert_output ""
 	assert_equal "$stderr" 'big.jsonl:20001:43: error: event 20000: "recoverable" must be a boolean, found a number'
 }
+
+# Hostile input (issue 13)
+
+# deep_event DEPTH [array]: a tool_call and its tool_result whose args and
+# result hold a value DEPTH levels deep, the event's own object being
+# level 1 and every value one level deeper than its container, one per
+# line (or, with "array", as one array: the array is not counted).
+deep_event() {
+	python3 - "$@" <<'PY'
+import sys
+d = int(sys.argv[1])
+call = ('{"type":"tool_call","toolName":"t","toolCallId":"c","args":{"a":'
+    + '[' * (d - 3) + '1' + ']' * (d - 3) + '},"iteration":1}')
+res = ('{"type":"tool_result","toolCallId":"c","result":'
+    + '[' * (d - 2) + '"r"' + ']' * (d - 2) + ',"iteration":1}')
+if len(sys.argv) > 2:
+    print('[' + call + ',\n' + res + ']')
+else:
+    print(call + '\n' + res)
+PY
+}
+
+@test "a lone NUL byte is reported as a NUL byte at column 1" {
+	printf '\0' >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" "in.jsonl:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "a NUL byte after valid JSON lines is reported where it is" {
+	printf '{"type":"message","role":"user","content":"a","iteration":1}\n  \0\n' >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" "in.jsonl:2:3: error: invalid JSON: NUL byte"
+}
+
+@test "a NUL byte inside a string is reported as a NUL byte where it is" {
+	printf '{"type":"message","role":"user","content":"ab\0c","iteration":1}\n' >in.jsonl
+	run -1 --separate-stderr thread-serialize --errors=json in.jsonl
+	assert_output ""
+	assert_equal "$stderr" '{"file":"in.jsonl","line":1,"column":46,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}'
+}
+
+@test "a NUL byte inside an array of events is reported where it is" {
+	printf '[{"type":"message","role":"user","content":"a","iteration":1},\0]' >in.json
+	run -1 --separate-stderr thread-serialize in.json
+	assert_output ""
+	assert_equal "$stderr" "in.json:1:63: error: invalid JSON: NUL byte"
+}
+
+@test "/dev/zero fails at its first byte, without reading on for ever" {
+	run -1 --separate-stderr timeout 10 thread-serialize /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr timeout 10 thread-serialize </dev/zero
+	assert_equal "$stderr" "<stdin>:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "values nested 2048 levels deep are written, as the JavaScript reference writes them" {
+	deep_event 2048 >in.jsonl
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_equal "$stderr" ""
+	node "$TOP/t/oracle/reference.js" in.jsonl | cmp - <(printf '%s\n' "$output")
+	a=$(printf '%*s' 2045 '' | tr ' ' '[')
+	z=$(printf '%*s' 2045 '' | tr ' ' ']')
+	assert_output "<thread>
+  <event type=\"tool_input\" id=\"0\" name=\"t\" iteration=\"1\">{&quot;a&quot;:${a}1${z}}</event>
+  <event type=\"tool_output\" id=\"1\" name=\"t\" status=\"success\" iteration=\"1\">r</event>
+</thread>"
+	deep_event 2048 array >in.json
+	run -0 --separate-stderr thread-serialize in.json
+	assert_equal "$stderr" ""
+}
+
+@test "a value nested 2049 levels deep is an error at that value" {
+	deep_event 2049 >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: values nested deeper than 2048 levels"
+	deep_event 2049 array >in.json
+	run -1 --separate-stderr thread-serialize --errors=json in.json
+	assert_equal "$stderr" '{"file":"in.json","line":1,"column":2112,"severity":"error","rule":"depth","message":"invalid JSON: values nested deeper than 2048 levels"}'
+}
+
+@test "a result nested 2049 levels deep is found on its own line" {
+	deep_event 2049 | sed 1d >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_equal "$stderr" "in.jsonl:1:2096: error: invalid JSON: values nested deeper than 2048 levels"
+}
+
+@test "an array or object 2049 levels deep is an error at its bracket" {
+	python3 -c 'print("{\"type\":\"tool_call\",\"toolName\":\"t\",\"toolCallId\":\"c\",\"args\":{\"a\":"
+	    + "{\"k\":" * 2047 + "1" + "}" * 2047 + "},\"iteration\":1}")' >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_equal "$stderr" "in.jsonl:1:10295: error: invalid JSON: values nested deeper than 2048 levels"
+	python3 -c 'print("{\"type\":\"tool_call\",\"toolName\":\"t\",\"toolCallId\":\"c\",\"args\":{\"a\":"
+	    + "[" * 2047 + "]" * 2047 + "},\"iteration\":1}")' >in.jsonl
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: values nested deeper than 2048 levels"
+}
+
+@test "a NUL byte down a pipe that stays open ends the read at once" {
+	mkfifo fifo
+	{ printf '{"type":"message","role":"user","content":"a","iteration":1}\n\0'; exec sleep 30; } >fifo 2>/dev/null &
+	writer=$!
+	run -1 --separate-stderr timeout 10 thread-serialize fifo
+	kill "$writer" 2>/dev/null || :
+	assert_output ""
+	assert_equal "$stderr" "fifo:2:1: error: invalid JSON: NUL byte"
+}

@@ -65,7 +65,7 @@ sh(const char *script, const char *in, size_t n, struct buf *out,
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)script, NULL };
 
 	buf_reset(out);
-	return proc_run(argv, in, n, out, timeout, res);
+	return proc_run(argv, in, n, out, 0, timeout, res);
 }
 
 static void
@@ -75,7 +75,7 @@ test_plain(void)
 	struct proc_result res;
 	char *argv[] = { (char *)"printf", (char *)"a%sb", (char *)"\t", NULL };
 
-	unit_long(proc_run(argv, NULL, 0, &out, 0, &res), 0, "printf runs");
+	unit_long(proc_run(argv, NULL, 0, &out, 0, 0, &res), 0, "printf runs");
 	unit_mem(buf_cstr(&out), out.len, "a\tb", "its output, from PATH");
 	unit_long(res.status, 0, "status 0");
 	unit_long(res.signo, 0, "no signal");
@@ -137,11 +137,11 @@ test_noexec(void)
 	char *dir[] = { (char *)"/tmp", NULL };
 
 	errno = 0;
-	unit_long(proc_run(missing, "x", 1, &out, 0, &res), PROC_NOEXEC,
+	unit_long(proc_run(missing, "x", 1, &out, 0, 0, &res), PROC_NOEXEC,
 	    "a missing command cannot start");
 	unit_long(errno, ENOENT, "ENOENT");
 	errno = 0;
-	unit_long(proc_run(dir, "x", 1, &out, 0, &res), PROC_NOEXEC,
+	unit_long(proc_run(dir, "x", 1, &out, 0, 0, &res), PROC_NOEXEC,
 	    "a directory cannot start");
 	unit_long(errno, EACCES, "EACCES");
 	buf_free(&out);
@@ -190,7 +190,9 @@ test_leftovers(void)
 	buf_free(&out);
 }
 
-/* In a child: a run that a SIGTERM from elsewhere stops. */
+static int stop_signo;	/* the signal stop_on_signal is sent */
+
+/* In a child: a run that stop_signo from elsewhere stops. */
 static void
 stop_on_signal(void)
 {
@@ -199,17 +201,17 @@ stop_on_signal(void)
 
 	if (fork() == 0) {
 		usleep(300000);
-		kill(getppid(), SIGTERM);
+		kill(getppid(), stop_signo);
 		_exit(0);
 	}
 	if (sh("echo $$ >/tmp/llmkit-unit-proc.pid; exec sleep 30", "", 0,
-	    &out, 0, &res) == PROC_CAUGHT && proc_caught() == SIGTERM)
+	    &out, 0, &res) == PROC_CAUGHT && proc_caught() == stop_signo)
 		proc_die();
 	_exit(99);
 }
 
 static void
-test_stop(void)
+stop_by(int signo, const char *name)
 {
 	const char *err;
 	long pid = 0;
@@ -217,10 +219,11 @@ test_stop(void)
 	double t = mono();
 	int st;
 
+	stop_signo = signo;
 	unlink("/tmp/llmkit-unit-proc.pid");
 	st = unit_child(stop_on_signal, &err);
-	unit_ok(mono() - t < 10, "a stop signal ends the run at once");
-	unit_long(st, 128 + SIGTERM, "and us, by the same signal");
+	unit_ok(mono() - t < 10, name);
+	unit_long(st, 128 + signo, "and us, by the same signal");
 	if ((fp = fopen("/tmp/llmkit-unit-proc.pid", "r")) != NULL) {
 		if (fscanf(fp, "%ld", &pid) != 1)
 			pid = 0;
@@ -228,6 +231,71 @@ test_stop(void)
 	}
 	unit_ok(pid > 0 && gone(pid), "the command is gone");
 	unlink("/tmp/llmkit-unit-proc.pid");
+}
+
+static void
+test_stop(void)
+{
+	stop_by(SIGTERM, "SIGTERM ends the run at once");
+	stop_by(SIGUSR1, "SIGUSR1 ends the run at once");
+	stop_by(SIGALRM, "SIGALRM ends the run at once");
+	stop_by(SIGPIPE, "SIGPIPE from another process ends the run at once");
+	stop_by(SIGRTMIN + 1, "a realtime signal ends the run at once");
+}
+
+static void
+test_max(void)
+{
+	struct buf out = BUF_INIT;
+	struct proc_result res;
+	char *argv[] = { (char *)"sh", (char *)"-c", NULL, NULL };
+	double t;
+
+	argv[2] = (char *)"head -c 100 /dev/zero";
+	unit_long(proc_run(argv, "", 0, &out, 100, 0, &res), 0,
+	    "100 bytes under a limit of 100");
+	unit_long(res.too_long, 0, "are not too long");
+	unit_long((long)out.len, 100, "and are all there");
+	unit_long(res.status, 0, "status 0");
+
+	buf_reset(&out);
+	argv[2] = (char *)"head -c 101 /dev/zero";
+	unit_long(proc_run(argv, "", 0, &out, 100, 0, &res), 0,
+	    "101 bytes under a limit of 100");
+	unit_long(res.too_long, 1, "are too long");
+
+	buf_reset(&out);
+	t = mono();
+	argv[2] = (char *)"exec cat /dev/zero";
+	unit_long(proc_run(argv, "", 0, &out, 65536, 0, &res), 0,
+	    "an endless output");
+	unit_long(res.too_long, 1, "is stopped");
+	unit_ok(out.len <= 65537, "no more than the limit and a byte is kept");
+	unit_ok(mono() - t < 10, "at once");
+
+	buf_reset(&out);
+	t = mono();
+	argv[2] = (char *)"trap '' TERM PIPE; while :; do echo x; done "
+	    "2>/dev/null";
+	unit_long(proc_run(argv, "", 0, &out, 1000, 0, &res), 0,
+	    "an endless output that ignores SIGTERM and SIGPIPE");
+	unit_long(res.too_long, 1, "is stopped");
+	unit_long(res.signo, SIGKILL, "by SIGKILL");
+	unit_ok(mono() - t < 10, "a second later");
+	buf_free(&out);
+}
+
+static void
+test_xfsz(void)
+{
+	struct buf out = BUF_INIT;
+	struct proc_result res;
+
+	unit_long(sh("kill -XFSZ $$", "", 0, &out, 0, &res), 0,
+	    "a command sent SIGXFSZ");
+	unit_long(res.signo, SIGXFSZ, "dies of it: we ignore it, not the "
+	    "commands");
+	buf_free(&out);
 }
 
 static void
@@ -243,13 +311,15 @@ int
 main(void)
 {
 	setenv("LLMKIT_PROC_TEST", "yes", 1);
-	if (proc_init() == -1)
+	if (proc_ignore_xfsz() == -1 || proc_init() == -1)
 		unit_bail("proc_init");
 	test_plain();
 	test_large();
 	test_noexec();
 	test_timeout();
 	test_leftovers();
+	test_max();
+	test_xfsz();
 	test_sleep();
 	test_stop();
 	return unit_done();

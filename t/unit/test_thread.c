@@ -431,6 +431,66 @@ test_bad_text(void)
 }
 
 static void
+test_nul(void)
+{
+	BAD("\0", "t.jsonl", 0, "t.jsonl:1:1: error: invalid JSON: NUL "
+	    "byte\n", "a lone NUL byte");
+	BAD("{\"type\":\"completion\",\"result\":\"r\",\"iteration\":0}\n"
+	    " \0", "t.jsonl", 0, "t.jsonl:2:2: error: invalid JSON: NUL byte\n",
+	    "a NUL byte after an event");
+	BAD("{\"type\":\"completion\",\"result\":\"r\0\",\"iteration\":0}",
+	    "t.jsonl", 0, "t.jsonl:1:33: error: invalid JSON: NUL byte\n",
+	    "a NUL byte in a string");
+	BAD("[1 x\0", "t.json", 0, "t.json:1:2: error: event 0: expected an "
+	    "object, found a number\nt.json:1:4: error: invalid JSON: expected "
+	    "',' or ']' after an array element\n",
+	    "an error before a NUL byte is that error");
+}
+
+/* An event whose result holds a string depth levels deep. */
+static char *
+deep_result(size_t depth, size_t *n)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	buf_adds(&b, "{\"type\":\"completion\",\"iteration\":0,\"result\":");
+	for (i = 2; i < depth; i++)
+		buf_addc(&b, '[');
+	buf_adds(&b, "\"r\"");
+	for (i = 2; i < depth; i++)
+		buf_addc(&b, ']');
+	buf_addc(&b, '}');
+	*n = b.len;
+	return buf_cstr(&b);
+}
+
+static void
+test_depth(void)
+{
+	struct result r;
+	char *in;
+	size_t n;
+
+	in = deep_result(THREAD_MAX_DEPTH, &n);
+	run(in, n, "t.jsonl", NULL, 0, &r);
+	unit_long(r.status, DIAG_INVALID, "a completion's result must be a "
+	    "string: the limit is not what fails it");
+	unit_str(r.err, "t.jsonl:1:45: error: event 0: \"result\" must be a "
+	    "string, found an array\n", "values as deep as the limit");
+	done(&r);
+	free(in);
+
+	in = deep_result(THREAD_MAX_DEPTH + 1, &n);
+	run(in, n, "t.jsonl", NULL, 0, &r);
+	unit_long(r.status, DIAG_INVALID, "values past the limit: status 1");
+	unit_str(r.err, "t.jsonl:1:2092: error: invalid JSON: values nested "
+	    "deeper than 2048 levels\n", "the error is at the value too deep");
+	done(&r);
+	free(in);
+}
+
+static void
 test_json_errors(void)
 {
 	diag_setjson(1);
@@ -509,6 +569,8 @@ main(void)
 	test_forbidden();
 	test_errors();
 	test_bad_text();
+	test_nul();
+	test_depth();
 	test_json_errors();
 	test_write_error();
 	return unit_done();
