@@ -35,6 +35,8 @@
 #define TAG_CAP		16	/* bytes of a tag kept to spot <tool>, </tool> */
 #define FEED_MAX	((size_t)1 << 30)	/* what one XML_Parse takes */
 #define FEED_MIN	((size_t)1 << 16)	/* a token held before expat sees it */
+#define ITEM_BYTES	64	/* --max-size bytes per element or attribute */
+#define ITEMS_MIN	4096	/* elements and attributes allowed at least */
 #define NONE		((size_t)-1)
 
 static const char open_tag[] = "<tool>";
@@ -47,7 +49,7 @@ enum lex {
 	L_TEXT, L_AMP, L_LT, L_BANG, L_CDATA, L_COMMENT, L_PI, L_TAG, L_QUOTE
 };
 
-enum lexev { LEX_END, LEX_AMP, LEX_TAG, LEX_CDEND, LEX_RSQB };
+enum lexev { LEX_END, LEX_AMP, LEX_TAG, LEX_CDEND, LEX_RSQB, LEX_ITEM };
 
 enum kind { K_STRING, K_TOKEN, K_OBJECT };
 
@@ -128,6 +130,10 @@ struct toolcall {
 	int			 done;		/* expat closed </tool> */
 	int			 xerr;		/* expat failed */
 	int			 strictamp;	/* --strict refused an "&" */
+	int			 refused;	/* or there were too many items */
+	size_t			 skipfrom;	/* then the raw offset to skip from */
+	size_t			 items;		/* elements and attributes lexed */
+	size_t			 maxitems;
 	int			 restart;	/* <tool> again, right inside */
 	size_t			 rsqb;		/* "]" held back at a read's end */
 	size_t			 endfed;
@@ -575,6 +581,12 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				tc->lex = L_TAG;
 				tc->tag[0] = '<';
 				tc->ntag = 1;
+				/* a start tag: one element more */
+				if (amps && c != '/' &&
+				    ++tc->items > tc->maxitems) {
+					*ip = i;
+					return LEX_ITEM;
+				}
 			} else
 				tc->lex = L_TEXT;	/* a stray "<" */
 			break;
@@ -655,6 +667,11 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 			}
 			if (tc->ntag < TAG_CAP)
 				tc->tag[tc->ntag++] = (char)c;
+			/* an "=" in a tag: one attribute more */
+			if (c == '=' && amps && ++tc->items > tc->maxitems) {
+				*ip = i;
+				return LEX_ITEM;
+			}
 			break;
 		case L_QUOTE:
 			while (i < n && s[i] != tc->q && s[i] != '&' &&
@@ -1420,6 +1437,8 @@ begin_call(struct toolcall *tc)
 	tc->sub = 0;
 	tc->namp = 0;
 	tc->done = tc->xerr = tc->strictamp = tc->restart = tc->bad = 0;
+	tc->refused = 0;
+	tc->items = 0;
 	tc->rsqb = 0;
 	tc->wpos = tc->cpos;
 	tc->wraw = 0;
@@ -1536,7 +1555,8 @@ amp_literal(struct toolcall *tc)
 	if (tc->opt.strict) {
 		call_error(tc, call_pos(tc, tc->ampraw), "bare-ampersand",
 		    "malformed tool call: bare \"&\" (write &amp;)");
-		tc->strictamp = 1;
+		tc->strictamp = tc->refused = 1;
+		tc->skipfrom = tc->ampraw + 1;
 		return 0;
 	}
 	advance(&tc->wpos, tc->raw.data + tc->wraw, tc->ampraw - tc->wraw);
@@ -1761,6 +1781,17 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			fs = ++i;
 			continue;
 		}
+		if (ev == LEX_ITEM) {
+			/* what comes before the tag is judged before it */
+			if (!feed(tc, s + fs, i - fs) || !flush_before(tc))
+				return 0;
+			call_error(tc, call_pos(tc, tc->tokraw), "max-items",
+			    "tool call holds more than %zu elements and "
+			    "attributes", tc->maxitems);
+			tc->refused = 1;
+			tc->skipfrom = base + i;
+			return 0;
+		}
 		if (ev == LEX_END)
 			break;
 	}
@@ -1833,7 +1864,8 @@ call_stopped(struct toolcall *tc, size_t base, size_t used)
 			;
 		return skip_held(tc, at, base, used);
 	}
-	return skip_held(tc, tc->ampraw + 1, base, used);
+	tc->xspoilt = 1;
+	return skip_held(tc, tc->skipfrom, base, used);
 }
 
 static size_t
@@ -1983,6 +2015,10 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	tc->opt = *opt;
 	if (tc->opt.max_size == 0)
 		tc->opt.max_size = TOOLCALL_MAX_SIZE;
+	/* what a call may hold, so that its memory follows --max-size */
+	tc->maxitems = tc->opt.max_size / ITEM_BYTES;
+	if (tc->maxitems < ITEMS_MIN)
+		tc->maxitems = ITEMS_MIN;
 	tc->out = out;
 	tc->file = file;
 	tc->status = DIAG_OK;
