@@ -416,6 +416,30 @@ u8_prefix(const unsigned char *s, size_t n)
 	return i;
 }
 
+/*
+ * The bytes at s (n available) that one character takes, well-formed or
+ * not: the first byte and the continuation bytes after it, up to the
+ * length it announces (*want). An encoded surrogate (ED A0 80), an
+ * overlong form (C0 80) or a cut sequence (E2 82 then "x") is one bad
+ * character; a stray continuation byte is one on its own.
+ */
+static size_t
+u8_group(const unsigned char *s, size_t n, size_t *want)
+{
+	size_t len = 1, i;
+
+	if (s[0] >= 0xC0 && s[0] <= 0xDF)
+		len = 2;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		len = 3;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF7)
+		len = 4;
+	for (i = 1; i < len && i < n && (s[i] & 0xC0) == 0x80; i++)
+		;
+	*want = len;
+	return i;
+}
+
 static void
 prose_ok(struct toolcall *tc, const char *s, size_t n)
 {
@@ -432,12 +456,16 @@ static void
 prose_bad(struct toolcall *tc, const char *s, size_t n)
 {
 	char msg[64];
+	unsigned long col = tc->pos.col;
 
 	snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
 	    "offset %llu", (unsigned char)s[0], tc->pos.off);
 	diag_pos(DIAG_ERROR, tc->file, &tc->pos, "utf8", msg);
 	tc->status = DIAG_INVALID;
+	/* one character, whatever its bytes: no line ends in it */
 	advance(&tc->pos, s, n);
+	tc->pos.col = col + 1;
+	tc->pos.cr = 0;
 	if (tc->opt.events) {
 		buf_add(&tc->text, "\xEF\xBF\xBD", 3);
 		text_lines(tc);
@@ -453,21 +481,20 @@ prose_text(struct toolcall *tc, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned char seq[8];
-	size_t i = 0, run = 0, len, k, take;
+	size_t i = 0, run = 0, want, k, take;
 
 	if (tc->nu8 > 0 && n > 0) {
 		/* finish the character the last read cut */
-		take = n < 4 ? n : 4;
+		take = n < 4 - tc->nu8 ? n : 4 - tc->nu8;
 		memcpy(seq, tc->u8, tc->nu8);
 		memcpy(seq + tc->nu8, s, take);
-		len = u8_len(seq[0]);
-		k = u8_prefix(seq, tc->nu8 + take);
-		if (k == tc->nu8 + take && k < len) {
+		k = u8_group(seq, tc->nu8 + take, &want);
+		if (k == tc->nu8 + take && k < want) {
 			memcpy(tc->u8 + tc->nu8, s, take);
 			tc->nu8 += take;
 			return;
 		}
-		if (k == len)
+		if (u8_len(seq[0]) == k && u8_prefix(seq, k) == k)
 			prose_ok(tc, (const char *)seq, k);
 		else
 			prose_bad(tc, (const char *)seq, k);
@@ -475,14 +502,13 @@ prose_text(struct toolcall *tc, const char *str, size_t n)
 		tc->nu8 = 0;
 	}
 	while ((i = find_nonascii(s, i, n)) < n) {
-		len = u8_len(s[i]);
-		k = u8_prefix(s + i, n - i);
-		if (k == len) {
-			i += len;
+		k = u8_group(s + i, n - i, &want);
+		if (u8_len(s[i]) == k && u8_prefix(s + i, k) == k) {
+			i += k;
 			continue;
 		}
 		prose_ok(tc, str + run, i - run);
-		if (i + k == n && len > 0) {
+		if (i + k == n && k < want) {
 			memcpy(tc->u8, s + i, k);
 			tc->nu8 = k;
 			return;
