@@ -2124,6 +2124,17 @@ toolcall_status(const struct toolcall *tc)
 	return tc->status;
 }
 
+/*
+ * The bytes expat has scanned, a token it could not finish counted again
+ * each time it is given more: a few times the input at most, so that
+ * tests can see the feeding stay linear.
+ */
+unsigned long long
+toolcall_work(const struct toolcall *tc)
+{
+	return tc->work;
+}
+
 void
 toolcall_free(struct toolcall *tc)
 {
