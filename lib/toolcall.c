@@ -129,9 +129,7 @@ struct toolcall {
 	unsigned long long	 work;		/* bytes expat has scanned */
 	int			 done;		/* expat closed </tool> */
 	int			 xerr;		/* expat failed */
-	int			 strictamp;	/* --strict refused an "&" */
-	int			 refused;	/* or there were too many items */
-	size_t			 skipfrom;	/* then the raw offset to skip from */
+	size_t			 skipfrom;	/* refused: the raw offset to skip from */
 	size_t			 items;		/* elements and attributes lexed */
 	size_t			 maxitems;
 	int			 restart;	/* <tool> again, right inside */
@@ -1462,8 +1460,7 @@ begin_call(struct toolcall *tc)
 	tc->lex = L_TEXT;
 	tc->sub = 0;
 	tc->namp = 0;
-	tc->done = tc->xerr = tc->strictamp = tc->restart = tc->bad = 0;
-	tc->refused = 0;
+	tc->done = tc->xerr = tc->restart = tc->bad = 0;
 	tc->items = 0;
 	tc->rsqb = 0;
 	tc->wpos = tc->cpos;
@@ -1581,7 +1578,6 @@ amp_literal(struct toolcall *tc)
 	if (tc->opt.strict) {
 		call_error(tc, call_pos(tc, tc->ampraw), "bare-ampersand",
 		    "malformed tool call: bare \"&\" (write &amp;)");
-		tc->strictamp = tc->refused = 1;
 		tc->skipfrom = tc->ampraw + 1;
 		return 0;
 	}
@@ -1814,7 +1810,6 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			call_error(tc, call_pos(tc, tc->tokraw), "max-items",
 			    "tool call holds more than %zu elements and "
 			    "attributes", tc->maxitems);
-			tc->refused = 1;
 			tc->skipfrom = base + i;
 			return 0;
 		}
@@ -1851,8 +1846,9 @@ piece_end(const struct toolcall *tc, const char *s, size_t off, size_t m)
 }
 
 /*
- * The call stopped: expat closed it, or failed, or --strict refused an
- * "&". s[0..used) of the bytes being read are in raw from base on.
+ * The call stopped: expat closed it, or failed, or the call was refused
+ * (a bare "&" with --strict, too many elements) and is skipped from
+ * skipfrom. s[0..used) of the bytes being read are in raw from base on.
  * Returns how many of them are used.
  */
 static size_t
