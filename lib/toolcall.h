@@ -26,6 +26,7 @@ struct toolcall	*toolcall_new(const struct toolcall_opts *, FILE *,
 int		 toolcall_feed(struct toolcall *, const char *, size_t);
 int		 toolcall_end(struct toolcall *);
 int		 toolcall_status(const struct toolcall *);
+unsigned long long toolcall_work(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
 
 #endif

@@ -1394,3 +1394,185 @@ EOF
 	run -0 ev whole 'e.type + " "'
 	assert_output "text text tool_call "
 }
+
+# Hostile input (issue 13)
+
+# rep STRING N: STRING N times, no newline.
+rep() {
+	awk -v s="$1" -v n="$2" 'BEGIN {
+		for (r = ""; n > 0; n = int(n / 2)) {
+			if (n % 2)
+				r = r s
+			s = s s
+		}
+		printf "%s", r
+	}'
+}
+
+# deep N: a call whose arguments open N <a> and never close them, ended
+# by </tool>, then the good call "ok", in deep.txt.
+deep() {
+	{
+		printf '<tool><tool_name>x</tool_name><arguments>'
+		rep '<a>' "$1"
+		printf '</tool>\n<tool><tool_name>ok</tool_name></tool>\n'
+	} >deep.txt
+}
+
+OK_CALL='{"server_name":"local","tool_name":"ok","arguments":{}}'
+
+@test "a call nested 500,000 deep is an error at its 4097th level, and every later call is read" {
+	deep 500000
+	printf '<tool><tool_name>ok</tool_name></tool>\n' >>deep.txt
+	run -1 --separate-stderr toolcall-parse deep.txt
+	assert_output "$OK_CALL
+$OK_CALL"
+	assert_equal "$stderr" "deep.txt:1:12324: error: malformed tool call: elements nested deeper than 4096"
+}
+
+@test "elements nested 4096 deep, <tool> included, are read; 4097 are an error at the deepest" {
+	nest() {
+		printf '<tool><tool_name>t</tool_name><arguments>'
+		rep '<a>' "$1"
+		printf 1
+		rep '</a>' "$1"
+		printf '</arguments></tool>\n'
+	}
+	nest 4094 >in.txt
+	{
+		printf '{"server_name":"local","tool_name":"t","arguments":'
+		rep '{"a":' 4094
+		printf 1
+		rep '}' 4095
+		echo
+	} >want
+	toolcall-parse in.txt >out
+	cmp out want
+	nest 4095 >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:1:12324: error: malformed tool call: elements nested deeper than 4096"
+}
+
+@test "a call of 21 MB of open elements is skipped in little memory" {
+	[[ "${LLMKIT_BIN:-}" != */san* ]] || skip "ulimit -v and the sanitizers do not mix"
+	deep 7000000
+	run -1 --separate-stderr bash -c 'ulimit -v 150000; toolcall-parse deep.txt'
+	assert_output "$OK_CALL"
+	assert_equal "$stderr" "deep.txt:1:12324: error: malformed tool call: elements nested deeper than 4096"
+}
+
+# items N M: a call with N empty elements <a/> in <arguments>, M attributes
+# on the first, then the good call "ok", in in.txt.
+items() {
+	{
+		printf '<tool><tool_name>t</tool_name><arguments><a'
+		awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf " b%d=\"\"", i }'
+		printf '/>'
+		rep '<a/>' $(($1 - 1))
+		printf '</arguments></tool>\n<tool><tool_name>ok</tool_name></tool>\n'
+	} >in.txt
+}
+
+# calls_ok N: out holds two lines, a call of tool t whose argument "a" is
+# an array of N empty strings (a single one for 1), then the call "ok".
+calls_ok() {
+	{
+		printf '{"server_name":"local","tool_name":"t","arguments":{"a":'
+		if [ "$1" -eq 1 ]; then
+			printf '""'
+		else
+			printf '[""'
+			rep ',""' $(($1 - 1))
+			printf ']'
+		fi
+		printf '}}\n%s\n' "$OK_CALL"
+	} >want
+	cmp out want
+}
+
+@test "--max-size 1M allows 16384 elements and attributes in a call; 16385 are an error at the tag that goes over" {
+	items 16382 0
+	toolcall-parse --max-size 1M in.txt >out
+	calls_ok 16382
+	items 16383 0
+	run -1 --separate-stderr toolcall-parse --max-size 1M in.txt
+	assert_output "$OK_CALL"
+	assert_equal "$stderr" "in.txt:1:65570: error: tool call holds more than 16384 elements and attributes"
+	items 1 16381
+	toolcall-parse --max-size 1M in.txt >out
+	calls_ok 1
+	items 1 16382
+	run -1 --separate-stderr toolcall-parse --errors=json --max-size 1M in.txt
+	assert_output "$OK_CALL"
+	assert_equal "$stderr" '{"file":"in.txt","line":1,"column":42,"severity":"error","rule":"max-items","message":"tool call holds more than 16384 elements and attributes"}'
+}
+
+@test "any --max-size allows 4096 elements and attributes in a call; the default 1048576" {
+	items 4094 0
+	toolcall-parse --max-size 20K in.txt >out
+	calls_ok 4094
+	items 4095 0
+	run -1 --separate-stderr toolcall-parse --max-size 20K in.txt
+	assert_equal "$stderr" "in.txt:1:16418: error: tool call holds more than 4096 elements and attributes"
+	items 1048575 0
+	st=0
+	toolcall-parse in.txt >out 2>err || st=$?
+	assert_equal "$st" 1
+	assert_equal "$(cat out)" "$OK_CALL"
+	assert_equal "$(cat err)" "in.txt:1:4194338: error: tool call holds more than 1048576 elements and attributes"
+}
+
+@test "an encoded surrogate in prose is one error at its column, one U+FFFD" {
+	printf '%0129d\355\240\200 <tool></tool>\n' 0 >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_equal "${lines[0]}" "{\"type\":\"text\",\"text\":\"$(printf '%0129d' 0)� \"}"
+	assert_equal "$stderr" "in.txt:1:130: error: invalid UTF-8: byte 0xed at byte offset 129
+in.txt:1:132: error: malformed tool call: <tool_name> is missing or empty"
+}
+
+@test "stray continuation bytes in prose are one error and one column each" {
+	printf 'a\200\277b\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"text","text":"a��b\n"}'
+	assert_equal "$stderr" "in.txt:1:2: error: invalid UTF-8: byte 0x80 at byte offset 1
+in.txt:1:3: error: invalid UTF-8: byte 0xbf at byte offset 2"
+}
+
+@test "NUL bytes in prose are text: 100 MB of them are read in little memory" {
+	[[ "${LLMKIT_BIN:-}" != */san* ]] || skip "ulimit -v and the sanitizers do not mix"
+	run -0 --separate-stderr bash -c 'head -c 100M /dev/zero | (ulimit -v 60000; toolcall-parse)'
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "toolcall-parse /dev/zero reads on: prose has no end" {
+	run -124 timeout 0.3 toolcall-parse /dev/zero
+	assert_output ""
+}
+
+@test "NUL bytes inside a call are an XML error; the call is skipped and the next read" {
+	{ printf 'a\n<tool>'; head -c 1M /dev/zero; printf '</tool>\n<tool><tool_name>ok</tool_name></tool>\n'; } >in.txt
+	run -1 --separate-stderr toolcall-parse in.txt
+	assert_output "$OK_CALL"
+	assert_equal "$stderr" "in.txt:2:7: $INVALID"
+}
+
+@test "25,000 back-to-back calls all come out" {
+	rep '<tool><tool_name>x</tool_name></tool>' 25000 >in.txt
+	toolcall-parse in.txt >out
+	assert_equal "$(wc -l <out)" 25000
+	assert_equal "$(sort -u out)" '{"server_name":"local","tool_name":"x","arguments":{}}'
+}
+
+@test "a 4 MB attribute value and a 4 MB comment in one call" {
+	{
+		printf '<tool><tool_name>x</tool_name><!-- '
+		rep x 4000000
+		printf ' --><arguments><a b="'
+		rep x 4000000
+		printf '">1</a></arguments></tool>\n'
+	} >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"x","arguments":{"a":1}}'
+}

@@ -30,15 +30,18 @@ struct run {
 	char	*err;
 	int	 status;
 	int	 failed;	/* a feed or the end returned other than 0 */
+	unsigned long long work;	/* toolcall_work at the end */
 };
 
 /* How a run cuts its input into pieces for toolcall_feed. */
 enum {
 	FEED_WHOLE,
 	FEED_BYTES,
+	FEED_READS,		/* 64 KiB, as toolcall-parse reads */
 	FEED_RANDOM		/* FEED_RANDOM + k: random sizes, seed k */
 };
 #define FEED_SEEDS	5
+#define READ_SIZE	65536
 
 static struct toolcall_opts
 opts(int events, int strict, size_t max_size)
@@ -76,6 +79,8 @@ piece(int how, uint32_t *state, size_t left)
 		return left;
 	if (how == FEED_BYTES)
 		return left < 1 ? left : 1;
+	if (how == FEED_READS)
+		return left < READ_SIZE ? left : READ_SIZE;
 	n = xorshift(state) % range[how - FEED_RANDOM];
 	if (how - FEED_RANDOM != 4)
 		n++;
@@ -115,6 +120,7 @@ run(const struct toolcall_opts *o, const char *in, size_t n, int how,
 	if (toolcall_end(t) != 0)
 		r->failed = 1;
 	r->status = toolcall_status(t);
+	r->work = toolcall_work(t);
 	toolcall_free(t);
 	if (fclose(f) != 0)
 		unit_bail("fclose");
@@ -131,6 +137,8 @@ how_name(int how)
 		return "whole";
 	if (how == FEED_BYTES)
 		return "1-byte pieces";
+	if (how == FEED_READS)
+		return "64 KiB pieces";
 	snprintf(s, sizeof(s), "random pieces, seed %d", how - FEED_RANDOM);
 	return s;
 }
@@ -897,6 +905,239 @@ test_write_error(void)
 }
 
 /* An input for the chunking checks, built in or read from a file. */
+/* Hostile input (issue 13). */
+
+/* n copies of s in b. */
+static void
+repeat(struct buf *b, const char *s, size_t n)
+{
+	while (n-- > 0)
+		buf_adds(b, s);
+}
+
+/*
+ * A call nested exactly DEPTH_MAX deep (<tool>, <arguments> and 4094
+ * <a>) is read; one level more is an error at the 4095th <a>, expat is
+ * fed no more of it, and the next call is read.
+ */
+static void
+test_depth(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT, out = BUF_INIT;
+
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a>", 4094);
+	buf_adds(&in, "1");
+	repeat(&in, "</a>", 4094);
+	buf_adds(&in, "</arguments></tool>\n");
+	buf_adds(&out, "{\"server_name\":\"local\",\"tool_name\":\"t\","
+	    "\"arguments\":");
+	repeat(&out, "{\"a\":", 4094);
+	buf_adds(&out, "1");
+	repeat(&out, "}", 4094);
+	buf_adds(&out, "}\n");
+	want_n(&o, in.data, in.len, buf_cstr(&out), "", DIAG_OK,
+	    "elements nested 4096 deep, <tool> included");
+
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a>", 4095);
+	buf_adds(&in, "1</tool>\n<tool><tool_name>ok</tool_name></tool>\n");
+	want_n(&o, in.data, in.len, CALL("ok", "{}"), FILE_NAME ":1:12324: "
+	    "error: malformed tool call: elements nested deeper than 4096\n",
+	    DIAG_INVALID, "elements nested 4097 deep; the next call is read");
+
+	/* the issue's case: 500,000 levels spoilt the parser for the next */
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>x</tool_name><arguments>");
+	repeat(&in, "<a>", 500000);
+	buf_adds(&in, "</tool>\n<tool><tool_name>ok</tool_name></tool>\n");
+	want_n(&o, in.data, in.len, CALL("ok", "{}"), FILE_NAME ":1:12324: "
+	    "error: malformed tool call: elements nested deeper than 4096\n",
+	    DIAG_INVALID, "500,000 levels, then a good call");
+	buf_free(&in);
+	buf_free(&out);
+}
+
+/*
+ * Elements and attributes of a call: one per 64 bytes of --max-size, and
+ * 4096 at least. At --max-size 1M, 16384 are read (<tool_name>,
+ * <arguments> and 16382 <a/>) and 16385 are an error at the tag that
+ * goes over; the next call is read.
+ */
+static void
+test_items(void)
+{
+	struct toolcall_opts o = opts(0, 0, 1 << 20);
+	struct buf in = BUF_INIT, out = BUF_INIT;
+	size_t i;
+
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a/>", 16382);
+	buf_adds(&in, "</arguments></tool>\n");
+	buf_adds(&out, "{\"server_name\":\"local\",\"tool_name\":\"t\","
+	    "\"arguments\":{\"a\":[\"\"");
+	repeat(&out, ",\"\"", 16381);
+	buf_adds(&out, "]}}\n");
+	want_n(&o, in.data, in.len, buf_cstr(&out), "", DIAG_OK,
+	    "16384 elements at --max-size 1M");
+
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a/>", 16383);
+	buf_adds(&in, "</arguments></tool>\n<tool><tool_name>ok</tool_name>"
+	    "</tool>\n");
+	want_n(&o, in.data, in.len, CALL("ok", "{}"), FILE_NAME ":1:65570: "
+	    "error: tool call holds more than 16384 elements and attributes\n",
+	    DIAG_INVALID, "16385 elements at --max-size 1M");
+
+	/* attributes count, in a tag that is refused before expat has it */
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments><a");
+	for (i = 0; i < 16381; i++)
+		buf_printf(&in, " b%zu=''", i);
+	buf_adds(&in, "/></arguments></tool>\n");
+	want_n(&o, in.data, in.len, CALL("t", "{\"a\":\"\"}"), "", DIAG_OK,
+	    "2 elements and 16382 attributes at --max-size 1M");
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments><a");
+	for (i = 0; i < 16382; i++)
+		buf_printf(&in, " b%zu=''", i);
+	buf_adds(&in, "/></arguments></tool>\n<tool><tool_name>ok</tool_name>"
+	    "</tool>\n");
+	want_n(&o, in.data, in.len, CALL("ok", "{}"), FILE_NAME ":1:42: "
+	    "error: tool call holds more than 16384 elements and attributes\n",
+	    DIAG_INVALID, "2 elements and 16383 attributes at --max-size 1M");
+
+	/* a small --max-size still allows 4096 */
+	o = opts(0, 0, 64 << 10);
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a/>", 4094);
+	buf_adds(&in, "</arguments></tool>\n");
+	buf_reset(&out);
+	buf_adds(&out, "{\"server_name\":\"local\",\"tool_name\":\"t\","
+	    "\"arguments\":{\"a\":[\"\"");
+	repeat(&out, ",\"\"", 4093);
+	buf_adds(&out, "]}}\n");
+	want_n(&o, in.data, in.len, buf_cstr(&out), "", DIAG_OK,
+	    "4096 elements at --max-size 64K");
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&in, "<a/>", 4095);
+	buf_adds(&in, "</arguments></tool>\n");
+	want_n(&o, in.data, in.len, "", FILE_NAME ":1:16418: error: tool "
+	    "call holds more than 4096 elements and attributes\n",
+	    DIAG_INVALID, "4097 elements at --max-size 64K");
+	buf_free(&in);
+	buf_free(&out);
+}
+
+/*
+ * Fed as toolcall-parse reads (64 KiB at a time), what expat scans stays
+ * within a few times the input: each call of a dense stream is handed
+ * over up to its </tool>, not to the end of the read, and a long token is
+ * not scanned again from its start with every read.
+ */
+static void
+linear(const char *in, size_t n, const char *first, size_t lines,
+    const char *what)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct run r;
+	size_t k = 0, i;
+
+	run(&o, in, n, FEED_READS, &r);
+	for (i = 0; i < r.outlen; i++)
+		k += r.out[i] == '\n';
+	unit_ok(r.outlen >= strlen(first) &&
+	    memcmp(r.out, first, strlen(first)) == 0 && k == lines,
+	    unit_fmt("%s: %zu calls, the first right", what, lines));
+	unit_str(r.err, "", unit_fmt("%s: no diagnostics", what));
+	unit_ok(r.work <= 3 * (unsigned long long)n, unit_fmt("%s: expat "
+	    "scans %llu bytes of %zu, at most 3 times", what, r.work, n));
+	run_free(&r);
+}
+
+static void
+test_linear(void)
+{
+	struct buf in = BUF_INIT;
+
+	repeat(&in, "<tool><tool_name>x</tool_name></tool>", 25000);
+	linear(in.data, in.len, CALL("x", "{}"), 25000,
+	    "25,000 back-to-back calls");
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>x</tool_name><arguments><a b=\"");
+	repeat(&in, "xxxxxxxxxxxxxxxx", 1 << 18);
+	buf_adds(&in, "\">1</a></arguments></tool>\n");
+	linear(in.data, in.len, CALL("x", "{\"a\":1}"), 1,
+	    "a 4 MiB attribute value");
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>x</tool_name><!--");
+	repeat(&in, "xxxxxxxxxxxxxxxx", 1 << 18);
+	buf_adds(&in, "--></tool>\n");
+	linear(in.data, in.len, CALL("x", "{}"), 1, "a 4 MiB comment");
+	buf_reset(&in);
+	buf_adds(&in, "<tool><tool_name>x</tool_name><arguments><a>");
+	repeat(&in, "<?x ", 1 << 20);
+	buf_adds(&in, "?>1</a></arguments></tool>\n");
+	linear(in.data, in.len, CALL("x", "{\"a\":1}"), 1,
+	    "a 4 MiB processing instruction");
+	buf_free(&in);
+}
+
+/*
+ * A token held back from expat is still given to it as it grows: an
+ * error 100 KB into a tag is found there, not at its end; the call is
+ * skipped and the next read.
+ */
+static void
+test_long_token_error(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT;
+
+	buf_adds(&in, "<tool><tool_name>x</tool_name><arguments><a b=\"");
+	repeat(&in, "x", 100000);
+	buf_adds(&in, "\001");
+	repeat(&in, "y", 100000);
+	buf_adds(&in, "\"/></arguments></tool>\n<tool><tool_name>ok"
+	    "</tool_name></tool>\n");
+	want_n(&o, in.data, in.len, CALL("ok", "{}"), FILE_NAME ":1:100048: "
+	    "error: malformed tool call: not well-formed (invalid token)\n",
+	    DIAG_INVALID, "an error 100 KB into a tag");
+	buf_free(&in);
+}
+
+/*
+ * The bytes of an encoded surrogate, ED A0 80, in prose are one bad
+ * character: one error at its column, one U+FFFD, one column.
+ */
+static void
+test_surrogate(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0), e = opts(1, 0, 0);
+	struct buf in = BUF_INIT;
+
+	repeat(&in, "x", 129);
+	buf_adds(&in, "\xed\xa0\x80<tool></tool>\n");
+	want_n(&o, in.data, in.len, "", FILE_NAME ":1:130: error: invalid "
+	    "UTF-8: byte 0xed at byte offset 129\n" FILE_NAME ":1:131: error: "
+	    "malformed tool call: <tool_name> is missing or empty\n",
+	    DIAG_INVALID, "an encoded surrogate in prose");
+	want(&e, "a\xed\xa0\x80" "b\x80\x80" "c\xe2\x82" "d\n",
+	    EV_TEXT("a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd" "c\xef\xbf\xbd"
+	    "d\\n"), FILE_NAME ":1:2: error: invalid UTF-8: byte 0xed at byte "
+	    "offset 1\n" FILE_NAME ":1:4: error: invalid UTF-8: byte 0x80 at "
+	    "byte offset 5\n" FILE_NAME ":1:5: error: invalid UTF-8: byte 0x80 "
+	    "at byte offset 6\n" FILE_NAME ":1:7: error: invalid UTF-8: byte "
+	    "0xe2 at byte offset 8\n", DIAG_INVALID,
+	    "bad characters in prose, one U+FFFD and one column each");
+	buf_free(&in);
+}
+
 struct input {
 	char	*name;
 	char	*data;
@@ -1042,6 +1283,34 @@ builtin_inputs(void)
 	    "</tool_name><arguments><a><b/>x < y</a></arguments></tool>");
 	ADD("text in <tool>, then a bad reference", "<tool>a&#0;</tool>\n");
 
+	/* hostile input (issue 13) */
+	ADD("an encoded surrogate in prose", "a\xed\xa0\x80" "b\x80\x80\n"
+	    "<tool><tool_name>t</tool_name></tool>\xed\xa0");
+	ADD("a bare & in a tag after an error in it", "<tool><tool_name>t"
+	    "</tool_name><arguments><a \001 b=\"&\" c='&'/></arguments></tool>"
+	    "<tool><tool_name>t</tool_name><arguments><a b=\"&\" \001/>"
+	    "</arguments></tool>");
+	buf_adds(&b, "<tool><tool_name>t</tool_name><arguments>");
+	repeat(&b, "<a>", 4100);
+	buf_adds(&b, "</tool>\n<tool><tool_name>ok</tool_name></tool>\n");
+	add_input("deep nesting, then a good call", b.data, b.len);
+	buf_reset(&b);
+	buf_adds(&b, "<tool><tool_name>t</tool_name><!--");
+	repeat(&b, "x", 70000);
+	buf_adds(&b, "--");
+	repeat(&b, "y", 70000);
+	buf_adds(&b, "--></tool>\n<tool><tool_name>ok</tool_name></tool>\n");
+	add_input("a 140 KB comment with -- in it", b.data, b.len);
+	buf_reset(&b);
+	buf_adds(&b, "<tool><tool_name>t</tool_name><arguments><a b='&");
+	repeat(&b, "x", 70000);
+	buf_adds(&b, "&\001&");
+	repeat(&b, "y", 70000);
+	buf_adds(&b, "&'/></arguments></tool>\n<tool><tool_name>ok</tool_name>"
+	    "</tool>\n");
+	add_input("bare &s around an error 70 KB into a tag", b.data, b.len);
+	buf_reset(&b);
+
 	/* a prose line longer than 64 KiB */
 	for (i = 0; b.len < 70000; i++)
 		buf_adds(&b, i % 2 == 0 ? "\xe6\x97\xa5" : "\xf0\x9f\x98\x80");
@@ -1136,6 +1405,8 @@ test_chunking(void)
 			    "error", inputs[i].name, mode_names[m]));
 			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
 			    how++) {
+				if (how == FEED_READS)
+					continue;
 				run(&modes[m], inputs[i].data, inputs[i].len,
 				    how, &cut);
 				same(&whole, &cut, unit_fmt("%s, %s: whole "
@@ -1164,6 +1435,11 @@ main(void)
 	test_long_line();
 	test_errors();
 	test_write_error();
+	test_depth();
+	test_items();
+	test_linear();
+	test_long_token_error();
+	test_surrogate();
 	test_chunking();
 	return unit_done();
 }

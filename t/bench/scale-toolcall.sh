@@ -1,0 +1,135 @@
+#!/bin/sh
+# t/bench/scale-toolcall.sh: how toolcall-parse's time and memory grow
+# with hostile input (issue 13, findings 16 and 17). Each case is
+# generated at 1x, 2x, 4x and 8x its size and timed (median of 3 runs); a
+# line per case gives the times and, in parentheses, each one over the one
+# before it: about 2 when the time is linear in the input, about 4 when it
+# is quadratic.
+#   dense      N calls of 37 bytes back to back, no byte between them
+#              (N = 50,000 at 1x, 1.85 MB)
+#   attribute  one call whose argument has an attribute value of N bytes
+#              (N = 4 MB at 1x)
+#   comment    one call holding a comment of N bytes (N = 4 MB at 1x)
+#   open-a     one call of N open <a> elements, ended by </tool>, then a
+#              good call (N = 1,000,000 at 1x, 3 MB): the peak resident
+#              memory is printed beside the input size
+# Outputs are checked (status, output, diagnostics); times and memory are
+# reported, never judged.
+#
+# Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure).
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+bin=${LLMKIT_BIN:-$top/bin}
+bench=${LLMKIT_BENCH:-$top/obj/std/bench}
+tp=$bin/toolcall-parse
+
+fail() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+for f in "$tp" "$bench/measure"; do
+	[ -x "$f" ] || fail "$f: not built (run make bench)"
+done
+command -v python3 >/dev/null 2>&1 || fail "python3 not found: it writes the inputs"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# gen CASE N FILE: the input of CASE at size N.
+gen() {
+	python3 - "$1" "$2" "$3" <<'PY' || fail "cannot generate $1 at $2"
+import sys
+case, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+head = "<tool><tool_name>x</tool_name>"
+if case == "dense":
+    text = (head + "</tool>") * n
+elif case == "attribute":
+    text = head + '<arguments><a b="' + "x" * n + '">1</a></arguments></tool>\n'
+elif case == "comment":
+    text = head + "<!-- " + "x" * n + " --></tool>\n"
+else:
+    text = (head + "<arguments>" + "<a>" * n + "</tool>\n" + head +
+            "</tool>\n")
+with open(out, "w") as f:
+    f.write(text)
+PY
+}
+
+call='{"server_name":"local","tool_name":"x","arguments":{}}'
+
+# check CASE N FILE: the run's status, output and diagnostics are right.
+check() {
+	"$tp" "$3" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	case $1 in
+	dense)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		    [ "$(wc -l <"$tmp/out")" -eq "$2" ] &&
+		    [ "$(sort -u "$tmp/out")" = "$call" ] ||
+		    fail "dense $2: status $st, $(wc -l <"$tmp/out") calls"
+		;;
+	attribute)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/out")" = \
+		    '{"server_name":"local","tool_name":"x","arguments":{"a":1}}' ] ||
+		    fail "attribute $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
+	comment)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		    [ "$(cat "$tmp/out")" = "$call" ] ||
+		    fail "comment $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
+	open-a)
+		[ "$st" -eq 1 ] && [ "$(cat "$tmp/out")" = "$call" ] &&
+		    [ "$(cat "$tmp/err")" = "$3:1:12324: error: malformed tool call: elements nested deeper than 4096" ] ||
+		    fail "open-a $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
+	esac
+}
+
+# scale CASE BASE: the case at BASE, 2, 4 and 8 times BASE.
+scale() {
+	c=$1 base=$2
+	out="$c:" mem="$c peak RSS:" prev=
+	for k in 1 2 4 8; do
+		n=$((base * k))
+		f=$tmp/$c-$k
+		gen "$c" "$n" "$f"
+		check "$c" "$n" "$f"
+		# open-a exits 1 by design: sh makes that 0
+		line=$("$bench/measure" -n 3 -- sh -c '"$@" >/dev/null 2>&1;
+		    [ $? -le 1 ]' sh "$tp" "$f") ||
+		    fail "$c $n: the timed run failed"
+		t=$(printf '%s\n' "$line" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
+		[ -n "$t" ] || fail "$c $n: no median in: $line"
+		if [ -z "$prev" ]; then
+			out="$out 1x $(printf '%.3f' "$t") s"
+		else
+			r=$(awk -v a="$t" -v b="$prev" \
+			    'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+			out="$out, ${k}x $(printf '%.3f' "$t") s ($r)"
+		fi
+		prev=$t
+		if [ "$c" = open-a ]; then
+			# the peak of sh and toolcall-parse: that of the latter
+			kb=$(printf '%s\n' "$line" |
+			    sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p')
+			[ -n "$kb" ] || fail "$c $n: no maxrss_kb in: $line"
+			mem="$mem$(awk -v kb="$kb" -v b="$(wc -c <"$f")" -v k="$k" \
+			    'BEGIN { printf "%s %dx %.1f MB for %.1f MB (%.2f)",
+			    (k > 1 ? "," : ""), k, kb * 1024 / 1e6, b / 1e6,
+			    kb * 1024 / b }')"
+		fi
+		rm -f "$f"
+	done
+	echo "$out"
+	[ "$c" != open-a ] || echo "$mem"
+}
+
+scale dense 50000
+scale attribute 4000000
+scale comment 4000000
+scale open-a 1000000
