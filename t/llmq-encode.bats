@@ -515,7 +515,7 @@ llmq-encode: --keywords (argument 4) is not valid UTF-8: byte 0xfe at byte offse
 @test "a control character in the topic or an item is an error, the value quoted; the options first, then the topic" {
 	run -1 --separate-stderr llmq-encode -t $'a\x01' -s $'b\x7f\x08' m
 	assert_output ""
-	assert_equal "$stderr" 'llmq-encode: -s "b'$'\x7f''\b" holds U+0008, a character XML 1.0 forbids
+	assert_equal "$stderr" 'llmq-encode: -s "b\u007f\b" holds U+0008, a character XML 1.0 forbids
 llmq-encode: -t "a\u0001" holds U+0001, a character XML 1.0 forbids'
 }
 

@@ -509,13 +509,11 @@ EOF
 	assert_equal "$stderr" ""
 }
 
-@test "JSON.stringify(args): a repeated key keeps its first place and its last value" {
+@test "a key repeated in args is an error with both places: nothing is written" {
 	one_event '{"type":"tool_call","toolName":"t","args":{"a":1,"b":2,"a":3},"iteration":0}'
-	run -0 --separate-stderr thread-serialize in.jsonl
-	assert_output '<thread>
-  <event type="tool_input" id="0" name="t" iteration="0">{&quot;a&quot;:3,&quot;b&quot;:2}</event>
-</thread>'
-	assert_equal "$stderr" ""
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'in.jsonl:1:56: error: duplicate key "a", first at line 1, column 44'
 }
 
 @test "JSON.stringify(args): numbers in their shortest round-trip form" {
@@ -989,11 +987,15 @@ $D/bad-events.json:7:81: error: event 5: \"iteration\" must be a number, found a
 	assert_equal "$stderr" 'in.jsonl:15:31: error: event 14: "result" must be a string, found null'
 }
 
-@test "a field given twice is checked by its last value" {
+@test "a field given twice is an error with both places, whichever value is good" {
 	one_event '{"type":"message","role":"user","content":"x","content":5,"iteration":0}'
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
-	assert_equal "$stderr" 'in.jsonl:1:57: error: event 0: "content" must be a string, found a number'
+	assert_equal "$stderr" 'in.jsonl:1:47: error: duplicate key "content", first at line 1, column 33'
+	one_event '{"type":"message","role":"user","content":5,"content":"x","iteration":0}'
+	run -1 --separate-stderr thread-serialize --errors=json in.jsonl
+	assert_output ""
+	assert_equal "$stderr" '{"file":"in.jsonl","line":1,"column":45,"severity":"error","rule":"duplicate-key","message":"duplicate key \"content\", first at line 1, column 33"}'
 }
 
 @test "the location of a bad field counts characters, not bytes" {
