@@ -289,8 +289,8 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 	}
 	pos = error_offset(s, n, off, pos, je.text);
 	if (strstr(je.text, "maximum parsing depth") != NULL) {
-		snprintf(text, sizeof(text), "invalid JSON: arrays and "
-		    "objects nested deeper than %d levels", JSONX_MAX_DEPTH);
+		snprintf(text, sizeof(text), "invalid JSON: a value "
+		    "nested deeper than %d levels", JSONX_MAX_DEPTH);
 		set_error(err, pos, "json-depth", text);
 		return NULL;
 	}

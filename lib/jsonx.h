@@ -24,7 +24,11 @@
 			 JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL | \
 			 JSON_REJECT_DUPLICATES)
 
-/* How deep arrays and objects may nest: jansson's own limit. */
+/*
+ * How deep values may nest: jansson's own limit. The top value is level
+ * 1, a value inside an array or object one more than it: 2048 empty
+ * arrays nested are read, a number inside 2048 arrays is not.
+ */
 #define JSONX_MAX_DEPTH	JSON_PARSER_MAX_DEPTH
 
 #define JSONX_NOPOS	((size_t)-1)

@@ -480,8 +480,22 @@ test_depth_and_nul(void)
 	free(s);
 	s = nested(JSONX_MAX_DEPTH + 1);
 	parse_bad(s, strlen(s), 0, JSONX_MAX_DEPTH, "json-depth",
-	    "invalid JSON: arrays and objects nested deeper than 2048 levels",
+	    "invalid JSON: a value nested deeper than 2048 levels",
 	    "nesting one past the limit: at the '[' too many");
+	free(s);
+	s = nested(JSONX_MAX_DEPTH);
+	s[JSONX_MAX_DEPTH - 1] = '1';	/* 2047 arrays around a number */
+	v = jsonx_parse(s, strlen(s) - 1, 0, &end, &err);
+	unit_ok(v != NULL, "a number at level 2048 reads");
+	json_decref(v);
+	free(s);
+	s = nested(JSONX_MAX_DEPTH);
+	memmove(s + JSONX_MAX_DEPTH + 1, s + JSONX_MAX_DEPTH,
+	    JSONX_MAX_DEPTH);
+	s[JSONX_MAX_DEPTH] = '1';	/* 2048 arrays around a number */
+	parse_bad(s, 2 * JSONX_MAX_DEPTH + 1, 0, JSONX_MAX_DEPTH, "json-depth",
+	    "invalid JSON: a value nested deeper than 2048 levels",
+	    "a number at level 2049: at the number");
 	free(s);
 	BAD("\0", 0, 0, "json-syntax", "invalid JSON: NUL byte",
 	    "a NUL byte alone");
