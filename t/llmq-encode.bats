@@ -912,3 +912,22 @@ EOF
 	run -0 bash -c "llmq-encode -t demo 'x < y & \"z\"' | xmllint --noout - && echo ok"
 	assert_output ok
 }
+
+# Hostile input (issue 13)
+
+@test "a key given twice in a --context file is an error with both places: status 1" {
+	printf '{"topicId":"t",\n "topicId":"u"}\n' >ctx.json
+	run -1 --separate-stderr llmq-encode --context ctx.json hi
+	assert_output ""
+	assert_equal "$stderr" 'ctx.json:2:2: error: duplicate key "topicId", first at line 1, column 2'
+}
+
+@test "a key given twice in a --from-json line: that line fails, the others are written" {
+	printf '%s\n' '{"userMessage":"a","context":{"topicId":"t"}}' \
+	    '  {"userMessage":"a","context":{"topicId":"t","topicId":"u"}}' \
+	    '{"userMessage":"x","userMessage":"b","context":{"topicId":"t"}}' >in.jsonl
+	run -1 --separate-stderr llmq-encode --from-json --errors=json in.jsonl
+	assert_output "$(line a t 0 '' '')"
+	assert_equal "$stderr" '{"file":"in.jsonl","line":2,"column":47,"severity":"error","rule":"duplicate-key","message":"duplicate key \"topicId\", first at line 2, column 33"}
+{"file":"in.jsonl","line":3,"column":20,"severity":"error","rule":"duplicate-key","message":"duplicate key \"userMessage\", first at line 3, column 2"}'
+}
