@@ -168,6 +168,8 @@ schema_errors(struct doc *d, size_t at, const struct jsschema_result *res)
 	struct place *p;
 	size_t i;
 
+	if (res->nerrors == 0)
+		return;
 	p = xreallocarray(NULL, res->nerrors, sizeof(*p));
 	for (i = 0; i < res->nerrors; i++) {
 		p[i].off = locate(d, at, res->errors[i].instance);

@@ -173,8 +173,12 @@ duplicate(const char *s, size_t n, size_t off, size_t pos,
 	unsigned long line, col;
 	json_t *v;
 
+	if (pos < off + 2 || s[pos - 1] != '"') {	/* not where expected */
+		set_error(err, pos, "duplicate-key", "duplicate key");
+		return;
+	}
 	/* back from its closing quote to the opening one */
-	for (key = pos > off + 1 ? pos - 2 : off; key > off; key--) {
+	for (key = pos - 2; key > off; key--) {
 		if (s[key] != '"')
 			continue;
 		for (bs = 0; key - bs > off && s[key - bs - 1] == '\\'; bs++)
