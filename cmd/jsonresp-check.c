@@ -72,6 +72,17 @@ struct check {
 	int			 feedback;
 };
 
+/* A problem found in a document, reported when the document is done. */
+struct problem {
+	size_t		 off;		/* where, in the operand */
+	size_t		 i;		/* the order it was found in */
+	struct diag_loc	 loc;
+	char		*rule;
+	char		*instance;	/* JSON Pointer, or NULL */
+	char		*keyword;
+	char		*msg;
+};
+
 /* One document of an operand: where it is, what it is made of. */
 struct doc {
 	const char	*file;
@@ -82,68 +93,54 @@ struct doc {
 	struct buf	 errors;	/* for --feedback, ", "-joined */
 	struct jsonx_locator loc;	/* where JSON Pointers lead */
 	struct utf8_cursor cur;		/* lines and columns, in one pass */
+	struct utf8_cursor mark;	/* the cursor at the document's start */
+	struct problem	*probs;		/* the document's problems so far */
+	size_t		 nprobs;
+	size_t		 probcap;
 };
 
 /*
  * The line and column of byte off of the document's operand: the cursor
  * moves on from the last position asked for, so that positions asked in
- * order cost one pass over the text.
+ * order cost one pass over the text; one before it starts again from the
+ * document's start, not the operand's.
  */
 static struct diag_loc
 where(struct doc *d, size_t off)
 {
 	struct diag_loc loc = { d->file, 1, 1, NULL };
 
+	if (off < d->cur.off && off >= d->mark.off)
+		d->cur = d->mark;
 	utf8_cursor_at(&d->cur, off, &loc.line, &loc.col);
 	return loc;
 }
 
-static void
-problem_at(struct doc *d, const struct diag_loc *loc, const char *rule,
-    const char *instance, const char *keyword, const char *msg)
-{
-	if (instance != NULL)
-		diag_schema(DIAG_ERROR, loc, rule, instance, keyword, msg);
-	else
-		diag_at(DIAG_ERROR, loc, rule, "%s", msg);
-	/* the feedback quotes input as the diagnostics do: escaped */
-	if (d->errors.len > 0)
-		buf_adds(&d->errors, ", ");
-	if (instance != NULL && *instance != '\0') {
-		diag_escape(&d->errors, instance, strlen(instance),
-		    DIAG_ESC_BACKSLASH);
-		buf_adds(&d->errors, ": ");
-	}
-	diag_escape(&d->errors, msg, strlen(msg), 0);
-}
-
+/* Notes a problem at byte off; flush() reports them. */
 static void
 problem(struct doc *d, size_t off, const char *rule, const char *instance,
     const char *keyword, const char *msg)
 {
-	struct diag_loc loc = where(d, off);
+	struct problem *p;
 
-	problem_at(d, &loc, rule, instance, keyword, msg);
+	if (d->nprobs == d->probcap) {
+		d->probcap = d->probcap ? 2 * d->probcap : 16;
+		d->probs = xreallocarray(d->probs, d->probcap,
+		    sizeof(*d->probs));
+	}
+	p = &d->probs[d->nprobs];
+	p->off = off;
+	p->i = d->nprobs++;
+	p->rule = xstrdup(rule);
+	p->instance = instance != NULL ? xstrdup(instance) : NULL;
+	p->keyword = xstrdup(keyword != NULL ? keyword : "");
+	p->msg = xstrdup(msg);
 }
-
-/* The offset of the value at a JSON Pointer in the document at off. */
-static size_t
-locate(struct doc *d, size_t off, const char *ptr)
-{
-	return jsonx_locate(&d->loc, off, ptr);
-}
-
-/* A schema error's place: its offset, then its line and column. */
-struct place {
-	size_t		 off;
-	size_t		 i;
-	struct diag_loc	 loc;
-};
 
 static int
-cmp_place(const void *a, const void *b)
+cmp_off(const void *a, const void *b)
 {
-	const struct place *p = a, *q = b;
+	const struct problem *p = a, *q = b;
 
 	if (p->off != q->off)
 		return p->off < q->off ? -1 : 1;
@@ -151,38 +148,59 @@ cmp_place(const void *a, const void *b)
 }
 
 static int
-cmp_index(const void *a, const void *b)
+cmp_found(const void *a, const void *b)
 {
-	const struct place *p = a, *q = b;
+	const struct problem *p = a, *q = b;
 
 	return p->i < q->i ? -1 : p->i > q->i;
 }
 
 /*
- * Reports the schema's errors in their order, their lines and columns
- * found in the order of the text (one pass however many there are).
+ * Reports the document's problems in the order they were found, their
+ * lines and columns counted in the order of the text (one pass however
+ * many there are and wherever they are), and adds each to the feedback.
  */
 static void
-schema_errors(struct doc *d, size_t at, const struct jsschema_result *res)
+flush(struct doc *d)
 {
-	struct place *p;
+	struct problem *p;
 	size_t i;
 
-	if (res->nerrors == 0)
+	if (d->nprobs == 0)
 		return;
-	p = xreallocarray(NULL, res->nerrors, sizeof(*p));
-	for (i = 0; i < res->nerrors; i++) {
-		p[i].off = locate(d, at, res->errors[i].instance);
-		p[i].i = i;
+	qsort(d->probs, d->nprobs, sizeof(*d->probs), cmp_off);
+	for (i = 0; i < d->nprobs; i++)
+		d->probs[i].loc = where(d, d->probs[i].off);
+	qsort(d->probs, d->nprobs, sizeof(*d->probs), cmp_found);
+	for (i = 0; i < d->nprobs; i++) {
+		p = &d->probs[i];
+		if (p->instance != NULL)
+			diag_schema(DIAG_ERROR, &p->loc, p->rule, p->instance,
+			    p->keyword, p->msg);
+		else
+			diag_at(DIAG_ERROR, &p->loc, p->rule, "%s", p->msg);
+		/* the feedback quotes input as the diagnostics do: escaped */
+		if (d->errors.len > 0)
+			buf_adds(&d->errors, ", ");
+		if (p->instance != NULL && *p->instance != '\0') {
+			diag_escape(&d->errors, p->instance,
+			    strlen(p->instance), DIAG_ESC_BACKSLASH);
+			buf_adds(&d->errors, ": ");
+		}
+		diag_escape(&d->errors, p->msg, strlen(p->msg), 0);
+		free(p->rule);
+		free(p->instance);
+		free(p->keyword);
+		free(p->msg);
 	}
-	qsort(p, res->nerrors, sizeof(*p), cmp_place);
-	for (i = 0; i < res->nerrors; i++)
-		p[i].loc = where(d, p[i].off);
-	qsort(p, res->nerrors, sizeof(*p), cmp_index);
-	for (i = 0; i < res->nerrors; i++)
-		problem_at(d, &p[i].loc, "schema", res->errors[i].instance,
-		    res->errors[i].keyword, res->errors[i].message);
-	free(p);
+	d->nprobs = 0;
+}
+
+/* The offset of the value at a JSON Pointer in the document at off. */
+static size_t
+locate(struct doc *d, size_t off, const char *ptr)
+{
+	return jsonx_locate(&d->loc, off, ptr);
 }
 
 /* A member of an object by a path of keys, or NULL. */
@@ -372,6 +390,9 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 	int status = DIAG_OK, fenced;
 
 	buf_reset(&d->errors);
+	/* the documents come in order: this one starts after the last */
+	where(d, a);
+	d->mark = d->cur;
 	a = jsonx_skip_ws(d->s, b, a);
 	if (a == b) {
 		problem(d, a, "empty", NULL, NULL, "empty input: no JSON "
@@ -419,17 +440,21 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 	}
 	at = a;
 	if (jsschema_validate(c->schema, v, &res) != 0) {
-		schema_errors(d, at, &res);
+		for (i = 0; i < res.nerrors; i++)
+			problem(d, locate(d, at, res.errors[i].instance),
+			    "schema", res.errors[i].instance,
+			    res.errors[i].keyword, res.errors[i].message);
 		status = DIAG_INVALID;
 	}
 	if (c->seed) {
 		seed_rules(d, v, at);
-		if (d->errors.len > 0)
+		if (d->nprobs > 0)
 			status = DIAG_INVALID;
 		else
 			status = safety(d, v, at);
 	}
 out:
+	flush(d);
 	if (status == DIAG_INVALID && c->feedback) {
 		fputs(feedback_head, stdout);
 		fwrite(d->errors.data, 1, d->errors.len, stdout);
@@ -500,6 +525,7 @@ process(const struct check *c, const char *operand)
 	d.n = in.len;
 	jsonx_locator_init(&d.loc, d.s, d.n);
 	utf8_cursor_init(&d.cur, d.s, d.n);
+	d.mark = d.cur;
 	start = in.len >= 3 && memcmp(d.s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	if (!c->lines)
 		status = check_doc(c, &d, start, d.n);
@@ -515,6 +541,7 @@ process(const struct check *c, const char *operand)
 		}
 	}
 	jsonx_locator_free(&d.loc);
+	free(d.probs);
 	buf_free(&d.errors);
 	buf_free(&in);
 	return status;

@@ -938,3 +938,26 @@ print(json.dumps({"safety": {"detected_concerns": ["c%d" % i for i in range(4000
 	run -1 --separate-stderr jsonresp-check --find g.txt
 	assert_equal "$stderr" 'g.txt:1:27: error: expected object, found array'
 }
+
+@test "errors out of text order are placed in one pass: 20,000 fields, 20,000 lines" {
+	python3 -c '
+import json
+f = [{"id": "same", "type": "radio", "label": "l"} for i in range(20000)]
+d = {"type": "response", "safety": {"is_safe": True, "danger_level": None,
+     "detected_concerns": [], "requires_intervention": False},
+     "content": {"text_blocks": [{"type": "text", "content": "hi"}],
+     "form": {"title": "t", "fields": f}}, "metadata": {"model": "m"}}
+print(json.dumps(d, separators=(",", ":")))
+d["content"]["form"]["fields"] = [{"id": "a", "type": "radio", "label": "l"}]
+d["metadata"]["x"] = 1
+with open("l.jsonl", "w") as out:
+    out.write((json.dumps(d, separators=(",", ":")) + "\n") * 20000)' >f.json
+	run -1 --separate-stderr timeout 20 jsonresp-check f.json
+	[ "${#stderr_lines[@]}" -eq 39999 ]
+	assert_equal "${stderr_lines[39997]}" 'f.json:1:820172: error: /content/form/fields/19999/id: field id "same" is already the id of field 0'
+	assert_equal "${stderr_lines[39998]}" 'f.json:1:820166: error: /content/form/fields/19999: a radio field needs a non-empty "options" array of {"value", "label"}'
+	run -1 --separate-stderr timeout 20 jsonresp-check --lines l.jsonl
+	[ "${#stderr_lines[@]}" -eq 40000 ]
+	assert_equal "${stderr_lines[39998]}" 'l.jsonl:20000:276: error: /metadata/x: unexpected property "x"'
+	assert_equal "${stderr_lines[39999]}" 'l.jsonl:20000:207: error: /content/form/fields/0: a radio field needs a non-empty "options" array of {"value", "label"}'
+}
