@@ -523,7 +523,7 @@ jsonx_locator_free(struct jsonx_locator *l)
 		cont_free(&l->cont[i]);
 }
 
-/* Indexes the object at off: each key (the last of a repeated one) -> offset. */
+/* Indexes the object at off: each key (the last when it repeats) -> offset. */
 static void
 index_object(const char *s, size_t n, size_t off, struct jsonx_cont *c)
 {

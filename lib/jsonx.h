@@ -36,7 +36,7 @@
 struct jsonx_error {
 	size_t	offset;		/* byte offset of the problem in the text */
 	size_t	first;		/* duplicate-key: the first key's offset */
-	char	rule[24];	/* "json-syntax", "utf8", "duplicate-key", ... */
+	char	rule[24];	/* "json-syntax", "utf8", "duplicate-key"... */
 	char	key[80];	/* duplicate-key: the key, quoted and escaped */
 	char	text[JSON_ERROR_TEXT_LENGTH + 128];
 };

@@ -263,9 +263,11 @@ test_escape(void)
 	buf_free(&b);
 
 	unit_capture_begin();
-	diag_schema(DIAG_ERROR, &bad, "schema", bad.path, "/additionalProperties",
+	diag_schema(DIAG_ERROR, &bad, "schema", bad.path,
+	    "/additionalProperties",
 	    "unexpected \x1b]0;x\x07 \"\\n\"");
-	unit_str(unit_capture_end(), "a\\nb\\u001b[31m\xEF\xBF\xBD\\\\.json:1:2: "
+	unit_str(unit_capture_end(),
+	    "a\\nb\\u001b[31m\xEF\xBF\xBD\\\\.json:1:2: "
 	    "error: /x\\ny\\u001b[31mRED: unexpected \\u001b]0;x\\u0007 "
 	    "\"\\n\"\n", "text: file name, pointer and message escaped");
 	diag_setjson(1);

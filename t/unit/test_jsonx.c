@@ -395,7 +395,10 @@ test_member(void)
 
 /* Hostile input (issue 13). */
 
-/* Parses s from off, expecting a duplicate-key error at want_off, first at want_first. */
+/*
+ * Parses s from off, expecting a duplicate-key error at want_off, the
+ * first key at want_first.
+ */
 static void
 dup_bad(const char *s, size_t off, size_t want_off, size_t want_first,
     const char *want_text, const char *what)
@@ -434,7 +437,8 @@ test_duplicate_keys(void)
 	    "duplicate key \"a\", first at line 1, column 42",
 	    "an escaped spelling; same keys in nested objects and strings "
 	    "do not count");
-	dup_bad("{\"k\\u001b[31m\\n\\\"\":1,\"k\\u001b[31m\\n\\\"\":2}", 0, 21, 1,
+	dup_bad("{\"k\\u001b[31m\\n\\\"\":1,"
+	    "\"k\\u001b[31m\\n\\\"\":2}", 0, 21, 1,
 	    "duplicate key \"k\\u001b[31m\\n\\\"\", first at line 1, "
 	    "column 2", "the key is quoted with its escapes");
 	dup_bad("[{},{\"a\":{\"a\":[]},\"b\":0,\"a\":1}]", 0, 24, 5,
