@@ -337,12 +337,13 @@ unfence(const char *s, size_t n, size_t *a, size_t *b)
 
 /*
  * --find: the first value that reads whole from a '{' or '[' of s[a..b),
- * its start in *at. A reading that fails on the syntax goes on with the
- * next '{' or '[' after the place where it failed (so that no byte is read
- * again and again); one that fails otherwise (a duplicate key, nesting too
- * deep, a number out of range, invalid UTF-8, a NUL byte) has found a
- * document, which is refused: NULL with err filled. NULL with an empty
- * err->rule: nothing found.
+ * its start in *at. After a reading that fails on the syntax the search
+ * goes on from the place where it failed, so that no text is read again
+ * and again (one from each '{' or '[' of it made --find quadratic); one
+ * that fails otherwise (a duplicate key, nesting too deep, a number out
+ * of range, invalid UTF-8, a NUL byte) has found a document, which is
+ * refused: NULL with err filled. NULL with an empty err->rule: nothing
+ * found.
  */
 static json_t *
 find(struct doc *d, size_t a, size_t b, size_t *at, struct jsonx_error *err)
