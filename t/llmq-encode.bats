@@ -931,3 +931,11 @@ EOF
 	assert_equal "$stderr" '{"file":"in.jsonl","line":2,"column":47,"severity":"error","rule":"duplicate-key","message":"duplicate key \"topicId\", first at line 2, column 33"}
 {"file":"in.jsonl","line":3,"column":20,"severity":"error","rule":"duplicate-key","message":"duplicate key \"userMessage\", first at line 3, column 2"}'
 }
+
+@test "a --context file name that is not UTF-8 or holds controls: valid JSON, escaped text" {
+	printf '{"topicId":5}' >$'c\x1b\xfe.json'
+	run -1 --separate-stderr llmq-encode --errors=json --context $'c\x1b\xfe.json' hi
+	assert_equal "$stderr" '{"file":"c\u001b�.json","line":1,"column":12,"severity":"error","rule":"field-type","message":"\"topicId\" must be a string, found a number","path":"/topicId"}'
+	run -1 --separate-stderr llmq-encode --context $'c\x1b\xfe.json' hi
+	assert_equal "$stderr" 'c\u001b�.json:1:12: error: "topicId" must be a string, found a number'
+}
