@@ -5,6 +5,8 @@
  * names the file, line and column of the offending value; a valid
  * response whose danger level is critical or emergency exits 4 or 5.
  */
+#include <sys/stat.h>
+
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +73,17 @@ struct check {
 	int			 feedback;
 };
 
+/* A problem found in a document, reported when the document is done. */
+struct problem {
+	size_t		 off;		/* where, in the operand */
+	size_t		 i;		/* the order it was found in */
+	struct diag_loc	 loc;
+	char		*rule;
+	char		*instance;	/* JSON Pointer, or NULL */
+	char		*keyword;
+	char		*msg;
+};
+
 /* One document of an operand: where it is, what it is made of. */
 struct doc {
 	const char	*file;
@@ -78,80 +91,117 @@ struct doc {
 	size_t		 n;
 	size_t		 start;		/* where the document's text starts */
 	unsigned long	 line;		/* its line, with --lines; else 0 */
-	size_t		 linestart;
 	struct buf	 errors;	/* for --feedback, ", "-joined */
+	struct jsonx_locator loc;	/* where JSON Pointers lead */
+	struct utf8_cursor cur;		/* lines and columns, in one pass */
+	struct utf8_cursor mark;	/* the cursor at the document's start */
+	struct problem	*probs;		/* the document's problems so far */
+	size_t		 nprobs;
+	size_t		 probcap;
 };
 
-/* The line and column of byte off of the document's operand. */
+/*
+ * The line and column of byte off of the document's operand: the cursor
+ * moves on from the last position asked for, so that positions asked in
+ * order cost one pass over the text; one before it starts again from the
+ * document's start, not the operand's.
+ */
 static struct diag_loc
-where(const struct doc *d, size_t off)
+where(struct doc *d, size_t off)
 {
 	struct diag_loc loc = { d->file, 1, 1, NULL };
 
-	if (d->line > 0) {
-		loc.line = d->line;
-		loc.col = 1 + utf8_count(d->s + d->linestart,
-		    off - d->linestart);
-	} else
-		utf8_position(d->s, off, &loc.line, &loc.col);
+	if (off < d->cur.off && off >= d->mark.off)
+		d->cur = d->mark;
+	utf8_cursor_at(&d->cur, off, &loc.line, &loc.col);
 	return loc;
 }
 
+/* Notes a problem at byte off; flush() reports them. */
 static void
 problem(struct doc *d, size_t off, const char *rule, const char *instance,
     const char *keyword, const char *msg)
 {
-	struct diag_loc loc = where(d, off);
+	struct problem *p;
 
-	if (instance != NULL)
-		diag_schema(DIAG_ERROR, &loc, rule, instance, keyword, msg);
-	else
-		diag_at(DIAG_ERROR, &loc, rule, "%s", msg);
-	if (d->errors.len > 0)
-		buf_adds(&d->errors, ", ");
-	if (instance != NULL && *instance != '\0')
-		buf_printf(&d->errors, "%s: ", instance);
-	buf_adds(&d->errors, msg);
+	if (d->nprobs == d->probcap) {
+		d->probcap = d->probcap ? 2 * d->probcap : 16;
+		d->probs = xreallocarray(d->probs, d->probcap,
+		    sizeof(*d->probs));
+	}
+	p = &d->probs[d->nprobs];
+	p->off = off;
+	p->i = d->nprobs++;
+	p->rule = xstrdup(rule);
+	p->instance = instance != NULL ? xstrdup(instance) : NULL;
+	p->keyword = xstrdup(keyword != NULL ? keyword : "");
+	p->msg = xstrdup(msg);
+}
+
+static int
+cmp_off(const void *a, const void *b)
+{
+	const struct problem *p = a, *q = b;
+
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static int
+cmp_found(const void *a, const void *b)
+{
+	const struct problem *p = a, *q = b;
+
+	return p->i < q->i ? -1 : p->i > q->i;
 }
 
 /*
- * The offset of the value at a JSON Pointer in a well-formed document at
- * off, as far as the pointer leads.
+ * Reports the document's problems in the order they were found, their
+ * lines and columns counted in the order of the text (one pass however
+ * many there are and wherever they are), and adds each to the feedback.
  */
-static size_t
-locate(const char *s, size_t n, size_t off, const char *ptr)
+static void
+flush(struct doc *d)
 {
-	struct buf seg = BUF_INIT;
-	size_t next;
-	char *end;
+	struct problem *p;
+	size_t i;
 
-	off = jsonx_skip_ws(s, n, off);
-	while (*ptr == '/' && off < n) {
-		buf_reset(&seg);
-		for (ptr++; *ptr != '\0' && *ptr != '/'; ptr++) {
-			if (ptr[0] == '~' && ptr[1] == '1') {
-				buf_addc(&seg, '/');
-				ptr++;
-			} else if (ptr[0] == '~' && ptr[1] == '0') {
-				buf_addc(&seg, '~');
-				ptr++;
-			} else
-				buf_addc(&seg, *ptr);
+	if (d->nprobs == 0)
+		return;
+	qsort(d->probs, d->nprobs, sizeof(*d->probs), cmp_off);
+	for (i = 0; i < d->nprobs; i++)
+		d->probs[i].loc = where(d, d->probs[i].off);
+	qsort(d->probs, d->nprobs, sizeof(*d->probs), cmp_found);
+	for (i = 0; i < d->nprobs; i++) {
+		p = &d->probs[i];
+		if (p->instance != NULL)
+			diag_schema(DIAG_ERROR, &p->loc, p->rule, p->instance,
+			    p->keyword, p->msg);
+		else
+			diag_at(DIAG_ERROR, &p->loc, p->rule, "%s", p->msg);
+		/* the feedback quotes input as the diagnostics do: escaped */
+		if (d->errors.len > 0)
+			buf_adds(&d->errors, ", ");
+		if (p->instance != NULL && *p->instance != '\0') {
+			diag_escape(&d->errors, p->instance,
+			    strlen(p->instance), DIAG_ESC_BACKSLASH);
+			buf_adds(&d->errors, ": ");
 		}
-		if (s[off] == '{')
-			next = jsonx_member(s, n, off, buf_cstr(&seg));
-		else if (s[off] == '[') {
-			unsigned long i = strtoul(buf_cstr(&seg), &end, 10);
-
-			next = *end == '\0' ? jsonx_element(s, n, off, i) : off;
-		} else
-			break;
-		if (next == off)
-			break;
-		off = jsonx_skip_ws(s, n, next);
+		diag_escape(&d->errors, p->msg, strlen(p->msg), 0);
+		free(p->rule);
+		free(p->instance);
+		free(p->keyword);
+		free(p->msg);
 	}
-	buf_free(&seg);
-	return off;
+	d->nprobs = 0;
+}
+
+/* The offset of the value at a JSON Pointer in the document at off. */
+static size_t
+locate(struct doc *d, size_t off, const char *ptr)
+{
+	return jsonx_locate(&d->loc, off, ptr);
 }
 
 /* A member of an object by a path of keys, or NULL. */
@@ -170,26 +220,32 @@ static void
 seed_rules(struct doc *d, json_t *root, size_t at)
 {
 	json_t *fields = dig(dig(root, "content", "form"), "fields", NULL);
-	json_t *f, *g, *id, *type, *opts, *min, *max;
-	char ptr[96], msg[256];
+	json_t *f, *id, *type, *opts, *min, *max, *seen, *first;
+	char ptr[96], msg[256], quoted[112];
 	const char *t;
-	size_t i, j;
+	size_t i;
 
+	/* each id -> the index of the first field that has it */
+	seen = json_object();
 	json_array_foreach(fields, i, f) {
 		id = json_object_get(f, "id");
-		for (j = 0; json_is_string(id) && j < i; j++) {
-			g = json_array_get(fields, j);
-			if (json_equal(json_object_get(g, "id"), id)) {
-				snprintf(ptr, sizeof(ptr),
-				    "/content/form/fields/%zu/id", i);
-				snprintf(msg, sizeof(msg), "field id \"%.100s\" "
-				    "is already the id of field %zu",
-				    json_string_value(id), j);
-				problem(d, locate(d->s, d->n, at, ptr),
-				    "seed-unique-id", ptr, "", msg);
-				break;
-			}
-		}
+		if (!json_is_string(id))
+			;
+		else if ((first = json_object_getn(seen, json_string_value(id),
+		    json_string_length(id))) != NULL) {
+			snprintf(ptr, sizeof(ptr),
+			    "/content/form/fields/%zu/id", i);
+			snprintf(msg, sizeof(msg), "field id %s is already the "
+			    "id of field %lld", diag_quote(quoted,
+			    sizeof(quoted), json_string_value(id),
+			    json_string_length(id)),
+			    (long long)json_integer_value(first));
+			problem(d, locate(d, at, ptr), "seed-unique-id", ptr,
+			    "", msg);
+		} else
+			json_object_setn_new(seen, json_string_value(id),
+			    json_string_length(id),
+			    json_integer((json_int_t)i));
 		type = json_object_get(f, "type");
 		t = json_is_string(type) ? json_string_value(type) : "";
 		snprintf(ptr, sizeof(ptr), "/content/form/fields/%zu", i);
@@ -200,14 +256,14 @@ seed_rules(struct doc *d, json_t *root, size_t at)
 				snprintf(msg, sizeof(msg), "a %s field needs a "
 				    "non-empty \"options\" array of "
 				    "{\"value\", \"label\"}", t);
-				problem(d, locate(d->s, d->n, at, ptr),
+				problem(d, locate(d, at, ptr),
 				    "seed-options", ptr, "", msg);
 			}
 		} else if (strcmp(t, "scale") == 0) {
 			min = json_object_get(f, "min");
 			max = json_object_get(f, "max");
 			if (!json_is_number(min) || !json_is_number(max)) {
-				problem(d, locate(d->s, d->n, at, ptr),
+				problem(d, locate(d, at, ptr),
 				    "seed-scale", ptr, "", "a scale field "
 				    "needs numeric \"min\" and \"max\"");
 			} else if (json_number_value(min) >=
@@ -218,11 +274,12 @@ seed_rules(struct doc *d, json_t *root, size_t at)
 				    "is not below its max %g",
 				    json_number_value(min),
 				    json_number_value(max));
-				problem(d, locate(d->s, d->n, at, ptr),
+				problem(d, locate(d, at, ptr),
 				    "seed-scale", ptr, "", msg);
 			}
 		}
 	}
+	json_decref(seen);
 }
 
 /* The exit status a valid response's danger level asks for. */
@@ -242,7 +299,7 @@ safety(struct doc *d, json_t *root, size_t at)
 		status = DIAG_CRITICAL;
 	else
 		status = DIAG_OK;
-	loc = where(d, locate(d->s, d->n, at, "/safety/danger_level"));
+	loc = where(d, locate(d, at, "/safety/danger_level"));
 	diag_at(DIAG_WARNING, &loc, "danger-level", "danger_level is \"%s\"%s",
 	    l, status == DIAG_CRITICAL ? ": administrators should be told "
 	    "(status 4)" : status == DIAG_EMERGENCY ? ": show crisis "
@@ -279,6 +336,51 @@ unfence(const char *s, size_t n, size_t *a, size_t *b)
 	return 1;
 }
 
+/*
+ * --find: the first value that reads whole from a '{' or '[' of s[a..b),
+ * its start in *at. After a reading that fails on the syntax the search
+ * goes on from the place where it failed, so that no text is read again
+ * and again (one from each '{' or '[' of it made --find quadratic); one
+ * that fails otherwise (a duplicate key, nesting too deep, a number out
+ * of range, invalid UTF-8, a NUL byte) has found a document, which is
+ * refused: NULL with err filled. NULL with an empty err->rule: nothing
+ * found.
+ */
+static json_t *
+find(struct doc *d, size_t a, size_t b, size_t *at, struct jsonx_error *err)
+{
+	const char *s = d->s, *nul;
+	json_t *v;
+	size_t off, end;
+
+	err->rule[0] = '\0';
+	if ((nul = memchr(s + a, '\0', b - a)) != NULL)
+		b = (size_t)(nul - s) + 1;
+	for (off = a; off < b; ) {
+		if (s[off] == '\0') {
+			err->offset = off;
+			snprintf(err->rule, sizeof(err->rule), "json-syntax");
+			snprintf(err->text, sizeof(err->text),
+			    "invalid JSON: NUL byte");
+			return NULL;
+		}
+		if (s[off] != '{' && s[off] != '[') {
+			off++;
+			continue;
+		}
+		if ((v = jsonx_parse(s, b, off, &end, err)) != NULL) {
+			*at = off;
+			return v;
+		}
+		if (strcmp(err->rule, "json-syntax") != 0 ||
+		    strcmp(err->text, "invalid JSON: NUL byte") == 0)
+			return NULL;
+		off = err->offset > off ? err->offset : off + 1;
+	}
+	err->rule[0] = '\0';
+	return NULL;
+}
+
 /* Checks one document, s[a..b) of the operand. */
 static int
 check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
@@ -286,10 +388,13 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 	struct jsschema_result res = { NULL, 0 };
 	struct jsonx_error err;
 	json_t *v = NULL;
-	size_t end, i, off, at;
+	size_t end, i, at;
 	int status = DIAG_OK, fenced;
 
 	buf_reset(&d->errors);
+	/* the documents come in order: this one starts after the last */
+	where(d, a);
+	d->mark = d->cur;
 	a = jsonx_skip_ws(d->s, b, a);
 	if (a == b) {
 		problem(d, a, "empty", NULL, NULL, "empty input: no JSON "
@@ -307,20 +412,16 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 	}
 	a = jsonx_skip_ws(d->s, b, a);
 	if (c->find) {
-		/* the first "{" or "[" from which a whole value reads */
-		for (off = a; off < b; off++) {
-			if (d->s[off] != '{' && d->s[off] != '[')
-				continue;
-			if ((v = jsonx_parse(d->s, b, off, &end, &err)) != NULL)
-				break;
-		}
-		if (v == NULL) {
-			problem(d, a, "find", NULL, NULL, "no JSON object or "
-			    "array found");
+		if ((v = find(d, a, b, &a, &err)) == NULL) {
+			if (err.rule[0] != '\0')
+				problem(d, err.offset, err.rule, NULL, NULL,
+				    err.text);
+			else
+				problem(d, a, "find", NULL, NULL, "no JSON "
+				    "object or array found");
 			status = DIAG_INVALID;
 			goto out;
 		}
-		a = off;
 	} else if ((v = jsonx_parse(d->s, b, a, &end, &err)) == NULL) {
 		/* jansson ran out of text: say so apart from bad syntax */
 		if (strstr(err.text, "end of file") != NULL ||
@@ -333,27 +434,29 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 		status = DIAG_INVALID;
 		goto out;
 	} else if ((i = jsonx_skip_ws(d->s, b, end)) < b) {
-		problem(d, i, "json-syntax", NULL, NULL, "invalid JSON: text "
-		    "after the end of the document");
+		problem(d, i, "json-syntax", NULL, NULL, d->s[i] == '\0' ?
+		    "invalid JSON: NUL byte" : "invalid JSON: text after the "
+		    "end of the document");
 		status = DIAG_INVALID;
 		goto out;
 	}
 	at = a;
 	if (jsschema_validate(c->schema, v, &res) != 0) {
 		for (i = 0; i < res.nerrors; i++)
-			problem(d, locate(d->s, b, at, res.errors[i].instance),
+			problem(d, locate(d, at, res.errors[i].instance),
 			    "schema", res.errors[i].instance,
 			    res.errors[i].keyword, res.errors[i].message);
 		status = DIAG_INVALID;
 	}
 	if (c->seed) {
 		seed_rules(d, v, at);
-		if (d->errors.len > 0)
+		if (d->nprobs > 0)
 			status = DIAG_INVALID;
 		else
 			status = safety(d, v, at);
 	}
 out:
+	flush(d);
 	if (status == DIAG_INVALID && c->feedback) {
 		fputs(feedback_head, stdout);
 		fwrite(d->errors.data, 1, d->errors.len, stdout);
@@ -362,6 +465,48 @@ out:
 	jsschema_result_free(&res);
 	json_decref(v);
 	return status;
+}
+
+/*
+ * Reads an operand whole, as io_read does, but only up to its first NUL
+ * byte, which is kept: no JSON text holds one, so the input is refused
+ * there (at the right place), and /dev/zero is not read for ever.
+ */
+static int
+read_operand(const char *operand, struct buf *in)
+{
+	struct stat st;
+	const char *nul;
+	size_t want, got;
+	FILE *fp;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0)
+		buf_reserve(in, (size_t)st.st_size + 1);
+	for (;;) {
+		if (in->cap - in->len < 65536 + 1)
+			buf_reserve(in, 65536 + 1);
+		want = in->cap - in->len - 1;
+		got = fread(in->data + in->len, 1, want, fp);
+		if ((nul = memchr(in->data + in->len, '\0', got)) != NULL) {
+			in->len = (size_t)(nul - in->data) + 1;
+			break;
+		}
+		in->len += got;
+		if (got < want) {
+			if (ferror(fp)) {
+				diag_warn("%s", io_name(operand));
+				status = DIAG_TROUBLE;
+			}
+			break;
+		}
+	}
+	return diag_max(status, io_close(fp, operand));
 }
 
 static int
@@ -374,12 +519,15 @@ process(const struct check *c, const char *operand)
 
 	memset(&d, 0, sizeof(d));
 	d.file = io_name(operand);
-	if (io_read(operand, &in) != DIAG_OK) {
+	if (read_operand(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}
 	d.s = buf_cstr(&in);
 	d.n = in.len;
+	jsonx_locator_init(&d.loc, d.s, d.n);
+	utf8_cursor_init(&d.cur, d.s, d.n);
+	d.mark = d.cur;
 	start = in.len >= 3 && memcmp(d.s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	if (!c->lines)
 		status = check_doc(c, &d, start, d.n);
@@ -388,13 +536,14 @@ process(const struct check *c, const char *operand)
 			const char *p = memchr(d.s + start, '\n', d.n - start);
 
 			nl = p != NULL ? (size_t)(p - d.s) : d.n;
-			d.linestart = start;
 			b = nl;
 			if (jsonx_skip_ws(d.s, b, start) == b)
 				continue;	/* a blank line */
 			status = diag_max(status, check_doc(c, &d, start, b));
 		}
 	}
+	jsonx_locator_free(&d.loc);
+	free(d.probs);
 	buf_free(&d.errors);
 	buf_free(&in);
 	return status;

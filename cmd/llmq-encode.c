@@ -175,10 +175,15 @@ operand_message(struct llmq *q, int argc, char *argv[])
 
 /* Reports a JSON error of jsonx at its place in an input. */
 static void
-json_error(const struct llmq_input *in, const struct jsonx_error *err)
+json_error(const struct llmq_input *in, struct jsonx_error *err)
 {
 	struct diag_loc loc;
 
+	/* a repeated key names its first place, counted as ours are */
+	if (err->first != JSONX_NOPOS) {
+		llmq_position(in, err->first, &loc.line, &loc.col);
+		jsonx_dup_text(err, loc.line, loc.col);
+	}
 	llmq_position(in, err->offset, &loc.line, &loc.col);
 	loc.file = in->file;
 	loc.path = NULL;
@@ -214,6 +219,7 @@ one_value(const struct llmq_input *in, size_t off, int line)
 	end = jsonx_skip_ws(in->text, in->len, end);
 	if (end < in->len) {
 		err.offset = end;
+		err.first = JSONX_NOPOS;
 		snprintf(err.rule, sizeof(err.rule), "json-syntax");
 		snprintf(err.text, sizeof(err.text), "invalid JSON: text "
 		    "after the %s", line ? "object on the line" :

@@ -70,9 +70,66 @@ diag_max(int a, int b)
 }
 
 /*
+ * Appends s[0..n) fit for a terminal and for JSON: each byte that is not
+ * part of a UTF-8 character becomes U+FFFD; each control character (C0,
+ * DEL, C1) is written as JSON writes it (\n, \t, \u001b, \u007f, \u0085);
+ * with flags, a backslash and a double quote are escaped too (both make
+ * the inside of a JSON string).
+ */
+void
+diag_escape(struct buf *b, const char *s, size_t n, int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, len;
+	uint32_t cp;
+
+	while (i < n) {
+		if ((len = utf8_decode(s + i, n - i, &cp)) == 0) {
+			buf_add(b, "\xEF\xBF\xBD", 3);
+			i++;
+			continue;
+		}
+		if (cp == '\\' && (flags & DIAG_ESC_BACKSLASH))
+			buf_add(b, "\\\\", 2);
+		else if (cp == '"' && (flags & DIAG_ESC_QUOTE))
+			buf_add(b, "\\\"", 2);
+		else if (cp == '\n')
+			buf_add(b, "\\n", 2);
+		else if (cp == '\t')
+			buf_add(b, "\\t", 2);
+		else if (cp == '\r')
+			buf_add(b, "\\r", 2);
+		else if (cp == '\b')
+			buf_add(b, "\\b", 2);
+		else if (cp == '\f')
+			buf_add(b, "\\f", 2);
+		else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+			buf_add(b, "\\u00", 4);
+			buf_addc(b, hex[cp >> 4]);
+			buf_addc(b, hex[cp & 0xF]);
+		} else
+			buf_add(b, s + i, len);
+		i += len;
+	}
+}
+
+/* A JSON string member: ,"name":"value" with value escaped. */
+static void
+member(struct buf *b, const char *name, const char *s, size_t n)
+{
+	buf_printf(b, ",\"%s\":\"", name);
+	diag_escape(b, s, n, DIAG_ESC_JSON);
+	buf_addc(b, '"');
+}
+
+/*
  * Reports a problem in input data. The rule is a short stable name
  * ("json-syntax", "missing-field") shown only in JSON mode, where the
  * whole line is built first so that it reaches stderr in one write.
+ * Whatever comes from the input (the file name, JSON Pointers, and as a
+ * safeguard the message) is escaped with diag_escape: no control
+ * character or invalid UTF-8 reaches the terminal, and every line of
+ * --errors=json is valid JSON.
  */
 /* One diagnostic line; instance and keyword, when given, are JSON Pointers. */
 static void
@@ -85,32 +142,35 @@ emit(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
 	counts[sev]++;
 	if (quiet)
 		return;
+	if (msg == NULL)
+		msg = "";
 	if (json_mode) {
-		buf_adds(&line, "{\"file\":");
-		jsonw_string(&line, loc->file, strlen(loc->file));
-		buf_printf(&line, ",\"line\":%lu,\"column\":%lu,\"severity\":\"%s\"",
-		    loc->line, loc->col, sevname);
-		buf_adds(&line, ",\"rule\":");
-		jsonw_string(&line, rule, strlen(rule));
+		buf_adds(&line, "{\"file\":\"");
+		diag_escape(&line, loc->file, strlen(loc->file), DIAG_ESC_JSON);
+		buf_printf(&line, "\",\"line\":%lu,\"column\":%lu,"
+		    "\"severity\":\"%s\"", loc->line, loc->col, sevname);
+		member(&line, "rule", rule, strlen(rule));
 		if (instance != NULL) {
-			buf_adds(&line, ",\"instanceLocation\":");
-			jsonw_string(&line, instance, strlen(instance));
-			buf_adds(&line, ",\"keywordLocation\":");
-			jsonw_string(&line, keyword, strlen(keyword));
+			member(&line, "instanceLocation", instance,
+			    strlen(instance));
+			member(&line, "keywordLocation", keyword,
+			    strlen(keyword));
 		}
-		buf_adds(&line, ",\"message\":");
-		jsonw_string(&line, msg != NULL ? msg : "", len);
-		if (loc->path != NULL) {
-			buf_adds(&line, ",\"path\":");
-			jsonw_string(&line, loc->path, strlen(loc->path));
-		}
+		member(&line, "message", msg, len);
+		if (loc->path != NULL)
+			member(&line, "path", loc->path, strlen(loc->path));
 		buf_adds(&line, "}\n");
 	} else {
-		buf_printf(&line, "%s:%lu:%lu: %s: ", loc->file, loc->line,
-		    loc->col, sevname);
-		if (instance != NULL && *instance != '\0')
-			buf_printf(&line, "%s: ", instance);
-		buf_add(&line, msg, len);
+		diag_escape(&line, loc->file, strlen(loc->file),
+		    DIAG_ESC_BACKSLASH);
+		buf_printf(&line, ":%lu:%lu: %s: ", loc->line, loc->col,
+		    sevname);
+		if (instance != NULL && *instance != '\0') {
+			diag_escape(&line, instance, strlen(instance),
+			    DIAG_ESC_BACKSLASH);
+			buf_adds(&line, ": ");
+		}
+		diag_escape(&line, msg, len, 0);
 		buf_addc(&line, '\n');
 	}
 	fwrite(line.data, 1, line.len, stderr);
@@ -210,11 +270,18 @@ static void vwarn(int, const char *, va_list)
 static void
 vwarn(int errnum, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
+	struct buf msg = BUF_INIT, line = BUF_INIT;
+
+	/* file names and arguments in it: no raw control characters */
+	buf_vprintf(&msg, fmt, ap);
 	if (errnum >= 0)
-		fprintf(stderr, ": %s", strerror(errnum));
-	fputc('\n', stderr);
+		buf_printf(&msg, ": %s", strerror(errnum));
+	buf_printf(&line, "%s: ", progname);
+	diag_escape(&line, msg.data != NULL ? msg.data : "", msg.len, 0);
+	buf_addc(&line, '\n');
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&msg);
+	buf_free(&line);
 }
 
 /* "tool: message", about the system or the command line. */

@@ -28,6 +28,14 @@ struct diag_loc {
 	const char	*path;	/* JSON Pointer into a JSON input, or NULL */
 };
 
+/* What diag_escape escapes beyond control characters and invalid UTF-8. */
+#define DIAG_ESC_BACKSLASH	0x1
+#define DIAG_ESC_QUOTE		0x2
+#define DIAG_ESC_JSON		(DIAG_ESC_BACKSLASH | DIAG_ESC_QUOTE)
+
+struct buf;
+
+void		 diag_escape(struct buf *, const char *, size_t, int);
 void		 diag_setprogname(const char *);
 const char	*diag_progname(void);
 void		 diag_setjson(int);

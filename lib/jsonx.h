@@ -13,16 +13,50 @@
 
 /*
  * How every llmkit tool reads JSON: any value at top level, text after it
- * allowed (the caller goes on), "\u0000" kept, and every number a double,
- * as JSON.parse makes it (an integer beyond 2^53 is rounded, not refused).
+ * allowed (the caller goes on), "\u0000" kept, every number a double, as
+ * JSON.parse makes it (an integer beyond 2^53 is rounded, not refused; a
+ * number beyond the double range is an error), and a key that repeats in
+ * an object an error, so that no reader acts on a value that another
+ * reader of the same text (keeping the first rather than the last) would
+ * not see.
  */
 #define JSONX_FLAGS	(JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | \
-			 JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL)
+			 JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL | \
+			 JSON_REJECT_DUPLICATES)
+
+/*
+ * How deep values may nest: jansson's own limit. The top value is level
+ * 1, a value inside an array or object one more than it: 2048 empty
+ * arrays nested are read, a number inside 2048 arrays is not.
+ */
+#define JSONX_MAX_DEPTH	JSON_PARSER_MAX_DEPTH
+
+#define JSONX_NOPOS	((size_t)-1)
 
 struct jsonx_error {
 	size_t	offset;		/* byte offset of the problem in the text */
-	char	rule[24];	/* "json-syntax", "utf8" */
-	char	text[JSON_ERROR_TEXT_LENGTH + 48];
+	size_t	first;		/* duplicate-key: the first key's offset */
+	char	rule[24];	/* "json-syntax", "utf8", "duplicate-key"... */
+	char	key[80];	/* duplicate-key: the key, quoted and escaped */
+	char	text[JSON_ERROR_TEXT_LENGTH + 128];
+};
+
+/*
+ * Finds the offsets of the values that JSON Pointers name in a text that
+ * jansson has read: each array or object on a pointer is indexed once, so
+ * that many pointers into one document cost about one pass over it.
+ */
+struct jsonx_locator {
+	const char	*s;
+	size_t		 n;
+	struct jsonx_cont {
+		size_t		 off;		/* the container's '{' or '[' */
+		json_t		*keys;		/* object: key -> offset */
+		size_t		*elems;		/* array: element offsets */
+		size_t		 nelems;
+		unsigned long	 used;
+	}		 cont[16];
+	unsigned long	 clock;
 };
 
 struct jsonx_seq {
@@ -42,5 +76,11 @@ size_t		 jsonx_element(const char *, size_t, size_t, size_t);
 void		 jsonx_seq_init(struct jsonx_seq *, const char *, size_t);
 int		 jsonx_seq_next(struct jsonx_seq *, json_t **, size_t *,
 		    struct jsonx_error *);
+void		 jsonx_dup_text(struct jsonx_error *, unsigned long,
+		    unsigned long);
+void		 jsonx_locator_init(struct jsonx_locator *, const char *,
+		    size_t);
+size_t		 jsonx_locate(struct jsonx_locator *, size_t, const char *);
+void		 jsonx_locator_free(struct jsonx_locator *);
 
 #endif

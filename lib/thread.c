@@ -18,10 +18,6 @@
 #include "xalloc.h"
 #include "xmlesc.h"
 
-#if JSON_PARSER_MAX_DEPTH > THREAD_MAX_DEPTH
-#error "jansson parses deeper than THREAD_MAX_DEPTH: bound jsonw's recursion"
-#endif
-
 /* What one event is being checked and written with. */
 struct ev {
 	struct thread_doc		*doc;
@@ -344,92 +340,6 @@ one_event(struct ev *e)
 	}
 }
 
-/*
- * A raw NUL byte is never JSON, but jansson reports one as an invalid token
- * after it, or as a control character in a string: an error at or after
- * the first NUL is that NUL.
- */
-static void
-nul_error(const char *in, size_t n, struct jsonx_error *err)
-{
-	const char *nul = memchr(in, '\0', n);
-
-	if (nul == NULL || err->offset < (size_t)(nul - in))
-		return;
-	err->offset = (size_t)(nul - in);
-	snprintf(err->rule, sizeof(err->rule), "json-syntax");
-	snprintf(err->text, sizeof(err->text), "invalid JSON: NUL byte");
-}
-
-/* The offset just past the string token that starts at off. */
-static size_t
-skip_string(const char *in, size_t n, size_t off)
-{
-	for (off++; off < n && in[off] != '"'; off++)
-		if (in[off] == '\\')
-			off++;
-	return off < n ? off + 1 : n;
-}
-
-/*
- * jansson counts every value as a level, a number or a string as well as
- * an array or an object, and its depth error points past the value that
- * went too deep and names no limit. Point at that value, found by a scan
- * of the event that starts at off, and say how deep is too deep.
- */
-static void
-depth_error(const char *in, size_t n, size_t off, struct jsonx_error *err)
-{
-	char open[THREAD_MAX_DEPTH];	/* the containers we are in */
-	size_t depth = 0;
-	int key = 0;			/* the next string is a member name */
-
-	if (strstr(err->text, "maximum parsing depth") == NULL)
-		return;
-	while (off < n) {
-		switch (in[off]) {
-		case ' ': case '\t': case '\n': case '\r': case ':':
-			off++;
-			continue;
-		case ',':
-			key = depth > 0 && open[depth - 1] == '{';
-			off++;
-			continue;
-		case ']': case '}':
-			if (depth == 0)
-				return;
-			depth--;
-			key = 0;
-			off++;
-			continue;
-		case '"':
-			if (key) {
-				off = skip_string(in, n, off);
-				key = 0;
-				continue;
-			}
-			break;
-		}
-		if (depth + 1 > THREAD_MAX_DEPTH) {
-			err->offset = off;
-			snprintf(err->text, sizeof(err->text), "invalid JSON: "
-			    "values nested deeper than %d levels",
-			    THREAD_MAX_DEPTH);
-			snprintf(err->rule, sizeof(err->rule), "depth");
-			return;
-		}
-		if (in[off] == '[' || in[off] == '{') {
-			key = in[off] == '{';
-			open[depth++] = in[off++];
-		} else if (in[off] == '"')
-			off = skip_string(in, n, off);
-		else
-			do
-				off++;
-			while (off < n && strchr(" \t\n\r,]}", in[off]) == NULL);
-	}
-}
-
 void
 thread_init(struct thread_doc *doc)
 {
@@ -468,8 +378,6 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 		if (r == 0)
 			break;
 		if (r < 0) {
-			nul_error(in, n, &err);
-			depth_error(in, n, seq.off, &err);
 			utf8_cursor_at(&cur, err.offset, &loc.line, &loc.col);
 			loc.file = opts->file;
 			loc.path = NULL;

@@ -12,15 +12,6 @@
 
 #include "buf.h"
 
-/*
- * How deep the values of an event may nest, its own object being level 1
- * and every value inside a container, a string or a number too, one level
- * deeper: the depth jansson parses to (JSON_PARSER_MAX_DEPTH), which also
- * bounds the recursion of jsonw_stringify and jsonw_tostring over args
- * and result.
- */
-#define THREAD_MAX_DEPTH	2048
-
 struct thread_opts {
 	const char	*file;		/* input name for diagnostics */
 	const char	*prefix;	/* response prefix, or NULL */

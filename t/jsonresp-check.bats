@@ -794,3 +794,170 @@ $USAGE"
 	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt"
 	assert_equal "${lines[-1]}" "$n passed, 0 failed"
 }
+
+# Hostile input (issue 13)
+
+@test "a danger_level given twice is an error with both places, whichever value comes first" {
+	edit '.safety.danger_level = "emergency"' d.json
+	sed 's/"danger_level":"emergency"/&,"danger_level":null/' d.json >a.json
+	run -1 --separate-stderr jsonresp-check a.json
+	assert_output ""
+	assert_equal "$stderr" 'a.json:1:72: error: duplicate key "danger_level", first at line 1, column 45'
+	sed 's/"danger_level":"emergency"/"danger_level":null,&/' d.json >b.json
+	run -1 --separate-stderr jsonresp-check b.json
+	assert_equal "$stderr" 'b.json:1:65: error: duplicate key "danger_level", first at line 1, column 45'
+}
+
+@test "is_safe given twice: rule duplicate-key in JSON, and in the feedback" {
+	edit . d.json
+	sed 's/"is_safe":true/"is_safe":"garbage",\n  "is_safe":true/' d.json >a.json
+	run -1 --separate-stderr jsonresp-check --feedback --errors=json a.json
+	assert_output "${FEEDBACK}duplicate key \"is_safe\", first at line 1, column 30"
+	assert_equal "$stderr" '{"file":"a.json","line":2,"column":3,"severity":"error","rule":"duplicate-key","message":"duplicate key \"is_safe\", first at line 1, column 30"}'
+}
+
+@test "a duplicate key deep in a response, escaped differently, with --lines and --find" {
+	edit '.content.text_blocks[0].x = {"a":1}' d.json
+	{ jq -c . "$D/minimal.json"; sed 's/"content":"hi"/"content":"hi","\\u0063ontent":"ho"/' d.json; } >l.jsonl
+	run -1 --separate-stderr jsonresp-check --lines l.jsonl
+	assert_equal "$stderr" 'l.jsonl:2:175: error: duplicate key "content", first at line 2, column 160'
+	# --find does not fall back to an object inside the refused one
+	printf 'Here: {"safety":{"danger_level":"emergency","danger_level":null}} ok\n' >p.txt
+	run -1 --separate-stderr jsonresp-check --find p.txt
+	assert_equal "$stderr" 'p.txt:1:45: error: duplicate key "danger_level", first at line 1, column 18'
+}
+
+@test "control characters in a key are escaped in the pointer, the feedback and JSON" {
+	printf '{"x\\ny\\u001b[31mRED":1}' >c.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo '{"additionalProperties":false}') --feedback c.json
+	assert_output "${FEEDBACK}/x\\ny\\u001b[31mRED: unexpected property \"x\\ny\\u001b[31mRED\""
+	assert_equal "$stderr" 'c.json:1:22: error: /x\ny\u001b[31mRED: unexpected property "x\ny\u001b[31mRED"'
+	run -1 --separate-stderr jsonresp-check --schema <(echo '{"additionalProperties":false}') --errors=json c.json
+	assert_equal "$(printf '%s' "$stderr" | jq -r .instanceLocation)" $'/x\ny\e[31mRED'
+}
+
+@test "a file name that is not UTF-8 or holds controls: valid JSON and no raw control character" {
+	printf '[' >$'n\x1b[2J\xff.json'
+	run -1 --separate-stderr jsonresp-check --errors=json $'n\x1b[2J\xff.json'
+	assert_equal "$stderr" '{"file":"n\u001b[2J�.json","line":1,"column":2,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}'
+	printf '%s' "$stderr" | jq -e . >/dev/null
+	run -1 --separate-stderr jsonresp-check $'n\x1b[2J\xff.json'
+	assert_equal "$stderr" 'n\u001b[2J�.json:1:2: error: truncated: the JSON document ends before it is complete'
+	run -3 --separate-stderr jsonresp-check $'no\nsuch'
+	assert_equal "$stderr" 'jsonresp-check: no\nsuch: No such file or directory'
+}
+
+@test "a NUL byte is \"NUL byte\" at its own column, and nothing after it is read" {
+	run -1 --separate-stderr jsonresp-check < <(printf '\0')
+	assert_equal "$stderr" '<stdin>:1:1: error: invalid JSON: NUL byte'
+	printf '{"a":\0}' >n.json
+	run -1 --separate-stderr jsonresp-check n.json
+	assert_equal "$stderr" 'n.json:1:6: error: invalid JSON: NUL byte'
+	printf '{"a":1} \0' >n.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) n.json
+	assert_equal "$stderr" 'n.json:1:9: error: invalid JSON: NUL byte'
+	{ jq -c . "$D/minimal.json"; printf '{"a":"x\0"}\n{}\n'; } >n.jsonl
+	run -1 --separate-stderr jsonresp-check --lines n.jsonl
+	assert_equal "$stderr" 'n.jsonl:2:8: error: invalid JSON: NUL byte'
+}
+
+@test "/dev/zero stops at its first byte, whole, with --lines and with --find" {
+	run -1 --separate-stderr timeout 10 jsonresp-check /dev/zero
+	assert_equal "$stderr" '/dev/zero:1:1: error: invalid JSON: NUL byte'
+	run -1 --separate-stderr timeout 10 jsonresp-check --lines /dev/zero
+	assert_equal "$stderr" '/dev/zero:1:1: error: invalid JSON: NUL byte'
+	run -1 --separate-stderr timeout 10 jsonresp-check --find - </dev/zero
+	assert_equal "$stderr" '<stdin>:1:1: error: invalid JSON: NUL byte'
+}
+
+@test "a number beyond the double range is refused by name; one too small is 0" {
+	printf '{"a": [1, -1.5e400]}' >big.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) big.json
+	assert_equal "$stderr" 'big.json:1:11: error: invalid JSON: the number -1.5e400 is out of range (beyond the largest double, 1.7976931348623157e308)'
+	python3 -c 'print("1" * 400)' >long.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) --errors=json long.json
+	assert_equal "$stderr" '{"file":"long.json","line":1,"column":1,"severity":"error","rule":"json-number","message":"invalid JSON: the number 1111111111111111111111111111111111111... is out of range (beyond the largest double, 1.7976931348623157e308)"}'
+	printf '1e-400' >small.json
+	run -0 --separate-stderr jsonresp-check --schema <(echo '{"const":0}') small.json
+	assert_equal "$stderr" ""
+}
+
+@test "nesting: 2048 levels are read, level 2049 is json-depth at the value too deep" {
+	python3 -c 'print("[" * 2048 + "]" * 2048)' >ok.json
+	run -0 --separate-stderr jsonresp-check --schema <(echo true) ok.json
+	assert_equal "$stderr" ""
+	python3 -c 'print("{\"a\":" * 2047 + "1" + "}" * 2047)' >ok.json
+	run -0 --separate-stderr jsonresp-check --schema <(echo true) ok.json
+	assert_equal "$stderr" ""
+	python3 -c 'print("[" * 2049 + "]" * 2049)' >deep.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) --errors=json deep.json
+	assert_equal "$stderr" '{"file":"deep.json","line":1,"column":2049,"severity":"error","rule":"json-depth","message":"invalid JSON: a value nested deeper than 2048 levels"}'
+	python3 -c 'print("{\"a\":" * 2048 + "1" + "}" * 2048)' >deep.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) deep.json
+	assert_equal "$stderr" 'deep.json:1:10241: error: invalid JSON: a value nested deeper than 2048 levels'
+	python3 -c 'print("x " + "[" * 2049 + "]" * 2049)' >deep.txt
+	run -1 --separate-stderr jsonresp-check --find --schema <(echo true) deep.txt
+	assert_equal "$stderr" 'deep.txt:1:2051: error: invalid JSON: a value nested deeper than 2048 levels'
+}
+
+@test "80,000 form fields: every repeated id is reported against the first one (linear)" {
+	python3 -c '
+import json
+f = [{"id": "f%d" % i, "type": "text", "label": "l"} for i in range(80000)]
+f[79999]["id"] = "f0"
+f[40000]["id"] = "f0"
+f[3]["id"] = "a\u001bb"
+f[5]["id"] = "a\u001bb"
+d = {"type": "response", "safety": {"is_safe": True, "danger_level": None,
+     "detected_concerns": [], "requires_intervention": False},
+     "content": {"text_blocks": [{"type": "text", "content": "hi"}],
+     "form": {"title": "t", "fields": f}}, "metadata": {"model": "m"}}
+print(json.dumps(d, separators=(",", ":")))' >f.json
+	run -1 --separate-stderr timeout 20 jsonresp-check f.json
+	assert_equal "$stderr" 'f.json:1:409: error: /content/form/fields/5/id: field id "a\u001bb" is already the id of field 3
+f.json:1:1669115: error: /content/form/fields/40000/id: field id "f0" is already the id of field 0
+f.json:1:3349069: error: /content/form/fields/79999/id: field id "f0" is already the id of field 0'
+}
+
+@test "40,000 concerns out of the enum: every error in order, with its column (linear)" {
+	python3 -c '
+import json
+print(json.dumps({"safety": {"detected_concerns": ["c%d" % i for i in range(40000)]}}))' >c.json
+	run -1 --separate-stderr timeout 20 jsonresp-check --schema <(echo '{"properties":{"safety":{"properties":{"detected_concerns":{"items":{"enum":["suicide"]}}}}}}') c.json
+	[ "${#stderr_lines[@]}" -eq 40000 ]
+	assert_equal "${stderr_lines[0]}" 'c.json:1:35: error: /safety/detected_concerns/0: expected one of ["suicide"], found string "c0"'
+	assert_equal "${stderr_lines[39999]}" 'c.json:1:388915: error: /safety/detected_concerns/39999: expected one of ["suicide"], found string "c39999"'
+}
+
+@test "--find on 2,000 unclosed arrays of 250 numbers (1 MB) reads the text once" {
+	python3 -c 'print(("[" + "0," * 250) * 2000)' >f.txt
+	run -1 --separate-stderr timeout 20 jsonresp-check --find f.txt
+	assert_equal "$stderr" 'f.txt:1:1: error: no JSON object or array found'
+	# after a reading that fails, the search goes on where it failed
+	printf 'a [list, of] {"a" 1} then [1,2]\n' >g.txt
+	run -1 --separate-stderr jsonresp-check --find g.txt
+	assert_equal "$stderr" 'g.txt:1:27: error: expected object, found array'
+}
+
+@test "errors out of text order are placed in one pass: 20,000 fields, 20,000 lines" {
+	python3 -c '
+import json
+f = [{"id": "same", "type": "radio", "label": "l"} for i in range(20000)]
+d = {"type": "response", "safety": {"is_safe": True, "danger_level": None,
+     "detected_concerns": [], "requires_intervention": False},
+     "content": {"text_blocks": [{"type": "text", "content": "hi"}],
+     "form": {"title": "t", "fields": f}}, "metadata": {"model": "m"}}
+print(json.dumps(d, separators=(",", ":")))
+d["content"]["form"]["fields"] = [{"id": "a", "type": "radio", "label": "l"}]
+d["metadata"]["x"] = 1
+with open("l.jsonl", "w") as out:
+    out.write((json.dumps(d, separators=(",", ":")) + "\n") * 20000)' >f.json
+	run -1 --separate-stderr timeout 20 jsonresp-check f.json
+	[ "${#stderr_lines[@]}" -eq 39999 ]
+	assert_equal "${stderr_lines[39997]}" 'f.json:1:820172: error: /content/form/fields/19999/id: field id "same" is already the id of field 0'
+	assert_equal "${stderr_lines[39998]}" 'f.json:1:820166: error: /content/form/fields/19999: a radio field needs a non-empty "options" array of {"value", "label"}'
+	run -1 --separate-stderr timeout 20 jsonresp-check --lines l.jsonl
+	[ "${#stderr_lines[@]}" -eq 40000 ]
+	assert_equal "${stderr_lines[39998]}" 'l.jsonl:20000:276: error: /metadata/x: unexpected property "x"'
+	assert_equal "${stderr_lines[39999]}" 'l.jsonl:20000:207: error: /content/form/fields/0: a radio field needs a non-empty "options" array of {"value", "label"}'
+}

@@ -515,7 +515,7 @@ llmq-encode: --keywords (argument 4) is not valid UTF-8: byte 0xfe at byte offse
 @test "a control character in the topic or an item is an error, the value quoted; the options first, then the topic" {
 	run -1 --separate-stderr llmq-encode -t $'a\x01' -s $'b\x7f\x08' m
 	assert_output ""
-	assert_equal "$stderr" 'llmq-encode: -s "b'$'\x7f''\b" holds U+0008, a character XML 1.0 forbids
+	assert_equal "$stderr" 'llmq-encode: -s "b\u007f\b" holds U+0008, a character XML 1.0 forbids
 llmq-encode: -t "a\u0001" holds U+0001, a character XML 1.0 forbids'
 }
 
@@ -928,4 +928,29 @@ EOF
 	run -1 --separate-stderr llmq-encode --context ctx.json m
 	assert_output ""
 	assert_equal "$stderr" 'ctx.json:1:34: error: "messageCount" 9007199254740992 is more than 9007199254740991'
+}
+
+@test "a key given twice in a --context file is an error with both places: status 1" {
+	printf '{"topicId":"t",\n "topicId":"u"}\n' >ctx.json
+	run -1 --separate-stderr llmq-encode --context ctx.json hi
+	assert_output ""
+	assert_equal "$stderr" 'ctx.json:2:2: error: duplicate key "topicId", first at line 1, column 2'
+}
+
+@test "a key given twice in a --from-json line: that line fails, the others are written" {
+	printf '%s\n' '{"userMessage":"a","context":{"topicId":"t"}}' \
+	    '  {"userMessage":"a","context":{"topicId":"t","topicId":"u"}}' \
+	    '{"userMessage":"x","userMessage":"b","context":{"topicId":"t"}}' >in.jsonl
+	run -1 --separate-stderr llmq-encode --from-json --errors=json in.jsonl
+	assert_output "$(line a t 0 '' '')"
+	assert_equal "$stderr" '{"file":"in.jsonl","line":2,"column":47,"severity":"error","rule":"duplicate-key","message":"duplicate key \"topicId\", first at line 2, column 33"}
+{"file":"in.jsonl","line":3,"column":20,"severity":"error","rule":"duplicate-key","message":"duplicate key \"userMessage\", first at line 3, column 2"}'
+}
+
+@test "a --context file name that is not UTF-8 or holds controls: valid JSON, escaped text" {
+	printf '{"topicId":5}' >$'c\x1b\xfe.json'
+	run -1 --separate-stderr llmq-encode --errors=json --context $'c\x1b\xfe.json' hi
+	assert_equal "$stderr" '{"file":"c\u001b�.json","line":1,"column":12,"severity":"error","rule":"field-type","message":"\"topicId\" must be a string, found a number","path":"/topicId"}'
+	run -1 --separate-stderr llmq-encode --context $'c\x1b\xfe.json' hi
+	assert_equal "$stderr" 'c\u001b�.json:1:12: error: "topicId" must be a string, found a number'
 }

@@ -109,8 +109,7 @@ check_cases() {
 		    event-unknown role-user role-assistant role-system role-other \
 		    call-without-id result-earlier-call result-later-call \
 		    result-overridden result-unmatched result-array result-object \
-		    bom prefix prefix-empty duplicate-key \
-		    duplicate-event-field key-integer-like extra-field \
+		    bom prefix prefix-empty key-integer-like extra-field \
 		    escape-b escape-f escape-n escape-r escape-t escape-slash \
 		    escape-u escape-surrogate-pair raw-2-byte raw-3-byte \
 		    raw-4-byte c0-control number-fixed number-small number-bigint \

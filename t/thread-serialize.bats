@@ -509,13 +509,11 @@ EOF
 	assert_equal "$stderr" ""
 }
 
-@test "JSON.stringify(args): a repeated key keeps its first place and its last value" {
+@test "a key repeated in args is an error with both places: nothing is written" {
 	one_event '{"type":"tool_call","toolName":"t","args":{"a":1,"b":2,"a":3},"iteration":0}'
-	run -0 --separate-stderr thread-serialize in.jsonl
-	assert_output '<thread>
-  <event type="tool_input" id="0" name="t" iteration="0">{&quot;a&quot;:3,&quot;b&quot;:2}</event>
-</thread>'
-	assert_equal "$stderr" ""
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'in.jsonl:1:56: error: duplicate key "a", first at line 1, column 44'
 }
 
 @test "JSON.stringify(args): numbers in their shortest round-trip form" {
@@ -989,11 +987,15 @@ $D/bad-events.json:7:81: error: event 5: \"iteration\" must be a number, found a
 	assert_equal "$stderr" 'in.jsonl:15:31: error: event 14: "result" must be a string, found null'
 }
 
-@test "a field given twice is checked by its last value" {
+@test "a field given twice is an error with both places, whichever value is good" {
 	one_event '{"type":"message","role":"user","content":"x","content":5,"iteration":0}'
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
-	assert_equal "$stderr" 'in.jsonl:1:57: error: event 0: "content" must be a string, found a number'
+	assert_equal "$stderr" 'in.jsonl:1:47: error: duplicate key "content", first at line 1, column 33'
+	one_event '{"type":"message","role":"user","content":5,"content":"x","iteration":0}'
+	run -1 --separate-stderr thread-serialize --errors=json in.jsonl
+	assert_output ""
+	assert_equal "$stderr" '{"file":"in.jsonl","line":1,"column":45,"severity":"error","rule":"duplicate-key","message":"duplicate key \"content\", first at line 1, column 33"}'
 }
 
 @test "the location of a bad field counts characters, not bytes" {
@@ -1407,27 +1409,27 @@ PY
 	deep_event 2049 >in.jsonl
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
-	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: values nested deeper than 2048 levels"
+	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: a value nested deeper than 2048 levels"
 	deep_event 2049 array >in.json
 	run -1 --separate-stderr thread-serialize --errors=json in.json
-	assert_equal "$stderr" '{"file":"in.json","line":1,"column":2112,"severity":"error","rule":"depth","message":"invalid JSON: values nested deeper than 2048 levels"}'
+	assert_equal "$stderr" '{"file":"in.json","line":1,"column":2112,"severity":"error","rule":"json-depth","message":"invalid JSON: a value nested deeper than 2048 levels"}'
 }
 
 @test "a result nested 2049 levels deep is found on its own line" {
 	deep_event 2049 | sed 1d >in.jsonl
 	run -1 --separate-stderr thread-serialize in.jsonl
-	assert_equal "$stderr" "in.jsonl:1:2096: error: invalid JSON: values nested deeper than 2048 levels"
+	assert_equal "$stderr" "in.jsonl:1:2096: error: invalid JSON: a value nested deeper than 2048 levels"
 }
 
 @test "an array or object 2049 levels deep is an error at its bracket" {
 	python3 -c 'print("{\"type\":\"tool_call\",\"toolName\":\"t\",\"toolCallId\":\"c\",\"args\":{\"a\":"
 	    + "{\"k\":" * 2047 + "1" + "}" * 2047 + "},\"iteration\":1}")' >in.jsonl
 	run -1 --separate-stderr thread-serialize in.jsonl
-	assert_equal "$stderr" "in.jsonl:1:10295: error: invalid JSON: values nested deeper than 2048 levels"
+	assert_equal "$stderr" "in.jsonl:1:10295: error: invalid JSON: a value nested deeper than 2048 levels"
 	python3 -c 'print("{\"type\":\"tool_call\",\"toolName\":\"t\",\"toolCallId\":\"c\",\"args\":{\"a\":"
 	    + "[" * 2047 + "]" * 2047 + "},\"iteration\":1}")' >in.jsonl
 	run -1 --separate-stderr thread-serialize in.jsonl
-	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: values nested deeper than 2048 levels"
+	assert_equal "$stderr" "in.jsonl:1:2111: error: invalid JSON: a value nested deeper than 2048 levels"
 }
 
 @test "a NUL byte down a pipe that stays open ends the read at once" {

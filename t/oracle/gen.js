@@ -3,7 +3,8 @@
  * Random threads for the oracle test of thread-serialize. For each case it
  * writes the input text (written by hand here, token by token, so that the
  * C reader meets the forms real files have: whitespace anywhere, a BOM,
- * every string escape, odd number spellings, duplicate keys), the
+ * every string escape, odd number spellings; never a duplicate key,
+ * which thread-serialize refuses), the
  * response prefix if the case has one, the output reference.js makes of
  * that text, and the warnings thread-serialize must print:
  *
@@ -124,6 +125,12 @@ const SNIPPETS = ['What is 2+2?', 'a & b', '<tool>', '</event>', ']]>',
 
 function cpsOf(s) { return Array.from(s, (ch) => ch.codePointAt(0)); }
 function textOf(cps) { return String.fromCodePoint(...cps); }
+
+/* How a diagnostic quotes a string: JSON.stringify, DEL and C1 escaped too. */
+function quoted(s) {
+  return JSON.stringify(s).replace(/[\u007f-\u009f]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
 
 /* A string as code points, fit for where it goes. */
 function genText(r, ctx, noNul, maxLen) {
@@ -323,23 +330,21 @@ class Writer {
   }
 
   /*
-   * An object of random members; keys repeat now and then. String() of an
+   * An object of random members, each key once (thread-serialize refuses
+   * a repeated key; a key drawn again is left out). String() of an
    * object with its own "toString" member throws in JavaScript (there is
    * no callable method to convert it with), so opaque objects have none.
    */
   object(depth, ctx, opaque) {
     const r = this.r;
     const n = r.weighted([[2, 0], [6, r.range(1, 5)], [2, r.range(6, 14)]]);
-    const keys = [];
+    const keys = new Set();
     const parts = [];
     for (let i = 0; i < n; i++) {
-      let key;
-      if (keys.length > 0 && r.chance(0.2)) {
-        key = r.pick(keys);
-        count('duplicate-key');
-      } else key = genKey(r, ctx);
+      const key = genKey(r, ctx);
       if (opaque && textOf(key) === 'toString') continue;
-      keys.push(key);
+      if (keys.has(textOf(key))) continue;
+      keys.add(textOf(key));
       parts.push(this.str(key) + this.ws() + ':' + this.ws() + this.value(depth + 1, ctx));
     }
     return '{' + this.ws() + parts.join(this.ws() + ',' + this.ws()) + this.ws() + '}';
@@ -403,7 +408,9 @@ function genEvent(r, w, ids, plan) {
     [5, 'human_input_received'], [5, 'completion'], [6, 'summary'],
     [5, 'unknown']]);
   const m = [];
-  const put = (k, v) => m.push([cpsOf(k), v]);
+  const put = (k, v) => {
+    if (!m.some(([j]) => textOf(j) === k)) m.push([cpsOf(k), v]);
+  };
   let typeName = type;
   if (type === 'unknown') typeName = r.chance(0.8) ? r.pick(UNKNOWN_TYPES) : textOf(genText(r, FREE, false, 12));
   if (typeName !== type && ['message', 'tool_call', 'tool_result', 'error',
@@ -489,12 +496,6 @@ function genEvent(r, w, ids, plan) {
   for (let i = m.length - 1; i > 0; i--) {
     const j = r.int(i + 1);
     [m[i], m[j]] = [m[j], m[i]];
-  }
-  if (r.chance(0.15)) {
-    /* a duplicate key whose first value JSON.parse must forget */
-    const at = r.int(m.length);
-    m.splice(r.int(at + 1), 0, [m[at][0], w.value(1, FREE)]);
-    count('duplicate-event-field');
   }
 
   /* the text, and where the value of the (last) "type" member starts */
@@ -583,7 +584,7 @@ function genCase(seed, i, mode) {
   events.forEach((e, k) => {
     if (e.unknown === null) return;
     const [line, col] = lineCol(text, typeAt[k]);
-    warn += `${stdin ? '<stdin>' : name}:${line}:${col}: warning: event ${k}: unknown type ${JSON.stringify(e.unknown)}, skipped\n`;
+    warn += `${stdin ? '<stdin>' : name}:${line}:${col}: warning: event ${k}: unknown type ${quoted(e.unknown)}, skipped\n`;
   });
 
   let prefix = null;

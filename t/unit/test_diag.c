@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "unit.h"
 
@@ -51,7 +52,7 @@ test_text(void)
 	diag_at(DIAG_WARNING, &stdin_loc, "xml-char", "event %d: %s", 0,
 	    "replaced \"\x1b\" with U+FFFD");
 	unit_str(unit_capture_end(), "<stdin>:1:1: warning: event 0: "
-	    "replaced \"\x1b\" with U+FFFD\n",
+	    "replaced \"\\u001b\" with U+FFFD\n",
 	    "text: a warning; the path and rule are not shown");
 	unit_capture_begin();
 	diag_at(DIAG_ERROR, &loc, "r", "%s", "");
@@ -237,6 +238,56 @@ test_warn(void)
 	diag_setjson(0);
 }
 
+/* Hostile input (issue 13): what diag quotes from input is escaped. */
+static void
+test_escape(void)
+{
+	struct diag_loc bad = { "a\nb\x1b[31m\xFF\\.json", 1, 2,
+	    "/x\ny\x1b[31mRED" };
+	struct buf b = BUF_INIT;
+
+	diag_escape(&b, "a\"b\\c\n\t\r\b\f\x01\x1b\x7f\xC2\x85\xC2\xA0\xC3\xA9"
+	    "\xFF\xC3\0z", 23, 0);
+	unit_mem(buf_cstr(&b), b.len, "a\"b\\c\\n\\t\\r\\b\\f\\u0001"
+	    "\\u001b\\u007f\\u0085\xC2\xA0\xC3\xA9\xEF\xBF\xBD\xEF\xBF\xBD"
+	    "\\u0000z", "escape: controls (C0, DEL, C1), invalid bytes -> "
+	    "U+FFFD; quote and backslash kept");
+	buf_reset(&b);
+	diag_escape(&b, "a\"b\\c", 5, DIAG_ESC_BACKSLASH);
+	unit_mem(buf_cstr(&b), b.len, "a\"b\\\\c",
+	    "escape: backslash escaped, quote kept");
+	buf_reset(&b);
+	diag_escape(&b, "a\"b\\c", 5, DIAG_ESC_JSON);
+	unit_mem(buf_cstr(&b), b.len, "a\\\"b\\\\c",
+	    "escape: the inside of a JSON string");
+	buf_free(&b);
+
+	unit_capture_begin();
+	diag_schema(DIAG_ERROR, &bad, "schema", bad.path,
+	    "/additionalProperties",
+	    "unexpected \x1b]0;x\x07 \"\\n\"");
+	unit_str(unit_capture_end(),
+	    "a\\nb\\u001b[31m\xEF\xBF\xBD\\\\.json:1:2: "
+	    "error: /x\\ny\\u001b[31mRED: unexpected \\u001b]0;x\\u0007 "
+	    "\"\\n\"\n", "text: file name, pointer and message escaped");
+	diag_setjson(1);
+	unit_capture_begin();
+	diag_schema(DIAG_ERROR, &bad, "schema", bad.path, "/k\xFF",
+	    "m\xFF\x1b");
+	unit_str(unit_capture_end(), "{\"file\":\"a\\nb\\u001b[31m\xEF\xBF\xBD"
+	    "\\\\.json\",\"line\":1,\"column\":2,\"severity\":\"error\","
+	    "\"rule\":\"schema\",\"instanceLocation\":\"/x\\ny\\u001b[31mRED\","
+	    "\"keywordLocation\":\"/k\xEF\xBF\xBD\",\"message\":\"m\xEF\xBF\xBD"
+	    "\\u001b\",\"path\":\"/x\\ny\\u001b[31mRED\"}\n",
+	    "json: invalid UTF-8 becomes U+FFFD: valid JSON");
+	diag_setjson(0);
+	unit_capture_begin();
+	errno = ENOENT;
+	diag_warn("%s", "no\x1b[2J\xFE");
+	unit_str(unit_capture_end(), "test_diag: no\\u001b[2J\xEF\xBF\xBD: "
+	    "No such file or directory\n", "warn: a file name escaped");
+}
+
 int
 main(void)
 {
@@ -247,5 +298,6 @@ main(void)
 	test_quiet();
 	test_quote();
 	test_warn();
+	test_escape();
 	return unit_done();
 }

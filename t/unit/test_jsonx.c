@@ -83,8 +83,6 @@ test_parse(void)
 	    "a big integer becomes a double");
 	OK("-0", 0, 2, "-0.0", "minus zero is a double");
 	OK("\"\\u0074ype\"", 0, 11, "\"type\"", "a string with an escape");
-	OK("{\"a\":1,\"a\":2}", 0, 13, "{\"a\":2.0}",
-	    "a duplicate key keeps the last value");
 
 	v = jsonx_parse("\"a\\u0000b\"", 10, 0, &end, &err);
 	unit_ok(v != NULL && json_string_length(v) == 3 &&
@@ -130,9 +128,14 @@ test_parse_errors(void)
 	BAD("\"\\ud800\"", 0, 0, "json-syntax",
 	    "invalid JSON: invalid Unicode '\\uD800' near '\"\\ud800\"'",
 	    "a lone surrogate escape");
-	BAD("1e400", 0, 0, "json-syntax",
-	    "invalid JSON: real number overflow near '1e400'",
+	BAD("1e400", 0, 0, "json-number",
+	    "invalid JSON: the number 1e400 is out of range (beyond the "
+	    "largest double, 1.7976931348623157e308)",
 	    "a number too big for a double");
+	BAD("[1, -2.5E+999 ]", 0, 4, "json-number",
+	    "invalid JSON: the number -2.5E+999 is out of range (beyond the "
+	    "largest double, 1.7976931348623157e308)",
+	    "a number too big for a double, in an array, negative");
 	BAD("[1]\n{\"a\" 1}", 4, 9, "json-syntax",
 	    "invalid JSON: ':' expected near '1'",
 	    "an error offset is in the whole text");
@@ -390,6 +393,170 @@ test_member(void)
 	    "member: an offset at the end");
 }
 
+/* Hostile input (issue 13). */
+
+/*
+ * Parses s from off, expecting a duplicate-key error at want_off, the
+ * first key at want_first.
+ */
+static void
+dup_bad(const char *s, size_t off, size_t want_off, size_t want_first,
+    const char *want_text, const char *what)
+{
+	struct jsonx_error err;
+	size_t end;
+	json_t *v;
+
+	v = jsonx_parse(s, strlen(s), off, &end, &err);
+	unit_ok(v == NULL, unit_fmt("%s: fails", what));
+	json_decref(v);
+	if (v != NULL)
+		return;
+	unit_str(err.rule, "duplicate-key", unit_fmt("%s: rule", what));
+	unit_long((long)err.offset, (long)want_off,
+	    unit_fmt("%s: at the second key", what));
+	unit_long((long)err.first, (long)want_first,
+	    unit_fmt("%s: the first key", what));
+	unit_str(err.text, want_text, unit_fmt("%s: message", what));
+}
+
+static void
+test_duplicate_keys(void)
+{
+	struct jsonx_error err;
+
+	dup_bad("{\"a\":1,\"a\":2}", 0, 7, 1,
+	    "duplicate key \"a\", first at line 1, column 2",
+	    "a repeated key");
+	dup_bad("{\"safety\":{\"danger_level\":\"emergency\",\n"
+	    "  \"danger_level\":null}}", 0, 41, 11,
+	    "duplicate key \"danger_level\", first at line 1, column 12",
+	    "the issue's safety bypass, on two lines");
+	dup_bad("{\"x\":{\"a\":1},\"s\":\"{\\\"a\\\":\",\"b\":[{\"a\":1}],"
+	    "\"a\":1,\"\\u0061\":2}", 0, 47, 41,
+	    "duplicate key \"a\", first at line 1, column 42",
+	    "an escaped spelling; same keys in nested objects and strings "
+	    "do not count");
+	dup_bad("{\"k\\u001b[31m\\n\\\"\":1,"
+	    "\"k\\u001b[31m\\n\\\"\":2}", 0, 21, 1,
+	    "duplicate key \"k\\u001b[31m\\n\\\"\", first at line 1, "
+	    "column 2", "the key is quoted with its escapes");
+	dup_bad("[{},{\"a\":{\"a\":[]},\"b\":0,\"a\":1}]", 0, 24, 5,
+	    "duplicate key \"a\", first at line 1, column 6",
+	    "in an array, after a nested object with the same key");
+	/* the first place counts lines and characters */
+	dup_bad("\xEF\xBB\xBF\n{\"\xC3\xA9\":1,\n\"\xC3\xA9\":2}", 3, 13, 5,
+	    "duplicate key \"\xC3\xA9\", first at line 2, column 2",
+	    "after a byte order mark and a newline");
+	jsonx_dup_text(&err, 7, 3);
+	unit_ok(strstr(err.text, "line 7, column 3") != NULL,
+	    "jsonx_dup_text puts another position in");
+}
+
+/* '[' * n then ']' * n: arrays nested n deep. */
+static char *
+nested(size_t n)
+{
+	char *s = malloc(2 * n + 1);
+
+	if (s == NULL)
+		unit_bail("out of memory");
+	memset(s, '[', n);
+	memset(s + n, ']', n);
+	s[2 * n] = '\0';
+	return s;
+}
+
+static void
+test_depth_and_nul(void)
+{
+	struct jsonx_error err;
+	size_t end;
+	json_t *v;
+	char *s;
+
+	unit_long(JSONX_MAX_DEPTH, 2048, "the nesting limit is 2048");
+	s = nested(JSONX_MAX_DEPTH);
+	v = jsonx_parse(s, strlen(s), 0, &end, &err);
+	unit_ok(v != NULL && end == 2 * JSONX_MAX_DEPTH,
+	    "nesting at the limit reads");
+	json_decref(v);
+	free(s);
+	s = nested(JSONX_MAX_DEPTH + 1);
+	parse_bad(s, strlen(s), 0, JSONX_MAX_DEPTH, "json-depth",
+	    "invalid JSON: a value nested deeper than 2048 levels",
+	    "nesting one past the limit: at the '[' too many");
+	free(s);
+	s = nested(JSONX_MAX_DEPTH);
+	s[JSONX_MAX_DEPTH - 1] = '1';	/* 2047 arrays around a number */
+	v = jsonx_parse(s, strlen(s) - 1, 0, &end, &err);
+	unit_ok(v != NULL, "a number at level 2048 reads");
+	json_decref(v);
+	free(s);
+	s = nested(JSONX_MAX_DEPTH);
+	memmove(s + JSONX_MAX_DEPTH + 1, s + JSONX_MAX_DEPTH,
+	    JSONX_MAX_DEPTH);
+	s[JSONX_MAX_DEPTH] = '1';	/* 2048 arrays around a number */
+	parse_bad(s, 2 * JSONX_MAX_DEPTH + 1, 0, JSONX_MAX_DEPTH, "json-depth",
+	    "invalid JSON: a value nested deeper than 2048 levels",
+	    "a number at level 2049: at the number");
+	free(s);
+	BAD("\0", 0, 0, "json-syntax", "invalid JSON: NUL byte",
+	    "a NUL byte alone");
+	BAD("{\"a\":\0}", 0, 5, "json-syntax", "invalid JSON: NUL byte",
+	    "a NUL byte where a value is due");
+	BAD("[1,2\0]", 0, 4, "json-syntax", "invalid JSON: NUL byte",
+	    "a NUL byte after a number");
+	BAD("{\"a\":\"x\0\"}", 0, 7, "json-syntax", "invalid JSON: NUL byte",
+	    "a NUL byte in a string");
+}
+
+static void
+test_locator(void)
+{
+	static const char doc[] = "{\"a\":[10, {\"b\":\"x\"}, [true]],"
+	    " \"c/d\":{\"e~f\":1, \"\\u0067\":2}, \"\":3}";
+	struct jsonx_locator l;
+	size_t n = strlen(doc), i;
+	struct buf big = BUF_INIT;
+
+	jsonx_locator_init(&l, doc, n);
+	unit_long((long)jsonx_locate(&l, 0, ""), 0, "locate: the root");
+	unit_long((long)jsonx_locate(&l, 0, "/a/1/b"),
+	    (long)(strstr(doc, "\"x\"") - doc), "locate: a nested member");
+	unit_long((long)jsonx_locate(&l, 0, "/a/2/0"),
+	    (long)(strstr(doc, "true") - doc), "locate: an element");
+	unit_long((long)jsonx_locate(&l, 0, "/a/0"),
+	    (long)(strstr(doc, "10") - doc), "locate: back to an earlier one");
+	unit_long((long)jsonx_locate(&l, 0, "/c~1d/e~0f"),
+	    (long)(strstr(doc, "1,") - doc), "locate: ~1 and ~0");
+	unit_long((long)jsonx_locate(&l, 0, "/c~1d/g"),
+	    (long)(strstr(doc, "2}") - doc), "locate: an escaped key");
+	unit_long((long)jsonx_locate(&l, 0, "/"),
+	    (long)(strstr(doc, "3}") - doc), "locate: the empty key");
+	unit_long((long)jsonx_locate(&l, 0, "/a/7"), 5,
+	    "locate: as far as the pointer leads");
+	unit_long((long)jsonx_locate(&l, 0, "/a/01x"), 5,
+	    "locate: not an index");
+	unit_long((long)jsonx_locate(&l, 0, "/zz/0"), 0,
+	    "locate: a missing key");
+	jsonx_locator_free(&l);
+	/* more containers than the locator keeps */
+	buf_addc(&big, '[');
+	for (i = 0; i < 40; i++)
+		buf_printf(&big, "%s{\"k\":[%zu]}", i ? "," : "", i);
+	buf_addc(&big, ']');
+	jsonx_locator_init(&l, big.data, big.len);
+	for (i = 0; i < 40; i++)
+		unit_ok(jsonx_locate(&l, 0, unit_fmt("/%zu/k/0", i)) ==
+		    (size_t)(strstr(big.data, unit_fmt("[%zu]", i)) -
+		    big.data + 1), unit_fmt("locate: container %zu of 40", i));
+	unit_ok(jsonx_locate(&l, 0, "/3/k/0") == (size_t)(strstr(big.data,
+	    "[3]") - big.data + 1), "locate: one indexed again");
+	jsonx_locator_free(&l);
+	buf_free(&big);
+}
+
 int
 main(void)
 {
@@ -401,5 +568,8 @@ main(void)
 	test_seq_array();
 	test_seq_lines();
 	test_member();
+	test_duplicate_keys();
+	test_depth_and_nul();
+	test_locator();
 	return unit_done();
 }

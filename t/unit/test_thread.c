@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "jsonx.h"
 #include "thread.h"
 #include "unit.h"
 
@@ -257,10 +258,10 @@ test_good(void)
 	    "twelve events written, none skipped");
 	done(&r);
 
-	GOOD("{\"type\":\"message\",\"type\":\"completion\",\"result\":\"r\","
-	    "\"iteration\":1}", NULL, "<thread>\n  <event type=\"completion\" "
-	    "id=\"0\" iteration=\"1\">r</event>\n</thread>",
-	    "a duplicate key keeps its last value");
+	BAD("{\"type\":\"message\",\"type\":\"completion\",\"result\":\"r\","
+	    "\"iteration\":1}", "t.json", 0, "t.json:1:19: error: duplicate key "
+	    "\"type\", first at line 1, column 2\n",
+	    "a duplicate key is refused, not taken with its last value");
 }
 
 static void
@@ -393,9 +394,9 @@ test_errors(void)
 	    "t.jsonl", 0, "t.jsonl:1:26: error: event 0: \"role\" must be a "
 	    "string, found a number\n", "a role that is not a string");
 	BAD("{\"type\":\"message\",\"role\":\"user\",\"content\":\"ok\","
-	    "\"content\":5,\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:58: "
-	    "error: event 0: \"content\" must be a string, found a number\n",
-	    "the column is that of the duplicate that counts");
+	    "\"content\":5,\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:48: "
+	    "error: duplicate key \"content\", first at line 1, column 33\n",
+	    "a duplicate key is an error at the second, naming the first");
 	BAD("[{\"type\":\"completion\",\"result\":\"r\",\"iteration\":0},\n"
 	    " {\"type\":\"completion\",\"result\":[],\"iteration\":0},\n"
 	    " {\"type\":\"completion\",\"result\":\"r\",\"iteration\":0}]",
@@ -472,7 +473,7 @@ test_depth(void)
 	char *in;
 	size_t n;
 
-	in = deep_result(THREAD_MAX_DEPTH, &n);
+	in = deep_result(JSONX_MAX_DEPTH, &n);
 	run(in, n, "t.jsonl", NULL, 0, &r);
 	unit_long(r.status, DIAG_INVALID, "a completion's result must be a "
 	    "string: the limit is not what fails it");
@@ -481,10 +482,10 @@ test_depth(void)
 	done(&r);
 	free(in);
 
-	in = deep_result(THREAD_MAX_DEPTH + 1, &n);
+	in = deep_result(JSONX_MAX_DEPTH + 1, &n);
 	run(in, n, "t.jsonl", NULL, 0, &r);
 	unit_long(r.status, DIAG_INVALID, "values past the limit: status 1");
-	unit_str(r.err, "t.jsonl:1:2092: error: invalid JSON: values nested "
+	unit_str(r.err, "t.jsonl:1:2092: error: invalid JSON: a value nested "
 	    "deeper than 2048 levels\n", "the error is at the value too deep");
 	done(&r);
 	free(in);
