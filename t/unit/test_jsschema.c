@@ -95,7 +95,15 @@ test_compile_errors(void)
 	    "\"minLength\" must be a non-negative integer",
 	    "a negative minLength");
 	check_compile_error("{\"multipleOf\": 0}", NULL,
-	    "\"multipleOf\" must be greater than 0", "multipleOf 0");
+	    "\"multipleOf\" must be greater than 0, found 0 (or a number "
+	    "too small for a double, such as 1e-400, which reads as 0)",
+	    "multipleOf 0");
+	check_compile_error("{\"multipleOf\": 1e-400}", NULL,
+	    "\"multipleOf\" must be greater than 0, found 0 (or a number "
+	    "too small for a double, such as 1e-400, which reads as 0)",
+	    "multipleOf 1e-400, which underflows to 0");
+	check_compile_error("{\"multipleOf\": -2}", NULL,
+	    "\"multipleOf\" must be greater than 0", "multipleOf -2");
 	check_compile_error("{\"required\": [\"a\", 1]}", NULL,
 	    "\"required\" must be an array of strings",
 	    "required with a number");
