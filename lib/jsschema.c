@@ -49,6 +49,12 @@
  */
 #define JSSCHEMA_MAX_COMPILE_DEPTH	1000
 #define JSSCHEMA_MAX_DEPTH		5000
+/*
+ * A document has this many errors at the most: a schema that applies a
+ * subschema twice at each level (allOf of two $refs to it) doubles its
+ * errors with each level of the value.
+ */
+#define JSSCHEMA_MAX_ERRORS		10000
 
 enum {
 	T_NULL = 1, T_BOOLEAN = 2, T_OBJECT = 4, T_ARRAY = 8, T_NUMBER = 16,
@@ -1876,7 +1882,8 @@ struct vctx {
 	size_t			 nmemo, *mslot, mcap;
 	int			 depth;	/* validate() calls under way */
 	int			 taint;	/* depth of the frame a loop went back to */
-	struct jsschema_error	*stop;	/* JSSCHEMA_MAX_DEPTH was reached */
+	struct jsschema_error	*stop;	/* a limit was reached */
+	int			 keep_errors;	/* those before stop hold */
 	json_t			**keep;	/* property names, alive as memo keys */
 	size_t			 nkeep;
 	struct buf		 msg;
@@ -1916,6 +1923,9 @@ msg(struct vctx *c)
 	return &c->msg;
 }
 
+static void	stop_here(struct vctx *, const struct ipath *,
+		    const struct kpath *, const json_t *, int);
+
 /* Does the keyword kp + seg end with "/type"? */
 static int
 ends_type(const struct kpath *kp, const char *seg)
@@ -1947,6 +1957,12 @@ err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 			if (v == c->scv)
 				c->sc.typefail = 1;
 		}
+		return;
+	}
+	if (c->stop != NULL)
+		return;
+	if (c->n == JSSCHEMA_MAX_ERRORS) {
+		stop_here(c, ip, kp, v, 1);
 		return;
 	}
 	if (c->n == c->cap) {
@@ -2536,17 +2552,25 @@ memo_get(struct vctx *c, const struct node *n, const json_t *v)
 	return c->nmemo - 1;
 }
 
-/* Validation has gone JSSCHEMA_MAX_DEPTH deep: it stops, with this error. */
+/*
+ * Validation has gone JSSCHEMA_MAX_DEPTH deep, or found the error after
+ * the JSSCHEMA_MAX_ERRORS-th (toomany): it stops, with this error.
+ */
 static void
 stop_here(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
-    const json_t *v)
+    const json_t *v, int toomany)
 {
 	struct jsschema_error *e;
 	struct buf b = BUF_INIT;
 
-	buf_printf(&b, "schemas applied one inside another nest more than "
-	    "%d deep (through $ref, allOf, items, ... and down the value); "
-	    "validation stopped here", JSSCHEMA_MAX_DEPTH);
+	if (toomany)
+		buf_printf(&b, "more than %d errors; validation stopped here",
+		    JSSCHEMA_MAX_ERRORS);
+	else
+		buf_printf(&b, "schemas applied one inside another nest more "
+		    "than %d deep (through $ref, allOf, items, ... and down "
+		    "the value); validation stopped here", JSSCHEMA_MAX_DEPTH);
+	c->keep_errors = toomany;
 	e = xcalloc(1, sizeof(*e));
 	e->instance = ipath_str(ip);
 	e->keyword = kpath_str(kp, "");
@@ -2560,9 +2584,10 @@ static int	validate_node(struct vctx *, const struct node *,
 
 /*
  * Applies node n to value v, JSSCHEMA_MAX_DEPTH calls deep at the most.
- * Quiet and scoring results are looked up and remembered, unless they
- * came from a "$ref" loop back to a frame below this one (then they
- * hold only while that frame is under way).
+ * Verdicts and scores are remembered, unless they came from a "$ref"
+ * loop back to a frame below this one (then they hold only while that
+ * frame is under way); a full run looks up only that the pair is valid,
+ * since an invalid one must make its errors again.
  */
 static int
 validate(struct vctx *c, const struct node *n, const json_t *v,
@@ -2571,7 +2596,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	struct score outer;
 	const json_t *outerv;
 	struct buf *m;
-	size_t mi = 0;
+	size_t mi;
 	int r, d, memo = c->quiet || c->scoring;
 
 	if (n->kind == NODE_TRUE)
@@ -2589,18 +2614,19 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	if (c->stop != NULL)
 		return 1;
 	if (c->depth == JSSCHEMA_MAX_DEPTH) {
-		stop_here(c, ip, kp, v);
+		stop_here(c, ip, kp, v, 0);
 		return 1;
 	}
-	if (memo) {
-		mi = memo_get(c, n, v);
-		if (c->quiet && c->memo[mi].verdict != -1)
-			return c->memo[mi].verdict;
-		if (!c->quiet && c->memo[mi].scored) {
-			score_add(c, &c->memo[mi].sc, v,
-			    ip != NULL ? ip->depth : 0, 1);
-			return c->memo[mi].verdict;
-		}
+	mi = memo_get(c, n, v);
+	/* a valid pair has no errors to make or count */
+	if (c->memo[mi].verdict == 0)
+		return 0;
+	if (c->quiet && c->memo[mi].verdict != -1)
+		return c->memo[mi].verdict;
+	if (memo && !c->quiet && c->memo[mi].scored) {
+		score_add(c, &c->memo[mi].sc, v, ip != NULL ? ip->depth : 0,
+		    1);
+		return c->memo[mi].verdict;
 	}
 	outer = c->sc;
 	outerv = c->scv;
@@ -2613,9 +2639,9 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	c->depth--;
 	if (c->taint >= d) {
 		c->taint = INT_MAX;
-		if (memo && c->stop == NULL) {
+		if (c->stop == NULL) {
 			c->memo[mi].verdict = r;
-			if (!c->quiet) {
+			if (memo && !c->quiet) {
 				c->memo[mi].sc = c->sc;
 				if (c->sc.count > 0)
 					c->memo[mi].sc.depth -= ip != NULL ?
@@ -2777,11 +2803,10 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 	c.taint = INT_MAX;
 	validate(&c, js->root, instance, NULL, NULL);
 	if (c.stop != NULL) {
-		/* the errors so far may be half of what they would be */
-		while (c.n > 0)
+		/* deep: the errors so far may be half of what they would be */
+		while (!c.keep_errors && c.n > 0)
 			err_free(&c.e[--c.n]);
-		if (c.cap == 0)
-			c.e = xreallocarray(NULL, 1, sizeof(*c.e));
+		c.e = xreallocarray(c.e, c.n + 1, sizeof(*c.e));
 		c.e[c.n++] = *c.stop;
 		free(c.stop);
 	}

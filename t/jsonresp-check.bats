@@ -973,3 +973,28 @@ open("d.json", "w").write("{\"x\": " + "[" * n + "]" * n + "}\n")' "$1"
 	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
 	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/a: invalid pattern "\u001b[31m\n[": unterminated character class at offset 7'
 }
+
+@test "a document has 10000 errors at the most, then one that says validation stopped" {
+	echo '{"items": {"type": "string"}}' >s.json
+	python3 -c 'print("[" + ",".join(["1"] * 10000) + "]")' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10000 ]
+	assert_equal "$(tail -n 1 err)" 'd.json:1:20000: error: /9999: expected string, found integer 1'
+	python3 -c 'print("[" + ",".join(["1"] * 10001) + "]")' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10001 ]
+	assert_equal "$(tail -n 2 err)" 'd.json:1:20000: error: /9999: expected string, found integer 1
+d.json:1:20002: error: /10000: more than 10000 errors; validation stopped here'
+}
+
+@test "a subschema applied twice at each level: a valid document at once, an invalid one stopped at 10000 errors" {
+	echo '{"definitions": {"a": {"type": "array", "items": {"$ref": "#"}}}, "allOf": [{"$ref": "#/definitions/a"}, {"$ref": "#/definitions/a"}]}' >s.json
+	python3 -c 'print("[" * 60 + "]" * 60)' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+	python3 -c 'print("[" * 60 + "1" + "]" * 60)' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10001 ]
+	p=$(python3 -c 'print("/0" * 60)')
+	assert_equal "$(tail -n 1 err)" "d.json:1:61: error: $p: more than 10000 errors; validation stopped here"
+}
