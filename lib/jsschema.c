@@ -94,6 +94,7 @@ struct dep {
 };
 
 struct node {
+	size_t		 id;		/* its index in jsschema's nodes */
 	int		 kind;
 	struct node	*ref;
 	unsigned	 types;
@@ -1226,6 +1227,7 @@ new_node(struct jsschema *js)
 	n = xcalloc(1, sizeof(*n));
 	js->nodes = xreallocarray(js->nodes, js->nnodes + 1,
 	    sizeof(*js->nodes));
+	n->id = js->nnodes;
 	js->nodes[js->nnodes++] = n;
 	return n;
 }
@@ -1851,18 +1853,25 @@ struct score {
 };
 
 /*
- * What is known of one node applied to one value: the verdict, the
- * score of its errors (depth relative to the value's), and whether a
- * "$ref" to the node is being applied to the value right now.
+ * What is known of one node applied to one value: the verdict, and the
+ * score of its errors (depth relative to the value's).
  */
 struct memo {
 	const struct node	*n;
 	const json_t		*v;
 	int			 verdict;	/* -1: not known yet */
 	int			 scored;
-	int			 inref;
-	int			 refdepth;	/* of the frame it applies */
 	struct score		 sc;
+};
+
+/*
+ * The value a "$ref" to a node is being applied to right now, and the
+ * depth of that frame. The frames that apply references to one value are
+ * together at the top of the stack, so one value per node is enough.
+ */
+struct busy {
+	const json_t	*v;
+	int		 depth;
 };
 
 /*
@@ -1872,6 +1881,7 @@ struct memo {
  * and oneOf cost each pair once, however many branches reach it.
  */
 struct vctx {
+	const struct jsschema	*js;
 	int			 quiet;
 	int			 scoring;
 	struct score		 sc;
@@ -1879,13 +1889,14 @@ struct vctx {
 	struct jsschema_error	*e;
 	size_t			 n, cap;
 	struct memo		*memo;
-	size_t			 nmemo, *mslot, mcap;
+	size_t			 nmemo, memocap, *mslot, mcap;
 	int			 depth;	/* validate() calls under way */
 	int			 taint;	/* depth of the frame a loop went back to */
 	struct jsschema_error	*stop;	/* a limit was reached */
 	int			 keep_errors;	/* those before stop hold */
 	json_t			**keep;	/* property names, alive as memo keys */
 	size_t			 nkeep;
+	struct busy		*busy;	/* by node id, made when first needed */
 	struct buf		 msg;
 };
 
@@ -2459,33 +2470,61 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 	return bad;
 }
 
+static struct memo *memo_find(const struct vctx *, const struct node *,
+		    const json_t *);
 static size_t	memo_get(struct vctx *, const struct node *, const json_t *);
 
+/* An array or object with members: what a full run remembers as valid. */
+static int
+container(const json_t *v)
+{
+	return (json_is_array(v) && json_array_size(v) > 0) ||
+	    (json_is_object(v) && json_object_size(v) > 0);
+}
+
+/*
+ * Only a "$ref" brings a node to a value by two paths (allOf of two
+ * references to one schema, at every level of the value): a full run
+ * remembers here that the target accepts an array or object, and does
+ * not walk it again.
+ */
 static int
 v_ref(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp)
 {
+	struct busy *b, old;
 	struct kpath k;
+	struct memo *e;
 	size_t mi;
-	int r, bad = 0;
+	int r, bad = 0, full = !c->quiet && !c->scoring && container(v);
 
-	mi = memo_get(c, n->ref, v);
-	if (c->memo[mi].inref) {
+	if (c->busy == NULL)
+		c->busy = xcalloc(c->js->nnodes, sizeof(*c->busy));
+	b = &c->busy[n->ref->id];
+	if (b->v == v) {
 		/* what this gives depends on that frame being under way */
-		if (c->memo[mi].refdepth < c->taint)
-			c->taint = c->memo[mi].refdepth;
+		if (b->depth < c->taint)
+			c->taint = b->depth;
 		FAIL();
 		buf_adds(msg(c), "$ref loops back to a schema already "
 		    "applied to this value");
 		err_push(c, ip, kp, "/$ref", v);
 		return bad;
 	}
-	c->memo[mi].inref = 1;
-	c->memo[mi].refdepth = c->depth + 1;
+	if (full && (e = memo_find(c, n->ref, v)) != NULL && e->verdict == 0)
+		return 0;
+	old = *b;
+	b->v = v;
+	b->depth = c->depth + 1;
 	k.up = kp;
 	k.seg = "/$ref";
 	r = validate(c, n->ref, v, ip, &k);
-	c->memo[mi].inref = 0;
+	c->busy[n->ref->id] = old;
+	/* not from a loop back below: validate() has reset taint */
+	if (full && r == 0 && c->taint > c->depth && c->stop == NULL) {
+		mi = memo_get(c, n->ref, v);
+		c->memo[mi].verdict = 0;
+	}
 	return r;
 }
 
@@ -2513,6 +2552,23 @@ memo_hash(const struct node *n, const json_t *v)
 	return ptr_hash(n) ^ (ptr_hash(v) * 31);
 }
 
+/* The memo of (n, v), or NULL. */
+static struct memo *
+memo_find(const struct vctx *c, const struct node *n, const json_t *v)
+{
+	struct memo *e;
+	size_t i;
+
+	if (c->mcap > 0)
+		for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
+		    i = (i + 1) & (c->mcap - 1)) {
+			e = &c->memo[c->mslot[i] - 1];
+			if (e->n == n && e->v == v)
+				return e;
+		}
+	return NULL;
+}
+
 /* The index of the memo of (n, v), made when there is none. */
 static size_t
 memo_get(struct vctx *c, const struct node *n, const json_t *v)
@@ -2520,13 +2576,8 @@ memo_get(struct vctx *c, const struct node *n, const json_t *v)
 	struct memo *e;
 	size_t i, j;
 
-	if (c->mcap > 0)
-		for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
-		    i = (i + 1) & (c->mcap - 1)) {
-			e = &c->memo[c->mslot[i] - 1];
-			if (e->n == n && e->v == v)
-				return c->mslot[i] - 1;
-		}
+	if ((e = memo_find(c, n, v)) != NULL)
+		return (size_t)(e - c->memo);
 	if ((c->nmemo + 1) * 2 > c->mcap) {
 		free(c->mslot);
 		c->mcap = c->mcap ? c->mcap * 2 : 64;
@@ -2539,7 +2590,10 @@ memo_get(struct vctx *c, const struct node *n, const json_t *v)
 			c->mslot[i] = j + 1;
 		}
 	}
-	c->memo = xreallocarray(c->memo, c->nmemo + 1, sizeof(*c->memo));
+	if (c->nmemo == c->memocap) {
+		c->memocap = c->memocap ? c->memocap * 2 : 64;
+		c->memo = xreallocarray(c->memo, c->memocap, sizeof(*c->memo));
+	}
 	e = &c->memo[c->nmemo];
 	memset(e, 0, sizeof(*e));
 	e->n = n;
@@ -2586,8 +2640,8 @@ static int	validate_node(struct vctx *, const struct node *,
  * Applies node n to value v, JSSCHEMA_MAX_DEPTH calls deep at the most.
  * Verdicts and scores are remembered, unless they came from a "$ref"
  * loop back to a frame below this one (then they hold only while that
- * frame is under way); a full run looks up only that the pair is valid,
- * since an invalid one must make its errors again.
+ * frame is under way). A full run makes its errors every time (but see
+ * v_ref()).
  */
 static int
 validate(struct vctx *c, const struct node *n, const json_t *v,
@@ -2596,7 +2650,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	struct score outer;
 	const json_t *outerv;
 	struct buf *m;
-	size_t mi;
+	size_t mi = 0;
 	int r, d, memo = c->quiet || c->scoring;
 
 	if (n->kind == NODE_TRUE)
@@ -2617,16 +2671,15 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		stop_here(c, ip, kp, v, 0);
 		return 1;
 	}
-	mi = memo_get(c, n, v);
-	/* a valid pair has no errors to make or count */
-	if (c->memo[mi].verdict == 0)
-		return 0;
-	if (c->quiet && c->memo[mi].verdict != -1)
-		return c->memo[mi].verdict;
-	if (memo && !c->quiet && c->memo[mi].scored) {
-		score_add(c, &c->memo[mi].sc, v, ip != NULL ? ip->depth : 0,
-		    1);
-		return c->memo[mi].verdict;
+	if (memo) {
+		mi = memo_get(c, n, v);
+		if (c->quiet && c->memo[mi].verdict != -1)
+			return c->memo[mi].verdict;
+		if (!c->quiet && c->memo[mi].scored) {
+			score_add(c, &c->memo[mi].sc, v,
+			    ip != NULL ? ip->depth : 0, 1);
+			return c->memo[mi].verdict;
+		}
 	}
 	outer = c->sc;
 	outerv = c->scv;
@@ -2639,9 +2692,9 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	c->depth--;
 	if (c->taint >= d) {
 		c->taint = INT_MAX;
-		if (c->stop == NULL) {
+		if (memo && c->stop == NULL) {
 			c->memo[mi].verdict = r;
-			if (memo && !c->quiet) {
+			if (!c->quiet) {
 				c->memo[mi].sc = c->sc;
 				if (c->sc.count > 0)
 					c->memo[mi].sc.depth -= ip != NULL ?
@@ -2800,6 +2853,7 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
+	c.js = js;
 	c.taint = INT_MAX;
 	validate(&c, js->root, instance, NULL, NULL);
 	if (c.stop != NULL) {
@@ -2815,6 +2869,7 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 	free(c.keep);
 	free(c.memo);
 	free(c.mslot);
+	free(c.busy);
 	buf_free(&c.msg);
 	res->errors = c.e;
 	res->nerrors = c.n;
