@@ -122,6 +122,8 @@ struct node {
 	size_t		 ndeps;
 	const json_t	*required;
 	struct vset	*enumset;
+	int		 leaf;		/* no subschema: cheaper than a memo */
+	int		 target;	/* of some "$ref" */
 };
 
 /* What the index knows of one subschema (a json_t): its base URI. */
@@ -1209,6 +1211,12 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		else
 			n->required = v;
 	}
+	n->leaf = n->items.n == NULL && n->nitems == 0 &&
+	    n->additem.n == NULL && n->contains.n == NULL &&
+	    n->addprops.n == NULL && n->propnames.n == NULL &&
+	    n->ifs.n == NULL && n->nots.n == NULL && n->nallof == 0 &&
+	    n->nanyof == 0 && n->noneof == 0 && n->nprops == 0 &&
+	    n->npprops == 0 && n->ndeps == 0;
 	/* Compiled now: a "$ref" in them that cannot resolve is an error. */
 	if ((v = json_object_get(s, "definitions")) != NULL &&
 	    json_is_object(v))
@@ -1310,6 +1318,8 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 		n->ref = resolve_ref(cc, si->base, json_string_value(ref), &k);
 		if (n->ref == NULL)
 			n->kind = NODE_TRUE;
+		else
+			n->ref->target = 1;
 		return n;
 	}
 	compile_object(cc, n, s, si->base, where);
@@ -1847,9 +1857,10 @@ plural(long long n, const char *one, const char *many)
  * the file): what its errors would be, without the errors.
  */
 struct score {
-	int	 typefail;	/* "type" fails on the value itself */
-	int	 anytype;	/* some error comes from a "type" */
-	size_t	 depth, count;	/* the deepest error's location, errors */
+	unsigned	 count;		/* errors */
+	unsigned	 depth;		/* the deepest error's location */
+	char		 typefail;	/* "type" fails on the value itself */
+	char		 anytype;	/* some error comes from a "type" */
 };
 
 /*
@@ -1859,9 +1870,9 @@ struct score {
 struct memo {
 	const struct node	*n;
 	const json_t		*v;
-	int			 verdict;	/* -1: not known yet */
-	int			 scored;
 	struct score		 sc;
+	signed char		 verdict;	/* -1: not known yet */
+	char			 scored;
 };
 
 /*
@@ -1957,10 +1968,11 @@ err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
     const char *seg, const json_t *v)
 {
 	struct jsschema_error *e;
-	size_t d = ip != NULL ? ip->depth : 0;
+	unsigned d = ip != NULL ? (unsigned)ip->depth : 0;
 
 	if (c->scoring) {
-		c->sc.count++;
+		if (c->sc.count < UINT_MAX)
+			c->sc.count++;
 		if (d > c->sc.depth)
 			c->sc.depth = d;
 		if (ends_type(kp, seg)) {
@@ -2054,11 +2066,12 @@ static void
 score_add(struct vctx *c, const struct score *f, const json_t *v, size_t d,
     int rel)
 {
-	size_t depth = rel ? d + f->depth : f->depth;
+	unsigned depth = rel ? (unsigned)d + f->depth : f->depth;
 
 	if (f->count == 0)
 		return;
-	c->sc.count += f->count;
+	c->sc.count = f->count > UINT_MAX - c->sc.count ? UINT_MAX :
+	    c->sc.count + f->count;
 	if (depth > c->sc.depth)
 		c->sc.depth = depth;
 	c->sc.anytype |= f->anytype;
@@ -2651,7 +2664,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	const json_t *outerv;
 	struct buf *m;
 	size_t mi = 0;
-	int r, d, memo = c->quiet || c->scoring;
+	int r, d, memo;
 
 	if (n->kind == NODE_TRUE)
 		return 0;
@@ -2671,6 +2684,12 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		stop_here(c, ip, kp, v, 0);
 		return 1;
 	}
+	/*
+	 * Only a "$ref" brings a node to a value by more than one path, or
+	 * without end down the value: its targets are remembered, and
+	 * every other node is reached once per target's frame and mode.
+	 */
+	memo = (c->quiet || c->scoring) && n->target && !n->leaf;
 	if (memo) {
 		mi = memo_get(c, n, v);
 		if (c->quiet && c->memo[mi].verdict != -1)
@@ -2698,7 +2717,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 				c->memo[mi].sc = c->sc;
 				if (c->sc.count > 0)
 					c->memo[mi].sc.depth -= ip != NULL ?
-					    ip->depth : 0;
+					    (unsigned)ip->depth : 0;
 				c->memo[mi].scored = 1;
 			}
 		}
