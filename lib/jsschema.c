@@ -1641,6 +1641,9 @@ vset_add(struct vset *vs, const json_t *v, size_t idx, uint64_t h)
 		free(vs->slot);
 		vs->cap = vs->cap ? vs->cap * 2 : 16;
 		vs->slot = xcalloc(vs->cap, sizeof(*vs->slot));
+		/* at most half as many entries as slots */
+		vs->ent = xreallocarray(vs->ent, vs->cap / 2,
+		    sizeof(*vs->ent));
 		for (j = 0; j < vs->n; j++) {
 			for (i = (size_t)vs->ent[j].h & (vs->cap - 1);
 			    vs->slot[i] != 0; i = (i + 1) & (vs->cap - 1))
@@ -1648,7 +1651,6 @@ vset_add(struct vset *vs, const json_t *v, size_t idx, uint64_t h)
 			vs->slot[i] = j + 1;
 		}
 	}
-	vs->ent = xreallocarray(vs->ent, vs->n + 1, sizeof(*vs->ent));
 	vs->ent[vs->n].v = v;
 	vs->ent[vs->n].h = h;
 	vs->ent[vs->n].idx = idx;
@@ -1906,7 +1908,7 @@ struct vctx {
 	struct jsschema_error	*stop;	/* a limit was reached */
 	int			 keep_errors;	/* those before stop hold */
 	json_t			**keep;	/* property names, alive as memo keys */
-	size_t			 nkeep;
+	size_t			 nkeep, capkeep;
 	struct busy		*busy;	/* by node id, made when first needed */
 	struct buf		 msg;
 };
@@ -2454,8 +2456,11 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 			if ((ks = json_string(key)) == NULL)
 				xalloc_die();
 			/* a memo key: no other string may take its address */
-			c->keep = xreallocarray(c->keep, c->nkeep + 1,
-			    sizeof(*c->keep));
+			if (c->nkeep == c->capkeep) {
+				c->capkeep = c->capkeep ? c->capkeep * 2 : 16;
+				c->keep = xreallocarray(c->keep, c->capkeep,
+				    sizeof(*c->keep));
+			}
 			c->keep[c->nkeep++] = ks;
 			from = c->n;
 			had = c->sc.anytype;
