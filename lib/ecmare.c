@@ -100,6 +100,8 @@
 #define ECMARE_OPTIONS	(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | \
 			 PCRE2_MATCH_UNSET_BACKREF)
 
+int	ecmare_jit = 1;
+
 struct ecmare_sub {
 	pcre2_code	*code;
 	int		 neg;
@@ -1164,7 +1166,8 @@ ecmare_compile(const char *p, size_t len, char *err, size_t errlen)
 		goto bad;
 	}
 	/* the bodies of lookbehinds run anchored, which JIT does not do */
-	(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	if (ecmare_jit)
+		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	if ((re->mctx = pcre2_match_context_create(NULL)) == NULL)
 		xalloc_die();
 	goto out;

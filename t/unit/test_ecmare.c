@@ -561,6 +561,32 @@ check_budget(void)
 	free(s);
 }
 
+/* Without JIT, the interpreter gives the same answers, within its limits. */
+static void
+check_interpreter(void)
+{
+	struct ecmare *re;
+	char err[256], *s;
+	size_t n = 200000;
+
+	ecmare_jit = 0;
+	check_rows();
+	if ((s = malloc(n)) == NULL)
+		unit_bail("malloc");
+	memset(s, 'a', n);
+	re = ecmare_compile("^(?:a|b)*$", 10, err, sizeof(err));
+	unit_long(ecmare_search(re, s, n), 1, "interpreter: ^(?:a|b)*$ "
+	    "matches 200,000 a's, past the base depth limit of 100,000");
+	ecmare_free(re);
+	re = ecmare_compile("^(a+)+$", 7, err, sizeof(err));
+	s[40] = 'b';
+	unit_long(ecmare_search(re, s, 41), -1,
+	    "interpreter: ^(a+)+$ on 40 a's and a b stops at the limit");
+	ecmare_free(re);
+	free(s);
+	ecmare_jit = 1;
+}
+
 int
 main(void)
 {
@@ -570,5 +596,6 @@ main(void)
 	check_search();
 	check_nesting();
 	check_budget();
+	check_interpreter();
 	return unit_done();
 }
