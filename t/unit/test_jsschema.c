@@ -709,6 +709,7 @@ test_depth_limits(void)
 	unit_long(first_error(buf_cstr(&b), u, got, sizeof(got)), 1,
 	    "validation 5001 calls deep is an error of the value");
 	free(t);
+	free(u);
 	t = repeat("/0", 357, "", "");
 	u = xfmt("/x%s|schemas applied one inside another nest more "
 	    "than 5000 deep (through $ref, allOf, items, ... and down the "
