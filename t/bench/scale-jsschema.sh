@@ -4,9 +4,9 @@
 # 2x, 4x and 8x its size and timed (median of 3 runs); a line per case
 # gives the times and, in parentheses, each one over the one before it:
 # about 2 when the time is linear in the input, about 4 when quadratic.
-#   unique  uniqueItems on N distinct integers (N = 100,000 at 1x, where
-#           comparing every pair took 90 s)
-#   anyof   500 arrays nested N deep (N = 100 at 1x, 800 at 8x) under
+#   unique  uniqueItems on N distinct integers (N = 200,000 at 1x;
+#           comparing every pair took 90 s on 100,000)
+#   anyof   1,500 arrays nested N deep (N = 100 at 1x, 800 at 8x) under
 #           {"anyOf": [A and "not": {}, A, {"type": "integer"}]}, A being
 #           {"type": "array", "items": {"$ref": "#"}}: the first branch
 #           fails only after it has checked the items, so that trying
@@ -56,8 +56,8 @@ elif case == "anyof":
     a = {"type": "array", "items": {"$ref": "#"}}
     schema = {"anyOf": [dict(a, **{"not": {}}), a, {"type": "integer"}]}
     one = "[" * n + "1" + "]" * n
-    doc = "[" + ",".join([one] * 500) + "]"
-    bad = "[" + ",".join([one] * 499 + ["[" * n + '"x"' + "]" * n]) + "]"
+    doc = "[" + ",".join([one] * 1500) + "]"
+    bad = "[" + ",".join([one] * 1499 + ["[" * n + '"x"' + "]" * n]) + "]"
 else:
     schema = {"items": {"enum": [i * 3 for i in range(n)]}}
     items = [str((i * 7919 % n) * 3) for i in range(n)]
@@ -68,8 +68,8 @@ if case == "unique":
         "unique" % n
     col = 1
 elif case == "anyof":
-    want = "error: /499%s: expected array, found string \"x\"" % ("/0" * n)
-    col = 499 * (2 * n + 2) + n + 2
+    want = "error: /1499%s: expected array, found string \"x\"" % ("/0" * n)
+    col = 1499 * (2 * n + 2) + n + 2
 else:
     text = json.dumps(schema["items"]["enum"], separators=(",", ":"))
     want = "error: /%d: expected one of %s..., found integer 1" % (n,
@@ -130,6 +130,6 @@ scale() {
 	echo "$out"
 }
 
-scale unique 100000
+scale unique 200000
 scale anyof 100
 scale enum 50000
