@@ -1171,9 +1171,15 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 				kp.seg = n->pprops[i].c.seg;
 				n->pprops[i].re = ecmare_compile(k, strlen(k),
 				    err, sizeof(err));
-				if (n->pprops[i].re == NULL)
-					cc_error(cc, &kp, "invalid pattern: %s",
-					    err);
+				if (n->pprops[i].re == NULL) {
+					/* the key, which may be long, quoted */
+					kp.seg = "/patternProperties";
+					str_text(&b, k, strlen(k));
+					cc_error(cc, &kp, "invalid pattern %s: %s",
+					    buf_cstr(&b), err);
+					buf_free(&b);
+					kp.seg = n->pprops[i].c.seg;
+				}
 				n->pprops[i].c.n = compile(cc, jv, base, &kp);
 			}
 		}

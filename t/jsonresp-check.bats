@@ -831,6 +831,12 @@ nest() {
 	done
 }
 
+@test "a patternProperties pattern nested 201 deep is refused, the pattern quoted and cut: status 2" {
+	printf '{"patternProperties": {"%s": {}}}\n' "$(nest '(?:' 201)" >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /patternProperties: invalid pattern "(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:"...: groups nested more than 200 deep at offset 600'
+}
+
 @test "the meta-schema check of a schema whose pattern nests 50,000 deep says the pattern is invalid" {
 	echo '{"$ref": "http://json-schema.org/draft-07/schema#"}' >meta.json
 	printf '{"pattern": "%s"}\n' "$(nest '(?:' 50000)" >s.json

@@ -104,6 +104,9 @@ test_compile_errors(void)
 	    "\"multipleOf\" must be greater than 0, found 0 (or a number "
 	    "too small for a double, such as 1e-400, which reads as 0)",
 	    "multipleOf 1e-400, which underflows to 0");
+	check_compile_error("{\"patternProperties\": {\"a[\": {}}}", NULL,
+	    "/patternProperties: invalid pattern \"a[\": unterminated "
+	    "character class at offset 2", "an invalid patternProperties key");
 	check_compile_error("{\"multipleOf\": -2}", NULL,
 	    "\"multipleOf\" must be greater than 0", "multipleOf -2");
 	check_compile_error("{\"required\": [\"a\", 1]}", NULL,
