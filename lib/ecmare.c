@@ -68,9 +68,27 @@
 #define ECMARE_MAXSUB	254
 #define ECMARE_END	255
 
-/* Enough for a pattern gone wrong, not so much that a search stalls. */
+/*
+ * Groups may nest this deep: the parser recurses once per group, and
+ * PCRE2 refuses deeper nesting anyway (its own limit is set a little
+ * above ours, for the groups the translation adds).
+ */
+#define ECMARE_MAX_NESTING	200
+
+/*
+ * A search may take ECMARE_MATCH_LIMIT steps of PCRE2's matcher, plus
+ * ECMARE_MATCH_PER_BYTE per byte of the subject: a pattern that runs in
+ * linear time never reaches that, one that backtracks without end soon
+ * does. Backtracking depth (the interpreter's frames on the heap, JIT's
+ * stack) is bounded the same way, so that (?:a|b)* matches a long
+ * string whole.
+ */
 #define ECMARE_MATCH_LIMIT	5000000
+#define ECMARE_MATCH_PER_BYTE	100
 #define ECMARE_DEPTH_LIMIT	100000
+#define ECMARE_DEPTH_PER_BYTE	4
+#define ECMARE_JIT_STACK_BASE	(1024 * 1024)
+#define ECMARE_JIT_STACK_PER_BYTE 128
 /* Tries of lookbehind bodies in one search, each a match of its own. */
 #define ECMARE_BEHIND_LIMIT	1000000
 
@@ -81,6 +99,8 @@
 
 #define ECMARE_OPTIONS	(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | \
 			 PCRE2_MATCH_UNSET_BACKREF)
+
+int	ecmare_jit = 1;
 
 struct ecmare_sub {
 	pcre2_code	*code;
@@ -106,6 +126,7 @@ struct parser {
 	struct buf	*names;		/* names[i]: group i + 1's, or empty */
 	int		 emulate;	/* lookbehinds as callouts */
 	int		 inbehind;	/* inside an emulated lookbehind */
+	int		 depth;		/* groups open around the position */
 	struct ecmare	*re;
 };
 
@@ -835,9 +856,25 @@ lookbehind(struct parser *ps, int neg, struct buf *out)
 	return rc == -1 ? -1 : 0;
 }
 
-/* A group or assertion at "(". */
+static int	group_body(struct parser *, struct buf *, int *);
+
+/* A group or assertion at "(", ECMARE_MAX_NESTING deep at the most. */
 static int
 group(struct parser *ps, struct buf *out, int *quantifiable)
+{
+	int rc;
+
+	if (ps->depth == ECMARE_MAX_NESTING)
+		return fail(ps, "groups nested more than %d deep",
+		    ECMARE_MAX_NESTING);
+	ps->depth++;
+	rc = group_body(ps, out, quantifiable);
+	ps->depth--;
+	return rc;
+}
+
+static int
+group_body(struct parser *ps, struct buf *out, int *quantifiable)
 {
 	struct buf name = BUF_INIT;
 
@@ -1024,9 +1061,18 @@ prescan(struct parser *ps)
 static pcre2_code *
 pcre_compile(struct buf *pat, int emulate, int *ec, PCRE2_SIZE *off)
 {
-	return pcre2_compile((PCRE2_SPTR)(pat->data != NULL ? pat->data : ""),
+	pcre2_compile_context *cctx;
+	pcre2_code *code;
+
+	if ((cctx = pcre2_compile_context_create(NULL)) == NULL)
+		xalloc_die();
+	/* the translation adds a few groups around classes and bodies */
+	pcre2_set_parens_nest_limit(cctx, ECMARE_MAX_NESTING + 8);
+	code = pcre2_compile((PCRE2_SPTR)(pat->data != NULL ? pat->data : ""),
 	    pat->len, ECMARE_OPTIONS | (emulate ? PCRE2_NO_AUTO_POSSESS : 0),
-	    ec, off, NULL);
+	    ec, off, cctx);
+	pcre2_compile_context_free(cctx);
+	return code;
 }
 
 /* Compiles an emulated lookbehind's body; its callout number, or -1. */
@@ -1059,6 +1105,7 @@ translate(struct parser *ps, struct buf *out)
 {
 	ps->pos = 0;
 	ps->nextgroup = 0;
+	ps->depth = 0;
 	if (parse_disjunction(ps, out) == -1)
 		return -1;
 	if (peek(ps, 0) == ')')
@@ -1119,11 +1166,10 @@ ecmare_compile(const char *p, size_t len, char *err, size_t errlen)
 		goto bad;
 	}
 	/* the bodies of lookbehinds run anchored, which JIT does not do */
-	(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	if (ecmare_jit)
+		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
 	if ((re->mctx = pcre2_match_context_create(NULL)) == NULL)
 		xalloc_die();
-	pcre2_set_match_limit(re->mctx, ECMARE_MATCH_LIMIT);
-	pcre2_set_depth_limit(re->mctx, ECMARE_DEPTH_LIMIT);
 	goto out;
 bad:
 	ecmare_free(re);
@@ -1192,8 +1238,19 @@ callout(pcre2_callout_block *cb, void *data)
 	return found != sub->neg ? 0 : 1;
 }
 
-int
-ecmare_search(const struct ecmare *re, const char *s, size_t len)
+/* A budget of base plus per_byte for each byte of len, saturated. */
+static uint32_t
+budget(uint32_t base, uint32_t per_byte, size_t len)
+{
+	if (len > (UINT32_MAX - base) / per_byte)
+		return UINT32_MAX;
+	return base + per_byte * (uint32_t)len;
+}
+
+/* One run of the pattern over s; PCRE2's return code. */
+static int
+run(const struct ecmare *re, pcre2_match_context *mctx, const char *s,
+    size_t len)
 {
 	pcre2_match_data *md;
 	struct search st;
@@ -1204,17 +1261,48 @@ ecmare_search(const struct ecmare *re, const char *s, size_t len)
 		xalloc_die();
 	memset(&st, 0, sizeof(st));
 	st.re = re;
-	st.mctx = re->mctx;
-	if (re->nsubs > 0) {
-		if ((st.mctx = pcre2_match_context_copy(re->mctx)) == NULL)
-			xalloc_die();
-		pcre2_set_callout(st.mctx, callout, &st);
-	}
+	st.mctx = mctx;
+	if (re->nsubs > 0)
+		pcre2_set_callout(mctx, callout, &st);
 	rc = pcre2_match(re->code, (PCRE2_SPTR)(s != NULL ? s : ""), len, 0,
-	    0, md, st.mctx);
+	    0, md, mctx);
 	pcre2_match_data_free(md);
-	if (st.mctx != re->mctx)
-		pcre2_match_context_free(st.mctx);
+	return rc;
+}
+
+/*
+ * JIT first, on its small default stack; a search that needs more
+ * stack is run again on one that grows with the subject. Without JIT
+ * the interpreter keeps its backtracking frames on the heap, as deep as
+ * the depth limit lets it.
+ */
+int
+ecmare_search(const struct ecmare *re, const char *s, size_t len)
+{
+	pcre2_match_context *mctx;
+	pcre2_jit_stack *stack;
+	size_t max;
+	int rc;
+
+	if ((mctx = pcre2_match_context_copy(re->mctx)) == NULL)
+		xalloc_die();
+	pcre2_set_match_limit(mctx, budget(ECMARE_MATCH_LIMIT,
+	    ECMARE_MATCH_PER_BYTE, len));
+	pcre2_set_depth_limit(mctx, budget(ECMARE_DEPTH_LIMIT,
+	    ECMARE_DEPTH_PER_BYTE, len));
+	rc = run(re, mctx, s, len);
+	if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+		max = len > (SIZE_MAX / 2 - ECMARE_JIT_STACK_BASE) /
+		    ECMARE_JIT_STACK_PER_BYTE ? SIZE_MAX / 2 :
+		    ECMARE_JIT_STACK_BASE + ECMARE_JIT_STACK_PER_BYTE * len;
+		stack = pcre2_jit_stack_create(32 * 1024, max, NULL);
+		if (stack != NULL) {
+			pcre2_jit_stack_assign(mctx, NULL, stack);
+			rc = run(re, mctx, s, len);
+			pcre2_jit_stack_free(stack);
+		}
+	}
+	pcre2_match_context_free(mctx);
 	if (rc >= 0)
 		return 1;
 	if (rc == PCRE2_ERROR_NOMATCH)

@@ -25,4 +25,10 @@ struct ecmare	*ecmare_compile(const char *p, size_t len, char *err,
 int		 ecmare_search(const struct ecmare *, const char *s, size_t len);
 void		 ecmare_free(struct ecmare *);
 
+/*
+ * 1 (the default): patterns compiled from now on run on PCRE2's JIT
+ * where it has one; 0: on its interpreter, as where it has none (tests).
+ */
+extern int	 ecmare_jit;
+
 #endif

@@ -41,6 +41,21 @@
 
 #define META_URI	"http://json-schema.org/draft-07/schema"
 
+/*
+ * Compiling recurses once per subschema inside another and once per
+ * "$ref" followed to a schema not compiled yet; validating, once per
+ * schema applied inside another (through "$ref", "allOf", "items", ...,
+ * down the value's nesting). Both stop at a depth the C stack holds.
+ */
+#define JSSCHEMA_MAX_COMPILE_DEPTH	1000
+#define JSSCHEMA_MAX_DEPTH		5000
+/*
+ * A document has this many errors at the most: a schema that applies a
+ * subschema twice at each level (allOf of two $refs to it) doubles its
+ * errors with each level of the value.
+ */
+#define JSSCHEMA_MAX_ERRORS		10000
+
 enum {
 	T_NULL = 1, T_BOOLEAN = 2, T_OBJECT = 4, T_ARRAY = 8, T_NUMBER = 16,
 	T_STRING = 32, T_INTEGER = 64
@@ -59,6 +74,7 @@ struct dec {
 };
 
 struct node;
+struct vset;
 
 struct child {
 	struct node	*n;
@@ -78,6 +94,7 @@ struct dep {
 };
 
 struct node {
+	size_t		 id;		/* its index in jsschema's nodes */
 	int		 kind;
 	struct node	*ref;
 	unsigned	 types;
@@ -104,6 +121,9 @@ struct node {
 	struct dep	*deps;
 	size_t		 ndeps;
 	const json_t	*required;
+	struct vset	*enumset;
+	int		 leaf;		/* no subschema: cheaper than a memo */
+	int		 target;	/* of some "$ref" */
 };
 
 /* What the index knows of one subschema (a json_t): its base URI. */
@@ -146,6 +166,7 @@ struct ipath {
 	const struct ipath	*up;
 	const char		*key;	/* NULL: an array index */
 	size_t			 idx;
+	size_t			 depth;	/* of this location: root is 0 */
 };
 
 struct cctx {
@@ -153,7 +174,16 @@ struct cctx {
 	char		*err;
 	size_t		 errlen;
 	int		 failed;
+	int		 depth;		/* compile() calls under way */
+	const char	*lastref;	/* the last "$ref" followed */
 };
+
+static void	 str_text(struct buf *, const char *, size_t);
+static struct vset *vset_new(void);
+static long	 vset_find(const struct vset *, const json_t *, uint64_t);
+static void	 vset_add(struct vset *, const json_t *, size_t, uint64_t);
+static void	 vset_free(struct vset *);
+static uint64_t	 jhash(const json_t *);
 
 /* ---- small helpers ---- */
 
@@ -785,6 +815,7 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 	struct jsschema *js = cc->js;
 	char *abs, *hash, *frag;
 	const json_t *t = NULL, *doc;
+	const char *saved;
 	struct sinfo *si;
 	struct node *n = NULL;
 
@@ -826,7 +857,10 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 			goto out;
 		}
 	}
+	saved = cc->lastref;
+	cc->lastref = ref;
 	n = compile(cc, t, si->base, where);
+	cc->lastref = saved;
 out:
 	free(abs);
 	return n;
@@ -996,7 +1030,9 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	const char *k;
 	json_t *jv;
 	struct kpath kp;
+	struct buf b = BUF_INIT;
 	char err[256];
+	uint64_t h;
 	size_t i;
 
 	if ((v = json_object_get(s, "type")) != NULL) {
@@ -1016,11 +1052,26 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	if ((v = json_object_get(s, "enum")) != NULL) {
 		if (!json_is_array(v))
 			cc_error(cc, where, "\"enum\" must be an array");
-		n->enumv = v;
+		else {
+			n->enumv = v;
+			n->enumset = vset_new();
+			for (i = 0; i < json_array_size(v); i++) {
+				t = json_array_get(v, i);
+				h = jhash(t);
+				if (vset_find(n->enumset, t, h) == -1)
+					vset_add(n->enumset, t, i, h);
+			}
+		}
 	}
 	n->constv = json_object_get(s, "const");
 	if ((n->multipleof = get_number(cc, s, "multipleOf", where)) != NULL) {
-		if (json_number_value(n->multipleof) <= 0) {
+		if (json_number_value(n->multipleof) == 0) {
+			/* strtod reads 1e-400 as 0: say so */
+			cc_error(cc, where, "\"multipleOf\" must be greater "
+			    "than 0, found 0 (or a number too small for a "
+			    "double, such as 1e-400, which reads as 0)");
+			n->multipleof = NULL;
+		} else if (json_number_value(n->multipleof) < 0) {
 			cc_error(cc, where, "\"multipleOf\" must be greater "
 			    "than 0");
 			n->multipleof = NULL;
@@ -1044,9 +1095,12 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			n->patsrc = json_string_value(v);
 			n->pattern = ecmare_compile(n->patsrc,
 			    json_string_length(v), err, sizeof(err));
-			if (n->pattern == NULL)
-				cc_error(cc, where, "invalid pattern \"%s\": "
-				    "%s", n->patsrc, err);
+			if (n->pattern == NULL) {
+				str_text(&b, n->patsrc, json_string_length(v));
+				cc_error(cc, where, "invalid pattern %s: %s",
+				    buf_cstr(&b), err);
+				buf_free(&b);
+			}
 		}
 	}
 	if ((v = json_object_get(s, "format")) != NULL && !js->no_format &&
@@ -1117,9 +1171,15 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 				kp.seg = n->pprops[i].c.seg;
 				n->pprops[i].re = ecmare_compile(k, strlen(k),
 				    err, sizeof(err));
-				if (n->pprops[i].re == NULL)
-					cc_error(cc, &kp, "invalid pattern: %s",
-					    err);
+				if (n->pprops[i].re == NULL) {
+					/* the key, which may be long, quoted */
+					kp.seg = "/patternProperties";
+					str_text(&b, k, strlen(k));
+					cc_error(cc, &kp, "invalid pattern %s: %s",
+					    buf_cstr(&b), err);
+					buf_free(&b);
+					kp.seg = n->pprops[i].c.seg;
+				}
 				n->pprops[i].c.n = compile(cc, jv, base, &kp);
 			}
 		}
@@ -1157,6 +1217,12 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		else
 			n->required = v;
 	}
+	n->leaf = n->items.n == NULL && n->nitems == 0 &&
+	    n->additem.n == NULL && n->contains.n == NULL &&
+	    n->addprops.n == NULL && n->propnames.n == NULL &&
+	    n->ifs.n == NULL && n->nots.n == NULL && n->nallof == 0 &&
+	    n->nanyof == 0 && n->noneof == 0 && n->nprops == 0 &&
+	    n->npprops == 0 && n->ndeps == 0;
 	/* Compiled now: a "$ref" in them that cannot resolve is an error. */
 	if ((v = json_object_get(s, "definitions")) != NULL &&
 	    json_is_object(v))
@@ -1167,32 +1233,75 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		}
 }
 
+static struct node *
+new_node(struct jsschema *js)
+{
+	struct node *n;
+
+	n = xcalloc(1, sizeof(*n));
+	js->nodes = xreallocarray(js->nodes, js->nnodes + 1,
+	    sizeof(*js->nodes));
+	n->id = js->nnodes;
+	js->nodes[js->nnodes++] = n;
+	return n;
+}
+
 /*
- * The node of schema s (whose base URI is base unless the index knows
- * better): made once per json_t, so that references share it and cycles
- * end.
+ * The error for compile() at its depth limit. The path to here may be
+ * as long as the limit: it is given up to the first "$ref" (where a
+ * chain of references starts), or cut after a few segments.
  */
 static struct node *
-compile(struct cctx *cc, const json_t *s, const char *base,
+too_deep(struct cctx *cc, const struct kpath *where)
+{
+	const struct kpath *k;
+	const char **v;
+	struct buf b = BUF_INIT;
+	size_t n = 0, i;
+
+	if (!cc->failed) {
+		for (k = where; k != NULL; k = k->up)
+			n++;
+		v = xreallocarray(NULL, n + 1, sizeof(*v));
+		i = n;
+		for (k = where; k != NULL; k = k->up)
+			v[--i] = k->seg;
+		for (i = 0; i < n; i++) {
+			if (i == 16) {
+				buf_adds(&b, "/...");
+				break;
+			}
+			buf_adds(&b, v[i]);
+			if (strcmp(v[i], "/$ref") == 0)
+				break;
+		}
+		free(v);
+		if (b.len > 0)
+			buf_adds(&b, ": ");
+		buf_printf(&b, "subschemas nest more than %d deep, counting "
+		    "each $ref followed", JSSCHEMA_MAX_COMPILE_DEPTH);
+		if (cc->lastref != NULL) {
+			buf_adds(&b, " (the last one: ");
+			str_text(&b, cc->lastref, strlen(cc->lastref));
+			buf_addc(&b, ')');
+		}
+		cc_error(cc, NULL, "%s", buf_cstr(&b));
+		buf_free(&b);
+	}
+	cc->failed++;
+	return new_node(cc->js);
+}
+
+/* The node of schema s, one compile() deeper, made for the index entry si. */
+static struct node *
+compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
     const struct kpath *where)
 {
-	struct jsschema *js = cc->js;
-	struct sinfo *si;
 	struct node *n;
 	const json_t *ref;
 	struct kpath k;
 
-	if ((si = sinfo_get(js, s)) == NULL) {
-		index_schema(js, s, base);
-		if ((si = sinfo_get(js, s)) == NULL)
-			si = sinfo_add(js, s, base);
-	}
-	if (si->node != NULL)
-		return si->node;
-	n = xcalloc(1, sizeof(*n));
-	js->nodes = xreallocarray(js->nodes, js->nnodes + 1,
-	    sizeof(*js->nodes));
-	js->nodes[js->nnodes++] = n;
+	n = new_node(cc->js);
 	si->node = n;
 	if (json_is_boolean(s)) {
 		n->kind = json_is_true(s) ? NODE_TRUE : NODE_FALSE;
@@ -1215,9 +1324,39 @@ compile(struct cctx *cc, const json_t *s, const char *base,
 		n->ref = resolve_ref(cc, si->base, json_string_value(ref), &k);
 		if (n->ref == NULL)
 			n->kind = NODE_TRUE;
+		else
+			n->ref->target = 1;
 		return n;
 	}
 	compile_object(cc, n, s, si->base, where);
+	return n;
+}
+
+/*
+ * The node of schema s (whose base URI is base unless the index knows
+ * better): made once per json_t, so that references share it and cycles
+ * end. JSSCHEMA_MAX_COMPILE_DEPTH calls deep at the most.
+ */
+static struct node *
+compile(struct cctx *cc, const json_t *s, const char *base,
+    const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	struct sinfo *si;
+	struct node *n;
+
+	if ((si = sinfo_get(js, s)) == NULL) {
+		index_schema(js, s, base);
+		if ((si = sinfo_get(js, s)) == NULL)
+			si = sinfo_add(js, s, base);
+	}
+	if (si->node != NULL)
+		return si->node;
+	if (cc->depth == JSSCHEMA_MAX_COMPILE_DEPTH)
+		return too_deep(cc, where);
+	cc->depth++;
+	n = compile_node(cc, s, si, where);
+	cc->depth--;
 	return n;
 }
 
@@ -1238,6 +1377,7 @@ node_free(struct node *n)
 	free(n->propslot);
 	free(n->pprops);
 	free(n->deps);
+	vset_free(n->enumset);
 	free(n);
 }
 
@@ -1304,6 +1444,8 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	cc.err = err;
 	cc.errlen = errlen;
 	cc.failed = 0;
+	cc.depth = 0;
+	cc.lastref = NULL;
 	add_doc(js, json_incref(schema));
 	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
 	if (strchr(base, '#') != NULL)
@@ -1391,6 +1533,137 @@ jeq(const json_t *a, const json_t *b)
 	default:
 		return 1;
 	}
+}
+
+/* ---- hashing values, for enum and uniqueItems ---- */
+
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * A hash that agrees with jeq(): values jeq() finds equal hash alike. A
+ * number hashes as its double (1 and 1.0 alike; integers that jeq()
+ * tells apart may share one), an object as the sum of its members'
+ * hashes (the order of members does not count).
+ */
+static uint64_t
+jhash(const json_t *v)
+{
+	const char *k;
+	json_t *m;
+	uint64_t h, bits;
+	double d;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		return mix64(1);
+	case JSON_TRUE:
+		return mix64(2);
+	case JSON_FALSE:
+		return mix64(3);
+	case JSON_INTEGER:
+	case JSON_REAL:
+		d = json_is_integer(v) ? (double)json_integer_value(v) :
+		    json_real_value(v);
+		if (d == 0)
+			d = 0;	/* -0 too */
+		memcpy(&bits, &d, sizeof(bits));
+		return mix64(bits ^ 0x4000000000000000ULL) + 4;
+	case JSON_STRING:
+		return mix64((uint64_t)str_hash(json_string_value(v),
+		    json_string_length(v)) + 5);
+	case JSON_ARRAY:
+		h = 6;
+		for (i = 0; i < json_array_size(v); i++)
+			h = mix64(h ^ jhash(json_array_get(v, i)));
+		return h;
+	default:
+		h = 7 + json_object_size(v);
+		json_object_foreach((json_t *)v, k, m)
+			h += mix64(mix64((uint64_t)str_hash(k, strlen(k))) ^
+			    jhash(m));
+		return mix64(h);
+	}
+}
+
+/* A set of values (by index into an array the caller keeps), by jhash. */
+struct vset {
+	size_t		*slot;		/* entry + 1, or 0 */
+	size_t		 cap;
+	struct vent {
+		const json_t	*v;
+		uint64_t	 h;
+		size_t		 idx;
+	}		*ent;
+	size_t		 n;
+};
+
+static struct vset *
+vset_new(void)
+{
+	return xcalloc(1, sizeof(struct vset));
+}
+
+static void
+vset_free(struct vset *vs)
+{
+	if (vs == NULL)
+		return;
+	free(vs->slot);
+	free(vs->ent);
+	free(vs);
+}
+
+/* The index of a member equal to v (whose hash is h), or -1. */
+static long
+vset_find(const struct vset *vs, const json_t *v, uint64_t h)
+{
+	size_t i, k;
+
+	if (vs->cap == 0)
+		return -1;
+	for (i = (size_t)h & (vs->cap - 1); (k = vs->slot[i]) != 0;
+	    i = (i + 1) & (vs->cap - 1))
+		if (vs->ent[k - 1].h == h && jeq(vs->ent[k - 1].v, v))
+			return (long)vs->ent[k - 1].idx;
+	return -1;
+}
+
+static void
+vset_add(struct vset *vs, const json_t *v, size_t idx, uint64_t h)
+{
+	size_t i, j;
+
+	if ((vs->n + 1) * 2 > vs->cap) {
+		free(vs->slot);
+		vs->cap = vs->cap ? vs->cap * 2 : 16;
+		vs->slot = xcalloc(vs->cap, sizeof(*vs->slot));
+		/* at most half as many entries as slots */
+		vs->ent = xreallocarray(vs->ent, vs->cap / 2,
+		    sizeof(*vs->ent));
+		for (j = 0; j < vs->n; j++) {
+			for (i = (size_t)vs->ent[j].h & (vs->cap - 1);
+			    vs->slot[i] != 0; i = (i + 1) & (vs->cap - 1))
+				;
+			vs->slot[i] = j + 1;
+		}
+	}
+	vs->ent[vs->n].v = v;
+	vs->ent[vs->n].h = h;
+	vs->ent[vs->n].idx = idx;
+	for (i = (size_t)h & (vs->cap - 1); vs->slot[i] != 0;
+	    i = (i + 1) & (vs->cap - 1))
+		;
+	vs->slot[i] = ++vs->n;
 }
 
 /* The shortest decimal that reads back as d, as digits and exponent. */
@@ -1587,17 +1860,62 @@ plural(long long n, const char *one, const char *many)
 
 /* ---- validation ---- */
 
-struct rpair {
-	const struct node	*n;
-	const json_t		*v;
+/*
+ * How close a failing branch of anyOf or oneOf comes (see the top of
+ * the file): what its errors would be, without the errors.
+ */
+struct score {
+	unsigned	 count;		/* errors */
+	unsigned	 depth;		/* the deepest error's location */
+	char		 typefail;	/* "type" fails on the value itself */
+	char		 anytype;	/* some error comes from a "type" */
 };
 
+/*
+ * What is known of one node applied to one value: the verdict, and the
+ * score of its errors (depth relative to the value's).
+ */
+struct memo {
+	const struct node	*n;
+	const json_t		*v;
+	struct score		 sc;
+	signed char		 verdict;	/* -1: not known yet */
+	char			 scored;
+};
+
+/*
+ * The value a "$ref" to a node is being applied to right now, and the
+ * depth of that frame. The frames that apply references to one value are
+ * together at the top of the stack, so one value per node is enough.
+ */
+struct busy {
+	const json_t	*v;
+	int		 depth;
+};
+
+/*
+ * Three modes: full (errors made), quiet (> 0: the verdict alone) and
+ * scoring (> 0, not quiet: errors counted into sc, none made). Quiet
+ * and scoring results are remembered per (node, value), so that anyOf
+ * and oneOf cost each pair once, however many branches reach it.
+ */
 struct vctx {
-	int			 quiet;	/* > 0: the verdict alone */
+	const struct jsschema	*js;
+	int			 quiet;
+	int			 scoring;
+	struct score		 sc;
+	const json_t		*scv;	/* the value sc.typefail is about */
 	struct jsschema_error	*e;
 	size_t			 n, cap;
-	struct rpair		*rs;
-	size_t			 nrs, caprs;
+	struct memo		*memo;
+	size_t			 nmemo, memocap, *mslot, mcap;
+	int			 depth;	/* validate() calls under way */
+	int			 taint;	/* depth of the frame a loop went back to */
+	struct jsschema_error	*stop;	/* a limit was reached */
+	int			 keep_errors;	/* those before stop hold */
+	json_t			**keep;	/* property names, alive as memo keys */
+	size_t			 nkeep, capkeep;
+	struct busy		*busy;	/* by node id, made when first needed */
 	struct buf		 msg;
 };
 
@@ -1635,12 +1953,49 @@ msg(struct vctx *c)
 	return &c->msg;
 }
 
+static void	stop_here(struct vctx *, const struct ipath *,
+		    const struct kpath *, const json_t *, int);
+
+/* Does the keyword kp + seg end with "/type"? */
+static int
+ends_type(const struct kpath *kp, const char *seg)
+{
+	size_t n;
+
+	/* "/type" holds one "/": it lies in the last segment */
+	while (seg[0] == '\0' && kp != NULL) {
+		seg = kp->seg;
+		kp = kp->up;
+	}
+	n = strlen(seg);
+	return n >= 5 && strcmp(seg + n - 5, "/type") == 0;
+}
+
 static void
 err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
     const char *seg, const json_t *v)
 {
 	struct jsschema_error *e;
+	unsigned d = ip != NULL ? (unsigned)ip->depth : 0;
 
+	if (c->scoring) {
+		if (c->sc.count < UINT_MAX)
+			c->sc.count++;
+		if (d > c->sc.depth)
+			c->sc.depth = d;
+		if (ends_type(kp, seg)) {
+			c->sc.anytype = 1;
+			if (v == c->scv)
+				c->sc.typefail = 1;
+		}
+		return;
+	}
+	if (c->stop != NULL)
+		return;
+	if (c->n == JSSCHEMA_MAX_ERRORS) {
+		stop_here(c, ip, kp, v, 1);
+		return;
+	}
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 8;
 		c->e = xreallocarray(c->e, c->cap, sizeof(*c->e));
@@ -1658,14 +2013,6 @@ err_free(struct jsschema_error *e)
 	free(e->instance);
 	free(e->keyword);
 	free(e->message);
-}
-
-/* Drops the errors from index from on. */
-static void
-err_truncate(struct vctx *c, size_t from)
-{
-	while (c->n > from)
-		err_free(&c->e[--c->n]);
 }
 
 static int validate(struct vctx *, const struct node *, const json_t *,
@@ -1709,33 +2056,6 @@ v_child(struct vctx *c, const struct child *ch, const json_t *v,
 	return validate(c, ch->n, v, ip, &k);
 }
 
-struct score {
-	int	 typefail;
-	size_t	 depth, count;
-};
-
-static void
-branch_score(const struct vctx *c, size_t from, const json_t *v,
-    struct score *s)
-{
-	size_t i, d, kl;
-	const char *p;
-
-	s->typefail = 0;
-	s->depth = 0;
-	s->count = c->n - from;
-	for (i = from; i < c->n; i++) {
-		kl = strlen(c->e[i].keyword);
-		if (c->e[i].value == v && kl >= 5 &&
-		    strcmp(c->e[i].keyword + kl - 5, "/type") == 0)
-			s->typefail = 1;
-		for (d = 0, p = c->e[i].instance; *p != '\0'; p++)
-			d += *p == '/';
-		if (d > s->depth)
-			s->depth = d;
-	}
-}
-
 static int
 score_better(const struct score *a, const struct score *b)
 {
@@ -1746,35 +2066,70 @@ score_better(const struct score *a, const struct score *b)
 	return a->count < b->count;
 }
 
-/* Appends the errors of the closest of the n branches (all failing). */
+/*
+ * Adds score f of errors about value v (at instance depth d, and f's
+ * depth relative to d when rel) to the score being counted.
+ */
+static void
+score_add(struct vctx *c, const struct score *f, const json_t *v, size_t d,
+    int rel)
+{
+	unsigned depth = rel ? (unsigned)d + f->depth : f->depth;
+
+	if (f->count == 0)
+		return;
+	c->sc.count = f->count > UINT_MAX - c->sc.count ? UINT_MAX :
+	    c->sc.count + f->count;
+	if (depth > c->sc.depth)
+		c->sc.depth = depth;
+	c->sc.anytype |= f->anytype;
+	if (v == c->scv && f->typefail)
+		c->sc.typefail = 1;
+}
+
+/* The score of the errors branch ch would give value v, counted only. */
+static void
+branch_score(struct vctx *c, const struct child *ch, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct score *out)
+{
+	struct score saved = c->sc;
+	const json_t *savedv = c->scv;
+
+	memset(&c->sc, 0, sizeof(c->sc));
+	c->scv = v;
+	c->scoring++;
+	v_child(c, ch, v, ip, kp);
+	c->scoring--;
+	*out = c->sc;
+	c->sc = saved;
+	c->scv = savedv;
+}
+
+/*
+ * Appends the errors of the closest of the n branches (all failing): the
+ * branches are scored first, and only the closest one makes its errors.
+ */
 static void
 closest_branch(struct vctx *c, const struct child *br, size_t n,
     const json_t *v, const struct ipath *ip, const struct kpath *kp)
 {
-	size_t i, bstart = c->n, bend = c->n, start;
 	struct score best, s;
-	int have = 0;
+	size_t i, bi = 0;
 
 	memset(&best, 0, sizeof(best));
-	for (i = 0; i < n; i++) {
-		start = c->n;
-		v_child(c, &br[i], v, ip, kp);
-		branch_score(c, start, v, &s);
-		if (!have || score_better(&s, &best)) {
-			/* drop the old best, move this one down */
-			size_t cnt = c->n - start, j;
-
-			for (j = bstart; j < bend; j++)
-				err_free(&c->e[j]);
-			memmove(&c->e[bstart], &c->e[start],
-			    cnt * sizeof(*c->e));
-			c->n = bstart + cnt;
-			bend = c->n;
+	for (i = 0; i < n && c->stop == NULL; i++) {
+		branch_score(c, &br[i], v, ip, kp, &s);
+		if (i == 0 || score_better(&s, &best)) {
 			best = s;
-			have = 1;
-		} else
-			err_truncate(c, start);
+			bi = i;
+		}
 	}
+	if (c->stop != NULL)
+		return;
+	if (c->scoring)
+		score_add(c, &best, v, 0, 0);
+	else
+		v_child(c, &br[bi], v, ip, kp);
 }
 
 static int
@@ -1883,6 +2238,45 @@ v_string(struct vctx *c, const struct node *n, const json_t *v,
 	return bad;
 }
 
+/*
+ * The first pair of equal items of array a, as the loop over i and then
+ * j > i finds it: the smallest i with an equal item after it, and the
+ * first such j. 1 and the pair, or 0. Linear: each item meets only the
+ * items of its hash.
+ */
+static int
+unique_pair(const json_t *a, size_t *pi, size_t *pj)
+{
+	struct vset *vs;
+	size_t size = json_array_size(a), i, *second;
+	const json_t *x;
+	uint64_t h;
+	long k;
+	int found = 0;
+
+	if (size < 2)
+		return 0;
+	vs = vset_new();
+	second = xcalloc(size, sizeof(*second));	/* j + 1 */
+	for (i = 0; i < size; i++) {
+		x = json_array_get(a, i);
+		h = jhash(x);
+		if ((k = vset_find(vs, x, h)) == -1)
+			vset_add(vs, x, i, h);
+		else if (second[k] == 0)
+			second[k] = i + 1;
+	}
+	for (i = 0; i < size && !found; i++)
+		if (second[i] != 0) {
+			*pi = i;
+			*pj = second[i] - 1;
+			found = 1;
+		}
+	free(second);
+	vset_free(vs);
+	return found;
+}
+
 static int
 v_array(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp)
@@ -1895,6 +2289,7 @@ v_array(struct vctx *c, const struct node *n, const json_t *v,
 
 	ci.up = ip;
 	ci.key = NULL;
+	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
 	if (n->items.n != NULL)
 		for (i = 0; i < size; i++) {
 			ci.idx = i;
@@ -1939,20 +2334,12 @@ v_array(struct vctx *c, const struct node *n, const json_t *v,
 		    n->minitems);
 		err_push(c, ip, kp, "/minItems", v);
 	}
-	if (n->uniqueitems) {
-		found = 0;
-		for (i = 0; i < size && !found; i++)
-			for (j = i + 1; j < size && !found; j++)
-				if (jeq(json_array_get(v, i),
-				    json_array_get(v, j)))
-					found = 1;
-		if (found) {
-			FAIL();
-			m = msg(c);
-			buf_printf(m, "array items %zu and %zu are equal, "
-			    "but items must be unique", i - 1, j - 1);
-			err_push(c, ip, kp, "/uniqueItems", v);
-		}
+	if (n->uniqueitems && unique_pair(v, &i, &j)) {
+		FAIL();
+		m = msg(c);
+		buf_printf(m, "array items %zu and %zu are equal, but items "
+		    "must be unique", i, j);
+		err_push(c, ip, kp, "/uniqueItems", v);
 	}
 	if (n->contains.n != NULL) {
 		found = 0;
@@ -1989,6 +2376,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 	int bad = 0;
 
 	ci.up = ip;
+	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
 	if (n->maxprops >= 0 && (long long)size > n->maxprops) {
 		FAIL();
 		m = msg(c);
@@ -2069,12 +2457,25 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 	}
 	if (n->propnames.n != NULL)
 		json_object_foreach((json_t *)v, key, jv) {
-			int r;
+			int r, had;
 
 			if ((ks = json_string(key)) == NULL)
-				continue;
+				xalloc_die();
+			/* a memo key: no other string may take its address */
+			if (c->nkeep == c->capkeep) {
+				c->capkeep = c->capkeep ? c->capkeep * 2 : 16;
+				c->keep = xreallocarray(c->keep, c->capkeep,
+				    sizeof(*c->keep));
+			}
+			c->keep[c->nkeep++] = ks;
 			from = c->n;
+			had = c->sc.anytype;
+			c->sc.anytype = 0;
 			r = v_child(c, &n->propnames, ks, ip, kp);
+			/* its errors are about v, where "type" counts */
+			if (c->scoring && c->sc.anytype && v == c->scv)
+				c->sc.typefail = 1;
+			c->sc.anytype |= had;
 			for (j = from; j < c->n; j++) {
 				/* the name is no value of the instance */
 				c->e[j].value = v;
@@ -2088,39 +2489,66 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 				    m->len + 1);
 				free(old);
 			}
-			json_decref(ks);
 			SUB(r);
 		}
 	return bad;
 }
 
+static struct memo *memo_find(const struct vctx *, const struct node *,
+		    const json_t *);
+static size_t	memo_get(struct vctx *, const struct node *, const json_t *);
+
+/* An array or object with members: what a full run remembers as valid. */
+static int
+container(const json_t *v)
+{
+	return (json_is_array(v) && json_array_size(v) > 0) ||
+	    (json_is_object(v) && json_object_size(v) > 0);
+}
+
+/*
+ * Only a "$ref" brings a node to a value by two paths (allOf of two
+ * references to one schema, at every level of the value): a full run
+ * remembers here that the target accepts an array or object, and does
+ * not walk it again.
+ */
 static int
 v_ref(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp)
 {
+	struct busy *b, old;
 	struct kpath k;
-	size_t i;
-	int r, bad = 0;
+	struct memo *e;
+	size_t mi;
+	int r, bad = 0, full = !c->quiet && !c->scoring && container(v);
 
-	for (i = 0; i < c->nrs; i++)
-		if (c->rs[i].n == n->ref && c->rs[i].v == v) {
-			FAIL();
-			buf_adds(msg(c), "$ref loops back to a schema already "
-			    "applied to this value");
-			err_push(c, ip, kp, "/$ref", v);
-			return bad;
-		}
-	if (c->nrs == c->caprs) {
-		c->caprs = c->caprs ? c->caprs * 2 : 16;
-		c->rs = xreallocarray(c->rs, c->caprs, sizeof(*c->rs));
+	if (c->busy == NULL)
+		c->busy = xcalloc(c->js->nnodes, sizeof(*c->busy));
+	b = &c->busy[n->ref->id];
+	if (b->v == v) {
+		/* what this gives depends on that frame being under way */
+		if (b->depth < c->taint)
+			c->taint = b->depth;
+		FAIL();
+		buf_adds(msg(c), "$ref loops back to a schema already "
+		    "applied to this value");
+		err_push(c, ip, kp, "/$ref", v);
+		return bad;
 	}
-	c->rs[c->nrs].n = n->ref;
-	c->rs[c->nrs].v = v;
-	c->nrs++;
+	if (full && (e = memo_find(c, n->ref, v)) != NULL && e->verdict == 0)
+		return 0;
+	old = *b;
+	b->v = v;
+	b->depth = c->depth + 1;
 	k.up = kp;
 	k.seg = "/$ref";
 	r = validate(c, n->ref, v, ip, &k);
-	c->nrs--;
+	c->busy[n->ref->id] = old;
+	/* not from a loop back below: validate() has reset taint */
+	if (full && r == 0 && c->taint > c->depth && c->stop == NULL) {
+		mi = memo_get(c, n->ref, v);
+		c->memo[mi].verdict = 0;
+	}
 	return r;
 }
 
@@ -2142,14 +2570,112 @@ type_list(struct buf *m, const json_t *t)
 	}
 }
 
+static size_t
+memo_hash(const struct node *n, const json_t *v)
+{
+	return ptr_hash(n) ^ (ptr_hash(v) * 31);
+}
+
+/* The memo of (n, v), or NULL. */
+static struct memo *
+memo_find(const struct vctx *c, const struct node *n, const json_t *v)
+{
+	struct memo *e;
+	size_t i;
+
+	if (c->mcap > 0)
+		for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
+		    i = (i + 1) & (c->mcap - 1)) {
+			e = &c->memo[c->mslot[i] - 1];
+			if (e->n == n && e->v == v)
+				return e;
+		}
+	return NULL;
+}
+
+/* The index of the memo of (n, v), made when there is none. */
+static size_t
+memo_get(struct vctx *c, const struct node *n, const json_t *v)
+{
+	struct memo *e;
+	size_t i, j;
+
+	if ((e = memo_find(c, n, v)) != NULL)
+		return (size_t)(e - c->memo);
+	if ((c->nmemo + 1) * 2 > c->mcap) {
+		free(c->mslot);
+		c->mcap = c->mcap ? c->mcap * 2 : 64;
+		c->mslot = xcalloc(c->mcap, sizeof(*c->mslot));
+		for (j = 0; j < c->nmemo; j++) {
+			for (i = memo_hash(c->memo[j].n, c->memo[j].v) &
+			    (c->mcap - 1); c->mslot[i] != 0;
+			    i = (i + 1) & (c->mcap - 1))
+				;
+			c->mslot[i] = j + 1;
+		}
+	}
+	if (c->nmemo == c->memocap) {
+		c->memocap = c->memocap ? c->memocap * 2 : 64;
+		c->memo = xreallocarray(c->memo, c->memocap, sizeof(*c->memo));
+	}
+	e = &c->memo[c->nmemo];
+	memset(e, 0, sizeof(*e));
+	e->n = n;
+	e->v = v;
+	e->verdict = -1;
+	for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
+	    i = (i + 1) & (c->mcap - 1))
+		;
+	c->mslot[i] = ++c->nmemo;
+	return c->nmemo - 1;
+}
+
+/*
+ * Validation has gone JSSCHEMA_MAX_DEPTH deep, or found the error after
+ * the JSSCHEMA_MAX_ERRORS-th (toomany): it stops, with this error.
+ */
+static void
+stop_here(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+    const json_t *v, int toomany)
+{
+	struct jsschema_error *e;
+	struct buf b = BUF_INIT;
+
+	if (toomany)
+		buf_printf(&b, "more than %d errors; validation stopped here",
+		    JSSCHEMA_MAX_ERRORS);
+	else
+		buf_printf(&b, "schemas applied one inside another nest more "
+		    "than %d deep (through $ref, allOf, items, ... and down "
+		    "the value); validation stopped here", JSSCHEMA_MAX_DEPTH);
+	c->keep_errors = toomany;
+	e = xcalloc(1, sizeof(*e));
+	e->instance = ipath_str(ip);
+	e->keyword = kpath_str(kp, "");
+	e->message = buf_cstr(&b);
+	e->value = v;
+	c->stop = e;
+}
+
+static int	validate_node(struct vctx *, const struct node *,
+		    const json_t *, const struct ipath *, const struct kpath *);
+
+/*
+ * Applies node n to value v, JSSCHEMA_MAX_DEPTH calls deep at the most.
+ * Verdicts and scores are remembered, unless they came from a "$ref"
+ * loop back to a frame below this one (then they hold only while that
+ * frame is under way). A full run makes its errors every time (but see
+ * v_ref()).
+ */
 static int
 validate(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp)
 {
-	unsigned t;
+	struct score outer;
+	const json_t *outerv;
 	struct buf *m;
-	size_t i, nvalid;
-	int bad = 0;
+	size_t mi = 0;
+	int r, d, memo;
 
 	if (n->kind == NODE_TRUE)
 		return 0;
@@ -2163,6 +2689,69 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		err_push(c, ip, kp, "", v);
 		return 1;
 	}
+	if (c->stop != NULL)
+		return 1;
+	if (c->depth == JSSCHEMA_MAX_DEPTH) {
+		stop_here(c, ip, kp, v, 0);
+		return 1;
+	}
+	/*
+	 * Only a "$ref" brings a node to a value by more than one path, or
+	 * without end down the value: its targets are remembered, and
+	 * every other node is reached once per target's frame and mode.
+	 */
+	memo = (c->quiet || c->scoring) && n->target && !n->leaf;
+	if (memo) {
+		mi = memo_get(c, n, v);
+		if (c->quiet && c->memo[mi].verdict != -1)
+			return c->memo[mi].verdict;
+		if (!c->quiet && c->memo[mi].scored) {
+			score_add(c, &c->memo[mi].sc, v,
+			    ip != NULL ? ip->depth : 0, 1);
+			return c->memo[mi].verdict;
+		}
+	}
+	outer = c->sc;
+	outerv = c->scv;
+	if (c->scoring && !c->quiet) {
+		memset(&c->sc, 0, sizeof(c->sc));
+		c->scv = v;
+	}
+	d = ++c->depth;
+	r = validate_node(c, n, v, ip, kp);
+	c->depth--;
+	if (c->taint >= d) {
+		c->taint = INT_MAX;
+		if (memo && c->stop == NULL) {
+			c->memo[mi].verdict = r;
+			if (!c->quiet) {
+				c->memo[mi].sc = c->sc;
+				if (c->sc.count > 0)
+					c->memo[mi].sc.depth -= ip != NULL ?
+					    (unsigned)ip->depth : 0;
+				c->memo[mi].scored = 1;
+			}
+		}
+	}
+	if (c->scoring && !c->quiet) {
+		struct score f = c->sc;
+
+		c->sc = outer;
+		c->scv = outerv;
+		score_add(c, &f, v, 0, 0);
+	}
+	return r;
+}
+
+static int
+validate_node(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp)
+{
+	unsigned t;
+	struct buf *m;
+	size_t i, nvalid;
+	int bad = 0;
+
 	if (n->ref != NULL)
 		return v_ref(c, n, v, ip, kp);
 	t = inst_type(v);
@@ -2176,10 +2765,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		err_push(c, ip, kp, "/type", v);
 	}
 	if (n->enumv != NULL) {
-		for (i = 0; i < json_array_size(n->enumv); i++)
-			if (jeq(json_array_get(n->enumv, i), v))
-				break;
-		if (i == json_array_size(n->enumv)) {
+		if (vset_find(n->enumset, v, jhash(v)) == -1) {
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "expected one of ");
@@ -2294,10 +2880,26 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
     struct jsschema_result *res)
 {
 	struct vctx c;
+	size_t i;
 
 	memset(&c, 0, sizeof(c));
+	c.js = js;
+	c.taint = INT_MAX;
 	validate(&c, js->root, instance, NULL, NULL);
-	free(c.rs);
+	if (c.stop != NULL) {
+		/* deep: the errors so far may be half of what they would be */
+		while (!c.keep_errors && c.n > 0)
+			err_free(&c.e[--c.n]);
+		c.e = xreallocarray(c.e, c.n + 1, sizeof(*c.e));
+		c.e[c.n++] = *c.stop;
+		free(c.stop);
+	}
+	for (i = 0; i < c.nkeep; i++)
+		json_decref(c.keep[i]);
+	free(c.keep);
+	free(c.memo);
+	free(c.mslot);
+	free(c.busy);
 	buf_free(&c.msg);
 	res->errors = c.e;
 	res->nerrors = c.n;

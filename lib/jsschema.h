@@ -48,14 +48,17 @@ struct jsschema_result {
 /*
  * Compiles schema (borrowed; a reference is kept) with its $id/$ref
  * graph against base_uri (or NULL). NULL with a message in err (errlen
- * bytes) for an invalid schema or a $ref that cannot be resolved.
+ * bytes) for an invalid schema, a $ref that cannot be resolved, or
+ * subschemas nested (counting each $ref followed) more than 1000 deep.
  */
 struct jsschema	*jsschema_compile(json_t *schema, const char *base_uri,
 		    const struct jsschema_opts *, char *err, size_t errlen);
 /*
  * 0 when instance is valid, 1 when not: then every error is in *res,
  * which the caller frees with jsschema_result_free (*res is empty, and
- * need not be freed, after 0).
+ * need not be freed, after 0). Validation stops, with an error that says
+ * so, when schemas apply one inside another more than 5000 deep (then
+ * that error is the only one) or after 10000 errors.
  */
 int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);

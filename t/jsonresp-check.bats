@@ -919,14 +919,15 @@ f.json:1:1669115: error: /content/form/fields/40000/id: field id "f0" is already
 f.json:1:3349069: error: /content/form/fields/79999/id: field id "f0" is already the id of field 0'
 }
 
-@test "40,000 concerns out of the enum: every error in order, with its column (linear)" {
+@test "40,000 concerns out of the enum: the first 10,000 errors in order, with their columns, then where it stopped (linear)" {
 	python3 -c '
 import json
 print(json.dumps({"safety": {"detected_concerns": ["c%d" % i for i in range(40000)]}}))' >c.json
 	run -1 --separate-stderr timeout 20 jsonresp-check --schema <(echo '{"properties":{"safety":{"properties":{"detected_concerns":{"items":{"enum":["suicide"]}}}}}}') c.json
-	[ "${#stderr_lines[@]}" -eq 40000 ]
+	[ "${#stderr_lines[@]}" -eq 10001 ]
 	assert_equal "${stderr_lines[0]}" 'c.json:1:35: error: /safety/detected_concerns/0: expected one of ["suicide"], found string "c0"'
-	assert_equal "${stderr_lines[39999]}" 'c.json:1:388915: error: /safety/detected_concerns/39999: expected one of ["suicide"], found string "c39999"'
+	assert_equal "${stderr_lines[9999]}" 'c.json:1:88916: error: /safety/detected_concerns/9999: expected one of ["suicide"], found string "c9999"'
+	assert_equal "${stderr_lines[10000]}" 'c.json:1:88925: error: /safety/detected_concerns/10000: more than 10000 errors; validation stopped here'
 }
 
 @test "--find on 2,000 unclosed arrays of 250 numbers (1 MB) reads the text once" {
@@ -960,4 +961,212 @@ with open("l.jsonl", "w") as out:
 	[ "${#stderr_lines[@]}" -eq 40000 ]
 	assert_equal "${stderr_lines[39998]}" 'l.jsonl:20000:276: error: /metadata/x: unexpected property "x"'
 	assert_equal "${stderr_lines[39999]}" 'l.jsonl:20000:207: error: /content/form/fields/0: a radio field needs a non-empty "options" array of {"value", "label"}'
+}
+
+# nest OPEN N: OPEN N times, then as many ")" (or "]" for "["), on one line.
+nest() {
+	python3 -c 'import sys; o, n = sys.argv[1], int(sys.argv[2]); c = "]" if o == "[" else ")"; print(o * n + c * n)' "$1" "$2"
+}
+
+@test "a regex format string of groups nested 50,000 deep is invalid, not a crash" {
+	echo '{"format": "regex"}' >s.json
+	printf '"%s"\n' "$(nest '(?:' 50000)" >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: string "(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:"... is not a valid regex'
+}
+
+@test "regex groups nest 200 deep at the most: 200 is a valid regex, 201 is not" {
+	echo '{"format": "regex"}' >s.json
+	printf '"%s"\n' "$(nest '(?:' 200)" >ok.json
+	printf '"%s"\n' "$(nest '(' 201)" >bad.json
+	run -0 --separate-stderr jsonresp-check --schema s.json ok.json
+	assert_equal "$stderr" ""
+	run -1 --separate-stderr jsonresp-check --schema s.json bad.json
+	assert_equal "$stderr" 'bad.json:1:1: error: string "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("... is not a valid regex'
+}
+
+@test "a schema pattern of groups nested past 200 deep is refused: status 2" {
+	printf '{"pattern": "%s"}\n' "$(nest '(?:' 200)" >ok.json
+	run -0 --separate-stderr jsonresp-check --schema ok.json "$D/minimal.json"
+	assert_equal "$stderr" ""
+	for n in 201 50000; do
+		printf '{"pattern": "%s"}\n' "$(nest '(?:' $n)" >s.json
+		run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+		assert_output ""
+		assert_equal "$stderr" 'jsonresp-check: s.json: invalid pattern "(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:"...: groups nested more than 200 deep at offset 600'
+	done
+}
+
+@test "a patternProperties pattern nested 201 deep is refused, the pattern quoted and cut: status 2" {
+	printf '{"patternProperties": {"%s": {}}}\n' "$(nest '(?:' 201)" >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /patternProperties: invalid pattern "(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:"...: groups nested more than 200 deep at offset 600'
+}
+
+@test "the meta-schema check of a schema whose pattern nests 50,000 deep says the pattern is invalid" {
+	echo '{"$ref": "http://json-schema.org/draft-07/schema#"}' >meta.json
+	printf '{"pattern": "%s"}\n' "$(nest '(?:' 50000)" >s.json
+	run -1 --separate-stderr jsonresp-check --schema meta.json s.json
+	assert_equal "$stderr" 's.json:1:13: error: /pattern: string "(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:(?:"... is not a valid regex'
+}
+
+# chain N LAST: a schema whose root is a $ref to d1, d1 to d2, ... dN is LAST.
+chain() {
+	python3 -c 'import json, sys
+n = int(sys.argv[1])
+d = {"d%d" % i: {"$ref": "#/definitions/d%d" % (i + 1)} for i in range(1, n)}
+d["d%d" % n] = json.loads(sys.argv[2])
+print(json.dumps({"$ref": "#/definitions/d1", "definitions": d}))' "$1" "$2"
+}
+
+@test "a \$ref chain of 10,000 allOf steps and one of 50,000 references are refused: status 2" {
+	python3 -c 'import json
+d = {"d%d" % i: {"allOf": [{"$ref": "#/definitions/d%d" % (i + 1)}]} for i in range(10000)}
+d["d10000"] = {"type": "integer"}
+print(json.dumps({"$ref": "#/definitions/d0", "definitions": d}))' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: s.json: /$ref: subschemas nest more than 1000 deep, counting each $ref followed (the last one: "#/definitions/d499")'
+	chain 50000 '{}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /$ref: subschemas nest more than 1000 deep, counting each $ref followed (the last one: "#/definitions/d1000")'
+}
+
+@test "subschemas nest 1000 deep at the most, \$refs counted: the root and 999 references compile, 1000 do not" {
+	chain 999 '{"type": "integer"}' >s.json
+	echo '"x"' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: expected integer, found string "x"'
+	chain 1000 '{"type": "integer"}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: /$ref: subschemas nest more than 1000 deep, counting each $ref followed (the last one: "#/definitions/d1000")'
+}
+
+@test "subschemas nested 1000 deep without references compile, 1001 do not" {
+	python3 -c 'print("{\"items\": " * 999 + "{\"type\": \"integer\"}" + "}" * 999)' >s.json
+	echo '"x"' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+	python3 -c 'print("{\"items\": " * 1000 + "{\"type\": \"integer\"}" + "}" * 1000)' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: /items/items/items/items/items/items/items/items/items/items/items/items/items/items/items/items/...: subschemas nest more than 1000 deep, counting each $ref followed'
+}
+
+# deep D: a schema under which each level of an array applies 14 schemas,
+# and {"x": ...} with arrays nested D deep, so that the innermost array is
+# validated 14 D + 2 schemas deep.
+deep() {
+	python3 -c 'import json, sys
+d = {"a%d" % i: {"$ref": "#/definitions/a%d" % (i + 1)} for i in range(11)}
+d["a11"] = {"$ref": "#/definitions/arr"}
+d["arr"] = {"type": "array", "items": {"$ref": "#/definitions/a0"}}
+json.dump({"allOf": [{"properties": {"x": {"$ref": "#/definitions/a0"}}}], "definitions": d}, open("s.json", "w"))
+n = int(sys.argv[1])
+open("d.json", "w").write("{\"x\": " + "[" * n + "]" * n + "}\n")' "$1"
+}
+
+@test "validation goes 5000 schemas deep at the most: 5000 is valid, 5001 an error of the value" {
+	deep 357
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+	deep 358
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	p=$(python3 -c 'print("/0" * 357)')
+	assert_equal "$stderr" "d.json:1:364: error: /x$p: schemas applied one inside another nest more than 5000 deep (through \$ref, allOf, items, ... and down the value); validation stopped here"
+}
+
+@test "uniqueItems on 100,000 numbers finds the one equal pair" {
+	echo '{"uniqueItems": true}' >s.json
+	python3 -c 'print("[" + ",".join(str(i) for i in range(100000)) + ",77.0]")' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: array items 77 and 100000 are equal, but items must be unique'
+	python3 -c 'print("[" + ",".join(str(i) for i in range(100000)) + "]")' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+}
+
+@test "uniqueItems: 1 equals 1.0, member order does not count, and the first pair is named" {
+	echo '{"uniqueItems": true}' >s.json
+	run -1 --separate-stderr jsonresp-check --schema s.json <<<'[{"a": 1, "b": [2.0]}, 3, {"b": [2], "a": 1.0}]'
+	assert_equal "$stderr" '<stdin>:1:1: error: array items 0 and 2 are equal, but items must be unique'
+	run -1 --separate-stderr jsonresp-check --schema s.json <<<'[1, 2, 2, 1]'
+	assert_equal "$stderr" '<stdin>:1:1: error: array items 0 and 3 are equal, but items must be unique'
+	run -0 --separate-stderr jsonresp-check --schema s.json <<<'[1, true, "1", [1], {"1": 1}, null, 0, false]'
+	assert_equal "$stderr" ""
+}
+
+@test "enum: 4,000 items against 100,000 values" {
+	python3 -c 'import json; print(json.dumps({"items": {"enum": list(range(100000)) + [{"k": [1]}]}}))' >s.json
+	python3 -c 'import json; print(json.dumps([i * 25 for i in range(4000)] + [{"k": [1.0]}, 100000]))' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'd.json:1:27571: error: /4001: expected one of [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29..., found integer 100000'
+}
+
+@test "nested anyOf on arrays 60 deep is reported at once, through the closest branch" {
+	echo '{"anyOf":[{"type":"array","items":{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}' >s.json
+	python3 -c 'print("[" * 60 + "1" + "]" * 60)' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	[ "${#stderr_lines[@]}" -eq 62 ]
+	assert_equal "${stderr_lines[0]}" 'd.json:1:1: error: value matches none of the 2 schemas of "anyOf" (found array); the closest one says:'
+	p=$(python3 -c 'print("/0" * 60)')
+	assert_equal "${stderr_lines[60]}" "d.json:1:61: error: $p: value matches none of the 2 schemas of \"anyOf\" (found integer 1); the closest one says:"
+	assert_equal "${stderr_lines[61]}" "d.json:1:61: error: $p: expected array, found integer 1"
+	python3 -c 'print("[" * 60 + "]" * 60)' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+}
+
+@test "nested oneOf reports the closest branch as anyOf does" {
+	echo '{"oneOf":[{"type":"array","items":{"$ref":"#"}},{"type":"array","minItems":1,"items":{"$ref":"#"}}]}' >s.json
+	python3 -c 'print("[" * 40 + "1" + "]" * 40)' >d.json
+	run -1 --separate-stderr jsonresp-check --errors=json --schema s.json d.json
+	[ "${#stderr_lines[@]}" -eq 42 ]
+	assert_equal "${stderr_lines[41]}" "{\"file\":\"d.json\",\"line\":1,\"column\":41,\"severity\":\"error\",\"rule\":\"schema\",\"instanceLocation\":\"$(python3 -c 'print("/0" * 40)')\",\"keywordLocation\":\"$(python3 -c 'print("/oneOf/0/items/$ref" * 40)')/oneOf/0/type\",\"message\":\"expected array, found integer 1\"}"
+}
+
+@test "a linear pattern matches a string of 10^6 characters; a catastrophic one stops at the resource limit" {
+	echo '{"pattern": "^(?:a|b)*$"}' >s.json
+	python3 -c 'print("\"" + "a" * 1000000 + "\"")' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+	echo '{"pattern": "^(a+)+$"}' >s.json
+	python3 -c 'print("\"" + "a" * 40 + "b\"")' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: string "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab" could not be matched (resource limit) against the pattern "^(a+)+$"'
+}
+
+@test "multipleOf 1e-400 reads as 0, and the message says so: status 2" {
+	echo '{"multipleOf": 1e-400}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: "multipleOf" must be greater than 0, found 0 (or a number too small for a double, such as 1e-400, which reads as 0)'
+}
+
+@test "a pattern in a schema error is quoted as a JSON string, control characters escaped" {
+	printf '{"properties": {"a": {"pattern": "\\u001b[31m\\n["}}}\n' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/a: invalid pattern "\u001b[31m\n[": unterminated character class at offset 7'
+}
+
+@test "a document has 10000 errors at the most, then one that says validation stopped" {
+	echo '{"items": {"type": "string"}}' >s.json
+	python3 -c 'print("[" + ",".join(["1"] * 10000) + "]")' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10000 ]
+	assert_equal "$(tail -n 1 err)" 'd.json:1:20000: error: /9999: expected string, found integer 1'
+	python3 -c 'print("[" + ",".join(["1"] * 10001) + "]")' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10001 ]
+	assert_equal "$(tail -n 2 err)" 'd.json:1:20000: error: /9999: expected string, found integer 1
+d.json:1:20002: error: /10000: more than 10000 errors; validation stopped here'
+}
+
+@test "a subschema applied twice at each level: a valid document at once, an invalid one stopped at 10000 errors" {
+	echo '{"definitions": {"a": {"type": "array", "items": {"$ref": "#"}}}, "allOf": [{"$ref": "#/definitions/a"}, {"$ref": "#/definitions/a"}]}' >s.json
+	python3 -c 'print("[" * 60 + "]" * 60)' >d.json
+	run -0 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_equal "$stderr" ""
+	python3 -c 'print("[" * 60 + "1" + "]" * 60)' >d.json
+	run -1 sh -c 'jsonresp-check --schema s.json d.json 2>err'
+	[ "$(wc -l <err)" -eq 10001 ]
+	p=$(python3 -c 'print("/0" * 60)')
+	assert_equal "$(tail -n 1 err)" "d.json:1:61: error: $p: more than 10000 errors; validation stopped here"
 }

@@ -481,6 +481,112 @@ check_search(void)
 	free(s);
 }
 
+/* "(?:" n times, then as many ")": a new string. */
+static char *
+nested(size_t n)
+{
+	char *p = malloc(4 * n + 1);
+	size_t i;
+
+	if (p == NULL)
+		unit_bail("malloc");
+	for (i = 0; i < n; i++)
+		memcpy(p + 3 * i, "(?:", 3);
+	memset(p + 3 * n, ')', n);
+	p[4 * n] = '\0';
+	return p;
+}
+
+/* Groups nest ECMARE_MAX_NESTING (200) deep at the most. */
+static void
+check_nesting(void)
+{
+	struct ecmare *re;
+	char err[256], *p;
+
+	p = nested(200);
+	re = ecmare_compile(p, strlen(p), err, sizeof(err));
+	unit_ok(re != NULL, "groups nested 200 deep compile");
+	unit_long(re != NULL ? ecmare_search(re, "x", 1) : -2, 1,
+	    "and match");
+	ecmare_free(re);
+	free(p);
+	p = nested(201);
+	re = ecmare_compile(p, strlen(p), err, sizeof(err));
+	unit_ok(re == NULL, "groups nested 201 deep are refused");
+	unit_str(err, "groups nested more than 200 deep at offset 600",
+	    "the message names the limit and where it was crossed");
+	free(p);
+	p = nested(50000);
+	re = ecmare_compile(p, strlen(p), err, sizeof(err));
+	unit_ok(re == NULL, "groups nested 50,000 deep are refused, no crash");
+	unit_str(err, "groups nested more than 200 deep at offset 600",
+	    "50,000 deep: the same message");
+	free(p);
+	re = ecmare_compile("(?<=(?<=(a)))", 13, err, sizeof(err));
+	unit_ok(re != NULL, "lookbehinds count as groups, and nest");
+	ecmare_free(re);
+}
+
+/* Linear patterns match long subjects whole; the limit stops the rest. */
+static void
+check_budget(void)
+{
+	struct ecmare *re;
+	char err[256], *s;
+	size_t n = 1000000;
+
+	if ((s = malloc(n + 1)) == NULL)
+		unit_bail("malloc");
+	memset(s, 'a', n);
+	re = ecmare_compile("^(?:a|b)*$", 10, err, sizeof(err));
+	unit_long(ecmare_search(re, s, 1365), 1,
+	    "^(?:a|b)*$ matches 1,365 a's");
+	unit_long(ecmare_search(re, s, n), 1,
+	    "^(?:a|b)*$ matches 10^6 a's");
+	s[n - 1] = 'c';
+	unit_long(ecmare_search(re, s, n), 0,
+	    "and does not match 10^6 - 1 a's and a c");
+	ecmare_free(re);
+	s[n - 1] = 'a';
+	re = ecmare_compile("^(a|b)*(a)$", 11, err, sizeof(err));
+	unit_long(ecmare_search(re, s, n), 1,
+	    "^(a|b)*(a)$, with captures, matches 10^6 a's");
+	ecmare_free(re);
+	re = ecmare_compile("^(a+)+$", 7, err, sizeof(err));
+	s[40] = 'b';
+	unit_long(ecmare_search(re, s, 41), -1,
+	    "^(a+)+$ on 40 a's and a b stops at the resource limit");
+	ecmare_free(re);
+	free(s);
+}
+
+/* Without JIT, the interpreter gives the same answers, within its limits. */
+static void
+check_interpreter(void)
+{
+	struct ecmare *re;
+	char err[256], *s;
+	size_t n = 200000;
+
+	ecmare_jit = 0;
+	check_rows();
+	if ((s = malloc(n)) == NULL)
+		unit_bail("malloc");
+	memset(s, 'a', n);
+	re = ecmare_compile("^(?:a|b)*$", 10, err, sizeof(err));
+	unit_long(ecmare_search(re, s, n), 1, "interpreter: ^(?:a|b)*$ "
+	    "matches 200,000 a's, past the base depth limit of 100,000");
+	ecmare_free(re);
+	re = ecmare_compile("^(a+)+$", 7, err, sizeof(err));
+	s[40] = 'b';
+	unit_long(ecmare_search(re, s, 41), -1,
+	    "interpreter: ^(a+)+$ on 40 a's and a b stops at the limit");
+	ecmare_free(re);
+	free(s);
+	ecmare_jit = 1;
+}
+
 int
 main(void)
 {
@@ -488,5 +594,8 @@ main(void)
 	check_node();
 	check_errors();
 	check_search();
+	check_nesting();
+	check_budget();
+	check_interpreter();
 	return unit_done();
 }

@@ -1,6 +1,8 @@
 /* Unit tests of lib/jsschema: compile errors, messages, locations, refs. */
 #include <sys/stat.h>
 
+#include <stdarg.h>
+
 #include <jansson.h>
 
 #include "buf.h"
@@ -95,7 +97,18 @@ test_compile_errors(void)
 	    "\"minLength\" must be a non-negative integer",
 	    "a negative minLength");
 	check_compile_error("{\"multipleOf\": 0}", NULL,
-	    "\"multipleOf\" must be greater than 0", "multipleOf 0");
+	    "\"multipleOf\" must be greater than 0, found 0 (or a number "
+	    "too small for a double, such as 1e-400, which reads as 0)",
+	    "multipleOf 0");
+	check_compile_error("{\"multipleOf\": 1e-400}", NULL,
+	    "\"multipleOf\" must be greater than 0, found 0 (or a number "
+	    "too small for a double, such as 1e-400, which reads as 0)",
+	    "multipleOf 1e-400, which underflows to 0");
+	check_compile_error("{\"patternProperties\": {\"a[\": {}}}", NULL,
+	    "/patternProperties: invalid pattern \"a[\": unterminated "
+	    "character class at offset 2", "an invalid patternProperties key");
+	check_compile_error("{\"multipleOf\": -2}", NULL,
+	    "\"multipleOf\" must be greater than 0", "multipleOf -2");
 	check_compile_error("{\"required\": [\"a\", 1]}", NULL,
 	    "\"required\" must be an array of strings",
 	    "required with a number");
@@ -553,6 +566,188 @@ test_api(void)
 	jsschema_free(js);
 }
 
+static char *
+xfmt(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_cstr(&b);
+}
+
+/* A schema: the root is a $ref to d1, d1 to d2, ..., dn is last. */
+static char *
+ref_chain(size_t n, const char *last)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	buf_adds(&b, "{\"$ref\": \"#/definitions/d1\", \"definitions\": {");
+	for (i = 1; i < n; i++)
+		buf_printf(&b, "\"d%zu\": {\"$ref\": \"#/definitions/d%zu\"}, ",
+		    i, i + 1);
+	buf_printf(&b, "\"d%zu\": %s}}", n, last);
+	return buf_cstr(&b);
+}
+
+/* s n times, then t, then u n times: a new string. */
+static char *
+repeat(const char *s, size_t n, const char *t, const char *u)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf_adds(&b, s);
+	buf_adds(&b, t);
+	for (i = 0; i < n; i++)
+		buf_adds(&b, u);
+	return buf_cstr(&b);
+}
+
+/*
+ * Validates instance against schema: the status, and the first error's
+ * instance location and message as "INSTANCE|MESSAGE" in got (size n).
+ */
+static int
+first_error(const char *schema, const char *instance, char *got, size_t n)
+{
+	json_t *sj = parse(schema), *ij = parse(instance);
+	struct jsschema_result res;
+	struct jsschema *js;
+	char err[512];
+	int r;
+
+	got[0] = '\0';
+	if ((js = jsschema_compile(sj, NULL, NULL, err, sizeof(err))) == NULL) {
+		snprintf(got, n, "compile: %s", err);
+		r = 2;
+	} else {
+		r = jsschema_validate(js, ij, &res);
+		if (r != 0)
+			snprintf(got, n, "%s|%s (%zu errors)",
+			    res.errors[0].instance, res.errors[0].message,
+			    res.nerrors);
+		jsschema_result_free(&res);
+		jsschema_free(js);
+	}
+	json_decref(sj);
+	json_decref(ij);
+	return r;
+}
+
+/*
+ * Compiling stops 1000 compile() calls deep (JSSCHEMA_MAX_COMPILE_DEPTH),
+ * counting each $ref followed; validating, 5000 validate() calls deep.
+ */
+static void
+deep_schema(struct buf *b)
+{
+	int i;
+
+	buf_adds(b, "{\"allOf\": [{\"properties\": {\"x\": {\"$ref\": "
+	    "\"#/definitions/a0\"}}}], \"definitions\": {");
+	for (i = 0; i < 11; i++)
+		buf_printf(b, "\"a%d\": {\"$ref\": \"#/definitions/a%d\"}, ", i,
+		    i + 1);
+	buf_adds(b, "\"a11\": {\"$ref\": \"#/definitions/arr\"}, \"arr\": "
+	    "{\"type\": \"array\", \"items\": {\"$ref\": "
+	    "\"#/definitions/a0\"}}}}");
+}
+
+static void
+test_depth_limits(void)
+{
+	struct buf b = BUF_INIT;
+	char got[2048], *s, *t, *u;
+
+	s = ref_chain(999, "{\"type\": \"integer\"}");
+	unit_long(first_error(s, "\"x\"", got, sizeof(got)), 1,
+	    "the root and a chain of 999 $refs compile");
+	unit_str(got, "|expected integer, found string \"x\" (1 errors)",
+	    "and validate");
+	free(s);
+	s = ref_chain(1000, "{\"type\": \"integer\"}");
+	unit_long(first_error(s, "\"x\"", got, sizeof(got)), 2,
+	    "the root and a chain of 1000 $refs do not compile");
+	unit_str(got, "compile: /$ref: subschemas nest more than 1000 deep, "
+	    "counting each $ref followed (the last one: "
+	    "\"#/definitions/d1000\")", "the message names the limit");
+	free(s);
+	s = ref_chain(50000, "{}");
+	unit_long(first_error(s, "1", got, sizeof(got)), 2,
+	    "a chain of 50,000 $refs: refused, no crash");
+	free(s);
+	s = repeat("{\"items\": ", 999, "{\"type\": \"integer\"}", "}");
+	t = repeat("[", 999, "\"x\"", "]");
+	unit_long(first_error(s, t, got, sizeof(got)), 1,
+	    "subschemas nested 1000 deep compile");
+	free(s);
+	free(t);
+	s = repeat("{\"items\": ", 1000, "{}", "}");
+	unit_long(first_error(s, "1", got, sizeof(got)), 2,
+	    "subschemas nested 1001 deep do not");
+	unit_str(got, "compile: /items/items/items/items/items/items/items/"
+	    "items/items/items/items/items/items/items/items/items/...: "
+	    "subschemas nest more than 1000 deep, counting each $ref followed",
+	    "the path is cut after 16 segments");
+	free(s);
+
+	/*
+	 * Each array level applies 14 schemas (a0 ... a11, arr, and the
+	 * items $ref): the array d deep is validated 14 d + 2 calls deep.
+	 */
+	deep_schema(&b);
+	t = repeat("[", 357, "", "]");
+	u = xfmt("{\"x\": %s}", t);
+	unit_long(first_error(buf_cstr(&b), u, got, sizeof(got)), 0,
+	    "validation 5000 calls deep is fine");
+	free(t);
+	free(u);
+	t = repeat("[", 358, "", "]");
+	u = xfmt("{\"x\": %s}", t);
+	unit_long(first_error(buf_cstr(&b), u, got, sizeof(got)), 1,
+	    "validation 5001 calls deep is an error of the value");
+	free(t);
+	free(u);
+	t = repeat("/0", 357, "", "");
+	u = xfmt("/x%s|schemas applied one inside another nest more "
+	    "than 5000 deep (through $ref, allOf, items, ... and down the "
+	    "value); validation stopped here (1 errors)", t);
+	unit_str(got, u, "its one error says where it stopped");
+	free(t);
+	free(u);
+	buf_free(&b);
+}
+
+/* enum and uniqueItems go by hash: equality stays that of JSON values. */
+static void
+test_hashed_equality(void)
+{
+	check("{\"uniqueItems\": true}", "[1, 2, {\"a\": [1, {}], \"b\": 1}, "
+	    "3, {\"b\": 1.0, \"a\": [1.0, {}]}, 2]",
+	    "|/uniqueItems|array items 1 and 5 are equal, but items must be "
+	    "unique\n", "uniqueItems: 1 is 1.0, member order does not count, "
+	    "the first pair");
+	check("{\"uniqueItems\": true}", "[0, -0.0, false]",
+	    "|/uniqueItems|array items 0 and 1 are equal, but items must be "
+	    "unique\n", "uniqueItems: 0 and -0.0 are equal");
+	check("{\"uniqueItems\": true}", "[1, true, \"1\", [1], {\"1\": 1}, "
+	    "null, 0, false, [], {}, \"\", 9007199254740993, "
+	    "9007199254740992]", "", "uniqueItems: all different");
+	check("{\"enum\": [1, \"a\", {\"k\": [2, 3]}, null]}",
+	    "{\"k\": [2.0, 3]}", "", "enum: an object with 2.0 for 2");
+	check("{\"enum\": [1, \"a\", {\"k\": [2, 3]}, null]}", "true",
+	    "|/enum|expected one of [1,\"a\",{\"k\":[2,3]},null], found "
+	    "boolean true\n", "enum: true is not 1");
+	check("{\"enum\": [[1, 2]]}", "[2, 1]",
+	    "|/enum|expected one of [[1,2]], found array\n",
+	    "enum: array order counts");
+}
+
 int
 main(void)
 {
@@ -568,5 +763,7 @@ main(void)
 	test_meta_schema();
 	test_refmap();
 	test_api();
+	test_depth_limits();
+	test_hashed_equality();
 	return unit_done();
 }
