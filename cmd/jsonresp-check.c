@@ -5,7 +5,6 @@
  * names the file, line and column of the offending value; a valid
  * response whose danger level is critical or emergency exits 4 or 5.
  */
-#include <sys/stat.h>
 
 #include <getopt.h>
 #include <signal.h>
@@ -467,48 +466,6 @@ out:
 	return status;
 }
 
-/*
- * Reads an operand whole, as io_read does, but only up to its first NUL
- * byte, which is kept: no JSON text holds one, so the input is refused
- * there (at the right place), and /dev/zero is not read for ever.
- */
-static int
-read_operand(const char *operand, struct buf *in)
-{
-	struct stat st;
-	const char *nul;
-	size_t want, got;
-	FILE *fp;
-	int status = DIAG_OK;
-
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > 0)
-		buf_reserve(in, (size_t)st.st_size + 1);
-	for (;;) {
-		if (in->cap - in->len < 65536 + 1)
-			buf_reserve(in, 65536 + 1);
-		want = in->cap - in->len - 1;
-		got = fread(in->data + in->len, 1, want, fp);
-		if ((nul = memchr(in->data + in->len, '\0', got)) != NULL) {
-			in->len = (size_t)(nul - in->data) + 1;
-			break;
-		}
-		in->len += got;
-		if (got < want) {
-			if (ferror(fp)) {
-				diag_warn("%s", io_name(operand));
-				status = DIAG_TROUBLE;
-			}
-			break;
-		}
-	}
-	return diag_max(status, io_close(fp, operand));
-}
-
 static int
 process(const struct check *c, const char *operand)
 {
@@ -519,7 +476,7 @@ process(const struct check *c, const char *operand)
 
 	memset(&d, 0, sizeof(d));
 	d.file = io_name(operand);
-	if (read_operand(operand, &in) != DIAG_OK) {
+	if (io_read_text(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}

@@ -131,7 +131,7 @@ stdin_message(struct llmq *q, struct buf *text, struct llmq_input *in)
 	struct llmq_src src = { in, 0, 1, "the message", NULL, 0, 0 };
 	size_t n;
 
-	if (io_read("-", text) != DIAG_OK)
+	if (io_read_text("-", text) != DIAG_OK)
 		return DIAG_TROUBLE;
 	in->file = "<stdin>";
 	in->text = buf_cstr(text);
@@ -250,7 +250,7 @@ read_context(struct llmq *ctx, const char *file, struct buf *text,
 	size_t off;
 	int status = DIAG_OK;
 
-	if (io_read(file, text) != DIAG_OK)
+	if (io_read_text(file, text) != DIAG_OK)
 		return DIAG_TROUBLE;
 	in->file = io_name(file);
 	in->text = buf_cstr(text);
@@ -359,7 +359,7 @@ from_json(const char *operand, int unbuffered, int *stop)
 	in.file = io_name(operand);
 	in.line = 0;
 	in.base = 0;
-	while ((len = getline(&line, &cap, fp)) != -1) {
+	while ((len = io_getline_text(&line, &cap, fp)) != -1) {
 		in.text = line;
 		in.len = (size_t)len;
 		in.line++;
@@ -371,6 +371,8 @@ from_json(const char *operand, int unbuffered, int *stop)
 			*stop = 1;
 			break;
 		}
+		if (line[len - 1] == '\0')
+			break;		/* reported: no JSON line holds one */
 	}
 	if (!*stop && ferror(fp)) {
 		diag_warn("%s", in.file);

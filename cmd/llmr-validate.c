@@ -74,7 +74,7 @@ read_input(struct run *r, const char *operand)
 		diag_warn("%s", operand);
 		return DIAG_TROUBLE;
 	}
-	if (llmr_slurp(fp, &r->in) != 0) {
+	if (io_slurp_text(fp, &r->in) != 0) {
 		diag_warn("%s", io_name(operand));
 		status = DIAG_TROUBLE;
 	}

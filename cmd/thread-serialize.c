@@ -5,13 +5,11 @@
  * It fails, writing nothing, on invalid JSON or UTF-8 and on an event with
  * a missing or mistyped field.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "buf.h"
@@ -21,8 +19,6 @@
 #include "utf8.h"
 
 static void usage(void) __attribute__((noreturn));
-
-#define READ_SIZE	65536
 
 enum { OPT_ERRORS = 256, OPT_PREFIX, OPT_STRICT, OPT_VERSION };
 
@@ -35,42 +31,6 @@ static const struct option longopts[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ NULL,			0,			NULL, 0 }
 };
-
-/*
- * Reads the operand whole into b, as io_read does, but stops at the first
- * NUL byte: the events cannot be valid past it, and /dev/zero has no end.
- * read(2), not fread, so that a NUL is seen as soon as it comes down a
- * pipe. Returns DIAG_OK or DIAG_TROUBLE (reported).
- */
-static int
-read_input(const char *operand, struct buf *b)
-{
-	FILE *fp;
-	ssize_t n;
-	int status = DIAG_OK;
-
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	for (;;) {
-		buf_reserve(b, READ_SIZE);
-		n = read(fileno(fp), b->data + b->len, READ_SIZE);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			diag_warn("%s", io_name(operand));
-			status = DIAG_TROUBLE;
-			break;
-		}
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-		if (memchr(b->data + b->len - n, '\0', (size_t)n) != NULL)
-			break;
-	}
-	return diag_max(status, io_close(fp, operand));
-}
 
 static const char synopsis[] =
     "usage: thread-serialize [-hn] [--errors=json|text] "
@@ -133,7 +93,7 @@ main(int argc, char *argv[])
 		operand = argv[0];
 	opts.file = io_name(operand);
 
-	if (read_input(operand, &in) != DIAG_OK) {
+	if (io_read_text(operand, &in) != DIAG_OK) {
 		buf_free(&in);
 		return DIAG_TROUBLE;
 	}

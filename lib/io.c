@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "io.h"
+#include "xalloc.h"
 
 /* Opens an operand for reading: "-" (or NULL) is standard input. */
 FILE *
@@ -74,6 +76,86 @@ io_read(const char *operand, struct buf *b)
 		status = DIAG_TROUBLE;
 	}
 	return diag_max(status, io_close(fp, operand));
+}
+
+/*
+ * Appends the rest of fp to b, as io_slurp does, up to and including its
+ * first NUL byte and nothing after it: no text the tools read holds one,
+ * so the input is refused there, and an endless input such as /dev/zero
+ * is not read for ever. read(2) rather than fread, so that a NUL that
+ * comes down a pipe its writer keeps open ends the read at once. Returns
+ * 0, or -1 with errno set on a read error.
+ */
+int
+io_slurp_text(FILE *fp, struct buf *b)
+{
+	struct stat st;
+	const char *nul;
+	ssize_t n;
+
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0)
+		buf_reserve(b, (size_t)st.st_size + 1);
+	for (;;) {
+		buf_reserve(b, 65536 + 1);
+		n = read(fileno(fp), b->data + b->len, b->cap - b->len - 1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		if (n == 0)
+			return 0;
+		if ((nul = memchr(b->data + b->len, '\0', (size_t)n)) != NULL) {
+			b->len = (size_t)(nul - b->data) + 1;
+			return 0;
+		}
+		b->len += (size_t)n;
+	}
+}
+
+/* io_read, through io_slurp_text. */
+int
+io_read_text(const char *operand, struct buf *b)
+{
+	FILE *fp;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	if (io_slurp_text(fp, b) != 0) {
+		diag_warn("%s", io_name(operand));
+		status = DIAG_TROUBLE;
+	}
+	return diag_max(status, io_close(fp, operand));
+}
+
+/*
+ * getline(3), but a line also ends just after a NUL byte, which no text
+ * line holds: the caller reports it and reads no further, so that an
+ * endless input such as /dev/zero is not read for ever. Returns the
+ * length, or -1 at the end of the input or on a read error (ferror).
+ */
+ssize_t
+io_getline_text(char **line, size_t *cap, FILE *fp)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(fp)) != EOF) {
+		if (n + 2 > *cap) {
+			*cap = *cap < 64 ? 128 : *cap * 2;
+			*line = xrealloc(*line, *cap);
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\n' || c == '\0')
+			break;
+	}
+	if (n == 0)
+		return -1;
+	(*line)[n] = '\0';
+	return (ssize_t)n;
 }
 
 /* Writes n bytes; -1 (errno set) when the stream fails. */

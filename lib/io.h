@@ -2,6 +2,8 @@
 #ifndef LLMKIT_IO_H
 #define LLMKIT_IO_H
 
+#include <sys/types.h>
+
 #include <stdio.h>
 
 #include "buf.h"
@@ -10,6 +12,9 @@ FILE		*io_open(const char *);
 const char	*io_name(const char *);
 int		 io_slurp(FILE *, struct buf *);
 int		 io_read(const char *, struct buf *);
+int		 io_slurp_text(FILE *, struct buf *);
+int		 io_read_text(const char *, struct buf *);
+ssize_t		 io_getline_text(char **, size_t *, FILE *);
 int		 io_write(const void *, size_t, FILE *);
 int		 io_close(FILE *, const char *);
 int		 io_fshut(FILE *, const char *);

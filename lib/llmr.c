@@ -6,7 +6,6 @@
  * second pass over the nodes, which sit in document order, applies the
  * rules; the problems are then sorted by position and given paths.
  */
-#include <sys/stat.h>
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -1456,31 +1455,6 @@ out:
 			build_response(v);
 	}
 	return status;
-}
-
-/*
- * Appends the rest of fp to b, or the rest up to its first NUL byte, all
- * that llmr_check looks at: an endless input such as /dev/zero is read
- * no further than its first chunk. Returns 0, or -1 with errno set on a
- * read error.
- */
-int
-llmr_slurp(FILE *fp, struct buf *b)
-{
-	struct stat st;
-	size_t n;
-
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX)
-		buf_reserve(b, (size_t)st.st_size + 1);
-	do {
-		buf_reserve(b, XMLP_CHUNK);
-		n = fread(b->data + b->len, 1, XMLP_CHUNK, fp);
-		b->len += n;
-		if (memchr(b->data + b->len - n, '\0', n) != NULL)
-			return 0;
-	} while (n == XMLP_CHUNK);
-	return ferror(fp) ? -1 : 0;
 }
 
 /* The document llmr_check last found valid, or NULL. */

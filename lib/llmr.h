@@ -8,8 +8,8 @@
  * document, so that none is spoiled by the one before) serves any number
  * of documents, one after another; what it returns stays valid until the
  * next llmr_check. Elements nest at most XMLP_DEPTH_MAX deep. A text
- * ends at its first NUL byte, which no document holds; llmr_slurp reads
- * an input that far and no further.
+ * ends at its first NUL byte, which no document holds; io_slurp_text
+ * reads an input that far and no further.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H
@@ -90,7 +90,6 @@ struct llmr		*llmr_new(void);
 void			 llmr_free(struct llmr *);
 int			 llmr_check(struct llmr *, const char *, size_t,
 			    const struct llmr_opts *);
-int			 llmr_slurp(FILE *, struct buf *);
 const struct llmr_doc	*llmr_doc(const struct llmr *);
 const struct llmr_diag	*llmr_diags(const struct llmr *, size_t *);
 void			 llmr_report(const struct llmr *);

@@ -954,3 +954,24 @@ EOF
 	run -1 --separate-stderr llmq-encode --context $'c\x1b\xfe.json' hi
 	assert_equal "$stderr" 'c\u001b�.json:1:12: error: "topicId" must be a string, found a number'
 }
+
+@test "/dev/zero as the message, the --context file or --from-json input is refused at its first byte" {
+	run -1 --separate-stderr timeout 10 llmq-encode -t t </dev/zero
+	assert_output ""
+	assert_equal "$stderr" "<stdin>:1:1: error: the message holds U+0000, a character XML 1.0 forbids"
+	run -1 --separate-stderr timeout 10 llmq-encode --context /dev/zero hi
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr timeout 10 llmq-encode --from-json /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "--from-json stops at a NUL byte: the lines before it are written, none after" {
+	printf '%s\n' '{"userMessage":"a","context":{"topicId":"t"}}' >in.jsonl
+	printf '{"userMessage":\0"b"}\n' >>in.jsonl
+	printf '%s\n' '{"userMessage":"c","context":{"topicId":"t"}}' >>in.jsonl
+	run -1 --separate-stderr llmq-encode --from-json in.jsonl
+	assert_output "$(line a t 0 '' '')"
+	assert_equal "$stderr" "in.jsonl:2:16: error: invalid JSON: NUL byte"
+}

@@ -245,6 +245,54 @@ test_read(void)
 	free(p);
 }
 
+/*
+ * io_slurp_text and io_getline_text end a text just after its first NUL
+ * byte; /dev/zero, which has no end, is read no further than that.
+ */
+static void
+test_text(void)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	struct buf b = BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *fp;
+
+	unit_tmpfile(path, "ab\0cd\0e", 7);
+	fp = fopen(path, "rb");
+	unit_ok(fp != NULL && io_slurp_text(fp, &b) == 0 && b.len == 3 &&
+	    memcmp(b.data, "ab", 3) == 0,
+	    "io_slurp_text keeps the text through its first NUL byte");
+	if (fp != NULL)
+		fclose(fp);
+	buf_reset(&b);
+	unit_tmpfile(path, "abc\n", 4);
+	unit_long(io_read_text(path, &b), DIAG_OK, "io_read_text of a file");
+	unit_str(buf_cstr(&b), "abc\n", "io_read_text reads a text whole");
+	buf_reset(&b);
+	fp = fopen("/dev/zero", "rb");
+	unit_ok(fp != NULL && io_slurp_text(fp, &b) == 0 && b.len == 1 &&
+	    b.data[0] == '\0', "io_slurp_text of /dev/zero stops at once");
+	unit_long(io_getline_text(&line, &cap, fp), 1,
+	    "io_getline_text of /dev/zero: one NUL byte is a line");
+	if (fp != NULL)
+		fclose(fp);
+	unit_tmpfile(path, "a\nb\0c\nd", 7);
+	fp = fopen(path, "rb");
+	unit_long(io_getline_text(&line, &cap, fp), 2, "a line ends at LF");
+	unit_str(line, "a\n", "with its LF");
+	unit_long(io_getline_text(&line, &cap, fp), 2, "or just after a NUL");
+	unit_ok(memcmp(line, "b\0", 3) == 0, "with its NUL");
+	unit_long(io_getline_text(&line, &cap, fp), 2, "the next line");
+	unit_long(io_getline_text(&line, &cap, fp), 1, "a last line, no LF");
+	unit_str(line, "d", "d alone");
+	unit_long(io_getline_text(&line, &cap, fp), -1, "then the end");
+	fclose(fp);
+	unlink(path);
+	free(line);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -254,5 +302,6 @@ main(void)
 	test_write();
 	test_fshut();
 	test_read();
+	test_text();
 	return unit_done();
 }

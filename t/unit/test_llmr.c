@@ -362,8 +362,6 @@ static void
 test_nul(struct llmr *v)
 {
 	struct llmr_opts o = opts(LLMR_ANY, 1, 0, 0);
-	struct buf b = BUF_INIT;
-	FILE *fp;
 
 	unit_long(llmr_check(v, "Sure:\n a\0<llmQuery/>", 20, &o),
 	    DIAG_INVALID, "--find: a NUL byte before the root");
@@ -377,12 +375,6 @@ test_nul(struct llmr *v)
 	    DIAG_INVALID, "a NUL byte after the root");
 	want_problems(v, "2:1 error outside-root -: text after the root "
 	    "element\n", "is text after it, whatever follows");
-	if ((fp = fopen("/dev/zero", "rb")) == NULL)
-		unit_bail("/dev/zero");
-	unit_long(llmr_slurp(fp, &b), 0, "llmr_slurp of /dev/zero");
-	unit_long((long)b.len, 65536, "reads one chunk of it");
-	fclose(fp);
-	buf_free(&b);
 }
 
 static void
