@@ -21,6 +21,10 @@
 #include "utf8.h"
 #include "xalloc.h"
 
+/* The characters of a name that a diagnostic need not quote. */
+#define HEX_ALNUM	"0123456789abcdefABCDEFghijklmnopqrstuvwxyz" \
+	"GHIJKLMNOPQRSTUVWXYZ"
+
 /* The places of pairs in one response (see pair()). */
 #define STORE_PLACES	1048576LL
 
@@ -247,10 +251,14 @@ struct store {
 	struct topic_state *topic_v;
 	size_t		 ntopics;
 	struct timespec	 busy_since;	/* when the current wait began */
+	struct buf	 quoted[3];	/* names quoted for diagnostics */
 };
 
 static int	touches_flush(struct store *);
 static void	touches_drop(struct store *);
+static void	jesc(struct buf *, const char *, size_t);
+static const char *qs(struct store *, int, const char *);
+static void	jstr(struct buf *, const char *, size_t);
 
 /* ------------------------------------------------------------ plumbing */
 
@@ -540,6 +548,74 @@ dir_writable(const char *path)
 }
 
 /*
+ * Opens the database; with SQLITE_OPEN_URI in flags, as the URI of an
+ * immutable file (see frozen()).
+ */
+static int
+db_open(struct store *s, const char *path, int flags)
+{
+	struct buf uri = BUF_INIT;
+	const unsigned char *p;
+	int rc;
+
+	if (flags & SQLITE_OPEN_URI) {
+		buf_adds(&uri, "file:");
+		for (p = (const unsigned char *)path; *p != '\0'; p++)
+			if (strchr("/._-", *p) != NULL ||
+			    (*p >= '0' && *p <= '9') ||
+			    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
+				buf_addc(&uri, (char)*p);
+			else
+				buf_printf(&uri, "%%%02X", *p);
+		buf_adds(&uri, "?immutable=1");
+	}
+	rc = sqlite3_open_v2(flags & SQLITE_OPEN_URI ? buf_cstr(&uri) : path,
+	    &s->db, flags, NULL);
+	buf_free(&uri);
+	if (rc != SQLITE_OK) {
+		if (s->db == NULL) {
+			diag_warnx("%s: out of memory", path);
+			return DIAG_TROUBLE;
+		}
+		return db_fail(s);
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	sqlite3_busy_handler(s->db, busy, s);
+	/* A reader cannot checkpoint: it does not try on closing (where its
+	 * failed lock would leave errno changed for the report of a failed
+	 * write to standard output). */
+	if (flags & SQLITE_OPEN_READONLY)
+		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    NULL);
+	return DIAG_OK;
+}
+
+/*
+ * Whether a store opened read-only cannot be read because its write-ahead
+ * log's index (path-shm) can neither be opened nor made, as in a
+ * directory the command may not write, or on a read-only file system.
+ * With no log beside it (path-wal), everything committed is in the file,
+ * which is then read as immutable: no writer can be there, as none could
+ * make its log either.
+ */
+static int
+frozen(struct store *s)
+{
+	struct buf wal = BUF_INIT;
+	struct stat st;
+	long long v;
+	int none;
+
+	if (pragma_int(s, "PRAGMA application_id", &v) != SQLITE_READONLY)
+		return 0;
+	buf_adds(&wal, s->path);
+	buf_adds(&wal, "-wal");
+	none = stat(buf_cstr(&wal), &st) != 0 && errno == ENOENT;
+	buf_free(&wal);
+	return none;
+}
+
+/*
  * Opens the store at path; create says whether a missing file becomes a
  * new store (commands that write) or is an error (commands that read).
  */
@@ -548,7 +624,7 @@ store_open(struct store **sp, const char *path, int create)
 {
 	struct store *s;
 	struct stat st;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int flags = SQLITE_OPEN_NOMUTEX;
 
 	*sp = NULL;
 	if (stat(path, &st) == 0) {
@@ -561,8 +637,10 @@ store_open(struct store **sp, const char *path, int create)
 		diag_warn("%s", path);
 		return DIAG_TROUBLE;
 	}
-	if (create)
-		flags |= SQLITE_OPEN_CREATE;
+	/* Commands that only read open the file read-only: a store on a
+	 * read-only file system, or one they may not write, can be read. */
+	flags |= create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+	    SQLITE_OPEN_READONLY;
 	if ((s = calloc(1, sizeof(*s))) == NULL ||
 	    (s->path = strdup(path)) == NULL) {
 		free(s);
@@ -570,15 +648,14 @@ store_open(struct store **sp, const char *path, int create)
 		return DIAG_TROUBLE;
 	}
 	*sp = s;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		if (s->db == NULL) {
-			diag_warnx("%s: out of memory", path);
+	if (db_open(s, path, flags) != DIAG_OK)
+		return DIAG_TROUBLE;
+	if (!create && frozen(s)) {
+		sqlite3_close(s->db);
+		s->db = NULL;
+		if (db_open(s, path, flags | SQLITE_OPEN_URI) != DIAG_OK)
 			return DIAG_TROUBLE;
-		}
-		return db_fail(s);
 	}
-	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_handler(s->db, busy, s);
 	if (check_store(s, create) != DIAG_OK)
 		return DIAG_TROUBLE;
 	/* Readers never wait for the writer; kept by the file once set. */
@@ -604,6 +681,8 @@ store_close(struct store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	touches_drop(s);
 	sqlite3_close(s->db);
+	for (i = 0; i < 3; i++)
+		buf_free(&s->quoted[i]);
 	free(s->path);
 	free(s);
 }
@@ -660,19 +739,19 @@ static void
 att_json(struct buf *b, const struct att *a)
 {
 	buf_adds(b, "{\"$type$\":\"XMLMessageAttachment\",\"topicId\":");
-	jsonw_string(b, a->topic, strlen(a->topic));
+	jstr(b, a->topic, strlen(a->topic));
 	buf_adds(b, ",\"messageId\":");
-	jsonw_string(b, a->message, strlen(a->message));
+	jstr(b, a->message, strlen(a->message));
 	if (a->content != NULL) {
 		buf_adds(b, ",\"xmlContent\":");
-		jsonw_string(b, a->content, a->content_len);
+		jstr(b, a->content, a->content_len);
 	}
 	if (a->blob != NULL) {
 		buf_adds(b, ",\"xmlBlob\":");
-		jsonw_string(b, a->blob, strlen(a->blob));
+		jstr(b, a->blob, strlen(a->blob));
 	}
 	buf_adds(b, ",\"format\":");
-	jsonw_string(b, a->format, strlen(a->format));
+	jstr(b, a->format, strlen(a->format));
 	buf_printf(b, ",\"version\":%lld,\"createdAt\":%lld,\"size\":%lld}",
 	    a->version, a->created, a->size);
 }
@@ -746,6 +825,64 @@ store_normalize(struct buf *b, const char *s, size_t n)
 	b->len--;
 }
 
+/*
+ * Appends s quoted for a diagnostic: in double quotes, with JSON's
+ * escapes for quotes, backslashes and control characters, and each byte
+ * that is not part of valid UTF-8 as \xHH, so that a line on standard
+ * error stays one line of valid UTF-8 whatever the name holds.
+ */
+void
+store_quote(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, ok;
+
+	buf_addc(b, '"');
+	while (i < n) {
+		ok = utf8_valid(s + i, n - i);
+		jsonw_escape(b, s + i, ok);
+		i += ok;
+		if (i < n)
+			buf_printf(b, "\\x%02X", (unsigned char)s[i++]);
+	}
+	buf_addc(b, '"');
+}
+
+/* The inside of a JSON string of output, valid JSON whatever the store
+ * holds: a byte that is not UTF-8 (only a file changed by other means has
+ * one) is written as U+FFFD. */
+static void
+jesc(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, ok;
+
+	while (i < n) {
+		ok = utf8_valid(s + i, n - i);
+		jsonw_escape(b, s + i, ok);
+		i += ok;
+		if (i < n) {
+			buf_adds(b, "\xEF\xBF\xBD");
+			i++;
+		}
+	}
+}
+
+static void
+jstr(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '"');
+	jesc(b, s, n);
+	buf_addc(b, '"');
+}
+
+/* A name quoted for a diagnostic (store_quote), in the buffer of slot. */
+static const char *
+qs(struct store *s, int slot, const char *p)
+{
+	buf_reset(&s->quoted[slot]);
+	store_quote(&s->quoted[slot], p, strlen(p));
+	return buf_cstr(&s->quoted[slot]);
+}
+
 static void
 array_add_unique(json_t *a, const char *s, size_t n)
 {
@@ -770,7 +907,7 @@ write_str_array(struct buf *b, const json_t *a)
 	json_array_foreach(a, i, v) {
 		if (i > 0)
 			buf_addc(b, ',');
-		jsonw_string(b, json_string_value(v), json_string_length(v));
+		jstr(b, json_string_value(v), json_string_length(v));
 	}
 	buf_addc(b, ']');
 }
@@ -1048,13 +1185,13 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	loc.col = sub->col;
 	loc.path = NULL;
 	if (!e->found && !sub->is_new)
-		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject %s is marked "
 		    "isNew=\"false\" but the topic has no such subject",
-		    g->name.data);
+		    qs(g->s, 0, g->name.data));
 	else if (e->found && sub->is_new && e->put_seq != g->seq)
-		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject %s is marked "
 		    "isNew=\"true\" but the topic has it already",
-		    g->name.data);
+		    qs(g->s, 0, g->name.data));
 
 	if (e->put_seq != g->seq) {
 		e->count++;
@@ -1370,8 +1507,9 @@ store_put(struct store *s, struct store_doc *d)
 			snprintf(d->hash, sizeof(d->hash), "%s", col_str(q, 0));
 			status = DIAG_OK;
 		} else {
-			diag_warnx("message \"%s\" is already stored "
-			    "(attachment %s)", d->message, col_str(q, 0));
+			diag_warnx("message %s is already stored "
+			    "(attachment %s)", qs(s, 0, d->message),
+			    col_str(q, 0));
 			status = DIAG_INVALID;
 		}
 		sqlite3_reset(q);
@@ -1480,9 +1618,10 @@ store_cat(struct store *s, const char *hash, const char *message, FILE *out)
 	bind_str(q, 1, message != NULL ? message : hash);
 	if ((rc = sqlite3_step(q)) == SQLITE_DONE) {
 		if (message != NULL)
-			diag_warnx("no message \"%s\"", message);
+			diag_warnx("no message %s", qs(s, 0, message));
 		else
-			diag_warnx("no attachment %s", hash);
+			diag_warnx("no attachment %s", strspn(hash, HEX_ALNUM) ==
+			    strlen(hash) ? hash : qs(s, 0, hash));
 		status = DIAG_INVALID;
 	} else if (rc != SQLITE_ROW)
 		status = db_fail(s);
@@ -1524,7 +1663,7 @@ store_rm(struct store *s, const char *message)
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_DONE) {
 		sqlite3_finalize(q);
-		diag_warnx("no message \"%s\"", message);
+		diag_warnx("no message %s", qs(s, 0, message));
 		return DIAG_INVALID;
 	}
 	if (rc != SQLITE_ROW) {
@@ -1566,7 +1705,7 @@ column_array(struct store *s, struct buf *b, sqlite3_stmt *q)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (n++ > 0)
 			buf_addc(b, ',');
-		jsonw_string(b, col_str(q, 0), col_len(q, 0));
+		jstr(b, col_str(q, 0), col_len(q, 0));
 	}
 	buf_addc(b, ']');
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(s);
@@ -1578,7 +1717,7 @@ store_empty_context(const char *topic, FILE *out)
 	struct buf b = BUF_INIT;
 
 	buf_adds(&b, "{\"topicId\":");
-	jsonw_string(&b, topic, strlen(topic));
+	jstr(&b, topic, strlen(topic));
 	buf_adds(&b, ",\"messageCount\":0,\"activeSubjects\":[],"
 	    "\"recentKeywords\":[]}\n");
 	io_write(b.data, b.len, out);
@@ -1602,7 +1741,7 @@ store_context(struct store *s, const char *topic, FILE *out)
 		count = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
 	buf_adds(&b, "{\"topicId\":");
-	jsonw_string(&b, topic, strlen(topic));
+	jstr(&b, topic, strlen(topic));
 	buf_printf(&b, ",\"messageCount\":%lld,\"activeSubjects\":", count);
 	if ((q = prepare(s, "SELECT id FROM subject WHERE topic_id = ?1 AND"
 	    " NOT archived ORDER BY last_seq DESC, last_pos LIMIT 20")) ==
@@ -1637,7 +1776,7 @@ member_str(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 	if (sqlite3_column_type(q, col) == SQLITE_NULL)
 		return;
 	buf_printf(b, ",\"%s\":", name);
-	jsonw_string(b, col_str(q, col), col_len(q, col));
+	jstr(b, col_str(q, col), col_len(q, col));
 }
 
 static void
@@ -1709,9 +1848,9 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 	tl = strlen(topic);
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"Summary\",\"id\":\"");
-	jsonw_escape(b, topic, tl);
+	jesc(b, topic, tl);
 	buf_printf(b, "-v%lld\",\"topic\":", v);
-	jsonw_string(b, topic, tl);
+	jstr(b, topic, tl);
 	if (subj != NULL) {
 		member_str(b, "update", row, 2);
 		buf_adds(b, ",\"newSubjects\":");
@@ -1737,7 +1876,7 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			if (n++ > 0)
 				buf_adds(b, "\\n");
-			jsonw_escape(b, col_str(q, 0), col_len(q, 0));
+			jesc(b, col_str(q, 0), col_len(q, 0));
 			seen_add(&all_s, col_str(q, 1), col_len(q, 1), NULL);
 			seen_add(&all_k, col_str(q, 2), col_len(q, 2), NULL);
 		}
@@ -1756,7 +1895,7 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 	buf_printf(b, ",\"version\":%lld", v);
 	if (v > 1) {
 		buf_adds(b, ",\"previousVersion\":\"");
-		jsonw_escape(b, topic, tl);
+		jesc(b, topic, tl);
 		buf_printf(b, "-v%lld\"", v - 1);
 	}
 	member_int(b, "createdAt", row, 3);
@@ -1789,10 +1928,10 @@ store_summary(struct store *s, const char *topic, long version, FILE *out)
 			status = writes(out, &b);
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
-			diag_warnx("no summary of topic \"%s\"", topic);
+			diag_warnx("no summary of topic %s", qs(s, 0, topic));
 		else
-			diag_warnx("topic \"%s\" has no summary version %ld",
-			    topic, version);
+			diag_warnx("topic %s has no summary version %ld",
+			    qs(s, 0, topic), version);
 		status = DIAG_INVALID;
 	} else
 		status = db_fail(s);
@@ -1956,8 +2095,8 @@ store_archive(struct store *s, const char *topic, const char *subject,
 	status = step_done(s, q);
 	sqlite3_finalize(q);
 	if (status == DIAG_OK && sqlite3_changes(s->db) == 0) {
-		diag_warnx("topic \"%s\" has no subject \"%s\"", topic,
-		    id.data);
+		diag_warnx("topic %s has no subject %s", qs(s, 0, topic),
+		    qs(s, 1, buf_cstr(&id)));
 		status = DIAG_INVALID;
 	}
 	buf_free(&id);
@@ -1987,14 +2126,14 @@ store_trace(struct store *s, const char *term, const char *topic, FILE *out)
 		n++;
 		buf_reset(&b);
 		buf_adds(&b, "{\"topicId\":");
-		jsonw_string(&b, col_str(q, 0), col_len(q, 0));
+		jstr(&b, col_str(q, 0), col_len(q, 0));
 		buf_adds(&b, ",\"term\":");
-		jsonw_string(&b, col_str(q, 1), col_len(q, 1));
+		jstr(&b, col_str(q, 1), col_len(q, 1));
 		buf_adds(&b, ",\"sourceXmlHash\":");
 		if (sqlite3_column_type(q, 2) == SQLITE_NULL)
 			buf_adds(&b, "null");
 		else
-			jsonw_string(&b, col_str(q, 2), col_len(q, 2));
+			jstr(&b, col_str(q, 2), col_len(q, 2));
 		if (sqlite3_column_type(q, 3) == SQLITE_NULL)
 			buf_adds(&b, ",\"messageId\":null,\"format\":null,"
 			    "\"createdAt\":null}\n");
@@ -2009,7 +2148,7 @@ store_trace(struct store *s, const char *term, const char *topic, FILE *out)
 	if (status == DIAG_OK && rc != SQLITE_DONE)
 		status = db_fail(s);
 	else if (status == DIAG_OK && n == 0) {
-		diag_warnx("no keyword \"%s\"", t.data);
+		diag_warnx("no keyword %s", qs(s, 0, buf_cstr(&t)));
 		status = DIAG_INVALID;
 	}
 	sqlite3_finalize(q);
@@ -2046,9 +2185,11 @@ template_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 #define TEMPLATE_COLUMNS "model_id, version, prompt_text, xml_schema_version," \
 	" created_at, updated_at, active"
 
+/* The new template's line goes in out, for the caller to write once the
+ * transaction is committed. */
 int
 store_prompt_set(struct store *s, const char *model, long xml_version,
-    const char *text, size_t len, FILE *out)
+    const char *text, size_t len, struct buf *out)
 {
 	sqlite3_stmt *q;
 	long long now = now_ms();
@@ -2073,7 +2214,12 @@ store_prompt_set(struct store *s, const char *model, long xml_version,
 	bind_text(q, 2, text, len);
 	sqlite3_bind_int64(q, 3, xml_version);
 	sqlite3_bind_int64(q, 4, now);
-	return lines(s, q, template_line, 0, out);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		status = db_fail(s);
+	else
+		status = template_line(s, out, q, 0);
+	sqlite3_finalize(q);
+	return status;
 }
 
 int
@@ -2092,11 +2238,11 @@ store_prompt_get(struct store *s, const char *model, long version, FILE *out)
 			status = DIAG_TROUBLE;
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
-			diag_warnx("no prompt template for model \"%s\"",
-			    model);
+			diag_warnx("no prompt template for model %s",
+			    qs(s, 0, model));
 		else
 			diag_warnx("no version %ld of the prompt template for "
-			    "model \"%s\"", version, model);
+			    "model %s", version, qs(s, 0, model));
 		status = DIAG_INVALID;
 	} else
 		status = db_fail(s);
@@ -2323,7 +2469,7 @@ blob_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 	member_str(b, "hash", q, 0);
 	member_int(b, "size", q, 1);
 	buf_adds(b, ",\"data\":");
-	jsonw_string(b, data != NULL ? data : "", col_len(q, 2));
+	jstr(b, data != NULL ? data : "", col_len(q, 2));
 	buf_adds(b, "}\n");
 	return DIAG_OK;
 }

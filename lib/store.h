@@ -53,7 +53,7 @@ int	store_subjects(struct store *, const char *, FILE *);
 int	store_archive(struct store *, const char *, const char *, int);
 int	store_trace(struct store *, const char *, const char *, FILE *);
 int	store_prompt_set(struct store *, const char *, long, const char *,
-	    size_t, FILE *);
+	    size_t, struct buf *);
 int	store_prompt_get(struct store *, const char *, long, FILE *);
 int	store_prompt_ls(struct store *, const char *, FILE *);
 int	store_fsck(struct store *);
@@ -61,5 +61,6 @@ int	store_export(struct store *, FILE *);
 int	store_import(struct store *, const char *, FILE *);
 
 void	store_normalize(struct buf *, const char *, size_t);
+void	store_quote(struct buf *, const char *, size_t);
 
 #endif
