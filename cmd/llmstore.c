@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <expat.h>
+
 #include "config.h"
 #include "buf.h"
 #include "diag.h"
@@ -301,6 +303,50 @@ batch_line(struct buf *out, const char *hash, const char *operand)
 	buf_addc(out, '\n');
 }
 
+/*
+ * Reads a document to put, as io_read does, but only up to the first
+ * error of XML well-formedness that expat finds on the way: the document
+ * is refused there in any case, and the validator reports it from the
+ * bytes read so far, so that an input without end (/dev/zero) is not
+ * read for ever.
+ */
+static int
+read_doc(const char *operand, struct buf *b)
+{
+	XML_Parser p;
+	FILE *fp;
+	size_t n;
+	int status = DIAG_OK;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	if ((p = XML_ParserCreate(NULL)) == NULL) {
+		diag_warnx("out of memory");
+		io_close(fp, operand);
+		return DIAG_TROUBLE;
+	}
+	for (;;) {
+		buf_reserve(b, 65536);
+		n = fread(b->data + b->len, 1, 65536, fp);
+		if (n == 0)
+			break;
+		if (XML_Parse(p, b->data + b->len, (int)n, 0) ==
+		    XML_STATUS_ERROR) {
+			b->len += n;
+			break;
+		}
+		b->len += n;
+	}
+	if (ferror(fp)) {
+		diag_warn("%s", io_name(operand));
+		status = DIAG_TROUBLE;
+	}
+	XML_ParserFree(p);
+	return diag_max(status, io_close(fp, operand));
+}
+
 static int
 put_one(struct store *s, struct llmr *v, const char *operand,
     const char *topic, const char *message, struct buf *in, struct buf *out,
@@ -314,7 +360,7 @@ put_one(struct store *s, struct llmr *v, const char *operand,
 	opts.file = io_name(operand);
 	opts.type = LLMR_ANY;
 	buf_reset(in);
-	if (io_read(operand, in) != DIAG_OK)
+	if (read_doc(operand, in) != DIAG_OK)
 		return DIAG_TROUBLE;
 	status = llmr_check(v, in->data != NULL ? in->data : "", in->len,
 	    &opts);

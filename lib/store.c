@@ -252,6 +252,8 @@ struct store {
 	size_t		 ntopics;
 	struct timespec	 busy_since;	/* when the current wait began */
 	struct buf	 quoted[3];	/* names quoted for diagnostics */
+	int		 checking;	/* in fsck */
+	int		 damage;	/* SQLite found the file damaged */
 };
 
 static int	touches_flush(struct store *);
@@ -266,9 +268,13 @@ static void	jstr(struct buf *, const char *, size_t);
 static int
 db_fail(struct store *s)
 {
-	int e = sqlite3_system_errno(s->db);
+	int e = sqlite3_system_errno(s->db), rc = sqlite3_errcode(s->db);
 
-	if (sqlite3_errcode(s->db) == SQLITE_CANTOPEN && e != 0)
+	if (s->checking && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)) {
+		/* for fsck, damage found in the file, not trouble */
+		diag_warnx("%s: fsck: %s", s->path, sqlite3_errmsg(s->db));
+		s->damage++;
+	} else if (rc == SQLITE_CANTOPEN && e != 0)
 		diag_warnx("%s: %s", s->path, strerror(e));
 	else
 		diag_warnx("%s: %s", s->path, sqlite3_errmsg(s->db));
@@ -1416,6 +1422,22 @@ ingest_summary(struct ingest *g)
 	return step_done(s, q);
 }
 
+/*
+ * A subject name or term with a comma is stored, but left out of context:
+ * llmq-encode joins list items with ", " and refuses an item that holds
+ * one. Said at the subject's start tag.
+ */
+static void
+comma(struct ingest *g, const struct llmr_subject *sub, const char *what,
+    struct buf *name)
+{
+	struct diag_loc loc = { g->d->file, sub->line, sub->col, NULL };
+
+	diag_at(DIAG_WARNING, &loc, "context-comma", "%s %s holds a comma: "
+	    "it is stored, but context leaves it out", what,
+	    qs(g->s, 0, buf_cstr(name)));
+}
+
 /* Subjects, keywords and the summary of a response, in document order. */
 static int
 ingest(struct store *s, const struct store_doc *d, long long seq,
@@ -1443,12 +1465,16 @@ ingest(struct store *s, const struct store_doc *d, long long seq,
 		if (g.name.len == 0)
 			continue;
 		array_add_unique(g.subjects, g.name.data, g.name.len);
+		if (memchr(g.name.data, ',', g.name.len) != NULL)
+			comma(&g, sub, "subject", &g.name);
 		status = ingest_subject(&g, sub, (long long)i);
 		for (j = 0; j < sub->nkeywords && status == DIAG_OK; j++) {
 			store_normalize(&g.term, sub->keywords[j].term.s,
 			    sub->keywords[j].term.len);
 			if (g.term.len == 0)
 				continue;
+			if (memchr(g.term.data, ',', g.term.len) != NULL)
+				comma(&g, sub, "keyword", &g.term);
 			array_add_unique(g.terms, g.term.data, g.term.len);
 			status = ingest_keyword(&g, &sub->keywords[j], kpos++);
 		}
@@ -1743,9 +1769,11 @@ store_context(struct store *s, const char *topic, FILE *out)
 	buf_adds(&b, "{\"topicId\":");
 	jstr(&b, topic, strlen(topic));
 	buf_printf(&b, ",\"messageCount\":%lld,\"activeSubjects\":", count);
+	/* Names with a comma are left out: llmq-encode joins the items of
+	 * a list with ", ", and refuses them. */
 	if ((q = prepare(s, "SELECT id FROM subject WHERE topic_id = ?1 AND"
-	    " NOT archived ORDER BY last_seq DESC, last_pos LIMIT 20")) ==
-	    NULL)
+	    " NOT archived AND instr(id, ',') = 0"
+	    " ORDER BY last_seq DESC, last_pos LIMIT 20")) == NULL)
 		goto out;
 	bind_str(q, 1, topic);
 	status = column_array(s, &b, q);
@@ -1754,6 +1782,7 @@ store_context(struct store *s, const char *topic, FILE *out)
 		goto out;
 	buf_adds(&b, ",\"recentKeywords\":");
 	if ((q = prepare(s, "SELECT term FROM keyword WHERE topic_id = ?1"
+	    " AND instr(term, ',') = 0"
 	    " ORDER BY last_seq DESC, last_pos LIMIT 50")) == NULL) {
 		status = DIAG_TROUBLE;
 		goto out;
@@ -2442,17 +2471,37 @@ fsck_summaries(struct fsck *f)
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
 
+static int
+fsck_fields(struct fsck *f)
+{
+	(void)f;
+	return DIAG_OK;
+}
+
 /* Checks everything that the schema cannot; DIAG_INVALID on a problem. */
 int
 store_fsck(struct store *s)
 {
+	static int (*const checks[])(struct fsck *) = {
+		fsck_integrity, fsck_blobs, fsck_attachments, fsck_templates,
+		fsck_summaries, fsck_fields
+	};
 	struct fsck f = { s, 0 };
+	size_t i;
+	int damage, trouble = 0;
 
-	if (fsck_integrity(&f) != DIAG_OK || fsck_blobs(&f) != DIAG_OK ||
-	    fsck_attachments(&f) != DIAG_OK || fsck_templates(&f) != DIAG_OK ||
-	    fsck_summaries(&f) != DIAG_OK)
+	/* A check that SQLite stops on damage in the file has found a
+	 * problem; the others still run. */
+	s->checking = 1;
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]) && !trouble; i++) {
+		damage = s->damage;
+		if (checks[i](&f) != DIAG_OK && s->damage == damage)
+			trouble = 1;
+	}
+	s->checking = 0;
+	if (trouble)
 		return DIAG_TROUBLE;
-	return f.problems > 0 ? DIAG_INVALID : DIAG_OK;
+	return f.problems + s->damage > 0 ? DIAG_INVALID : DIAG_OK;
 }
 
 /* ------------------------------------------------------ export, import */
@@ -3000,6 +3049,30 @@ import_summary(struct line *l)
 	return inserted(l, q, "summary \"%s\"", id);
 }
 
+/*
+ * Reads a line, without its newline, into b; -1 at the end of the input.
+ * A NUL byte, which no JSON text holds, ends the line with *nul set, so
+ * that an input of them (/dev/zero) is not read for ever.
+ */
+static int
+read_line(FILE *in, struct buf *b, int *nul)
+{
+	int ch;
+
+	buf_reset(b);
+	*nul = 0;
+	while ((ch = getc_unlocked(in)) != EOF) {
+		if (ch == '\n')
+			return 0;
+		if (ch == '\0') {
+			*nul = 1;
+			return 0;
+		}
+		buf_addc(b, (char)ch);
+	}
+	return b->len > 0 ? 0 : -1;
+}
+
 /* Reads export's lines into the store; the caller commits on DIAG_OK. */
 int
 store_import(struct store *s, const char *file, FILE *in)
@@ -3016,21 +3089,28 @@ store_import(struct store *s, const char *file, FILE *in)
 		{ "Summary", import_summary },
 	};
 	struct line l;
+	struct buf text = BUF_INIT;
 	json_error_t err;
-	char *text = NULL;
-	size_t cap = 0, i;
-	ssize_t n;
+	size_t i, n;
 	const char *type;
-	int status = DIAG_OK, st;
+	int status = DIAG_OK, st, nul;
 
 	memset(&l, 0, sizeof(l));
 	l.s = s;
 	l.file = file;
-	while (status != DIAG_TROUBLE && (n = getline(&text, &cap, in)) != -1) {
+	while (status != DIAG_TROUBLE && read_line(in, &text, &nul) == 0) {
 		l.no++;
-		if (n > 0 && text[n - 1] == '\n')
-			n--;
-		l.o = json_loadb(text, (size_t)n, JSON_REJECT_DUPLICATES, &err);
+		n = text.len;
+		if (nul) {
+			struct diag_loc loc = { file, l.no, 1, NULL };
+
+			loc.col += utf8_count(text.data, n);
+			diag_at(DIAG_ERROR, &loc, "import", "NUL byte");
+			status = DIAG_INVALID;
+			break;
+		}
+		l.o = json_loadb(n > 0 ? text.data : "", n,
+		    JSON_REJECT_DUPLICATES, &err);
 		if (l.o == NULL || !json_is_object(l.o)) {
 			status = diag_max(status, bad(&l, "not a JSON object"
 			    "%s%s", l.o == NULL ? ": " : "",
@@ -3087,7 +3167,7 @@ store_import(struct store *s, const char *file, FILE *in)
 		    "llmstore export");
 		status = DIAG_INVALID;
 	}
-	free(text);
+	buf_free(&text);
 	buf_free(&l.tmp);
 	buf_free(&l.tmp2);
 	return status;
