@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "diag.h"
 #include "io.h"
 #include "jsonw.h"
+#include "llmr.h"
 #include "sha256.h"
 #include "store.h"
 #include "utf8.h"
@@ -1585,6 +1587,13 @@ store_put(struct store *s, struct store_doc *d)
 	if (step_done(s, q) != DIAG_OK)
 		return DIAG_TROUBLE;
 	seq = sqlite3_last_insert_rowid(s->db);
+	if (seq > STORE_SEQ_MAX) {
+		/* reached only after an import of places at the limit */
+		diag_warnx("%s: the store is full: no place after %lld is left "
+		    "for message %s", s->path, STORE_SEQ_MAX,
+		    qs(s, 0, d->message));
+		return DIAG_TROUBLE;
+	}
 	if (d->doc->type == LLMR_RESPONSE)
 		return ingest(s, d, seq, a.created);
 	return DIAG_OK;
@@ -2287,6 +2296,327 @@ store_prompt_ls(struct store *s, const char *model, FILE *out)
 	    template_line, out);
 }
 
+/* -------------------------------------------------------------- checks */
+
+/*
+ * The checks of the fields of an object that import makes before it
+ * stores one, and fsck on what is stored: what put itself would never
+ * write. Each flaw is reported as "OBJECT: message", for import at the
+ * line of its input, for fsck as one of its problems.
+ */
+struct check {
+	struct store	*s;
+	const char	*file;		/* import: its input; fsck: NULL */
+	unsigned long	 line;
+	int		*problems;	/* fsck: its count */
+	struct buf	 obj;		/* the object, in words */
+	struct buf	 tmp;
+	struct buf	 quoted;
+	struct llmr	*v;		/* for the XML, made when needed */
+	int		 flaws;
+};
+
+static void
+check_free(struct check *c)
+{
+	buf_free(&c->obj);
+	buf_free(&c->tmp);
+	buf_free(&c->quoted);
+	llmr_free(c->v);
+}
+
+static void
+flaw(struct check *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+flaw(struct check *c, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	struct diag_loc loc = { c->file, c->line, 1, NULL };
+	va_list ap;
+
+	buf_add(&b, c->obj.data, c->obj.len);
+	buf_adds(&b, ": ");
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (c->file != NULL)
+		diag_at(DIAG_ERROR, &loc, "import", "%s", buf_cstr(&b));
+	else {
+		diag_warnx("%s: fsck: %s", c->s->path, buf_cstr(&b));
+		(*c->problems)++;
+	}
+	buf_free(&b);
+	c->flaws++;
+}
+
+/* Text quoted for a message (store_quote), valid until the next call. */
+static const char *
+cq(struct check *c, const char *p, size_t n)
+{
+	buf_reset(&c->quoted);
+	store_quote(&c->quoted, p, n);
+	return buf_cstr(&c->quoted);
+}
+
+/* Sets the words of the object: what, and its name quoted. */
+static void
+check_obj(struct check *c, const char *what, const char *name, size_t n,
+    const char *after)
+{
+	buf_reset(&c->obj);
+	buf_adds(&c->obj, what);
+	if (name != NULL) {
+		buf_addc(&c->obj, ' ');
+		store_quote(&c->obj, name, n);
+	}
+	buf_adds(&c->obj, after);
+}
+
+/* Whether p is a SHA-256 in hex, as the store writes hashes. */
+static int
+is_hash(const char *p, size_t n)
+{
+	return n == SHA256_HEX - 1 && strspn(p, "0123456789abcdef") == n;
+}
+
+/* Text: valid UTF-8 without NUL (an import's strings always are). */
+static void
+check_text(struct check *c, const char *field, const char *p, size_t n)
+{
+	if (utf8_valid(p, n) != n)
+		flaw(c, "%s is not valid UTF-8", field);
+	else if (memchr(p, '\0', n) != NULL)
+		flaw(c, "%s holds a NUL byte", field);
+}
+
+/* A topic, message id or model (any text, not empty), or with normal
+ * set a subject name or term, which must be as store_normalize makes it. */
+static void
+check_name(struct check *c, const char *field, const char *p, size_t n,
+    int normal)
+{
+	int flaws = c->flaws;
+
+	if (n == 0) {
+		flaw(c, "%s is empty", field);
+		return;
+	}
+	check_text(c, field, p, n);
+	if (!normal || c->flaws > flaws)
+		return;
+	store_normalize(&c->tmp, p, n);
+	if (c->tmp.len != n || memcmp(c->tmp.data, p, n) != 0) {
+		struct buf want = BUF_INIT;
+
+		store_quote(&want, c->tmp.data, c->tmp.len);
+		flaw(c, "%s %s is not normalised (%s)", field, cq(c, p, n),
+		    buf_cstr(&want));
+		buf_free(&want);
+	}
+}
+
+static void
+check_range(struct check *c, const char *field, long long v, long long lo,
+    long long hi)
+{
+	if (v < lo || v > hi)
+		flaw(c, "%s %lld is outside %lld-%lld", field, v, lo, hi);
+}
+
+static void
+check_time(struct check *c, const char *field, long long v)
+{
+	check_range(c, field, v, 0, STORE_TIME_MAX);
+}
+
+static void
+check_seq(struct check *c, const char *field, long long seq, long long pos)
+{
+	check_range(c, field, seq, 1, STORE_SEQ_MAX);
+	if (pos >= 0)
+		check_range(c, "lastPos", pos, 0, STORE_PLACES - 1);
+}
+
+/* A sourceXmlHash or xmlBlob, which may be missing (NULL). */
+static void
+check_hash(struct check *c, const char *field, const char *p, size_t n)
+{
+	if (p != NULL && !is_hash(p, n))
+		flaw(c, "%s %s is not a SHA-256 hash (64 lowercase hexadecimal "
+		    "digits)", field, cq(c, p, n));
+}
+
+static void
+check_score(struct check *c, double v)
+{
+	struct buf num = BUF_INIT;
+
+	if (!(v >= 0 && v <= 1)) {
+		jsonw_number(&num, v);
+		flaw(c, "score %s is outside 0.0-1.0", buf_cstr(&num));
+	}
+	buf_free(&num);
+}
+
+/* The XML of an attachment: a valid document of its format, as put
+ * takes it; the first error is told. */
+static void
+check_xml(struct check *c, const char *xml, size_t n, const char *format)
+{
+	const struct llmr_diag *d;
+	struct llmr_opts opts;
+	size_t nd, i;
+	int query = strcmp(format, "llm-query") == 0;
+
+	if (strcmp(format, "llm-query") != 0 &&
+	    strcmp(format, "llm-response") != 0)
+		return;
+	if (c->v == NULL)
+		c->v = llmr_new();
+	memset(&opts, 0, sizeof(opts));
+	opts.file = "xml";
+	opts.type = query ? LLMR_QUERY : LLMR_RESPONSE;
+	if (llmr_check(c->v, xml, n, &opts) == DIAG_OK &&
+	    llmr_doc(c->v) != NULL)
+		return;
+	d = llmr_diags(c->v, &nd);
+	for (i = 0; i < nd && d[i].severity != DIAG_ERROR; i++)
+		continue;
+	if (i == nd)
+		flaw(c, "its XML is not a valid %s document", query ?
+		    "<llmQuery>" : "<llmResponse>");
+	else
+		flaw(c, "its XML is not a valid %s document: %lu:%lu: %s%s%s",
+		    query ? "<llmQuery>" : "<llmResponse>", d[i].line,
+		    d[i].col, d[i].path != NULL ? d[i].path : "",
+		    d[i].path != NULL ? ": " : "", d[i].message);
+}
+
+/* A summary's update: what put keeps of a summaryUpdate, trimmed. */
+static void
+check_update(struct check *c, const char *p, size_t n)
+{
+	if (n == 0)
+		flaw(c, "update is empty");
+	else if (strchr(" \t\r\n", p[0]) != NULL ||
+	    strchr(" \t\r\n", p[n - 1]) != NULL)
+		flaw(c, "update is not trimmed of white space");
+	else
+		check_text(c, "update", p, n);
+}
+
+static void
+check_attachment(struct check *c, const char *topic, size_t tn,
+    const char *message, size_t mn, long long created, long long seq,
+    const char *xml, size_t xn, const char *format)
+{
+	check_name(c, "topicId", topic, tn, 0);
+	check_name(c, "messageId", message, mn, 0);
+	check_time(c, "createdAt", created);
+	check_seq(c, "seq", seq, -1);
+	if (xml != NULL)
+		check_xml(c, xml, xn, format);
+}
+
+static void
+check_keyword(struct check *c, const char *topic, size_t tn, const char *term,
+    size_t kn, long long freq, const double *score, long long created,
+    long long seen, const char *src, size_t sn, long long seq, long long pos)
+{
+	check_name(c, "topicId", topic, tn, 0);
+	check_name(c, "term", term, kn, 1);
+	check_range(c, "frequency", freq, 1, STORE_COUNT_MAX);
+	if (score != NULL)
+		check_score(c, *score);
+	check_time(c, "createdAt", created);
+	check_time(c, "lastSeen", seen);
+	check_hash(c, "sourceXmlHash", src, sn);
+	check_seq(c, "lastSeq", seq, pos);
+}
+
+static void
+check_subject(struct check *c, const char *topic, size_t tn, const char *id,
+    size_t in, const char *desc, size_t dn, long long count,
+    long long created, long long seen, const char *src, size_t sn,
+    long long seq, long long pos)
+{
+	check_name(c, "topic", topic, tn, 0);
+	check_name(c, "id", id, in, 1);
+	check_text(c, "description", desc, dn);
+	check_range(c, "messageCount", count, 1, STORE_COUNT_MAX);
+	check_time(c, "createdAt", created);
+	check_time(c, "lastSeenAt", seen);
+	check_hash(c, "sourceXmlHash", src, sn);
+	check_seq(c, "lastSeq", seq, pos);
+}
+
+static void
+check_time_range(struct check *c, long long start, long long end)
+{
+	check_time(c, "time range start", start);
+	check_time(c, "time range end", end);
+	if (start > end)
+		flaw(c, "time range %lld-%lld ends before it starts", start,
+		    end);
+}
+
+static void
+check_summary(struct check *c, const char *topic, size_t tn, long long v,
+    const char *update, size_t un, long long created, long long updated,
+    const char *reason, size_t rn, const char *src, size_t sn)
+{
+	check_name(c, "topic", topic, tn, 0);
+	check_range(c, "version", v, 1, STORE_SEQ_MAX);
+	check_update(c, update, un);
+	check_time(c, "createdAt", created);
+	check_time(c, "updatedAt", updated);
+	if (reason != NULL)
+		check_text(c, "changeReason", reason, rn);
+	check_hash(c, "sourceXmlHash", src, sn);
+}
+
+static void
+check_template(struct check *c, const char *model, size_t mn,
+    const char *text, size_t n, long long v, long long xv, long long created,
+    long long updated)
+{
+	check_name(c, "modelId", model, mn, 0);
+	if (n == 0)
+		flaw(c, "promptText is empty");
+	else
+		check_text(c, "promptText", text, n);
+	check_range(c, "version", v, 1, STORE_SEQ_MAX);
+	check_range(c, "xmlSchemaVersion", xv, 1, LLONG_MAX);
+	check_time(c, "createdAt", created);
+	check_time(c, "updatedAt", updated);
+}
+
+/* The names of a JSON array (a summary's subjects or keywords, stored). */
+static void
+check_name_array(struct check *c, const char *field, const char *text,
+    size_t n)
+{
+	json_t *a = json_loadb(text, n, 0, NULL), *v;
+	size_t i;
+
+	if (!json_is_array(a)) {
+		flaw(c, "%s is not a JSON array", field);
+		json_decref(a);
+		return;
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v)) {
+			flaw(c, "%s is not an array of strings", field);
+			break;
+		}
+		check_name(c, field, json_string_value(v),
+		    json_string_length(v), 1);
+	}
+	json_decref(a);
+}
+
 /* ---------------------------------------------------------------- fsck */
 
 struct fsck {
@@ -2471,12 +2801,186 @@ fsck_summaries(struct fsck *f)
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
 
+/* A text column, or NULL when it is NULL; its length in *n. */
+static const char *
+col_opt(sqlite3_stmt *q, int i, size_t *n)
+{
+	*n = col_len(q, i);
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? NULL : col_str(q, i);
+}
+
+/* The words of an attachment, a keyword or subject, a summary and a
+ * template in the messages of import and fsck. */
+static void
+obj_attachment(struct check *c, const char *hash, size_t hn,
+    const char *message, size_t mn)
+{
+	buf_reset(&c->obj);
+	buf_adds(&c->obj, "attachment ");
+	if (is_hash(hash, hn))
+		buf_add(&c->obj, hash, hn);
+	else
+		store_quote(&c->obj, hash, hn);
+	buf_adds(&c->obj, " (message ");
+	store_quote(&c->obj, message, mn);
+	buf_addc(&c->obj, ')');
+}
+
+static void
+obj_named(struct check *c, const char *what, const char *name, size_t n,
+    const char *topic, size_t tn)
+{
+	check_obj(c, what, name, n, " of topic ");
+	store_quote(&c->obj, topic, tn);
+}
+
+static void
+obj_summary(struct check *c, const char *topic, size_t tn, long long v)
+{
+	buf_reset(&c->obj);
+	buf_reset(&c->tmp);
+	buf_add(&c->tmp, topic, tn);
+	buf_printf(&c->tmp, "-v%lld", v);
+	check_obj(c, "summary", c->tmp.data, c->tmp.len, "");
+}
+
+static void
+obj_template(struct check *c, const char *model, size_t mn, long long v)
+{
+	buf_reset(&c->obj);
+	buf_printf(&c->obj, "version %lld of the prompt template of model ",
+	    v);
+	store_quote(&c->obj, model, mn);
+}
+
+/* The tables that fsck_fields reads, one query each. */
+enum {
+	F_ATTACHMENT, F_KEYWORD, F_KEYWORD_SUBJECT, F_SUBJECT,
+	F_SUBJECT_KEYWORD, F_RANGE, F_SUMMARY, F_TEMPLATE, F_N
+};
+
+static const char *const fields_sql[F_N] = {
+	[F_ATTACHMENT] = "SELECT a.hash, a.message_id, a.topic_id,"
+	    " a.xml_content, b.data, a.format, a.created_at, a.id"
+	    " FROM attachment AS a LEFT JOIN blob AS b ON b.hash = a.xml_blob"
+	    " ORDER BY a.id",
+	[F_KEYWORD] = "SELECT " KEYWORD_COLUMNS " FROM keyword"
+	    " ORDER BY topic_id, term",
+	[F_KEYWORD_SUBJECT] = "SELECT topic_id, term, subject_id"
+	    " FROM keyword_subject ORDER BY topic_id, term, seq",
+	[F_SUBJECT] = "SELECT " SUBJECT_COLUMNS " FROM subject"
+	    " ORDER BY topic_id, id",
+	[F_SUBJECT_KEYWORD] = "SELECT topic_id, subject_id, term"
+	    " FROM subject_keyword ORDER BY topic_id, subject_id, seq",
+	[F_RANGE] = "SELECT topic_id, subject_id, start, \"end\""
+	    " FROM subject_range ORDER BY topic_id, subject_id, rowid",
+	[F_SUMMARY] = "SELECT topic_id, version, update_text, subjects,"
+	    " keywords, created_at, updated_at, change_reason, source_xml_hash"
+	    " FROM summary ORDER BY topic_id, version",
+	[F_TEMPLATE] = "SELECT " TEMPLATE_COLUMNS " FROM template"
+	    " ORDER BY model_id, version",
+};
+
+/* The checks of one row of the table t. */
+static void
+fields_row(struct check *c, int t, sqlite3_stmt *q)
+{
+	const char *a, *b, *x, *src;
+	size_t an, bn, xn, sn;
+	double score;
+
+	a = col_opt(q, 0, &an);
+	b = col_opt(q, 1, &bn);
+	if (a == NULL)
+		a = "";
+	if (b == NULL)
+		b = "";
+	switch (t) {
+	case F_ATTACHMENT:
+		obj_attachment(c, a, an, b, bn);
+		if ((x = col_opt(q, 3, &xn)) == NULL)
+			x = sqlite3_column_blob(q, 4), xn = col_len(q, 4);
+		if (x == NULL && sqlite3_column_type(q, 4) != SQLITE_NULL)
+			x = "";
+		check_attachment(c, col_str(q, 2), col_len(q, 2), b, bn,
+		    sqlite3_column_int64(q, 6), sqlite3_column_int64(q, 7), x,
+		    xn, col_str(q, 5));
+		break;
+	case F_KEYWORD:
+		obj_named(c, "keyword", b, bn, a, an);
+		score = sqlite3_column_double(q, 3);
+		src = col_opt(q, 6, &sn);
+		check_keyword(c, a, an, b, bn, sqlite3_column_int64(q, 2),
+		    sqlite3_column_type(q, 3) == SQLITE_NULL ? NULL : &score,
+		    sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 5),
+		    src, sn, sqlite3_column_int64(q, 7),
+		    sqlite3_column_int64(q, 8));
+		break;
+	case F_KEYWORD_SUBJECT:
+	case F_SUBJECT_KEYWORD:
+		obj_named(c, t == F_KEYWORD_SUBJECT ? "keyword" : "subject", b,
+		    bn, a, an);
+		check_name(c, t == F_KEYWORD_SUBJECT ? "subject" : "keyword",
+		    col_str(q, 2), col_len(q, 2), 1);
+		break;
+	case F_SUBJECT:
+		obj_named(c, "subject", b, bn, a, an);
+		src = col_opt(q, 7, &sn);
+		check_subject(c, a, an, b, bn, col_str(q, 2), col_len(q, 2),
+		    sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 4),
+		    sqlite3_column_int64(q, 5), src, sn,
+		    sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9));
+		break;
+	case F_RANGE:
+		obj_named(c, "subject", b, bn, a, an);
+		check_time_range(c, sqlite3_column_int64(q, 2),
+		    sqlite3_column_int64(q, 3));
+		break;
+	case F_SUMMARY:
+		obj_summary(c, a, an, sqlite3_column_int64(q, 1));
+		x = col_opt(q, 7, &xn);
+		src = col_opt(q, 8, &sn);
+		check_summary(c, a, an, sqlite3_column_int64(q, 1),
+		    col_str(q, 2), col_len(q, 2), sqlite3_column_int64(q, 5),
+		    sqlite3_column_int64(q, 6), x, xn, src, sn);
+		check_name_array(c, "subject", col_str(q, 3), col_len(q, 3));
+		check_name_array(c, "keyword", col_str(q, 4), col_len(q, 4));
+		break;
+	case F_TEMPLATE:
+		obj_template(c, a, an, sqlite3_column_int64(q, 1));
+		check_template(c, a, an, col_str(q, 2), col_len(q, 2),
+		    sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 3),
+		    sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 5));
+		break;
+	}
+}
+
+/* What import would have refused: the checks of every field. */
 static int
 fsck_fields(struct fsck *f)
 {
-	(void)f;
-	return DIAG_OK;
+	struct check c;
+	sqlite3_stmt *q;
+	int t, rc = SQLITE_DONE, status = DIAG_OK;
+
+	memset(&c, 0, sizeof(c));
+	c.s = f->s;
+	c.problems = &f->problems;
+	for (t = 0; t < F_N && status == DIAG_OK; t++) {
+		if ((q = prepare(f->s, fields_sql[t])) == NULL) {
+			status = DIAG_TROUBLE;
+			break;
+		}
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			fields_row(&c, t, q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			status = db_fail(f->s);
+	}
+	check_free(&c);
+	return status;
 }
+
 
 /* Checks everything that the schema cannot; DIAG_INVALID on a problem. */
 int
@@ -2618,7 +3122,27 @@ struct line {
 	json_t		*o;
 	struct buf	 tmp;
 	struct buf	 tmp2;
+	struct check	 ck;		/* the checks of the fields */
 };
+
+/* Whether the checks of the line's object found a flaw since flaws. */
+static int
+flawed(struct line *l, int flaws)
+{
+	return l->ck.flaws > flaws;
+}
+
+/* Checks each name of an array member (checked to hold strings). */
+static void
+check_names(struct line *l, const char *member, const char *field)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(l->o, member), i, e)
+		check_name(&l->ck, field, json_string_value(e),
+		    json_string_length(e), 1);
+}
 
 static int
 bad(struct line *l, const char *fmt, ...)
@@ -2761,7 +3285,7 @@ import_attachment(struct line *l)
 	const char *h;
 	long long seq, blob_size = -1;
 	sqlite3_stmt *q;
-	int rc;
+	int rc, flaws;
 
 	memset(&a, 0, sizeof(a));
 	if ((h = get_str(l, "hash", 0, NULL)) == NULL ||
@@ -2778,6 +3302,13 @@ import_attachment(struct line *l)
 		return DIAG_INVALID;
 	if (json_object_get(l->o, "xmlBlob") != NULL && a.blob == NULL)
 		return DIAG_INVALID;
+	if (!is_hash(h, strlen(h))) {
+		obj_attachment(&l->ck, h, strlen(h), a.message,
+		    strlen(a.message));
+		flaw(&l->ck, "hash is not a SHA-256 hash (64 lowercase "
+		    "hexadecimal digits)");
+		return DIAG_INVALID;
+	}
 	if ((a.content != NULL) == (a.blob != NULL))
 		return bad(l, "attachment %s: exactly one of xmlContent and "
 		    "xmlBlob must be there", h);
@@ -2792,12 +3323,24 @@ import_attachment(struct line *l)
 	    a.size > STORE_INLINE_MAX))
 		return bad(l, "attachment %s: size is %lld, its XML has %zu "
 		    "bytes", h, a.size, a.content_len);
+	obj_attachment(&l->ck, h, strlen(h), a.message, strlen(a.message));
+	flaws = l->ck.flaws;
 	if (a.blob != NULL) {
+		check_hash(&l->ck, "xmlBlob", a.blob, strlen(a.blob));
+		if (flawed(l, flaws))
+			return DIAG_INVALID;
 		if ((q = stmt(l->s, Q_BLOB_GET)) == NULL)
 			return DIAG_TROUBLE;
 		bind_str(q, 1, a.blob);
-		if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			blob_size = col_len(q, 0);
+			if (blob_size == a.size && a.size > STORE_INLINE_MAX)
+				check_attachment(&l->ck, a.topic,
+				    strlen(a.topic), a.message,
+				    strlen(a.message), a.created, seq,
+				    sqlite3_column_blob(q, 0),
+				    (size_t)blob_size, a.format);
+		}
 		sqlite3_reset(q);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			return db_fail(l->s);
@@ -2807,7 +3350,12 @@ import_attachment(struct line *l)
 		if (blob_size != a.size || a.size <= STORE_INLINE_MAX)
 			return bad(l, "attachment %s: size is %lld, its blob "
 			    "has %lld bytes", h, a.size, blob_size);
-	}
+	} else
+		check_attachment(&l->ck, a.topic, strlen(a.topic), a.message,
+		    strlen(a.message), a.created, seq, a.content,
+		    a.content_len, a.format);
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	buf_reset(&l->tmp);
 	if (att_line(&l->tmp, &a, NULL, hash) != 0 || strcmp(hash, h) != 0)
 		return bad(l, "attachment %s: its fields hash to %s", h, hash);
@@ -2832,7 +3380,7 @@ import_template(struct line *l)
 	const char *model, *text;
 	long long xv, v, created, updated;
 	size_t n;
-	int active;
+	int active, flaws;
 	sqlite3_stmt *q;
 
 	if ((model = get_str(l, "modelId", 0, NULL)) == NULL ||
@@ -2842,6 +3390,12 @@ import_template(struct line *l)
 	    get_int(l, "createdAt", &created) != 0 ||
 	    get_int(l, "updatedAt", &updated) != 0 ||
 	    get_bool(l, "active", &active) != 0)
+		return DIAG_INVALID;
+	obj_template(&l->ck, model, strlen(model), v);
+	flaws = l->ck.flaws;
+	check_template(&l->ck, model, strlen(model), text, n, v, xv, created,
+	    updated);
+	if (flawed(l, flaws))
 		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO template (model_id, version,"
 	    " prompt_text, xml_schema_version, created_at, updated_at, active)"
@@ -2890,7 +3444,7 @@ import_subject(struct line *l)
 {
 	const char *id, *topic, *desc, *src;
 	long long count, created, seen, seq, pos;
-	int archived, rc;
+	int archived, rc, flaws;
 	json_t *tr = json_object_get(l->o, "timeRanges"), *e;
 	size_t i;
 	sqlite3_stmt *q;
@@ -2916,6 +3470,18 @@ import_subject(struct line *l)
 		    !json_is_integer(json_object_get(e, "end")))
 			return bad(l, "\"timeRanges\" must be an array of "
 			    "{\"start\", \"end\"}");
+	obj_named(&l->ck, "subject", id, strlen(id), topic, strlen(topic));
+	flaws = l->ck.flaws;
+	check_subject(&l->ck, topic, strlen(topic), id, strlen(id), desc,
+	    strlen(desc), count, created, seen, src, src != NULL ? strlen(src) :
+	    0, seq, pos);
+	check_names(l, "keywords", "keyword");
+	json_array_foreach(tr, i, e)
+		check_time_range(&l->ck,
+		    json_integer_value(json_object_get(e, "start")),
+		    json_integer_value(json_object_get(e, "end")));
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO subject (topic_id, id,"
 	    " description, message_count, created_at, last_seen_at, archived,"
 	    " source_xml_hash, last_seq, last_pos)"
@@ -2960,8 +3526,9 @@ import_keyword(struct line *l)
 	const char *topic, *term, *src;
 	long long freq, created, seen, seq, pos;
 	json_t *score = json_object_get(l->o, "score");
+	double value = 0;
 	sqlite3_stmt *q;
-	int rc;
+	int rc, flaws;
 
 	if ((topic = get_str(l, "topicId", 0, NULL)) == NULL ||
 	    (term = get_str(l, "term", 0, NULL)) == NULL ||
@@ -2975,6 +3542,16 @@ import_keyword(struct line *l)
 		return bad(l, "\"score\" must be a number");
 	src = get_str(l, "sourceXmlHash", 1, NULL);
 	if (json_object_get(l->o, "sourceXmlHash") != NULL && src == NULL)
+		return DIAG_INVALID;
+	if (score != NULL)
+		value = json_number_value(score);
+	obj_named(&l->ck, "keyword", term, strlen(term), topic, strlen(topic));
+	flaws = l->ck.flaws;
+	check_keyword(&l->ck, topic, strlen(topic), term, strlen(term), freq,
+	    score != NULL ? &value : NULL, created, seen, src, src != NULL ?
+	    strlen(src) : 0, seq, pos);
+	check_names(l, "subjects", "subject");
+	if (flawed(l, flaws))
 		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO keyword (topic_id, term,"
 	    " frequency, score, created_at, last_seen, source_xml_hash,"
@@ -3004,6 +3581,7 @@ import_summary(struct line *l)
 	long long v, created, updated;
 	size_t n;
 	sqlite3_stmt *q;
+	int flaws;
 
 	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
 	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
@@ -3017,6 +3595,15 @@ import_summary(struct line *l)
 	prev = get_str(l, "previousVersion", 1, NULL);
 	reason = get_str(l, "changeReason", 1, NULL);
 	src = get_str(l, "sourceXmlHash", 1, NULL);
+	obj_summary(&l->ck, topic, strlen(topic), v);
+	flaws = l->ck.flaws;
+	check_summary(&l->ck, topic, strlen(topic), v, update, n, created,
+	    updated, reason, reason != NULL ? strlen(reason) : 0, src,
+	    src != NULL ? strlen(src) : 0);
+	check_names(l, "newSubjects", "subject");
+	check_names(l, "newKeywords", "keyword");
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	{
 		char want[64];
 		size_t tl = strlen(topic);
@@ -3098,8 +3685,11 @@ store_import(struct store *s, const char *file, FILE *in)
 	memset(&l, 0, sizeof(l));
 	l.s = s;
 	l.file = file;
+	l.ck.s = s;
+	l.ck.file = file;
 	while (status != DIAG_TROUBLE && read_line(in, &text, &nul) == 0) {
 		l.no++;
+		l.ck.line = l.no;
 		n = text.len;
 		if (nul) {
 			struct diag_loc loc = { file, l.no, 1, NULL };
@@ -3170,5 +3760,6 @@ store_import(struct store *s, const char *file, FILE *in)
 	buf_free(&text);
 	buf_free(&l.tmp);
 	buf_free(&l.tmp2);
+	check_free(&l.ck);
 	return status;
 }
