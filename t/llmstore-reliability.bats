@@ -798,3 +798,71 @@ opendir() {
 	esac
 	assert_equal "$(state ro/s.db)" "$before"
 }
+
+# Hostile input (issue 13)
+
+# the commands that only read (a loop over them does not use i, which
+# bats' run changes)
+READS=(ls 'context t' fsck export 'keywords t' 'subjects t' 'summary t'
+    'cat -m r1' 'trace blob' 'prompt ls')
+
+@test "a store in a read-only directory is read by every command that only reads, and left as it was" {
+	opendir
+	mkdir ro
+	mkstore ro/s.db
+	local k before
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		timeout "$LIMIT" llmstore -d ro/s.db ${READS[$k]} >"reads.$k"
+	done
+	rm -f ro/s.db-wal ro/s.db-shm
+	chmod 644 ro/s.db
+	chmod 555 ro
+	before=$(state ro/s.db)
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr $as timeout "$LIMIT" llmstore -d ro/s.db ${READS[$k]}
+		assert_equal "$stderr" ""
+		assert_output "$(cat "reads.$k")"
+	done
+	assert_equal "$(state ro/s.db)" "$before"
+	# shellcheck disable=SC2086
+	run -3 --separate-stderr $as timeout "$LIMIT" llmstore -d ro/s.db put -t t -m m1 reply.xml
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	assert_equal "$(state ro/s.db)" "$before"
+}
+
+@test "a store file that may not be written is read by every command that only reads" {
+	opendir
+	mkdir rw
+	mkstore rw/s.db
+	local k sum
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		timeout "$LIMIT" llmstore -d rw/s.db ${READS[$k]} >"reads.$k"
+	done
+	chmod 777 rw
+	chmod 444 rw/s.db
+	sum=$(cksum <rw/s.db)
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr $as timeout "$LIMIT" llmstore -d rw/s.db ${READS[$k]}
+		assert_equal "$stderr" ""
+		assert_output "$(cat "reads.$k")"
+	done
+	assert_equal "$(cksum <rw/s.db)" "$sum"
+}
+
+@test "fsck of a store with a damaged b-tree page lists what it finds and exits 1, not 3" {
+	mkstore s.db
+	local size
+	size=$(sqlite3 s.db 'PRAGMA page_size')
+	cp s.db x.db
+	head -c "$size" /dev/zero | tr '\0' '\377' |
+	    dd of=x.db bs="$size" seek=1 conv=notrunc status=none
+	run -1 --separate-stderr timeout "$LIMIT" llmstore -d x.db fsck
+	assert_output ""
+	[ -n "$stderr" ]
+	assert_equal "$(grep -v '^llmstore: x\.db: fsck: [^ ]' <<<"$stderr")" ""
+	[[ $stderr == *'llmstore: x.db: fsck: database disk image is malformed'* ]]
+}
