@@ -450,7 +450,8 @@ cmd_prompt_set(struct cmd *c, struct store *s)
 		else
 			store_rollback(s);
 		/* what says "stored" only once it is */
-		if (status == DIAG_OK && io_write(out.data, out.len, stdout) != 0)
+		if (status == DIAG_OK &&
+		    io_write(out.data, out.len, stdout) != 0)
 			status = DIAG_TROUBLE;
 	}
 	buf_free(&text);

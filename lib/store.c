@@ -1655,8 +1655,9 @@ store_cat(struct store *s, const char *hash, const char *message, FILE *out)
 		if (message != NULL)
 			diag_warnx("no message %s", qs(s, 0, message));
 		else
-			diag_warnx("no attachment %s", strspn(hash, HEX_ALNUM) ==
-			    strlen(hash) ? hash : qs(s, 0, hash));
+			diag_warnx("no attachment %s",
+			    strspn(hash, HEX_ALNUM) == strlen(hash) ? hash :
+			    qs(s, 0, hash));
 		status = DIAG_INVALID;
 	} else if (rc != SQLITE_ROW)
 		status = db_fail(s);
@@ -3152,14 +3153,22 @@ static int
 bad(struct line *l, const char *fmt, ...)
 {
 	struct diag_loc loc = { l->file, l->no, 1, NULL };
-	char msg[512];
+	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	diag_at(DIAG_ERROR, &loc, "import", "%s", msg);
+	diag_at(DIAG_ERROR, &loc, "import", "%s", buf_cstr(&msg));
+	buf_free(&msg);
 	return DIAG_INVALID;
+}
+
+/* A hash of an import for a message: quoted unless it is one. */
+static const char *
+hq(struct line *l, const char *h)
+{
+	return is_hash(h, strlen(h)) ? h : qs(l->s, 2, h);
 }
 
 /* The members of one object, checked; NULL (reported) when missing. */
@@ -3265,10 +3274,10 @@ import_blob(struct line *l)
 	    (data = get_str(l, "data", 0, &n)) == NULL)
 		return DIAG_INVALID;
 	if (sha256_hex(data, n, hash) != 0 || strcmp(hash, h) != 0)
-		return bad(l, "blob %s: its data hashes to %s", h, hash);
+		return bad(l, "blob %s: its data hashes to %s", hq(l, h), hash);
 	if (size != (long long)n)
 		return bad(l, "blob %s: size is %lld, its data has %zu bytes",
-		    h, size, n);
+		    hq(l, h), size, n);
 	if ((q = stmt(l->s, Q_BLOB_ADD)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, h);
@@ -3371,7 +3380,8 @@ import_attachment(struct line *l)
 	sqlite3_bind_int64(q, 8, a.version);
 	sqlite3_bind_int64(q, 9, a.created);
 	sqlite3_bind_int64(q, 10, a.size);
-	return inserted(l, q, "message \"%s\" (or seq %lld)", a.message, seq);
+	return inserted(l, q, "message %s (or seq %lld)",
+	    qs(l->s, 0, a.message), seq);
 }
 
 static int
@@ -3409,7 +3419,7 @@ import_template(struct line *l)
 	sqlite3_bind_int64(q, 6, updated);
 	sqlite3_bind_int(q, 7, active);
 	return inserted(l, q, "version %lld (or an active template) of model "
-	    "\"%s\"", v, model);
+	    "%s", v, qs(l->s, 0, model));
 }
 
 /*
@@ -3432,8 +3442,9 @@ import_list(struct line *l, const char *member, const char *text,
 		bind_str(q, 2, name);
 		bind_text(q, 3, json_string_value(e), json_string_length(e));
 		sqlite3_bind_int64(q, 4, (long long)i);
-		if ((rc = inserted(l, q, "\"%s\" in the %s of \"%s\"",
-		    json_string_value(e), member, name)) != DIAG_OK)
+		if ((rc = inserted(l, q, "%s in the %s of %s",
+		    qs(l->s, 0, json_string_value(e)), member,
+		    qs(l->s, 1, name))) != DIAG_OK)
 			return rc;
 	}
 	return DIAG_OK;
@@ -3497,8 +3508,8 @@ import_subject(struct line *l)
 	bind_str(q, 8, src);
 	sqlite3_bind_int64(q, 9, seq);
 	sqlite3_bind_int64(q, 10, pos);
-	if ((rc = inserted(l, q, "subject \"%s\" of topic \"%s\"", id,
-	    topic)) != DIAG_OK ||
+	if ((rc = inserted(l, q, "subject %s of topic %s", qs(l->s, 0,
+	    id), qs(l->s, 1, topic))) != DIAG_OK ||
 	    (rc = import_list(l, "keywords", sql[Q_SUBJECT_KEYWORD], topic,
 	    id)) != DIAG_OK)
 		return rc;
@@ -3513,7 +3524,8 @@ import_subject(struct line *l)
 		    "start")));
 		sqlite3_bind_int64(q, 4, json_integer_value(json_object_get(e,
 		    "end")));
-		if ((rc = inserted(l, q, "a time range of \"%s\"", id)) !=
+		if ((rc = inserted(l, q, "a time range of %s",
+		    qs(l->s, 0, id))) !=
 		    DIAG_OK)
 			return rc;
 	}
@@ -3568,8 +3580,8 @@ import_keyword(struct line *l)
 	bind_str(q, 7, src);
 	sqlite3_bind_int64(q, 8, seq);
 	sqlite3_bind_int64(q, 9, pos);
-	if ((rc = inserted(l, q, "keyword \"%s\" of topic \"%s\"", term,
-	    topic)) != DIAG_OK)
+	if ((rc = inserted(l, q, "keyword %s of topic %s",
+	    qs(l->s, 0, term), qs(l->s, 1, topic))) != DIAG_OK)
 		return rc;
 	return import_list(l, "subjects", sql[Q_KEYWORD_SUBJECT], topic, term);
 }
@@ -3610,14 +3622,19 @@ import_summary(struct line *l)
 
 		snprintf(want, sizeof(want), "-v%lld", v);
 		if (v < 1 || strlen(id) != tl + strlen(want) ||
-		    strncmp(id, topic, tl) != 0 || strcmp(id + tl, want) != 0)
-			return bad(l, "summary id \"%s\" is not \"%s%s\"", id,
-			    topic, want);
+		    strncmp(id, topic, tl) != 0 || strcmp(id + tl, want) != 0) {
+			buf_reset(&l->tmp);
+			buf_adds(&l->tmp, topic);
+			buf_adds(&l->tmp, want);
+			return bad(l, "summary id %s is not %s", qs(l->s, 0,
+			    id), qs(l->s, 1, buf_cstr(&l->tmp)));
+		}
 		snprintf(want, sizeof(want), "-v%lld", v - 1);
 		if (v == 1 ? prev != NULL : prev == NULL ||
 		    strncmp(prev, topic, tl) != 0 || strcmp(prev + tl, want))
-			return bad(l, "summary \"%s\": previousVersion must be "
-			    "%s", id, v == 1 ? "absent" : "the version before");
+			return bad(l, "summary %s: previousVersion must be "
+			    "%s", qs(l->s, 0, id), v == 1 ? "absent" :
+			    "the version before");
 	}
 	if ((q = prepare(l->s, "INSERT INTO summary (topic_id, version,"
 	    " update_text, subjects, keywords, created_at, updated_at,"
@@ -3633,7 +3650,7 @@ import_summary(struct line *l)
 	sqlite3_bind_int64(q, 7, updated);
 	bind_str(q, 8, reason);
 	bind_str(q, 9, src);
-	return inserted(l, q, "summary \"%s\"", id);
+	return inserted(l, q, "summary %s", qs(l->s, 0, id));
 }
 
 /*
@@ -3727,7 +3744,7 @@ store_import(struct store *s, const char *file, FILE *in)
 				if (strcmp(type, types[i].type) == 0)
 					break;
 			if (i == sizeof(types) / sizeof(types[0]))
-				bad(&l, "unknown $type$ \"%s\"", type);
+				bad(&l, "unknown $type$ %s", qs(s, 0, type));
 			else
 				st = types[i].fn(&l);
 		}

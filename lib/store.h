@@ -22,7 +22,7 @@
 #define STORE_CONTEXT_KEYWORDS	50
 /* What import takes and fsck accepts (put never goes beyond them). */
 #define STORE_SEQ_MAX		1000000000000LL	/* a message's place */
-#define STORE_TIME_MAX		999999999999999LL	/* ms, as LLMSTORE_NOW */
+#define STORE_TIME_MAX		999999999999999LL	/* ms (LLMSTORE_NOW) */
 #define STORE_COUNT_MAX		9007199254740991LL	/* 2^53 - 1 */
 
 struct store;
