@@ -262,6 +262,7 @@ static int	touches_flush(struct store *);
 static void	touches_drop(struct store *);
 static void	jesc(struct buf *, const char *, size_t);
 static const char *qs(struct store *, int, const char *);
+static int	is_hash(const char *, size_t);
 static void	jstr(struct buf *, const char *, size_t);
 
 /* ------------------------------------------------------------ plumbing */
@@ -2623,6 +2624,8 @@ check_name_array(struct check *c, const char *field, const char *text,
 struct fsck {
 	struct store	*s;
 	int		 problems;
+	const char	*file;		/* for import: its input, */
+	unsigned long	 line;		/* and the line after its last */
 };
 
 static void
@@ -2638,7 +2641,13 @@ problem(struct fsck *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	diag_warnx("%s: fsck: %s", f->s->path, buf_cstr(&b));
+	if (f->file != NULL) {
+		struct diag_loc loc = { f->file, f->line, 1, NULL };
+
+		diag_at(DIAG_ERROR, &loc, "import", "at the end: %s",
+		    buf_cstr(&b));
+	} else
+		diag_warnx("%s: fsck: %s", f->s->path, buf_cstr(&b));
 	buf_free(&b);
 	f->problems++;
 }
@@ -2681,15 +2690,17 @@ fsck_blobs(struct fsck *f)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const void *data = sqlite3_column_blob(q, 2);
 		size_t n = col_len(q, 2);
+		const char *hb = col_str(q, 0);
+
+		if (!is_hash(hb, strlen(hb)))
+			hb = qs(f->s, 0, hb);
 
 		if (sha256_hex(data != NULL ? data : "", n, hash) != 0 ||
 		    strcmp(hash, col_str(q, 0)) != 0)
-			problem(f, "blob %s: its bytes hash to %s",
-			    col_str(q, 0), hash);
+			problem(f, "blob %s: its bytes hash to %s", hb, hash);
 		if (sqlite3_column_int64(q, 1) != (long long)n)
 			problem(f, "blob %s: size is %lld, its bytes are %zu",
-			    col_str(q, 0), (long long)sqlite3_column_int64(q, 1),
-			    n);
+			    hb, (long long)sqlite3_column_int64(q, 1), n);
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
@@ -2712,44 +2723,47 @@ fsck_attachments(struct fsck *f)
 	    == NULL)
 		return DIAG_TROUBLE;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *h = col_str(q, 0);
+		const char *h = col_str(q, 0), *hs, *ms;
 		long long has;
 
 		att_from_row(&a, q);
+		/* (quoted in the messages unless they are plain) */
+		hs = is_hash(h, strlen(h)) ? h : qs(f->s, 1, h);
+		ms = qs(f->s, 0, a.message);
 		if (a.content != NULL && a.blob != NULL)
-			problem(f, "attachment %s (message \"%s\"): both "
-			    "xmlContent and xmlBlob", h, a.message);
+			problem(f, "attachment %s (message %s): both "
+			    "xmlContent and xmlBlob", hs, ms);
 		else if (a.content == NULL && a.blob == NULL)
-			problem(f, "attachment %s (message \"%s\"): neither "
-			    "xmlContent nor xmlBlob", h, a.message);
+			problem(f, "attachment %s (message %s): neither "
+			    "xmlContent nor xmlBlob", hs, ms);
 		else if (a.content != NULL) {
 			if ((long long)a.content_len != a.size)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "size is %lld, its XML has %zu bytes", h,
-				    a.message, a.size, a.content_len);
+				problem(f, "attachment %s (message %s): "
+				    "size is %lld, its XML has %zu bytes", hs,
+				    ms, a.size, a.content_len);
 			if (a.content_len > STORE_INLINE_MAX)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "inline XML of %zu bytes, over %d", h,
-				    a.message, a.content_len,
+				problem(f, "attachment %s (message %s): "
+				    "inline XML of %zu bytes, over %d", hs,
+				    ms, a.content_len,
 				    STORE_INLINE_MAX);
 		} else if (!sqlite3_column_int(q, 11))
-			problem(f, "attachment %s (message \"%s\"): blob %s is "
-			    "missing", h, a.message, a.blob);
+			problem(f, "attachment %s (message %s): blob %s is "
+			    "missing", hs, ms, a.blob);
 		else {
 			has = sqlite3_column_int64(q, 10);
 			if (has != a.size)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "size is %lld, its XML has %lld bytes", h,
-				    a.message, a.size, has);
+				problem(f, "attachment %s (message %s): "
+				    "size is %lld, its XML has %lld bytes", hs,
+				    ms, a.size, has);
 			if (has <= STORE_INLINE_MAX)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "a blob of %lld bytes, not over %d", h,
-				    a.message, has, STORE_INLINE_MAX);
+				problem(f, "attachment %s (message %s): "
+				    "a blob of %lld bytes, not over %d", hs,
+				    ms, has, STORE_INLINE_MAX);
 		}
 		buf_reset(&line);
 		if (att_line(&line, &a, NULL, hash) == 0 && strcmp(hash, h))
-			problem(f, "attachment %s (message \"%s\"): its fields "
-			    "hash to %s", h, a.message, hash);
+			problem(f, "attachment %s (message %s): its fields "
+			    "hash to %s", hs, ms, hash);
 	}
 	sqlite3_finalize(q);
 	buf_free(&line);
@@ -2767,8 +2781,9 @@ fsck_templates(struct fsck *f)
 	    " ORDER BY model_id")) == NULL)
 		return DIAG_TROUBLE;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		problem(f, "model \"%s\": %lld active prompt templates",
-		    col_str(q, 0), (long long)sqlite3_column_int64(q, 1));
+		problem(f, "model %s: %lld active prompt templates",
+		    qs(f->s, 0, col_str(q, 0)),
+		    (long long)sqlite3_column_int64(q, 1));
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
@@ -2793,8 +2808,8 @@ fsck_summaries(struct fsck *f)
 		}
 		v = sqlite3_column_int64(q, 1);
 		for (; want < v; want++)
-			problem(f, "topic \"%s\": summary version %lld is "
-			    "missing", topic.data, want);
+			problem(f, "topic %s: summary version %lld is "
+			    "missing", qs(f->s, 0, topic.data), want);
 		want = v + 1;
 	}
 	sqlite3_finalize(q);
@@ -2991,7 +3006,7 @@ store_fsck(struct store *s)
 		fsck_integrity, fsck_blobs, fsck_attachments, fsck_templates,
 		fsck_summaries, fsck_fields
 	};
-	struct fsck f = { s, 0 };
+	struct fsck f = { s, 0, NULL, 0 };
 	size_t i;
 	int damage, trouble = 0;
 
@@ -3767,6 +3782,17 @@ store_import(struct store *s, const char *file, FILE *in)
 	    " (SELECT coalesce(max(last_seq), 0) FROM keyword))"
 	    " WHERE name = 'attachment'") != DIAG_OK)
 		status = DIAG_TROUBLE;
+	/* What no single line shows: one active template a model, the
+	 * summary versions of a topic without a gap. */
+	if (status == DIAG_OK && l.no > 0) {
+		struct fsck f = { s, 0, file, l.no + 1 };
+
+		if (fsck_templates(&f) != DIAG_OK ||
+		    fsck_summaries(&f) != DIAG_OK)
+			status = DIAG_TROUBLE;
+		else if (f.problems > 0)
+			status = DIAG_INVALID;
+	}
 	if (status == DIAG_OK && l.no == 0) {
 		struct diag_loc loc = { file, 1, 1, NULL };
 

@@ -1724,3 +1724,15 @@ llmstore: $S: fsck: version 0 of the prompt template of model \"m\": version 0 i
 	printf '%s\n' "$output" | jq -e . >/dev/null
 	[[ $output == *'"term":"a'$'\xef\xbf\xbd''"'* ]]
 }
+
+@test "import refuses a model left without an active template, and a topic whose summary versions have a gap" {
+	printf '%s\n' '{"$type$":"llmstore","version":1}' \
+	    '{"$type$":"SystemPromptTemplate","modelId":"m","promptText":"x","xmlSchemaVersion":1,"version":2,"createdAt":1,"updatedAt":1,"active":false}' \
+	    '{"$type$":"Summary","id":"t-v2","topic":"t","update":"u","newSubjects":[],"newKeywords":[],"version":2,"previousVersion":"t-v1","createdAt":1,"updatedAt":1}' >gap.jsonl
+	run -1 --separate-stderr llmstore -d new.db import gap.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'gap.jsonl:4:1: error: at the end: model "m": 0 active prompt templates
+gap.jsonl:4:1: error: at the end: topic "t": summary version 1 is missing'
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+}
