@@ -270,9 +270,11 @@ batch_names(const struct cmd *c)
 	for (i = 0; i < c->argc; i++) {
 		id = batch_id(c->argv[i]);
 		if (utf8_valid(id, strlen(id)) != strlen(id)) {
+			free(id);
 			store_quote(&q, c->argv[i], strlen(c->argv[i]));
 			diag_warnx("put --batch: the message id of %s must be "
 			    "valid UTF-8", buf_cstr(&q));
+			buf_free(&q);
 			usage();
 		}
 		free(id);

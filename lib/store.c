@@ -2914,10 +2914,14 @@ fields_row(struct check *c, int t, sqlite3_stmt *q)
 	switch (t) {
 	case F_ATTACHMENT:
 		obj_attachment(c, a, an, b, bn);
-		if ((x = col_opt(q, 3, &xn)) == NULL)
-			x = sqlite3_column_blob(q, 4), xn = col_len(q, 4);
-		if (x == NULL && sqlite3_column_type(q, 4) != SQLITE_NULL)
-			x = "";
+		/* the inline XML, or the blob's (none when it is missing) */
+		if ((x = col_opt(q, 3, &xn)) == NULL &&
+		    sqlite3_column_type(q, 4) != SQLITE_NULL) {
+			x = sqlite3_column_blob(q, 4);
+			xn = col_len(q, 4);
+			if (x == NULL)
+				x = "";
+		}
 		check_attachment(c, col_str(q, 2), col_len(q, 2), b, bn,
 		    sqlite3_column_int64(q, 6), sqlite3_column_int64(q, 7), x,
 		    xn, col_str(q, 5));
