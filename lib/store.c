@@ -590,12 +590,6 @@ db_open(struct store *s, const char *path, int flags)
 	}
 	sqlite3_extended_result_codes(s->db, 0);
 	sqlite3_busy_handler(s->db, busy, s);
-	/* A reader cannot checkpoint: it does not try on closing (where its
-	 * failed lock would leave errno changed for the report of a failed
-	 * write to standard output). */
-	if (flags & SQLITE_OPEN_READONLY)
-		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
-		    NULL);
 	return DIAG_OK;
 }
 
@@ -646,10 +640,16 @@ store_open(struct store **sp, const char *path, int create)
 		diag_warn("%s", path);
 		return DIAG_TROUBLE;
 	}
-	/* Commands that only read open the file read-only: a store on a
-	 * read-only file system, or one they may not write, can be read. */
-	flags |= create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-	    SQLITE_OPEN_READONLY;
+	/*
+	 * Commands that only read write nothing but what SQLite tidies up
+	 * on closing (a checkpoint, which removes path-wal and path-shm):
+	 * they open the file read-write without creating it, which SQLite
+	 * makes read-only when the file may not be written, and read-only
+	 * as an immutable file when its log cannot be made (see frozen()).
+	 */
+	flags |= SQLITE_OPEN_READWRITE;
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
 	if ((s = calloc(1, sizeof(*s))) == NULL ||
 	    (s->path = strdup(path)) == NULL) {
 		free(s);
@@ -662,7 +662,8 @@ store_open(struct store **sp, const char *path, int create)
 	if (!create && frozen(s)) {
 		sqlite3_close(s->db);
 		s->db = NULL;
-		if (db_open(s, path, flags | SQLITE_OPEN_URI) != DIAG_OK)
+		if (db_open(s, path, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY |
+		    SQLITE_OPEN_URI) != DIAG_OK)
 			return DIAG_TROUBLE;
 	}
 	if (check_store(s, create) != DIAG_OK)
@@ -677,10 +678,11 @@ store_open(struct store **sp, const char *path, int create)
 	return DIAG_OK;
 }
 
+/* Leaves errno as it was: that of a failed write, for its report. */
 void
 store_close(struct store *s)
 {
-	int i;
+	int i, e = errno;
 
 	if (s == NULL)
 		return;
@@ -694,6 +696,7 @@ store_close(struct store *s)
 		buf_free(&s->quoted[i]);
 	free(s->path);
 	free(s);
+	errno = e;
 }
 
 /*
@@ -2399,6 +2402,8 @@ static void
 check_name(struct check *c, const char *field, const char *p, size_t n,
     int normal)
 {
+	size_t i, len;
+	uint32_t cp;
 	int flaws = c->flaws;
 
 	if (n == 0) {
@@ -2408,6 +2413,17 @@ check_name(struct check *c, const char *field, const char *p, size_t n,
 	check_text(c, field, p, n);
 	if (!normal || c->flaws > flaws)
 		return;
+	/* a name from an XML attribute, as context hands it to llmq-encode */
+	for (i = 0; i < n; i += len) {
+		if ((len = utf8_decode(p + i, n - i, &cp)) == 0)
+			len = 1;
+		else if ((cp < 0x20 && cp != '\t' && cp != '\n' &&
+		    cp != '\r') || cp == 0xFFFE || cp == 0xFFFF) {
+			flaw(c, "%s %s holds U+%04X, which XML cannot hold",
+			    field, cq(c, p, n), (unsigned)cp);
+			return;
+		}
+	}
 	store_normalize(&c->tmp, p, n);
 	if (c->tmp.len != n || memcmp(c->tmp.data, p, n) != 0) {
 		struct buf want = BUF_INIT;

@@ -1168,18 +1168,19 @@ gpt-4|2|1'
 	st put -t t -m big big.xml >/dev/null
 	b=$(sha big.xml)
 	sqlite3 "$S" "PRAGMA ignore_check_constraints=ON; update attachment set xml_blob = '$b' where message_id = 'm'"
-	# (SQLite's integrity_check, on the store opened read-only, does not
-	# evaluate CHECK constraints: fsck's own check finds it); the fields
+	# SQLite's own check sees the CHECK constraint broken; the fields
 	# hashed are now both members
 	both=$(jq -cn --rawfile x reply.xml --arg b "$b" '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"m",xmlContent:$x,xmlBlob:$b,format:"llm-response",version:1,createdAt:1,size:899}' | tr -d '\n' | sha256sum | cut -c1-64)
 	run -1 --separate-stderr st fsck
 	assert_output ""
-	assert_equal "$stderr" "llmstore: $S: fsck: attachment $h (message \"m\"): both xmlContent and xmlBlob
+	assert_equal "$stderr" "llmstore: $S: fsck: SQLite integrity_check: CHECK constraint failed in attachment
+llmstore: $S: fsck: attachment $h (message \"m\"): both xmlContent and xmlBlob
 llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $both"
 	sqlite3 "$S" "PRAGMA ignore_check_constraints=ON; update attachment set xml_content = NULL, xml_blob = NULL where message_id = 'm'"
 	neither=$(jq -cn '{"$type$":"XMLMessageAttachment",topicId:"t",messageId:"m",format:"llm-response",version:1,createdAt:1,size:899}' | tr -d '\n' | sha256sum | cut -c1-64)
 	run -1 --separate-stderr st fsck
-	assert_equal "$stderr" "llmstore: $S: fsck: attachment $h (message \"m\"): neither xmlContent nor xmlBlob
+	assert_equal "$stderr" "llmstore: $S: fsck: SQLite integrity_check: CHECK constraint failed in attachment
+llmstore: $S: fsck: attachment $h (message \"m\"): neither xmlContent nor xmlBlob
 llmstore: $S: fsck: attachment $h (message \"m\"): its fields hash to $neither"
 }
 
@@ -1665,6 +1666,10 @@ refused_import() {
 crafted.jsonl:4:1: error: keyword "529-plan" of topic "t": score 5 is outside 0.0-1.0'
 	crafted 'if .term == "529-plan" then .term = "529 Plan" else . end'
 	refused_import 'crafted.jsonl:4:1: error: keyword "529 Plan" of topic "t": term "529 Plan" is not normalised ("529 plan")'
+	# what no XML attribute holds, which llmq-encode would refuse
+	crafted 'if .term == "529-plan" then .term = "a\u0001b" | .subjects = ["s\tx"] else . end'
+	refused_import 'crafted.jsonl:4:1: error: keyword "a\u0001b" of topic "t": term "a\u0001b" holds U+0001, which XML cannot hold
+crafted.jsonl:4:1: error: keyword "a\u0001b" of topic "t": subject "s\tx" is not normalised ("s x")'
 	crafted 'if ."$type$" == "Subject" then .keywords[0] = " X" | .timeRanges[0].start = 2 | .messageCount = 0 else . end'
 	refused_import 'crafted.jsonl:3:1: error: subject "college-savings" of topic "t": messageCount 0 is outside 1-9007199254740991
 crafted.jsonl:3:1: error: subject "college-savings" of topic "t": keyword " X" is not normalised ("x")
