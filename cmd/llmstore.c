@@ -306,12 +306,16 @@ batch_line(struct buf *out, const char *hash, const char *operand)
 }
 
 /*
- * Reads a document to put, as io_read does, but only up to the first
- * error of XML well-formedness that expat finds on the way: the document
- * is refused there in any case, and the validator reports it from the
- * bytes read so far, so that an input without end (/dev/zero) is not
- * read for ever.
+ * Reads a document to put, as io_read does, but stops at an error that
+ * refuses it in any case, so that an input without end (/dev/zero) is
+ * not read for ever: an error of XML well-formedness that expat finds in
+ * the first READ_CHECKED bytes (input that is not XML at all), or a NUL
+ * byte anywhere, which XML never holds. The validator then reports the
+ * error from the bytes read so far. (Past the first chunk expat is not
+ * fed: version 2.5 rescans a long token for each piece it is given.)
  */
+#define READ_CHECKED	65536
+
 static int
 read_doc(const char *operand, struct buf *b)
 {
@@ -330,16 +334,15 @@ read_doc(const char *operand, struct buf *b)
 		return DIAG_TROUBLE;
 	}
 	for (;;) {
-		buf_reserve(b, 65536);
-		n = fread(b->data + b->len, 1, 65536, fp);
+		buf_reserve(b, READ_CHECKED);
+		n = fread(b->data + b->len, 1, READ_CHECKED, fp);
 		if (n == 0)
 			break;
-		if (XML_Parse(p, b->data + b->len, (int)n, 0) ==
-		    XML_STATUS_ERROR) {
-			b->len += n;
-			break;
-		}
 		b->len += n;
+		if (memchr(b->data + b->len - n, '\0', n) != NULL ||
+		    (b->len == n && XML_Parse(p, b->data, (int)n, 0) ==
+		    XML_STATUS_ERROR))
+			break;
 	}
 	if (ferror(fp)) {
 		diag_warn("%s", io_name(operand));
