@@ -607,9 +607,10 @@ frozen(struct store *s)
 	struct buf wal = BUF_INIT;
 	struct stat st;
 	long long v;
-	int none;
+	int none, rc = pragma_int(s, "PRAGMA application_id", &v);
 
-	if (pragma_int(s, "PRAGMA application_id", &v) != SQLITE_READONLY)
+	/* (on a read-only file system, SQLite cannot open the missing log) */
+	if (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN)
 		return 0;
 	buf_adds(&wal, s->path);
 	buf_adds(&wal, "-wal");
@@ -631,8 +632,12 @@ store_open(struct store **sp, const char *path, int create)
 
 	*sp = NULL;
 	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
 			errno = EISDIR;
+		/* a writer says why it cannot write (rather than what SQLite
+		 * meets later, as the log it cannot make) */
+		if (S_ISDIR(st.st_mode) || (create && access(path, W_OK) != 0 &&
+		    (errno == EROFS || errno == EACCES))) {
 			diag_warn("%s", path);
 			return DIAG_TROUBLE;
 		}
