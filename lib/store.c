@@ -1436,7 +1436,8 @@ ingest_summary(struct ingest *g)
 /*
  * A subject name or term with a comma is stored, but left out of context:
  * llmq-encode joins list items with ", " and refuses an item that holds
- * one. Said at the subject's start tag.
+ * one. Said at the subject's start tag (without "stored": the put may
+ * still fail).
  */
 static void
 comma(struct ingest *g, const struct llmr_subject *sub, const char *what,
@@ -1444,8 +1445,8 @@ comma(struct ingest *g, const struct llmr_subject *sub, const char *what,
 {
 	struct diag_loc loc = { g->d->file, sub->line, sub->col, NULL };
 
-	diag_at(DIAG_WARNING, &loc, "context-comma", "%s %s holds a comma: "
-	    "it is stored, but context leaves it out", what,
+	diag_at(DIAG_WARNING, &loc, "context-comma", "%s %s holds a comma, "
+	    "which llmq-encode refuses: context leaves it out", what,
 	    qs(g->s, 0, buf_cstr(name)));
 }
 

@@ -1528,8 +1528,8 @@ delete
 	# llmr-validate accepts it (SHOULD warnings only)
 	run -0 llmr-validate c.xml
 	run -0 --separate-stderr st put -t T -m r1 c.xml
-	assert_equal "$stderr" 'c.xml:4:5: warning: subject "college, savings" holds a comma: it is stored, but context leaves it out
-c.xml:4:5: warning: keyword "529, plan" holds a comma: it is stored, but context leaves it out'
+	assert_equal "$stderr" 'c.xml:4:5: warning: subject "college, savings" holds a comma, which llmq-encode refuses: context leaves it out
+c.xml:4:5: warning: keyword "529, plan" holds a comma, which llmq-encode refuses: context leaves it out'
 	run -0 st subjects T
 	assert_equal "$(printf '%s\n' "$output" | jq -r .id)" 'college, savings
 budget'
