@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <expat.h>
+
 #include "config.h"
 #include "buf.h"
 #include "diag.h"
@@ -106,6 +108,25 @@ not_empty(const char *opt, const char *arg)
 		diag_warnx("%s must not be empty", opt);
 		usage();
 	}
+}
+
+/* A name of the command line (topic, message id, model, subject, term,
+ * hash) must be UTF-8: the store writes it back as JSON. */
+static void
+valid_utf8(const char *what, const char *arg)
+{
+	struct buf q = BUF_INIT;
+	size_t n;
+
+	if (arg == NULL)
+		return;
+	n = strlen(arg);
+	if (utf8_valid(arg, n) == n)
+		return;
+	store_quote(&q, arg, n);
+	diag_warnx("%s must be valid UTF-8, not %s", what, buf_cstr(&q));
+	buf_free(&q);
+	usage();
 }
 
 /* The letter of an option in the "allowed" lists of run(). */
@@ -202,6 +223,9 @@ parse(struct cmd *c, int argc, char **argv, const char *allowed)
 	not_empty("-t", c->topic);
 	not_empty("-m", c->message);
 	not_empty("-M", c->model);
+	valid_utf8("-t", c->topic);
+	valid_utf8("-m", c->message);
+	valid_utf8("-M", c->model);
 }
 
 static void
@@ -236,6 +260,52 @@ batch_id(const char *file)
 	return id;
 }
 
+/* The message ids of a batch, checked before anything is read. */
+static void
+batch_names(const struct cmd *c)
+{
+	struct buf q = BUF_INIT;
+	char *id;
+	int i;
+
+	for (i = 0; i < c->argc; i++) {
+		id = batch_id(c->argv[i]);
+		if (utf8_valid(id, strlen(id)) != strlen(id)) {
+			free(id);
+			store_quote(&q, c->argv[i], strlen(c->argv[i]));
+			diag_warnx("put --batch: the message id of %s must be "
+			    "valid UTF-8", buf_cstr(&q));
+			buf_free(&q);
+			usage();
+		}
+		free(id);
+	}
+}
+
+/*
+ * The operand on a line of put --batch, as sha256sum(1) writes a file
+ * name: a name with a newline or a backslash has them escaped as \n and
+ * \\, and the line then begins with a backslash.
+ */
+static void
+batch_line(struct buf *out, const char *hash, const char *operand)
+{
+	const char *p;
+
+	if (strpbrk(operand, "\n\\") != NULL)
+		buf_addc(out, '\\');
+	buf_adds(out, hash);
+	buf_adds(out, "  ");
+	for (p = operand; *p != '\0'; p++)
+		if (*p == '\n')
+			buf_adds(out, "\\n");
+		else if (*p == '\\')
+			buf_adds(out, "\\\\");
+		else
+			buf_addc(out, *p);
+	buf_addc(out, '\n');
+}
+
 static int
 put_one(struct store *s, struct llmr *v, const char *operand,
     const char *topic, const char *message, struct buf *in, struct buf *out,
@@ -249,7 +319,7 @@ put_one(struct store *s, struct llmr *v, const char *operand,
 	opts.file = io_name(operand);
 	opts.type = LLMR_ANY;
 	buf_reset(in);
-	if (io_read(operand, in) != DIAG_OK)
+	if (io_read_text(operand, in) != DIAG_OK)
 		return DIAG_TROUBLE;
 	status = llmr_check(v, in->data != NULL ? in->data : "", in->len,
 	    &opts);
@@ -265,12 +335,12 @@ put_one(struct store *s, struct llmr *v, const char *operand,
 	d.doc = llmr_doc(v);
 	if ((status = store_put(s, &d)) != DIAG_OK)
 		return status;
-	buf_adds(out, d.hash);
-	if (batch) {
-		buf_adds(out, "  ");
-		buf_adds(out, operand);
+	if (batch)
+		batch_line(out, d.hash, operand);
+	else {
+		buf_adds(out, d.hash);
+		buf_addc(out, '\n');
 	}
-	buf_addc(out, '\n');
 	return DIAG_OK;
 }
 
@@ -317,7 +387,7 @@ done:
 static int
 cmd_prompt_set(struct cmd *c, struct store *s)
 {
-	struct buf text = BUF_INIT;
+	struct buf text = BUF_INIT, out = BUF_INIT;
 	const char *operand = c->argc > 0 ? c->argv[0] : "-";
 	int status = DIAG_INVALID;
 
@@ -333,13 +403,18 @@ cmd_prompt_set(struct cmd *c, struct store *s)
 		    io_name(operand));
 	else if ((status = store_begin(s, 1)) == DIAG_OK) {
 		status = store_prompt_set(s, c->model, c->xml_version > 0 ?
-		    c->xml_version : 1, text.data, text.len, stdout);
+		    c->xml_version : 1, text.data, text.len, &out);
 		if (status == DIAG_OK)
 			status = store_commit(s);
 		else
 			store_rollback(s);
+		/* what says "stored" only once it is */
+		if (status == DIAG_OK &&
+		    io_write(out.data, out.len, stdout) != 0)
+			status = DIAG_TROUBLE;
 	}
 	buf_free(&text);
+	buf_free(&out);
 	return status;
 }
 
@@ -386,9 +461,10 @@ run(struct cmd *c, int argc, char **argv)
 			    "file names, not -m");
 			usage();
 		}
-		if (c->batch)
+		if (c->batch) {
 			operands(c, 1, 1 << 30, "one FILE or more with --batch");
-		else
+			batch_names(c);
+		} else
 			operands(c, 0, 1, "one FILE at most");
 		use = WRITES;
 	} else if (strcmp(name, "ls") == 0) {
@@ -398,6 +474,8 @@ run(struct cmd *c, int argc, char **argv)
 		parse(c, argc, argv, "dm");
 		operands(c, c->message != NULL ? 0 : 1,
 		    c->message != NULL ? 0 : 1, "one HASH or -m MESSAGE");
+		if (c->message == NULL)
+			valid_utf8("HASH", c->argv[0]);
 	} else if (strcmp(name, "rm") == 0) {
 		parse(c, argc, argv, "dm");
 		if (c->message == NULL) {
@@ -410,16 +488,21 @@ run(struct cmd *c, int argc, char **argv)
 	    strcmp(name, "keywords") == 0 || strcmp(name, "subjects") == 0) {
 		parse(c, argc, argv, "d");
 		operands(c, 1, 1, "one TOPIC");
+		valid_utf8("TOPIC", c->argv[0]);
 	} else if (strcmp(name, "summary") == 0) {
 		parse(c, argc, argv, "dV");
 		operands(c, 1, 1, "one TOPIC");
+		valid_utf8("TOPIC", c->argv[0]);
 	} else if (strcmp(name, "archive") == 0) {
 		parse(c, argc, argv, "dU");
 		operands(c, 2, 2, "TOPIC and SUBJECT");
+		valid_utf8("TOPIC", c->argv[0]);
+		valid_utf8("SUBJECT", c->argv[1]);
 		use = WRITES;
 	} else if (strcmp(name, "trace") == 0) {
 		parse(c, argc, argv, "dt");
 		operands(c, 1, 1, "one TERM");
+		valid_utf8("TERM", c->argv[0]);
 	} else if (strcmp(name, "prompt") == 0) {
 		if (argc < 2) {
 			diag_warnx("prompt needs set, get or ls");

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,10 +17,15 @@
 #include "diag.h"
 #include "io.h"
 #include "jsonw.h"
+#include "llmr.h"
 #include "sha256.h"
 #include "store.h"
 #include "utf8.h"
 #include "xalloc.h"
+
+/* The characters of a name that a diagnostic need not quote. */
+#define HEX_ALNUM	"0123456789abcdefABCDEFghijklmnopqrstuvwxyz" \
+	"GHIJKLMNOPQRSTUVWXYZ"
 
 /* The places of pairs in one response (see pair()). */
 #define STORE_PLACES	1048576LL
@@ -247,10 +253,17 @@ struct store {
 	struct topic_state *topic_v;
 	size_t		 ntopics;
 	struct timespec	 busy_since;	/* when the current wait began */
+	struct buf	 quoted[3];	/* names quoted for diagnostics */
+	int		 checking;	/* in fsck */
+	int		 damage;	/* SQLite found the file damaged */
 };
 
 static int	touches_flush(struct store *);
 static void	touches_drop(struct store *);
+static void	jesc(struct buf *, const char *, size_t);
+static const char *qs(struct store *, int, const char *);
+static int	is_hash(const char *, size_t);
+static void	jstr(struct buf *, const char *, size_t);
 
 /* ------------------------------------------------------------ plumbing */
 
@@ -258,9 +271,13 @@ static void	touches_drop(struct store *);
 static int
 db_fail(struct store *s)
 {
-	int e = sqlite3_system_errno(s->db);
+	int e = sqlite3_system_errno(s->db), rc = sqlite3_errcode(s->db);
 
-	if (sqlite3_errcode(s->db) == SQLITE_CANTOPEN && e != 0)
+	if (s->checking && (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)) {
+		/* for fsck, damage found in the file, not trouble */
+		diag_warnx("%s: fsck: %s", s->path, sqlite3_errmsg(s->db));
+		s->damage++;
+	} else if (rc == SQLITE_CANTOPEN && e != 0)
 		diag_warnx("%s: %s", s->path, strerror(e));
 	else
 		diag_warnx("%s: %s", s->path, sqlite3_errmsg(s->db));
@@ -540,6 +557,69 @@ dir_writable(const char *path)
 }
 
 /*
+ * Opens the database; with SQLITE_OPEN_URI in flags, as the URI of an
+ * immutable file (see frozen()).
+ */
+static int
+db_open(struct store *s, const char *path, int flags)
+{
+	struct buf uri = BUF_INIT;
+	const unsigned char *p;
+	int rc;
+
+	if (flags & SQLITE_OPEN_URI) {
+		buf_adds(&uri, "file:");
+		for (p = (const unsigned char *)path; *p != '\0'; p++)
+			if (strchr("/._-", *p) != NULL ||
+			    (*p >= '0' && *p <= '9') ||
+			    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
+				buf_addc(&uri, (char)*p);
+			else
+				buf_printf(&uri, "%%%02X", *p);
+		buf_adds(&uri, "?immutable=1");
+	}
+	rc = sqlite3_open_v2(flags & SQLITE_OPEN_URI ? buf_cstr(&uri) : path,
+	    &s->db, flags, NULL);
+	buf_free(&uri);
+	if (rc != SQLITE_OK) {
+		if (s->db == NULL) {
+			diag_warnx("%s: out of memory", path);
+			return DIAG_TROUBLE;
+		}
+		return db_fail(s);
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	sqlite3_busy_handler(s->db, busy, s);
+	return DIAG_OK;
+}
+
+/*
+ * Whether a store opened read-only cannot be read because its write-ahead
+ * log's index (path-shm) can neither be opened nor made, as in a
+ * directory the command may not write, or on a read-only file system.
+ * With no log beside it (path-wal), everything committed is in the file,
+ * which is then read as immutable: no writer can be there, as none could
+ * make its log either.
+ */
+static int
+frozen(struct store *s)
+{
+	struct buf wal = BUF_INIT;
+	struct stat st;
+	long long v;
+	int none, rc = pragma_int(s, "PRAGMA application_id", &v);
+
+	/* (on a read-only file system, SQLite cannot open the missing log) */
+	if (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN)
+		return 0;
+	buf_adds(&wal, s->path);
+	buf_adds(&wal, "-wal");
+	none = stat(buf_cstr(&wal), &st) != 0 && errno == ENOENT;
+	buf_free(&wal);
+	return none;
+}
+
+/*
  * Opens the store at path; create says whether a missing file becomes a
  * new store (commands that write) or is an error (commands that read).
  */
@@ -548,12 +628,16 @@ store_open(struct store **sp, const char *path, int create)
 {
 	struct store *s;
 	struct stat st;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int flags = SQLITE_OPEN_NOMUTEX;
 
 	*sp = NULL;
 	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
 			errno = EISDIR;
+		/* a writer says why it cannot write (rather than what SQLite
+		 * meets later, as the log it cannot make) */
+		if (S_ISDIR(st.st_mode) || (create && access(path, W_OK) != 0 &&
+		    (errno == EROFS || errno == EACCES))) {
 			diag_warn("%s", path);
 			return DIAG_TROUBLE;
 		}
@@ -561,6 +645,14 @@ store_open(struct store **sp, const char *path, int create)
 		diag_warn("%s", path);
 		return DIAG_TROUBLE;
 	}
+	/*
+	 * Commands that only read write nothing but what SQLite tidies up
+	 * on closing (a checkpoint, which removes path-wal and path-shm):
+	 * they open the file read-write without creating it, which SQLite
+	 * makes read-only when the file may not be written, and read-only
+	 * as an immutable file when its log cannot be made (see frozen()).
+	 */
+	flags |= SQLITE_OPEN_READWRITE;
 	if (create)
 		flags |= SQLITE_OPEN_CREATE;
 	if ((s = calloc(1, sizeof(*s))) == NULL ||
@@ -570,15 +662,15 @@ store_open(struct store **sp, const char *path, int create)
 		return DIAG_TROUBLE;
 	}
 	*sp = s;
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		if (s->db == NULL) {
-			diag_warnx("%s: out of memory", path);
+	if (db_open(s, path, flags) != DIAG_OK)
+		return DIAG_TROUBLE;
+	if (!create && frozen(s)) {
+		sqlite3_close(s->db);
+		s->db = NULL;
+		if (db_open(s, path, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY |
+		    SQLITE_OPEN_URI) != DIAG_OK)
 			return DIAG_TROUBLE;
-		}
-		return db_fail(s);
 	}
-	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_handler(s->db, busy, s);
 	if (check_store(s, create) != DIAG_OK)
 		return DIAG_TROUBLE;
 	/* Readers never wait for the writer; kept by the file once set. */
@@ -591,10 +683,11 @@ store_open(struct store **sp, const char *path, int create)
 	return DIAG_OK;
 }
 
+/* Leaves errno as it was: that of a failed write, for its report. */
 void
 store_close(struct store *s)
 {
-	int i;
+	int i, e = errno;
 
 	if (s == NULL)
 		return;
@@ -604,8 +697,11 @@ store_close(struct store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	touches_drop(s);
 	sqlite3_close(s->db);
+	for (i = 0; i < 3; i++)
+		buf_free(&s->quoted[i]);
 	free(s->path);
 	free(s);
+	errno = e;
 }
 
 /*
@@ -660,19 +756,19 @@ static void
 att_json(struct buf *b, const struct att *a)
 {
 	buf_adds(b, "{\"$type$\":\"XMLMessageAttachment\",\"topicId\":");
-	jsonw_string(b, a->topic, strlen(a->topic));
+	jstr(b, a->topic, strlen(a->topic));
 	buf_adds(b, ",\"messageId\":");
-	jsonw_string(b, a->message, strlen(a->message));
+	jstr(b, a->message, strlen(a->message));
 	if (a->content != NULL) {
 		buf_adds(b, ",\"xmlContent\":");
-		jsonw_string(b, a->content, a->content_len);
+		jstr(b, a->content, a->content_len);
 	}
 	if (a->blob != NULL) {
 		buf_adds(b, ",\"xmlBlob\":");
-		jsonw_string(b, a->blob, strlen(a->blob));
+		jstr(b, a->blob, strlen(a->blob));
 	}
 	buf_adds(b, ",\"format\":");
-	jsonw_string(b, a->format, strlen(a->format));
+	jstr(b, a->format, strlen(a->format));
 	buf_printf(b, ",\"version\":%lld,\"createdAt\":%lld,\"size\":%lld}",
 	    a->version, a->created, a->size);
 }
@@ -746,6 +842,64 @@ store_normalize(struct buf *b, const char *s, size_t n)
 	b->len--;
 }
 
+/*
+ * Appends s quoted for a diagnostic: in double quotes, with JSON's
+ * escapes for quotes, backslashes and control characters, and each byte
+ * that is not part of valid UTF-8 as \xHH, so that a line on standard
+ * error stays one line of valid UTF-8 whatever the name holds.
+ */
+void
+store_quote(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, ok;
+
+	buf_addc(b, '"');
+	while (i < n) {
+		ok = utf8_valid(s + i, n - i);
+		jsonw_escape(b, s + i, ok);
+		i += ok;
+		if (i < n)
+			buf_printf(b, "\\x%02X", (unsigned char)s[i++]);
+	}
+	buf_addc(b, '"');
+}
+
+/* The inside of a JSON string of output, valid JSON whatever the store
+ * holds: a byte that is not UTF-8 (only a file changed by other means has
+ * one) is written as U+FFFD. */
+static void
+jesc(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0, ok;
+
+	while (i < n) {
+		ok = utf8_valid(s + i, n - i);
+		jsonw_escape(b, s + i, ok);
+		i += ok;
+		if (i < n) {
+			buf_adds(b, "\xEF\xBF\xBD");
+			i++;
+		}
+	}
+}
+
+static void
+jstr(struct buf *b, const char *s, size_t n)
+{
+	buf_addc(b, '"');
+	jesc(b, s, n);
+	buf_addc(b, '"');
+}
+
+/* A name quoted for a diagnostic (store_quote), in the buffer of slot. */
+static const char *
+qs(struct store *s, int slot, const char *p)
+{
+	buf_reset(&s->quoted[slot]);
+	store_quote(&s->quoted[slot], p, strlen(p));
+	return buf_cstr(&s->quoted[slot]);
+}
+
 static void
 array_add_unique(json_t *a, const char *s, size_t n)
 {
@@ -770,7 +924,7 @@ write_str_array(struct buf *b, const json_t *a)
 	json_array_foreach(a, i, v) {
 		if (i > 0)
 			buf_addc(b, ',');
-		jsonw_string(b, json_string_value(v), json_string_length(v));
+		jstr(b, json_string_value(v), json_string_length(v));
 	}
 	buf_addc(b, ']');
 }
@@ -1048,13 +1202,13 @@ ingest_subject(struct ingest *g, const struct llmr_subject *sub,
 	loc.col = sub->col;
 	loc.path = NULL;
 	if (!e->found && !sub->is_new)
-		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject %s is marked "
 		    "isNew=\"false\" but the topic has no such subject",
-		    g->name.data);
+		    qs(g->s, 0, g->name.data));
 	else if (e->found && sub->is_new && e->put_seq != g->seq)
-		diag_at(DIAG_WARNING, &loc, "is-new", "subject \"%s\" is marked "
+		diag_at(DIAG_WARNING, &loc, "is-new", "subject %s is marked "
 		    "isNew=\"true\" but the topic has it already",
-		    g->name.data);
+		    qs(g->s, 0, g->name.data));
 
 	if (e->put_seq != g->seq) {
 		e->count++;
@@ -1279,6 +1433,23 @@ ingest_summary(struct ingest *g)
 	return step_done(s, q);
 }
 
+/*
+ * A subject name or term with a comma is stored, but left out of context:
+ * llmq-encode joins list items with ", " and refuses an item that holds
+ * one. Said at the subject's start tag (without "stored": the put may
+ * still fail).
+ */
+static void
+comma(struct ingest *g, const struct llmr_subject *sub, const char *what,
+    struct buf *name)
+{
+	struct diag_loc loc = { g->d->file, sub->line, sub->col, NULL };
+
+	diag_at(DIAG_WARNING, &loc, "context-comma", "%s %s holds a comma, "
+	    "which llmq-encode refuses: context leaves it out", what,
+	    qs(g->s, 0, buf_cstr(name)));
+}
+
 /* Subjects, keywords and the summary of a response, in document order. */
 static int
 ingest(struct store *s, const struct store_doc *d, long long seq,
@@ -1306,12 +1477,16 @@ ingest(struct store *s, const struct store_doc *d, long long seq,
 		if (g.name.len == 0)
 			continue;
 		array_add_unique(g.subjects, g.name.data, g.name.len);
+		if (memchr(g.name.data, ',', g.name.len) != NULL)
+			comma(&g, sub, "subject", &g.name);
 		status = ingest_subject(&g, sub, (long long)i);
 		for (j = 0; j < sub->nkeywords && status == DIAG_OK; j++) {
 			store_normalize(&g.term, sub->keywords[j].term.s,
 			    sub->keywords[j].term.len);
 			if (g.term.len == 0)
 				continue;
+			if (memchr(g.term.data, ',', g.term.len) != NULL)
+				comma(&g, sub, "keyword", &g.term);
 			array_add_unique(g.terms, g.term.data, g.term.len);
 			status = ingest_keyword(&g, &sub->keywords[j], kpos++);
 		}
@@ -1370,8 +1545,9 @@ store_put(struct store *s, struct store_doc *d)
 			snprintf(d->hash, sizeof(d->hash), "%s", col_str(q, 0));
 			status = DIAG_OK;
 		} else {
-			diag_warnx("message \"%s\" is already stored "
-			    "(attachment %s)", d->message, col_str(q, 0));
+			diag_warnx("message %s is already stored "
+			    "(attachment %s)", qs(s, 0, d->message),
+			    col_str(q, 0));
 			status = DIAG_INVALID;
 		}
 		sqlite3_reset(q);
@@ -1421,6 +1597,13 @@ store_put(struct store *s, struct store_doc *d)
 	if (step_done(s, q) != DIAG_OK)
 		return DIAG_TROUBLE;
 	seq = sqlite3_last_insert_rowid(s->db);
+	if (seq > STORE_SEQ_MAX) {
+		/* reached only after an import of places at the limit */
+		diag_warnx("%s: the store is full: no place after %lld is left "
+		    "for message %s", s->path, STORE_SEQ_MAX,
+		    qs(s, 0, d->message));
+		return DIAG_TROUBLE;
+	}
 	if (d->doc->type == LLMR_RESPONSE)
 		return ingest(s, d, seq, a.created);
 	return DIAG_OK;
@@ -1480,9 +1663,11 @@ store_cat(struct store *s, const char *hash, const char *message, FILE *out)
 	bind_str(q, 1, message != NULL ? message : hash);
 	if ((rc = sqlite3_step(q)) == SQLITE_DONE) {
 		if (message != NULL)
-			diag_warnx("no message \"%s\"", message);
+			diag_warnx("no message %s", qs(s, 0, message));
 		else
-			diag_warnx("no attachment %s", hash);
+			diag_warnx("no attachment %s",
+			    strspn(hash, HEX_ALNUM) == strlen(hash) ? hash :
+			    qs(s, 0, hash));
 		status = DIAG_INVALID;
 	} else if (rc != SQLITE_ROW)
 		status = db_fail(s);
@@ -1524,7 +1709,7 @@ store_rm(struct store *s, const char *message)
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_DONE) {
 		sqlite3_finalize(q);
-		diag_warnx("no message \"%s\"", message);
+		diag_warnx("no message %s", qs(s, 0, message));
 		return DIAG_INVALID;
 	}
 	if (rc != SQLITE_ROW) {
@@ -1566,7 +1751,7 @@ column_array(struct store *s, struct buf *b, sqlite3_stmt *q)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (n++ > 0)
 			buf_addc(b, ',');
-		jsonw_string(b, col_str(q, 0), col_len(q, 0));
+		jstr(b, col_str(q, 0), col_len(q, 0));
 	}
 	buf_addc(b, ']');
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(s);
@@ -1578,7 +1763,7 @@ store_empty_context(const char *topic, FILE *out)
 	struct buf b = BUF_INIT;
 
 	buf_adds(&b, "{\"topicId\":");
-	jsonw_string(&b, topic, strlen(topic));
+	jstr(&b, topic, strlen(topic));
 	buf_adds(&b, ",\"messageCount\":0,\"activeSubjects\":[],"
 	    "\"recentKeywords\":[]}\n");
 	io_write(b.data, b.len, out);
@@ -1602,11 +1787,13 @@ store_context(struct store *s, const char *topic, FILE *out)
 		count = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
 	buf_adds(&b, "{\"topicId\":");
-	jsonw_string(&b, topic, strlen(topic));
+	jstr(&b, topic, strlen(topic));
 	buf_printf(&b, ",\"messageCount\":%lld,\"activeSubjects\":", count);
+	/* Names with a comma are left out: llmq-encode joins the items of
+	 * a list with ", ", and refuses them. */
 	if ((q = prepare(s, "SELECT id FROM subject WHERE topic_id = ?1 AND"
-	    " NOT archived ORDER BY last_seq DESC, last_pos LIMIT 20")) ==
-	    NULL)
+	    " NOT archived AND instr(id, ',') = 0"
+	    " ORDER BY last_seq DESC, last_pos LIMIT 20")) == NULL)
 		goto out;
 	bind_str(q, 1, topic);
 	status = column_array(s, &b, q);
@@ -1615,6 +1802,7 @@ store_context(struct store *s, const char *topic, FILE *out)
 		goto out;
 	buf_adds(&b, ",\"recentKeywords\":");
 	if ((q = prepare(s, "SELECT term FROM keyword WHERE topic_id = ?1"
+	    " AND instr(term, ',') = 0"
 	    " ORDER BY last_seq DESC, last_pos LIMIT 50")) == NULL) {
 		status = DIAG_TROUBLE;
 		goto out;
@@ -1637,7 +1825,7 @@ member_str(struct buf *b, const char *name, sqlite3_stmt *q, int col)
 	if (sqlite3_column_type(q, col) == SQLITE_NULL)
 		return;
 	buf_printf(b, ",\"%s\":", name);
-	jsonw_string(b, col_str(q, col), col_len(q, col));
+	jstr(b, col_str(q, col), col_len(q, col));
 }
 
 static void
@@ -1709,9 +1897,9 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 	tl = strlen(topic);
 	buf_reset(b);
 	buf_adds(b, "{\"$type$\":\"Summary\",\"id\":\"");
-	jsonw_escape(b, topic, tl);
+	jesc(b, topic, tl);
 	buf_printf(b, "-v%lld\",\"topic\":", v);
-	jsonw_string(b, topic, tl);
+	jstr(b, topic, tl);
 	if (subj != NULL) {
 		member_str(b, "update", row, 2);
 		buf_adds(b, ",\"newSubjects\":");
@@ -1737,7 +1925,7 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			if (n++ > 0)
 				buf_adds(b, "\\n");
-			jsonw_escape(b, col_str(q, 0), col_len(q, 0));
+			jesc(b, col_str(q, 0), col_len(q, 0));
 			seen_add(&all_s, col_str(q, 1), col_len(q, 1), NULL);
 			seen_add(&all_k, col_str(q, 2), col_len(q, 2), NULL);
 		}
@@ -1756,7 +1944,7 @@ summary_line(struct store *s, struct buf *b, sqlite3_stmt *row,
 	buf_printf(b, ",\"version\":%lld", v);
 	if (v > 1) {
 		buf_adds(b, ",\"previousVersion\":\"");
-		jsonw_escape(b, topic, tl);
+		jesc(b, topic, tl);
 		buf_printf(b, "-v%lld\"", v - 1);
 	}
 	member_int(b, "createdAt", row, 3);
@@ -1789,10 +1977,10 @@ store_summary(struct store *s, const char *topic, long version, FILE *out)
 			status = writes(out, &b);
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
-			diag_warnx("no summary of topic \"%s\"", topic);
+			diag_warnx("no summary of topic %s", qs(s, 0, topic));
 		else
-			diag_warnx("topic \"%s\" has no summary version %ld",
-			    topic, version);
+			diag_warnx("topic %s has no summary version %ld",
+			    qs(s, 0, topic), version);
 		status = DIAG_INVALID;
 	} else
 		status = db_fail(s);
@@ -1956,8 +2144,8 @@ store_archive(struct store *s, const char *topic, const char *subject,
 	status = step_done(s, q);
 	sqlite3_finalize(q);
 	if (status == DIAG_OK && sqlite3_changes(s->db) == 0) {
-		diag_warnx("topic \"%s\" has no subject \"%s\"", topic,
-		    id.data);
+		diag_warnx("topic %s has no subject %s", qs(s, 0, topic),
+		    qs(s, 1, buf_cstr(&id)));
 		status = DIAG_INVALID;
 	}
 	buf_free(&id);
@@ -1987,14 +2175,14 @@ store_trace(struct store *s, const char *term, const char *topic, FILE *out)
 		n++;
 		buf_reset(&b);
 		buf_adds(&b, "{\"topicId\":");
-		jsonw_string(&b, col_str(q, 0), col_len(q, 0));
+		jstr(&b, col_str(q, 0), col_len(q, 0));
 		buf_adds(&b, ",\"term\":");
-		jsonw_string(&b, col_str(q, 1), col_len(q, 1));
+		jstr(&b, col_str(q, 1), col_len(q, 1));
 		buf_adds(&b, ",\"sourceXmlHash\":");
 		if (sqlite3_column_type(q, 2) == SQLITE_NULL)
 			buf_adds(&b, "null");
 		else
-			jsonw_string(&b, col_str(q, 2), col_len(q, 2));
+			jstr(&b, col_str(q, 2), col_len(q, 2));
 		if (sqlite3_column_type(q, 3) == SQLITE_NULL)
 			buf_adds(&b, ",\"messageId\":null,\"format\":null,"
 			    "\"createdAt\":null}\n");
@@ -2009,7 +2197,7 @@ store_trace(struct store *s, const char *term, const char *topic, FILE *out)
 	if (status == DIAG_OK && rc != SQLITE_DONE)
 		status = db_fail(s);
 	else if (status == DIAG_OK && n == 0) {
-		diag_warnx("no keyword \"%s\"", t.data);
+		diag_warnx("no keyword %s", qs(s, 0, buf_cstr(&t)));
 		status = DIAG_INVALID;
 	}
 	sqlite3_finalize(q);
@@ -2046,9 +2234,11 @@ template_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 #define TEMPLATE_COLUMNS "model_id, version, prompt_text, xml_schema_version," \
 	" created_at, updated_at, active"
 
+/* The new template's line goes in out, for the caller to write once the
+ * transaction is committed. */
 int
 store_prompt_set(struct store *s, const char *model, long xml_version,
-    const char *text, size_t len, FILE *out)
+    const char *text, size_t len, struct buf *out)
 {
 	sqlite3_stmt *q;
 	long long now = now_ms();
@@ -2073,7 +2263,12 @@ store_prompt_set(struct store *s, const char *model, long xml_version,
 	bind_text(q, 2, text, len);
 	sqlite3_bind_int64(q, 3, xml_version);
 	sqlite3_bind_int64(q, 4, now);
-	return lines(s, q, template_line, 0, out);
+	if (sqlite3_step(q) != SQLITE_ROW)
+		status = db_fail(s);
+	else
+		status = template_line(s, out, q, 0);
+	sqlite3_finalize(q);
+	return status;
 }
 
 int
@@ -2092,11 +2287,11 @@ store_prompt_get(struct store *s, const char *model, long version, FILE *out)
 			status = DIAG_TROUBLE;
 	} else if (rc == SQLITE_DONE) {
 		if (version == 0)
-			diag_warnx("no prompt template for model \"%s\"",
-			    model);
+			diag_warnx("no prompt template for model %s",
+			    qs(s, 0, model));
 		else
 			diag_warnx("no version %ld of the prompt template for "
-			    "model \"%s\"", version, model);
+			    "model %s", version, qs(s, 0, model));
 		status = DIAG_INVALID;
 	} else
 		status = db_fail(s);
@@ -2112,11 +2307,347 @@ store_prompt_ls(struct store *s, const char *model, FILE *out)
 	    template_line, out);
 }
 
+/* -------------------------------------------------------------- checks */
+
+/*
+ * The checks of the fields of an object that import makes before it
+ * stores one, and fsck on what is stored: what put itself would never
+ * write. Each flaw is reported as "OBJECT: message", for import at the
+ * line of its input, for fsck as one of its problems.
+ */
+struct check {
+	struct store	*s;
+	const char	*file;		/* import: its input; fsck: NULL */
+	unsigned long	 line;
+	int		*problems;	/* fsck: its count */
+	struct buf	 obj;		/* the object, in words */
+	struct buf	 tmp;
+	struct buf	 quoted;
+	struct llmr	*v;		/* for the XML, made when needed */
+	int		 flaws;
+};
+
+static void
+check_free(struct check *c)
+{
+	buf_free(&c->obj);
+	buf_free(&c->tmp);
+	buf_free(&c->quoted);
+	llmr_free(c->v);
+}
+
+static void
+flaw(struct check *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+flaw(struct check *c, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	struct diag_loc loc = { c->file, c->line, 1, NULL };
+	va_list ap;
+
+	buf_add(&b, c->obj.data, c->obj.len);
+	buf_adds(&b, ": ");
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (c->file != NULL)
+		diag_at(DIAG_ERROR, &loc, "import", "%s", buf_cstr(&b));
+	else {
+		diag_warnx("%s: fsck: %s", c->s->path, buf_cstr(&b));
+		(*c->problems)++;
+	}
+	buf_free(&b);
+	c->flaws++;
+}
+
+/* Text quoted for a message (store_quote), valid until the next call. */
+static const char *
+cq(struct check *c, const char *p, size_t n)
+{
+	buf_reset(&c->quoted);
+	store_quote(&c->quoted, p, n);
+	return buf_cstr(&c->quoted);
+}
+
+/* Sets the words of the object: what, and its name quoted. */
+static void
+check_obj(struct check *c, const char *what, const char *name, size_t n,
+    const char *after)
+{
+	buf_reset(&c->obj);
+	buf_adds(&c->obj, what);
+	if (name != NULL) {
+		buf_addc(&c->obj, ' ');
+		store_quote(&c->obj, name, n);
+	}
+	buf_adds(&c->obj, after);
+}
+
+/* Whether p is a SHA-256 in hex, as the store writes hashes. */
+static int
+is_hash(const char *p, size_t n)
+{
+	return n == SHA256_HEX - 1 && strspn(p, "0123456789abcdef") == n;
+}
+
+/* Text: valid UTF-8 without NUL (an import's strings always are). */
+static void
+check_text(struct check *c, const char *field, const char *p, size_t n)
+{
+	if (utf8_valid(p, n) != n)
+		flaw(c, "%s is not valid UTF-8", field);
+	else if (memchr(p, '\0', n) != NULL)
+		flaw(c, "%s holds a NUL byte", field);
+}
+
+/* A topic, message id or model (any text, not empty), or with normal
+ * set a subject name or term, which must be as store_normalize makes it. */
+static void
+check_name(struct check *c, const char *field, const char *p, size_t n,
+    int normal)
+{
+	size_t i, len;
+	uint32_t cp;
+	int flaws = c->flaws;
+
+	if (n == 0) {
+		flaw(c, "%s is empty", field);
+		return;
+	}
+	check_text(c, field, p, n);
+	if (!normal || c->flaws > flaws)
+		return;
+	/* a name from an XML attribute, as context hands it to llmq-encode */
+	for (i = 0; i < n; i += len) {
+		if ((len = utf8_decode(p + i, n - i, &cp)) == 0)
+			len = 1;
+		else if ((cp < 0x20 && cp != '\t' && cp != '\n' &&
+		    cp != '\r') || cp == 0xFFFE || cp == 0xFFFF) {
+			flaw(c, "%s %s holds U+%04X, which XML cannot hold",
+			    field, cq(c, p, n), (unsigned)cp);
+			return;
+		}
+	}
+	store_normalize(&c->tmp, p, n);
+	if (c->tmp.len != n || memcmp(c->tmp.data, p, n) != 0) {
+		struct buf want = BUF_INIT;
+
+		store_quote(&want, c->tmp.data, c->tmp.len);
+		flaw(c, "%s %s is not normalised (%s)", field, cq(c, p, n),
+		    buf_cstr(&want));
+		buf_free(&want);
+	}
+}
+
+static void
+check_range(struct check *c, const char *field, long long v, long long lo,
+    long long hi)
+{
+	if (v < lo || v > hi)
+		flaw(c, "%s %lld is outside %lld-%lld", field, v, lo, hi);
+}
+
+static void
+check_time(struct check *c, const char *field, long long v)
+{
+	check_range(c, field, v, 0, STORE_TIME_MAX);
+}
+
+static void
+check_seq(struct check *c, const char *field, long long seq, long long pos)
+{
+	check_range(c, field, seq, 1, STORE_SEQ_MAX);
+	if (pos >= 0)
+		check_range(c, "lastPos", pos, 0, STORE_PLACES - 1);
+}
+
+/* A sourceXmlHash or xmlBlob, which may be missing (NULL). */
+static void
+check_hash(struct check *c, const char *field, const char *p, size_t n)
+{
+	if (p != NULL && !is_hash(p, n))
+		flaw(c, "%s %s is not a SHA-256 hash (64 lowercase hexadecimal "
+		    "digits)", field, cq(c, p, n));
+}
+
+static void
+check_score(struct check *c, double v)
+{
+	struct buf num = BUF_INIT;
+
+	if (!(v >= 0 && v <= 1)) {
+		jsonw_number(&num, v);
+		flaw(c, "score %s is outside 0.0-1.0", buf_cstr(&num));
+	}
+	buf_free(&num);
+}
+
+/* The XML of an attachment: a valid document of its format, as put
+ * takes it; the first error is told. */
+static void
+check_xml(struct check *c, const char *xml, size_t n, const char *format)
+{
+	const struct llmr_diag *d;
+	struct llmr_opts opts;
+	size_t nd, i;
+	int query = strcmp(format, "llm-query") == 0;
+
+	if (strcmp(format, "llm-query") != 0 &&
+	    strcmp(format, "llm-response") != 0)
+		return;
+	if (c->v == NULL)
+		c->v = llmr_new();
+	memset(&opts, 0, sizeof(opts));
+	opts.file = "xml";
+	opts.type = query ? LLMR_QUERY : LLMR_RESPONSE;
+	if (llmr_check(c->v, xml, n, &opts) == DIAG_OK &&
+	    llmr_doc(c->v) != NULL)
+		return;
+	d = llmr_diags(c->v, &nd);
+	for (i = 0; i < nd && d[i].severity != DIAG_ERROR; i++)
+		continue;
+	if (i == nd)
+		flaw(c, "its XML is not a valid %s document", query ?
+		    "<llmQuery>" : "<llmResponse>");
+	else
+		flaw(c, "its XML is not a valid %s document: %lu:%lu: %s%s%s",
+		    query ? "<llmQuery>" : "<llmResponse>", d[i].line,
+		    d[i].col, d[i].path != NULL ? d[i].path : "",
+		    d[i].path != NULL ? ": " : "", d[i].message);
+}
+
+/* A summary's update: what put keeps of a summaryUpdate, trimmed. */
+static void
+check_update(struct check *c, const char *p, size_t n)
+{
+	if (n == 0)
+		flaw(c, "update is empty");
+	else if (strchr(" \t\r\n", p[0]) != NULL ||
+	    strchr(" \t\r\n", p[n - 1]) != NULL)
+		flaw(c, "update is not trimmed of white space");
+	else
+		check_text(c, "update", p, n);
+}
+
+static void
+check_attachment(struct check *c, const char *topic, size_t tn,
+    const char *message, size_t mn, long long created, long long seq,
+    const char *xml, size_t xn, const char *format)
+{
+	check_name(c, "topicId", topic, tn, 0);
+	check_name(c, "messageId", message, mn, 0);
+	check_time(c, "createdAt", created);
+	check_seq(c, "seq", seq, -1);
+	if (xml != NULL)
+		check_xml(c, xml, xn, format);
+}
+
+static void
+check_keyword(struct check *c, const char *topic, size_t tn, const char *term,
+    size_t kn, long long freq, const double *score, long long created,
+    long long seen, const char *src, size_t sn, long long seq, long long pos)
+{
+	check_name(c, "topicId", topic, tn, 0);
+	check_name(c, "term", term, kn, 1);
+	check_range(c, "frequency", freq, 1, STORE_COUNT_MAX);
+	if (score != NULL)
+		check_score(c, *score);
+	check_time(c, "createdAt", created);
+	check_time(c, "lastSeen", seen);
+	check_hash(c, "sourceXmlHash", src, sn);
+	check_seq(c, "lastSeq", seq, pos);
+}
+
+static void
+check_subject(struct check *c, const char *topic, size_t tn, const char *id,
+    size_t in, const char *desc, size_t dn, long long count,
+    long long created, long long seen, const char *src, size_t sn,
+    long long seq, long long pos)
+{
+	check_name(c, "topic", topic, tn, 0);
+	check_name(c, "id", id, in, 1);
+	check_text(c, "description", desc, dn);
+	check_range(c, "messageCount", count, 1, STORE_COUNT_MAX);
+	check_time(c, "createdAt", created);
+	check_time(c, "lastSeenAt", seen);
+	check_hash(c, "sourceXmlHash", src, sn);
+	check_seq(c, "lastSeq", seq, pos);
+}
+
+static void
+check_time_range(struct check *c, long long start, long long end)
+{
+	check_time(c, "time range start", start);
+	check_time(c, "time range end", end);
+	if (start > end)
+		flaw(c, "time range %lld-%lld ends before it starts", start,
+		    end);
+}
+
+static void
+check_summary(struct check *c, const char *topic, size_t tn, long long v,
+    const char *update, size_t un, long long created, long long updated,
+    const char *reason, size_t rn, const char *src, size_t sn)
+{
+	check_name(c, "topic", topic, tn, 0);
+	check_range(c, "version", v, 1, STORE_SEQ_MAX);
+	check_update(c, update, un);
+	check_time(c, "createdAt", created);
+	check_time(c, "updatedAt", updated);
+	if (reason != NULL)
+		check_text(c, "changeReason", reason, rn);
+	check_hash(c, "sourceXmlHash", src, sn);
+}
+
+static void
+check_template(struct check *c, const char *model, size_t mn,
+    const char *text, size_t n, long long v, long long xv, long long created,
+    long long updated)
+{
+	check_name(c, "modelId", model, mn, 0);
+	if (n == 0)
+		flaw(c, "promptText is empty");
+	else
+		check_text(c, "promptText", text, n);
+	check_range(c, "version", v, 1, STORE_SEQ_MAX);
+	check_range(c, "xmlSchemaVersion", xv, 1, LLONG_MAX);
+	check_time(c, "createdAt", created);
+	check_time(c, "updatedAt", updated);
+}
+
+/* The names of a JSON array (a summary's subjects or keywords, stored). */
+static void
+check_name_array(struct check *c, const char *field, const char *text,
+    size_t n)
+{
+	json_t *a = json_loadb(text, n, 0, NULL), *v;
+	size_t i;
+
+	if (!json_is_array(a)) {
+		flaw(c, "%s is not a JSON array", field);
+		json_decref(a);
+		return;
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v)) {
+			flaw(c, "%s is not an array of strings", field);
+			break;
+		}
+		check_name(c, field, json_string_value(v),
+		    json_string_length(v), 1);
+	}
+	json_decref(a);
+}
+
 /* ---------------------------------------------------------------- fsck */
 
 struct fsck {
 	struct store	*s;
 	int		 problems;
+	const char	*file;		/* for import: its input, */
+	unsigned long	 line;		/* and the line after its last */
 };
 
 static void
@@ -2132,7 +2663,13 @@ problem(struct fsck *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	diag_warnx("%s: fsck: %s", f->s->path, buf_cstr(&b));
+	if (f->file != NULL) {
+		struct diag_loc loc = { f->file, f->line, 1, NULL };
+
+		diag_at(DIAG_ERROR, &loc, "import", "at the end: %s",
+		    buf_cstr(&b));
+	} else
+		diag_warnx("%s: fsck: %s", f->s->path, buf_cstr(&b));
 	buf_free(&b);
 	f->problems++;
 }
@@ -2175,15 +2712,17 @@ fsck_blobs(struct fsck *f)
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const void *data = sqlite3_column_blob(q, 2);
 		size_t n = col_len(q, 2);
+		const char *hb = col_str(q, 0);
+
+		if (!is_hash(hb, strlen(hb)))
+			hb = qs(f->s, 0, hb);
 
 		if (sha256_hex(data != NULL ? data : "", n, hash) != 0 ||
 		    strcmp(hash, col_str(q, 0)) != 0)
-			problem(f, "blob %s: its bytes hash to %s",
-			    col_str(q, 0), hash);
+			problem(f, "blob %s: its bytes hash to %s", hb, hash);
 		if (sqlite3_column_int64(q, 1) != (long long)n)
 			problem(f, "blob %s: size is %lld, its bytes are %zu",
-			    col_str(q, 0), (long long)sqlite3_column_int64(q, 1),
-			    n);
+			    hb, (long long)sqlite3_column_int64(q, 1), n);
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
@@ -2206,44 +2745,47 @@ fsck_attachments(struct fsck *f)
 	    == NULL)
 		return DIAG_TROUBLE;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *h = col_str(q, 0);
+		const char *h = col_str(q, 0), *hs, *ms;
 		long long has;
 
 		att_from_row(&a, q);
+		/* (quoted in the messages unless they are plain) */
+		hs = is_hash(h, strlen(h)) ? h : qs(f->s, 1, h);
+		ms = qs(f->s, 0, a.message);
 		if (a.content != NULL && a.blob != NULL)
-			problem(f, "attachment %s (message \"%s\"): both "
-			    "xmlContent and xmlBlob", h, a.message);
+			problem(f, "attachment %s (message %s): both "
+			    "xmlContent and xmlBlob", hs, ms);
 		else if (a.content == NULL && a.blob == NULL)
-			problem(f, "attachment %s (message \"%s\"): neither "
-			    "xmlContent nor xmlBlob", h, a.message);
+			problem(f, "attachment %s (message %s): neither "
+			    "xmlContent nor xmlBlob", hs, ms);
 		else if (a.content != NULL) {
 			if ((long long)a.content_len != a.size)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "size is %lld, its XML has %zu bytes", h,
-				    a.message, a.size, a.content_len);
+				problem(f, "attachment %s (message %s): "
+				    "size is %lld, its XML has %zu bytes", hs,
+				    ms, a.size, a.content_len);
 			if (a.content_len > STORE_INLINE_MAX)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "inline XML of %zu bytes, over %d", h,
-				    a.message, a.content_len,
+				problem(f, "attachment %s (message %s): "
+				    "inline XML of %zu bytes, over %d", hs,
+				    ms, a.content_len,
 				    STORE_INLINE_MAX);
 		} else if (!sqlite3_column_int(q, 11))
-			problem(f, "attachment %s (message \"%s\"): blob %s is "
-			    "missing", h, a.message, a.blob);
+			problem(f, "attachment %s (message %s): blob %s is "
+			    "missing", hs, ms, a.blob);
 		else {
 			has = sqlite3_column_int64(q, 10);
 			if (has != a.size)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "size is %lld, its XML has %lld bytes", h,
-				    a.message, a.size, has);
+				problem(f, "attachment %s (message %s): "
+				    "size is %lld, its XML has %lld bytes", hs,
+				    ms, a.size, has);
 			if (has <= STORE_INLINE_MAX)
-				problem(f, "attachment %s (message \"%s\"): "
-				    "a blob of %lld bytes, not over %d", h,
-				    a.message, has, STORE_INLINE_MAX);
+				problem(f, "attachment %s (message %s): "
+				    "a blob of %lld bytes, not over %d", hs,
+				    ms, has, STORE_INLINE_MAX);
 		}
 		buf_reset(&line);
 		if (att_line(&line, &a, NULL, hash) == 0 && strcmp(hash, h))
-			problem(f, "attachment %s (message \"%s\"): its fields "
-			    "hash to %s", h, a.message, hash);
+			problem(f, "attachment %s (message %s): its fields "
+			    "hash to %s", hs, ms, hash);
 	}
 	sqlite3_finalize(q);
 	buf_free(&line);
@@ -2261,8 +2803,9 @@ fsck_templates(struct fsck *f)
 	    " ORDER BY model_id")) == NULL)
 		return DIAG_TROUBLE;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		problem(f, "model \"%s\": %lld active prompt templates",
-		    col_str(q, 0), (long long)sqlite3_column_int64(q, 1));
+		problem(f, "model %s: %lld active prompt templates",
+		    qs(f->s, 0, col_str(q, 0)),
+		    (long long)sqlite3_column_int64(q, 1));
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
@@ -2287,8 +2830,8 @@ fsck_summaries(struct fsck *f)
 		}
 		v = sqlite3_column_int64(q, 1);
 		for (; want < v; want++)
-			problem(f, "topic \"%s\": summary version %lld is "
-			    "missing", topic.data, want);
+			problem(f, "topic %s: summary version %lld is "
+			    "missing", qs(f->s, 0, topic.data), want);
 		want = v + 1;
 	}
 	sqlite3_finalize(q);
@@ -2296,17 +2839,215 @@ fsck_summaries(struct fsck *f)
 	return rc == SQLITE_DONE ? DIAG_OK : db_fail(f->s);
 }
 
+/* A text column, or NULL when it is NULL; its length in *n. */
+static const char *
+col_opt(sqlite3_stmt *q, int i, size_t *n)
+{
+	*n = col_len(q, i);
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? NULL : col_str(q, i);
+}
+
+/* The words of an attachment, a keyword or subject, a summary and a
+ * template in the messages of import and fsck. */
+static void
+obj_attachment(struct check *c, const char *hash, size_t hn,
+    const char *message, size_t mn)
+{
+	buf_reset(&c->obj);
+	buf_adds(&c->obj, "attachment ");
+	if (is_hash(hash, hn))
+		buf_add(&c->obj, hash, hn);
+	else
+		store_quote(&c->obj, hash, hn);
+	buf_adds(&c->obj, " (message ");
+	store_quote(&c->obj, message, mn);
+	buf_addc(&c->obj, ')');
+}
+
+static void
+obj_named(struct check *c, const char *what, const char *name, size_t n,
+    const char *topic, size_t tn)
+{
+	check_obj(c, what, name, n, " of topic ");
+	store_quote(&c->obj, topic, tn);
+}
+
+static void
+obj_summary(struct check *c, const char *topic, size_t tn, long long v)
+{
+	buf_reset(&c->obj);
+	buf_reset(&c->tmp);
+	buf_add(&c->tmp, topic, tn);
+	buf_printf(&c->tmp, "-v%lld", v);
+	check_obj(c, "summary", c->tmp.data, c->tmp.len, "");
+}
+
+static void
+obj_template(struct check *c, const char *model, size_t mn, long long v)
+{
+	buf_reset(&c->obj);
+	buf_printf(&c->obj, "version %lld of the prompt template of model ",
+	    v);
+	store_quote(&c->obj, model, mn);
+}
+
+/* The tables that fsck_fields reads, one query each. */
+enum {
+	F_ATTACHMENT, F_KEYWORD, F_KEYWORD_SUBJECT, F_SUBJECT,
+	F_SUBJECT_KEYWORD, F_RANGE, F_SUMMARY, F_TEMPLATE, F_N
+};
+
+static const char *const fields_sql[F_N] = {
+	[F_ATTACHMENT] = "SELECT a.hash, a.message_id, a.topic_id,"
+	    " a.xml_content, b.data, a.format, a.created_at, a.id"
+	    " FROM attachment AS a LEFT JOIN blob AS b ON b.hash = a.xml_blob"
+	    " ORDER BY a.id",
+	[F_KEYWORD] = "SELECT " KEYWORD_COLUMNS " FROM keyword"
+	    " ORDER BY topic_id, term",
+	[F_KEYWORD_SUBJECT] = "SELECT topic_id, term, subject_id"
+	    " FROM keyword_subject ORDER BY topic_id, term, seq",
+	[F_SUBJECT] = "SELECT " SUBJECT_COLUMNS " FROM subject"
+	    " ORDER BY topic_id, id",
+	[F_SUBJECT_KEYWORD] = "SELECT topic_id, subject_id, term"
+	    " FROM subject_keyword ORDER BY topic_id, subject_id, seq",
+	[F_RANGE] = "SELECT topic_id, subject_id, start, \"end\""
+	    " FROM subject_range ORDER BY topic_id, subject_id, rowid",
+	[F_SUMMARY] = "SELECT topic_id, version, update_text, subjects,"
+	    " keywords, created_at, updated_at, change_reason, source_xml_hash"
+	    " FROM summary ORDER BY topic_id, version",
+	[F_TEMPLATE] = "SELECT " TEMPLATE_COLUMNS " FROM template"
+	    " ORDER BY model_id, version",
+};
+
+/* The checks of one row of the table t. */
+static void
+fields_row(struct check *c, int t, sqlite3_stmt *q)
+{
+	const char *a, *b, *x, *src;
+	size_t an, bn, xn, sn;
+	double score;
+
+	a = col_opt(q, 0, &an);
+	b = col_opt(q, 1, &bn);
+	if (a == NULL)
+		a = "";
+	if (b == NULL)
+		b = "";
+	switch (t) {
+	case F_ATTACHMENT:
+		obj_attachment(c, a, an, b, bn);
+		/* the inline XML, or the blob's (none when it is missing) */
+		if ((x = col_opt(q, 3, &xn)) == NULL &&
+		    sqlite3_column_type(q, 4) != SQLITE_NULL) {
+			x = sqlite3_column_blob(q, 4);
+			xn = col_len(q, 4);
+			if (x == NULL)
+				x = "";
+		}
+		check_attachment(c, col_str(q, 2), col_len(q, 2), b, bn,
+		    sqlite3_column_int64(q, 6), sqlite3_column_int64(q, 7), x,
+		    xn, col_str(q, 5));
+		break;
+	case F_KEYWORD:
+		obj_named(c, "keyword", b, bn, a, an);
+		score = sqlite3_column_double(q, 3);
+		src = col_opt(q, 6, &sn);
+		check_keyword(c, a, an, b, bn, sqlite3_column_int64(q, 2),
+		    sqlite3_column_type(q, 3) == SQLITE_NULL ? NULL : &score,
+		    sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 5),
+		    src, sn, sqlite3_column_int64(q, 7),
+		    sqlite3_column_int64(q, 8));
+		break;
+	case F_KEYWORD_SUBJECT:
+	case F_SUBJECT_KEYWORD:
+		obj_named(c, t == F_KEYWORD_SUBJECT ? "keyword" : "subject", b,
+		    bn, a, an);
+		check_name(c, t == F_KEYWORD_SUBJECT ? "subject" : "keyword",
+		    col_str(q, 2), col_len(q, 2), 1);
+		break;
+	case F_SUBJECT:
+		obj_named(c, "subject", b, bn, a, an);
+		src = col_opt(q, 7, &sn);
+		check_subject(c, a, an, b, bn, col_str(q, 2), col_len(q, 2),
+		    sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 4),
+		    sqlite3_column_int64(q, 5), src, sn,
+		    sqlite3_column_int64(q, 8), sqlite3_column_int64(q, 9));
+		break;
+	case F_RANGE:
+		obj_named(c, "subject", b, bn, a, an);
+		check_time_range(c, sqlite3_column_int64(q, 2),
+		    sqlite3_column_int64(q, 3));
+		break;
+	case F_SUMMARY:
+		obj_summary(c, a, an, sqlite3_column_int64(q, 1));
+		x = col_opt(q, 7, &xn);
+		src = col_opt(q, 8, &sn);
+		check_summary(c, a, an, sqlite3_column_int64(q, 1),
+		    col_str(q, 2), col_len(q, 2), sqlite3_column_int64(q, 5),
+		    sqlite3_column_int64(q, 6), x, xn, src, sn);
+		check_name_array(c, "subject", col_str(q, 3), col_len(q, 3));
+		check_name_array(c, "keyword", col_str(q, 4), col_len(q, 4));
+		break;
+	case F_TEMPLATE:
+		obj_template(c, a, an, sqlite3_column_int64(q, 1));
+		check_template(c, a, an, col_str(q, 2), col_len(q, 2),
+		    sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 3),
+		    sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 5));
+		break;
+	}
+}
+
+/* What import would have refused: the checks of every field. */
+static int
+fsck_fields(struct fsck *f)
+{
+	struct check c;
+	sqlite3_stmt *q;
+	int t, rc = SQLITE_DONE, status = DIAG_OK;
+
+	memset(&c, 0, sizeof(c));
+	c.s = f->s;
+	c.problems = &f->problems;
+	for (t = 0; t < F_N && status == DIAG_OK; t++) {
+		if ((q = prepare(f->s, fields_sql[t])) == NULL) {
+			status = DIAG_TROUBLE;
+			break;
+		}
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			fields_row(&c, t, q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			status = db_fail(f->s);
+	}
+	check_free(&c);
+	return status;
+}
+
+
 /* Checks everything that the schema cannot; DIAG_INVALID on a problem. */
 int
 store_fsck(struct store *s)
 {
-	struct fsck f = { s, 0 };
+	static int (*const checks[])(struct fsck *) = {
+		fsck_integrity, fsck_blobs, fsck_attachments, fsck_templates,
+		fsck_summaries, fsck_fields
+	};
+	struct fsck f = { s, 0, NULL, 0 };
+	size_t i;
+	int damage, trouble = 0;
 
-	if (fsck_integrity(&f) != DIAG_OK || fsck_blobs(&f) != DIAG_OK ||
-	    fsck_attachments(&f) != DIAG_OK || fsck_templates(&f) != DIAG_OK ||
-	    fsck_summaries(&f) != DIAG_OK)
+	/* A check that SQLite stops on damage in the file has found a
+	 * problem; the others still run. */
+	s->checking = 1;
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]) && !trouble; i++) {
+		damage = s->damage;
+		if (checks[i](&f) != DIAG_OK && s->damage == damage)
+			trouble = 1;
+	}
+	s->checking = 0;
+	if (trouble)
 		return DIAG_TROUBLE;
-	return f.problems > 0 ? DIAG_INVALID : DIAG_OK;
+	return f.problems + s->damage > 0 ? DIAG_INVALID : DIAG_OK;
 }
 
 /* ------------------------------------------------------ export, import */
@@ -2323,7 +3064,7 @@ blob_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
 	member_str(b, "hash", q, 0);
 	member_int(b, "size", q, 1);
 	buf_adds(b, ",\"data\":");
-	jsonw_string(b, data != NULL ? data : "", col_len(q, 2));
+	jstr(b, data != NULL ? data : "", col_len(q, 2));
 	buf_adds(b, "}\n");
 	return DIAG_OK;
 }
@@ -2423,7 +3164,27 @@ struct line {
 	json_t		*o;
 	struct buf	 tmp;
 	struct buf	 tmp2;
+	struct check	 ck;		/* the checks of the fields */
 };
+
+/* Whether the checks of the line's object found a flaw since flaws. */
+static int
+flawed(struct line *l, int flaws)
+{
+	return l->ck.flaws > flaws;
+}
+
+/* Checks each name of an array member (checked to hold strings). */
+static void
+check_names(struct line *l, const char *member, const char *field)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(l->o, member), i, e)
+		check_name(&l->ck, field, json_string_value(e),
+		    json_string_length(e), 1);
+}
 
 static int
 bad(struct line *l, const char *fmt, ...)
@@ -2433,14 +3194,22 @@ static int
 bad(struct line *l, const char *fmt, ...)
 {
 	struct diag_loc loc = { l->file, l->no, 1, NULL };
-	char msg[512];
+	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	diag_at(DIAG_ERROR, &loc, "import", "%s", msg);
+	diag_at(DIAG_ERROR, &loc, "import", "%s", buf_cstr(&msg));
+	buf_free(&msg);
 	return DIAG_INVALID;
+}
+
+/* A hash of an import for a message: quoted unless it is one. */
+static const char *
+hq(struct line *l, const char *h)
+{
+	return is_hash(h, strlen(h)) ? h : qs(l->s, 2, h);
 }
 
 /* The members of one object, checked; NULL (reported) when missing. */
@@ -2546,10 +3315,10 @@ import_blob(struct line *l)
 	    (data = get_str(l, "data", 0, &n)) == NULL)
 		return DIAG_INVALID;
 	if (sha256_hex(data, n, hash) != 0 || strcmp(hash, h) != 0)
-		return bad(l, "blob %s: its data hashes to %s", h, hash);
+		return bad(l, "blob %s: its data hashes to %s", hq(l, h), hash);
 	if (size != (long long)n)
 		return bad(l, "blob %s: size is %lld, its data has %zu bytes",
-		    h, size, n);
+		    hq(l, h), size, n);
 	if ((q = stmt(l->s, Q_BLOB_ADD)) == NULL)
 		return DIAG_TROUBLE;
 	bind_str(q, 1, h);
@@ -2566,7 +3335,7 @@ import_attachment(struct line *l)
 	const char *h;
 	long long seq, blob_size = -1;
 	sqlite3_stmt *q;
-	int rc;
+	int rc, flaws;
 
 	memset(&a, 0, sizeof(a));
 	if ((h = get_str(l, "hash", 0, NULL)) == NULL ||
@@ -2583,6 +3352,13 @@ import_attachment(struct line *l)
 		return DIAG_INVALID;
 	if (json_object_get(l->o, "xmlBlob") != NULL && a.blob == NULL)
 		return DIAG_INVALID;
+	if (!is_hash(h, strlen(h))) {
+		obj_attachment(&l->ck, h, strlen(h), a.message,
+		    strlen(a.message));
+		flaw(&l->ck, "hash is not a SHA-256 hash (64 lowercase "
+		    "hexadecimal digits)");
+		return DIAG_INVALID;
+	}
 	if ((a.content != NULL) == (a.blob != NULL))
 		return bad(l, "attachment %s: exactly one of xmlContent and "
 		    "xmlBlob must be there", h);
@@ -2597,12 +3373,24 @@ import_attachment(struct line *l)
 	    a.size > STORE_INLINE_MAX))
 		return bad(l, "attachment %s: size is %lld, its XML has %zu "
 		    "bytes", h, a.size, a.content_len);
+	obj_attachment(&l->ck, h, strlen(h), a.message, strlen(a.message));
+	flaws = l->ck.flaws;
 	if (a.blob != NULL) {
+		check_hash(&l->ck, "xmlBlob", a.blob, strlen(a.blob));
+		if (flawed(l, flaws))
+			return DIAG_INVALID;
 		if ((q = stmt(l->s, Q_BLOB_GET)) == NULL)
 			return DIAG_TROUBLE;
 		bind_str(q, 1, a.blob);
-		if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			blob_size = col_len(q, 0);
+			if (blob_size == a.size && a.size > STORE_INLINE_MAX)
+				check_attachment(&l->ck, a.topic,
+				    strlen(a.topic), a.message,
+				    strlen(a.message), a.created, seq,
+				    sqlite3_column_blob(q, 0),
+				    (size_t)blob_size, a.format);
+		}
 		sqlite3_reset(q);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			return db_fail(l->s);
@@ -2612,7 +3400,12 @@ import_attachment(struct line *l)
 		if (blob_size != a.size || a.size <= STORE_INLINE_MAX)
 			return bad(l, "attachment %s: size is %lld, its blob "
 			    "has %lld bytes", h, a.size, blob_size);
-	}
+	} else
+		check_attachment(&l->ck, a.topic, strlen(a.topic), a.message,
+		    strlen(a.message), a.created, seq, a.content,
+		    a.content_len, a.format);
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	buf_reset(&l->tmp);
 	if (att_line(&l->tmp, &a, NULL, hash) != 0 || strcmp(hash, h) != 0)
 		return bad(l, "attachment %s: its fields hash to %s", h, hash);
@@ -2628,7 +3421,8 @@ import_attachment(struct line *l)
 	sqlite3_bind_int64(q, 8, a.version);
 	sqlite3_bind_int64(q, 9, a.created);
 	sqlite3_bind_int64(q, 10, a.size);
-	return inserted(l, q, "message \"%s\" (or seq %lld)", a.message, seq);
+	return inserted(l, q, "message %s (or seq %lld)",
+	    qs(l->s, 0, a.message), seq);
 }
 
 static int
@@ -2637,7 +3431,7 @@ import_template(struct line *l)
 	const char *model, *text;
 	long long xv, v, created, updated;
 	size_t n;
-	int active;
+	int active, flaws;
 	sqlite3_stmt *q;
 
 	if ((model = get_str(l, "modelId", 0, NULL)) == NULL ||
@@ -2647,6 +3441,12 @@ import_template(struct line *l)
 	    get_int(l, "createdAt", &created) != 0 ||
 	    get_int(l, "updatedAt", &updated) != 0 ||
 	    get_bool(l, "active", &active) != 0)
+		return DIAG_INVALID;
+	obj_template(&l->ck, model, strlen(model), v);
+	flaws = l->ck.flaws;
+	check_template(&l->ck, model, strlen(model), text, n, v, xv, created,
+	    updated);
+	if (flawed(l, flaws))
 		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO template (model_id, version,"
 	    " prompt_text, xml_schema_version, created_at, updated_at, active)"
@@ -2660,7 +3460,7 @@ import_template(struct line *l)
 	sqlite3_bind_int64(q, 6, updated);
 	sqlite3_bind_int(q, 7, active);
 	return inserted(l, q, "version %lld (or an active template) of model "
-	    "\"%s\"", v, model);
+	    "%s", v, qs(l->s, 0, model));
 }
 
 /*
@@ -2683,8 +3483,9 @@ import_list(struct line *l, const char *member, const char *text,
 		bind_str(q, 2, name);
 		bind_text(q, 3, json_string_value(e), json_string_length(e));
 		sqlite3_bind_int64(q, 4, (long long)i);
-		if ((rc = inserted(l, q, "\"%s\" in the %s of \"%s\"",
-		    json_string_value(e), member, name)) != DIAG_OK)
+		if ((rc = inserted(l, q, "%s in the %s of %s",
+		    qs(l->s, 0, json_string_value(e)), member,
+		    qs(l->s, 1, name))) != DIAG_OK)
 			return rc;
 	}
 	return DIAG_OK;
@@ -2695,7 +3496,7 @@ import_subject(struct line *l)
 {
 	const char *id, *topic, *desc, *src;
 	long long count, created, seen, seq, pos;
-	int archived, rc;
+	int archived, rc, flaws;
 	json_t *tr = json_object_get(l->o, "timeRanges"), *e;
 	size_t i;
 	sqlite3_stmt *q;
@@ -2721,6 +3522,18 @@ import_subject(struct line *l)
 		    !json_is_integer(json_object_get(e, "end")))
 			return bad(l, "\"timeRanges\" must be an array of "
 			    "{\"start\", \"end\"}");
+	obj_named(&l->ck, "subject", id, strlen(id), topic, strlen(topic));
+	flaws = l->ck.flaws;
+	check_subject(&l->ck, topic, strlen(topic), id, strlen(id), desc,
+	    strlen(desc), count, created, seen, src, src != NULL ? strlen(src) :
+	    0, seq, pos);
+	check_names(l, "keywords", "keyword");
+	json_array_foreach(tr, i, e)
+		check_time_range(&l->ck,
+		    json_integer_value(json_object_get(e, "start")),
+		    json_integer_value(json_object_get(e, "end")));
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO subject (topic_id, id,"
 	    " description, message_count, created_at, last_seen_at, archived,"
 	    " source_xml_hash, last_seq, last_pos)"
@@ -2736,8 +3549,8 @@ import_subject(struct line *l)
 	bind_str(q, 8, src);
 	sqlite3_bind_int64(q, 9, seq);
 	sqlite3_bind_int64(q, 10, pos);
-	if ((rc = inserted(l, q, "subject \"%s\" of topic \"%s\"", id,
-	    topic)) != DIAG_OK ||
+	if ((rc = inserted(l, q, "subject %s of topic %s", qs(l->s, 0,
+	    id), qs(l->s, 1, topic))) != DIAG_OK ||
 	    (rc = import_list(l, "keywords", sql[Q_SUBJECT_KEYWORD], topic,
 	    id)) != DIAG_OK)
 		return rc;
@@ -2752,7 +3565,8 @@ import_subject(struct line *l)
 		    "start")));
 		sqlite3_bind_int64(q, 4, json_integer_value(json_object_get(e,
 		    "end")));
-		if ((rc = inserted(l, q, "a time range of \"%s\"", id)) !=
+		if ((rc = inserted(l, q, "a time range of %s",
+		    qs(l->s, 0, id))) !=
 		    DIAG_OK)
 			return rc;
 	}
@@ -2765,8 +3579,9 @@ import_keyword(struct line *l)
 	const char *topic, *term, *src;
 	long long freq, created, seen, seq, pos;
 	json_t *score = json_object_get(l->o, "score");
+	double value = 0;
 	sqlite3_stmt *q;
-	int rc;
+	int rc, flaws;
 
 	if ((topic = get_str(l, "topicId", 0, NULL)) == NULL ||
 	    (term = get_str(l, "term", 0, NULL)) == NULL ||
@@ -2780,6 +3595,16 @@ import_keyword(struct line *l)
 		return bad(l, "\"score\" must be a number");
 	src = get_str(l, "sourceXmlHash", 1, NULL);
 	if (json_object_get(l->o, "sourceXmlHash") != NULL && src == NULL)
+		return DIAG_INVALID;
+	if (score != NULL)
+		value = json_number_value(score);
+	obj_named(&l->ck, "keyword", term, strlen(term), topic, strlen(topic));
+	flaws = l->ck.flaws;
+	check_keyword(&l->ck, topic, strlen(topic), term, strlen(term), freq,
+	    score != NULL ? &value : NULL, created, seen, src, src != NULL ?
+	    strlen(src) : 0, seq, pos);
+	check_names(l, "subjects", "subject");
+	if (flawed(l, flaws))
 		return DIAG_INVALID;
 	if ((q = prepare(l->s, "INSERT INTO keyword (topic_id, term,"
 	    " frequency, score, created_at, last_seen, source_xml_hash,"
@@ -2796,8 +3621,8 @@ import_keyword(struct line *l)
 	bind_str(q, 7, src);
 	sqlite3_bind_int64(q, 8, seq);
 	sqlite3_bind_int64(q, 9, pos);
-	if ((rc = inserted(l, q, "keyword \"%s\" of topic \"%s\"", term,
-	    topic)) != DIAG_OK)
+	if ((rc = inserted(l, q, "keyword %s of topic %s",
+	    qs(l->s, 0, term), qs(l->s, 1, topic))) != DIAG_OK)
 		return rc;
 	return import_list(l, "subjects", sql[Q_KEYWORD_SUBJECT], topic, term);
 }
@@ -2809,6 +3634,7 @@ import_summary(struct line *l)
 	long long v, created, updated;
 	size_t n;
 	sqlite3_stmt *q;
+	int flaws;
 
 	if ((id = get_str(l, "id", 0, NULL)) == NULL ||
 	    (topic = get_str(l, "topic", 0, NULL)) == NULL ||
@@ -2822,20 +3648,34 @@ import_summary(struct line *l)
 	prev = get_str(l, "previousVersion", 1, NULL);
 	reason = get_str(l, "changeReason", 1, NULL);
 	src = get_str(l, "sourceXmlHash", 1, NULL);
+	obj_summary(&l->ck, topic, strlen(topic), v);
+	flaws = l->ck.flaws;
+	check_summary(&l->ck, topic, strlen(topic), v, update, n, created,
+	    updated, reason, reason != NULL ? strlen(reason) : 0, src,
+	    src != NULL ? strlen(src) : 0);
+	check_names(l, "newSubjects", "subject");
+	check_names(l, "newKeywords", "keyword");
+	if (flawed(l, flaws))
+		return DIAG_INVALID;
 	{
 		char want[64];
 		size_t tl = strlen(topic);
 
 		snprintf(want, sizeof(want), "-v%lld", v);
 		if (v < 1 || strlen(id) != tl + strlen(want) ||
-		    strncmp(id, topic, tl) != 0 || strcmp(id + tl, want) != 0)
-			return bad(l, "summary id \"%s\" is not \"%s%s\"", id,
-			    topic, want);
+		    strncmp(id, topic, tl) != 0 || strcmp(id + tl, want) != 0) {
+			buf_reset(&l->tmp);
+			buf_adds(&l->tmp, topic);
+			buf_adds(&l->tmp, want);
+			return bad(l, "summary id %s is not %s", qs(l->s, 0,
+			    id), qs(l->s, 1, buf_cstr(&l->tmp)));
+		}
 		snprintf(want, sizeof(want), "-v%lld", v - 1);
 		if (v == 1 ? prev != NULL : prev == NULL ||
 		    strncmp(prev, topic, tl) != 0 || strcmp(prev + tl, want))
-			return bad(l, "summary \"%s\": previousVersion must be "
-			    "%s", id, v == 1 ? "absent" : "the version before");
+			return bad(l, "summary %s: previousVersion must be "
+			    "%s", qs(l->s, 0, id), v == 1 ? "absent" :
+			    "the version before");
 	}
 	if ((q = prepare(l->s, "INSERT INTO summary (topic_id, version,"
 	    " update_text, subjects, keywords, created_at, updated_at,"
@@ -2851,7 +3691,7 @@ import_summary(struct line *l)
 	sqlite3_bind_int64(q, 7, updated);
 	bind_str(q, 8, reason);
 	bind_str(q, 9, src);
-	return inserted(l, q, "summary \"%s\"", id);
+	return inserted(l, q, "summary %s", qs(l->s, 0, id));
 }
 
 /* Reads export's lines into the store; the caller commits on DIAG_OK. */
@@ -2870,21 +3710,37 @@ store_import(struct store *s, const char *file, FILE *in)
 		{ "Summary", import_summary },
 	};
 	struct line l;
-	json_error_t err;
 	char *text = NULL;
-	size_t cap = 0, i;
-	ssize_t n;
+	size_t cap = 0;
+	ssize_t len;
+	json_error_t err;
+	size_t i, n;
 	const char *type;
 	int status = DIAG_OK, st;
 
 	memset(&l, 0, sizeof(l));
 	l.s = s;
 	l.file = file;
-	while (status != DIAG_TROUBLE && (n = getline(&text, &cap, in)) != -1) {
+	l.ck.s = s;
+	l.ck.file = file;
+	while (status != DIAG_TROUBLE &&
+	    (len = io_getline_text(&text, &cap, in)) != -1) {
 		l.no++;
-		if (n > 0 && text[n - 1] == '\n')
+		l.ck.line = l.no;
+		n = (size_t)len;
+		if (text[n - 1] == '\n')
 			n--;
-		l.o = json_loadb(text, (size_t)n, JSON_REJECT_DUPLICATES, &err);
+		else if (text[n - 1] == '\0') {
+			/* no JSON text holds one: the import ends there */
+			struct diag_loc loc = { file, l.no, 1, NULL };
+
+			loc.col += utf8_count(text, n - 1);
+			diag_at(DIAG_ERROR, &loc, "import", "NUL byte");
+			status = DIAG_INVALID;
+			break;
+		}
+		l.o = json_loadb(text, n,
+		    JSON_REJECT_DUPLICATES, &err);
 		if (l.o == NULL || !json_is_object(l.o)) {
 			status = diag_max(status, bad(&l, "not a JSON object"
 			    "%s%s", l.o == NULL ? ": " : "",
@@ -2911,7 +3767,7 @@ store_import(struct store *s, const char *file, FILE *in)
 				if (strcmp(type, types[i].type) == 0)
 					break;
 			if (i == sizeof(types) / sizeof(types[0]))
-				bad(&l, "unknown $type$ \"%s\"", type);
+				bad(&l, "unknown $type$ %s", qs(s, 0, type));
 			else
 				st = types[i].fn(&l);
 		}
@@ -2934,6 +3790,17 @@ store_import(struct store *s, const char *file, FILE *in)
 	    " (SELECT coalesce(max(last_seq), 0) FROM keyword))"
 	    " WHERE name = 'attachment'") != DIAG_OK)
 		status = DIAG_TROUBLE;
+	/* What no single line shows: one active template a model, the
+	 * summary versions of a topic without a gap. */
+	if (status == DIAG_OK && l.no > 0) {
+		struct fsck f = { s, 0, file, l.no + 1 };
+
+		if (fsck_templates(&f) != DIAG_OK ||
+		    fsck_summaries(&f) != DIAG_OK)
+			status = DIAG_TROUBLE;
+		else if (f.problems > 0)
+			status = DIAG_INVALID;
+	}
 	if (status == DIAG_OK && l.no == 0) {
 		struct diag_loc loc = { file, 1, 1, NULL };
 
@@ -2944,5 +3811,6 @@ store_import(struct store *s, const char *file, FILE *in)
 	free(text);
 	buf_free(&l.tmp);
 	buf_free(&l.tmp2);
+	check_free(&l.ck);
 	return status;
 }

@@ -20,6 +20,10 @@
 #define STORE_APPLICATION_ID	0x4C4C4D53	/* "LLMS" */
 #define STORE_CONTEXT_SUBJECTS	20
 #define STORE_CONTEXT_KEYWORDS	50
+/* What import takes and fsck accepts (put never goes beyond them). */
+#define STORE_SEQ_MAX		1000000000000LL	/* a message's place */
+#define STORE_TIME_MAX		999999999999999LL	/* ms (LLMSTORE_NOW) */
+#define STORE_COUNT_MAX		9007199254740991LL	/* 2^53 - 1 */
 
 struct store;
 
@@ -53,7 +57,7 @@ int	store_subjects(struct store *, const char *, FILE *);
 int	store_archive(struct store *, const char *, const char *, int);
 int	store_trace(struct store *, const char *, const char *, FILE *);
 int	store_prompt_set(struct store *, const char *, long, const char *,
-	    size_t, FILE *);
+	    size_t, struct buf *);
 int	store_prompt_get(struct store *, const char *, long, FILE *);
 int	store_prompt_ls(struct store *, const char *, FILE *);
 int	store_fsck(struct store *);
@@ -61,5 +65,6 @@ int	store_export(struct store *, FILE *);
 int	store_import(struct store *, const char *, FILE *);
 
 void	store_normalize(struct buf *, const char *, size_t);
+void	store_quote(struct buf *, const char *, size_t);
 
 #endif

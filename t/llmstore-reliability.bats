@@ -6,7 +6,9 @@
 # at random moments; and stores that are not llmstore databases or are
 # damaged: random bytes, a text file, a foreign SQLite database, a newer
 # schema, truncated copies, overwritten pages and bytes, an empty file, a
-# directory, an unreadable file and a read-only directory. Every command
+# directory, an unreadable file, a read-only directory, a read-only file
+# and a read-only file system (which commands that only read still read),
+# and a damaged b-tree (which fsck reports with status 1). Every command
 # runs under timeout(1): a hang fails the test (status 124) and so does a
 # crash (status 128 and above).
 
@@ -797,4 +799,109 @@ opendir() {
 	*) return 1 ;;
 	esac
 	assert_equal "$(state ro/s.db)" "$before"
+}
+
+# Hostile input (issue 13)
+
+# the commands that only read (a loop over them does not use i, which
+# bats' run changes)
+READS=(ls 'context t' fsck export 'keywords t' 'subjects t' 'summary t'
+    'cat -m r1' 'trace blob' 'prompt ls')
+
+@test "a store in a read-only directory is read by every command that only reads, and left as it was" {
+	opendir
+	mkdir ro
+	mkstore ro/s.db
+	local k before
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		timeout "$LIMIT" llmstore -d ro/s.db ${READS[$k]} >"reads.$k"
+	done
+	rm -f ro/s.db-wal ro/s.db-shm
+	chmod 644 ro/s.db
+	chmod 555 ro
+	before=$(state ro/s.db)
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr $as timeout "$LIMIT" llmstore -d ro/s.db ${READS[$k]}
+		assert_equal "$stderr" ""
+		assert_output "$(cat "reads.$k")"
+	done
+	assert_equal "$(state ro/s.db)" "$before"
+	# shellcheck disable=SC2086
+	run -3 --separate-stderr $as timeout "$LIMIT" llmstore -d ro/s.db put -t t -m m1 reply.xml
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 1
+	assert_equal "$(state ro/s.db)" "$before"
+}
+
+@test "a store file that may not be written is read by every command that only reads" {
+	opendir
+	mkdir rw
+	mkstore rw/s.db
+	local k sum
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		timeout "$LIMIT" llmstore -d rw/s.db ${READS[$k]} >"reads.$k"
+	done
+	chmod 777 rw
+	chmod 444 rw/s.db
+	sum=$(cksum <rw/s.db)
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr $as timeout "$LIMIT" llmstore -d rw/s.db ${READS[$k]}
+		assert_equal "$stderr" ""
+		assert_output "$(cat "reads.$k")"
+	done
+	assert_equal "$(cksum <rw/s.db)" "$sum"
+}
+
+@test "fsck of a store with a damaged b-tree page lists what it finds and exits 1, not 3" {
+	mkstore s.db
+	local size
+	size=$(sqlite3 s.db 'PRAGMA page_size')
+	cp s.db x.db
+	head -c "$size" /dev/zero | tr '\0' '\377' |
+	    dd of=x.db bs="$size" seek=1 conv=notrunc status=none
+	run -1 --separate-stderr timeout "$LIMIT" llmstore -d x.db fsck
+	assert_output ""
+	[ -n "$stderr" ]
+	assert_equal "$(grep -v '^llmstore: x\.db: fsck: [^ ]' <<<"$stderr")" ""
+	[[ $stderr == *'llmstore: x.db: fsck: database disk image is malformed'* ]]
+}
+
+@test "a store on a read-only file system is read by every command that only reads; put says why it cannot write" {
+	# a read-only bind mount in a mount namespace of its own: root only
+	if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+		skip "needs root and unshare -m for a read-only mount"
+	fi
+	mkdir fs
+	cp "$TOP/examples/reply.xml" reply.xml
+	mkstore fs/s.db
+	local k
+	for k in "${!READS[@]}"; do
+		# shellcheck disable=SC2086
+		timeout "$LIMIT" llmstore -d fs/s.db ${READS[$k]} >"reads.$k"
+	done
+	rm -f fs/s.db-wal fs/s.db-shm
+	cat >ro.sh <<'SH'
+mount --bind fs fs && mount -o remount,bind,ro fs || exit 9
+touch fs/probe 2>/dev/null && exit 8
+k=0
+while read -r c; do
+	# shellcheck disable=SC2086
+	timeout 20 llmstore -d fs/s.db $c >"got.$k" 2>"err.$k"
+	echo "$?" >"rc.$k"
+	k=$((k + 1))
+done
+timeout 20 llmstore -d fs/s.db put -t t -m m1 reply.xml >put.out 2>put.err
+echo "$?" >put.rc
+SH
+	run -0 unshare -m sh ro.sh < <(printf '%s\n' "${READS[@]}")
+	for k in "${!READS[@]}"; do
+		assert_equal "$(cat "rc.$k") $(cat "err.$k")" "0 "
+		assert_equal "$(cat "got.$k")" "$(cat "reads.$k")"
+	done
+	assert_equal "$(cat put.rc)" 3
+	assert_equal "$(cat put.out)" ""
+	assert_equal "$(cat put.err)" "llmstore: fs/s.db: Read-only file system"
 }

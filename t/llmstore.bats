@@ -1487,3 +1487,281 @@ $(cat "$D/bad.err")"
 	assert_output "$(hash_of t good good.xml llm-response 1)  good.xml"
 	assert_equal "$stderr" ""
 }
+
+@test "a topic, message id, model, subject, term or hash that is not UTF-8 is a usage error, for every command" {
+	cp "$D/reply.xml" .
+	local bad=$'a\xffb' c
+	for c in "put -t $bad -m m reply.xml:-t" "put -t t -m $bad reply.xml:-m" \
+	    "ls -t $bad:-t" "ls -m $bad:-m" "cat -m $bad:-m" "rm -m $bad:-m" \
+	    "trace x -t $bad:-t" "prompt set -M $bad reply.xml:-M" \
+	    "prompt get -M $bad:-M" "prompt ls -M $bad:-M" \
+	    "context $bad:TOPIC" "summary $bad:TOPIC" "keywords $bad:TOPIC" \
+	    "subjects $bad:TOPIC" "archive $bad s:TOPIC" "archive t $bad:SUBJECT" \
+	    "trace $bad:TERM" "cat $bad:HASH"; do
+		# shellcheck disable=SC2086
+		usage_error "${c##*:} must be valid UTF-8, not \"a\\xFFb\"" -d "$S" ${c%:*}
+	done
+	[ ! -e "$S" ]
+}
+
+@test "put --batch refuses a file whose name gives an id that is not UTF-8, before it reads any file" {
+	cp "$D/reply.xml" good.xml
+	cp "$D/reply.xml" $'r\xff.xml'
+	usage_error 'put --batch: the message id of "r\xFF.xml" must be valid UTF-8' \
+	    -d "$S" put --batch -t t good.xml $'r\xff.xml'
+	[ ! -e "$S" ]
+	# a directory that is not UTF-8 is not part of the id
+	mkdir $'d\xff'
+	cp "$D/reply.xml" $'d\xff/r1.xml'
+	run -0 --separate-stderr st put --batch -t t $'d\xff/r1.xml'
+	assert_equal "$(st ls | jq -r .messageId)" r1
+}
+
+@test "names with control characters, quotes and backslashes come out as valid JSON and escaped diagnostics" {
+	cp "$D/reply.xml" .
+	local m=$'m\n1\t"q"\\\x01\x7f' t=$'t\x1b[31m'
+	run -0 --separate-stderr at 1 put -t "$t" -m "$m" reply.xml
+	run -0 st ls
+	assert_equal "$(printf '%s' "$output" | jq -r '.messageId, .topicId' | od -An -c | tr -s ' ')" \
+	    "$(printf '%s\n%s\n' "$m" "$t" | od -An -c | tr -s ' ')"
+	[[ $output == *'"topicId":"t\u001b[31m","messageId":"m\n1\t\"q\"\\\u0001'$'\x7f''"'* ]]
+	run -0 st context "$t"
+	assert_equal "$(printf '%s' "$output" | jq -r .topicId)" "$t"
+	st export >e.jsonl
+	llmstore -d new.db import e.jsonl
+	llmstore -d new.db export | cmp - e.jsonl
+	run -1 --separate-stderr st cat -m "x$m"
+	assert_equal "$stderr" 'llmstore: no message "xm\n1\t\"q\"\\\u0001\u007f"'
+	run -1 --separate-stderr st summary "$t" --version 9
+	assert_equal "$stderr" 'llmstore: topic "t\u001b[31m" has no summary version 9'
+}
+
+@test "a subject name or term with a comma is stored with a warning, and context leaves it out, so that llmq-encode reads it" {
+	resp 'Saving.' 'User asked about college savings.' \
+	    'college, savings|Saving for college|true|529-plan:0.9,tax:0.8' \
+	    'budget|The budget|true|rent:0.7' | sed 's/529-plan/529, plan/' >c.xml
+	# llmr-validate accepts it (SHOULD warnings only)
+	run -0 llmr-validate c.xml
+	run -0 --separate-stderr st put -t T -m r1 c.xml
+	assert_equal "$stderr" 'c.xml:4:5: warning: subject "college, savings" holds a comma, which llmq-encode refuses: context leaves it out
+c.xml:4:5: warning: keyword "529, plan" holds a comma, which llmq-encode refuses: context leaves it out'
+	run -0 st subjects T
+	assert_equal "$(printf '%s\n' "$output" | jq -r .id)" 'college, savings
+budget'
+	run -0 --separate-stderr bash -c "llmstore -d '$S' context T | llmq-encode --context - 'next question'"
+	assert_equal "$stderr" ""
+	assert_output '<llmQuery>
+  <userMessage>next question</userMessage>
+  <context topicId="T" messageCount="1">
+    <activeSubjects>budget</activeSubjects>
+    <recentKeywords>tax, rent</recentKeywords>
+  </context>
+</llmQuery>'
+	# -q keeps the warnings quiet
+	run -0 --separate-stderr st put -q -t T -m r2 c.xml
+	assert_equal "$stderr" ""
+}
+
+# nofs CMD...: CMD with standard error kept, under a limit of 1 MiB on the
+# size of a file it writes (SIGXFSZ ignored, so that the write fails): a
+# commit of more than that fails, after the statements have run.
+nofs() {
+	bash -c 'trap "" XFSZ; ulimit -f 1024; exec "$@"' nofs "$@"
+}
+
+@test "nothing that says stored is written before COMMIT: a commit that fails prints nothing" {
+	cp "$D/reply.xml" .
+	python3 -c "print('p' * 2000000)" >big.txt
+	resp "$(python3 -c "print('x' * 2000000)")" 'Big.' 'big|a big answer|true|big-term:0.9' >big.xml
+	cp big.xml b1.xml
+	at 1 prompt set -M m reply.xml >/dev/null
+	at 1 put -t t -m r1 reply.xml >/dev/null
+	local before
+	before=$(st export)
+	for c in 'prompt set -M m big.txt' 'put -t t -m big big.xml' \
+	    'put --batch -t t b1.xml'; do
+		# shellcheck disable=SC2086
+		run -3 --separate-stderr nofs llmstore -d "$S" $c
+		assert_output ""
+		assert_equal "$stderr" "llmstore: $S: disk I/O error"
+		assert_equal "$(st export)" "$before"
+	done
+	llmstore -d other.db put -t t -m big big.xml >/dev/null
+	llmstore -d other.db export >e.jsonl
+	run -3 --separate-stderr nofs llmstore -d new.db import e.jsonl
+	assert_output ""
+	assert_equal "$stderr" "llmstore: new.db: disk I/O error"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+	run -0 st prompt ls
+	assert_equal "$(printf '%s\n' "$output" | jq -r .version)" 1
+}
+
+@test "put --batch escapes a file name with a newline or a backslash as sha256sum does" {
+	cp "$D/reply.xml" $'n\nl.xml'
+	cp "$D/reply.xml" 'b\s.xml'
+	cp "$D/reply.xml" plain.xml
+	run -0 --separate-stderr st put --batch -t t $'n\nl.xml' 'b\s.xml' plain.xml
+	local h1 h2 h3
+	h1=$(st ls -m $'n\nl' | jq -r .hash)
+	h2=$(st ls -m 'b\s' | jq -r .hash)
+	h3=$(st ls -m plain | jq -r .hash)
+	assert_output "\\$h1  n\\nl.xml
+\\$h2  b\\\\s.xml
+$h3  plain.xml"
+	# the same form as sha256sum's
+	assert_equal "$(sha256sum $'n\nl.xml' 'b\s.xml' plain.xml | sed 's/^\(.\)\?[0-9a-f]\{64\}/\1H/')" \
+	    "$(printf '%s\n' "$output" | sed 's/^\(.\)\?[0-9a-f]\{64\}/\1H/')"
+}
+
+@test "put, put --batch and import of /dev/zero stop at the first byte" {
+	cp "$D/reply.xml" .
+	run -1 --separate-stderr timeout 10 llmstore -d "$S" put -t t -m z /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (NUL byte)"
+	run -1 --separate-stderr timeout 10 llmstore -d "$S" put --batch -t t /dev/zero reply.xml
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: not well-formed (NUL byte)"
+	run -1 --separate-stderr timeout 10 llmstore -d "$S" import /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: NUL byte"
+	printf '{"$type$":"llmstore","version":1}\n{"a":\0' >nul.jsonl
+	run -1 --separate-stderr timeout 10 llmstore -d "$S" import nul.jsonl
+	assert_equal "$stderr" "nul.jsonl:2:6: error: NUL byte"
+	run -0 st ls
+	assert_output ""
+}
+
+# crafted FILTER: the export of a store of reply.xml (r1, at 1) with the jq
+# FILTER applied to each line after the first, in crafted.jsonl.
+crafted() {
+	if [ ! -e base.jsonl ]; then
+		cp "$D/reply.xml" .
+		at 1 put -t t -m r1 reply.xml >/dev/null
+		st export >base.jsonl
+		rm -f "$S" "$S-wal" "$S-shm"
+	fi
+	{
+		head -n 1 base.jsonl
+		tail -n +2 base.jsonl | jq -c "$1"
+	} >crafted.jsonl
+}
+
+# refused_import MESSAGE: crafted.jsonl is refused with MESSAGE, and the
+# store stays empty.
+refused_import() {
+	run -1 --separate-stderr llmstore -d new.db import crafted.jsonl
+	assert_output ""
+	assert_equal "$stderr" "$1"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+}
+
+@test "import refuses an attachment whose seq is beyond STORE_SEQ_MAX, takes one at it, and put then finds the store full" {
+	# (jq keeps integers as doubles: the big one is put in with sed)
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .seq = 777 else . end'
+	sed -i 's/"seq":777}$/"seq":9223372036854775807}/' crafted.jsonl
+	local h
+	h=$(sed -n 2p crafted.jsonl | jq -r .hash)
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"r1\"): seq 9223372036854775807 is outside 1-1000000000000"
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .seq = 1000000000001 else . end'
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"r1\"): seq 1000000000001 is outside 1-1000000000000"
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .seq = 1000000000000 elif .lastSeq then .lastSeq = 1000000000000 else . end'
+	run -0 --separate-stderr llmstore -d new.db import crafted.jsonl
+	run -0 llmstore -d new.db fsck
+	run -3 --separate-stderr llmstore -d new.db put -t t -m r2 reply.xml
+	assert_output ""
+	assert_equal "$stderr" 'llmstore: new.db: the store is full: no place after 1000000000000 is left for message "r2"'
+	run -0 llmstore -d new.db fsck
+}
+
+@test "import refuses keyword scores and frequencies out of range, terms not normalised, and empty ids" {
+	crafted 'if .term == "529-plan" then .score = 5 | .frequency = -3 else . end'
+	refused_import 'crafted.jsonl:4:1: error: keyword "529-plan" of topic "t": frequency -3 is outside 1-9007199254740991
+crafted.jsonl:4:1: error: keyword "529-plan" of topic "t": score 5 is outside 0.0-1.0'
+	crafted 'if .term == "529-plan" then .term = "529 Plan" else . end'
+	refused_import 'crafted.jsonl:4:1: error: keyword "529 Plan" of topic "t": term "529 Plan" is not normalised ("529 plan")'
+	# what no XML attribute holds, which llmq-encode would refuse
+	crafted 'if .term == "529-plan" then .term = "a\u0001b" | .subjects = ["s\tx"] else . end'
+	refused_import 'crafted.jsonl:4:1: error: keyword "a\u0001b" of topic "t": term "a\u0001b" holds U+0001, which XML cannot hold
+crafted.jsonl:4:1: error: keyword "a\u0001b" of topic "t": subject "s\tx" is not normalised ("s x")'
+	crafted 'if ."$type$" == "Subject" then .keywords[0] = " X" | .timeRanges[0].start = 2 | .messageCount = 0 else . end'
+	refused_import 'crafted.jsonl:3:1: error: subject "college-savings" of topic "t": messageCount 0 is outside 1-9007199254740991
+crafted.jsonl:3:1: error: subject "college-savings" of topic "t": keyword " X" is not normalised ("x")
+crafted.jsonl:3:1: error: subject "college-savings" of topic "t": time range 2-1 ends before it starts'
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .messageId = "" else . end'
+	local h
+	h=$(sed -n 2p base.jsonl | jq -r .hash)
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"\"): messageId is empty"
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .topicId = "" | .createdAt = 1000000000000000 else . end'
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"r1\"): topicId is empty
+crafted.jsonl:2:1: error: attachment $h (message \"r1\"): createdAt 1000000000000000 is outside 0-999999999999999"
+	crafted 'if ."$type$" == "Summary" then .update = " padded " | .sourceXmlHash = "x" else . end'
+	refused_import 'crafted.jsonl:8:1: error: summary "t-v1": update is not trimmed of white space
+crafted.jsonl:8:1: error: summary "t-v1": sourceXmlHash "x" is not a SHA-256 hash (64 lowercase hexadecimal digits)'
+	# at the limit of time, accepted (a keyword's: an attachment's time is
+	# in its hash)
+	crafted 'if ."$type$" == "Keyword" then .createdAt = 999999999999999 | .score = 1 else . end'
+	run -0 --separate-stderr llmstore -d new.db import crafted.jsonl
+	# STORE_COUNT_MAX and the last place in a response: at the limit and
+	# one over
+	rm -f new.db new.db-wal new.db-shm
+	crafted 'if .term == "529-plan" then .frequency = 9007199254740992 | .lastPos = 1048576 else . end'
+	refused_import 'crafted.jsonl:4:1: error: keyword "529-plan" of topic "t": frequency 9007199254740992 is outside 1-9007199254740991
+crafted.jsonl:4:1: error: keyword "529-plan" of topic "t": lastPos 1048576 is outside 0-1048575'
+	crafted 'if .term == "529-plan" then .frequency = 9007199254740991 | .lastPos = 1048575 else . end'
+	run -0 --separate-stderr llmstore -d new.db import crafted.jsonl
+	run -0 llmstore -d new.db keywords t
+	[[ $output == *'"term":"529-plan","frequency":9007199254740991,'* ]]
+	run -0 llmstore -d new.db fsck
+}
+
+@test "import refuses an attachment whose XML is not a valid document of its format" {
+	crafted 'if ."$type$" == "XMLMessageAttachment" then .xmlContent = "garbage" | .size = 7 else . end'
+	local h
+	h=$(sed -n 2p crafted.jsonl | jq -r .hash)
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"r1\"): its XML is not a valid <llmResponse> document: 1:1: text before the root element"
+	query 'What?' >q.xml
+	crafted "if .\"\$type\$\" == \"XMLMessageAttachment\" then .xmlContent = \"$(sed 's/"/\\"/g' q.xml | tr '\n' '~' | sed 's/~/\\n/g')\" | .size = $(wc -c <q.xml) else . end"
+	refused_import "crafted.jsonl:2:1: error: attachment $h (message \"r1\"): its XML is not a valid <llmResponse> document: 1:1: /llmQuery: root element must be <llmResponse>"
+}
+
+@test "fsck finds what import would refuse, in rows crafted with sqlite3: status 1" {
+	cp "$D/reply.xml" .
+	at 1 put -t t -m r1 reply.xml >/dev/null
+	printf 'Hi.' | at 1 prompt set -M m >/dev/null
+	run -0 st fsck
+	sqlite3 "$S" "UPDATE keyword SET score = 5, frequency = -3 WHERE term = '529-plan';
+	    UPDATE subject SET id = 'College', last_seq = 9223372036854775807;
+	    UPDATE summary SET update_text = ' x';
+	    UPDATE template SET version = 0, prompt_text = '';
+	    UPDATE subject_keyword SET term = 'Tax' WHERE term = 'tax-advantages';
+	    INSERT INTO keyword SELECT topic_id, CAST(X'61FF' AS TEXT), 1, 0.5, 1, 1, NULL, 1, 0 FROM keyword LIMIT 1;"
+	run -1 --separate-stderr st fsck
+	assert_output ""
+	assert_equal "$stderr" "llmstore: $S: fsck: keyword \"529-plan\" of topic \"t\": frequency -3 is outside 1-9007199254740991
+llmstore: $S: fsck: keyword \"529-plan\" of topic \"t\": score 5 is outside 0.0-1.0
+llmstore: $S: fsck: keyword \"a\\xFF\" of topic \"t\": term is not valid UTF-8
+llmstore: $S: fsck: subject \"College\" of topic \"t\": id \"College\" is not normalised (\"college\")
+llmstore: $S: fsck: subject \"College\" of topic \"t\": lastSeq 9223372036854775807 is outside 1-1000000000000
+llmstore: $S: fsck: subject \"college-savings\" of topic \"t\": keyword \"Tax\" is not normalised (\"tax\")
+llmstore: $S: fsck: summary \"t-v1\": update is not trimmed of white space
+llmstore: $S: fsck: version 0 of the prompt template of model \"m\": promptText is empty
+llmstore: $S: fsck: version 0 of the prompt template of model \"m\": version 0 is outside 1-1000000000000"
+	# and the output stays valid JSON
+	run -0 st keywords t
+	printf '%s\n' "$output" | jq -e . >/dev/null
+	[[ $output == *'"term":"a'$'\xef\xbf\xbd''"'* ]]
+}
+
+@test "import refuses a model left without an active template, and a topic whose summary versions have a gap" {
+	printf '%s\n' '{"$type$":"llmstore","version":1}' \
+	    '{"$type$":"SystemPromptTemplate","modelId":"m","promptText":"x","xmlSchemaVersion":1,"version":2,"createdAt":1,"updatedAt":1,"active":false}' \
+	    '{"$type$":"Summary","id":"t-v2","topic":"t","update":"u","newSubjects":[],"newKeywords":[],"version":2,"previousVersion":"t-v1","createdAt":1,"updatedAt":1}' >gap.jsonl
+	run -1 --separate-stderr llmstore -d new.db import gap.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'gap.jsonl:4:1: error: at the end: model "m": 0 active prompt templates
+gap.jsonl:4:1: error: at the end: topic "t": summary version 1 is missing'
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+}

@@ -1,8 +1,9 @@
 /*
- * Unit tests of lib/store and lib/sha256: the normal form of terms, the
- * hashes (FIPS 180-4's examples; an attachment's hash is that of its
- * line without the hash), the inline limit at 1024 bytes, a repeated put,
- * and what one response leaves in a store in memory.
+ * Unit tests of lib/store and lib/sha256: the normal form of terms, names
+ * quoted for diagnostics, the hashes (FIPS 180-4's examples; an
+ * attachment's hash is that of its line without the hash), the inline
+ * limit at 1024 bytes, a repeated put, and what one response leaves in a
+ * store in memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,31 @@ test_normalize(void)
 	norm("\xc3\x89" "cole", "\xc3\x89" "cole");	/* ASCII only */
 	norm(" \n\t ", "");
 	norm("", "");
+}
+
+static void
+quote(const char *in, size_t n, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	store_quote(&b, in, n);
+	unit_str(buf_cstr(&b), want, unit_fmt("quoted %s", want));
+	buf_free(&b);
+}
+
+/* Names in diagnostics: one line of valid UTF-8 whatever they hold. */
+static void
+test_quote(void)
+{
+	quote("t", 1, "\"t\"");
+	quote("", 0, "\"\"");
+	quote("a\xff" "b", 3, "\"a\\xFFb\"");
+	quote("a\nb\t\"\\", 6, "\"a\\nb\\t\\\"\\\\\"");
+	quote("\x1b[31m", 5, "\"\\u001b[31m\"");
+	quote("\xc3\x89" "cole", 6, "\"\xc3\x89" "cole\"");
+	quote("\xc3", 1, "\"\\xC3\"");		/* cut short */
+	quote("\xed\xa0\x80", 3, "\"\\xED\\xA0\\x80\"");	/* a surrogate */
+	quote("a\0b", 3, "\"a\\u0000b\"");
 }
 
 static void
@@ -182,6 +208,7 @@ main(void)
 {
 	diag_setprogname("test_store");
 	test_normalize();
+	test_quote();
 	test_sha256();
 	test_put();
 	return unit_done();
