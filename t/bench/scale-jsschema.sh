@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/bench/scale-jsschema.sh: how the schema engine's time grows with hostile
-# input (issue 13, findings 11, 13 and 14). Each case is generated at 1x,
+# input (issue 13, findings 11, 13, 14 and 15). Each case is generated at 1x,
 # 2x, 4x and 8x its size and timed (median of 3 runs); a line per case
 # gives the times and, in parentheses, each one over the one before it:
 # about 2 when the time is linear in the input, about 4 when quadratic.
@@ -13,6 +13,8 @@
 #           every branch anew doubled the work per level (2^100 at 1x)
 #   enum    N items against an enum of N values (N = 50,000 at 1x, where
 #           looking through the values for every item took 15 s)
+#   pattern "^(?:a|b)*$" against a string of N a's (N = 1,000,000 at 1x;
+#           a resource limit refused 1,365 of them)
 # Every input is valid: the run must exit 0 and say nothing, and a copy
 # with one wrong value must give the one expected error. Times are
 # reported, never judged.
@@ -58,6 +60,10 @@ elif case == "anyof":
     one = "[" * n + "1" + "]" * n
     doc = "[" + ",".join([one] * 1500) + "]"
     bad = "[" + ",".join([one] * 1499 + ["[" * n + '"x"' + "]" * n]) + "]"
+elif case == "pattern":
+    schema = {"pattern": "^(?:a|b)*$"}
+    doc = '"' + "a" * n + '"'
+    bad = '"' + "a" * n + 'c"'
 else:
     schema = {"items": {"enum": [i * 3 for i in range(n)]}}
     items = [str((i * 7919 % n) * 3) for i in range(n)]
@@ -70,6 +76,10 @@ if case == "unique":
 elif case == "anyof":
     want = "error: /1499%s: expected array, found string \"x\"" % ("/0" * n)
     col = 1499 * (2 * n + 2) + n + 2
+elif case == "pattern":
+    want = "error: string \"%s\"... does not match the pattern \"^(?:a|b)*$\"" \
+        % ("a" * 60)
+    col = 1
 else:
     text = json.dumps(schema["items"]["enum"], separators=(",", ":"))
     want = "error: /%d: expected one of %s..., found integer 1" % (n,
@@ -133,3 +143,4 @@ scale() {
 scale unique 200000
 scale anyof 100
 scale enum 50000
+scale pattern 1000000
