@@ -1765,3 +1765,14 @@ gap.jsonl:4:1: error: at the end: topic "t": summary version 1 is missing'
 	run -0 llmstore -d new.db export
 	assert_output '{"$type$":"llmstore","version":1}'
 }
+
+@test "import refuses a key given twice in one object, as every tool that reads JSON does" {
+	st put -t t -m r1 "$D/reply.xml" >/dev/null
+	st export >e.jsonl
+	sed '1s/^{/{"$type$":"Keyword",/' e.jsonl >dup.jsonl
+	run -1 --separate-stderr llmstore -d new.db import dup.jsonl
+	assert_output ""
+	assert_equal "$stderr" "dup.jsonl:1:1: error: not a JSON object: duplicate object key near '\"\$type\$\"'"
+	run -0 llmstore -d new.db ls
+	assert_output ""
+}
