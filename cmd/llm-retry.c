@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "io.h"
+#include "num.h"
 #include "proc.h"
 
 static void usage(void) __attribute__((noreturn));
@@ -80,28 +81,6 @@ seconds(const char *s, double *v)
 		return -1;
 	*v = strtod(s, NULL);
 	return *v <= MAX_SECONDS ? 0 : -1;
-}
-
-/* BYTES, or BYTES with a K, M or G suffix (powers of 1024); 0 if bad. */
-static size_t
-parse_size(const char *arg)
-{
-	unsigned long long v;
-	char *end;
-	int shift;
-
-	if (*arg < '0' || *arg > '9')
-		return 0;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno != 0)
-		return 0;
-	shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
-	if (shift != 0)
-		end++;
-	if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
-		return 0;
-	return (size_t)v << shift;
 }
 
 /*
@@ -430,7 +409,7 @@ main(int argc, char *argv[])
 			o.emit_last = 1;
 			break;
 		case OPT_MAX_SIZE:
-			if ((o.max_size = parse_size(optarg)) == 0) {
+			if ((o.max_size = num_size(optarg)) == 0) {
 				diag_warnx("--max-size must be a positive size "
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);

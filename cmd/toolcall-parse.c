@@ -18,6 +18,7 @@
 #include "config.h"
 #include "diag.h"
 #include "io.h"
+#include "num.h"
 #include "toolcall.h"
 
 #define READ_SIZE	65536
@@ -43,39 +44,6 @@ static const char synopsis[] =
     "usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
     "[--max-size BYTES]\n"
     "                      [--strict] [FILE ...]\n";
-
-/* BYTES, or BYTES with a K, M or G suffix (powers of 1024); 0 if bad. */
-static size_t
-parse_size(const char *arg)
-{
-	unsigned long long v;
-	char *end;
-	int shift = 0;
-
-	if (*arg < '0' || *arg > '9')
-		return 0;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno != 0)
-		return 0;
-	switch (*end) {
-	case 'K':
-		shift = 10;
-		end++;
-		break;
-	case 'M':
-		shift = 20;
-		end++;
-		break;
-	case 'G':
-		shift = 30;
-		end++;
-		break;
-	}
-	if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
-		return 0;
-	return (size_t)v << shift;
-}
 
 /* Reads one operand with read(2), so that no call waits for a full buffer. */
 static int
@@ -140,7 +108,7 @@ main(int argc, char *argv[])
 			opts.events = 1;
 			break;
 		case OPT_MAX_SIZE:
-			if ((opts.max_size = parse_size(optarg)) == 0) {
+			if ((opts.max_size = num_size(optarg)) == 0) {
 				diag_warnx("--max-size must be a positive size "
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);
