@@ -517,8 +517,7 @@ load_schema(const char *file, const char *text, size_t len,
 	char err[512];
 
 	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
-	    JSON_ALLOW_NUL,
-	    &je);
+	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
 	if (v == NULL) {
 		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
 		    je.line, je.column > 0 ? je.column : 1, je.text);

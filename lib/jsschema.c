@@ -719,7 +719,8 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		    rest[0] != '/')
 			buf_addc(&path, '/');
 		buf_adds(&path, rest);
-		doc = json_load_file(buf_cstr(&path), JSON_DECODE_ANY, &jerr);
+		doc = json_load_file(buf_cstr(&path), JSON_DECODE_ANY |
+		    JSON_REJECT_DUPLICATES, &jerr);
 		if (doc == NULL) {
 			cc_error(cc, where, "cannot load \"%s\" from %s: %s",
 			    uri, buf_cstr(&path), jerr.text);

@@ -1170,3 +1170,11 @@ d.json:1:20002: error: /10000: more than 10000 errors; validation stopped here'
 	p=$(python3 -c 'print("/0" * 60)')
 	assert_equal "$(tail -n 1 err)" "d.json:1:61: error: $p: more than 10000 errors; validation stopped here"
 }
+
+@test "a schema with a key given twice is refused, status 2, as a document would be" {
+	printf '{"type":"string",\n "type":"number"}' >s.json
+	echo '"x"' >d.json
+	run -2 --separate-stderr jsonresp-check --schema s.json d.json
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: s.json:2:7: the schema is not JSON: duplicate object key near '\"type\"'"
+}
