@@ -31,6 +31,7 @@ fail() {
 	echo "bench: $*" >&2
 	exit 1
 }
+. "$top/t/bench/scale.inc"
 
 for f in "$jr" "$bench/measure"; do
 	[ -x "$f" ] || fail "$f: not built (run make bench)"
@@ -108,16 +109,7 @@ scale() {
 		line=$("$bench/measure" -n 3 -- sh -c '"$@" >/dev/null 2>&1;
 		    [ $? -le 1 ]' sh "$jr" "$@" "$f") ||
 		    fail "$c $n: the timed run failed"
-		t=$(printf '%s\n' "$line" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-		[ -n "$t" ] || fail "$c $n: no median in: $line"
-		if [ -z "$prev" ]; then
-			out="$out 1x $(printf '%.3f' "$t") s"
-		else
-			r=$(awk -v a="$t" -v b="$prev" \
-			    'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-			out="$out, ${k}x $(printf '%.3f' "$t") s ($r)"
-		fi
-		prev=$t
+		scale_time "$k" "$line"
 		rm -f "$f"
 	done
 	echo "$out"

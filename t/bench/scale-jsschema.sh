@@ -32,6 +32,7 @@ fail() {
 	echo "bench: $*" >&2
 	exit 1
 }
+. "$top/t/bench/scale.inc"
 
 for f in "$jr" "$bench/measure"; do
 	[ -x "$f" ] || fail "$f: not built (run make bench)"
@@ -126,15 +127,7 @@ scale() {
 		check "$c" "$n" "$d"
 		line=$("$bench/measure" -n 3 -- "$jr" --schema "$d/s.json" \
 		    "$d/d.json") || fail "$c $n: the timed run failed"
-		t=$(printf '%s\n' "$line" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-		[ -n "$t" ] || fail "$c $n: no median in: $line"
-		if [ -z "$prev" ]; then
-			out="$out 1x $(printf '%.3f' "$t") s"
-		else
-			out="$out, ${k}x $(printf '%.3f' "$t") s ($(awk -v a="$t" \
-			    -v b="$prev" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'))"
-		fi
-		prev=$t
+		scale_time "$k" "$line"
 		rm -rf "$d"
 	done
 	echo "$out"

@@ -29,6 +29,7 @@ fail() {
 	echo "bench: $*" >&2
 	exit 1
 }
+. "$top/t/bench/scale.inc"
 
 for f in "$tp" "$bench/measure"; do
 	[ -x "$f" ] || fail "$f: not built (run make bench)"
@@ -103,16 +104,7 @@ scale() {
 		line=$("$bench/measure" -n 3 -- sh -c '"$@" >/dev/null 2>&1;
 		    [ $? -le 1 ]' sh "$tp" "$f") ||
 		    fail "$c $n: the timed run failed"
-		t=$(printf '%s\n' "$line" | sed -n 's/.*median=\([0-9.]*\).*/\1/p')
-		[ -n "$t" ] || fail "$c $n: no median in: $line"
-		if [ -z "$prev" ]; then
-			out="$out 1x $(printf '%.3f' "$t") s"
-		else
-			r=$(awk -v a="$t" -v b="$prev" \
-			    'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-			out="$out, ${k}x $(printf '%.3f' "$t") s ($r)"
-		fi
-		prev=$t
+		scale_time "$k" "$line"
 		if [ "$c" = open-a ]; then
 			# the peak of sh and toolcall-parse: that of the latter
 			kb=$(printf '%s\n' "$line" |
