@@ -394,6 +394,48 @@ check 3 "llmstore: a store that is not one" /dev/null -d "$tmp/q.txt" ls
 check 2 "llmstore: a usage error" /dev/null -d "$db" put -t x
 vg -d "$db" ls <"$tmp/q.txt" >/dev/full
 verdict 3 "llmstore: a failed write"
+sed '0,/"seq":[0-9]*/s//"seq":9223372036854775807/' "$tmp/export.jsonl" \
+    >"$tmp/crafted.jsonl"
+check 1 "llmstore: import of a crafted export" "$tmp/crafted.jsonl" \
+    -d "$tmp/crafted.db" import
+cp "$tmp/copy.db" "$tmp/bad.db"
+sqlite3 "$tmp/bad.db" "UPDATE keyword SET score = 5" 2>/dev/null || :
+check 1 "llmstore: fsck of a crafted row" /dev/null -d "$tmp/bad.db" fsck
+check 1 "llmstore: put of /dev/zero" /dev/zero -d "$db" put -t z -m z
+check 2 "llmstore: a topic that is not UTF-8" /dev/null -d "$db" \
+    ls -t "$(printf 't\377')"
+
+# Hostile inputs (issue 13): the limits and the paths they take.
+python3 - "$tmp" <<'PY' || exit 3
+import sys
+d = sys.argv[1]
+open(d + "/regex.json", "w").write('"' + "(?:" * 300 + ")" * 300 + '"')
+open(d + "/dup.json", "w").write('{"a":1,"b":2,"a":3}')
+open(d + "/anyof.json", "w").write('{"anyOf":[{"type":"array","items":'
+    '{"$ref":"#"}},{"type":"array","items":{"$ref":"#"}}]}')
+open(d + "/nested.json", "w").write("[" * 30 + "]" * 30)
+open(d + "/deep.xml", "w").write("<llmResponse>" + "<a>" * 5000 +
+    "</a>" * 5000 + "</llmResponse>")
+open(d + "/deep-call.txt", "w").write("<tool><tool_name>x</tool_name>"
+    "<arguments>" + "<a>" * 5000 + "</tool>\n<tool><tool_name>ok"
+    "</tool_name></tool>\n")
+PY
+echo '{"format":"regex"}' >"$tmp/fmt.json"
+tool=jsonresp-check
+check 1 "jsonresp-check: groups nested too deep" /dev/null \
+    --schema "$tmp/fmt.json" "$tmp/regex.json"
+check 1 "jsonresp-check: a duplicate key" "$tmp/dup.json"
+check 0 "jsonresp-check: nested anyOf, remembered" /dev/null \
+    --schema "$tmp/anyof.json" "$tmp/nested.json"
+check 1 "jsonresp-check: /dev/zero" /dev/zero
+tool=llmr-validate
+check 1 "llmr-validate: nesting too deep, then a good document" /dev/null \
+    "$tmp/deep.xml" "$top/examples/reply.xml"
+tool=toolcall-parse
+check 1 "toolcall-parse: a call nested too deep, then a good one" \
+    "$tmp/deep-call.txt"
+tool=thread-serialize
+check 1 "thread-serialize: /dev/zero" /dev/zero
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
