@@ -94,6 +94,7 @@ struct doc {
 	struct jsonx_locator loc;	/* where JSON Pointers lead */
 	struct utf8_cursor cur;		/* lines and columns, in one pass */
 	struct utf8_cursor mark;	/* the cursor at the document's start */
+	int		 marked;	/* mark is set for this document */
 	struct problem	*probs;		/* the document's problems so far */
 	size_t		 nprobs;
 	size_t		 probcap;
@@ -103,13 +104,19 @@ struct doc {
  * The line and column of byte off of the document's operand: the cursor
  * moves on from the last position asked for, so that positions asked in
  * order cost one pass over the text; one before it starts again from the
- * document's start, not the operand's.
+ * document's start, not the operand's. The cursor is moved only when a
+ * position is asked for, so that valid documents cost no counting.
  */
 static struct diag_loc
 where(struct doc *d, size_t off)
 {
 	struct diag_loc loc = { d->file, 1, 1, NULL };
 
+	if (!d->marked) {
+		utf8_cursor_at(&d->cur, d->start, &loc.line, &loc.col);
+		d->mark = d->cur;
+		d->marked = 1;
+	}
 	if (off < d->cur.off && off >= d->mark.off)
 		d->cur = d->mark;
 	utf8_cursor_at(&d->cur, off, &loc.line, &loc.col);
@@ -392,8 +399,8 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 
 	buf_reset(&d->errors);
 	/* the documents come in order: this one starts after the last */
-	where(d, a);
-	d->mark = d->cur;
+	d->start = a;
+	d->marked = 0;
 	a = jsonx_skip_ws(d->s, b, a);
 	if (a == b) {
 		problem(d, a, "empty", NULL, NULL, "empty input: no JSON "
@@ -485,6 +492,7 @@ process(const struct check *c, const char *operand)
 	jsonx_locator_init(&d.loc, d.s, d.n);
 	utf8_cursor_init(&d.cur, d.s, d.n);
 	d.mark = d.cur;
+	d.marked = 1;
 	start = in.len >= 3 && memcmp(d.s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	if (!c->lines)
 		status = check_doc(c, &d, start, d.n);
