@@ -187,4 +187,14 @@ status_is 0
 run 'llmstore -d "$t/conversation/llmstore.db" fsck && echo "fsck: clean"'
 status_is 0
 
+heading "Hostile answers: a key given twice, a nesting bomb, an endless input"
+echo "(a model's output is untrusted: each ends in a clear error, never a crash,"
+echo " a lost call or a read without end)"
+run 'printf '\''{"type":"response","safety":{"is_safe":true,"danger_level":"emergency","danger_level":null}}'\'' | jsonresp-check'
+status_is 1
+run '{ python3 -c "print(\"<tool><tool_name>x</tool_name><arguments>\" + \"<a>\" * 100000 + \"</tool>\")"; echo "<tool><tool_name>ok</tool_name></tool>"; } | toolcall-parse'
+status_is 1
+run 'llmr-validate /dev/zero'
+status_is 1
+
 printf '\ndemo: every pipeline behaved as documented\n'
