@@ -216,6 +216,20 @@ stop() {
 	elapsed=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
 }
 
+# dies_of_it_in_model SIGNAL STATUS: SIGNAL while the model runs ends
+# llm-retry with STATUS, quickly, and leaves nothing of the model running.
+dies_of_it_in_model() {
+	answer 1 'A1'
+	echo 30 >m/sleep.1
+	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for m/pid.1
+	stop "$1"
+	status_is "$2"
+	nothing_left
+	below "$QUICK"
+	no_group "$(cat m/pid.1)"
+}
+
 # ----------------------------------------------------------------- usage
 
 @test "-h prints the usage, a blank line and the exit statuses on stdout and exits 0" {
@@ -895,27 +909,11 @@ llm-retry: attempt 2: the model command wrote no answer
 }
 
 @test "SIGINT while the model runs: llm-retry dies of SIGINT, leaving nothing running" {
-	answer 1 'A1'
-	echo 30 >m/sleep.1
-	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
-	wait_for m/pid.1
-	stop INT
-	status_is 130
-	nothing_left
-	below "$QUICK"
-	no_group "$(cat m/pid.1)"
+	dies_of_it_in_model INT 130
 }
 
 @test "SIGHUP while the model runs: llm-retry dies of SIGHUP, leaving nothing running" {
-	answer 1 'A1'
-	echo 30 >m/sleep.1
-	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
-	wait_for m/pid.1
-	stop HUP
-	status_is 129
-	nothing_left
-	below "$QUICK"
-	no_group "$(cat m/pid.1)"
+	dies_of_it_in_model HUP 129
 }
 
 @test "SIGTERM to a model that ignores it: SIGKILL follows and llm-retry dies of SIGTERM" {
@@ -1229,28 +1227,12 @@ llm-retry: no answer accepted in $ONE
 }
 
 @test "SIGUSR1 while the model runs: llm-retry dies of SIGUSR1, leaving nothing running" {
-	answer 1 'A1'
-	echo 30 >m/sleep.1
-	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
-	wait_for m/pid.1
-	stop USR1
-	status_is 138
-	nothing_left
-	below "$QUICK"
+	dies_of_it_in_model USR1 138
 	same out ''
-	no_group "$(cat m/pid.1)"
 }
 
 @test "SIGALRM while the model runs: llm-retry dies of SIGALRM, leaving nothing running" {
-	answer 1 'A1'
-	echo 30 >m/sleep.1
-	background_retry -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
-	wait_for m/pid.1
-	stop ALRM
-	status_is 142
-	nothing_left
-	below "$QUICK"
-	no_group "$(cat m/pid.1)"
+	dies_of_it_in_model ALRM 142
 }
 
 @test "SIGUSR2, SIGVTALRM, SIGPROF, SIGXCPU and SIGPIPE are sent on too" {
