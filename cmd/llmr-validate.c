@@ -58,29 +58,6 @@ struct run {
 	struct buf		 out;
 };
 
-/*
- * Reads an operand into r->in as far as llmr_check looks (to its first
- * NUL byte), so that an endless input is not read for ever. DIAG_OK, or
- * DIAG_TROUBLE when it cannot be read (reported).
- */
-static int
-read_input(struct run *r, const char *operand)
-{
-	FILE *fp;
-	int status = DIAG_OK;
-
-	buf_reset(&r->in);
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp_text(fp, &r->in) != 0) {
-		diag_warn("%s", io_name(operand));
-		status = DIAG_TROUBLE;
-	}
-	return diag_max(status, io_close(fp, operand));
-}
-
 /* Validates one operand; its status, or DIAG_TROUBLE when it is unreadable. */
 static int
 process(struct run *r, const char *operand)
@@ -89,7 +66,9 @@ process(struct run *r, const char *operand)
 	int status;
 
 	r->opts.file = io_name(operand);
-	if (read_input(r, operand) != DIAG_OK)
+	/* as far as llmr_check looks: to the first NUL byte */
+	buf_reset(&r->in);
+	if (io_read_text(operand, &r->in) != DIAG_OK)
 		return DIAG_TROUBLE;
 
 	status = llmr_check(r->v, r->in.data != NULL ? r->in.data : "",

@@ -57,12 +57,10 @@ io_slurp(FILE *fp, struct buf *b)
 	}
 }
 
-/*
- * Appends the whole of an operand to b: open, read, close. Returns
- * DIAG_OK, or DIAG_TROUBLE when it cannot be (the reason reported).
- */
-int
-io_read(const char *operand, struct buf *b)
+/* Opens an operand, reads it with slurp into b, closes it. */
+static int
+read_operand(const char *operand, struct buf *b,
+    int (*slurp)(FILE *, struct buf *))
 {
 	FILE *fp;
 	int status = DIAG_OK;
@@ -71,11 +69,21 @@ io_read(const char *operand, struct buf *b)
 		diag_warn("%s", operand);
 		return DIAG_TROUBLE;
 	}
-	if (io_slurp(fp, b) != 0) {
+	if (slurp(fp, b) != 0) {
 		diag_warn("%s", io_name(operand));
 		status = DIAG_TROUBLE;
 	}
 	return diag_max(status, io_close(fp, operand));
+}
+
+/*
+ * Appends the whole of an operand to b: open, read, close. Returns
+ * DIAG_OK, or DIAG_TROUBLE when it cannot be (the reason reported).
+ */
+int
+io_read(const char *operand, struct buf *b)
+{
+	return read_operand(operand, b, io_slurp);
 }
 
 /*
@@ -117,18 +125,7 @@ io_slurp_text(FILE *fp, struct buf *b)
 int
 io_read_text(const char *operand, struct buf *b)
 {
-	FILE *fp;
-	int status = DIAG_OK;
-
-	if ((fp = io_open(operand)) == NULL) {
-		diag_warn("%s", operand);
-		return DIAG_TROUBLE;
-	}
-	if (io_slurp_text(fp, b) != 0) {
-		diag_warn("%s", io_name(operand));
-		status = DIAG_TROUBLE;
-	}
-	return diag_max(status, io_close(fp, operand));
+	return read_operand(operand, b, io_slurp_text);
 }
 
 /*
