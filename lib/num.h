@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
-size_t	num_size(const char *);
+size_t		num_size(const char *);
+long long	num_whole(const char *, long long, long long, const char **);
+int		num_seconds(const char *, double, double *);
 
 #endif

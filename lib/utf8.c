@@ -1,4 +1,5 @@
 /* utf8: strict UTF-8 (RFC 3629): no overlongs, surrogates or values past U+10FFFF. */
+#include "src.h"
 #include "utf8.h"
 
 /*
@@ -101,8 +102,7 @@ void
 utf8_cursor_init(struct utf8_cursor *c, const char *s, size_t n)
 {
 	c->s = s;
-	c->start = n >= 3 && (unsigned char)s[0] == 0xEF &&
-	    (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF ? 3 : 0;
+	c->start = src_bom(s, n);
 	c->off = c->start;
 	c->line = 1;
 	c->col = 1;

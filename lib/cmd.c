@@ -1,0 +1,145 @@
+/* cmd: program name, help, version, usage and the loop over operands. */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "buf.h"
+#include "cmd.h"
+#include "diag.h"
+#include "io.h"
+
+static const struct cmd	*self;
+
+/*
+ * Names the program after argv[0] (getopt's own messages too), and
+ * ignores SIGXFSZ, so that a file grown past `ulimit -f` is a failed
+ * write (status 3) rather than a killed tool. SIGPIPE keeps its default.
+ */
+void
+cmd_init(const struct cmd *c, char *argv[])
+{
+	self = c;
+	diag_setprogname(argv[0]);
+	signal(SIGXFSZ, SIG_IGN);
+	argv[0] = (char *)diag_progname();
+}
+
+/*
+ * getopt_long, but -h, --version and --errors are handled here and an
+ * unknown option or a missing argument ends in the usage: what it returns
+ * is one of the tool's own options, or -1 after the last.
+ */
+int
+cmd_getopt(int argc, char *argv[], const char *shorts,
+    const struct option *longs)
+{
+	int ch;
+
+	for (;;) {
+		ch = getopt_long(argc, argv, shorts, longs, NULL);
+		switch (ch) {
+		case 'h':
+			cmd_help();
+		case CMD_OPT_VERSION:
+			cmd_version();
+		case CMD_OPT_ERRORS:
+			if (diag_seterrors(optarg) != 0)
+				cmd_usage();
+			continue;
+		case '?':
+		case ':':
+			cmd_usage();
+		default:
+			return ch;
+		}
+	}
+}
+
+/* The usage and the exit statuses on standard output; status 0. */
+void
+cmd_help(void)
+{
+	fputs(self->synopsis, stdout);
+	printf("exit status: %s\n", self->statuses);
+	exit(io_fshut(stdout, "<stdout>"));
+}
+
+void
+cmd_version(void)
+{
+	printf("%s (llmkit) %s\n", diag_progname(), LLMKIT_VERSION);
+	exit(io_fshut(stdout, "<stdout>"));
+}
+
+/* The usage on standard error; status 2. */
+void
+cmd_usage(void)
+{
+	fputs(self->synopsis, stderr);
+	exit(DIAG_USAGE);
+}
+
+/* "tool: message", then the usage; status 2. */
+void
+cmd_usagex(const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	diag_warnx("%s", buf_cstr(&msg));
+	buf_free(&msg);
+	cmd_usage();
+}
+
+/*
+ * One operand: open it ("-" is standard input), process it, close it.
+ * One that cannot be opened is reported ("tool: FILE: reason") and is
+ * status 3. Returns the operand's status.
+ */
+int
+cmd_operand(const char *operand, cmd_process_fn *fn, void *arg)
+{
+	FILE *fp;
+	int status;
+
+	if ((fp = io_open(operand)) == NULL) {
+		diag_warn("%s", operand);
+		return DIAG_TROUBLE;
+	}
+	status = fn(fp, io_name(operand), arg);
+	return diag_max(status, io_close(fp, operand));
+}
+
+/*
+ * The loop over operands (argc and argv past the options): none means
+ * "-". Each is processed in turn and the highest status kept; an
+ * unreadable one is reported and the next one read (status 3 at the end);
+ * once standard output has failed nothing more is read, since nothing
+ * more can be written. Returns the status with standard output closed.
+ */
+int
+cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
+{
+	int i, status = DIAG_OK;
+
+	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
+		status = diag_max(status,
+		    cmd_operand(argc > 0 ? argv[i] : "-", fn, arg));
+		if (ferror(stdout))
+			break;
+	}
+	return cmd_exit(status);
+}
+
+/* A tool's last step: standard output flushed and closed, checked. */
+int
+cmd_exit(int status)
+{
+	return diag_max(status, io_fshut(stdout, "<stdout>"));
+}

@@ -1,0 +1,56 @@
+/*
+ * cmd: the skeleton every tool's main() is built on. The program name,
+ * -h, --version, --errors and usage() from one synopsis; one getopt loop
+ * that handles those itself; and the one operand loop with the house's
+ * rules (llmkit(7), "Operands").
+ */
+#ifndef LLMKIT_CMD_H
+#define LLMKIT_CMD_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* What a tool tells the skeleton about itself. */
+struct cmd {
+	const char	*synopsis;	/* "usage: tool ...\n", one or more lines */
+	const char	*statuses;	/* "0 valid, 1 invalid, 2 usage, 3 trouble" */
+};
+
+/*
+ * The long options every tool has; a tool puts CMD_LONGOPTS in its own
+ * table and numbers its own long-only options from CMD_OPT_FIRST.
+ */
+enum {
+	CMD_OPT_ERRORS = 256,
+	CMD_OPT_VERSION,
+	CMD_OPT_FIRST
+};
+
+#define CMD_LONGOPTS \
+	{ "errors",	required_argument,	NULL, CMD_OPT_ERRORS }, \
+	{ "help",	no_argument,		NULL, 'h' }, \
+	{ "version",	no_argument,		NULL, CMD_OPT_VERSION }
+
+/* Like CMD_LONGOPTS, for a tool without --errors. */
+#define CMD_LONGOPTS_NOERRORS \
+	{ "help",	no_argument,		NULL, 'h' }, \
+	{ "version",	no_argument,		NULL, CMD_OPT_VERSION }
+
+/*
+ * One operand: fp is open for reading (standard input for "-"), name is
+ * what diagnostics call it. Returns the operand's status.
+ */
+typedef int	 cmd_process_fn(FILE *fp, const char *name, void *arg);
+
+void		 cmd_init(const struct cmd *, char *[]);
+int		 cmd_getopt(int, char *[], const char *, const struct option *);
+void		 cmd_help(void) __attribute__((noreturn));
+void		 cmd_version(void) __attribute__((noreturn));
+void		 cmd_usage(void) __attribute__((noreturn));
+void		 cmd_usagex(const char *, ...)
+		    __attribute__((noreturn, format(printf, 1, 2)));
+int		 cmd_operands(int, char *[], cmd_process_fn *, void *);
+int		 cmd_operand(const char *, cmd_process_fn *, void *);
+int		 cmd_exit(int);
+
+#endif

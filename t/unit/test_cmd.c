@@ -1,0 +1,81 @@
+/* Unit tests of lib/num's whole numbers and seconds, and lib/src. */
+#include <stdio.h>
+#include <string.h>
+
+#include "num.h"
+#include "src.h"
+#include "unit.h"
+
+static void
+whole(void)
+{
+	const char *err;
+
+	unit_long((long)num_whole("42", 1, 100, &err), 42, "42 in 1..100");
+	unit_ok(err == NULL, "no error for 42");
+	num_whole("0", 1, 100, &err);
+	unit_str(err, "too small", "0 below 1");
+	num_whole("101", 1, 100, &err);
+	unit_str(err, "too large", "101 above 100");
+	num_whole("99999999999999999999999", 1, 100, &err);
+	unit_str(err, "too large", "beyond long long");
+	num_whole("-1", -5, 5, &err);
+	unit_str(err, "invalid", "a sign is refused");
+	num_whole(" 1", 0, 5, &err);
+	unit_str(err, "invalid", "white space is refused");
+	num_whole("1x", 0, 5, &err);
+	unit_str(err, "invalid", "text after the digits");
+	num_whole("", 0, 5, &err);
+	unit_str(err, "invalid", "nothing is refused");
+}
+
+static void
+seconds(void)
+{
+	double v = -1;
+
+	unit_ok(num_seconds("2", 10, &v) == 0 && v == 2.0, "2 seconds");
+	unit_ok(num_seconds("0.5", 10, &v) == 0 && v == 0.5, "half");
+	unit_ok(num_seconds("5.", 10, &v) == 0 && v == 5.0, "5.");
+	unit_ok(num_seconds(".", 10, &v) == -1, "a point alone");
+	unit_ok(num_seconds("1.2.3", 10, &v) == -1, "two points");
+	unit_ok(num_seconds("11", 10, &v) == -1, "above the maximum");
+	unit_ok(num_seconds("1e3", 10000, &v) == -1, "no exponent");
+	unit_ok(num_seconds("-1", 10, &v) == -1, "no sign");
+}
+
+static void
+source(void)
+{
+	static const char text[] = "\xEF\xBB\xBF" "ab\n\xC3\xA9x\n";
+	struct src s;
+	struct diag_loc loc = { NULL, 0, 0, "/p" };
+
+	unit_long((long)src_bom(text, 3), 3, "a BOM");
+	unit_long((long)src_bom(text, 2), 0, "half a BOM is none");
+	src_init(&s, "f.json", text, sizeof(text) - 1);
+	unit_long((long)s.start, 3, "the text starts past the BOM");
+	src_loc(&s, 3, &loc);
+	unit_ok(loc.line == 1 && loc.col == 1, "the first character: 1:1");
+	unit_str(loc.file, "f.json", "the file");
+	unit_str(loc.path, "/p", "the path is left alone");
+	src_loc(&s, 8, &loc);
+	unit_ok(loc.line == 2 && loc.col == 2, "after a two-byte character");
+	src_loc(&s, 4, &loc);
+	unit_ok(loc.line == 1 && loc.col == 2, "backwards");
+	src_loc(&s, 999, &loc);
+	unit_ok(loc.line == 3 && loc.col == 1, "past the end: the end");
+	src_init(&s, "<stdin>", "x\ny", 3);
+	src_setline(&s, 10);
+	src_loc(&s, 2, &loc);
+	unit_ok(loc.line == 11 && loc.col == 1, "a record from line 10");
+}
+
+int
+main(void)
+{
+	whole();
+	seconds();
+	source();
+	return unit_done();
+}
