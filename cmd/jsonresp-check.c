@@ -430,8 +430,7 @@ check_doc(const struct check *c, struct doc *d, size_t a, size_t b)
 		}
 	} else if ((v = jsonx_parse(d->s, b, a, &end, &err)) == NULL) {
 		/* jansson ran out of text: say so apart from bad syntax */
-		if (strstr(err.text, "end of file") != NULL ||
-		    strstr(err.text, "premature end of input") != NULL)
+		if (err.code == json_error_premature_end_of_input)
 			problem(d, err.offset, "truncated", NULL, NULL,
 			    "truncated: the JSON document ends before it is "
 			    "complete");

@@ -205,14 +205,12 @@ static json_t *
 one_value(const struct llmq_input *in, size_t off, int line)
 {
 	struct jsonx_error err;
-	char *eof;
 	json_t *v;
 	size_t end;
 
 	if ((v = jsonx_parse(in->text, in->len, off, &end, &err)) == NULL) {
-		/* jansson's "near end of file" is the end of the line */
-		if (line && (eof = strstr(err.text, "end of file")) != NULL)
-			memcpy(eof + 7, "line", 4);
+		if (line)
+			jsonx_end_noun(&err, "line");
 		json_error(in, &err);
 		return NULL;
 	}

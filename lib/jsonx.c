@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonx.h"
+#include "src.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -16,6 +17,7 @@ static void
 set_error(struct jsonx_error *err, size_t off, const char *rule,
     const char *text)
 {
+	err->code = json_error_unknown;
 	err->offset = off;
 	err->first = JSONX_NOPOS;
 	err->key[0] = '\0';
@@ -247,6 +249,7 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 	size_t pos, valid;
 	const char *nul;
 	char text[sizeof(err->text)];
+	enum json_error_code code;
 
 	v = json_loadb(s + off, n - off, JSONX_FLAGS, &je);
 	if (v != NULL) {
@@ -275,32 +278,57 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 		    "invalid JSON: NUL byte");
 		return NULL;
 	}
-	if (valid <= pos && valid < n && strstr(je.text, "decode") != NULL) {
+	code = json_error_code(&je);
+	if (valid <= pos && valid < n && code == json_error_invalid_utf8) {
 		snprintf(text, sizeof(text),
 		    "invalid UTF-8: byte 0x%02x at byte offset %zu",
 		    (unsigned char)s[valid], valid);
 		set_error(err, valid, "utf8", text);
+		err->code = code;
 		return NULL;
 	}
-	if (strstr(je.text, "duplicate object key") != NULL) {
+	if (code == json_error_duplicate_key) {
 		duplicate(s, n, off, pos, err);
+		err->code = code;
 		return NULL;
 	}
-	if (strstr(je.text, "number overflow") != NULL ||
-	    strstr(je.text, "too big integer") != NULL) {
+	if (code == json_error_numeric_overflow) {
 		out_of_range(s, off, pos, err);
+		err->code = code;
 		return NULL;
 	}
 	pos = error_offset(s, n, off, pos, je.text);
-	if (strstr(je.text, "maximum parsing depth") != NULL) {
+	if (code == json_error_stack_overflow) {
 		snprintf(text, sizeof(text), "invalid JSON: a value "
 		    "nested deeper than %d levels", JSONX_MAX_DEPTH);
 		set_error(err, pos, "json-depth", text);
+		err->code = code;
 		return NULL;
 	}
 	snprintf(text, sizeof(text), "invalid JSON: %s", je.text);
 	set_error(err, pos, "json-syntax", text);
+	err->code = code;
 	return NULL;
+}
+
+/*
+ * jansson says "near end of file" when the text ran out; a caller whose
+ * text is a line or a string names it: "near end of line".
+ */
+void
+jsonx_end_noun(struct jsonx_error *err, const char *noun)
+{
+	static const char eof[] = "near end of file";
+	struct buf b = BUF_INIT;
+	char *at;
+
+	if (err->code != json_error_premature_end_of_input ||
+	    (at = strstr(err->text, eof)) == NULL)
+		return;
+	buf_add(&b, err->text, (size_t)(at - err->text));
+	buf_printf(&b, "near end of %s%s", noun, at + sizeof(eof) - 1);
+	snprintf(err->text, sizeof(err->text), "%s", buf_cstr(&b));
+	buf_free(&b);
 }
 
 /* Starts reading s, after a byte order mark, as an array or a sequence. */
@@ -310,9 +338,7 @@ jsonx_seq_init(struct jsonx_seq *q, const char *s, size_t n)
 	q->s = s;
 	q->n = n;
 	q->off = 0;
-	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
-		q->off = 3;
-	q->off = jsonx_skip_ws(s, n, q->off);
+	q->off = jsonx_skip_ws(s, n, src_bom(s, n));
 	q->array = q->off < n && s[q->off] == '[';
 	if (q->array)
 		q->off++;

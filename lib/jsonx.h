@@ -34,6 +34,7 @@
 #define JSONX_NOPOS	((size_t)-1)
 
 struct jsonx_error {
+	enum json_error_code code;	/* jansson's, json_error_unknown if ours */
 	size_t	offset;		/* byte offset of the problem in the text */
 	size_t	first;		/* duplicate-key: the first key's offset */
 	char	rule[24];	/* "json-syntax", "utf8", "duplicate-key"... */
@@ -76,6 +77,7 @@ size_t		 jsonx_element(const char *, size_t, size_t, size_t);
 void		 jsonx_seq_init(struct jsonx_seq *, const char *, size_t);
 int		 jsonx_seq_next(struct jsonx_seq *, json_t **, size_t *,
 		    struct jsonx_error *);
+void		 jsonx_end_noun(struct jsonx_error *, const char *);
 void		 jsonx_dup_text(struct jsonx_error *, unsigned long,
 		    unsigned long);
 void		 jsonx_locator_init(struct jsonx_locator *, const char *,
