@@ -3,12 +3,14 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 static const char	*progname = "llmkit";
 static int		 json_mode;
@@ -126,51 +128,45 @@ member(struct buf *b, const char *name, const char *s, size_t n)
  * Reports a problem in input data. The rule is a short stable name
  * ("json-syntax", "missing-field") shown only in JSON mode, where the
  * whole line is built first so that it reaches stderr in one write.
- * Whatever comes from the input (the file name, JSON Pointers, and as a
+ * Whatever comes from the input (the file name, the paths, and as a
  * safeguard the message) is escaped with diag_escape: no control
  * character or invalid UTF-8 reaches the terminal, and every line of
- * --errors=json is valid JSON.
+ * --errors=json is valid JSON. The JSON form never repeats the location
+ * in the message: the path is a member of its own.
  */
-/* One diagnostic line; instance and keyword, when given, are JSON Pointers. */
-static void
-emit(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
-    const char *instance, const char *keyword, const char *msg, size_t len)
+void
+diag_item(const char *file, const struct diag_item *it)
 {
 	struct buf line = BUF_INIT;
-	const char *sevname = sev == DIAG_ERROR ? "error" : "warning";
+	const char *sevname = it->severity == DIAG_ERROR ? "error" : "warning";
+	const char *msg = it->message != NULL ? it->message : "";
 
-	counts[sev]++;
+	counts[it->severity]++;
 	if (quiet)
 		return;
-	if (msg == NULL)
-		msg = "";
 	if (json_mode) {
 		buf_adds(&line, "{\"file\":\"");
-		diag_escape(&line, loc->file, strlen(loc->file), DIAG_ESC_JSON);
+		diag_escape(&line, file, strlen(file), DIAG_ESC_JSON);
 		buf_printf(&line, "\",\"line\":%lu,\"column\":%lu,"
-		    "\"severity\":\"%s\"", loc->line, loc->col, sevname);
-		member(&line, "rule", rule, strlen(rule));
-		if (instance != NULL) {
-			member(&line, "instanceLocation", instance,
-			    strlen(instance));
-			member(&line, "keywordLocation", keyword,
-			    strlen(keyword));
-		}
-		member(&line, "message", msg, len);
-		if (loc->path != NULL)
-			member(&line, "path", loc->path, strlen(loc->path));
+		    "\"severity\":\"%s\"", it->line, it->col, sevname);
+		member(&line, "rule", it->rule, strlen(it->rule));
+		member(&line, "message", msg, strlen(msg));
+		if (it->path != NULL)
+			member(&line, "path", it->path, strlen(it->path));
+		if (it->keyword != NULL)
+			member(&line, "keywordLocation", it->keyword,
+			    strlen(it->keyword));
 		buf_adds(&line, "}\n");
 	} else {
-		diag_escape(&line, loc->file, strlen(loc->file),
-		    DIAG_ESC_BACKSLASH);
-		buf_printf(&line, ":%lu:%lu: %s: ", loc->line, loc->col,
+		diag_escape(&line, file, strlen(file), DIAG_ESC_BACKSLASH);
+		buf_printf(&line, ":%lu:%lu: %s: ", it->line, it->col,
 		    sevname);
-		if (instance != NULL && *instance != '\0') {
-			diag_escape(&line, instance, strlen(instance),
+		if (it->prefix && it->path != NULL && *it->path != '\0') {
+			diag_escape(&line, it->path, strlen(it->path),
 			    DIAG_ESC_BACKSLASH);
 			buf_adds(&line, ": ");
 		}
-		diag_escape(&line, msg, len, 0);
+		diag_escape(&line, msg, strlen(msg), 0);
 		buf_addc(&line, '\n');
 	}
 	fwrite(line.data, 1, line.len, stderr);
@@ -181,39 +177,139 @@ void
 diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
     const char *fmt, ...)
 {
+	struct diag_item it;
 	struct buf msg = BUF_INIT;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	{
-		va_list aq;
-
-		va_copy(aq, ap);
-		n = vsnprintf(NULL, 0, fmt, aq);
-		va_end(aq);
-		if (n > 0) {
-			buf_reserve(&msg, (size_t)n + 1);
-			vsnprintf(msg.data, (size_t)n + 1, fmt, ap);
-			msg.len = (size_t)n;
-		}
-	}
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	emit(sev, loc, rule, NULL, NULL, msg.data, msg.len);
+	memset(&it, 0, sizeof(it));
+	it.severity = sev;
+	it.line = loc->line;
+	it.col = loc->col;
+	it.rule = rule;
+	it.path = loc->path;
+	it.message = buf_cstr(&msg);
+	diag_item(loc->file, &it);
 	buf_free(&msg);
 }
 
 /*
- * A JSON Schema error: the text form puts the instance's JSON Pointer
- * before the message; the JSON form has instanceLocation and
- * keywordLocation members.
+ * A JSON Schema error: the line form puts the instance's JSON Pointer
+ * before the message; the JSON form has it as path, beside the schema's
+ * keywordLocation.
  */
 void
 diag_schema(enum diag_severity sev, const struct diag_loc *loc,
     const char *rule, const char *instance, const char *keyword,
     const char *msg)
 {
-	emit(sev, loc, rule, instance, keyword, msg, strlen(msg));
+	struct diag_item it;
+
+	memset(&it, 0, sizeof(it));
+	it.severity = sev;
+	it.line = loc->line;
+	it.col = loc->col;
+	it.rule = rule;
+	it.path = instance;
+	it.keyword = keyword;
+	it.message = msg;
+	it.prefix = 1;
+	diag_item(loc->file, &it);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/*
+ * Adds a diagnostic to a list, the strings copied; returns it, so that
+ * the caller may set prefix or keyword.
+ */
+struct diag_item *
+diag_list_add(struct diag_list *l, enum diag_severity sev, unsigned long line,
+    unsigned long col, const char *rule, const char *path, const char *fmt,
+    ...)
+{
+	struct diag_item *it;
+	struct buf msg = BUF_INIT;
+	va_list ap;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap < 8 ? 8 : l->cap * 2;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	it = &l->v[l->n++];
+	memset(it, 0, sizeof(*it));
+	it->severity = sev;
+	it->line = line;
+	it->col = col;
+	it->rule = xstrdup(rule);
+	it->path = dup_or_null(path);
+	it->message = xstrdup(buf_cstr(&msg));
+	buf_free(&msg);
+	return it;
+}
+
+/* Puts the list in document order; items at one place keep their order. */
+void
+diag_list_sort(struct diag_list *l)
+{
+	struct diag_item *tmp;
+	size_t i, j;
+
+	if (l->n < 2)
+		return;
+	/* insertion sort: stable, and a list is nearly in order */
+	tmp = xmalloc(sizeof(*tmp));
+	for (i = 1; i < l->n; i++) {
+		*tmp = l->v[i];
+		for (j = i; j > 0 && (l->v[j - 1].line > tmp->line ||
+		    (l->v[j - 1].line == tmp->line &&
+		    l->v[j - 1].col > tmp->col)); j--)
+			l->v[j] = l->v[j - 1];
+		l->v[j] = *tmp;
+	}
+	free(tmp);
+}
+
+void
+diag_list_print(const struct diag_list *l, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		diag_item(file, &l->v[i]);
+}
+
+/* Empties the list (its room is kept for the next document). */
+void
+diag_list_clear(struct diag_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free((char *)l->v[i].rule);
+		free((char *)l->v[i].path);
+		free((char *)l->v[i].keyword);
+		free((char *)l->v[i].message);
+	}
+	l->n = 0;
+}
+
+void
+diag_list_free(struct diag_list *l)
+{
+	diag_list_clear(l);
+	free(l->v);
+	l->v = NULL;
+	l->cap = 0;
 }
 
 /*

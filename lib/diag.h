@@ -28,6 +28,34 @@ struct diag_loc {
 	const char	*path;	/* JSON Pointer into a JSON input, or NULL */
 };
 
+/*
+ * One diagnostic kept for later: a parser that must report all of a
+ * document's problems in order, or turn them into feedback for a model,
+ * collects them in a diag_list and prints the list at the end. path is
+ * where in the document (a JSON Pointer, or an XPath-like path such as
+ * /llmResponse/analysis/subject[2]), keyword a JSON Schema keyword
+ * location; either may be NULL. With prefix, the line form shows the path
+ * before the message ("FILE:L:C: error: PATH: MESSAGE").
+ */
+struct diag_item {
+	enum diag_severity	 severity;
+	unsigned long		 line;
+	unsigned long		 col;
+	const char		*rule;
+	const char		*path;
+	const char		*keyword;
+	const char		*message;
+	int			 prefix;
+};
+
+struct diag_list {
+	struct diag_item	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+#define DIAG_LIST_INIT	{ NULL, 0, 0 }
+
 /* What diag_escape escapes beyond control characters and invalid UTF-8. */
 #define DIAG_ESC_BACKSLASH	0x1
 #define DIAG_ESC_QUOTE		0x2
@@ -50,6 +78,15 @@ void		 diag_warnx(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 diag_warn(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
+void		 diag_item(const char *, const struct diag_item *);
+struct diag_item *diag_list_add(struct diag_list *, enum diag_severity,
+		    unsigned long, unsigned long, const char *, const char *,
+		    const char *, ...)
+		    __attribute__((format(printf, 7, 8)));
+void		 diag_list_sort(struct diag_list *);
+void		 diag_list_print(const struct diag_list *, const char *);
+void		 diag_list_clear(struct diag_list *);
+void		 diag_list_free(struct diag_list *);
 const char	*diag_quote(char *, size_t, const char *, size_t);
 unsigned long	 diag_count(enum diag_severity);
 int		 diag_max(int, int);

@@ -416,7 +416,7 @@ m.json:1:159: error: /metadata: missing required property "model"'
 @test "text_blocks needs at least one block" {
 	edit '.content.text_blocks = []' t.json
 	run -1 --separate-stderr jsonresp-check --errors=json t.json
-	assert_equal "$stderr" '{"file":"t.json","line":1,"column":144,"severity":"error","rule":"schema","instanceLocation":"/content/text_blocks","keywordLocation":"/properties/content/$ref/properties/text_blocks/minItems","message":"array has 0 items, fewer than the minimum 1"}'
+	assert_equal "$stderr" '{"file":"t.json","line":1,"column":144,"severity":"error","rule":"schema","message":"array has 0 items, fewer than the minimum 1","path":"/content/text_blocks","keywordLocation":"/properties/content/$ref/properties/text_blocks/minItems"}'
 }
 
 @test "an unknown danger level is a schema error, not a safety status" {
@@ -460,16 +460,16 @@ $D/form-seed-rules.json:30:9: error: /content/form/fields/1: a checkbox field ne
 
 @test "seed rules: radio and select without options, scale without max; JSON names the rules" {
 	run -1 --separate-stderr jsonresp-check --errors=json "$D/form-seed-missing.json"
-	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"instanceLocation\":\"/content/form/fields/0\",\"keywordLocation\":\"\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"instanceLocation\":\"/content/form/fields/1\",\"keywordLocation\":\"\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"instanceLocation\":\"/content/form/fields/2\",\"keywordLocation\":\"\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\"}"
+	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/0\",\"keywordLocation\":\"\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/1\",\"keywordLocation\":\"\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\",\"path\":\"/content/form/fields/2\",\"keywordLocation\":\"\"}"
 }
 
 @test "seed rule seed-unique-id in JSON, and equal min and max" {
 	jq -c '.content.form.fields[1].id = "anxiety_level" | .content.form.fields[0].max = 1' "$D/seed-form.json" >f.json
 	run -1 --separate-stderr jsonresp-check --errors=json f.json
-	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","instanceLocation":"/content/form/fields/0/min","keywordLocation":"","message":"a scale'"'"'s min 1 is not below its max 1"}
-{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","instanceLocation":"/content/form/fields/1/id","keywordLocation":"","message":"field id \"anxiety_level\" is already the id of field 0"}'
+	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 1","path":"/content/form/fields/0/min","keywordLocation":""}
+{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","message":"field id \"anxiety_level\" is already the id of field 0","path":"/content/form/fields/1/id","keywordLocation":""}'
 }
 
 @test "a seed-rule error stops the safety status: invalid wins, no warning" {
@@ -540,13 +540,13 @@ ${FEEDBACK}invalid JSON: invalid token near 'not'"
 
 # ------------------------------------------------------------ --errors=json
 
-@test "--errors=json: schema errors with instanceLocation and keywordLocation, warnings too" {
+@test "--errors=json: schema errors with path and keywordLocation, warnings too" {
 	edit '.content.suggestions = [{"label": "a"}]' s.json
 	edit '.safety.danger_level = "critical"' c.json
 	run -4 --separate-stderr jsonresp-check --errors=json s.json c.json
 	assert_output ""
-	assert_equal "$stderr" '{"file":"s.json","line":1,"column":192,"severity":"error","rule":"schema","instanceLocation":"/content/suggestions/0","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/required","message":"missing required property \"text\""}
-{"file":"s.json","line":1,"column":201,"severity":"error","rule":"schema","instanceLocation":"/content/suggestions/0/label","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/additionalProperties","message":"unexpected property \"label\""}
+	assert_equal "$stderr" '{"file":"s.json","line":1,"column":192,"severity":"error","rule":"schema","message":"missing required property \"text\"","path":"/content/suggestions/0","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/required"}
+{"file":"s.json","line":1,"column":201,"severity":"error","rule":"schema","message":"unexpected property \"label\"","path":"/content/suggestions/0/label","keywordLocation":"/properties/content/$ref/properties/suggestions/items/$ref/additionalProperties"}
 {"file":"c.json","line":1,"column":60,"severity":"warning","rule":"danger-level","message":"danger_level is \"critical\": administrators should be told (status 4)"}'
 }
 
@@ -833,7 +833,7 @@ $USAGE"
 	assert_output "${FEEDBACK}/x\\ny\\u001b[31mRED: unexpected property \"x\\ny\\u001b[31mRED\""
 	assert_equal "$stderr" 'c.json:1:22: error: /x\ny\u001b[31mRED: unexpected property "x\ny\u001b[31mRED"'
 	run -1 --separate-stderr jsonresp-check --schema <(echo '{"additionalProperties":false}') --errors=json c.json
-	assert_equal "$(printf '%s' "$stderr" | jq -r .instanceLocation)" $'/x\ny\e[31mRED'
+	assert_equal "$(printf '%s' "$stderr" | jq -r .path)" $'/x\ny\e[31mRED'
 }
 
 @test "a file name that is not UTF-8 or holds controls: valid JSON and no raw control character" {
@@ -1120,7 +1120,7 @@ open("d.json", "w").write("{\"x\": " + "[" * n + "]" * n + "}\n")' "$1"
 	python3 -c 'print("[" * 40 + "1" + "]" * 40)' >d.json
 	run -1 --separate-stderr jsonresp-check --errors=json --schema s.json d.json
 	[ "${#stderr_lines[@]}" -eq 42 ]
-	assert_equal "${stderr_lines[41]}" "{\"file\":\"d.json\",\"line\":1,\"column\":41,\"severity\":\"error\",\"rule\":\"schema\",\"instanceLocation\":\"$(python3 -c 'print("/0" * 40)')\",\"keywordLocation\":\"$(python3 -c 'print("/oneOf/0/items/$ref" * 40)')/oneOf/0/type\",\"message\":\"expected array, found integer 1\"}"
+	assert_equal "${stderr_lines[41]}" "{\"file\":\"d.json\",\"line\":1,\"column\":41,\"severity\":\"error\",\"rule\":\"schema\",\"message\":\"expected array, found integer 1\",\"path\":\"$(python3 -c 'print("/0" * 40)')\",\"keywordLocation\":\"$(python3 -c 'print("/oneOf/0/items/$ref" * 40)')/oneOf/0/type\"}"
 }
 
 @test "a linear pattern matches a string of 10^6 characters; a catastrophic one stops at the resource limit" {

@@ -276,9 +276,9 @@ test_escape(void)
 	    "m\xFF\x1b");
 	unit_str(unit_capture_end(), "{\"file\":\"a\\nb\\u001b[31m\xEF\xBF\xBD"
 	    "\\\\.json\",\"line\":1,\"column\":2,\"severity\":\"error\","
-	    "\"rule\":\"schema\",\"instanceLocation\":\"/x\\ny\\u001b[31mRED\","
-	    "\"keywordLocation\":\"/k\xEF\xBF\xBD\",\"message\":\"m\xEF\xBF\xBD"
-	    "\\u001b\",\"path\":\"/x\\ny\\u001b[31mRED\"}\n",
+	    "\"rule\":\"schema\",\"message\":\"m\xEF\xBF\xBD\\u001b\","
+	    "\"path\":\"/x\\ny\\u001b[31mRED\","
+	    "\"keywordLocation\":\"/k\xEF\xBF\xBD\"}\n",
 	    "json: invalid UTF-8 becomes U+FFFD: valid JSON");
 	diag_setjson(0);
 	unit_capture_begin();
@@ -286,6 +286,46 @@ test_escape(void)
 	diag_warn("%s", "no\x1b[2J\xFE");
 	unit_str(unit_capture_end(), "test_diag: no\\u001b[2J\xEF\xBF\xBD: "
 	    "No such file or directory\n", "warn: a file name escaped");
+}
+
+/* A list keeps the problems, sorts them stably and prints them. */
+static void
+test_list(void)
+{
+	struct diag_list l = DIAG_LIST_INIT;
+	struct diag_item *it;
+
+	diag_list_add(&l, DIAG_ERROR, 3, 1, "r3", NULL, "third %d", 3);
+	it = diag_list_add(&l, DIAG_ERROR, 1, 5, "r1", "/a/b[2]", "first");
+	it->prefix = 1;
+	diag_list_add(&l, DIAG_WARNING, 1, 5, "r2", "/a", "second");
+	diag_list_sort(&l);
+	unit_str(l.v[0].rule, "r1", "sorted: 1:5 first");
+	unit_str(l.v[1].rule, "r2", "one place: the order they came in");
+	unit_str(l.v[2].message, "third 3", "the message formatted");
+	unit_capture_begin();
+	diag_list_print(&l, "f.xml");
+	unit_str(unit_capture_end(), "f.xml:1:5: error: /a/b[2]: first\n"
+	    "f.xml:1:5: warning: second\nf.xml:3:1: error: third 3\n",
+	    "text: the path before the message only with prefix");
+	diag_setjson(1);
+	unit_capture_begin();
+	diag_list_print(&l, "f.xml");
+	diag_setjson(0);
+	unit_str(unit_capture_end(), "{\"file\":\"f.xml\",\"line\":1,"
+	    "\"column\":5,\"severity\":\"error\",\"rule\":\"r1\","
+	    "\"message\":\"first\",\"path\":\"/a/b[2]\"}\n"
+	    "{\"file\":\"f.xml\",\"line\":1,\"column\":5,"
+	    "\"severity\":\"warning\",\"rule\":\"r2\",\"message\":"
+	    "\"second\",\"path\":\"/a\"}\n"
+	    "{\"file\":\"f.xml\",\"line\":3,\"column\":1,"
+	    "\"severity\":\"error\",\"rule\":\"r3\",\"message\":"
+	    "\"third 3\"}\n", "json: the path a member, not in the message");
+	diag_list_clear(&l);
+	unit_long((long)l.n, 0, "cleared");
+	diag_list_add(&l, DIAG_ERROR, 1, 1, "r", NULL, "again");
+	unit_long((long)l.n, 1, "used again");
+	diag_list_free(&l);
 }
 
 int
@@ -299,5 +339,6 @@ main(void)
 	test_quote();
 	test_warn();
 	test_escape();
+	test_list();
 	return unit_done();
 }
