@@ -15,9 +15,9 @@ bats_require_minimum_version 1.5.0
 FAKE="$TOP/t/fake-model"
 EX="$TOP/examples"
 # The usage as cmd/llm-retry.c prints it (the other tests take it from -h:
-# the lines before the first blank line).
-USAGE='usage: llm-retry [-hv] -c CHECK [-d SECONDS] [-n ATTEMPTS] [-p FILE]
-                 [-t SECONDS] [--emit-last] [--max-size BYTES]
+# the lines before the exit statuses).
+USAGE='usage: llm-retry [-hv] -c CHECK [-n ATTEMPTS] [-p FILE] [-T SECONDS]
+                 [-w SECONDS] [--emit-last] [--max-size BYTES]
                  [--pass STATUSES]
                  -- MODEL-COMMAND [ARG ...]'
 STATUSES="exit status: 0 accepted, 1 no answer accepted, 2 usage, 3 trouble; or the check's status listed in --pass"
@@ -96,7 +96,7 @@ usage_error() {
 	status_is 2
 	same out ''
 	same err "llm-retry: $msg
-$(llm-retry -h | sed '/^$/,$d')
+$(llm-retry -h | sed '/^exit status: /,$d')
 "
 	[ ! -e m/calls ] || fail "the model was called"
 }
@@ -232,18 +232,16 @@ dies_of_it_in_model() {
 
 # ----------------------------------------------------------------- usage
 
-@test "-h prints the usage, a blank line and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage and the exit statuses on stdout and exits 0" {
 	retry -h
 	status_is 0
 	same out "$USAGE
-
 $STATUSES
 "
 	same err ''
 	retry --help
 	status_is 0
 	same out "$USAGE
-
 $STATUSES
 "
 }
@@ -283,7 +281,7 @@ $STATUSES
 		usage_error "-d must be a number of seconds from 0 to 86400, not \"$v\"" \
 		    -c 'exit 0' -d "$v" -- "$FAKE" m
 	done
-	usage_error '-d must be a number of seconds from 0 to 86400, not "x"' \
+	usage_error '-w must be a number of seconds from 0 to 86400, not "x"' \
 	    -c 'exit 0' --delay=x -- "$FAKE" m
 }
 
@@ -293,7 +291,7 @@ $STATUSES
 		usage_error "-t must be a number of seconds above 0, at most 86400, not \"$v\"" \
 		    -c 'exit 0' -t "$v" -- "$FAKE" m
 	done
-	usage_error '-t must be a number of seconds above 0, at most 86400, not "0"' \
+	usage_error '-T must be a number of seconds above 0, at most 86400, not "0"' \
 	    -c 'exit 0' --timeout=0 -- "$FAKE" m
 }
 
