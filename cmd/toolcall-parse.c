@@ -6,50 +6,45 @@
  * and skipped; the status is then 1 once the input has all been read.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "cmd.h"
 #include "diag.h"
-#include "io.h"
 #include "num.h"
 #include "toolcall.h"
 
 #define READ_SIZE	65536
 
-static void	usage(void) __attribute__((noreturn));
-
 static char	outbuf[READ_SIZE];
 
-enum { OPT_ERRORS = 256, OPT_EVENTS, OPT_MAX_SIZE, OPT_STRICT, OPT_VERSION };
+enum { OPT_EVENTS = CMD_OPT_FIRST, OPT_MAX_SIZE, OPT_STRICT };
 
 static const struct option longopts[] = {
-	{ "errors",		required_argument,	NULL, OPT_ERRORS },
+	CMD_LONGOPTS,
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
-	{ "help",		no_argument,		NULL, 'h' },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
-	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ NULL,			0,			NULL, 0 }
 };
 
-static const char synopsis[] =
-    "usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
-    "[--max-size BYTES]\n"
-    "                      [--strict] [FILE ...]\n";
+static const struct cmd self = {
+	"usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
+	"[--max-size BYTES]\n"
+	"                      [--strict] [FILE ...]\n",
+	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
+};
 
-/* Reads one operand with read(2), so that no call waits for a full buffer. */
+/*
+ * One operand, read with read(2) rather than stdio, so that no call waits
+ * for a full buffer: what has arrived is parsed, and written, at once.
+ */
 static int
-process(int fd, const char *name, const struct toolcall_opts *opts)
+process(FILE *fp, const char *name, void *arg)
 {
 	static char chunk[READ_SIZE];
+	const struct toolcall_opts *opts = arg;
 	struct toolcall *tc;
 	ssize_t n;
 	int status;
@@ -59,7 +54,7 @@ process(int fd, const char *name, const struct toolcall_opts *opts)
 		/* what is written reaches the reader before we wait */
 		if (fflush(stdout) == EOF)
 			break;
-		n = read(fd, chunk, sizeof(chunk));
+		n = read(fileno(fp), chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -84,45 +79,28 @@ int
 main(int argc, char *argv[])
 {
 	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE };
-	const char *operand;
-	int ch, fd, i, status = DIAG_OK, one;
+	int ch;
 
-	diag_setprogname(argv[0]);
-	signal(SIGXFSZ, SIG_IGN);	/* a file too large: a write error */
-	argv[0] = (char *)diag_progname();
-	while ((ch = getopt_long(argc, argv, "hu", longopts, NULL)) != -1) {
+	cmd_init(&self, argv);
+	while ((ch = cmd_getopt(argc, argv, "hu", longopts)) != -1) {
 		switch (ch) {
-		case 'h':
-			fputs(synopsis, stdout);
-			fputs("exit status: 0 all calls read, 1 a malformed or "
-			    "truncated call, 2 usage, 3 trouble\n", stdout);
-			return io_fshut(stdout, "<stdout>");
 		case 'u':
 			opts.unbuffered = 1;
-			break;
-		case OPT_ERRORS:
-			if (diag_seterrors(optarg) != 0)
-				usage();
 			break;
 		case OPT_EVENTS:
 			opts.events = 1;
 			break;
 		case OPT_MAX_SIZE:
-			if ((opts.max_size = num_size(optarg)) == 0) {
-				diag_warnx("--max-size must be a positive size "
+			if ((opts.max_size = num_size(optarg)) == 0)
+				cmd_usagex("--max-size must be a positive size "
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);
-				usage();
-			}
 			break;
 		case OPT_STRICT:
 			opts.strict = 1;
 			break;
-		case OPT_VERSION:
-			printf("toolcall-parse (llmkit) %s\n", LLMKIT_VERSION);
-			return io_fshut(stdout, "<stdout>");
 		default:
-			usage();
+			cmd_usage();
 		}
 	}
 	argc -= optind;
@@ -130,28 +108,5 @@ main(int argc, char *argv[])
 	/* glibc ignores the size when it is to allocate the buffer itself */
 	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
 		return DIAG_TROUBLE;
-	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
-		operand = argc > 0 ? argv[i] : "-";
-		if (strcmp(operand, "-") == 0)
-			fd = STDIN_FILENO;
-		else if ((fd = open(operand, O_RDONLY)) < 0) {
-			diag_warn("%s", operand);
-			status = diag_max(status, DIAG_TROUBLE);
-			continue;
-		}
-		one = process(fd, io_name(operand), &opts);
-		if (fd != STDIN_FILENO)
-			close(fd);
-		status = diag_max(status, one);
-		if (one == DIAG_TROUBLE && ferror(stdout))
-			break;
-	}
-	return diag_max(status, io_fshut(stdout, "<stdout>"));
-}
-
-static void
-usage(void)
-{
-	fputs(synopsis, stderr);
-	exit(DIAG_USAGE);
+	return cmd_operands(argc, argv, process, &opts);
 }

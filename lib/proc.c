@@ -223,7 +223,7 @@ proc_die(void)
 
 /* In the child: the dispositions we found, then the command. */
 static void __attribute__((noreturn))
-child(char *const argv[], int in, int out, int err)
+child(char *const argv[], int in, int out, int eout, int err)
 {
 	sigset_t none;
 	int e, signo;
@@ -238,12 +238,15 @@ child(char *const argv[], int in, int out, int err)
 		sigaction(SIGXFSZ, &old_act[SIGXFSZ], NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(in, 0) == -1 || dup2(out, 1) == -1)
+	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 ||
+	    (eout != -1 && dup2(eout, 2) == -1))
 		goto fail;
 	if (in != 0)
 		close(in);
 	if (out != 1)
 		close(out);
+	if (eout > 2)
+		close(eout);
 	execvp(argv[0], argv);
 fail:
 	e = errno;
@@ -256,6 +259,9 @@ struct run {
 	pid_t		 pid;
 	int		 in;		/* its standard input, or -1 */
 	int		 out;		/* its standard output, or -1 */
+	int		 eout;		/* its standard error, or -1 */
+	const struct proc_err *err;	/* what to do with it, or NULL */
+	size_t		 errgot;	/* bytes of it read */
 	const char	*data;		/* what is left to give it */
 	size_t		 left;
 	struct buf	*answer;
@@ -287,13 +293,12 @@ stop_group(struct run *r, int signo, double t)
 }
 
 /*
- * Gives the command more of its input; a command that stops reading ends
- * it. SIGPIPE is blocked while we write, and the one a closed pipe raises
- * taken back, so that only a SIGPIPE sent to us by another process stops
- * us.
+ * write(2), but SIGPIPE is blocked while we write, and the one a closed
+ * pipe raises taken back, so that only a SIGPIPE sent to us by another
+ * process stops us.
  */
-static int
-feed(struct run *r)
+static ssize_t
+write_nopipe(int fd, const void *p, size_t len)
 {
 	static const struct timespec zero = { 0, 0 };
 	sigset_t pipe_set, mask;
@@ -303,12 +308,23 @@ feed(struct run *r)
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &pipe_set, &mask);
-	n = write(r->in, r->data, r->left > PROC_CHUNK ? PROC_CHUNK : r->left);
+	n = write(fd, p, len);
 	e = errno;
 	if (n == -1 && e == EPIPE)
 		(void)sigtimedwait(&pipe_set, NULL, &zero);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	errno = e;
+	return n;
+}
+
+/* Gives the command more of its input; a command that stops reading ends it. */
+static int
+feed(struct run *r)
+{
+	ssize_t n;
+
+	n = write_nopipe(r->in, r->data,
+	    r->left > PROC_CHUNK ? PROC_CHUNK : r->left);
 	if (n > 0) {
 		r->data += n;
 		r->left -= (size_t)n;
@@ -353,6 +369,38 @@ gather(struct run *r, struct proc_result *res, double t)
 }
 
 /*
+ * Reads more of the command's standard error: copied on whole (a copy
+ * that fails is given up, never the command), kept up to the limit.
+ */
+static int
+gather_err(struct run *r, struct proc_result *res)
+{
+	char chunk[PROC_CHUNK];
+	const struct proc_err *e = r->err;
+	size_t keep, off;
+	ssize_t n, w;
+
+	n = read(r->eout, chunk, sizeof(chunk));
+	if (n == 0)
+		close_fd(&r->eout);
+	if (n == 0 || (n == -1 && (errno == EAGAIN || errno == EINTR)))
+		return 0;
+	if (n == -1)
+		return -1;
+	for (off = 0; e->copy != -1 && off < (size_t)n; off += (size_t)w)
+		if ((w = write_nopipe(e->copy, chunk + off, (size_t)n - off)) <= 0)
+			break;
+	keep = (size_t)n;
+	if (e->max > 0 && e->max - r->errgot < keep) {
+		keep = e->max - r->errgot;
+		res->err_too_long = 1;
+	}
+	buf_add(e->text, chunk, keep);
+	r->errgot += keep;
+	return 0;
+}
+
+/*
  * Starts the command, gives it the input, and appends its output to
  * answer until it has ended and closed its output. After timeout seconds
  * (0: no limit) its process group gets SIGTERM, then SIGKILL. Whatever it
@@ -362,23 +410,24 @@ gather(struct run *r, struct proc_result *res, double t)
 static int
 converse(struct run *r, double timeout, struct proc_result *res)
 {
-	struct pollfd p[3];
+	struct pollfd p[4];
 	double start = now(), t, limit = timeout > 0 ? start + timeout : 0;
-	int st, nfds, watch, rc = 0;
+	int st, nfds, watch, out_at, err_at, rc = 0;
 	pid_t w;
 
 	for (;;) {
 		t = now();
 		if (caught && !r->reaped)
 			stop_group(r, caught, t);
-		watch = limit > 0 && !res->timed_out &&
-		    (r->reaped ? r->out != -1 : !r->sent);
+		watch = limit > 0 && !res->timed_out && (r->reaped ?
+		    r->out != -1 || r->eout != -1 : !r->sent);
 		if (watch && t >= limit) {
 			/* stop it, or stop waiting for what escaped it */
 			res->timed_out = 1;
-			if (r->reaped)
+			if (r->reaped) {
 				close_fd(&r->out);
-			else
+				close_fd(&r->eout);
+			} else
 				stop_group(r, SIGTERM, t);
 		}
 		if (r->kill_at > 0 && t >= r->kill_at && !r->reaped) {
@@ -400,14 +449,21 @@ converse(struct run *r, double timeout, struct proc_result *res)
 				close_fd(&r->in);
 			}
 		}
-		if (r->reaped && r->out == -1)
+		if (r->reaped && r->out == -1 && r->eout == -1)
 			break;
 
 		nfds = 0;
+		out_at = err_at = -1;
 		p[nfds].fd = wake[0];
 		p[nfds++].events = POLLIN;
 		if (r->out != -1) {
+			out_at = nfds;
 			p[nfds].fd = r->out;
+			p[nfds++].events = POLLIN;
+		}
+		if (r->eout != -1) {
+			err_at = nfds;
+			p[nfds].fd = r->eout;
 			p[nfds++].events = POLLIN;
 		}
 		if (r->in != -1) {
@@ -423,8 +479,13 @@ converse(struct run *r, double timeout, struct proc_result *res)
 		}
 		if (p[0].revents != 0)
 			drain_wake();
-		if (r->out != -1 && p[1].revents != 0 &&
+		if (out_at != -1 && p[out_at].revents != 0 &&
 		    gather(r, res, now()) == -1) {
+			rc = PROC_ERROR;
+			break;
+		}
+		if (err_at != -1 && r->eout != -1 && p[err_at].revents != 0 &&
+		    gather_err(r, res) == -1) {
 			rc = PROC_ERROR;
 			break;
 		}
@@ -454,15 +515,29 @@ int
 proc_run(char *const argv[], const void *input, size_t len,
     struct buf *answer, size_t max, double timeout, struct proc_result *res)
 {
+	return proc_run_err(argv, input, len, answer, max, timeout, NULL, res);
+}
+
+/*
+ * proc_run, but with err not NULL the command's standard error goes
+ * through a pipe: it is kept as err says, and a standard error longer
+ * than its limit only sets res->err_too_long (the command goes on).
+ */
+int
+proc_run_err(char *const argv[], const void *input, size_t len,
+    struct buf *answer, size_t max, double timeout,
+    const struct proc_err *perr, struct proc_result *res)
+{
 	struct sigaction sa;
 	struct run r;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int eout[2] = { -1, -1 };
 	int e = 0, rc = PROC_ERROR, saved;
 	ssize_t n;
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
-	r.in = r.out = -1;
+	r.in = r.out = r.eout = -1;
 	if (caught)
 		return PROC_CAUGHT;
 	if (pipe(in) == -1 || pipe(out) == -1 || pipe(err) == -1 ||
@@ -470,6 +545,9 @@ proc_run(char *const argv[], const void *input, size_t len,
 	    set_flags(err[1], FD_CLOEXEC, 0) == -1 ||
 	    set_flags(in[1], FD_CLOEXEC, O_NONBLOCK) == -1 ||
 	    set_flags(out[0], FD_CLOEXEC, O_NONBLOCK) == -1)
+		goto out;
+	if (perr != NULL && (pipe(eout) == -1 ||
+	    set_flags(eout[0], FD_CLOEXEC, O_NONBLOCK) == -1))
 		goto out;
 	/*
 	 * SIGPIPE from another process is a stop signal while the command
@@ -486,10 +564,11 @@ proc_run(char *const argv[], const void *input, size_t len,
 	if ((r.pid = fork()) == -1)
 		goto out;
 	if (r.pid == 0)
-		child(argv, in[0], out[1], err[1]);
+		child(argv, in[0], out[1], eout[1], err[1]);
 	setpgid(r.pid, r.pid);	/* both sides, whichever runs first */
 	close_fd(&in[0]);
 	close_fd(&out[1]);
+	close_fd(&eout[1]);
 	close_fd(&err[1]);
 	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
 		continue;
@@ -502,7 +581,9 @@ proc_run(char *const argv[], const void *input, size_t len,
 	}
 	r.in = in[1];
 	r.out = out[0];
-	in[1] = out[0] = -1;
+	r.eout = eout[0];
+	r.err = perr;
+	in[1] = out[0] = eout[0] = -1;
 	r.data = input;
 	r.left = len;
 	r.answer = answer;
@@ -516,6 +597,9 @@ out:
 	saved = errno;
 	close_fd(&r.in);
 	close_fd(&r.out);
+	close_fd(&r.eout);
+	close_fd(&eout[0]);
+	close_fd(&eout[1]);
 	close_fd(&in[0]);
 	close_fd(&in[1]);
 	close_fd(&out[0]);

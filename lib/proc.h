@@ -1,6 +1,7 @@
 /*
  * proc: runs a command with its standard input given from memory and its
- * standard output gathered into memory, in a process group of its own,
+ * standard output gathered into memory (its standard error too, when
+ * asked, while it still reaches ours), in a process group of its own,
  * under an optional time limit and an optional limit on the size of its
  * output; a signal that asks this process to end is sent on to the
  * command, which is reaped before the caller hears of it.
@@ -17,6 +18,7 @@ struct proc_result {
 	int	signo;		/* the signal that ended it, or 0 */
 	int	timed_out;	/* ended because the time limit was reached */
 	int	too_long;	/* stopped for writing more than the limit */
+	int	err_too_long;	/* its standard error went past the limit */
 	double	seconds;	/* from its start to its end */
 };
 
@@ -27,10 +29,23 @@ enum {
 	PROC_CAUGHT = 1		/* a signal asked us to end (proc_caught) */
 };
 
+/*
+ * A command's standard error, kept as well as copied to a descriptor:
+ * the first max bytes (0: all) are appended to text, and every byte is
+ * written to copy (-1: none) as it comes.
+ */
+struct proc_err {
+	struct buf	*text;
+	size_t		 max;
+	int		 copy;
+};
+
 int	proc_ignore_xfsz(void);
 int	proc_init(void);
 int	proc_run(char *const[], const void *, size_t, struct buf *, size_t,
 	    double, struct proc_result *);
+int	proc_run_err(char *const[], const void *, size_t, struct buf *,
+	    size_t, double, const struct proc_err *, struct proc_result *);
 int	proc_caught(void);
 int	proc_sleep(double);
 void	proc_die(void);

@@ -767,23 +767,17 @@ call_error(struct toolcall *tc, struct pos p, const char *rule,
     const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	if (tc->bad)
 		return;
 	tc->bad = 1;
 	tc->status = DIAG_INVALID;
 	tc->epos = p;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
 	buf_reset(&tc->msg);
-	buf_reserve(&tc->msg, (size_t)n + 1);
 	va_start(ap, fmt);
-	vsnprintf(tc->msg.data, (size_t)n + 1, fmt, ap);
+	buf_vprintf(&tc->msg, fmt, ap);
 	va_end(ap);
-	tc->msg.len = (size_t)n;
-	diag_pos(DIAG_ERROR, tc->file, &p, rule, tc->msg.data);
+	diag_pos(DIAG_ERROR, tc->file, &p, rule, buf_cstr(&tc->msg));
 }
 
 /* An error at a byte expat was given: fed offsets count the "amp;"s. */

@@ -15,9 +15,9 @@ bats_require_minimum_version 1.5.0
 FAKE="$TOP/t/fake-model"
 EX="$TOP/examples"
 # The usage as cmd/llm-retry.c prints it (the other tests take it from -h:
-# the lines before the first blank line).
-USAGE='usage: llm-retry [-hv] -c CHECK [-d SECONDS] [-n ATTEMPTS] [-p FILE]
-                 [-t SECONDS] [--emit-last] [--max-size BYTES]
+# the lines before the exit statuses).
+USAGE='usage: llm-retry [-hv] -c CHECK [-n ATTEMPTS] [-p FILE] [-T SECONDS]
+                 [-w SECONDS] [--emit-last] [--max-size BYTES]
                  [--pass STATUSES]
                  -- MODEL-COMMAND [ARG ...]'
 STATUSES="exit status: 0 accepted, 1 no answer accepted, 2 usage, 3 trouble; or the check's status listed in --pass"
@@ -96,7 +96,7 @@ usage_error() {
 	status_is 2
 	same out ''
 	same err "llm-retry: $msg
-$(llm-retry -h | sed '/^$/,$d')
+$(llm-retry -h | sed '/^exit status: /,$d')
 "
 	[ ! -e m/calls ] || fail "the model was called"
 }
@@ -232,18 +232,16 @@ dies_of_it_in_model() {
 
 # ----------------------------------------------------------------- usage
 
-@test "-h prints the usage, a blank line and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage and the exit statuses on stdout and exits 0" {
 	retry -h
 	status_is 0
 	same out "$USAGE
-
 $STATUSES
 "
 	same err ''
 	retry --help
 	status_is 0
 	same out "$USAGE
-
 $STATUSES
 "
 }
@@ -283,7 +281,7 @@ $STATUSES
 		usage_error "-d must be a number of seconds from 0 to 86400, not \"$v\"" \
 		    -c 'exit 0' -d "$v" -- "$FAKE" m
 	done
-	usage_error '-d must be a number of seconds from 0 to 86400, not "x"' \
+	usage_error '-w must be a number of seconds from 0 to 86400, not "x"' \
 	    -c 'exit 0' --delay=x -- "$FAKE" m
 }
 
@@ -293,7 +291,7 @@ $STATUSES
 		usage_error "-t must be a number of seconds above 0, at most 86400, not \"$v\"" \
 		    -c 'exit 0' -t "$v" -- "$FAKE" m
 	done
-	usage_error '-t must be a number of seconds above 0, at most 86400, not "0"' \
+	usage_error '-T must be a number of seconds above 0, at most 86400, not "0"' \
 	    -c 'exit 0' --timeout=0 -- "$FAKE" m
 }
 
@@ -395,7 +393,7 @@ $STATUSES
 	same seen $'model 1/2\ncheck 1/2\nmodel 2/2\ncheck 2/2\n'
 }
 
-@test "the stderr of the model and of the check passes through, and never into a prompt" {
+@test "the stderr of the model and of the check passes through; beside feedback on stdout, neither enters a prompt" {
 	printf 'Q\n' >prompt
 	answer 1 'A1'
 	printf 'model: thinking\n' >m/stderr.1
@@ -1318,4 +1316,142 @@ llm-retry: no answer accepted in $ONE; the last check said:
 F1
 "
 	same m/calls $'1\n'
+}
+
+# One house (issue 14)
+
+@test "a check that writes nothing on stdout: its stderr is the feedback, and still reaches ours" {
+	printf 'Q\n' >prompt
+	answer 1 'A1'
+	verdict 1 1
+	printf '<stdin>:1:1: error: expected an object\n' >c/stderr.1
+	answer 2 'A2'
+	verdict 2 0
+	retry -w 0 -c "$CHECK" -- "$FAKE" m <prompt
+	status_is 0
+	same out 'A2'
+	same err $'<stdin>:1:1: error: expected an object\n'
+	same m/prompt.2 $'Q\n\nYour answer (attempt 1):\n\nA1\n\nIt was rejected (attempt 1):\n\n<stdin>:1:1: error: expected an object\n'
+}
+
+@test "a check's stderr without a final newline gets one in the prompt" {
+	answer 1 'A1'
+	verdict 1 1
+	printf 'no object' >c/stderr.1
+	answer 2 'A2'
+	verdict 2 0
+	retry -w 0 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 0
+	same err 'no object'
+	same m/prompt.2 $'\nYour answer (attempt 1):\n\nA1\n\nIt was rejected (attempt 1):\n\nno object\n'
+}
+
+@test "when no answer is accepted, the last check's stderr is what it said" {
+	answer 1 'A1'
+	verdict 1 1
+	printf 'not JSON\n' >c/stderr.1
+	retry -n 1 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 1
+	same out ''
+	same err $'not JSON\nllm-retry: no answer accepted in 1 attempt; the last check said:\nnot JSON\n'
+}
+
+@test "a check that writes on stdout and stderr: stdout alone is the feedback" {
+	answer 1 'A1'
+	verdict 1 1 $'F1\n'
+	printf 'E1\n' >c/stderr.1
+	answer 2 'A2'
+	verdict 2 0
+	retry -w 0 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 0
+	same err $'E1\n'
+	same m/prompt.2 $'\nYour answer (attempt 1):\n\nA1\n\nIt was rejected (attempt 1):\n\nF1\n'
+}
+
+@test "a check that writes nothing at all: the prompt still says it gave no reason" {
+	answer 1 'A1'
+	verdict 1 1
+	answer 2 'A2'
+	verdict 2 0
+	retry -w 0 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 0
+	same err ''
+	same m/prompt.2 $'\nYour answer (attempt 1):\n\nA1\n\nIt was rejected (attempt 1):\n\n(the check gave no reason)\n'
+}
+
+@test "a check's stderr longer than --max-size, as its feedback, is trouble; it still reaches ours whole" {
+	answer 1 'A1'
+	verdict 1 1
+	printf 'eleven bytes\n' >c/stderr.1
+	retry --max-size 10 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 3
+	same out ''
+	same err $'eleven bytes\nllm-retry: attempt 1: the check\'s standard error, its feedback, is larger than --max-size (10 bytes)\n'
+	[ "$(cat m/calls)" = 1 ] || fail "the model was called again"
+}
+
+@test "a check's stderr longer than --max-size is no trouble when it is not the feedback" {
+	answer 1 'A1'
+	verdict 1 1 $'F1\n'
+	printf 'eleven bytes\n' >c/stderr.1
+	retry -n 1 --max-size 10 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 1
+	same out ''
+	same err $'eleven bytes\nllm-retry: no answer accepted in 1 attempt; the last check said:\nF1\n'
+	rm -r m c && mkdir m c
+	answer 1 'A1'
+	verdict 1 0
+	printf 'eleven bytes\n' >c/stderr.1
+	retry --max-size 10 -c "$CHECK" -- "$FAKE" m </dev/null
+	status_is 0
+	same out 'A1'
+	same err $'eleven bytes\n'
+}
+
+@test "-T and --timeout limit the model; -t is the same, its old spelling" {
+	local opt
+	for opt in -T --timeout -t; do
+		rm -rf m c && mkdir m c
+		answer 1 'late'
+		echo 30 >m/sleep.1
+		answer 2 'A2'
+		verdict 1 0
+		retry "$opt" 0.5 -w 0 -c "$CHECK" -- "$FAKE" m </dev/null
+		status_is 0
+		same out 'A2'
+		same err $'llm-retry: attempt 1: the model command timed out after 0.5 s\n'
+	done
+}
+
+@test "-T, --timeout and -t: a bad number is a usage error naming the letter given" {
+	usage_error '-T must be a number of seconds above 0, at most 86400, not "0"' \
+	    -c 'exit 0' -T 0 -- "$FAKE" m
+	usage_error '-T must be a number of seconds above 0, at most 86400, not "x"' \
+	    -c 'exit 0' --timeout x -- "$FAKE" m
+	usage_error '-t must be a number of seconds above 0, at most 86400, not "x"' \
+	    -c 'exit 0' -t x -- "$FAKE" m
+}
+
+@test "-w and --delay wait between attempts; -d is the same, its old spelling" {
+	local opt
+	for opt in -w --delay -d; do
+		rm -rf m c && mkdir m c
+		answer 1 'A1'
+		verdict 1 1 'F1'
+		answer 2 'A2'
+		verdict 2 0
+		retry "$opt" 0.5 -c "$CHECK" -- "$FAKE" m </dev/null
+		status_is 0
+		same out 'A2'
+		at_least "$(time_gap 1 2)" 0.5
+	done
+}
+
+@test "-w, --delay and -d: a bad number is a usage error naming the letter given" {
+	usage_error '-w must be a number of seconds from 0 to 86400, not "-1"' \
+	    -c 'exit 0' -w -1 -- "$FAKE" m
+	usage_error '-w must be a number of seconds from 0 to 86400, not "1s"' \
+	    -c 'exit 0' --delay=1s -- "$FAKE" m
+	usage_error '-d must be a number of seconds from 0 to 86400, not "1s"' \
+	    -c 'exit 0' -d 1s -- "$FAKE" m
 }

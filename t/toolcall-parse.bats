@@ -1590,3 +1590,23 @@ in.txt:1:3: error: invalid UTF-8: byte 0xbf at byte offset 2"
 	run -0 --separate-stderr toolcall-parse in.txt
 	assert_output '{"server_name":"local","tool_name":"x","arguments":{"a":1}}'
 }
+
+# One house (issue 14)
+
+@test "stdout to a full disk: status 3 at once, and the next operand is not read" {
+	call '<a>1</a>'
+	mkfifo fifo
+	run -3 --separate-stderr timeout 5 sh -c 'toolcall-parse in.txt fifo >/dev/full'
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: <stdout>: No space left on device"
+}
+
+@test "an unreadable operand between two good ones is reported, both are read, status 3" {
+	call '<a>1</a>'
+	mv in.txt a.txt
+	call '<b>2</b>'
+	run -3 --separate-stderr toolcall-parse a.txt missing.txt in.txt
+	assert_output '{"server_name":"local","tool_name":"t","arguments":{"a":1}}
+{"server_name":"local","tool_name":"t","arguments":{"b":2}}'
+	assert_equal "$stderr" "toolcall-parse: missing.txt: No such file or directory"
+}

@@ -298,6 +298,79 @@ test_xfsz(void)
 	buf_free(&out);
 }
 
+/* Runs sh -c script keeping its standard error as err says. */
+static int
+sh_err(const char *script, struct buf *out, const struct proc_err *err,
+    struct proc_result *res)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)script, NULL };
+
+	buf_reset(out);
+	buf_reset(err->text);
+	return proc_run_err(argv, "in", 2, out, 0, 0, err, res);
+}
+
+/* Reads what is in the pipe now (its writer closed). */
+static void
+drain(int fd, struct buf *b)
+{
+	char chunk[4096];
+	ssize_t n;
+
+	buf_reset(b);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(b, chunk, (size_t)n);
+}
+
+static void
+test_err(void)
+{
+	struct buf out = BUF_INIT, text = BUF_INIT, copied = BUF_INIT;
+	struct proc_err err = { &text, 0, -1 };
+	struct proc_result res;
+	int fds[2];
+
+	if (pipe(fds) == -1)
+		unit_bail("pipe");
+	err.copy = fds[1];
+	unit_long(sh_err("cat; echo err >&2; echo out", &out, &err, &res), 0,
+	    "standard error kept");
+	unit_mem(buf_cstr(&out), out.len, "inout\n", "standard output apart");
+	unit_mem(buf_cstr(&text), text.len, "err\n", "standard error kept");
+	unit_long(res.err_too_long, 0, "within no limit");
+	close(fds[1]);
+	drain(fds[0], &copied);
+	close(fds[0]);
+	unit_mem(buf_cstr(&copied), copied.len, "err\n", "and copied on");
+
+	if (pipe(fds) == -1)
+		unit_bail("pipe");
+	err.copy = fds[1];
+	err.max = 3;
+	unit_long(sh_err("printf 12345 >&2; exit 1", &out, &err, &res), 0,
+	    "standard error past its limit");
+	unit_mem(buf_cstr(&text), text.len, "123", "the first 3 bytes kept");
+	unit_long(res.err_too_long, 1, "err_too_long said");
+	unit_long(res.status, 1, "the command not stopped for it");
+	unit_long(res.too_long, 0, "nor its output");
+	close(fds[1]);
+	drain(fds[0], &copied);
+	close(fds[0]);
+	unit_mem(buf_cstr(&copied), copied.len, "12345", "all of it copied");
+
+	/* both pipes far fuller than a pipe holds, at once */
+	err.copy = -1;
+	err.max = 0;
+	unit_long(sh_err("head -c 300000 /dev/zero >&2 & "
+	    "head -c 300000 /dev/zero; wait", &out, &err, &res), 0,
+	    "300 KB on each of its outputs");
+	unit_long((long)out.len, 300000, "all of the output");
+	unit_long((long)text.len, 300000, "all of the standard error");
+	buf_free(&out);
+	buf_free(&text);
+	buf_free(&copied);
+}
+
 static void
 test_sleep(void)
 {
@@ -320,6 +393,7 @@ main(void)
 	test_leftovers();
 	test_max();
 	test_xfsz();
+	test_err();
 	test_sleep();
 	test_stop();
 	return unit_done();
