@@ -167,7 +167,7 @@ run 'grep -v "^ " "$t/model/prompt.2" | cut -c1-150'
 status_is 0
 
 heading "Three rejected answers: nothing on stdout, the last feedback on stderr, status 1"
-run 'echo "Plan my week." | llm-retry -d 0 -c "jsonresp-check -q --feedback" -- sh -c "cat >/dev/null; cat examples/bad-response.json" 2>"$t/err"'
+run 'echo "Plan my week." | llm-retry -w 0 -c "jsonresp-check -q --feedback" -- sh -c "cat >/dev/null; cat examples/bad-response.json" 2>"$t/err"'
 status_is 1
 run 'cut -c1-150 "$t/err"'
 status_is 0
