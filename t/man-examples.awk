@@ -131,10 +131,9 @@ function depth(s,   w, k, i, d) {
 	return d
 }
 
-# Takes in one more line of the command being read.
-function cmdline(u,   m) {
-	shown[++nshown] = u
-	cmd = cmd u "\n"
+# Follows one more line of a command: an open here-document, compound
+# commands, a continued line.
+function take(u,   m) {
 	if (heredoc != "") {
 		if (u == heredoc)
 			heredoc = ""
@@ -154,19 +153,17 @@ function incomplete() {
 	return heredoc != "" || open > 0 || cont
 }
 
-# Writes the command read so far into the driver: shown as in the page,
-# then run with $? as the previous command left it.
-function endcmd(   i) {
-	if (nshown == 0)
-		return
-	if (incomplete())
-		fail("an example's command is not complete at the end of its display")
+# Writes the command of lines i to j into the driver: shown as in the
+# page, then run with $? as the previous command left it.
+function command(i, j,   k) {
 	printf "printf '%%s\\n'" >driver
-	for (i = 1; i <= nshown; i++)
-		printf " %s", shquote((i == 1 ? "$ " : "") shown[i]) >driver
-	printf "\n(exit $_mx_st)\n%s_mx_st=$?\n", cmd >driver
-	nshown = 0
-	cmd = ""
+	for (k = i; k <= j; k++)
+		printf " %s", shquote(u[k]) >driver
+	printf "\n(exit $_mx_st)\n" >driver
+	print substr(u[i], 3) >driver
+	for (k = i + 1; k <= j; k++)
+		print u[k] >driver
+	print "_mx_st=$?" >driver
 }
 
 /^\.Bd -literal/ {
@@ -193,35 +190,42 @@ inblock {
 	next
 }
 
-{
-	nmarks = 0
+nmarks > 0 {
+	fail("an example's marker is not just before its .Bd")
 }
 
-function block(   i, u, outputs, skip, reason, m, title, ex, wantf, setup) {
-	if (lines == 0 || text[1] !~ /^\$ /)
+function block(   i, j, outputs, skip, reason, m, title, ex, wantf, setup) {
+	if (lines == 0 || text[1] !~ /^\$ /) {
+		if (nmarks > 0)
+			fail("a marker before a display that is no example")
 		return
-	# A first pass only to learn whether the display shows any output.
+	}
+	# Which lines are commands: a "$ " line starts one, and the lines
+	# after it continue it while it is incomplete.
 	outputs = 0
 	heredoc = ""
 	open = 0
 	cont = 0
-	cmd = ""
-	nshown = 0
 	for (i = 1; i <= lines; i++) {
-		u = unescape(text[i])
-		if (nshown > 0 && incomplete())
-			cmdline(u)
-		else if (u ~ /^\$ /) {
-			nshown = 0
-			cmd = ""
-			cmdline(substr(u, 3))
-		} else
+		u[i] = unescape(text[i])
+		if (i > 1 && incomplete()) {
+			kind[i] = "more"
+			take(u[i])
+		} else if (u[i] ~ /^\$ /) {
+			kind[i] = "cmd"
+			take(substr(u[i], 3))
+		} else {
+			kind[i] = "out"
 			outputs++
+		}
 	}
-	nshown = 0
-	cmd = ""
-	if (outputs == 0)
+	if (incomplete())
+		fail("an example's command is not complete at the end of its display")
+	if (outputs == 0) {
+		if (nmarks > 0)
+			fail("a marker before an example that shows no output")
 		return
+	}
 
 	skip = 0
 	reason = ""
@@ -242,8 +246,7 @@ function block(   i, u, outputs, skip, reason, m, title, ex, wantf, setup) {
 
 	n++
 	ex = id "." n
-	title = unescape(text[1])
-	sub(/^\$ /, "", title)
+	title = substr(u[1], 3)
 	if (skip) {
 		printf "skip\t%s\t%d\t%s\t%s\t%s\n", page, start, ex, title,
 		    reason
@@ -252,28 +255,22 @@ function block(   i, u, outputs, skip, reason, m, title, ex, wantf, setup) {
 	printf "run\t%s\t%d\t%s\t%s\n", page, start, ex, title
 
 	wantf = dir "/" ex ".want"
-	printf "" >wantf
+	for (i = 1; i <= lines; i++)
+		print u[i] >wantf
+	close(wantf)
 	printf "\n# %s line %d\n", page, start >driver
 	if (setup != "")
 		printf "{\n%s} >/dev/null 2>&1\n", setup >driver
 	printf "{\n_mx_st=0\n" >driver
-	heredoc = ""
-	open = 0
-	cont = 0
-	for (i = 1; i <= lines; i++) {
-		u = unescape(text[i])
-		print u >wantf
-		if (nshown > 0 && incomplete())
-			cmdline(u)
-		else if (u ~ /^\$ /) {
-			endcmd()
-			cmdline(substr(u, 3))
-		} else
-			endcmd()
+	for (i = 1; i <= lines; i = j + 1) {
+		j = i
+		if (kind[i] != "cmd")
+			continue
+		while (j < lines && kind[j + 1] == "more")
+			j++
+		command(i, j)
 	}
-	endcmd()
 	printf "} >\"$_mx_out/%s.got\" 2>&1 </dev/null\n", ex >driver
-	close(wantf)
 }
 
 END {
