@@ -55,6 +55,13 @@ args_free(void)
 	llmq_args_free(&args);
 }
 
+/* Whether the message is standard input: no operand, or "-" alone. */
+static int
+from_stdin(int argc, char *argv[])
+{
+	return argc == 0 || (argc == 1 && strcmp(argv[0], "-") == 0);
+}
+
 /*
  * The one query of the command line: the options' parts, the message from
  * the operands or standard input, the rest from a context file; written
@@ -74,7 +81,7 @@ encode(int argc, char *argv[], const char *context)
 	memset(&ctx_in, 0, sizeof(ctx_in));
 	q.no_topic = "give -t TOPIC, or a \"topicId\" in the --context file";
 	status = llmq_args_parts(&q, &args);
-	if (argc == 0 || (argc == 1 && strcmp(argv[0], "-") == 0))
+	if (from_stdin(argc, argv))
 		status = diag_max(status, llmq_read_message(&q, &msg_in, "-"));
 	else
 		status = diag_max(status,
@@ -163,7 +170,7 @@ main(int argc, char *argv[])
 		return cmd_operands(argc, argv, from_json, &unbuffered);
 	}
 	if (context != NULL && strcmp(context, "-") == 0 &&
-	    (argc == 0 || (argc == 1 && strcmp(argv[0], "-") == 0)))
+	    from_stdin(argc, argv))
 		cmd_usagex("--context - reads standard input: give the "
 		    "message as operands");
 	return cmd_exit(encode(argc, argv, context));

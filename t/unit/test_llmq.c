@@ -862,8 +862,8 @@ test_lines(void)
 	char two[] = Q("a") "\n" Q("") "\n";
 	FILE *in, *full;
 
-	LINES("\xEF\xBB\xBF" Q("a") "\n\n  \t\n" Q("") "\n" Q("b"), DIAG_INVALID,
-	    DOC("a") DOC("b"), "b.jsonl:4:16: error: \"userMessage\" is "
+	LINES("\xEF\xBB\xBF" Q("a") "\n\n  \t\n" Q("") "\n" Q("b"),
+	    DIAG_INVALID, DOC("a") DOC("b"), "b.jsonl:4:16: error: \"userMessage\" is "
 	    "empty\n", "a byte order mark, blank lines, a bad line, no final "
 	    "newline");
 	LINES(Q("a") "\n" Q("\xFF") "\n", DIAG_INVALID, DOC("a"),
