@@ -3,7 +3,9 @@
  * from parts that come from the command line, a raw text or JSON, each
  * part remembering where it came from so that a problem is reported
  * there; it is checked against the contract and written in the seed's
- * layout or in a one-line form. Problems go out through diag_ only.
+ * layout or in a one-line form. llmqin.c reads a query's text: the
+ * command line, a message or --context file read whole, JSON lines one
+ * at a time. Problems go out through diag_ only.
  */
 #ifndef LLMKIT_LLMQ_H
 #define LLMKIT_LLMQ_H
