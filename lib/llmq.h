@@ -99,6 +99,7 @@ struct llmq_args {
 		int		 argn;
 	}		 *v;
 	size_t		  n;
+	size_t		  cap;
 };
 
 /* llmq_check: the parts that are set; that a topic is set at all. */

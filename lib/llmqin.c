@@ -52,8 +52,6 @@ llmq_args_init(struct llmq_args *a, int argc, char *argv[])
 	a->argc = argc;
 	a->argv = xreallocarray(NULL, (size_t)argc + 1, sizeof(*a->argv));
 	memcpy(a->argv, argv, ((size_t)argc + 1) * sizeof(*a->argv));
-	/* one part at most for each argument */
-	a->v = xreallocarray(NULL, (size_t)argc + 1, sizeof(*a->v));
 }
 
 void
@@ -84,8 +82,13 @@ void
 llmq_args_add(struct llmq_args *a, enum llmq_part part, const char *what,
     const char *arg)
 {
-	struct llmq_arg *p = &a->v[a->n++];
+	struct llmq_arg *p;
 
+	if (a->n == a->cap) {
+		a->cap = a->cap > 0 ? a->cap * 2 : 8;
+		a->v = xreallocarray(a->v, a->cap, sizeof(*a->v));
+	}
+	p = &a->v[a->n++];
 	p->part = part;
 	p->what = what;
 	p->arg = arg;
