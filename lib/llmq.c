@@ -62,22 +62,6 @@ llmq_free(struct llmq *q)
 }
 
 /*
- * The line and column of byte off of an input, both from 1, the column in
- * characters; a byte order mark at the top of a file takes no column.
- */
-void
-llmq_position(const struct llmq_input *in, size_t off, unsigned long *line,
-    unsigned long *col)
-{
-	struct utf8_cursor c;
-
-	/* only a whole file (base 0) can start with a byte order mark */
-	utf8_cursor_init(&c, in->text, in->base == 0 ? in->len : 0);
-	utf8_cursor_at(&c, off < in->len ? off : in->len, line, col);
-	*line += in->line - 1;
-}
-
-/*
  * Reports an error about a value: at byte at of it when it is raw text of
  * an input, at its start in any other input, and as a "tool: message"
  * line when it came from the command line.
@@ -91,41 +75,42 @@ report(const struct llmq_src *src, size_t at, const char *rule,
     const char *fmt, ...)
 {
 	struct diag_loc loc;
-	char msg[512];
+	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	if (src->in == NULL) {
-		diag_warnx("%s", msg);
-		return;
+	if (src->in == NULL)
+		diag_warnx("%s", buf_cstr(&msg));
+	else {
+		src_loc(&src->in->src, src->off + (src->raw ? at : 0), &loc);
+		loc.path = src->path;
+		diag_at(DIAG_ERROR, &loc, rule, "%s", buf_cstr(&msg));
 	}
-	llmq_position(src->in, src->off + (src->raw ? at : 0), &loc.line,
-	    &loc.col);
-	loc.file = src->in->file;
-	loc.path = src->path;
-	diag_at(DIAG_ERROR, &loc, rule, "%s", msg);
+	buf_free(&msg);
 }
 
 /*
- * How messages name a value: its what, then on the command line the value
- * quoted, or else the number of the argument.
+ * How messages name a value, into name (emptied first): its what, then on
+ * the command line the value quoted (when quote is set and src's too), or
+ * else the number of the argument.
  */
 static const char *
-name_of(const struct llmq_src *src, const char *s, size_t n, char *out,
-    size_t size)
+name_of(const struct llmq_src *src, int quote, const char *s, size_t n,
+    struct buf *name)
 {
 	char q[80];
 
-	if (src->in == NULL && src->quote)
-		snprintf(out, size, "%s %s", src->what,
+	buf_reset(name);
+	if (src->in == NULL && src->quote && quote)
+		buf_printf(name, "%s %s", src->what,
 		    diag_quote(q, sizeof(q), s, n));
 	else if (src->in == NULL && src->argn > 0)
-		snprintf(out, size, "%s (argument %d)", src->what, src->argn);
+		buf_printf(name, "%s (argument %d)", src->what, src->argn);
 	else
-		snprintf(out, size, "%s", src->what);
-	return out;
+		buf_adds(name, src->what);
+	return buf_cstr(name);
 }
 
 /*
@@ -138,7 +123,7 @@ int
 llmq_check_text(const char *s, size_t n, const struct llmq_src *src)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	char name[192];
+	struct buf name = BUF_INIT;
 	size_t i = 0, len;
 	uint32_t cp;
 
@@ -152,27 +137,22 @@ llmq_check_text(const char *s, size_t n, const struct llmq_src *src)
 				report(src, i, "utf8", "invalid UTF-8: byte "
 				    "0x%02x at byte offset %zu", u[i],
 				    src->in->base + src->off + i);
-			else {
-				struct llmq_src plain = *src;
-
-				plain.quote = 0;
+			else
 				report(src, i, "utf8", "%s is not valid UTF-8: "
 				    "byte 0x%02x at byte offset %zu",
-				    name_of(&plain, s, n, name, sizeof(name)),
-				    u[i], i);
-			}
-			return -1;
+				    name_of(src, 0, s, n, &name), u[i], i);
+			break;
 		}
 		if (!xmlesc_allowed(cp)) {
 			report(src, i, "xml-char", "%s holds U+%04X, a "
 			    "character XML 1.0 forbids",
-			    name_of(src, s, n, name, sizeof(name)),
-			    (unsigned)cp);
-			return -1;
+			    name_of(src, 1, s, n, &name), (unsigned)cp);
+			break;
 		}
 		i += len;
 	}
-	return 0;
+	buf_free(&name);
+	return i < n ? -1 : 0;
 }
 
 /* The length of the white space character at s (JavaScript's trim()), or 0. */
@@ -239,34 +219,33 @@ llmq_set_text(struct llmq_text *t, const char *s, size_t n,
 int
 llmq_set_count(struct llmq *q, const char *arg, const struct llmq_src *src)
 {
-	unsigned long long v;
-	char name[192], *end;
+	unsigned long long v = 0;
+	struct buf name = BUF_INIT;
+	char *end = NULL;
 	size_t n = strlen(arg);
+	int r = -1;
 
 	if (llmq_check_text(arg, n, src) != 0)
 		return -1;
-	name_of(src, arg, n, name, sizeof(name));
-	if (arg[0] < '0' || arg[0] > '9') {
+	name_of(src, 1, arg, n, &name);
+	if (arg[0] >= '0' && arg[0] <= '9') {
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+	}
+	if (end == NULL || *end != '\0')
 		report(src, 0, "bad-count", "%s is not a non-negative integer",
-		    name);
-		return -1;
+		    buf_cstr(&name));
+	else if (errno == ERANGE || v > LLMQ_COUNT_MAX)
+		report(src, 0, "bad-count", "%s is more than %llu",
+		    buf_cstr(&name), LLMQ_COUNT_MAX);
+	else {
+		q->count = v;
+		q->count_set = 1;
+		q->count_src = *src;
+		r = 0;
 	}
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*end != '\0') {
-		report(src, 0, "bad-count", "%s is not a non-negative integer",
-		    name);
-		return -1;
-	}
-	if (errno == ERANGE || v > LLMQ_COUNT_MAX) {
-		report(src, 0, "bad-count", "%s is more than %llu", name,
-		    LLMQ_COUNT_MAX);
-		return -1;
-	}
-	q->count = v;
-	q->count_set = 1;
-	q->count_src = *src;
-	return 0;
+	buf_free(&name);
+	return r;
 }
 
 static void
@@ -293,30 +272,30 @@ int
 llmq_add_item(struct llmq_list *l, const char *s, size_t n,
     const struct llmq_src *src)
 {
-	char name[192];
+	struct buf name = BUF_INIT;
 	const char *comma;
 	size_t start, len;
+	int r = -1;
 
 	l->set = 1;
 	if (llmq_check_text(s, n, src) != 0)
 		return -1;
-	name_of(src, s, n, name, sizeof(name));
+	name_of(src, 1, s, n, &name);
 	start = llmq_trim(s, n, &len);
-	if (n == 0) {
-		report(src, 0, "empty-item", "%s is empty", name);
-		return -1;
-	}
-	if (len == 0) {
-		report(src, 0, "empty-item", "%s is white space only", name);
-		return -1;
-	}
-	if ((comma = memchr(s + start, ',', len)) != NULL) {
+	if (n == 0)
+		report(src, 0, "empty-item", "%s is empty", buf_cstr(&name));
+	else if (len == 0)
+		report(src, 0, "empty-item", "%s is white space only",
+		    buf_cstr(&name));
+	else if ((comma = memchr(s + start, ',', len)) != NULL)
 		report(src, (size_t)(comma - s), "item-comma",
-		    "%s contains a comma", name);
-		return -1;
+		    "%s contains a comma", buf_cstr(&name));
+	else {
+		list_push(l, s + start, len);
+		r = 0;
 	}
-	list_push(l, s + start, len);
-	return 0;
+	buf_free(&name);
+	return r;
 }
 
 /*
@@ -329,7 +308,7 @@ int
 llmq_add_items(struct llmq_list *l, const char *s, size_t n,
     const struct llmq_src *src)
 {
-	char name[192];
+	struct buf name = BUF_INIT;
 	const char *comma;
 	size_t start, len, at = 0, piece, k = 1;
 	int bad = 0;
@@ -340,14 +319,14 @@ llmq_add_items(struct llmq_list *l, const char *s, size_t n,
 	llmq_trim(s, n, &len);
 	if (len == 0)
 		return 0;
-	name_of(src, s, n, name, sizeof(name));
+	name_of(src, 1, s, n, &name);
 	for (;; k++) {
 		comma = memchr(s + at, ',', n - at);
 		piece = comma != NULL ? (size_t)(comma - (s + at)) : n - at;
 		start = at + llmq_trim(s + at, piece, &len);
 		if (len == 0) {
 			report(src, at, "empty-item", "item %zu of %s is empty",
-			    k, name);
+			    k, buf_cstr(&name));
 			bad = 1;
 		} else
 			list_push(l, s + start, len);
@@ -355,12 +334,13 @@ llmq_add_items(struct llmq_list *l, const char *s, size_t n,
 			break;
 		at += piece + 1;
 	}
+	buf_free(&name);
 	return bad ? -1 : 0;
 }
 
 /* A member of a JSON object, reported at its value when mistyped. */
 static void
-mistyped(const struct llmq_input *in, size_t at, const char *path,
+mistyped(struct llmq_input *in, size_t at, const char *path,
     const char *what, const char *want, const json_t *v)
 {
 	struct llmq_src src = { in, at, 0, what, path, 0, 0 };
@@ -397,7 +377,7 @@ json_count(struct llmq *q, const json_t *v, const struct llmq_src *src)
 
 /* A list member: an array of strings, each an item. */
 static int
-json_list(struct llmq_list *l, const struct llmq_input *in, size_t at,
+json_list(struct llmq_list *l, struct llmq_input *in, size_t at,
     int m, int nested, const json_t *v)
 {
 	struct llmq_src src = { in, at, 0, member_what[m],
@@ -419,7 +399,7 @@ json_list(struct llmq_list *l, const struct llmq_input *in, size_t at,
 		    member[m], i);
 		snprintf(path, sizeof(path), "%s/%zu",
 		    member_path[nested][m], i);
-		src.off = jsonx_element(in->text, in->len, at, i);
+		src.off = jsonx_element(in->src.s, in->src.n, at, i);
 		src.what = what;
 		src.path = path;
 		if (!json_is_string(e)) {
@@ -442,7 +422,7 @@ json_list(struct llmq_list *l, const struct llmq_input *in, size_t at,
  * could not be read, so that its absence is not reported again.
  */
 int
-llmq_read_context(struct llmq *q, const struct llmq_input *in, size_t off,
+llmq_read_context(struct llmq *q, struct llmq_input *in, size_t off,
     const json_t *obj, int nested)
 {
 	struct llmq_src src = { in, off, 0, NULL, NULL, 0, 0 };
@@ -463,7 +443,7 @@ llmq_read_context(struct llmq *q, const struct llmq_input *in, size_t off,
 		return -1;
 	}
 	if ((v = json_object_get(obj, member[M_TOPIC])) != NULL) {
-		at = jsonx_member(in->text, in->len, off, member[M_TOPIC]);
+		at = jsonx_member(in->src.s, in->src.n, off, member[M_TOPIC]);
 		src.off = at;
 		src.what = member_what[M_TOPIC];
 		src.path = member_path[nested][M_TOPIC];
@@ -477,7 +457,7 @@ llmq_read_context(struct llmq *q, const struct llmq_input *in, size_t off,
 		}
 	}
 	if ((v = json_object_get(obj, member[M_COUNT])) != NULL) {
-		at = jsonx_member(in->text, in->len, off, member[M_COUNT]);
+		at = jsonx_member(in->src.s, in->src.n, off, member[M_COUNT]);
 		src.off = at;
 		src.what = member_what[M_COUNT];
 		src.path = member_path[nested][M_COUNT];
@@ -488,11 +468,11 @@ llmq_read_context(struct llmq *q, const struct llmq_input *in, size_t off,
 			bad = 1;
 	}
 	if ((v = json_object_get(obj, member[M_SUBJECTS])) != NULL &&
-	    json_list(&q->subjects, in, jsonx_member(in->text, in->len, off,
+	    json_list(&q->subjects, in, jsonx_member(in->src.s, in->src.n, off,
 	    member[M_SUBJECTS]), M_SUBJECTS, nested, v) != 0)
 		bad = 1;
 	if ((v = json_object_get(obj, member[M_KEYWORDS])) != NULL &&
-	    json_list(&q->keywords, in, jsonx_member(in->text, in->len, off,
+	    json_list(&q->keywords, in, jsonx_member(in->src.s, in->src.n, off,
 	    member[M_KEYWORDS]), M_KEYWORDS, nested, v) != 0)
 		bad = 1;
 	return bad ? -1 : 0;
@@ -505,7 +485,7 @@ llmq_read_context(struct llmq *q, const struct llmq_input *in, size_t off,
  * -1 when a problem was reported. The contract is llmq_check's to check.
  */
 int
-llmq_read_line(struct llmq *q, const struct llmq_input *in, size_t off,
+llmq_read_line(struct llmq *q, struct llmq_input *in, size_t off,
     const json_t *v)
 {
 	struct llmq_src src = { in, off, 0, NULL, "", 0, 0 };
@@ -525,7 +505,7 @@ llmq_read_line(struct llmq *q, const struct llmq_input *in, size_t off,
 		    "missing \"userMessage\" (a string)");
 		bad = 1;
 	} else {
-		at = jsonx_member(in->text, in->len, off, "userMessage");
+		at = jsonx_member(in->src.s, in->src.n, off, "userMessage");
 		if (!json_is_string(m)) {
 			mistyped(in, at, "/userMessage", "\"userMessage\"",
 			    "a string", m);
@@ -542,7 +522,7 @@ llmq_read_line(struct llmq *q, const struct llmq_input *in, size_t off,
 		q->no_topic = "no \"context\" with a \"topicId\"";
 		return bad ? -1 : 0;
 	}
-	at = jsonx_member(in->text, in->len, off, "context");
+	at = jsonx_member(in->src.s, in->src.n, off, "context");
 	q->src.off = at;
 	q->src.path = "/context";
 	q->no_topic = "no \"topicId\" in \"context\"";
@@ -593,32 +573,31 @@ llmq_merge(struct llmq *q, struct llmq *from)
 static int
 check_text(const struct llmq_text *t, const char *rule, size_t max)
 {
-	char name[192];
-	size_t len, count, at, i;
+	struct buf name = BUF_INIT;
+	size_t len, count = 0, at, i;
+	int r = -1;
 
 	if (llmq_check_text(t->s, t->len, &t->src) != 0)
 		return -1;
-	name_of(&t->src, t->s, t->len, name, sizeof(name));
-	if (t->len == 0) {
-		report(&t->src, 0, rule, "%s is empty", name);
-		return -1;
-	}
+	name_of(&t->src, 1, t->s, t->len, &name);
 	llmq_trim(t->s, t->len, &len);
-	if (len == 0) {
-		report(&t->src, 0, rule, "%s is white space only", name);
-		return -1;
-	}
-	if (max > 0 && (count = utf8_count(t->s, t->len)) > max) {
+	if (t->len == 0)
+		report(&t->src, 0, rule, "%s is empty", buf_cstr(&name));
+	else if (len == 0)
+		report(&t->src, 0, rule, "%s is white space only",
+		    buf_cstr(&name));
+	else if (max > 0 && (count = utf8_count(t->s, t->len)) > max) {
 		/* at the first character too many */
 		for (at = 0, i = 0; at < t->len; at++)
 			if (((unsigned char)t->s[at] & 0xC0) != 0x80 &&
 			    i++ == max)
 				break;
 		report(&t->src, at, "message-length", "%s is %zu characters "
-		    "long, more than %zu", name, count, max);
-		return -1;
-	}
-	return 0;
+		    "long, more than %zu", buf_cstr(&name), count, max);
+	} else
+		r = 0;
+	buf_free(&name);
+	return r;
 }
 
 static int

@@ -13,8 +13,8 @@
 #include "io.h"
 #include "jsonw.h"
 #include "jsonx.h"
+#include "src.h"
 #include "thread.h"
-#include "utf8.h"
 #include "xalloc.h"
 #include "xmlesc.h"
 
@@ -22,9 +22,7 @@
 struct ev {
 	struct thread_doc		*doc;
 	const struct thread_opts	*opts;
-	const char			*in;	/* the whole input */
-	size_t				 n;
-	struct utf8_cursor		*cur;
+	struct src			*src;	/* the whole input */
 	int				 array;	/* input is one array */
 	size_t				 start;	/* offset of the event */
 	unsigned long			 index;
@@ -53,31 +51,31 @@ static void
 report(struct ev *e, enum diag_severity sev, const char *field,
     const char *rule, const char *fmt, ...)
 {
-	char path[128], msg[512];
+	struct buf path = BUF_INIT, msg = BUF_INIT;
 	struct diag_loc loc;
-	size_t off = e->start;
+	const char *s = e->src->s;
+	size_t n = e->src->n, off = e->start;
 	va_list ap;
 
 	if (field != NULL)
-		off = jsonx_member(e->in, e->n, e->start, field);
+		off = jsonx_member(s, n, e->start, field);
 	if (field != NULL && e->elem >= 0)
-		off = jsonx_element(e->in, e->n, off, (size_t)e->elem);
-	utf8_cursor_at(e->cur, off, &loc.line, &loc.col);
-	loc.file = e->opts->file;
+		off = jsonx_element(s, n, off, (size_t)e->elem);
+	src_loc(e->src, off, &loc);
 	if (e->array)
-		snprintf(path, sizeof(path), "/%lu%s%s", e->index,
-		    field ? "/" : "", field ? field : "");
-	else
-		snprintf(path, sizeof(path), "%s%s", field ? "/" : "",
-		    field ? field : "");
+		buf_printf(&path, "/%lu", e->index);
+	if (field != NULL)
+		buf_printf(&path, "/%s", field);
 	if (field != NULL && e->elem >= 0)
-		snprintf(path + strlen(path), sizeof(path) - strlen(path),
-		    "/%ld", e->elem);
-	loc.path = path;
+		buf_printf(&path, "/%ld", e->elem);
+	loc.path = buf_cstr(&path);
+	buf_printf(&msg, "event %lu: ", e->index);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
-	diag_at(sev, &loc, rule, "event %lu: %s", e->index, msg);
+	diag_at(sev, &loc, rule, "%s", buf_cstr(&msg));
+	buf_free(&path);
+	buf_free(&msg);
 	if (sev == DIAG_ERROR)
 		e->bad = 1;
 }
@@ -320,24 +318,15 @@ one_event(struct ev *e)
 	buf_add(t, "</event>", 8);
 	doc->events++;
 
-	if (e->xbad.count > 0) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "U+%04X", (unsigned)e->xbad.cp);
-		if (e->opts->strict)
-			report(e, DIAG_ERROR, e->xfield, "xml-char",
-			    "\"%s\" holds %s, a character XML 1.0 forbids",
-			    e->xfield, what);
-		else {
-			char msg[160];
-
-			snprintf(msg, sizeof(msg), "%zu character%s that XML "
-			    "1.0 forbids (first %s in \"%s\")", e->xbad.count,
-			    e->xbad.count == 1 ? "" : "s", what, e->xfield);
-			report(e, DIAG_WARNING, e->xfield, "xml-char",
-			    "replaced %s with U+FFFD", msg);
-		}
-	}
+	if (e->xbad.count > 0 && e->opts->strict)
+		report(e, DIAG_ERROR, e->xfield, "xml-char", "\"%s\" holds "
+		    "U+%04X, a character XML 1.0 forbids", e->xfield,
+		    (unsigned)e->xbad.cp);
+	else if (e->xbad.count > 0)
+		report(e, DIAG_WARNING, e->xfield, "xml-char", "replaced %zu "
+		    "character%s that XML 1.0 forbids (first U+%04X in \"%s\") "
+		    "with U+FFFD", e->xbad.count, e->xbad.count == 1 ? "" : "s",
+		    (unsigned)e->xbad.cp, e->xfield);
 }
 
 void
@@ -360,7 +349,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 {
 	struct jsonx_seq seq;
 	struct jsonx_error err;
-	struct utf8_cursor cur;
+	struct src src;
 	struct buf scratch = BUF_INIT;
 	struct ev e;
 	struct diag_loc loc;
@@ -368,7 +357,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 	json_t *v;
 	int r, bad = 0;
 
-	utf8_cursor_init(&cur, in, n);
+	src_init(&src, opts->file, in, n);
 	jsonx_seq_init(&seq, in, n);
 	/* the document is about as long as the events: grow it once, not often */
 	buf_reserve(&doc->text, n + n / 4 + 64);
@@ -378,8 +367,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 		if (r == 0)
 			break;
 		if (r < 0) {
-			utf8_cursor_at(&cur, err.offset, &loc.line, &loc.col);
-			loc.file = opts->file;
+			src_loc(&src, err.offset, &loc);
 			loc.path = NULL;
 			diag_at(DIAG_ERROR, &loc, err.rule, "%s", err.text);
 			bad = 1;
@@ -388,9 +376,7 @@ thread_serialize(struct thread_doc *doc, const char *in, size_t n,
 		memset(&e, 0, sizeof(e));
 		e.doc = doc;
 		e.opts = opts;
-		e.in = in;
-		e.n = n;
-		e.cur = &cur;
+		e.src = &src;
 		e.array = seq.array;
 		e.start = start;
 		e.index = index;

@@ -830,11 +830,13 @@ in.jsonl:3:74: error: too many subjects in "activeSubjects": 21, at most 20'
 @test "--from-json -u writes each query while the input is still open" {
 	mkfifo fifo
 	coproc ENC { llmq-encode --from-json -u <fifo; }
+	# bash clears ENC_PID once the coprocess has ended: keep it now
+	pid=$ENC_PID
 	exec {w}>fifo
 	printf '%s\n' '{"userMessage": "live", "context": {"topicId": "t"}}' >&"$w"
 	IFS= read -r -t 20 got <&"${ENC[0]}" || got=TIMEOUT
 	exec {w}>&-
-	wait "$ENC_PID"
+	wait "$pid"
 	assert_equal "$got" "$(line live t 0 '' '')"
 }
 
@@ -974,4 +976,39 @@ EOF
 	run -1 --separate-stderr llmq-encode --from-json in.jsonl
 	assert_output "$(line a t 0 '' '')"
 	assert_equal "$stderr" "in.jsonl:2:16: error: invalid JSON: NUL byte"
+}
+
+# One house (issue 14)
+
+@test "--from-json -u with stdout on /dev/full stops at once: the next file is not opened" {
+	printf '%s\n' '{"userMessage": "m", "context": {"topicId": "t"}}' \
+	    '{"userMessage": "", "context": {"topicId": "t"}}' >a.jsonl
+	mkfifo fifo
+	run -3 --separate-stderr timeout 20 bash -c 'llmq-encode --from-json -u a.jsonl fifo >/dev/full'
+	assert_output ""
+	assert_equal "$stderr" "llmq-encode: <stdout>: No space left on device"
+}
+
+@test "--from-json with stdout on /dev/full stops when the output fails: the next file is not read" {
+	for i in $(seq 1 100); do
+		printf '%s\n' '{"userMessage": "m", "context": {"topicId": "t"}}'
+	done >a.jsonl
+	printf '%s\n' '{"userMessage": "", "context": {"topicId": "t"}}' >b.jsonl
+	run -3 --separate-stderr bash -c 'llmq-encode --from-json a.jsonl b.jsonl >/dev/full'
+	assert_output ""
+	assert_equal "$stderr" "llmq-encode: <stdout>: No space left on device"
+}
+
+@test "--from-json: an unreadable file between two good ones is reported, both good ones are read: status 3" {
+	printf '%s\n' '{"userMessage": "a", "context": {"topicId": "t"}}' >a.jsonl
+	printf '%s\n' '{"userMessage": "b", "context": {"topicId": "t"}}' >b.jsonl
+	run -3 --separate-stderr llmq-encode --from-json a.jsonl no-such.jsonl b.jsonl
+	assert_output "$(line a t 0 '' ''; line b t 0 '' '')"
+	assert_equal "$stderr" "llmq-encode: no-such.jsonl: No such file or directory"
+}
+
+@test "without --from-json the operands are words of the message, not files" {
+	run -0 --separate-stderr llmq-encode -t t no-such.jsonl
+	assert_output "$(doc no-such.jsonl t 0 '' '')"
+	assert_equal "$stderr" ""
 }

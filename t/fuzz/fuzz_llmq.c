@@ -152,7 +152,7 @@ verify(const struct llmq *q)
 static void
 as_json(const char *s, size_t n)
 {
-	struct llmq_input in = { "<fuzz>", s, n, 1, 0 };
+	struct llmq_input in;
 	struct llmq_src m = { &in, 0, 1, "the message", NULL, 0, 0 };
 	struct jsonx_error err;
 	struct llmq q;
@@ -160,8 +160,8 @@ as_json(const char *s, size_t n)
 	json_t *v;
 	int r;
 
-	off = n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	off = jsonx_skip_ws(s, n, off);
+	llmq_input_init(&in, "<fuzz>", s, n);
+	off = jsonx_skip_ws(s, n, in.src.start);
 	if ((v = jsonx_parse(s, n, off, &end, &err)) == NULL)
 		return;
 
@@ -186,11 +186,12 @@ as_json(const char *s, size_t n)
 static void
 as_text(const char *s, size_t n)
 {
-	struct llmq_input in = { "<fuzz>", s, n, 1, 0 };
+	struct llmq_input in;
 	struct llmq_src src = { &in, 0, 1, "the message", NULL, 0, 0 };
 	struct llmq q;
 	int r;
 
+	llmq_input_init(&in, "<fuzz>", s, n);
 	llmq_init(&q);
 	llmq_set_text(&q.message, s, n, &src);
 	llmq_set_text(&q.topic, s, n, &src);

@@ -15,7 +15,9 @@
 #include "diag.h"
 #include "jsonx.h"
 #include "llmq.h"
+#include "src.h"
 #include "unit.h"
+#include "xalloc.h"
 
 /* The seed's example query (section 1), as the seed lays it out. */
 static const char seed_doc[] =
@@ -410,10 +412,11 @@ static void
 raw(const char *text, size_t n, size_t off, size_t len, const char *err,
     const char *what)
 {
-	struct llmq_input in = { "<stdin>", text, n, 1, 0 };
+	struct llmq_input in;
 	struct llmq_src src = { &in, off, 1, "the message", NULL, 0, 0 };
 	struct llmq q;
 
+	llmq_input_init(&in, "<stdin>", text, n);
 	llmq_init(&q);
 	llmq_set_text(&q.message, text + off, len, &src);
 	checked(&q, LLMQ_PARTS, *err != '\0' ? DIAG_INVALID : DIAG_OK, err,
@@ -465,7 +468,7 @@ static void
 context(const char *s, int want, const char *err, const char *doc,
     const char *what)
 {
-	struct llmq_input in = { "ctx.json", s, strlen(s), 1, 0 };
+	struct llmq_input in;
 	struct llmq_src m = arg_src("the message", 0, 0);
 	struct llmq q;
 	struct buf b = BUF_INIT;
@@ -473,6 +476,7 @@ context(const char *s, int want, const char *err, const char *doc,
 	json_t *v;
 	int r;
 
+	llmq_input_init(&in, "ctx.json", s, strlen(s));
 	if ((v = parse(s, &off, what)) == NULL)
 		return;
 	llmq_init(&q);
@@ -575,18 +579,28 @@ test_context_limits(void)
 	buf_free(&s);
 }
 
+/* An input that is line 7 of b.jsonl, at byte 100 of it. */
+static void
+line7(struct llmq_input *in, const char *s)
+{
+	llmq_input_init(in, "b.jsonl", s, strlen(s));
+	src_setline(&in->src, 7);
+	in->base = 100;
+}
+
 /* Reads one --from-json line, of line 7 of a file, at byte 100. */
 static void
 line(const char *s, int want, const char *err, const char *doc,
     const char *what)
 {
-	struct llmq_input in = { "b.jsonl", s, strlen(s), 7, 100 };
+	struct llmq_input in;
 	struct llmq q;
 	struct buf b = BUF_INIT;
 	size_t off;
 	json_t *v;
 	int r;
 
+	line7(&in, s);
 	if ((v = parse(s, &off, what)) == NULL)
 		return;
 	llmq_init(&q);
@@ -638,15 +652,14 @@ test_line(void)
 static void
 test_line_json_errors(void)
 {
-	struct llmq_input in = { "b.jsonl", NULL, 0, 7, 100 };
+	struct llmq_input in;
 	const char *s = "{\"userMessage\": \"m\", \"context\": {\"topicId\": "
 	    "\"t\", \"activeSubjects\": [\"\"]}}";
 	struct llmq q;
 	size_t off;
 	json_t *v;
 
-	in.text = s;
-	in.len = strlen(s);
+	line7(&in, s);
 	if ((v = parse(s, &off, "--errors=json")) == NULL)
 		return;
 	llmq_init(&q);
@@ -661,6 +674,226 @@ test_line_json_errors(void)
 	diag_setjson(0);
 	llmq_free(&q);
 	json_decref(v);
+}
+
+/*
+ * The command line: parts kept in order and applied at the end, each
+ * problem naming its option and value; an operand named by its number
+ * as given, although getopt_long has moved it since.
+ */
+static void
+test_args(void)
+{
+	const char *args[] = { "tool", "-t", "a", "hi", "-k", "x,y", "-n",
+	    "z", "-sb\xFF", "-t", "top", "w\x07", NULL };
+	char **argv = (char **)args;
+	char *moved[] = { argv[3], argv[11] };
+	struct llmq_args a;
+	struct llmq q;
+	struct buf b = BUF_INIT;
+	int r;
+
+	llmq_args_init(&a, 12, argv);
+	llmq_args_add(&a, LLMQ_TOPIC, "-t", argv[2]);
+	llmq_args_add(&a, LLMQ_KEYWORD, "-k", argv[5]);
+	llmq_args_add(&a, LLMQ_COUNT, "-n", argv[7]);
+	llmq_args_add(&a, LLMQ_SUBJECT, "-s", argv[8] + 2);
+	llmq_args_add(&a, LLMQ_TOPIC, "-t", argv[10]);
+	unit_long((long)a.v[3].argn, 8, "args: an attached value is its "
+	    "argument's");
+	llmq_init(&q);
+	unit_capture_begin();
+	r = llmq_args_parts(&q, &a);
+	unit_str(unit_capture_end(), "test_llmq: -k \"x,y\" contains a comma\n"
+	    "test_llmq: -n \"z\" is not a non-negative integer\n"
+	    "test_llmq: -s (argument 8) is not valid UTF-8: byte 0xff at "
+	    "byte offset 1\n", "args: every bad part, in command-line order");
+	unit_long(r, DIAG_INVALID, "args: bad parts are DIAG_INVALID");
+	unit_mem(q.topic.s, q.topic.len, "top", "args: the last -t counts");
+	unit_capture_begin();
+	r = llmq_args_message(&q, &a, 2, moved);
+	unit_str(unit_capture_end(), "test_llmq: the message (argument 11) "
+	    "holds U+0007, a character XML 1.0 forbids\n",
+	    "args: an operand is named by its number as given");
+	unit_long(r, DIAG_INVALID, "args: a bad operand is DIAG_INVALID");
+	unit_ok(q.message.s == NULL, "args: no message from bad operands");
+	llmq_free(&q);
+
+	llmq_args_free(&a);
+	llmq_args_init(&a, 12, argv);
+	llmq_args_add(&a, LLMQ_SUBJECTS, "--subjects", argv[5]);
+	llmq_args_add(&a, LLMQ_KEYWORDS, "--keywords", argv[5]);
+	llmq_args_add(&a, LLMQ_TOPIC, "-t", argv[2]);
+	llmq_init(&q);
+	moved[1] = argv[10];
+	unit_long(llmq_args_parts(&q, &a), DIAG_OK, "args: good parts");
+	unit_long(llmq_args_message(&q, &a, 2, moved), DIAG_OK,
+	    "args: good operands");
+	llmq_write(&q, &b, LLMQ_ONELINE);
+	unit_str(buf_cstr(&b), "<llmQuery><userMessage>hi top</userMessage>"
+	    "<context topicId=\"a\" messageCount=\"0\"><activeSubjects>x, y"
+	    "</activeSubjects><recentKeywords>x, y</recentKeywords>"
+	    "</context></llmQuery>\n",
+	    "args: operands joined by one space, lists split");
+	buf_free(&b);
+	llmq_free(&q);
+	llmq_args_free(&a);
+}
+
+/* Reads text as a --context file; compares the status and stderr. */
+static void
+read_file(const char *text, size_t n, int want, const char *err,
+    const char *what)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	struct llmq_input in;
+	struct llmq q;
+	struct buf got = BUF_INIT;
+	const char *s, *p;
+	int r;
+
+	unit_tmpfile(path, text, n);
+	llmq_init(&q);
+	unit_capture_begin();
+	r = llmq_read_context_file(&q, &in, path);
+	/* the file's name is not known beforehand: "FILE" stands for it */
+	for (s = unit_capture_end(); (p = strstr(s, path)) != NULL;
+	    s = p + strlen(path)) {
+		buf_add(&got, s, (size_t)(p - s));
+		buf_adds(&got, "FILE");
+	}
+	buf_adds(&got, s);
+	unit_str(buf_cstr(&got), err, unit_fmt("%s: stderr", what));
+	buf_free(&got);
+	unit_long(r, want, unit_fmt("%s: status", what));
+	llmq_free(&q);
+	llmq_input_free(&in);
+	unlink(path);
+}
+
+#define READ_FILE(s, want, err, what) \
+	read_file(s, sizeof(s) - 1, want, err, what)
+
+static void
+test_read_files(void)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	struct llmq_input in;
+	struct llmq q;
+	int r;
+
+	READ_FILE("\xEF\xBB\xBF {\"topicId\": \"t\"} \n", DIAG_OK, "",
+	    "context: a byte order mark and white space around");
+	READ_FILE("{\"topicId\": \"t\"} []", DIAG_INVALID, "FILE:1:18: error: "
+	    "invalid JSON: text after the context object\n",
+	    "context: text after the object");
+	READ_FILE("{\"topicId\": \"\", \"recentKeywords\": [\"a,b\"]}",
+	    DIAG_INVALID, "FILE:1:36: error: \"recentKeywords\" item at "
+	    "index 0 contains a comma\n"
+	    "FILE:1:13: error: \"topicId\" is empty\n",
+	    "context: checked in full");
+	READ_FILE("{\"topicId\": \"\xFF\"}", DIAG_INVALID, "FILE:1:14: "
+	    "error: invalid UTF-8: byte 0xff at byte offset 13\n",
+	    "context: invalid UTF-8, at its byte");
+	READ_FILE("", DIAG_INVALID, "FILE:1:1: error: invalid JSON: "
+	    "unexpected token near end of file\n", "context: an empty file");
+	unit_capture_begin();
+	r = llmq_read_context_file(&q, &in, "/no/such/file");
+	unit_str(unit_capture_end(), "test_llmq: /no/such/file: No such file "
+	    "or directory\n", "context: a missing file is reported");
+	unit_long(r, DIAG_TROUBLE, "context: a missing file is trouble");
+	llmq_input_free(&in);
+
+	unit_tmpfile(path, "\xEF\xBB\xBFm\x01\r\n", 7);
+	llmq_init(&q);
+	unit_capture_begin();
+	r = llmq_read_message(&q, &in, path);
+	unit_str(unit_capture_end(), "", "message: read, not checked");
+	unit_long(r, DIAG_OK, "message: status");
+	unit_mem(q.message.s, q.message.len, "m\x01", "message: past the byte "
+	    "order mark, less the final CR LF");
+	unit_capture_begin();
+	llmq_check(&q, LLMQ_PARTS);
+	unit_ok(strstr(unit_capture_end(), ":1:2: error: the message holds "
+	    "U+0001, a character XML 1.0 forbids\n") != NULL,
+	    "message: a problem at its place in the file");
+	llmq_free(&q);
+	llmq_input_free(&in);
+	unlink(path);
+}
+
+/* Reads JSON lines from text into a string; compares all it gives. */
+static void
+lines(const char *text, size_t n, int unbuffered, int want,
+    const char *out, const char *err, const char *what)
+{
+	FILE *in, *o;
+	char *got = NULL, *copy = xmalloc(n + 1);
+	size_t len = 0;
+	int r;
+
+	memcpy(copy, text, n);
+	if ((in = fmemopen(copy, n, "r")) == NULL ||
+	    (o = open_memstream(&got, &len)) == NULL)
+		unit_bail("fmemopen");
+	unit_capture_begin();
+	r = llmq_read_lines(in, "b.jsonl", o, unbuffered);
+	unit_str(unit_capture_end(), err, unit_fmt("%s: stderr", what));
+	fclose(o);
+	unit_str(got, out, unit_fmt("%s: output", what));
+	unit_long(r, want, unit_fmt("%s: status", what));
+	fclose(in);
+	free(copy);
+	free(got);
+}
+
+#define LINES(s, want, out, err, what) \
+	lines(s, sizeof(s) - 1, 0, want, out, err, what)
+
+#define Q(m)	"{\"userMessage\":\"" m "\",\"context\":{\"topicId\":\"t\"}}"
+#define DOC(m)	"<llmQuery><userMessage>" m "</userMessage><context " \
+		"topicId=\"t\" messageCount=\"0\"><activeSubjects>" \
+		"</activeSubjects><recentKeywords></recentKeywords>" \
+		"</context></llmQuery>\n"
+
+static void
+test_lines(void)
+{
+	char two[] = Q("a") "\n" Q("") "\n";
+	FILE *in, *full;
+
+	LINES("\xEF\xBB\xBF" Q("a") "\n\n  \t\n" Q("") "\n" Q("b"),
+	    DIAG_INVALID, DOC("a") DOC("b"), "b.jsonl:4:16: error: \"userMessage\" is "
+	    "empty\n", "a byte order mark, blank lines, a bad line, no final "
+	    "newline");
+	LINES(Q("a") "\n" Q("\xFF") "\n", DIAG_INVALID, DOC("a"),
+	    "b.jsonl:2:17: error: invalid UTF-8: byte 0xff at byte offset "
+	    "62\n", "invalid UTF-8: its offset in the file");
+	LINES(Q("a") "\n\xEF\xBB\xBF" Q("b") "\n", DIAG_INVALID, DOC("a"),
+	    "b.jsonl:2:1: error: invalid JSON: invalid token near "
+	    "'\xEF\xBB\xBF'\n", "a byte order mark on a later line is "
+	    "refused");
+	LINES("{\"userMessage\":\n\"a\"}\n", DIAG_INVALID, "",
+	    "b.jsonl:1:16: error: invalid JSON: unexpected token near "
+	    "end of line\n"
+	    "b.jsonl:2:4: error: invalid JSON: text after the object on the "
+	    "line\n", "a value may not span lines");
+	LINES(Q("a") "\n{\"userMessage\":\0\"b\"}\n" Q("c") "\n", DIAG_INVALID,
+	    DOC("a"), "b.jsonl:2:16: error: invalid JSON: NUL byte\n",
+	    "a NUL byte ends the input");
+	lines("", 0, 0, DIAG_OK, "", "", "an empty input");
+
+	/* out fails: the line after the first good one is not read */
+	if ((in = fmemopen(two, sizeof(two) - 1, "r")) == NULL ||
+	    (full = fopen("/dev/full", "w")) == NULL)
+		unit_bail("/dev/full");
+	unit_capture_begin();
+	unit_long(llmq_read_lines(in, "b.jsonl", full, 1), DIAG_TROUBLE,
+	    "a failed output is trouble");
+	unit_str(unit_capture_end(), "", "a failed output: nothing more is "
+	    "read, nothing reported (the caller closes the output)");
+	fclose(in);
+	fclose(full);
 }
 
 static void
@@ -712,5 +945,8 @@ main(void)
 	test_line();
 	test_line_json_errors();
 	test_merge();
+	test_args();
+	test_read_files();
+	test_lines();
 	return unit_done();
 }
