@@ -94,6 +94,7 @@ struct node {
 	size_t		 attr[3];	/* values in pool, or NONE */
 	size_t		 text;		/* its content, in text */
 	size_t		 textlen;
+	double		 confidence;	/* a keyword's, once checked */
 	int		 stray;		/* text seen where elements belong */
 };
 
@@ -521,7 +522,10 @@ on_text(void *data, const XML_Char *s, int len)
 		return;
 	nd = &v->nodes[v->stack[v->depth - 1]];
 	if (kinds[nd->kind].text) {
-		buf_add(&v->text, s, n);
+		/* the hot path, some 200 pieces to a response: no call */
+		buf_reserve(&v->text, n);
+		memcpy(v->text.data + v->text.len, s, n);
+		v->text.len += n;
 		return;
 	}
 	if (!v->opts->strict || nd->stray || blank(s, n))
@@ -938,10 +942,43 @@ check_subject(struct llmr *v, size_t id)
 		    CONTRACT_KEYWORDS_WANT_MAX);
 }
 
+/*
+ * The value of s, which json_number accepts, as strtod reads it. A short
+ * decimal (15 digits at most, no exponent) is worked out at once: an
+ * integer below 2^53 divided by an exact power of ten is rounded once,
+ * to the nearest double, as strtod rounds.
+ */
+static double
+number_value(const char *s)
+{
+	static const double tens[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+	    1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *p = s + (*s == '-');
+	uint64_t m = 0;
+	int digits = 0, frac = -1;
+	double d;
+
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && frac < 0); p++) {
+		if (*p == '.') {
+			frac = 0;
+			continue;
+		}
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (++digits > 15)
+			return strtod(s, NULL);
+		if (frac >= 0)
+			frac++;
+	}
+	if (*p != '\0')
+		return strtod(s, NULL);		/* an exponent */
+	d = (double)m / tens[frac > 0 ? frac : 0];
+	return *s == '-' ? -d : d;
+}
+
 static void
 check_keyword(struct llmr *v, size_t id)
 {
-	const struct node *nd = &v->nodes[id];
+	struct node *nd = &v->nodes[id];
 	enum diag_severity sev;
 	char q[QUOTE_SIZE];
 	const char *s = NULL;
@@ -953,7 +990,8 @@ check_keyword(struct llmr *v, size_t id)
 			at_attr(v, DIAG_ERROR, id, "confidence", "confidence",
 			    "confidence %s is not a number", quote(q, s));
 			s = NULL;
-		} else if ((c = strtod(s, NULL)) < 0.0 || c > 1.0) {
+		} else if ((c = nd->confidence = number_value(s)) < 0.0 ||
+		    c > 1.0) {
 			at_attr(v, DIAG_ERROR, id, "confidence", "confidence",
 			    "confidence %s is outside 0.0-1.0", quote(q, s));
 			s = NULL;
@@ -1246,8 +1284,7 @@ build_response(struct llmr *v)
 			break;
 		case K_KEYWORD:
 			kw->term = attr_text(v, nd, A_TERM);
-			kw->confidence = strtod(pool_str(v,
-			    nd->attr[A_CONFIDENCE]), NULL);
+			kw->confidence = nd->confidence;
 			kw++;
 			sub->nkeywords++;
 			break;

@@ -136,6 +136,7 @@ utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
     unsigned long *col)
 {
 	const char *s = c->s, *e, *from, *q;
+	int cr;
 
 	if (off < c->start)
 		off = c->start;		/* a byte order mark is 1:1 */
@@ -145,10 +146,14 @@ utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
 		c->line = 1;
 		c->col = 1;
 	}
-	for (from = s + c->off; (q = next_eol(from, e, c->cr)) != NULL;
-	    from = q + 1) {
+	from = s + c->off;
+	/* one look for a CR, rather than one before every LF (and one
+	 * just before, whose LF is here) */
+	cr = c->cr && ((from > s + c->start && from[-1] == '\r') ||
+	    memchr(from, '\r', (size_t)(e - from)) != NULL);
+	for (; (q = next_eol(from, e, cr)) != NULL; from = q + 1) {
 		c->col = 1;
-		if (!(c->cr && *q == '\n' && q > s + c->start && q[-1] == '\r'))
+		if (!(cr && *q == '\n' && q > s + c->start && q[-1] == '\r'))
 			c->line++;	/* a CR LF was counted at its CR */
 	}
 	c->col += utf8_count(from, (size_t)(e - from));
