@@ -550,6 +550,38 @@ test_offsets(struct llmr *v)
 	unit_ok(n == 1 && !d[0].prefix, "offsets: no path, no prefix");
 }
 
+/* A confidence reads as strtod reads it, short decimals and all. */
+static void
+test_confidence(struct llmr *v)
+{
+	static const char *const vals[] = { "0.95", "0.1", "1e0", "-0",
+	    "0.30000000000000004", "0.123456789012345", "0.1234567890123456",
+	    "1", "0.000000000000001" };
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+	const struct llmr_doc *d;
+	struct buf b = BUF_INIT;
+	char what[80];
+	double want;
+	size_t i, n = sizeof(vals) / sizeof(vals[0]);
+
+	buf_adds(&b, "<llmResponse><response>r</response><analysis>"
+	    "<subject name=\"s\" description=\"d\" isNew=\"true\">");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "<keyword term=\"t\" confidence=\"%s\"/>",
+		    vals[i]);
+	buf_adds(&b, "</subject><summaryUpdate/></analysis></llmResponse>");
+	unit_long(check(v, buf_cstr(&b), &o), DIAG_OK, "confidence: valid");
+	d = llmr_doc(v);
+	for (i = 0; d != NULL && i < n; i++) {
+		want = strtod(vals[i], NULL);
+		snprintf(what, sizeof(what), "confidence %s as strtod reads it",
+		    vals[i]);
+		unit_ok(memcmp(&d->subjects[0].keywords[i].confidence, &want,
+		    sizeof(want)) == 0, what);
+	}
+	buf_free(&b);
+}
+
 /* The hint that --find exists, where the caller asks for it. */
 static void
 test_hint(struct llmr *v)
@@ -594,6 +626,7 @@ main(void)
 	test_feedback(v);
 	test_report(v);
 	test_offsets(v);
+	test_confidence(v);
 	test_hint(v);
 	test_response_doc(v);	/* the validator is still as new */
 	llmr_free(v);
