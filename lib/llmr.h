@@ -4,13 +4,12 @@
  * document, checks every rule of the contract and keeps the problems as
  * a diag_list in document order (each "FILE:LINE:COL: PATH: MESSAGE",
  * the path the element's, with a rule name); a valid document is also
- * kept parsed, as an llmr_doc. One
- * validator (buffers that only grow, a new expat parser for each
- * document, so that none is spoiled by the one before) serves any number
- * of documents, one after another; what it returns stays valid until the
- * next llmr_check. Elements nest at most XMLP_DEPTH_MAX deep. A text
- * ends at its first NUL byte, which no document holds; io_slurp_text
- * reads an input that far and no further.
+ * kept parsed, as an llmr_doc. One validator (buffers that only grow, a
+ * new expat parser for each document, so that none is spoiled by the one
+ * before) serves any number of documents, one after another; what it
+ * returns stays valid until the next llmr_check. Elements nest at most
+ * XMLP_DEPTH_MAX deep. A text ends at its first NUL byte, which no
+ * document holds; io_slurp_text reads an input that far and no further.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H
