@@ -52,7 +52,7 @@ struct run {
 
 /* What a document gives on standard output, if anything, into r->out. */
 static void
-output(struct run *r, int status)
+render(struct run *r, int status)
 {
 	const struct llmr_doc *doc;
 
@@ -91,7 +91,7 @@ process(FILE *fp, const char *name, void *arg)
 	}
 	status = llmr_check(r->v, buf_cstr(&r->in), r->in.len, &r->opts);
 	llmr_report(r->v);
-	output(r, status);
+	render(r, status);
 	if (r->out.len > 0 && (io_write(r->out.data, r->out.len,
 	    stdout) != 0 || fflush(stdout) != 0))
 		return DIAG_TROUBLE;	/* reported when stdout is closed */
