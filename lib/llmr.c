@@ -4,7 +4,9 @@
  * (and, with --strict, the unknown ones, to be reported); the text of the
  * five text elements and the attributes the contract names are kept. A
  * second pass over the nodes, which sit in document order, applies the
- * rules; the problems are then sorted by position and given paths.
+ * rules; the problems are then sorted by position and given paths. While
+ * it parses it keeps byte offsets only: a line and column is worked out
+ * (lib/src) for a problem found and for a subject of a valid response.
  */
 
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "jsonw.h"
 #include "llmq.h"
 #include "llmr.h"
+#include "src.h"
 #include "utf8.h"
 #include "xalloc.h"
 #include "xmlesc.h"
@@ -88,31 +91,29 @@ struct node {
 	size_t		 kids[2];	/* children of each slot */
 	size_t		 name;		/* unknown or bad root: name, in pool */
 	size_t		 tag;		/* offset of its '<' in the text */
-	unsigned long	 line;
-	unsigned long	 col;
 	size_t		 attr[3];	/* values in pool, or NONE */
 	size_t		 text;		/* its content, in text */
 	size_t		 textlen;
+	double		 confidence;	/* a keyword's, once checked */
 	int		 stray;		/* text seen where elements belong */
 };
 
-/* A problem found, before it is sorted and given its path. */
+/* A problem found, before it is sorted and given its place and path. */
 struct item {
 	enum diag_severity	 sev;
 	const char		*rule;
-	unsigned long		 line;
-	unsigned long		 col;
+	size_t			 off;	/* in the whole text, src's */
 	size_t			 seq;
 	size_t			 node;	/* the element, or NONE */
 	size_t			 msg;	/* in msgs */
-	size_t			 path;	/* in paths, or NONE */
 };
 
 struct llmr {
 	XML_Parser		 p;	/* the current document's, or NULL */
 	const struct llmr_opts	*opts;
+	struct src		 src;	/* the whole text */
 	struct xmlp_origin	 origin;
-	const char		*in;	/* the text parsed */
+	const char		*in;	/* the text parsed, at origin.offset */
 	size_t			 inlen;
 	enum llmr_type		 root;	/* the root's type, once seen */
 
@@ -131,9 +132,8 @@ struct llmr {
 	struct item		*items;
 	size_t			 nitems, itemcap;
 	struct buf		 msgs;
-	struct buf		 paths;
-	struct llmr_diag	*diags;
-	size_t			 diagcap;
+	struct buf		 path;
+	struct diag_list	 diags;	/* the items, in order, with paths */
 	unsigned long		 errors;
 
 	int			 valid;
@@ -187,72 +187,45 @@ quote(char out[QUOTE_SIZE], const char *s)
 	return diag_quote(out, QUOTE_SIZE, s, strlen(s));
 }
 
-/*
- * Moves a position over s[from..to): CR LF, CR and LF each end a line,
- * as expat counts them, and a column is a character.
- */
-static void
-advance(const char *s, size_t from, size_t to, unsigned long *line,
-    unsigned long *col)
-{
-	size_t i;
+static void vadd_item(struct llmr *, enum diag_severity, const char *,
+    size_t, size_t, const char *, va_list)
+    __attribute__((format(printf, 6, 0)));
 
-	for (i = from; i < to; i++) {
-		if (s[i] == '\r' || (s[i] == '\n' &&
-		    !(i > from && s[i - 1] == '\r'))) {
-			(*line)++;
-			*col = 1;
-		} else if (s[i] != '\n' && ((unsigned char)s[i] & 0xC0) != 0x80)
-			(*col)++;
-	}
-}
-
+/* Notes a problem at byte off of the text parsed (v->in). */
 static void
 vadd_item(struct llmr *v, enum diag_severity sev, const char *rule,
-    unsigned long line, unsigned long col, size_t node, const char *fmt,
-    va_list ap)
+    size_t off, size_t node, const char *fmt, va_list ap)
 {
 	struct item *it;
-	va_list aq;
-	int n;
 
 	v->items = grow(v->items, v->nitems, &v->itemcap, sizeof(*v->items));
 	it = &v->items[v->nitems];
 	it->sev = sev;
 	it->rule = rule;
-	it->line = line;
-	it->col = col;
+	it->off = v->origin.offset + off;
 	it->seq = v->nitems++;
 	it->node = node;
 	it->msg = v->msgs.len;
-	it->path = NONE;
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n > 0) {
-		buf_reserve(&v->msgs, (size_t)n + 1);
-		vsnprintf(v->msgs.data + v->msgs.len, (size_t)n + 1, fmt, ap);
-		v->msgs.len += (size_t)n;
-	}
+	buf_vprintf(&v->msgs, fmt, ap);
 	buf_addc(&v->msgs, '\0');
 	if (sev == DIAG_ERROR)
 		v->errors++;
 }
 
-/* Notes a problem at a position; node names the element, or is NONE. */
+/* Notes a problem at byte off of v->in; node names the element, or is NONE. */
 static void
 add_item(struct llmr *v, enum diag_severity sev, const char *rule,
-    unsigned long line, unsigned long col, size_t node, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+    size_t off, size_t node, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 static void
 add_item(struct llmr *v, enum diag_severity sev, const char *rule,
-    unsigned long line, unsigned long col, size_t node, const char *fmt, ...)
+    size_t off, size_t node, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vadd_item(v, sev, rule, line, col, node, fmt, ap);
+	vadd_item(v, sev, rule, off, node, fmt, ap);
 	va_end(ap);
 }
 
@@ -270,42 +243,37 @@ at_node(struct llmr *v, enum diag_severity sev, size_t node, const char *rule,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vadd_item(v, sev, rule, nd->line, nd->col, node, fmt, ap);
+	vadd_item(v, sev, rule, nd->tag, node, fmt, ap);
 	va_end(ap);
 }
 
 /*
  * Where attribute name starts in the element's start tag, which expat
- * has found well-formed: the tag's own position when it is not there.
+ * has found well-formed: the tag's own offset when it is not there.
  */
-static void
-attr_loc(const struct llmr *v, const struct node *nd, const char *name,
-    unsigned long *line, unsigned long *col)
+static size_t
+attr_off(const struct llmr *v, const struct node *nd, const char *name)
 {
 	const char *s = v->in;
 	size_t i = nd->tag + 1, n = v->inlen, len = strlen(name), a;
 	char q;
 
-	*line = nd->line;
-	*col = nd->col;
 	while (i < n && !blank_char(s[i]) && s[i] != '/' && s[i] != '>')
 		i++;
 	for (;;) {
 		while (i < n && blank_char(s[i]))
 			i++;
 		if (i >= n || s[i] == '/' || s[i] == '>')
-			return;
+			return nd->tag;
 		a = i;
 		while (i < n && !blank_char(s[i]) && s[i] != '=')
 			i++;
-		if (i - a == len && memcmp(s + a, name, len) == 0) {
-			advance(s, nd->tag, a, line, col);
-			return;
-		}
+		if (i - a == len && memcmp(s + a, name, len) == 0)
+			return a;
 		while (i < n && s[i] != '"' && s[i] != '\'')
 			i++;
 		if (i >= n)
-			return;
+			return nd->tag;
 		q = s[i++];
 		while (i < n && s[i] != q)
 			i++;
@@ -323,12 +291,11 @@ static void
 at_attr(struct llmr *v, enum diag_severity sev, size_t node, const char *attr,
     const char *rule, const char *fmt, ...)
 {
-	unsigned long line, col;
 	va_list ap;
 
-	attr_loc(v, &v->nodes[node], attr, &line, &col);
 	va_start(ap, fmt);
-	vadd_item(v, sev, rule, line, col, node, fmt, ap);
+	vadd_item(v, sev, rule, attr_off(v, &v->nodes[node], attr), node, fmt,
+	    ap);
 	va_end(ap);
 }
 
@@ -395,7 +362,6 @@ attr_index(enum kind k, const char *name)
 static size_t
 add_node(struct llmr *v, enum kind k, size_t parent)
 {
-	struct diag_loc loc;
 	struct node *nd;
 
 	v->nodes = grow(v->nodes, v->nnodes, &v->nodecap, sizeof(*v->nodes));
@@ -406,9 +372,6 @@ add_node(struct llmr *v, enum kind k, size_t parent)
 	nd->name = NONE;
 	nd->attr[0] = nd->attr[1] = nd->attr[2] = NONE;
 	nd->tag = (size_t)XML_GetCurrentByteIndex(v->p);
-	xmlp_loc_within(v->p, &v->origin, &loc);
-	nd->line = loc.line;
-	nd->col = loc.col;
 	if (parent != NONE && k != K_UNKNOWN)
 		nd->nth = ++v->nodes[parent].kids[kinds[k].slot];
 	return v->nnodes++;
@@ -482,7 +445,7 @@ on_start(void *data, const XML_Char *name, const XML_Char **attrs)
 		return;
 	if (xmlp_depth(v->p, v->depth + v->ignore + 1, &v->origin,
 	    &err) != 0) {
-		add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col,
+		add_item(v, DIAG_ERROR, err.rule, err.offset - v->origin.offset,
 		    NONE, "%s", err.text);
 		v->stopped = 1;
 		return;
@@ -552,7 +515,6 @@ static void XMLCALL
 on_text(void *data, const XML_Char *s, int len)
 {
 	struct llmr *v = data;
-	struct diag_loc loc;
 	struct node *nd;
 	size_t i = 0, n = (size_t)len;
 
@@ -560,18 +522,22 @@ on_text(void *data, const XML_Char *s, int len)
 		return;
 	nd = &v->nodes[v->stack[v->depth - 1]];
 	if (kinds[nd->kind].text) {
-		buf_add(&v->text, s, n);
+		/* the hot path, some 200 pieces to a response: no call */
+		buf_reserve(&v->text, n);
+		memcpy(v->text.data + v->text.len, s, n);
+		v->text.len += n;
 		return;
 	}
 	if (!v->opts->strict || nd->stray || blank(s, n))
 		return;
 	nd->stray = 1;
-	xmlp_loc_within(v->p, &v->origin, &loc);
+	/* expat hands each line end over alone: blanks before text are
+	 * spaces and tabs, a byte each in the input too */
 	while (blank_char(s[i]))
 		i++;
-	advance(s, 0, i, &loc.line, &loc.col);
-	add_item(v, DIAG_ERROR, "unexpected-text", loc.line, loc.col,
-	    v->stack[v->depth - 1], "unexpected text");
+	add_item(v, DIAG_ERROR, "unexpected-text",
+	    (size_t)XML_GetCurrentByteIndex(v->p) + i, v->stack[v->depth - 1],
+	    "unexpected text");
 }
 
 /* A DOCTYPE ends the document at once: no DTD, so no entity is defined. */
@@ -580,84 +546,55 @@ on_doctype(void *data, const XML_Char *name, const XML_Char *sysid,
     const XML_Char *pubid, int has_internal_subset)
 {
 	struct llmr *v = data;
-	unsigned long line = v->origin.line, col = v->origin.col;
 	size_t at = (size_t)XML_GetCurrentByteIndex(v->p);
 
 	/* expat is past the name; report where the declaration starts */
 	while (at > 0 && !(v->in[at] == '<' && v->inlen - at >= 9 &&
 	    memcmp(v->in + at, "<!DOCTYPE", 9) == 0))
 		at--;
-	advance(v->in, 0, at, &line, &col);
-	add_item(v, DIAG_ERROR, "dtd", line, col, NONE,
-	    "DTDs are not allowed");
+	add_item(v, DIAG_ERROR, "dtd", at, NONE, "DTDs are not allowed");
 	v->stopped = 1;
 	XML_StopParser(v->p, XML_FALSE);
 }
 
-/* A start that expat would take for UTF-16 (see xmlp_check_start), noted. */
-static int
-bad_start(struct llmr *v)
+/* The hint that --find exists, for text around the root, where wanted. */
+static const char *
+find_hint(const struct llmr *v)
 {
-	struct xmlp_error err;
-
-	if (xmlp_check_start(v->in, v->inlen, &v->origin, &err) == 0)
-		return 0;
-	add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col, NONE,
-	    "%s", err.text);
-	return 1;
+	return v->opts->hint && !v->opts->find ?
+	    " (use --find to read a document inside other text)" : "";
 }
 
-/* The status of a parse that expat ended early; the problem is noted. */
-static int
-failed(struct llmr *v)
+/*
+ * The error that ended the parse (xmlp_report_fn): noted as it is, or,
+ * when it lies at or past text after the root, as that text.
+ */
+static void
+on_error(void *data, const struct xmlp_error *err)
 {
-	struct xmlp_error err;
-	enum XML_Error code = XML_GetErrorCode(v->p);
-	unsigned long line = v->origin.line, col = v->origin.col;
-	size_t at;
+	struct llmr *v = data;
+	size_t at, off = err->offset - v->origin.offset;
 
-	if (v->done)
-		return DIAG_OK;
-	if (v->stopped)
-		return DIAG_INVALID;
-	if (code == XML_ERROR_NO_MEMORY) {
-		diag_warnx("%s: out of memory", v->opts->file);
-		return DIAG_TROUBLE;
-	}
-	if (xmlp_error(v->p, &v->origin, &err) != 0)
-		return DIAG_INVALID;
-	/* an error after the root, at or past text that may not be there */
 	at = v->closed ? skip_misc(v->in, v->inlen, v->root_end) : v->inlen;
-	if (strcmp(err.rule, "xml-syntax") == 0 && at < v->inlen &&
-	    at <= (size_t)XML_GetCurrentByteIndex(v->p)) {
-		advance(v->in, 0, at, &line, &col);
-		add_item(v, DIAG_ERROR, "outside-root", line, col, NONE,
-		    "text after the root element");
-	} else
-		add_item(v, DIAG_ERROR, err.rule, err.loc.line, err.loc.col,
-		    NONE, "%s", err.text);
-	return DIAG_INVALID;
+	if (strcmp(err->rule, "utf8") != 0 && at < v->inlen && at <= off)
+		add_item(v, DIAG_ERROR, "outside-root", at, NONE,
+		    "text after the root element%s", find_hint(v));
+	else
+		add_item(v, DIAG_ERROR, err->rule, off, NONE, "%s", err->text);
 }
 
-/* Parses the text in chunks; DIAG_OK when it is well-formed. */
+/* Parses the text; DIAG_OK when it is well-formed. */
 static int
 parse(struct llmr *v)
 {
-	const char *s = v->in;
-	size_t n = v->inlen, len;
-	int final;
+	int status;
 
-	if (bad_start(v))
-		return DIAG_INVALID;
-	do {
-		len = n < XMLP_CHUNK ? n : XMLP_CHUNK;
-		final = len == n;
-		if (XML_Parse(v->p, s, (int)len, final) != XML_STATUS_OK)
-			return failed(v);
-		s += len;
-		n -= len;
-	} while (!final);
-	return DIAG_OK;
+	status = xmlp_parse_within(v->p, v->in, v->inlen, &v->origin,
+	    on_error, v);
+	/* stopped by a handler: at the root's end with --find, or noted */
+	if (status == DIAG_INVALID && v->done)
+		return DIAG_OK;
+	return status;
 }
 
 /*
@@ -891,7 +828,8 @@ check_text(struct llmr *v, size_t id)
 {
 	const struct node *nd = &v->nodes[id];
 	struct llmr_text t = node_text(v, nd);
-	size_t chars = utf8_count(t.s, t.len);
+	enum diag_severity sev;
+	size_t chars;
 
 	if ((nd->kind == K_MESSAGE || nd->kind == K_RESPONSE) &&
 	    blank(t.s, t.len)) {
@@ -899,6 +837,10 @@ check_text(struct llmr *v, size_t id)
 		    t.len == 0 ? "text is empty" : "text is only white space");
 		return;
 	}
+	/* counted only where a rule looks at the count */
+	if (nd->kind != K_MESSAGE && !should(v, &sev))
+		return;
+	chars = utf8_count(t.s, t.len);
 	if (nd->kind == K_MESSAGE && chars > CONTRACT_MESSAGE_MAX)
 		at_node(v, DIAG_ERROR, id, "message-length",
 		    "text is %zu characters, at most %d allowed", chars,
@@ -1000,10 +942,43 @@ check_subject(struct llmr *v, size_t id)
 		    CONTRACT_KEYWORDS_WANT_MAX);
 }
 
+/*
+ * The value of s, which json_number accepts, as strtod reads it. A short
+ * decimal (15 digits at most, no exponent) is worked out at once: an
+ * integer below 2^53 divided by an exact power of ten is rounded once,
+ * to the nearest double, as strtod rounds.
+ */
+static double
+number_value(const char *s)
+{
+	static const double tens[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+	    1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *p = s + (*s == '-');
+	uint64_t m = 0;
+	int digits = 0, frac = -1;
+	double d;
+
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && frac < 0); p++) {
+		if (*p == '.') {
+			frac = 0;
+			continue;
+		}
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (++digits > 15)
+			return strtod(s, NULL);
+		if (frac >= 0)
+			frac++;
+	}
+	if (*p != '\0')
+		return strtod(s, NULL);		/* an exponent */
+	d = (double)m / tens[frac > 0 ? frac : 0];
+	return *s == '-' ? -d : d;
+}
+
 static void
 check_keyword(struct llmr *v, size_t id)
 {
-	const struct node *nd = &v->nodes[id];
+	struct node *nd = &v->nodes[id];
 	enum diag_severity sev;
 	char q[QUOTE_SIZE];
 	const char *s = NULL;
@@ -1015,7 +990,8 @@ check_keyword(struct llmr *v, size_t id)
 			at_attr(v, DIAG_ERROR, id, "confidence", "confidence",
 			    "confidence %s is not a number", quote(q, s));
 			s = NULL;
-		} else if ((c = strtod(s, NULL)) < 0.0 || c > 1.0) {
+		} else if ((c = nd->confidence = number_value(s)) < 0.0 ||
+		    c > 1.0) {
 			at_attr(v, DIAG_ERROR, id, "confidence", "confidence",
 			    "confidence %s is outside 0.0-1.0", quote(q, s));
 			s = NULL;
@@ -1151,18 +1127,20 @@ by_position(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
 
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The problems in document order, with their paths, as llmr_diags. */
+/*
+ * The problems in document order, each with its line and column (one
+ * pass over the text for them all) and its element's path, as v->diags.
+ */
 static void
 finish_diags(struct llmr *v)
 {
-	struct llmr_diag *d;
+	struct diag_item *d;
+	struct diag_loc loc;
 	struct item *it;
 	size_t i;
 
@@ -1170,26 +1148,14 @@ finish_diags(struct llmr *v)
 		qsort(v->items, v->nitems, sizeof(*v->items), by_position);
 	for (i = 0; i < v->nitems; i++) {
 		it = &v->items[i];
-		if (it->node == NONE)
-			continue;
-		it->path = v->paths.len;
-		add_path(v, &v->paths, it->node);
-		buf_addc(&v->paths, '\0');
-	}
-	if (v->nitems > v->diagcap) {
-		v->diagcap = v->nitems;
-		v->diags = xreallocarray(v->diags, v->diagcap,
-		    sizeof(*v->diags));
-	}
-	for (i = 0; i < v->nitems; i++) {
-		it = &v->items[i];
-		d = &v->diags[i];
-		d->severity = it->sev;
-		d->rule = it->rule;
-		d->line = it->line;
-		d->col = it->col;
-		d->path = it->path == NONE ? NULL : v->paths.data + it->path;
-		d->message = v->msgs.data + it->msg;
+		src_loc(&v->src, it->off, &loc);
+		buf_reset(&v->path);
+		if (it->node != NONE)
+			add_path(v, &v->path, it->node);
+		d = diag_list_add(&v->diags, it->sev, loc.line, loc.col,
+		    it->rule, it->node != NONE ? buf_cstr(&v->path) : NULL,
+		    "%s", v->msgs.data + it->msg);
+		d->prefix = d->path != NULL;
 	}
 }
 
@@ -1271,6 +1237,7 @@ build_response(struct llmr *v)
 	struct llmr_subject *sub = NULL;
 	struct llmr_keyword *kw;
 	const struct node *nd;
+	struct diag_loc loc;
 	size_t id, nsub = 0, nkw = 0;
 
 	d->type = LLMR_RESPONSE;
@@ -1304,8 +1271,10 @@ build_response(struct llmr *v)
 			break;
 		case K_SUBJECT:
 			sub = &v->subjects[d->nsubjects++];
-			sub->line = nd->line;
-			sub->col = nd->col;
+			/* llmstore's warnings name them; in order, one pass */
+			src_loc(&v->src, v->origin.offset + nd->tag, &loc);
+			sub->line = loc.line;
+			sub->col = loc.col;
 			sub->name = attr_text(v, nd, A_NAME);
 			sub->description = attr_text(v, nd, A_DESCRIPTION);
 			sub->is_new = strcmp(pool_str(v, nd->attr[A_ISNEW]),
@@ -1315,8 +1284,7 @@ build_response(struct llmr *v)
 			break;
 		case K_KEYWORD:
 			kw->term = attr_text(v, nd, A_TERM);
-			kw->confidence = strtod(pool_str(v,
-			    nd->attr[A_CONFIDENCE]), NULL);
+			kw->confidence = nd->confidence;
 			kw++;
 			sub->nkeywords++;
 			break;
@@ -1350,8 +1318,8 @@ llmr_free(struct llmr *v)
 	buf_free(&v->text);
 	free(v->items);
 	buf_free(&v->msgs);
-	buf_free(&v->paths);
-	free(v->diags);
+	buf_free(&v->path);
+	diag_list_free(&v->diags);
 	free(v->subjects);
 	free(v->keywords);
 	free(v->lists);
@@ -1373,7 +1341,7 @@ start(struct llmr *v, const struct llmr_opts *opts)
 	buf_reset(&v->text);
 	v->nitems = 0;
 	buf_reset(&v->msgs);
-	buf_reset(&v->paths);
+	diag_list_clear(&v->diags);
 	v->errors = 0;
 	v->valid = 0;
 	memset(&v->doc, 0, sizeof(v->doc));
@@ -1403,24 +1371,24 @@ llmr_check(struct llmr *v, const char *s, size_t n,
     const struct llmr_opts *opts)
 {
 	const char *nul;
-	size_t from = 0, at;
-	unsigned long line = 1, col = 1;
+	size_t from, at;
 	int status = DIAG_INVALID;
 
 	/* no document holds a NUL byte: the text ends at the first */
 	if ((nul = memchr(s, '\0', n)) != NULL)
 		n = (size_t)(nul - s) + 1;
 	start(v, opts);
+	src_init(&v->src, opts->file, s, n);
+	src_setxml(&v->src);
+	from = v->src.start;	/* past a byte order mark */
 	v->origin.file = opts->file;
-	v->origin.line = 1;
-	v->origin.col = 1;
-	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
-		from = 3;	/* a byte order mark takes no column */
+	v->origin.offset = 0;
+	v->in = s;
+	v->inlen = n;
 	if (opts->find) {
 		if ((at = find_root(s, n, from, opts->type)) == NONE) {
-			if (nul != NULL)
-				advance(s, from, n - 1, &line, &col);
-			add_item(v, DIAG_ERROR, "not-found", line, col, NONE,
+			add_item(v, DIAG_ERROR, "not-found",
+			    nul != NULL ? n - 1 : from, NONE,
 			    nul != NULL ? "NUL byte before any %s element" :
 			    "no %s element found",
 			    opts->type == LLMR_QUERY ? "<llmQuery>" :
@@ -1428,16 +1396,14 @@ llmr_check(struct llmr *v, const char *s, size_t n,
 			    "<llmResponse> or <llmQuery>");
 			goto out;
 		}
-		advance(s, from, at, &line, &col);
-		v->origin.line = line;
-		v->origin.col = col;
 		from = at;
 	} else if (text_before(s, n, from, &at)) {
-		advance(s, from, at, &line, &col);
-		add_item(v, DIAG_ERROR, "outside-root", line, col, NONE,
-		    "text before the root element");
+		add_item(v, DIAG_ERROR, "outside-root", at, NONE,
+		    "text before the root element%s", find_hint(v));
 		goto out;
 	}
+	/* positions come from offsets (src), not from xmlp's loc */
+	v->origin.line = v->origin.col = 1;
 	v->origin.offset = from;
 	v->in = s + from;
 	v->inlen = n - from;
@@ -1464,32 +1430,22 @@ llmr_doc(const struct llmr *v)
 	return v->valid ? &v->doc : NULL;
 }
 
-/* The problems llmr_check last found, in document order. */
-const struct llmr_diag *
+/*
+ * The problems llmr_check last found, in document order; each one's path
+ * is its element's, or NULL.
+ */
+const struct diag_item *
 llmr_diags(const struct llmr *v, size_t *n)
 {
-	*n = v->nitems;
-	return v->diags;
+	*n = v->diags.n;
+	return v->diags.v;
 }
 
-/* The problems through diag_at: "FILE:LINE:COL: error: PATH: MESSAGE". */
+/* The problems printed: "FILE:LINE:COL: error: PATH: MESSAGE". */
 void
 llmr_report(const struct llmr *v)
 {
-	const struct llmr_diag *d;
-	struct diag_loc loc;
-	size_t i;
-
-	for (i = 0; i < v->nitems; i++) {
-		d = &v->diags[i];
-		loc.file = v->opts->file;
-		loc.line = d->line;
-		loc.col = d->col;
-		loc.path = d->path;
-		diag_at(d->severity, &loc, d->rule, "%s%s%s",
-		    d->path != NULL ? d->path : "",
-		    d->path != NULL ? ": " : "", d->message);
-	}
+	diag_list_print(&v->diags, v->opts->file);
 }
 
 static void
@@ -1565,7 +1521,7 @@ void
 llmr_feedback(struct buf *b, const struct llmr *v, const char *prompt,
     size_t prompt_len)
 {
-	const struct llmr_diag *d;
+	const struct diag_item *d;
 	enum llmr_type t = v->root;
 	size_t i;
 
@@ -1574,8 +1530,8 @@ llmr_feedback(struct buf *b, const struct llmr *v, const char *prompt,
 	buf_printf(b, "Your reply is not a valid <%s> document. These "
 	    "problems were found in it (line:column: element: problem):\n",
 	    t == LLMR_QUERY ? "llmQuery" : "llmResponse");
-	for (i = 0; i < v->nitems; i++) {
-		d = &v->diags[i];
+	for (i = 0; i < v->diags.n; i++) {
+		d = &v->diags.v[i];
 		if (d->severity != DIAG_ERROR)
 			continue;
 		buf_printf(b, "- %lu:%lu: %s%s%s\n", d->line, d->col,

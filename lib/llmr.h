@@ -2,14 +2,14 @@
  * llmr: the validator of seed 000's <llmQuery> and <llmResponse>
  * documents, shared by llmr-validate and llmstore. llmr_check parses one
  * document, checks every rule of the contract and keeps the problems as
- * a list in document order (each "FILE:LINE:COL: PATH: MESSAGE" with a
- * rule name); a valid document is also kept parsed, as an llmr_doc. One
- * validator (buffers that only grow, a new expat parser for each
- * document, so that none is spoiled by the one before) serves any number
- * of documents, one after another; what it returns stays valid until the
- * next llmr_check. Elements nest at most XMLP_DEPTH_MAX deep. A text
- * ends at its first NUL byte, which no document holds; io_slurp_text
- * reads an input that far and no further.
+ * a diag_list in document order (each "FILE:LINE:COL: PATH: MESSAGE",
+ * the path the element's, with a rule name); a valid document is also
+ * kept parsed, as an llmr_doc. One validator (buffers that only grow, a
+ * new expat parser for each document, so that none is spoiled by the one
+ * before) serves any number of documents, one after another; what it
+ * returns stays valid until the next llmr_check. Elements nest at most
+ * XMLP_DEPTH_MAX deep. A text ends at its first NUL byte, which no
+ * document holds; io_slurp_text reads an input that far and no further.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H
@@ -33,6 +33,7 @@ struct llmr_opts {
 	int		 find;		/* the first root element in text */
 	int		 warnings;	/* SHOULD rules broken are warnings */
 	int		 strict;	/* ... errors, and unknowns too */
+	int		 hint;		/* text around the root: name --find */
 };
 
 /* Decoded text, NUL-terminated (XML text holds no NUL), with its length. */
@@ -74,16 +75,6 @@ struct llmr_doc {
 	size_t			 nrecent_keywords;
 };
 
-/* One problem; path is the element's ("/llmResponse/analysis") or NULL. */
-struct llmr_diag {
-	enum diag_severity	 severity;
-	const char		*rule;
-	unsigned long		 line;
-	unsigned long		 col;
-	const char		*path;
-	const char		*message;
-};
-
 struct llmr;
 
 struct llmr		*llmr_new(void);
@@ -91,7 +82,7 @@ void			 llmr_free(struct llmr *);
 int			 llmr_check(struct llmr *, const char *, size_t,
 			    const struct llmr_opts *);
 const struct llmr_doc	*llmr_doc(const struct llmr *);
-const struct llmr_diag	*llmr_diags(const struct llmr *, size_t *);
+const struct diag_item	*llmr_diags(const struct llmr *, size_t *);
 void			 llmr_report(const struct llmr *);
 void			 llmr_json(struct buf *, const struct llmr_doc *);
 void			 llmr_feedback(struct buf *, const struct llmr *,

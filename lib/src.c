@@ -29,6 +29,13 @@ src_setline(struct src *src, unsigned long line)
 	src->line = line;
 }
 
+/* Lines end as XML ends them: at a CR LF, a CR or a LF. */
+void
+src_setxml(struct src *src)
+{
+	src->cur.cr = 1;
+}
+
 /*
  * The place of byte offset off (at most n): its file, line and column,
  * the column in characters, a byte order mark taking none. Offsets asked

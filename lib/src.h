@@ -3,7 +3,8 @@
  * with a byte order mark recognised once. A parser keeps byte offsets;
  * src_loc turns one into FILE:LINE:COL only when a diagnostic is made.
  * A record of a stream (a line of --lines) is a source of its own whose
- * first line is the line it has in its file.
+ * first line is the line it has in its file. Lines end at a LF, or in
+ * XML (src_setxml) also at a CR or CR LF.
  */
 #ifndef LLMKIT_SRC_H
 #define LLMKIT_SRC_H
@@ -25,6 +26,7 @@ struct src {
 size_t	src_bom(const char *, size_t);
 void	src_init(struct src *, const char *, const char *, size_t);
 void	src_setline(struct src *, unsigned long);
+void	src_setxml(struct src *);
 void	src_loc(struct src *, size_t, struct diag_loc *);
 
 #endif

@@ -2489,7 +2489,7 @@ check_score(struct check *c, double v)
 static void
 check_xml(struct check *c, const char *xml, size_t n, const char *format)
 {
-	const struct llmr_diag *d;
+	const struct diag_item *d;
 	struct llmr_opts opts;
 	size_t nd, i;
 	int query = strcmp(format, "llm-query") == 0;

@@ -1,4 +1,6 @@
 /* utf8: strict UTF-8 (RFC 3629): no overlongs, surrogates or values past U+10FFFF. */
+#include <string.h>
+
 #include "src.h"
 #include "utf8.h"
 
@@ -106,32 +108,55 @@ utf8_cursor_init(struct utf8_cursor *c, const char *s, size_t n)
 	c->off = c->start;
 	c->line = 1;
 	c->col = 1;
+	c->cr = 0;
+}
+
+/* The next line end in [p, e): a LF, or with cr a CR too; NULL if none. */
+static const char *
+next_eol(const char *p, const char *e, int cr)
+{
+	const char *lf, *r;
+
+	lf = memchr(p, '\n', (size_t)(e - p));
+	if (cr && (r = memchr(p, '\r', (size_t)((lf != NULL ? lf : e) - p))) !=
+	    NULL)
+		return r;
+	return lf;
 }
 
 /*
  * The line and column (both from 1, the column in characters) of the
- * character that starts at byte offset off. Moving forward costs only the
- * bytes in between; moving back starts again from the top.
+ * character that starts at byte offset off. A LF ends a line; with cr, as
+ * XML counts them, a CR or a CR LF too. Moving forward costs only the
+ * bytes in between, and only the last line's are counted one by one;
+ * moving back starts again from the top.
  */
 void
 utf8_cursor_at(struct utf8_cursor *c, size_t off, unsigned long *line,
     unsigned long *col)
 {
-	const char *s = c->s;
-	size_t i;
+	const char *s = c->s, *e, *from, *q;
+	int cr;
 
+	if (off < c->start)
+		off = c->start;		/* a byte order mark is 1:1 */
+	e = s + off;
 	if (off < c->off) {
 		c->off = c->start;
 		c->line = 1;
 		c->col = 1;
 	}
-	for (i = c->off; i < off; i++) {
-		if (s[i] == '\n') {
-			c->line++;
-			c->col = 1;
-		} else if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c->col++;
+	from = s + c->off;
+	/* one look for a CR, rather than one before every LF (and one
+	 * just before, whose LF is here) */
+	cr = c->cr && ((from > s + c->start && from[-1] == '\r') ||
+	    memchr(from, '\r', (size_t)(e - from)) != NULL);
+	for (; (q = next_eol(from, e, cr)) != NULL; from = q + 1) {
+		c->col = 1;
+		if (!(cr && *q == '\n' && q > s + c->start && q[-1] == '\r'))
+			c->line++;	/* a CR LF was counted at its CR */
 	}
+	c->col += utf8_count(from, (size_t)(e - from));
 	c->off = off;
 	*line = c->line;
 	*col = c->col;

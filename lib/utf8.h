@@ -17,6 +17,7 @@ struct utf8_cursor {
 	size_t		 off;
 	unsigned long	 line;
 	unsigned long	 col;
+	int		 cr;		/* CR and CR LF end lines too (XML) */
 };
 
 void	utf8_cursor_init(struct utf8_cursor *, const char *, size_t);

@@ -74,13 +74,46 @@ nul_error(struct xmlp_error *err)
 	snprintf(err->text, sizeof(err->text), "not well-formed (NUL byte)");
 }
 
+/* A byte of a name, or of a character reference ("#x41"). */
+static int
+ref_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '#' || c == '.' || c == '-' ||
+	    c == '_' || c == ':' || c >= 0x80;
+}
+
+/*
+ * An "&" that starts no reference: expat stops just past it, or past the
+ * name that follows it, at the byte that cannot go on, ctx[at]. The error
+ * is moved back to the "&" and told as toolcall-parse tells it. Returns 0
+ * when ctx[at] is no such place.
+ */
+static int
+amp_error(struct xmlp_error *err, const char *ctx, int at)
+{
+	int i = at;
+
+	while (i > 0 && ref_byte((unsigned char)ctx[i - 1]))
+		i--;
+	if (i == 0 || ctx[i - 1] != '&')
+		return 0;
+	i--;
+	err->rule = "bare-ampersand";
+	snprintf(err->text, sizeof(err->text), "bare \"&\" (write &amp;)");
+	/* a name holds no line end: back on the same line */
+	err->loc.col -= utf8_count(ctx + i, (size_t)(at - i));
+	err->offset -= (size_t)(at - i);
+	return 1;
+}
+
 /*
  * Describes the error the parser stopped on. Returns 0, or -1 when there
  * is none to describe: no error, a handler stopped or suspended the
  * parse, or memory ran out (which is no fault of the document). Bytes
- * that are not UTF-8, and NUL bytes, are told apart from expat's
- * "invalid token" by looking at the input there, which expat keeps
- * around the error.
+ * that are not UTF-8, NUL bytes and a bare "&" are told apart from
+ * expat's "invalid token" by looking at the input there, which expat
+ * keeps around the error.
  */
 int
 xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
@@ -94,18 +127,21 @@ xmlp_error(XML_Parser p, const struct xmlp_origin *o, struct xmlp_error *err)
 	    code == XML_ERROR_NO_MEMORY)
 		return -1;
 	xmlp_loc_within(p, o, &err->loc);
+	err->offset = o->offset + (size_t)XML_GetCurrentByteIndex(p);
 	err->rule = "xml-syntax";
 	snprintf(err->text, sizeof(err->text), "%s", XML_ErrorString(code));
 	if (code != XML_ERROR_INVALID_TOKEN && code != XML_ERROR_PARTIAL_CHAR)
 		return 0;
 	ctx = XML_GetInputContext(p, &at, &size);
-	if (ctx != NULL && at >= 0 && at < size && ctx[at] == '\0')
+	if (ctx == NULL || at < 0 || at >= size)
+		return 0;
+	if (ctx[at] == '\0')
 		nul_error(err);
-	else if (ctx != NULL && at >= 0 && at < size &&
-	    (unsigned char)ctx[at] >= 0x80 &&
+	else if ((unsigned char)ctx[at] >= 0x80 &&
 	    utf8_decode(ctx + at, (size_t)(size - at), &cp) == 0)
-		utf8_error(err, (unsigned char)ctx[at],
-		    o->offset + (unsigned long long)XML_GetCurrentByteIndex(p));
+		utf8_error(err, (unsigned char)ctx[at], err->offset);
+	else if (code == XML_ERROR_INVALID_TOKEN)
+		amp_error(err, ctx, at);
 	return 0;
 }
 
@@ -131,6 +167,7 @@ xmlp_check_start(const char *text, size_t n, const struct xmlp_origin *o,
 	if (i == 1 && s[0] >= 0x80)
 		i = 0;		/* a lead byte with no continuation */
 	shift(&err->loc, o, 1, i + 1);
+	err->offset = o->offset + i;
 	if (s[i] == 0x00) {
 		err->rule = "xml-syntax";
 		nul_error(err);
@@ -154,6 +191,7 @@ xmlp_depth(XML_Parser p, size_t depth, const struct xmlp_origin *o,
 	if (depth <= XMLP_DEPTH_MAX)
 		return 0;
 	xmlp_loc_within(p, o, &err->loc);
+	err->offset = o->offset + (size_t)XML_GetCurrentByteIndex(p);
 	err->rule = "nesting-depth";
 	snprintf(err->text, sizeof(err->text),
 	    "element nesting deeper than %d levels", XMLP_DEPTH_MAX);
@@ -161,16 +199,21 @@ xmlp_depth(XML_Parser p, size_t depth, const struct xmlp_origin *o,
 	return -1;
 }
 
+/* A well-formedness error to fn, or printed when fn is NULL. */
 static int
-report(const struct xmlp_error *err)
+report(const struct xmlp_error *err, xmlp_report_fn *fn, void *arg)
 {
-	diag_at(DIAG_ERROR, &err->loc, err->rule, "%s", err->text);
+	if (fn != NULL)
+		fn(arg, err);
+	else
+		diag_at(DIAG_ERROR, &err->loc, err->rule, "%s", err->text);
 	return DIAG_INVALID;
 }
 
 /* The status of a parse that expat ended early, reported once. */
 static int
-failed(XML_Parser p, const struct xmlp_origin *o)
+failed(XML_Parser p, const struct xmlp_origin *o, xmlp_report_fn *fn,
+    void *arg)
 {
 	struct xmlp_error err;
 
@@ -180,7 +223,7 @@ failed(XML_Parser p, const struct xmlp_origin *o)
 	}
 	if (xmlp_error(p, o, &err) != 0)
 		return DIAG_INVALID;	/* a handler stopped it */
-	return report(&err);
+	return report(&err, fn, arg);
 }
 
 /*
@@ -201,7 +244,7 @@ xmlp_parse_stream(XML_Parser p, FILE *fp, const char *name)
 
 	do {
 		if ((chunk = XML_GetBuffer(p, XMLP_CHUNK)) == NULL)
-			return failed(p, &o);
+			return failed(p, &o, NULL, NULL);
 		n = fread(chunk, 1, XMLP_CHUNK, fp);
 		if (ferror(fp)) {
 			diag_warn("%s", name);
@@ -209,34 +252,35 @@ xmlp_parse_stream(XML_Parser p, FILE *fp, const char *name)
 		}
 		final = n < XMLP_CHUNK;
 		if (first && xmlp_check_start(chunk, n, &o, &err) != 0)
-			return report(&err);
+			return report(&err, NULL, NULL);
 		first = 0;
 		if (XML_ParseBuffer(p, (int)n, final) != XML_STATUS_OK)
-			return failed(p, &o);
+			return failed(p, &o, NULL, NULL);
 	} while (!final);
 	return DIAG_OK;
 }
 
 /*
  * Parses s[0..n), one whole document that sits at o in its file, in
- * chunks (any size will do). Statuses as for xmlp_parse_stream, but for
- * the read error.
+ * chunks (any size will do). A well-formedness error goes to fn(arg,
+ * error) for a caller that collects its problems, or is printed when fn
+ * is NULL. Statuses as for xmlp_parse_stream, but for the read error.
  */
 int
 xmlp_parse_within(XML_Parser p, const char *s, size_t n,
-    const struct xmlp_origin *o)
+    const struct xmlp_origin *o, xmlp_report_fn *fn, void *arg)
 {
 	struct xmlp_error err;
 	size_t len;
 	int final;
 
 	if (xmlp_check_start(s, n, o, &err) != 0)
-		return report(&err);
+		return report(&err, fn, arg);
 	do {
 		len = n < XMLP_CHUNK ? n : XMLP_CHUNK;
 		final = len == n;
 		if (XML_Parse(p, s, (int)len, final) != XML_STATUS_OK)
-			return failed(p, o);
+			return failed(p, o, fn, arg);
 		s += len;
 		n -= len;
 	} while (!final);
@@ -249,5 +293,5 @@ xmlp_parse_buffer(XML_Parser p, const char *s, size_t n, const char *name)
 {
 	struct xmlp_origin o = { name, 1, 1, 0 };
 
-	return xmlp_parse_within(p, s, n, &o);
+	return xmlp_parse_within(p, s, n, &o, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /*
  * xmlp: expat helpers. A document is fed to expat in 64 KiB chunks, from
  * a stream or from memory, and a well-formedness error is reported once,
- * through diag_at, as "NAME:LINE:COL: error: MESSAGE": rule "xml-syntax"
- * with expat's message, or rule "utf8" and "invalid UTF-8: byte 0xXX at
- * byte offset N" for bytes that are not UTF-8. Lines and columns count
- * from 1, columns in characters (expat counts them so; a byte order mark
- * is the first character of its line).
+ * through diag_at, as "NAME:LINE:COL: error: MESSAGE" (or handed to the
+ * caller, who collects it): rule "xml-syntax" with expat's message, rule
+ * "utf8" and "invalid UTF-8: byte 0xXX at byte offset N" for bytes that
+ * are not UTF-8, or rule "bare-ampersand" and 'bare "&" (write &amp;)'
+ * at an "&" that starts no reference, as toolcall-parse says it. Lines
+ * and columns count from 1, columns in characters (expat counts them so;
+ * a byte order mark is the first character of its line).
  *
  * A document must be UTF-8. Parsers made by xmlp_create read every text
  * as UTF-8 whatever its XML declaration names: the declaration is still
@@ -57,16 +59,21 @@ struct xmlp_origin {
 /* A well-formedness error, as xmlp_error describes it. */
 struct xmlp_error {
 	struct diag_loc	 loc;
-	const char	*rule;		/* "xml-syntax", "utf8", "nesting-depth" */
+	size_t		 offset;	/* the byte loc names, in its file */
+	const char	*rule;		/* "xml-syntax", "utf8", "bare-ampersand",
+					   "nesting-depth" */
 	char		 text[96];
 };
+
+/* Takes the error that ends a parse, for a caller that collects them. */
+typedef void	xmlp_report_fn(void *, const struct xmlp_error *);
 
 XML_Parser	xmlp_create(void);
 int		xmlp_parse_stream(XML_Parser, FILE *, const char *);
 int		xmlp_parse_buffer(XML_Parser, const char *, size_t,
 		    const char *);
 int		xmlp_parse_within(XML_Parser, const char *, size_t,
-		    const struct xmlp_origin *);
+		    const struct xmlp_origin *, xmlp_report_fn *, void *);
 void		xmlp_loc(XML_Parser, const char *, struct diag_loc *);
 void		xmlp_loc_within(XML_Parser, const struct xmlp_origin *,
 		    struct diag_loc *);

@@ -15,6 +15,7 @@ USAGE='usage: llmr-validate [-hqW] [--errors=json|text] [--feedback] [--find]
                      [-o none|json|text] [--strict] [-t query|response]
                      [FILE ...]
        llmr-validate --print-prompt'
+HINT=' (use --find to read a document inside other text)'
 SEED_JSON='{"response":"For college savings, financial advisors often recommend 529 plans. They offer tax advantages and can be used for qualified education expenses. The amount to save depends on factors like current age of children, expected college costs, and your timeframe.","subjects":[{"name":"college-savings","description":"Discussion of saving strategies for children'"'"'s higher education","isNew":true,"keywords":[{"term":"529-plan","confidence":0.95},{"term":"tax-advantages","confidence":0.85},{"term":"education-expenses","confidence":0.9},{"term":"financial-planning","confidence":0.75}]}],"summaryUpdate":"User asked about college savings amounts. Assistant explained 529 plans and mentioned that savings targets depend on children'"'"'s ages and expected costs."}'
 QUERY_JSON='{"userMessage":"How much should we save for college?","topicId":"family-planning-2025","messageCount":12,"activeSubjects":["family planning","education costs"],"recentKeywords":["children","university","tuition","savings"]}'
 
@@ -677,25 +678,25 @@ bad.xml:1:1: error: /llmResponse: missing <analysis>"
 @test "rejects text before the root element" {
 	{ printf 'Here is my answer:\n'; cat "$D/seed-response.xml"; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:1:1: error: text before the root element"
+	assert_equal "$stderr" "r.xml:1:1: error: text before the root element$HINT"
 	{ printf '\n  ```xml\n'; cat "$D/seed-response.xml"; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:2:3: error: text before the root element"
+	assert_equal "$stderr" "r.xml:2:3: error: text before the root element$HINT"
 	{ printf '<?xml version="1.0"?>\n<!-- c -->\nHere: '; cat "$D/seed-response.xml"; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:3:1: error: text before the root element"
+	assert_equal "$stderr" "r.xml:3:1: error: text before the root element$HINT"
 }
 
 @test "rejects text after the root element" {
 	{ cat "$D/seed-response.xml"; printf '```\nHope this helps.\n'; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:13:1: error: text after the root element"
+	assert_equal "$stderr" "r.xml:13:1: error: text after the root element$HINT"
 	{ cat "$D/seed-response.xml" "$D/seed-response.xml"; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:13:1: error: text after the root element"
+	assert_equal "$stderr" "r.xml:13:1: error: text after the root element$HINT"
 	{ cat "$D/seed-response.xml"; printf '<!-- ok -->\n<?ok?> &amp;\n'; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
-	assert_equal "$stderr" "r.xml:14:8: error: text after the root element"
+	assert_equal "$stderr" "r.xml:14:8: error: text after the root element$HINT"
 	{ cat "$D/seed-response.xml"; printf '<!-- a -- b -->\n'; } >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
 	assert_equal "$stderr" "r.xml:13:10: error: not well-formed (invalid token)"
@@ -841,8 +842,8 @@ Write the whole <llmQuery> document again with these problems corrected.'
 	seed 's|"529-plan"|"529 Plan"|;s|isNew="true"|isNew="new"|'
 	run -1 --separate-stderr llmr-validate -W --errors=json r.xml
 	assert_output ""
-	assert_equal "$stderr" '{"file":"r.xml","line":4,"column":115,"severity":"error","rule":"is-new","message":"/llmResponse/analysis/subject[1]: isNew \"new\" is not \"true\" or \"false\"","path":"/llmResponse/analysis/subject[1]"}
-{"file":"r.xml","line":5,"column":16,"severity":"warning","rule":"term-form","message":"/llmResponse/analysis/subject[1]/keyword[1]: term \"529 Plan\" is not lowercase and hyphenated","path":"/llmResponse/analysis/subject[1]/keyword[1]"}'
+	assert_equal "$stderr" '{"file":"r.xml","line":4,"column":115,"severity":"error","rule":"is-new","message":"isNew \"new\" is not \"true\" or \"false\"","path":"/llmResponse/analysis/subject[1]"}
+{"file":"r.xml","line":5,"column":16,"severity":"warning","rule":"term-form","message":"term \"529 Plan\" is not lowercase and hyphenated","path":"/llmResponse/analysis/subject[1]/keyword[1]"}'
 }
 
 @test "--errors=json names the rule of a well-formedness error, without a path" {
@@ -917,7 +918,9 @@ b.xml:3:1: error: no element found"
 			llmr-validate "$f" || fail "$f: xmllint accepts it"
 		else
 			run -1 --separate-stderr llmr-validate --errors=json "$f"
-			[[ "$stderr" == *'"rule":"xml-syntax"'* ]] || fail "$f: $stderr"
+			[[ "$stderr" == *'"rule":"xml-syntax"'* ||
+			    "$stderr" == *'"rule":"bare-ampersand"'* ]] ||
+				fail "$f: $stderr"
 		fi
 	done
 }
@@ -1079,7 +1082,7 @@ deep.xml:1:12307: error: element nesting deeper than 4096 levels"
 	assert_output ""
 	assert_equal "$stderr" 'q.xml:3:43: error: /llmQuery/context: messageCount "9007199254740992" is too large (at most 9007199254740991)'
 	run -1 --separate-stderr llmr-validate -o json --errors=json q.xml
-	assert_equal "$stderr" '{"file":"q.xml","line":3,"column":43,"severity":"error","rule":"message-count","message":"/llmQuery/context: messageCount \"9007199254740992\" is too large (at most 9007199254740991)","path":"/llmQuery/context"}'
+	assert_equal "$stderr" '{"file":"q.xml","line":3,"column":43,"severity":"error","rule":"message-count","message":"messageCount \"9007199254740992\" is too large (at most 9007199254740991)","path":"/llmQuery/context"}'
 }
 
 @test "/dev/zero is refused at its first byte, not read for ever" {
@@ -1103,9 +1106,77 @@ deep.xml:1:12307: error: element nesting deeper than 4096 levels"
 	assert_equal "$stderr" ""
 	run -1 --separate-stderr bash -c "{ cat '$D/seed-response.xml'; cat /dev/zero; } | timeout 10 llmr-validate -o json"
 	assert_output ""
-	assert_equal "$stderr" "<stdin>:13:1: error: text after the root element"
+	assert_equal "$stderr" "<stdin>:13:1: error: text after the root element$HINT"
 	{ printf 'Sure:\n\nab\0'; cat "$D/seed-response.xml"; } >nul.md
 	run -1 --separate-stderr llmr-validate --errors=json --find nul.md
 	assert_output ""
 	assert_equal "$stderr" '{"file":"nul.md","line":3,"column":3,"severity":"error","rule":"not-found","message":"NUL byte before any <llmResponse> or <llmQuery> element"}'
+}
+
+# One house (issue 14)
+
+@test "stdout to a full disk: stops at once, status 3, the next operand not read" {
+	mkfifo fifo
+	# a FIFO nobody writes to: reading it would hang until the timeout
+	run -3 --separate-stderr timeout 10 sh -c 'llmr-validate -o json "$1" fifo >/dev/full' sh "$D/seed-response.xml"
+	assert_output ""
+	assert_equal "$stderr" "llmr-validate: <stdout>: No space left on device"
+}
+
+@test "an unreadable operand between two good ones: both read, status 3" {
+	run -3 --separate-stderr llmr-validate -o json "$D/seed-response.xml" nope.xml "$D/seed-query.xml"
+	assert_output "$SEED_JSON
+$QUERY_JSON"
+	assert_equal "$stderr" "llmr-validate: nope.xml: No such file or directory"
+}
+
+@test "a fenced answer is refused with the hint to use --find, which reads it" {
+	{ printf '```xml\n'; cat "$D/seed-response.xml"; printf '```\n'; } >r.md
+	run -1 --separate-stderr llmr-validate r.md
+	assert_output ""
+	assert_equal "$stderr" "r.md:1:1: error: text before the root element (use --find to read a document inside other text)"
+	run -0 --separate-stderr llmr-validate --find -o json r.md
+	assert_output "$SEED_JSON"
+	assert_equal "$stderr" ""
+}
+
+@test "prose after the answer gets the hint too" {
+	{ cat "$D/seed-response.xml"; printf 'Hope this helps!\n'; } >r.md
+	run -1 --separate-stderr llmr-validate --errors=json r.md
+	assert_equal "$stderr" '{"file":"r.md","line":13,"column":1,"severity":"error","rule":"outside-root","message":"text after the root element (use --find to read a document inside other text)"}'
+}
+
+@test "--feedback tells the model of text around its answer without the hint" {
+	{ printf 'Sure!\n'; cat "$D/seed-response.xml"; } >r.md
+	llmr-validate --feedback r.md >fb 2>err || status=$?
+	assert_equal "$status" 1
+	assert_equal "$(sed -n 2p fb)" "- 1:1: text before the root element"
+	assert_equal "$(cat err)" "r.md:1:1: error: text before the root element"
+}
+
+@test "reports a bare & as toolcall-parse does, at the &" {
+	seed 's|529 plans|529 plans \& more|'
+	run -1 --separate-stderr llmr-validate r.xml
+	assert_equal "$stderr" 'r.xml:2:79: error: bare "&" (write &amp;)'
+	run -1 --separate-stderr llmr-validate --errors=json r.xml
+	assert_equal "$stderr" '{"file":"r.xml","line":2,"column":79,"severity":"error","rule":"bare-ampersand","message":"bare \"&\" (write &amp;)"}'
+	seed 's|529 plans|529 plans \&amp; more|'
+	run -0 --separate-stderr llmr-validate r.xml
+}
+
+@test "--errors=json gives the element as path and leaves it out of the message" {
+	seed 's|isNew="true"|isNew="yes"|'
+	run -1 --separate-stderr llmr-validate r.xml
+	assert_equal "$stderr" 'r.xml:4:115: error: /llmResponse/analysis/subject[1]: isNew "yes" is not "true" or "false"'
+	run -1 --separate-stderr llmr-validate --errors=json r.xml
+	assert_equal "$stderr" '{"file":"r.xml","line":4,"column":115,"severity":"error","rule":"is-new","message":"isNew \"yes\" is not \"true\" or \"false\"","path":"/llmResponse/analysis/subject[1]"}'
+}
+
+@test "positions count CR and CR LF line ends as expat does" {
+	tr '\n' '\r' <"$D/seed-response.xml" | sed 's|isNew="true"|isNew="yes"|' >r.xml
+	run -1 --separate-stderr llmr-validate r.xml
+	assert_equal "$stderr" 'r.xml:4:115: error: /llmResponse/analysis/subject[1]: isNew "yes" is not "true" or "false"'
+	sed 's|$|\r|' "$D/seed-response.xml" | sed 's|isNew="true"|isNew="yes"|' >r.xml
+	run -1 --separate-stderr llmr-validate r.xml
+	assert_equal "$stderr" 'r.xml:4:115: error: /llmResponse/analysis/subject[1]: isNew "yes" is not "true" or "false"'
 }

@@ -59,6 +59,7 @@ opts(enum llmr_type type, int find, int warnings, int strict)
 	o.find = find;
 	o.warnings = warnings;
 	o.strict = strict;
+	o.hint = 0;
 	return o;
 }
 
@@ -72,7 +73,7 @@ check(struct llmr *v, const char *s, const struct llmr_opts *o)
 static char *
 problems(const struct llmr *v)
 {
-	const struct llmr_diag *d;
+	const struct diag_item *d;
 	struct buf b = BUF_INIT;
 	size_t i, n;
 
@@ -381,7 +382,7 @@ static void
 test_strict_unknowns(struct llmr *v)
 {
 	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 1);
-	const struct llmr_diag *d;
+	const struct diag_item *d;
 	struct buf b = BUF_INIT;
 	size_t i, n;
 
@@ -509,6 +510,104 @@ test_report(struct llmr *v)
 	buf_free(&b);
 }
 
+/*
+ * Positions are worked out from offsets: lines end at CR LF, CR and LF as
+ * expat ends them, for problems and for the subjects of a valid response.
+ */
+static void
+test_offsets(struct llmr *v)
+{
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+	const struct diag_item *d;
+	const struct llmr_doc *doc;
+	char cr[sizeof(seed_response)], *p;
+	size_t n;
+
+	check(v, "<llmResponse>\r<response>x</response>\r\n<analysis>\r"
+	    "<subject name=\"a\" description=\"d\" isNew=\"maybe\"/>\r"
+	    "<summaryUpdate>s</summaryUpdate></analysis></llmResponse>", &o);
+	want_problems(v, "4:35 error is-new /llmResponse/analysis/subject[1]: "
+	    "isNew \"maybe\" is not \"true\" or \"false\"\n",
+	    "offsets: CR and CR LF end lines");
+	d = llmr_diags(v, &n);
+	unit_ok(n == 1 && d[0].prefix, "offsets: a path is shown before the "
+	    "message, which does not hold it");
+
+	memcpy(cr, seed_response, sizeof(cr));
+	for (p = cr; (p = strchr(p, '\n')) != NULL; p++)
+		*p = '\r';
+	unit_long(check(v, cr, &o), DIAG_OK, "offsets: a response in CR lines");
+	doc = llmr_doc(v);
+	unit_ok(doc != NULL && doc->nsubjects == 1 &&
+	    doc->subjects[0].line == 4 && doc->subjects[0].col == 5,
+	    "offsets: a subject's line and column, from its offset");
+
+	check(v, "\xEF\xBB\xBF<llmResponse><response>\xC3\xA9 & b</response>"
+	    "</llmResponse>", &o);
+	want_problems(v, "1:26 error bare-ampersand -: bare \"&\" "
+	    "(write &amp;)\n", "offsets: a bare & at itself, as toolcall-parse");
+	d = llmr_diags(v, &n);
+	unit_ok(n == 1 && !d[0].prefix, "offsets: no path, no prefix");
+}
+
+/* A confidence reads as strtod reads it, short decimals and all. */
+static void
+test_confidence(struct llmr *v)
+{
+	static const char *const vals[] = { "0.95", "0.1", "1e0", "-0",
+	    "0.30000000000000004", "0.123456789012345", "0.1234567890123456",
+	    "1", "0.000000000000001" };
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+	const struct llmr_doc *d;
+	struct buf b = BUF_INIT;
+	char what[80];
+	double want;
+	size_t i, n = sizeof(vals) / sizeof(vals[0]);
+
+	buf_adds(&b, "<llmResponse><response>r</response><analysis>"
+	    "<subject name=\"s\" description=\"d\" isNew=\"true\">");
+	for (i = 0; i < n; i++)
+		buf_printf(&b, "<keyword term=\"t\" confidence=\"%s\"/>",
+		    vals[i]);
+	buf_adds(&b, "</subject><summaryUpdate/></analysis></llmResponse>");
+	unit_long(check(v, buf_cstr(&b), &o), DIAG_OK, "confidence: valid");
+	d = llmr_doc(v);
+	for (i = 0; d != NULL && i < n; i++) {
+		want = strtod(vals[i], NULL);
+		snprintf(what, sizeof(what), "confidence %s as strtod reads it",
+		    vals[i]);
+		unit_ok(memcmp(&d->subjects[0].keywords[i].confidence, &want,
+		    sizeof(want)) == 0, what);
+	}
+	buf_free(&b);
+}
+
+/* The hint that --find exists, where the caller asks for it. */
+static void
+test_hint(struct llmr *v)
+{
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+	static const char doc[] = "Here:\n<llmResponse/>\n";
+
+	check(v, doc, &o);
+	want_problems(v, "1:1 error outside-root -: text before the root "
+	    "element\n", "hint: none unless asked for");
+	o.hint = 1;
+	check(v, doc, &o);
+	want_problems(v, "1:1 error outside-root -: text before the root "
+	    "element (use --find to read a document inside other text)\n",
+	    "hint: text before the root");
+	check(v, "<llmResponse/>\n```\n", &o);
+	want_problems(v, "2:1 error outside-root -: text after the root "
+	    "element (use --find to read a document inside other text)\n",
+	    "hint: text after the root");
+	o.find = 1;
+	check(v, doc, &o);
+	want_problems(v, "2:1 error required-element /llmResponse: missing "
+	    "<response>\n2:1 error required-element /llmResponse: missing "
+	    "<analysis>\n", "hint: none with find");
+}
+
 int
 main(void)
 {
@@ -526,6 +625,9 @@ main(void)
 	test_json(v);
 	test_feedback(v);
 	test_report(v);
+	test_offsets(v);
+	test_confidence(v);
+	test_hint(v);
 	test_response_doc(v);	/* the validator is still as new */
 	llmr_free(v);
 	return unit_done();

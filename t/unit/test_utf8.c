@@ -353,6 +353,34 @@ test_positions(void)
 	unit_ok(line == 1 && col == 3, "a tab takes one column");
 }
 
+/* With cr, lines end as XML ends them: at CR LF, CR or LF. */
+static void
+test_positions_cr(void)
+{
+	static const char t[] = "a\r\nb\rc\nd\r\r\xC3\xA9x";
+	struct utf8_cursor c;
+	unsigned long line, col;
+
+	utf8_cursor_init(&c, t, sizeof(t) - 1);
+	c.cr = 1;
+	utf8_cursor_at(&c, 1, &line, &col);
+	unit_ok(line == 1 && col == 2, "cr: a CR is no column");
+	utf8_cursor_at(&c, 2, &line, &col);
+	unit_ok(line == 2 && col == 1, "cr: the LF of a CR LF is past it");
+	utf8_cursor_at(&c, 3, &line, &col);
+	unit_ok(line == 2 && col == 1, "cr: CR LF ends one line");
+	utf8_cursor_at(&c, 5, &line, &col);
+	unit_ok(line == 3 && col == 1, "cr: a CR alone ends a line");
+	utf8_cursor_at(&c, 7, &line, &col);
+	unit_ok(line == 4 && col == 1, "cr: a LF alone ends a line");
+	utf8_cursor_at(&c, 12, &line, &col);
+	unit_ok(line == 6 && col == 2, "cr: CR CR is two lines");
+	utf8_cursor_init(&c, t, sizeof(t) - 1);
+	c.cr = 1;
+	utf8_cursor_at(&c, 12, &line, &col);
+	unit_ok(line == 6 && col == 2, "cr: one jump gives the same");
+}
+
 /* A byte order mark at the top takes no column; elsewhere it is a character. */
 static void
 test_positions_bom(void)
@@ -439,5 +467,6 @@ main(void)
 	test_positions();
 	test_positions_long();
 	test_positions_bom();
+	test_positions_cr();
 	return unit_done();
 }

@@ -461,7 +461,7 @@ parse_deep(struct deep *d, size_t n, const char *tail, const char **err)
 		buf_adds(&b, "</a>");
 	buf_adds(&b, tail);
 	unit_capture_begin();
-	status = xmlp_parse_within(d->p, b.data, b.len, &d->o);
+	status = xmlp_parse_within(d->p, b.data, b.len, &d->o, NULL, NULL);
 	*err = unit_capture_end();
 	XML_ParserFree(d->p);
 	buf_free(&b);
@@ -530,7 +530,7 @@ parse_within(const char *s, size_t n, const struct xmlp_origin *o,
 	int status;
 
 	unit_capture_begin();
-	status = xmlp_parse_within(p, s, n, o);
+	status = xmlp_parse_within(p, s, n, o, NULL, NULL);
 	*err = unit_capture_end();
 	XML_ParserFree(p);
 	return status;
@@ -575,6 +575,108 @@ test_error_struct(void)
 	unit_long((long)xe.loc.line, 2, "xmlp_error: line");
 	unit_long((long)xe.loc.col, 6, "xmlp_error: column");
 	XML_ParserFree(p);
+}
+
+/* What a collecting caller's xmlp_report_fn keeps. */
+struct kept {
+	int			n;
+	struct xmlp_error	err;
+};
+
+static void
+keep(void *arg, const struct xmlp_error *err)
+{
+	struct kept *k = arg;
+
+	k->n++;
+	k->err = *err;
+}
+
+/* Parses s, a whole file, with errors handed to keep; what stderr got. */
+static int
+parse_kept(const char *s, struct kept *k, const char **err)
+{
+	struct xmlp_origin o = { "k.xml", 1, 1, 0 };
+	XML_Parser p = xmlp_create();
+	int status;
+
+	memset(k, 0, sizeof(*k));
+	unit_capture_begin();
+	status = xmlp_parse_within(p, s, strlen(s), &o, keep, k);
+	*err = unit_capture_end();
+	XML_ParserFree(p);
+	return status;
+}
+
+static void
+test_report_fn(void)
+{
+	struct xmlp_origin o = { "mail.txt", 7, 14, 120 };
+	struct kept k;
+	const char *err;
+	XML_Parser p;
+
+	unit_long(parse_kept("<a>\n<b></c></a>", &k, &err), DIAG_INVALID,
+	    "report fn: status");
+	unit_str(err, "", "report fn: nothing printed");
+	unit_long(k.n, 1, "report fn: called once");
+	unit_str(k.err.rule, "xml-syntax", "report fn: rule");
+	unit_str(k.err.text, "mismatched tag", "report fn: message");
+	unit_long((long)k.err.loc.line, 2, "report fn: line");
+	unit_long((long)k.err.loc.col, 6, "report fn: column");
+	unit_long((long)k.err.offset, 9, "report fn: byte offset");
+	unit_long(parse_kept("<a>x</a>", &k, &err), DIAG_OK,
+	    "report fn: a good document");
+	unit_long(k.n, 0, "report fn: not called for a good document");
+	unit_long(parse_kept("\xff\xfe<a/>", &k, &err), DIAG_INVALID,
+	    "report fn: a refused start");
+	unit_str(k.err.rule, "utf8", "report fn: a refused start's rule");
+	unit_long((long)k.err.offset, 0, "report fn: a refused start's offset");
+
+	p = xmlp_create();
+	memset(&k, 0, sizeof(k));
+	xmlp_parse_within(p, "<a></c>", 7, &o, keep, &k);
+	unit_long((long)k.err.offset, 125, "report fn: the offset is the file's");
+	unit_long((long)k.err.loc.col, 19, "report fn: the column the file's");
+	XML_ParserFree(p);
+}
+
+/* Bare "&": rule bare-ampersand, at the "&" itself, as toolcall-parse. */
+static void
+test_bare_amp(void)
+{
+	static const struct {
+		const char	*doc;
+		const char	*rule;
+		unsigned long	 col;
+	} amps[] = {
+		{ "<a>x & y</a>", "bare-ampersand", 6 },
+		{ "<a>x &amp y</a>", "bare-ampersand", 6 },
+		{ "<a>x &</a>", "bare-ampersand", 6 },
+		{ "<a>\xC3\xA9&&lt;</a>", "bare-ampersand", 5 },
+		{ "<a>&#x4g;</a>", "bare-ampersand", 4 },
+		{ "<a b=\"1 & 2\"/>", "bare-ampersand", 9 },
+		{ "<a>&bad;</a>", "xml-syntax", 4 },
+		{ "<a&b/>", "xml-syntax", 3 },
+		{ "<a b&c=\"\"/>", "xml-syntax", 5 },
+	};
+	char what[96];
+	struct kept k;
+	const char *err;
+	size_t i;
+
+	for (i = 0; i < sizeof(amps) / sizeof(amps[0]); i++) {
+		parse_kept(amps[i].doc, &k, &err);
+		snprintf(what, sizeof(what), "bare &: %s is %s at column %lu",
+		    amps[i].doc, amps[i].rule, amps[i].col);
+		/* one character of two bytes before it in one case */
+		unit_ok(k.n == 1 && strcmp(k.err.rule, amps[i].rule) == 0 &&
+		    k.err.loc.col == amps[i].col && k.err.offset ==
+		    amps[i].col - 1 + (amps[i].doc[3] == '\xC3'), what);
+	}
+	parse_buffer("<a>x & y</a>", 12, "t.xml", &err);
+	unit_str(err, "t.xml:1:6: error: bare \"&\" (write &amp;)\n",
+	    "bare &: the message toolcall-parse gives");
 }
 
 static void
@@ -641,6 +743,8 @@ main(int argc, char *argv[])
 	test_depth();
 	test_within();
 	test_error_struct();
+	test_report_fn();
+	test_bare_amp();
 	test_json_errors();
 	test_read_error();
 	return unit_done();
