@@ -460,16 +460,16 @@ $D/form-seed-rules.json:30:9: error: /content/form/fields/1: a checkbox field ne
 
 @test "seed rules: radio and select without options, scale without max; JSON names the rules" {
 	run -1 --separate-stderr jsonresp-check --errors=json "$D/form-seed-missing.json"
-	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/0\",\"keywordLocation\":\"\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/1\",\"keywordLocation\":\"\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\",\"path\":\"/content/form/fields/2\",\"keywordLocation\":\"\"}"
+	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/0\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/1\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\",\"path\":\"/content/form/fields/2\"}"
 }
 
 @test "seed rule seed-unique-id in JSON, and equal min and max" {
 	jq -c '.content.form.fields[1].id = "anxiety_level" | .content.form.fields[0].max = 1' "$D/seed-form.json" >f.json
 	run -1 --separate-stderr jsonresp-check --errors=json f.json
-	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 1","path":"/content/form/fields/0/min","keywordLocation":""}
-{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","message":"field id \"anxiety_level\" is already the id of field 0","path":"/content/form/fields/1/id","keywordLocation":""}'
+	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 1","path":"/content/form/fields/0/min"}
+{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","message":"field id \"anxiety_level\" is already the id of field 0","path":"/content/form/fields/1/id"}'
 }
 
 @test "a seed-rule error stops the safety status: invalid wins, no warning" {
