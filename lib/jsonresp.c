@@ -1,13 +1,14 @@
 /* jsonresp: seed 002's response checks, feedback and prompt. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "diag.h"
 #include "embed.h"
-#include "io.h"
 #include "jsonresp.h"
 #include "jsonx.h"
 #include "jsschema.h"
@@ -31,6 +32,7 @@ struct jsonresp {
 	struct jsonresp_at	*at;		/* one per item of diags */
 	size_t			 atcap;
 	struct jsonx_locator	 loc;		/* where JSON Pointers lead */
+	int			 located;	/* loc is set up for src */
 	struct src		*src;		/* the document's */
 	size_t			 base;		/* src's byte offset in its file */
 };
@@ -71,6 +73,20 @@ note(struct jsonresp *jr, size_t i, size_t off)
 	}
 	jr->at[i].off = off;
 	jr->at[i].i = i;
+}
+
+/*
+ * The offset of the value at a JSON Pointer in the document at byte at.
+ * The locator is set up on the first use: a valid document needs none.
+ */
+static size_t
+locate(struct jsonresp *jr, size_t at, const char *ptr)
+{
+	if (!jr->located) {
+		jsonx_locator_init(&jr->loc, jr->src->s, jr->src->n);
+		jr->located = 1;
+	}
+	return jsonx_locate(&jr->loc, at, ptr);
 }
 
 /* An error about the whole document, at byte off. */
@@ -389,7 +405,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 			it->keyword = xstrdup(e->keyword);
 			it->prefix = 1;
 			note(jr, jr->diags.n - 1,
-			    jsonx_locate(&jr->loc, at, e->instance));
+			    locate(jr, at, e->instance));
 		}
 		status = DIAG_INVALID;
 	}
@@ -399,7 +415,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 	n0 = jr->diags.n;
 	jsonresp_seed_rules(v, &jr->diags);
 	for (i = n0; i < jr->diags.n; i++)
-		note(jr, i, jsonx_locate(&jr->loc, at, jr->diags.v[i].path));
+		note(jr, i, locate(jr, at, jr->diags.v[i].path));
 	if (jr->diags.n > 0)
 		return DIAG_INVALID;
 	status = jsonresp_safety(v, &msg);
@@ -407,7 +423,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 		diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "danger-level",
 		    NULL, "%s", buf_cstr(&msg));
 		note(jr, jr->diags.n - 1,
-		    jsonx_locate(&jr->loc, at, "/safety/danger_level"));
+		    locate(jr, at, "/safety/danger_level"));
 	}
 	buf_free(&msg);
 	return status;
@@ -428,7 +444,6 @@ jsonresp_check(struct jsonresp *jr, struct src *src)
 
 	diag_list_clear(&jr->diags);
 	jr->src = src;
-	jsonx_locator_init(&jr->loc, s, src->n);
 	a = jsonx_skip_ws(s, b, src->start);
 	if (a == b) {
 		problem(jr, a, "empty", "empty input: no JSON document");
@@ -446,7 +461,9 @@ jsonresp_check(struct jsonresp *jr, struct src *src)
 		status = validate(jr, v, a);
 out:
 	place(jr, src);
-	jsonx_locator_free(&jr->loc);
+	if (jr->located)
+		jsonx_locator_free(&jr->loc);
+	jr->located = 0;
 	jr->src = NULL;
 	json_decref(v);
 	return status;
@@ -469,6 +486,70 @@ line_src(struct src *src, const char *name, const char *s, size_t n,
 	}
 }
 
+/* --lines reads its input in chunks, and keeps the line being read. */
+struct jsonresp_reader {
+	int		 fd;
+	struct buf	 in;
+	size_t		 off;		/* in.data[0]'s offset in the input */
+	size_t		 start;		/* the next line's, in in */
+	size_t		 scan;		/* where its '\n' may be, in in */
+	int		 eof;
+};
+
+/*
+ * The next line of the input, without its '\n': 1 with it at *s, n bytes
+ * long, *base its offset in the input; 0 at the end; -1 on a read error,
+ * errno set. read(2) as in io_slurp_text: a line is handed on as soon as
+ * it has come, and a NUL byte ends the input just after it.
+ */
+static int
+next_line(struct jsonresp_reader *r, const char **s, size_t *n,
+    size_t *base)
+{
+	char *nl = NULL, *nul;
+	ssize_t got;
+
+	for (;;) {
+		if (r->in.len > r->scan)
+			nl = memchr(r->in.data + r->scan, '\n',
+			    r->in.len - r->scan);
+		if (nl != NULL || (r->eof && r->start < r->in.len)) {
+			*s = r->in.data + r->start;
+			*n = (nl != NULL ? (size_t)(nl - r->in.data) :
+			    r->in.len) - r->start;
+			*base = r->off + r->start;
+			r->start = r->scan = r->start + *n + (nl != NULL);
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		/* the line begun goes to the front, more is read after it */
+		if (r->start > 0) {
+			memmove(r->in.data, r->in.data + r->start,
+			    r->in.len - r->start);
+			r->in.len -= r->start;
+			r->off += r->start;
+			r->start = 0;
+		}
+		r->scan = r->in.len;
+		buf_reserve(&r->in, 65536 + 1);
+		got = read(r->fd, r->in.data + r->in.len,
+		    r->in.cap - r->in.len - 1);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1)
+			return -1;
+		if (got == 0)
+			r->eof = 1;
+		else if ((nul = memchr(r->in.data + r->in.len, '\0',
+		    (size_t)got)) != NULL) {
+			r->in.len = (size_t)(nul - r->in.data) + 1;
+			r->eof = 1;
+		} else
+			r->in.len += (size_t)got;
+	}
+}
+
 /*
  * --lines: each line of fp is a document, checked (a blank one skipped)
  * and then handed to report, one line at a time, so that memory grows
@@ -480,36 +561,31 @@ int
 jsonresp_lines(struct jsonresp *jr, FILE *fp, const char *name,
     jsonresp_report_fn *report, void *arg)
 {
+	struct jsonresp_reader r;
 	struct src src;
-	char *line = NULL;
-	size_t cap = 0, n, base = 0;
-	ssize_t len;
+	const char *line;
+	size_t n;
 	unsigned long lineno;
-	int status = DIAG_OK, st;
+	int status = DIAG_OK, st, more;
 
-	for (lineno = 1; (len = io_getline_text(&line, &cap, fp)) != -1;
+	memset(&r, 0, sizeof(r));
+	r.fd = fileno(fp);
+	for (lineno = 1; (more = next_line(&r, &line, &n, &jr->base)) == 1;
 	    lineno++) {
-		n = (size_t)len;
-		if (line[n - 1] == '\n')
-			n--;
 		line_src(&src, name, line, n, lineno);
-		if (jsonx_skip_ws(line, n, src.start) < n) {
-			jr->base = base;
-			st = jsonresp_check(jr, &src);
-			jr->base = 0;
-			status = diag_max(status, st);
-			if (report(jr, st, arg) != 0)
-				break;
-		}
-		if (line[len - 1] == '\0')
+		if (jsonx_skip_ws(line, n, src.start) == n)
+			continue;
+		st = jsonresp_check(jr, &src);
+		status = diag_max(status, st);
+		if (report(jr, st, arg) != 0)
 			break;
-		base += (size_t)len;
 	}
-	if (ferror(fp)) {
+	if (more == -1) {
 		diag_warn("%s", name);
 		status = DIAG_TROUBLE;
 	}
-	free(line);
+	jr->base = 0;
+	buf_free(&r.in);
 	return status;
 }
 
