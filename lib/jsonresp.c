@@ -119,6 +119,8 @@ place(struct jsonresp *jr, struct src *src)
 	struct diag_loc loc;
 	size_t i;
 
+	if (jr->diags.n == 0)
+		return;
 	qsort(jr->at, jr->diags.n, sizeof(*jr->at), cmp_at);
 	for (i = 0; i < jr->diags.n; i++) {
 		src_loc(src, jr->at[i].off, &loc);
