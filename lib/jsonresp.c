@@ -482,7 +482,7 @@ line_src(struct src *src, const char *name, const char *s, size_t n,
 {
 	src_init(src, name, s, n);
 	src_setline(src, lineno);
-	if (lineno > 1) {
+	if (lineno > 1 && src->start != 0) {
 		src->start = 0;
 		src->cur.start = src->cur.off = 0;
 	}
