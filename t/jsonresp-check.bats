@@ -460,16 +460,16 @@ $D/form-seed-rules.json:30:9: error: /content/form/fields/1: a checkbox field ne
 
 @test "seed rules: radio and select without options, scale without max; JSON names the rules" {
 	run -1 --separate-stderr jsonresp-check --errors=json "$D/form-seed-missing.json"
-	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/0\",\"keywordLocation\":\"\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/1\",\"keywordLocation\":\"\"}
-{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\",\"path\":\"/content/form/fields/2\",\"keywordLocation\":\"\"}"
+	assert_equal "$stderr" "{\"file\":\"$D/form-seed-missing.json\",\"line\":21,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a radio field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/0\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":30,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-options\",\"message\":\"a select field needs a non-empty \\\"options\\\" array of {\\\"value\\\", \\\"label\\\"}\",\"path\":\"/content/form/fields/1\"}
+{\"file\":\"$D/form-seed-missing.json\",\"line\":36,\"column\":9,\"severity\":\"error\",\"rule\":\"seed-scale\",\"message\":\"a scale field needs numeric \\\"min\\\" and \\\"max\\\"\",\"path\":\"/content/form/fields/2\"}"
 }
 
 @test "seed rule seed-unique-id in JSON, and equal min and max" {
 	jq -c '.content.form.fields[1].id = "anxiety_level" | .content.form.fields[0].max = 1' "$D/seed-form.json" >f.json
 	run -1 --separate-stderr jsonresp-check --errors=json f.json
-	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 1","path":"/content/form/fields/0/min","keywordLocation":""}
-{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","message":"field id \"anxiety_level\" is already the id of field 0","path":"/content/form/fields/1/id","keywordLocation":""}'
+	assert_equal "$stderr" '{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 1","path":"/content/form/fields/0/min"}
+{"file":"f.json","line":1,"column":523,"severity":"error","rule":"seed-unique-id","message":"field id \"anxiety_level\" is already the id of field 0","path":"/content/form/fields/1/id"}'
 }
 
 @test "a seed-rule error stops the safety status: invalid wins, no warning" {
@@ -1177,4 +1177,78 @@ d.json:1:20002: error: /10000: more than 10000 errors; validation stopped here'
 	run -2 --separate-stderr jsonresp-check --schema s.json d.json
 	assert_output ""
 	assert_equal "$stderr" "jsonresp-check: s.json:2:7: the schema is not JSON: duplicate object key near '\"type\"'"
+}
+
+# One house (issue 14)
+
+@test "stdout to a full disk stops at once: status 3, and the next operand is not opened" {
+	edit '.type = "x"' bad.json
+	mkfifo fifo
+	run -3 --separate-stderr timeout 10 sh -c 'jsonresp-check -q --feedback bad.json fifo >/dev/full'
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: <stdout>: No space left on device"
+}
+
+@test "stdout to a full disk stops --lines at once: the next line is not checked" {
+	printf '{"type":"x"}\n{"type":"y"}\n' >r.jsonl
+	run -3 --separate-stderr sh -c 'jsonresp-check --schema "$1" --feedback --lines r.jsonl >/dev/full' sh <(echo '{"properties":{"type":{"const":"response"}}}')
+	assert_equal "$stderr" 'r.jsonl:1:9: error: /type: expected "response" (const), found string "x"
+jsonresp-check: <stdout>: No space left on device'
+}
+
+@test "an unreadable operand between two good ones is reported, both are checked, status 3" {
+	edit '.type = "x"' bad.json
+	edit '.safety.danger_level = "warning"' w.json
+	run -3 --separate-stderr jsonresp-check bad.json missing.json w.json
+	assert_output ""
+	assert_equal "$stderr" 'bad.json:1:9: error: /type: expected "response" (const), found string "x"
+jsonresp-check: missing.json: No such file or directory
+w.json:1:60: warning: danger_level is "warning"'
+	mkdir d
+	run -3 --separate-stderr jsonresp-check --lines w.json d bad.json
+	assert_equal "$stderr" 'w.json:1:60: warning: danger_level is "warning"
+jsonresp-check: d: Is a directory
+bad.json:1:9: error: /type: expected "response" (const), found string "x"'
+}
+
+@test "--errors=json: a seed rule's error has its pointer as path and no keywordLocation" {
+	jq -c '.content.form.fields[0].max = 0 | .metadata.model = true' "$D/seed-form.json" >f.json
+	run -1 --separate-stderr jsonresp-check --errors=json f.json
+	assert_equal "$stderr" '{"file":"f.json","line":1,"column":988,"severity":"error","rule":"schema","message":"expected string, found boolean true","path":"/metadata/model","keywordLocation":"/properties/metadata/$ref/properties/model/type"}
+{"file":"f.json","line":1,"column":455,"severity":"error","rule":"seed-scale","message":"a scale'"'"'s min 1 is not below its max 0","path":"/content/form/fields/0/min"}'
+}
+
+@test "--lines checks each line as it comes: its feedback is out before the input ends" {
+	local line status=0
+	echo '{"type":"object"}' >s.json
+	mkfifo in out
+	timeout 20 jsonresp-check -q --feedback --lines --schema s.json <in >out &
+	exec 5>in 6<out
+	echo '[1]' >&5
+	read -r -t 10 line <&6 || true
+	exec 5>&-
+	wait $! || status=$?
+	exec 6<&-
+	assert_equal "$line" "${FEEDBACK}expected object, found array"
+	assert_equal "$status" 1
+}
+
+@test "--lines: a line longer than a read is one document, and offsets count from the file's start" {
+	python3 -c 'print("[" + "1," * 100000 + "1]")' >r.jsonl
+	printf '{"a":"\xff"}\n' >>r.jsonl
+	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"array"}') --lines r.jsonl
+	assert_equal "$stderr" 'r.jsonl:2:7: error: invalid UTF-8: byte 0xff at byte offset 200010'
+}
+
+@test "--lines: a byte order mark is skipped on the first line only; on a later one it is text" {
+	{
+		printf '\xef\xbb\xbf'
+		jq -c . "$D/minimal.json"
+		printf '\xef\xbb\xbf'
+		jq -c '.x = 1' "$D/minimal.json"
+	} >b.jsonl
+	run -1 --separate-stderr jsonresp-check --lines b.jsonl
+	assert_equal "$stderr" "b.jsonl:2:1: error: invalid JSON: invalid token near '$(printf '\xef\xbb\xbf')'"
+	run -1 --separate-stderr jsonresp-check --lines --find b.jsonl
+	assert_equal "$stderr" 'b.jsonl:2:208: error: /x: unexpected property "x"'
 }
