@@ -481,11 +481,7 @@ line_src(struct src *src, const char *name, const char *s, size_t n,
     unsigned long lineno)
 {
 	src_init(src, name, s, n);
-	src_setline(src, lineno);
-	if (lineno > 1 && src->start != 0) {
-		src->start = 0;
-		src->cur.start = src->cur.off = 0;
-	}
+	src_setrecord(src, lineno);
 }
 
 /* --lines reads its input in chunks, and keeps the line being read. */

@@ -29,6 +29,21 @@ src_setline(struct src *src, unsigned long line)
 	src->line = line;
 }
 
+/*
+ * The source is a record of a stream that starts on line line of its
+ * file: past the first line, the bytes of a byte order mark are text, as
+ * they are in the middle of a file.
+ */
+void
+src_setrecord(struct src *src, unsigned long line)
+{
+	src->line = line;
+	if (line > 1 && src->start != 0) {
+		src->start = 0;
+		src->cur.start = src->cur.off = 0;
+	}
+}
+
 /* Lines end as XML ends them: at a CR LF, a CR or a LF. */
 void
 src_setxml(struct src *src)

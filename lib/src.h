@@ -26,6 +26,7 @@ struct src {
 size_t	src_bom(const char *, size_t);
 void	src_init(struct src *, const char *, const char *, size_t);
 void	src_setline(struct src *, unsigned long);
+void	src_setrecord(struct src *, unsigned long);
 void	src_setxml(struct src *);
 void	src_loc(struct src *, size_t, struct diag_loc *);
 

@@ -69,6 +69,14 @@ source(void)
 	src_setline(&s, 10);
 	src_loc(&s, 2, &loc);
 	unit_ok(loc.line == 11 && loc.col == 1, "a record from line 10");
+	src_init(&s, "<stdin>", "\xEF\xBB\xBFx", 4);
+	src_setrecord(&s, 1);
+	unit_long((long)s.start, 3, "the first record: its BOM is skipped");
+	src_init(&s, "<stdin>", "\xEF\xBB\xBFx", 4);
+	src_setrecord(&s, 2);
+	src_loc(&s, 3, &loc);
+	unit_ok(s.start == 0 && loc.line == 2 && loc.col == 2,
+	    "a later record: a BOM is text and takes a column");
 }
 
 int
