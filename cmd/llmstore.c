@@ -50,10 +50,8 @@ static const struct option
 
 /*
  * One row a command: its name (and sub), how it uses the store
- * (store_run) and what it does; its options; what it says without the
- * options it needs (each -X of it must be given); its operands: how
- * many, what a wrong count says, their names for the UTF-8 check; and
- * its usage lines.
+ * (store_run) and what it does; its options; what it takes (the options
+ * it needs, how many operands and which, see store_rules); its usage.
  */
 static const struct command {
 	const char		*name, *sub;
@@ -61,51 +59,54 @@ static const struct command {
 	store_cmd_fn		*fn;
 	const char		*shorts;
 	const struct option	*longs;
-	const char		*need;
-	int			 min, max;
-	const char		*takes, *names[2], *usage;
+	struct store_rules	 takes;
+	const char		*usage;
 } commands[] = {
 	{ "put", NULL, STORE_WRITES | STORE_OWNTX, store_cmd_put, ":d:hm:qt:",
-	    o_put, "put needs -t TOPIC and -m MESSAGE", 0, 1,
-	    "one FILE at most", { 0 }, PROG "put [-q] [--errors=json|text] "
-	    "-t TOPIC -m MESSAGE\n                              [FILE]\n"
+	    o_put, { "put needs -t TOPIC and -m MESSAGE", 0, 1,
+	    "one FILE at most", { 0 }, 0 }, PROG "put [-q] "
+	    "[--errors=json|text] -t TOPIC -m MESSAGE\n"
+	    "                              [FILE]\n"
 	    "       " PROG "put [-q] [--errors=json|text] --batch -t TOPIC\n"
 	    "                              FILE ..." },
-	{ "ls", NULL, 0, store_cmd_ls, ":d:hm:t:", o_ls, NULL, 0, 0,
-	    "no operand", { 0 }, PROG "ls [-t TOPIC] [-m MESSAGE]\n"
+	{ "ls", NULL, 0, store_cmd_ls, ":d:hm:t:", o_ls, { NULL, 0, 0,
+	    "no operand", { 0 }, 0 }, PROG "ls [-t TOPIC] [-m MESSAGE]\n"
 	    "                             [--format llm-query|llm-response]" },
-	{ "cat", NULL, 0, store_cmd_cat, ":d:hm:", o_msg, NULL, 1, 1,
-	    "one HASH or -m MESSAGE", { "HASH" }, PROG "cat HASH | -m MESSAGE" },
+	{ "cat", NULL, 0, store_cmd_cat, ":d:hm:", o_msg, { NULL, 1, 1,
+	    "one HASH or -m MESSAGE", { "HASH" }, 1 },
+	    PROG "cat HASH | -m MESSAGE" },
 	{ "rm", NULL, STORE_WRITES, store_cmd_rm, ":d:hm:", o_msg,
-	    "rm needs -m MESSAGE", 0, 0, "no operand", { 0 }, PROG "rm -m MESSAGE" },
-	{ "context", NULL, STORE_MAYBE, store_cmd_context, ":d:h", o_none, NULL,
-	    1, 1, "one TOPIC", { "TOPIC" }, PROG "context TOPIC" },
-	{ "summary", NULL, 0, store_cmd_summary, ":d:h", o_rev, NULL, 1, 1,
-	    "one TOPIC", { "TOPIC" }, PROG "summary TOPIC [--revision N]" },
-	{ "keywords", NULL, 0, store_cmd_keywords, ":d:h", o_none, NULL, 1, 1,
-	    "one TOPIC", { "TOPIC" }, PROG "keywords TOPIC" },
-	{ "subjects", NULL, 0, store_cmd_subjects, ":d:h", o_none, NULL, 1, 1,
-	    "one TOPIC", { "TOPIC" }, PROG "subjects TOPIC" },
+	    { "rm needs -m MESSAGE", 0, 0, "no operand", { 0 }, 0 },
+	    PROG "rm -m MESSAGE" },
+	{ "context", NULL, STORE_MAYBE, store_cmd_context, ":d:h", o_none,
+	    { NULL, 1, 1, "one TOPIC", { "TOPIC" }, 0 }, PROG "context TOPIC" },
+	{ "summary", NULL, 0, store_cmd_summary, ":d:h", o_rev, { NULL, 1, 1,
+	    "one TOPIC", { "TOPIC" }, 0 },
+	    PROG "summary TOPIC [--revision N]" },
+	{ "keywords", NULL, 0, store_cmd_keywords, ":d:h", o_none, { NULL, 1,
+	    1, "one TOPIC", { "TOPIC" }, 0 }, PROG "keywords TOPIC" },
+	{ "subjects", NULL, 0, store_cmd_subjects, ":d:h", o_none, { NULL, 1,
+	    1, "one TOPIC", { "TOPIC" }, 0 }, PROG "subjects TOPIC" },
 	{ "archive", NULL, STORE_WRITES, store_cmd_archive, ":d:h", o_undo,
-	    NULL, 2, 2, "TOPIC and SUBJECT", { "TOPIC", "SUBJECT" },
+	    { NULL, 2, 2, "TOPIC and SUBJECT", { "TOPIC", "SUBJECT" }, 0 },
 	    PROG "archive [--undo] TOPIC SUBJECT" },
-	{ "trace", NULL, 0, store_cmd_trace, ":d:ht:", o_topic, NULL, 1, 1,
-	    "one TERM", { "TERM" }, PROG "trace TERM [-t TOPIC]" },
+	{ "trace", NULL, 0, store_cmd_trace, ":d:ht:", o_topic, { NULL, 1, 1,
+	    "one TERM", { "TERM" }, 0 }, PROG "trace TERM [-t TOPIC]" },
 	{ "prompt", "set", STORE_WRITES | STORE_OWNTX, store_cmd_prompt_set,
-	    ":d:hM:", o_pset, "prompt set needs -M MODEL", 0, 1,
-	    "one FILE at most", { 0 }, PROG "prompt set -M MODEL "
+	    ":d:hM:", o_pset, { "prompt set needs -M MODEL", 0, 1,
+	    "one FILE at most", { 0 }, 0 }, PROG "prompt set -M MODEL "
 	    "[--xml-schema-version N] [FILE]" },
 	{ "prompt", "get", 0, store_cmd_prompt_get, ":d:hM:", o_pget,
-	    "prompt get needs -M MODEL", 0, 0, "no operand", { 0 },
+	    { "prompt get needs -M MODEL", 0, 0, "no operand", { 0 }, 0 },
 	    PROG "prompt get -M MODEL [--revision N]" },
-	{ "prompt", "ls", 0, store_cmd_prompt_ls, ":d:hM:", o_model, NULL, 0,
-	    0, "no operand", { 0 }, PROG "prompt ls [-M MODEL]" },
-	{ "fsck", NULL, 0, store_cmd_fsck, ":d:h", o_none, NULL, 0, 0,
-	    "no operand", { 0 }, PROG "fsck" },
-	{ "export", NULL, 0, store_cmd_export, ":d:h", o_none, NULL, 0, 0,
-	    "no operand", { 0 }, PROG "export" },
-	{ "import", NULL, STORE_WRITES, store_cmd_import, ":d:h", o_none, NULL,
-	    0, 1, "one FILE at most", { 0 }, PROG "import [FILE]" }
+	{ "prompt", "ls", 0, store_cmd_prompt_ls, ":d:hM:", o_model, { NULL, 0,
+	    0, "no operand", { 0 }, 0 }, PROG "prompt ls [-M MODEL]" },
+	{ "fsck", NULL, 0, store_cmd_fsck, ":d:h", o_none, { NULL, 0, 0,
+	    "no operand", { 0 }, 0 }, PROG "fsck" },
+	{ "export", NULL, 0, store_cmd_export, ":d:h", o_none, { NULL, 0, 0,
+	    "no operand", { 0 }, 0 }, PROG "export" },
+	{ "import", NULL, STORE_WRITES, store_cmd_import, ":d:h", o_none,
+	    { NULL, 0, 1, "one FILE at most", { 0 }, 0 }, PROG "import [FILE]" }
 };
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
@@ -141,41 +142,11 @@ whole(const char *opt, const char *arg)
 	return v;
 }
 
-/*
- * The rules of a command that its options and operands must keep; the
- * batch ids are checked only with their count (none is read before).
- */
-static void
-check(const struct command *c, struct store_args *a)
-{
-	struct buf why = BUF_INIT;
-	const char *p;
-	int i, min = c->min, max = c->max;
-
-	if (store_args_check(a, &why) != 0)
-		cmd_usagex("%s", buf_cstr(&why));
-	for (p = a->batch ? NULL : c->need; p != NULL &&
-	    (p = strstr(p, " -")) != NULL; p += 3)
-		if ((p[2] == 't' ? a->topic : p[2] == 'm' ? a->message :
-		    a->model) == NULL)
-			cmd_usagex("%s", c->need);
-	if (a->batch)
-		min = 1, max = INT_MAX;
-	else if (c->fn == store_cmd_cat && a->message != NULL)
-		min = max = 0;
-	if (a->argc < min || a->argc > max)
-		cmd_usagex("%s takes %s", c->name, a->batch ?
-		    "one FILE or more with --batch" : c->takes);
-	for (i = 0; i < a->argc && i < 2; i++)
-		if (c->names[i] != NULL &&
-		    store_name_check(&why, c->names[i], a->argv[i]) != 0)
-			cmd_usagex("%s", buf_cstr(&why));
-}
-
 int
 main(int argc, char *argv[])
 {
 	const struct command *c;
+	struct buf why = BUF_INIT;
 	int ch;
 
 	cmd_init(usage_of(NULL, NULL), argv);
@@ -232,6 +203,7 @@ main(int argc, char *argv[])
 	}
 	args.argc = argc - optind;
 	args.argv = argv + optind;
-	check(c, &args);
+	if (store_args_check(c->name, &c->takes, &args, &why) != 0)
+		cmd_usagex("%s", buf_cstr(&why));
 	return cmd_exit(store_run(c->how, c->fn, &args));
 }

@@ -79,6 +79,21 @@ struct store_args {
 	char		**argv;
 };
 
+/*
+ * What a command takes (store_args_check): the options it needs, as its
+ * usage error says them ("rm needs -m MESSAGE": each -X in it), and its
+ * operands: how many, what a wrong count says, and the names of the
+ * first two, which must be UTF-8 (NULL: not checked).
+ */
+struct store_rules {
+	const char	*need;
+	int		 min;
+	int		 max;
+	const char	*takes;		/* "one TOPIC" */
+	const char	*names[2];	/* "TOPIC", "SUBJECT" */
+	int		 or_message;	/* -m stands for the operands */
+};
+
 /* How a command uses the store (store_run). */
 #define STORE_WRITES	0x1	/* writes: a missing store is made */
 #define STORE_OWNTX	0x2	/* begins and commits its transaction */
@@ -94,8 +109,8 @@ store_cmd_fn	store_cmd_put, store_cmd_ls, store_cmd_cat, store_cmd_rm,
 		store_cmd_prompt_ls, store_cmd_fsck, store_cmd_export,
 		store_cmd_import;
 char		*store_batch_id(const char *);
-int		 store_args_check(const struct store_args *, struct buf *);
-int		 store_name_check(struct buf *, const char *, const char *);
+int		 store_args_check(const char *, const struct store_rules *,
+		    const struct store_args *, struct buf *);
 
 void	store_normalize(struct buf *, const char *, size_t);
 void	store_quote(struct buf *, const char *, size_t);

@@ -5,6 +5,7 @@
  * llmr-validate does before it stores it; prompt set checks the text.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +28,7 @@ struct put {
 	const char		*message;	/* its message id */
 	struct buf		 in;
 	struct buf		 out;
-	int			 failed;	/* a file rejected: none stored */
+	int			 failed;	/* one rejected: none stored */
 };
 
 /* The message id of a --batch file: its base name without ".xml". */
@@ -49,8 +50,8 @@ store_batch_id(const char *file)
 }
 
 /* A name of the command line is written back as JSON: it must be UTF-8. */
-int
-store_name_check(struct buf *why, const char *what, const char *arg)
+static int
+name_check(struct buf *why, const char *what, const char *arg)
 {
 	if (arg == NULL || utf8_valid(arg, strlen(arg)) == strlen(arg))
 		return 0;
@@ -61,11 +62,12 @@ store_name_check(struct buf *why, const char *what, const char *arg)
 
 /*
  * The names of a command line that the store would refuse: a --format
- * other than its two, -t, -m and -M empty or not UTF-8, a --batch without -t or with -m, or a --batch
- * file whose message id is not UTF-8. Returns 0, or -1 with why set.
+ * other than its two, -t, -m or -M empty or not UTF-8, a --batch
+ * without -t or with -m, or a --batch file whose message id is not
+ * UTF-8. Returns 0, or -1 with why set.
  */
-int
-store_args_check(const struct store_args *a, struct buf *why)
+static int
+names_check(const struct store_args *a, struct buf *why)
 {
 	const char *opt[3] = { a->topic, a->message, a->model };
 	static const char *const what[3] = { "-t", "-m", "-M" };
@@ -84,7 +86,7 @@ store_args_check(const struct store_args *a, struct buf *why)
 			return -1;
 		}
 	for (i = 0; i < 3; i++)
-		if (store_name_check(why, what[i], opt[i]) != 0)
+		if (name_check(why, what[i], opt[i]) != 0)
 			return -1;
 	if (a->batch && a->topic == NULL)
 		buf_adds(why, "put --batch needs -t TOPIC");
@@ -103,6 +105,44 @@ store_args_check(const struct store_args *a, struct buf *why)
 		free(id);
 	}
 	return bad ? -1 : 0;
+}
+
+/*
+ * Whether a command line keeps the rules of its command (name): the
+ * names the store would refuse, then the options it needs, then the
+ * count of its operands and their names. Returns 0, or -1 with what is
+ * wrong in why, for the usage error.
+ */
+int
+store_args_check(const char *name, const struct store_rules *r,
+    const struct store_args *a, struct buf *why)
+{
+	const char *p;
+	int i, min = r->min, max = r->max;
+
+	if (names_check(a, why) != 0)
+		return -1;
+	for (p = a->batch ? NULL : r->need; p != NULL &&
+	    (p = strstr(p, " -")) != NULL; p += 3)
+		if ((p[2] == 't' ? a->topic : p[2] == 'm' ? a->message :
+		    a->model) == NULL) {
+			buf_adds(why, r->need);
+			return -1;
+		}
+	if (a->batch)
+		min = 1, max = INT_MAX;
+	else if (r->or_message && a->message != NULL)
+		min = max = 0;
+	if (a->argc < min || a->argc > max) {
+		buf_printf(why, "%s takes %s", name, a->batch ?
+		    "one FILE or more with --batch" : r->takes);
+		return -1;
+	}
+	for (i = 0; i < a->argc && i < 2; i++)
+		if (r->names[i] != NULL &&
+		    name_check(why, r->names[i], a->argv[i]) != 0)
+			return -1;
+	return 0;
 }
 
 /*
