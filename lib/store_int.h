@@ -5,7 +5,8 @@
  * The parts: store.c (opening, transactions), store_obj.c (objects as
  * JSON), store_ingest.c (put), store_read.c (what the commands read),
  * store_prompt.c (prompt templates), store_check.c (the checks of
- * fields), store_fsck.c and store_export.c (export, import).
+ * fields), store_fsck.c and store_export.c (export, import); and
+ * store_cmd.c, llmstore's commands on them, which needs none of this.
  */
 #ifndef LLMKIT_STORE_INT_H
 #define LLMKIT_STORE_INT_H
