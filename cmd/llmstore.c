@@ -110,9 +110,17 @@ static const struct command {
 };
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
-static struct buf	 synopsis = BUF_INIT;
+static struct buf	 synopsis = BUF_INIT, why = BUF_INIT;
 static struct cmd	 self = { NULL, "0 done, 1 rejected or not found, "
 			    "2 usage, 3 trouble" };
+
+/* What a usage error leaves, freed at exit for valgrind's count. */
+static void
+bufs_free(void)
+{
+	buf_free(&synopsis);
+	buf_free(&why);
+}
 
 /* The usage lines of the commands called name, of all for NULL. */
 static const struct cmd *
@@ -146,9 +154,9 @@ int
 main(int argc, char *argv[])
 {
 	const struct command *c;
-	struct buf why = BUF_INIT;
 	int ch;
 
+	atexit(bufs_free);
 	cmd_init(usage_of(NULL, NULL), argv);
 	while ((ch = cmd_getopt(argc, argv, "+d:h", o_none)) != -1)
 		args.path = optarg;	/* -d, the only one */
