@@ -131,10 +131,9 @@ store_rm(struct store *s, const char *message)
 		sqlite3_finalize(q);
 		if (rc != SQLITE_DONE)
 			return store_db_fail(s);
-		if ((d = store_prepare(s,
-		    "DELETE FROM blob WHERE hash = ?1 AND NOT"
-		    " EXISTS (SELECT 1 FROM attachment WHERE xml_blob = ?1)")) ==
-		    NULL)
+		if ((d = store_prepare(s, "DELETE FROM blob WHERE hash = ?1"
+		    " AND NOT EXISTS (SELECT 1 FROM attachment"
+		    " WHERE xml_blob = ?1)")) == NULL)
 			return DIAG_TROUBLE;
 		store_bind_str(d, 1, blob);
 		status = store_step_done(s, d);

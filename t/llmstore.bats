@@ -82,7 +82,7 @@ usage_error() {
 	case $cmd in
 	put | ls | cat | rm | context | summary | keywords | subjects | archive | trace | fsck | export | import) sub= ;;
 	prompt) case $sub in set | get | ls) ;; *) sub= ;; esac ;;
-	*) cmd= sub= ;;
+	*) cmd='' sub='' ;;
 	esac
 	assert_equal "$stderr" "llmstore: $msg
 $(usage_of "$cmd" "$sub")"
@@ -1825,8 +1825,9 @@ $STATUSES"
                              [--format llm-query|llm-response]
 $STATUSES"
 	for c in cat rm context keywords subjects archive trace fsck export import 'prompt get' 'prompt ls'; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # "prompt get" is two words
 		run -0 --separate-stderr llmstore $c -h
+		# shellcheck disable=SC2086
 		assert_output "$(usage_of $c)
 $STATUSES"
 	done
