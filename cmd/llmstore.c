@@ -59,7 +59,7 @@ static const struct command {
 	store_cmd_fn		*fn;
 	const char		*shorts;
 	const struct option	*longs;
-	struct store_rules	 takes;
+	struct store_rules	 rules;
 	const char		*usage;
 } commands[] = {
 	{ "put", NULL, STORE_WRITES | STORE_OWNTX, store_cmd_put, ":d:hm:qt:",
@@ -211,7 +211,7 @@ main(int argc, char *argv[])
 	}
 	args.argc = argc - optind;
 	args.argv = argv + optind;
-	if (store_args_check(c->name, &c->takes, &args, &why) != 0)
+	if (store_args_check(c->name, &c->rules, &args, &why) != 0)
 		cmd_usagex("%s", buf_cstr(&why));
 	return cmd_exit(store_run(c->how, c->fn, &args));
 }
