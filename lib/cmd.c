@@ -12,6 +12,7 @@
 #include "io.h"
 
 static const struct cmd	*self;
+static const char	*sub;		/* the command of a tool of several */
 
 /*
  * Names the program after argv[0] (getopt's own messages too), and
@@ -28,6 +29,20 @@ cmd_init(const struct cmd *c, char *argv[])
 }
 
 /*
+ * For a tool of several commands (llmstore): from now on the help and
+ * the usage are c's, those of the command called name, and an unknown
+ * option or a missing value is "tool: NAME: unknown option -x" or
+ * "tool: NAME: -x needs a value" (shorts begins with ':'). The caller
+ * then sets optind to 0 and reads the command's options with cmd_getopt.
+ */
+void
+cmd_sub(const struct cmd *c, const char *name)
+{
+	self = c;
+	sub = name;
+}
+
+/*
  * getopt_long, but -h, --version and --errors are handled here and an
  * unknown option or a missing argument ends in the usage: what it returns
  * is one of the tool's own options, or -1 after the last.
@@ -38,8 +53,13 @@ cmd_getopt(int argc, char *argv[], const char *shorts,
 {
 	int ch;
 
+	if (sub != NULL)
+		opterr = 0;
 	for (;;) {
 		ch = getopt_long(argc, argv, shorts, longs, NULL);
+		if (sub != NULL && (ch == '?' || ch == ':'))
+			cmd_usagex(ch == '?' ? "%s: unknown option %s" :
+			    "%s: %s needs a value", sub, argv[optind - 1]);
 		switch (ch) {
 		case 'h':
 			cmd_help();

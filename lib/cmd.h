@@ -43,6 +43,7 @@ enum {
 typedef int	 cmd_process_fn(FILE *fp, const char *name, void *arg);
 
 void		 cmd_init(const struct cmd *, char *[]);
+void		 cmd_sub(const struct cmd *, const char *);
 int		 cmd_getopt(int, char *[], const char *, const struct option *);
 void		 cmd_help(void) __attribute__((noreturn));
 void		 cmd_version(void) __attribute__((noreturn));

@@ -64,6 +64,54 @@ int	store_fsck(struct store *);
 int	store_export(struct store *, FILE *);
 int	store_import(struct store *, const char *, FILE *);
 
+/* The options and operands of one command of llmstore(1). */
+struct store_args {
+	const char	*path;		/* -d: the store */
+	const char	*topic;		/* -t */
+	const char	*message;	/* -m */
+	const char	*model;		/* -M */
+	const char	*format;	/* --format */
+	long		 revision;	/* --revision N, 0 if not given */
+	long		 xml_version;	/* --xml-schema-version N, 0 if not */
+	int		 batch;		/* --batch */
+	int		 undo;		/* --undo */
+	int		 argc;		/* the operands */
+	char		**argv;
+};
+
+/*
+ * What a command takes (store_args_check): the options it needs, as its
+ * usage error says them ("rm needs -m MESSAGE": each -X in it), and its
+ * operands: how many, what a wrong count says, and the names of the
+ * first two, which must be UTF-8 (NULL: not checked).
+ */
+struct store_rules {
+	const char	*need;
+	int		 min;
+	int		 max;
+	const char	*takes;		/* "one TOPIC" */
+	const char	*names[2];	/* "TOPIC", "SUBJECT" */
+	int		 or_message;	/* -m stands for the operands */
+};
+
+/* How a command uses the store (store_run). */
+#define STORE_WRITES	0x1	/* writes: a missing store is made */
+#define STORE_OWNTX	0x2	/* begins and commits its transaction */
+#define STORE_MAYBE	0x4	/* a missing store is given as NULL */
+
+typedef int	store_cmd_fn(struct store *, const struct store_args *);
+
+int		store_run(int, store_cmd_fn *, const struct store_args *);
+store_cmd_fn	store_cmd_put, store_cmd_ls, store_cmd_cat, store_cmd_rm,
+		store_cmd_context, store_cmd_summary, store_cmd_keywords,
+		store_cmd_subjects, store_cmd_archive, store_cmd_trace,
+		store_cmd_prompt_set, store_cmd_prompt_get,
+		store_cmd_prompt_ls, store_cmd_fsck, store_cmd_export,
+		store_cmd_import;
+char		*store_batch_id(const char *);
+int		 store_args_check(const char *, const struct store_rules *,
+		    const struct store_args *, struct buf *);
+
 void	store_normalize(struct buf *, const char *, size_t);
 void	store_quote(struct buf *, const char *, size_t);
 

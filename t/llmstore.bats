@@ -13,20 +13,22 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/llmstore"
-USAGE='usage: llmstore [-d PATH] put [-q] -t TOPIC -m MESSAGE [FILE]
-       llmstore [-d PATH] put [-q] --batch -t TOPIC FILE ...
+USAGE='usage: llmstore [-d PATH] put [-q] [--errors=json|text] -t TOPIC -m MESSAGE
+                              [FILE]
+       llmstore [-d PATH] put [-q] [--errors=json|text] --batch -t TOPIC
+                              FILE ...
        llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
                              [--format llm-query|llm-response]
        llmstore [-d PATH] cat HASH | -m MESSAGE
        llmstore [-d PATH] rm -m MESSAGE
        llmstore [-d PATH] context TOPIC
-       llmstore [-d PATH] summary TOPIC [--version N]
+       llmstore [-d PATH] summary TOPIC [--revision N]
        llmstore [-d PATH] keywords TOPIC
        llmstore [-d PATH] subjects TOPIC
        llmstore [-d PATH] archive [--undo] TOPIC SUBJECT
        llmstore [-d PATH] trace TERM [-t TOPIC]
        llmstore [-d PATH] prompt set -M MODEL [--xml-schema-version N] [FILE]
-       llmstore [-d PATH] prompt get -M MODEL [--version N]
+       llmstore [-d PATH] prompt get -M MODEL [--revision N]
        llmstore [-d PATH] prompt ls [-M MODEL]
        llmstore [-d PATH] fsck
        llmstore [-d PATH] export
@@ -51,14 +53,39 @@ at() {
 	LLMSTORE_NOW=$now llmstore -d "$S" "$@"
 }
 
-# usage_error MESSAGE ARG...: llmstore ARG... is a usage error with MESSAGE.
+# usage_of [CMD [SUB]]: the usage that llmstore prints for a usage error
+# in CMD (SUB, for prompt): the lines of $USAGE for it, or all of them.
+usage_of() {
+	awk -v c="${1-}" -v s="${2-}" '
+	/llmstore \[-d PATH\] / {
+		sub(/^(usage: |       )llmstore \[-d PATH\] /, "")
+		split($0, w, " ")
+		on = c == "" || (w[1] == c && (s == "" || w[2] == s))
+		if (on)
+			printf "%sllmstore [-d PATH] %s\n", n++ ? "       " : "usage: ", $0
+		next
+	}
+	on' <<<"$USAGE"
+}
+
+# usage_error MESSAGE ARG...: llmstore ARG... is a usage error with MESSAGE
+# and the usage of the command it names (all of it for none or an unknown
+# one).
 usage_error() {
-	local msg=$1
+	local msg=$1 cmd sub
 	shift
 	run -2 --separate-stderr llmstore "$@"
 	assert_output ""
+	set -- "$@" '' ''
+	[ "$1" = -d ] && shift 2
+	cmd=$1 sub=$2
+	case $cmd in
+	put | ls | cat | rm | context | summary | keywords | subjects | archive | trace | fsck | export | import) sub= ;;
+	prompt) case $sub in set | get | ls) ;; *) sub= ;; esac ;;
+	*) cmd='' sub='' ;;
+	esac
 	assert_equal "$stderr" "llmstore: $msg
-$USAGE"
+$(usage_of "$cmd" "$sub")"
 }
 
 # repeat N TEXT: TEXT N times, no newline.
@@ -198,12 +225,12 @@ $STATUSES"
 	[ ! -e "$S" ]
 }
 
-@test "a --version that is not a whole number from 1 is a usage error" {
+@test "a --revision that is not a whole number from 1 is a usage error" {
 	for n in x 0 -1 1.5 '' 1x; do
-		usage_error "--version must be a whole number from 1, not \"$n\"" \
-		    -d "$S" summary --version "$n" t
-		usage_error "--version must be a whole number from 1, not \"$n\"" \
-		    -d "$S" prompt get -M m --version "$n"
+		usage_error "--revision must be a whole number from 1, not \"$n\"" \
+		    -d "$S" summary --revision "$n" t
+		usage_error "--revision must be a whole number from 1, not \"$n\"" \
+		    -d "$S" prompt get -M m --revision "$n"
 	done
 }
 
@@ -756,13 +783,13 @@ r5.xml:7:5: warning: subject "c" is marked isNew="false" but the topic has no su
 	V3='{"$type$":"Summary","id":"t-v3","topic":"t","content":"One.\nTwo.\nFour.","subjects":["a","b"],"keywords":["x","y","z"],"version":3,"previousVersion":"t-v2","createdAt":4000,"updatedAt":4000,"changeReason":"summaryUpdate of message m4","sourceXmlHash":"'"$H4"'"}'
 	run -0 st summary t
 	assert_output "$V3"
-	run -0 st summary --version 3 t
+	run -0 st summary --revision 3 t
 	assert_output "$V3"
-	run -0 st summary --version 2 t
+	run -0 st summary --revision 2 t
 	assert_output "$V2"
-	run -0 st summary --version 1 t
+	run -0 st summary --revision 1 t
 	assert_output "$V1"
-	run -1 --separate-stderr st summary --version 4 t
+	run -1 --separate-stderr st summary --revision 4 t
 	assert_output ""
 	assert_equal "$stderr" 'llmstore: topic "t" has no summary version 4'
 	run -1 --separate-stderr st summary u
@@ -860,14 +887,14 @@ m3.xml:4:5: warning: subject "fresh" is marked isNew="false" but the topic has n
 
 @test "options may follow the operands, as the usage shows them" {
 	four
-	run -0 --separate-stderr st summary t --version 2
+	run -0 --separate-stderr st summary t --revision 2
 	assert_output --partial '{"$type$":"Summary","id":"t-v2",'
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr st trace y -t t
 	assert_output '{"topicId":"t","term":"y","sourceXmlHash":"'"$H1"'","messageId":"m1","format":"llm-response","createdAt":1000}'
 	run -0 --separate-stderr st context t -d "$S"
 	assert_output --partial '"messageCount":5,'
-	usage_error '--version must be a whole number from 1, not "x"' -d "$S" summary t --version x
+	usage_error '--revision must be a whole number from 1, not "x"' -d "$S" summary t --revision x
 }
 
 # ----------------------------------------------------------------- context
@@ -1054,9 +1081,9 @@ jlist() {
 	assert_output '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","xmlSchemaVersion":2,"version":2,"createdAt":200,"updatedAt":200,"active":true,"size":25}'
 	st prompt get -M gpt-4 >out
 	cmp out p2.txt
-	st prompt get -M gpt-4 --version 1 >out
+	st prompt get -M gpt-4 --revision 1 >out
 	cmp out prompt.txt
-	st prompt get --version 2 -M gpt-4 >out
+	st prompt get --revision 2 -M gpt-4 >out
 	cmp out p2.txt
 	run -0 sqlite3 "$S" 'select model_id, version, active from template order by model_id, version'
 	assert_output 'gpt-4|1|0
@@ -1095,7 +1122,7 @@ gpt-4|2|1'
 	run -1 --separate-stderr st prompt get -M other
 	assert_output ""
 	assert_equal "$stderr" 'llmstore: no prompt template for model "other"'
-	run -1 --separate-stderr st prompt get -M m --version 2
+	run -1 --separate-stderr st prompt get -M m --revision 2
 	assert_output ""
 	assert_equal "$stderr" 'llmstore: no version 2 of the prompt template for model "m"'
 }
@@ -1285,7 +1312,7 @@ llmstore: $S: fsck: model \"two\": 2 active prompt templates"
 	assert_line '{"$type$":"SystemPromptTemplate","modelId":"gpt-4","promptText":"p","xmlSchemaVersion":1,"version":1,"createdAt":3,"updatedAt":3,"active":true}'
 	# summary versions: what each added, from which summary rebuilds them
 	for v in 1 2; do
-		st summary --version $v t | jq -c --arg prev "$(st summary --version $((v - 1)) t 2>/dev/null | jq -r .content)" \
+		st summary --revision $v t | jq -c --arg prev "$(st summary --revision $((v - 1)) t 2>/dev/null | jq -r .content)" \
 		    '{"$type$", id, topic, update: (if .version == 1 then .content else .content[($prev | length) + 1:] end)}'
 	done >objs
 	printf '%s\n' "$output" | jq -c 'select(."$type$" == "Summary") | {"$type$", id, topic, update}' | cmp - objs
@@ -1532,7 +1559,7 @@ $(cat "$D/bad.err")"
 	llmstore -d new.db export | cmp - e.jsonl
 	run -1 --separate-stderr st cat -m "x$m"
 	assert_equal "$stderr" 'llmstore: no message "xm\n1\t\"q\"\\\u0001\u007f"'
-	run -1 --separate-stderr st summary "$t" --version 9
+	run -1 --separate-stderr st summary "$t" --revision 9
 	assert_equal "$stderr" 'llmstore: topic "t\u001b[31m" has no summary version 9'
 }
 
@@ -1774,5 +1801,149 @@ gap.jsonl:4:1: error: at the end: topic "t": summary version 1 is missing'
 	assert_output ""
 	assert_equal "$stderr" "dup.jsonl:1:1: error: not a JSON object: duplicate object key near '\"\$type\$\"'"
 	run -0 llmstore -d new.db ls
+	assert_output ""
+}
+
+# One house (issue 14)
+
+@test "CMD -h prints that command's usage and the exit statuses, status 0" {
+	run -0 --separate-stderr llmstore put -h
+	assert_output "$(usage_of put)
+$STATUSES"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr llmstore -d "$S" summary --help
+	assert_output "usage: llmstore [-d PATH] summary TOPIC [--revision N]
+$STATUSES"
+	run -0 --separate-stderr llmstore prompt set -h
+	assert_output "usage: llmstore [-d PATH] prompt set -M MODEL [--xml-schema-version N] [FILE]
+$STATUSES"
+	run -0 --separate-stderr llmstore prompt -h
+	assert_output "$(usage_of prompt)
+$STATUSES"
+	run -0 --separate-stderr llmstore ls -h
+	assert_output "usage: llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
+                             [--format llm-query|llm-response]
+$STATUSES"
+	for c in cat rm context keywords subjects archive trace fsck export import 'prompt get' 'prompt ls'; do
+		# shellcheck disable=SC2086 # "prompt get" is two words
+		run -0 --separate-stderr llmstore $c -h
+		# shellcheck disable=SC2086
+		assert_output "$(usage_of $c)
+$STATUSES"
+	done
+	[ ! -e "$S" ]
+}
+
+@test "a usage error in a command prints that command's usage only" {
+	run -2 --separate-stderr llmstore -d "$S" summary
+	assert_output ""
+	assert_equal "$stderr" "llmstore: summary takes one TOPIC
+usage: llmstore [-d PATH] summary TOPIC [--revision N]"
+	run -2 --separate-stderr llmstore -d "$S" ls --undo
+	assert_equal "$stderr" "llmstore: ls: unknown option --undo
+usage: llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
+                             [--format llm-query|llm-response]"
+	run -2 --separate-stderr llmstore -d "$S" trace x -t
+	assert_equal "$stderr" "llmstore: trace: -t needs a value
+usage: llmstore [-d PATH] trace TERM [-t TOPIC]"
+	run -2 --separate-stderr llmstore -d "$S" prompt get
+	assert_equal "$stderr" "llmstore: prompt get needs -M MODEL
+usage: llmstore [-d PATH] prompt get -M MODEL [--revision N]"
+	run -2 --separate-stderr llmstore -d "$S" prompt mv
+	assert_equal "$stderr" "llmstore: prompt needs set, get or ls, not \"mv\"
+$(usage_of prompt)"
+	# before the command, or none: every command's
+	run -2 --separate-stderr llmstore -x summary t
+	assert_equal "$stderr" "llmstore: invalid option -- 'x'
+$USAGE"
+	[ ! -e "$S" ]
+}
+
+@test "--version prints the program's version, before the command or given to one" {
+	v=$(llmstore --version)
+	[[ $v =~ ^llmstore\ \(llmkit\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	run -0 --separate-stderr llmstore -d "$S" put --version -t t -m m nope.xml
+	assert_output "$v"
+	assert_equal "$stderr" ""
+	# the old spelling of --revision: the program's version, whatever follows
+	run -0 --separate-stderr llmstore -d "$S" summary --version 3 t
+	assert_output "$v"
+	run -0 --separate-stderr llmstore -d "$S" prompt get -M m --version 1
+	assert_output "$v"
+	[ ! -e "$S" ]
+}
+
+@test "--revision picks a summary version and a template version" {
+	resp 'One.' 'First.' 'a|d|true|x:0.5' >m1.xml
+	resp 'Two.' 'Second.' 'a|d|false|x:0.5' >m2.xml
+	at 1 put -t t -m m1 m1.xml >/dev/null
+	at 2 put -t t -m m2 m2.xml >/dev/null
+	run -0 st summary t --revision 1
+	assert_output --partial '"content":"First.",'
+	run -0 st summary t
+	assert_output --partial '"version":2,'
+	printf 'one' | st prompt set -M m >/dev/null
+	printf 'two' | st prompt set -M m >/dev/null
+	run -0 st prompt get -M m --revision 1
+	assert_output one
+	run -0 st prompt get -M m
+	assert_output two
+}
+
+@test "put --errors=json reports a document's problems as one JSON object a line" {
+	cp "$D/bad.xml" .
+	run -1 --separate-stderr st put --errors=json -t t -m m bad.xml
+	assert_output ""
+	run -0 jq -c '{file, line, column, severity, rule, path}' <<<"$stderr"
+	assert_output '{"file":"bad.xml","line":4,"column":90,"severity":"error","rule":"is-new","path":"/llmResponse/analysis/subject[1]"}
+{"file":"bad.xml","line":5,"column":32,"severity":"error","rule":"confidence","path":"/llmResponse/analysis/subject[1]/keyword[1]"}'
+	run -0 jq -r .message <<<"$stderr"
+	[[ ${lines[0]} == *'isNew "yes" is not "true" or "false"' ]]
+	[[ ${lines[1]} == *'confidence "1.4" is outside 0.0-1.0' ]]
+	# the warnings too, and text is the default
+	resp 'R.' '' 'n|d|false|k:0.5' >w.xml
+	run -0 --separate-stderr at 1 put --errors=json -t t -m w w.xml
+	run -0 jq -c '{file, line, column, severity, rule}' <<<"$stderr"
+	assert_output '{"file":"w.xml","line":4,"column":5,"severity":"warning","rule":"is-new"}'
+	run -1 --separate-stderr st put --errors=text -t t -m m bad.xml
+	assert_equal "$stderr" "$(cat "$D/bad.err")"
+	usage_error '--errors must be json or text, not "xml"' -d "$S" put --errors=xml -t t -m m bad.xml
+}
+
+@test "put --batch: an unreadable file between two good ones is reported, the others stored, status 3" {
+	cp "$D/reply.xml" r1.xml
+	cp "$D/query.xml" q1.xml
+	run -3 --separate-stderr at 5 put --batch -t t r1.xml missing.xml q1.xml
+	assert_output "$(hash_of t r1 r1.xml llm-response 5)  r1.xml
+$(hash_of t q1 q1.xml llm-query 5)  q1.xml"
+	assert_equal "$stderr" "llmstore: missing.xml: No such file or directory"
+	run -0 st ls
+	assert_output "$(att t r1 r1.xml llm-response 5)
+$(att t q1 q1.xml llm-query 5)"
+	# a directory cannot be read either
+	mkdir d.xml
+	run -3 --separate-stderr at 6 put --batch -t u d.xml
+	assert_output ""
+	assert_equal "$stderr" "llmstore: d.xml: Is a directory"
+}
+
+@test "put --batch with stdout on a full disk: status 3, the message, the batch stored" {
+	cp "$D/reply.xml" r1.xml
+	cp "$D/query.xml" q1.xml
+	run -3 --separate-stderr bash -c "LLMSTORE_NOW=5 llmstore -d '$S' put --batch -t t r1.xml q1.xml >/dev/full"
+	assert_equal "$stderr" "llmstore: <stdout>: No space left on device"
+	run -0 st ls
+	assert_output "$(att t r1 r1.xml llm-response 5)
+$(att t q1 q1.xml llm-query 5)"
+}
+
+@test "put --batch: a file rejected besides an unreadable one stores nothing, status 3" {
+	cp "$D/reply.xml" r1.xml
+	cp "$D/bad.xml" .
+	run -3 --separate-stderr st put --batch -t t r1.xml missing.xml bad.xml
+	assert_output ""
+	assert_equal "$stderr" "llmstore: missing.xml: No such file or directory
+$(cat "$D/bad.err")"
+	run -0 st ls
 	assert_output ""
 }

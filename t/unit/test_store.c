@@ -2,8 +2,8 @@
  * Unit tests of lib/store and lib/sha256: the normal form of terms, names
  * quoted for diagnostics, the hashes (FIPS 180-4's examples; an
  * attachment's hash is that of its line without the hash), the inline
- * limit at 1024 bytes, a repeated put, and what one response leaves in a
- * store in memory.
+ * limit at 1024 bytes, a repeated put, what one response leaves in a
+ * store in memory, and the rules of llmstore's command lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +203,94 @@ test_put(void)
 	free(b);
 }
 
+static void
+batch_id(const char *file, const char *want)
+{
+	char *id = store_batch_id(file);
+
+	unit_str(id, want, unit_fmt("the message id of %s", file));
+	free(id);
+}
+
+/* What store_args_check says of a command line, or "" when it passes. */
+static void
+args(const struct store_rules *r, const struct store_args *a,
+    const char *want, const char *what)
+{
+	struct buf why = BUF_INIT;
+	int rc = store_args_check("cmd", r, a, &why);
+
+	unit_str(buf_cstr(&why), want, what);
+	unit_long(rc, *want == '\0' ? 0 : -1, what);
+	buf_free(&why);
+}
+
+static void
+test_args(void)
+{
+	static const struct store_rules put = { "put needs -t TOPIC and "
+	    "-m MESSAGE", 0, 1, "one FILE at most", { NULL, NULL }, 0 };
+	static const struct store_rules cat = { NULL, 1, 1,
+	    "one HASH or -m MESSAGE", { "HASH", NULL }, 1 };
+	static const struct store_rules archive = { NULL, 2, 2,
+	    "TOPIC and SUBJECT", { "TOPIC", "SUBJECT" }, 0 };
+	char a0[] = "a", a1[] = "b", a2[] = "r\xff.xml", a3[] = "c\xff";
+	char *ops[] = { a0, a1, a2, NULL }, *pair[] = { a0, a3, NULL };
+	struct store_args a;
+
+	batch_id("r12.xml", "r12");
+	batch_id("answers/r12.xml", "r12");
+	batch_id("dir.xml/notes", "notes");
+	batch_id("a.xml.xml", "a.xml");
+	batch_id(".xml", ".xml");
+	batch_id("d/", "");
+
+	memset(&a, 0, sizeof(a));
+	a.topic = "t";
+	a.message = "m";
+	args(&put, &a, "", "put -t t -m m");
+	a.message = NULL;
+	args(&put, &a, "put needs -t TOPIC and -m MESSAGE", "put -t t");
+	a.topic = "";
+	args(&put, &a, "-t must not be empty", "put -t ''");
+	a.topic = "t\xc3";
+	args(&put, &a, "-t must be valid UTF-8, not \"t\\xC3\"",
+	    "put -t not UTF-8");
+	a.topic = "t";
+	a.batch = 1;
+	args(&put, &a, "cmd takes one FILE or more with --batch",
+	    "put --batch without a file");
+	a.argc = 3;
+	a.argv = ops;
+	args(&put, &a, "put --batch: the message id of \"r\\xFF.xml\" must "
+	    "be valid UTF-8", "put --batch with an id that is not UTF-8");
+	a.argc = 2;
+	args(&put, &a, "", "put --batch a b");
+	a.topic = NULL;
+	args(&put, &a, "put --batch needs -t TOPIC", "put --batch without -t");
+
+	memset(&a, 0, sizeof(a));
+	args(&cat, &a, "cmd takes one HASH or -m MESSAGE", "cat");
+	a.message = "m";
+	args(&cat, &a, "", "cat -m m");
+	a.argc = 1;
+	a.argv = ops;
+	args(&cat, &a, "cmd takes one HASH or -m MESSAGE", "cat -m m a");
+	a.message = NULL;
+	args(&cat, &a, "", "cat a");
+	a.format = "xml";
+	args(&cat, &a, "--format must be llm-query or llm-response, not "
+	    "\"xml\"", "--format xml");
+
+	memset(&a, 0, sizeof(a));
+	a.argc = 2;
+	a.argv = pair;
+	args(&archive, &a, "SUBJECT must be valid UTF-8, not \"c\\xFF\"",
+	    "archive a c\\xFF");
+	a.argc = 1;
+	args(&archive, &a, "cmd takes TOPIC and SUBJECT", "archive a");
+}
+
 int
 main(void)
 {
@@ -211,5 +299,6 @@ main(void)
 	test_quote();
 	test_sha256();
 	test_put();
+	test_args();
 	return unit_done();
 }
