@@ -1897,9 +1897,10 @@ $USAGE"
 	run -0 jq -c '{file, line, column, severity, rule, path}' <<<"$stderr"
 	assert_output '{"file":"bad.xml","line":4,"column":90,"severity":"error","rule":"is-new","path":"/llmResponse/analysis/subject[1]"}
 {"file":"bad.xml","line":5,"column":32,"severity":"error","rule":"confidence","path":"/llmResponse/analysis/subject[1]/keyword[1]"}'
+	# the message does not repeat the path
 	run -0 jq -r .message <<<"$stderr"
-	[[ ${lines[0]} == *'isNew "yes" is not "true" or "false"' ]]
-	[[ ${lines[1]} == *'confidence "1.4" is outside 0.0-1.0' ]]
+	assert_output 'isNew "yes" is not "true" or "false"
+confidence "1.4" is outside 0.0-1.0'
 	# the warnings too, and text is the default
 	resp 'R.' '' 'n|d|false|k:0.5' >w.xml
 	run -0 --separate-stderr at 1 put --errors=json -t t -m w w.xml
