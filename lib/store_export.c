@@ -377,15 +377,7 @@ import_attachment(struct line *l)
 	if ((q = store_prepare(l->s, store_sql[Q_ATT_ADD])) == NULL)
 		return DIAG_TROUBLE;
 	sqlite3_bind_int64(q, 1, seq);
-	store_bind_str(q, 2, h);
-	store_bind_str(q, 3, a.topic);
-	store_bind_str(q, 4, a.message);
-	store_bind_text(q, 5, a.content, a.content_len);
-	store_bind_str(q, 6, a.blob);
-	store_bind_str(q, 7, a.format);
-	sqlite3_bind_int64(q, 8, a.version);
-	sqlite3_bind_int64(q, 9, a.created);
-	sqlite3_bind_int64(q, 10, a.size);
+	store_att_bind(q, h, &a);
 	return inserted(l, q, "message %s (or seq %lld)",
 	    store_qs(l->s, 0, a.message), seq);
 }

@@ -674,15 +674,7 @@ store_put(struct store *s, struct store_doc *d)
 	if ((q = store_stmt(s, Q_ATT_ADD)) == NULL)
 		return DIAG_TROUBLE;
 	sqlite3_bind_null(q, 1);
-	store_bind_str(q, 2, d->hash);
-	store_bind_str(q, 3, a.topic);
-	store_bind_str(q, 4, a.message);
-	store_bind_text(q, 5, a.content, a.content_len);
-	store_bind_str(q, 6, a.blob);
-	store_bind_str(q, 7, a.format);
-	sqlite3_bind_int64(q, 8, a.version);
-	sqlite3_bind_int64(q, 9, a.created);
-	sqlite3_bind_int64(q, 10, a.size);
+	store_att_bind(q, d->hash, &a);
 	if (store_step_done(s, q) != DIAG_OK)
 		return DIAG_TROUBLE;
 	seq = sqlite3_last_insert_rowid(s->db);

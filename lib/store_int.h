@@ -193,6 +193,8 @@ int		 store_writes(FILE *, const struct buf *);
 int		 store_att_line(struct buf *, const struct att *, const char *,
 		    char[SHA256_HEX]);
 void		 store_att_from_row(struct att *, sqlite3_stmt *);
+void		 store_att_bind(sqlite3_stmt *, const char *,
+		    const struct att *);
 void		 store_jesc(struct buf *, const char *, size_t);
 void		 store_jstr(struct buf *, const char *, size_t);
 const char	*store_qs(struct store *, int, const char *);

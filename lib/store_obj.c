@@ -72,6 +72,24 @@ store_att_from_row(struct att *a, sqlite3_stmt *q)
 }
 
 /*
+ * Binds the attachment a and its hash to Q_ATT_ADD's parameters 2 to 10;
+ * the caller binds the seq, 1.
+ */
+void
+store_att_bind(sqlite3_stmt *q, const char *hash, const struct att *a)
+{
+	store_bind_str(q, 2, hash);
+	store_bind_str(q, 3, a->topic);
+	store_bind_str(q, 4, a->message);
+	store_bind_text(q, 5, a->content, a->content_len);
+	store_bind_str(q, 6, a->blob);
+	store_bind_str(q, 7, a->format);
+	sqlite3_bind_int64(q, 8, a->version);
+	sqlite3_bind_int64(q, 9, a->created);
+	sqlite3_bind_int64(q, 10, a->size);
+}
+
+/*
  * Trims white space (space, tab, CR, LF), lower-cases ASCII letters and
  * makes each run of white space inside one space: how terms and subject
  * names are compared.
