@@ -437,5 +437,53 @@ check 1 "toolcall-parse: a call nested too deep, then a good one" \
 tool=thread-serialize
 check 1 "thread-serialize: /dev/zero" /dev/zero
 
+# One house (issue 14): the skeleton's paths, the operand rule, the new
+# ways of reading and reporting.
+printf '```xml\n<llmResponse/>\n```\n' >"$tmp/fenced.md"
+printf '{"type":"response","content":{"text_blocks":[]}}\n' >"$tmp/l1.json"
+awk 'BEGIN { for (i = 0; i < 300; i++) print "{\"type\":\"x\"}" }' \
+    >"$tmp/lines.jsonl"
+cat "$tmp/l1.json" "$tmp/lines.jsonl" >"$tmp/mixed.jsonl"
+tool=llmr-validate
+check 1 "llmr-validate: a fenced answer, the --find hint, JSON" /dev/null \
+    --errors=json "$tmp/fenced.md"
+check 3 "llmr-validate: an unreadable operand between good ones" /dev/null \
+    "$top/examples/reply.xml" "$tmp/no-such" "$top/examples/reply.xml"
+vg -o json "$top/examples/reply.xml" "$top/examples/reply.xml" </dev/null \
+    >/dev/full
+verdict 3 "llmr-validate: stdout on a full disk stops the loop"
+check 0 "llmr-validate: -h" /dev/null -h
+tool=jsonresp-check
+check 1 "jsonresp-check: --lines, one line at a time, with feedback" \
+    "$tmp/mixed.jsonl" -q --lines --feedback
+vg --lines --feedback "$tmp/mixed.jsonl" </dev/null >/dev/full
+verdict 3 "jsonresp-check: --lines onto a full disk"
+check 3 "jsonresp-check: an unreadable operand" /dev/null "$tmp/no-such" \
+    "$tmp/l1.json"
+tool=toolcall-parse
+vg "$tmp/deep-call.txt" "$tmp/deep-call.txt" </dev/null >/dev/full
+verdict 3 "toolcall-parse: stdout on a full disk"
+check 3 "toolcall-parse: an unreadable operand" /dev/null "$tmp/no-such" \
+    "$tmp/deep-call.txt"
+tool=llm-retry
+check 0 "llm-retry: the check's standard error as the feedback" \
+    "$tmp/q.txt" -w 0 \
+    -c 'grep -qx 42 || { echo "not a number" >&2; exit 1; }' -- \
+    "$tmp/model.sh"
+check 2 "llm-retry: -T 0" "$tmp/q.txt" -T 0 -c true -- cat
+tool=llmq-encode
+printf '%s\n' '{"userMessage": "m", "context": {"topicId": "t"}}' \
+    >"$tmp/q.jsonl"
+check 3 "llmq-encode: --from-json, an unreadable file among good ones" \
+    /dev/null --from-json "$tmp/q.jsonl" "$tmp/no-such" "$tmp/q.jsonl"
+tool=llmstore
+check 0 "llmstore: put -h" /dev/null put -h
+check 2 "llmstore: a usage error in one command" /dev/null -d "$db" summary
+check 1 "llmstore: put --errors=json of a bad response" /dev/null \
+    -d "$db" put --errors=json -t t -m m "$top/examples/bad-reply.xml"
+check 3 "llmstore: put --batch with an unreadable file" /dev/null \
+    -d "$db" put --batch -t b2 "$top/examples/reply.xml" "$tmp/no-such"
+check 0 "llmstore: --version after a command" /dev/null put --version
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
