@@ -33,6 +33,11 @@
 
 #define JSONX_NOPOS	((size_t)-1)
 
+/*
+ * A JSON error. A caller decides by rule and code, never by the wording
+ * of text: jsonx alone reads jansson's messages (for the place of an
+ * error that only the message names, such as "near 'TOKEN'").
+ */
 struct jsonx_error {
 	enum json_error_code code;	/* jansson's, json_error_unknown if ours */
 	size_t	offset;		/* byte offset of the problem in the text */
