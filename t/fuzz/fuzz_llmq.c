@@ -5,7 +5,8 @@
  * as well-formed XML (expat decides) from which expat reads back exactly
  * the message, the topic and the lists; the one-line form must hold no
  * newline but the last, no tab and no carriage return. Anything else
- * aborts.
+ * aborts. The bytes are also read as a whole --from-json input, each
+ * line a query: every line written must be a well-formed document.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -209,11 +210,41 @@ as_text(const char *s, size_t n)
 	llmq_free(&q);
 }
 
+/* The bytes as --from-json input: each line written is a document. */
+static void
+as_lines(const char *s, size_t n)
+{
+	FILE *in, *out;
+	char *text = NULL, *p, *nl;
+	size_t len = 0;
+	XML_Parser xp;
+
+	if (n == 0 || (in = fmemopen((void *)s, n, "r")) == NULL)
+		return;
+	if ((out = open_memstream(&text, &len)) == NULL)
+		abort();
+	llmq_read_lines(in, "<fuzz>", out, 0);
+	fclose(in);
+	if (fclose(out) != 0)
+		abort();
+	for (p = text; p < text + len; p = nl + 1) {
+		if ((nl = memchr(p, '\n', len - (size_t)(p - text))) == NULL)
+			abort();	/* every query ends its line */
+		if ((xp = XML_ParserCreate("UTF-8")) == NULL)
+			abort();
+		if (XML_Parse(xp, p, (int)(nl - p), 1) != XML_STATUS_OK)
+			abort();
+		XML_ParserFree(xp);
+	}
+	free(text);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	diag_setquiet(1);
 	as_json((const char *)data, size);
 	as_text((const char *)data, size);
+	as_lines((const char *)data, size);
 	return 0;
 }
