@@ -22,7 +22,7 @@
 enum {
 	OPT_FEEDBACK = CMD_OPT_FIRST, OPT_FIND, OPT_LINES, OPT_NO_FORMAT,
 	OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP, OPT_SCHEMA,
-	OPT_STRICT
+	OPT_STRICT, OPT_SUMMARY
 };
 
 static const struct option longopts[] = {
@@ -31,22 +31,25 @@ static const struct option longopts[] = {
 	{ "find",		no_argument,		NULL, OPT_FIND },
 	{ "lines",		no_argument,		NULL, OPT_LINES },
 	{ "no-format",		no_argument,		NULL, OPT_NO_FORMAT },
+	{ "output",		required_argument,	NULL, 'o' },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "print-schema",	no_argument,		NULL, OPT_PRINT_SCHEMA },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "ref-map",		required_argument,	NULL, OPT_REF_MAP },
 	{ "schema",		required_argument,	NULL, OPT_SCHEMA },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ NULL,			0,			NULL, 0 }
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hq] [--errors=json|text] [--feedback] "
+	"usage: jsonresp-check [-hqx] [--errors=json|text] [--feedback] "
 	"[--find] [--lines]\n"
-	"                      [--no-format] [--print-prompt] "
-	"[--print-schema]\n"
-	"                      [--ref-map URI=DIR] [--schema FILE] "
-	"[--strict] [FILE ...]\n",
+	"                      [--no-format] [-o none|json|report] "
+	"[--print-prompt]\n"
+	"                      [--print-schema] [--ref-map URI=DIR] "
+	"[--schema FILE]\n"
+	"                      [--strict] [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -56,12 +59,15 @@ struct run {
 	const char	*name;		/* the operand, as diagnostics name it */
 	int		 lines;
 	int		 feedback;
+	int		 output;	/* enum jsonresp_output */
+	struct jsonresp_tally tally;
 	struct buf	 out;
 };
 
 /*
- * A document checked: its diagnostics, then with --feedback the line for
- * the model, written at once. -1 once standard output has failed.
+ * A document checked: its diagnostics, then what -o writes for it, or
+ * with --feedback the line for the model, written at once. -1 once
+ * standard output has failed.
  */
 static int
 report(const struct jsonresp *jr, int status, void *arg)
@@ -69,12 +75,16 @@ report(const struct jsonresp *jr, int status, void *arg)
 	struct run *r = arg;
 
 	diag_list_print(jsonresp_diags(jr), r->name);
-	if (status != DIAG_INVALID || !r->feedback)
-		return 0;
+	jsonresp_tally(&r->tally, status);
 	buf_reset(&r->out);
-	jsonresp_feedback(&r->out, jr);
+	if (r->output == JSONRESP_OUT_REPORT)
+		jsonresp_report(&r->out, jr, r->name, r->lines, status);
+	else if (r->output == JSONRESP_OUT_JSON)
+		jsonresp_clean(&r->out, jr);
+	else if (status == DIAG_INVALID && r->feedback)
+		jsonresp_feedback(&r->out, jr);
 	if (io_write(r->out.data, r->out.len, stdout) != 0 ||
-	    fflush(stdout) != 0)
+	    (r->feedback && fflush(stdout) != 0))
 		return -1;
 	return 0;
 }
@@ -108,19 +118,27 @@ main(int argc, char *argv[])
 {
 	struct jsschema_refmap *maps = NULL;
 	struct jsschema_opts jo = { 0, NULL, 0 };
-	struct jsonresp_opts o = { NULL, 1, 0, 0 };
-	struct run r = { NULL, NULL, 0, 0, BUF_INIT };
+	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
+	struct run r = { NULL, NULL, 0, 0, 0, { 0, 0, 0, 0, 0 }, BUF_INIT };
 	struct buf text = BUF_INIT;
 	struct jsschema *schema;
 	const char *schema_file = NULL;
-	int ch, print_prompt = 0, print_schema = 0, status;
+	int ch, i, print_prompt = 0, print_schema = 0, status, summary = 0;
 	char *eq;
 
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "hq", longopts)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:qx", longopts)) != -1) {
 		switch (ch) {
+		case 'o':
+			if ((r.output = jsonresp_output_arg(optarg)) == -1)
+				cmd_usagex("-o must be none, json or report, "
+				    "not \"%s\"", optarg);
+			break;
 		case 'q':
 			diag_setquiet(1);
+			break;
+		case 'x':
+			r.output = JSONRESP_OUT_JSON;
 			break;
 		case OPT_FEEDBACK:
 			r.feedback = 1;
@@ -160,6 +178,9 @@ main(int argc, char *argv[])
 		case OPT_STRICT:
 			o.strict = 1;
 			break;
+		case OPT_SUMMARY:
+			summary = 1;
+			break;
 		default:
 			cmd_usage();
 		}
@@ -169,6 +190,9 @@ main(int argc, char *argv[])
 	if ((print_schema || print_prompt) && argc > 0)
 		cmd_usagex("--print-%s reads no input",
 		    print_prompt ? "prompt" : "schema");
+	if (r.feedback && (r.output != JSONRESP_OUT_NONE || summary))
+		cmd_usagex("--feedback cannot go with -o json, -o report or "
+		    "--summary: they write on standard output too");
 	if (schema_file == NULL)
 		buf_add(&text, embed_llm_response_schema,
 		    embed_llm_response_schema_len);
@@ -196,8 +220,20 @@ main(int argc, char *argv[])
 		free(maps);
 		return DIAG_USAGE;
 	}
+	o.clean = r.output == JSONRESP_OUT_JSON;
 	r.jr = jsonresp_new(&o);
-	status = cmd_operands(argc, argv, process, &r);
+	/* cmd_operands with the summary before standard output is closed */
+	status = DIAG_OK;
+	for (i = 0; i < (argc > 0 ? argc : 1) && !ferror(stdout); i++)
+		status = diag_max(status, cmd_operand(argc > 0 ? argv[i] :
+		    "-", process, &r));
+	if (summary) {
+		buf_reset(&r.out);
+		jsonresp_summary(&r.out, &r.tally,
+		    r.output != JSONRESP_OUT_NONE);
+		(void)io_write(r.out.data, r.out.len, stdout);
+	}
+	status = cmd_exit(status);
 	jsonresp_free(r.jr);
 	jsschema_free(schema);
 	buf_free(&r.out);

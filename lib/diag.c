@@ -125,6 +125,30 @@ member(struct buf *b, const char *name, const char *s, size_t n)
 }
 
 /*
+ * The --errors=json object of an item, without a newline: file, line,
+ * column, severity, rule, message, then path and keywordLocation when
+ * the item has them.
+ */
+void
+diag_item_json(struct buf *b, const char *file, const struct diag_item *it)
+{
+	const char *msg = it->message != NULL ? it->message : "";
+
+	buf_adds(b, "{\"file\":\"");
+	diag_escape(b, file, strlen(file), DIAG_ESC_JSON);
+	buf_printf(b, "\",\"line\":%lu,\"column\":%lu,\"severity\":\"%s\"",
+	    it->line, it->col, it->severity == DIAG_ERROR ? "error" :
+	    "warning");
+	member(b, "rule", it->rule, strlen(it->rule));
+	member(b, "message", msg, strlen(msg));
+	if (it->path != NULL)
+		member(b, "path", it->path, strlen(it->path));
+	if (it->keyword != NULL)
+		member(b, "keywordLocation", it->keyword, strlen(it->keyword));
+	buf_addc(b, '}');
+}
+
+/*
  * Reports a problem in input data. The rule is a short stable name
  * ("json-syntax", "missing-field") shown only in JSON mode, where the
  * whole line is built first so that it reaches stderr in one write.
@@ -145,18 +169,8 @@ diag_item(const char *file, const struct diag_item *it)
 	if (quiet)
 		return;
 	if (json_mode) {
-		buf_adds(&line, "{\"file\":\"");
-		diag_escape(&line, file, strlen(file), DIAG_ESC_JSON);
-		buf_printf(&line, "\",\"line\":%lu,\"column\":%lu,"
-		    "\"severity\":\"%s\"", it->line, it->col, sevname);
-		member(&line, "rule", it->rule, strlen(it->rule));
-		member(&line, "message", msg, strlen(msg));
-		if (it->path != NULL)
-			member(&line, "path", it->path, strlen(it->path));
-		if (it->keyword != NULL)
-			member(&line, "keywordLocation", it->keyword,
-			    strlen(it->keyword));
-		buf_adds(&line, "}\n");
+		diag_item_json(&line, file, it);
+		buf_addc(&line, '\n');
 	} else {
 		diag_escape(&line, file, strlen(file), DIAG_ESC_BACKSLASH);
 		buf_printf(&line, ":%lu:%lu: %s: ", it->line, it->col,

@@ -79,6 +79,8 @@ void		 diag_warnx(const char *, ...)
 void		 diag_warn(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 diag_item(const char *, const struct diag_item *);
+void		 diag_item_json(struct buf *, const char *,
+		    const struct diag_item *);
 struct diag_item *diag_list_add(struct diag_list *, enum diag_severity,
 		    unsigned long, unsigned long, const char *, const char *,
 		    const char *, ...)

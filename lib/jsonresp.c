@@ -35,6 +35,8 @@ struct jsonresp {
 	int			 located;	/* loc is set up for src */
 	struct src		*src;		/* the document's */
 	size_t			 base;		/* src's byte offset in its file */
+	unsigned long		 line;		/* src's first line in its file */
+	struct buf		 clean;		/* the accepted text, with clean */
 };
 
 struct jsonresp *
@@ -52,6 +54,7 @@ jsonresp_free(struct jsonresp *jr)
 	if (jr == NULL)
 		return;
 	diag_list_free(&jr->diags);
+	buf_free(&jr->clean);
 	free(jr->at);
 	free(jr);
 }
@@ -432,6 +435,52 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 }
 
 /*
+ * Appends the JSON value that starts at s[a] and ends by b without the
+ * white space between its tokens: a value read whole, so that strings
+ * and brackets are balanced, and a container ends it at its last
+ * bracket (with find, prose may follow it). Strings, numbers and their
+ * escapes are copied as written.
+ */
+static void
+compact(struct buf *out, const char *s, size_t a, size_t b)
+{
+	size_t i, run, depth = 0;
+
+	for (i = a; i < b; ) {
+		switch (s[i]) {
+		case ' ':
+		case '\t':
+		case '\n':
+		case '\r':
+			i++;
+			continue;
+		case '"':
+			for (run = i + 1; s[run] != '"'; run++)
+				if (s[run] == '\\')
+					run++;
+			buf_add(out, s + i, run + 1 - i);
+			i = run + 1;
+			break;
+		case '{':
+		case '[':
+			depth++;
+			buf_addc(out, s[i++]);
+			continue;
+		case '}':
+		case ']':
+			depth--;
+			buf_addc(out, s[i++]);
+			break;
+		default:
+			buf_addc(out, s[i++]);
+			continue;
+		}
+		if (depth == 0)
+			break;
+	}
+}
+
+/*
  * Checks the document of src (from src->start to its end): the status,
  * DIAG_OK to DIAG_EMERGENCY, and its problems, placed, in
  * jsonresp_diags. src is borrowed for the call.
@@ -445,7 +494,9 @@ jsonresp_check(struct jsonresp *jr, struct src *src)
 	int status = DIAG_INVALID, fenced;
 
 	diag_list_clear(&jr->diags);
+	buf_reset(&jr->clean);
 	jr->src = src;
+	jr->line = src->line;
 	a = jsonx_skip_ws(s, b, src->start);
 	if (a == b) {
 		problem(jr, a, "empty", "empty input: no JSON document");
@@ -461,6 +512,8 @@ jsonresp_check(struct jsonresp *jr, struct src *src)
 	a = jsonx_skip_ws(s, b, a);
 	if ((v = read_doc(jr, s, &a, b)) != NULL)
 		status = validate(jr, v, a);
+	if (jr->o.clean && status != DIAG_INVALID)
+		compact(&jr->clean, s, a, b);
 out:
 	place(jr, src);
 	if (jr->located)
@@ -615,6 +668,84 @@ jsonresp_feedback(struct buf *b, const struct jsonresp *jr)
 		diag_escape(b, it->message, strlen(it->message), 0);
 	}
 	buf_addc(b, '\n');
+}
+
+/* An -o argument's output, or -1 when it names none. */
+int
+jsonresp_output_arg(const char *s)
+{
+	if (strcmp(s, "none") == 0)
+		return JSONRESP_OUT_NONE;
+	if (strcmp(s, "json") == 0)
+		return JSONRESP_OUT_JSON;
+	if (strcmp(s, "report") == 0)
+		return JSONRESP_OUT_REPORT;
+	return -1;
+}
+
+/*
+ * -o json: the last document, accepted, as one line of compact JSON;
+ * nothing when it was refused (or the checker does not keep it).
+ */
+void
+jsonresp_clean(struct buf *b, const struct jsonresp *jr)
+{
+	if (jr->clean.len == 0)
+		return;
+	buf_add(b, jr->clean.data, jr->clean.len);
+	buf_addc(b, '\n');
+}
+
+/*
+ * -o report: the last document's line, {"file", "line" (with lines),
+ * "valid", "status", "errors"}, its problems in the order found, each
+ * in the --errors=json shape.
+ */
+void
+jsonresp_report(struct buf *b, const struct jsonresp *jr, const char *file,
+    int lines, int status)
+{
+	size_t i;
+
+	buf_adds(b, "{\"file\":\"");
+	diag_escape(b, file, strlen(file), DIAG_ESC_JSON);
+	buf_addc(b, '"');
+	if (lines)
+		buf_printf(b, ",\"line\":%lu", jr->line);
+	buf_printf(b, ",\"valid\":%s,\"status\":%d,\"errors\":[",
+	    status == DIAG_INVALID ? "false" : "true", status);
+	for (i = 0; i < jr->diags.n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		diag_item_json(b, file, &jr->diags.v[i]);
+	}
+	buf_adds(b, "]}\n");
+}
+
+/* A document's status counted for --summary. */
+void
+jsonresp_tally(struct jsonresp_tally *t, int status)
+{
+	t->documents++;
+	if (status == DIAG_INVALID)
+		t->invalid++;
+	else
+		t->valid++;
+	if (status == DIAG_CRITICAL)
+		t->critical++;
+	else if (status == DIAG_EMERGENCY)
+		t->emergency++;
+}
+
+/* --summary's line: a JSON object with json, else a sentence. */
+void
+jsonresp_summary(struct buf *b, const struct jsonresp_tally *t, int json)
+{
+	buf_printf(b, json ? "{\"documents\":%lu,\"valid\":%lu,"
+	    "\"invalid\":%lu,\"critical\":%lu,\"emergency\":%lu}\n" :
+	    "%lu documents: %lu valid, %lu invalid, %lu critical, "
+	    "%lu emergency\n", t->documents, t->valid, t->invalid,
+	    t->critical, t->emergency);
 }
 
 /* Reads and compiles a schema; NULL, said, when it cannot. */

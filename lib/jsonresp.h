@@ -10,7 +10,11 @@
  * then all are placed (line and column) in one pass over the text.
  * jsonresp_feedback renders that list as the message seed 002 sends back
  * to the model, and jsonresp_prompt puts a schema into seed 002's
- * prompt. A checker serves any number of documents, one after another;
+ * prompt. With clean, an accepted document's text is kept without its
+ * fence, prose and white space, for jsonresp_clean; jsonresp_report
+ * renders a document's verdict and problems as a line of JSON, and
+ * jsonresp_summary the counts of a run.
+ * A checker serves any number of documents, one after another;
  * what it holds stays valid until the next jsonresp_check.
  */
 #ifndef LLMKIT_JSONRESP_H
@@ -35,6 +39,23 @@ struct jsonresp_opts {
 	int			 seed;		/* seed 002's rules, safety */
 	int			 find;		/* the first value in prose */
 	int			 strict;	/* a fenced response is refused */
+	int			 clean;		/* keep an accepted one's text */
+};
+
+/* What -o writes on standard output for each document. */
+enum jsonresp_output {
+	JSONRESP_OUT_NONE,
+	JSONRESP_OUT_JSON,	/* the accepted document, compact */
+	JSONRESP_OUT_REPORT	/* a line of verdict, status and errors */
+};
+
+/* The counts of --summary. */
+struct jsonresp_tally {
+	unsigned long	documents;
+	unsigned long	valid;		/* status 0, 4 or 5 */
+	unsigned long	invalid;
+	unsigned long	critical;
+	unsigned long	emergency;
 };
 
 struct jsonresp;
@@ -52,6 +73,13 @@ int		 jsonresp_lines(struct jsonresp *, FILE *, const char *,
 		    jsonresp_report_fn *, void *);
 const struct diag_list *jsonresp_diags(const struct jsonresp *);
 void		 jsonresp_feedback(struct buf *, const struct jsonresp *);
+int		 jsonresp_output_arg(const char *);
+void		 jsonresp_clean(struct buf *, const struct jsonresp *);
+void		 jsonresp_report(struct buf *, const struct jsonresp *,
+		    const char *, int, int);
+void		 jsonresp_tally(struct jsonresp_tally *, int);
+void		 jsonresp_summary(struct buf *, const struct jsonresp_tally *,
+		    int);
 
 int		 jsonresp_unfence(const char *, size_t *, size_t *);
 json_t		*jsonresp_find(const char *, size_t, size_t, size_t *,

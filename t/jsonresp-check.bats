@@ -13,9 +13,10 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
-USAGE='usage: jsonresp-check [-hq] [--errors=json|text] [--feedback] [--find] [--lines]
-                      [--no-format] [--print-prompt] [--print-schema]
-                      [--ref-map URI=DIR] [--schema FILE] [--strict] [FILE ...]'
+USAGE='usage: jsonresp-check [-hqx] [--errors=json|text] [--feedback] [--find] [--lines]
+                      [--no-format] [-o none|json|report] [--print-prompt]
+                      [--print-schema] [--ref-map URI=DIR] [--schema FILE]
+                      [--strict] [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
@@ -70,9 +71,9 @@ $STATUSES"
 }
 
 @test "unknown options are usage errors: status 2" {
-	run -2 --separate-stderr jsonresp-check -x "$D/minimal.json"
+	run -2 --separate-stderr jsonresp-check -y "$D/minimal.json"
 	assert_output ""
-	assert_equal "$stderr" "jsonresp-check: invalid option -- 'x'
+	assert_equal "$stderr" "jsonresp-check: invalid option -- 'y'
 $USAGE"
 	run -2 --separate-stderr jsonresp-check --pretty "$D/minimal.json"
 	assert_equal "$stderr" "jsonresp-check: unrecognized option '--pretty'
@@ -1251,4 +1252,107 @@ bad.json:1:9: error: /type: expected "response" (const), found string "x"'
 	assert_equal "$stderr" "b.jsonl:2:1: error: invalid JSON: invalid token near '$(printf '\xef\xbb\xbf')'"
 	run -1 --separate-stderr jsonresp-check --lines --find b.jsonl
 	assert_equal "$stderr" 'b.jsonl:2:208: error: /x: unexpected property "x"'
+}
+
+# Any schema (issue 15)
+
+@test "-o report: a line per document of a batch, with its status and errors, then --summary's counts" {
+	cp "$D/minimal.json" "$D/seed-emergency.json" .
+	echo '{"type":"response"}' >bad.json
+	run -5 --separate-stderr jsonresp-check -o report --summary minimal.json seed-emergency.json bad.json
+	assert_equal "$output" '{"file":"minimal.json","valid":true,"status":0,"errors":[]}
+{"file":"seed-emergency.json","valid":true,"status":5,"errors":[{"file":"seed-emergency.json","line":5,"column":21,"severity":"warning","rule":"danger-level","message":"danger_level is \"emergency\": show crisis resources, block the conversation (status 5)"}]}
+{"file":"bad.json","valid":false,"status":1,"errors":[{"file":"bad.json","line":1,"column":1,"severity":"error","rule":"schema","message":"missing required property \"safety\"","path":"","keywordLocation":"/required"},{"file":"bad.json","line":1,"column":1,"severity":"error","rule":"schema","message":"missing required property \"content\"","path":"","keywordLocation":"/required"},{"file":"bad.json","line":1,"column":1,"severity":"error","rule":"schema","message":"missing required property \"metadata\"","path":"","keywordLocation":"/required"}]}
+{"documents":3,"valid":2,"invalid":1,"critical":0,"emergency":1}'
+	assert_equal "$stderr" "seed-emergency.json:5:21: $EMERGENCY
+bad.json:1:1: error: missing required property \"safety\"
+bad.json:1:1: error: missing required property \"content\"
+bad.json:1:1: error: missing required property \"metadata\""
+}
+
+@test "-o report with -q: the report alone, nothing on stderr" {
+	echo '[1]' >a.json
+	run -1 --separate-stderr jsonresp-check -q -o report --schema <(echo '{"type":"object"}') a.json
+	assert_equal "$output" '{"file":"a.json","valid":false,"status":1,"errors":[{"file":"a.json","line":1,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}'
+	assert_equal "$stderr" ''
+}
+
+@test "-o report --lines: each line's report names its line; a blank line has none" {
+	printf '{}\n\n[1]\n{"a":\n' >r.jsonl
+	run -1 --separate-stderr jsonresp-check -q -o report --summary --lines --schema <(echo '{"type":"object"}') r.jsonl
+	assert_equal "$output" '{"file":"r.jsonl","line":1,"valid":true,"status":0,"errors":[]}
+{"file":"r.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":3,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}
+{"file":"r.jsonl","line":4,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":4,"column":6,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}]}
+{"documents":3,"valid":1,"invalid":2,"critical":0,"emergency":0}'
+}
+
+@test "-o report: an unreadable file has no line and is not counted; its message is on stderr, status 3" {
+	echo '{}' >a.json
+	run -3 --separate-stderr jsonresp-check -o report --summary --schema <(echo '{}') nofile a.json
+	assert_equal "$output" '{"file":"a.json","valid":true,"status":0,"errors":[]}
+{"documents":1,"valid":1,"invalid":0,"critical":0,"emergency":0}'
+	assert_equal "$stderr" 'jsonresp-check: nofile: No such file or directory'
+}
+
+@test "--summary without -o: one line of text after the run" {
+	printf '{}' >a.json
+	printf '[]' >b.json
+	run -1 --separate-stderr jsonresp-check --summary --schema <(echo '{"type":"object"}') a.json b.json a.json
+	assert_equal "$output" '3 documents: 2 valid, 1 invalid, 0 critical, 0 emergency'
+	assert_equal "$stderr" 'b.json:1:1: error: expected object, found array'
+}
+
+@test "-o json: a fenced answer comes out as compact JSON, strings and numbers as written" {
+	printf '```json\n{ "a" : [1, 2.50, "x  \\"y\\" \\u00e9"],\n\t"b": null }\n```\n' >f.txt
+	run -0 --separate-stderr jsonresp-check -o json --schema <(echo '{}') f.txt
+	assert_equal "$output" '{"a":[1,2.50,"x  \"y\" \u00e9"],"b":null}'
+	assert_equal "$stderr" ''
+	jsonresp-check -o json --schema <(echo '{}') f.txt | jq -e '.a[2] == "x  \"y\" é"'
+}
+
+@test "-x --find: the JSON out of prose, without the prose; -x is -o json" {
+	printf 'Sure! Here it is: {"k": [ 1e3 ,true ]} Anything else? [1]\n' >p.txt
+	run -0 --separate-stderr jsonresp-check -x --find --schema <(echo '{}') p.txt
+	assert_equal "$output" '{"k":[1e3,true]}'
+	run -0 --separate-stderr jsonresp-check -o json -x --find --schema <(echo '{}') p.txt
+	assert_equal "$output" '{"k":[1e3,true]}'
+}
+
+@test "-o json: a refused document writes nothing, an accepted critical one is written" {
+	jq -c '.safety.danger_level = "critical" | .safety.is_safe = false | .safety.requires_intervention = true' "$D/minimal.json" >c.json
+	echo '{"type":"response"}' >bad.json
+	run -4 --separate-stderr jsonresp-check -q -x bad.json c.json
+	assert_equal "$output" "$(cat c.json)"
+	assert_equal "$stderr" ''
+}
+
+@test "-o json --lines: a line out for each accepted line, --summary as JSON after them" {
+	printf '{ "a" : 1 }\n\n[ 1 , 2 ]\n"s"\n{bad\n' >l.jsonl
+	run -1 --separate-stderr jsonresp-check -o json --lines --summary --schema <(echo '{}') l.jsonl
+	assert_equal "$output" '{"a":1}
+[1,2]
+"s"
+{"documents":4,"valid":3,"invalid":1,"critical":0,"emergency":0}'
+	assert_equal "$stderr" "l.jsonl:5:2: error: invalid JSON: string or '}' expected near 'bad'"
+}
+
+@test "-o: a format it does not know is a usage error" {
+	run -2 --separate-stderr jsonresp-check -o text
+	assert_equal "$output" ''
+	assert_equal "$stderr" "jsonresp-check: -o must be none, json or report, not \"text\"
+$USAGE"
+	run -2 --separate-stderr jsonresp-check --output=
+	assert_equal "$stderr" "jsonresp-check: -o must be none, json or report, not \"\"
+$USAGE"
+}
+
+@test "--feedback with -o json, -o report or --summary is a usage error; with -o none it is not" {
+	for o in -x '-o report' --summary; do
+		run -2 --separate-stderr jsonresp-check --feedback $o
+		assert_equal "$stderr" "jsonresp-check: --feedback cannot go with -o json, -o report or --summary: they write on standard output too
+$USAGE"
+	done
+	echo '[1]' >a.json
+	run -1 --separate-stderr jsonresp-check -q -o none --feedback --schema <(echo '{"type":"object"}') a.json
+	assert_equal "$output" "${FEEDBACK}expected object, found array"
 }

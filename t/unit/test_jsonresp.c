@@ -3,8 +3,8 @@
  * safety levels on jansson values, the problems of whole checks as data
  * (rule, line, column, path, keyword, in the order found), --lines read
  * in chunks (line numbers, byte offsets, a byte order mark, a NUL byte, a
- * report that stops the reading), the feedback text, the prompt, and a
- * schema that cannot be used.
+ * report that stops the reading), the feedback text, the prompt, a
+ * schema that cannot be used, and what -o and --summary write.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,7 +256,7 @@ test_check(struct jsonresp *jr)
 static void
 test_fence(void)
 {
-	struct jsonresp_opts o = { NULL, 0, 0, 1 };
+	struct jsonresp_opts o = { NULL, 0, 0, 1, 0 };
 	struct jsonresp *jr;
 
 	o.schema = NULL;
@@ -420,11 +420,107 @@ test_schema(void)
 	    "schema: does not compile, said with the file");
 }
 
+/*
+ * -o json: an accepted document without its fence, prose and white
+ * space, strings and numbers as written; nothing for a refused one or
+ * when the checker keeps none.
+ */
+static void
+test_clean(void)
+{
+	struct jsschema_opts jo = { 0, NULL, 0 };
+	struct jsonresp_opts o = { NULL, 0, 0, 0, 1 };
+	struct jsschema *any = jsonresp_schema("any.json", "{}", 2, &jo);
+	struct jsonresp *jr;
+	struct buf b = BUF_INIT;
+
+	if (any == NULL)
+		unit_bail("the schema {}");
+	o.schema = any;
+	jr = jsonresp_new(&o);
+	unit_long(check(jr, "```json\n{ \"a\" : [ 1 , 2.50 ,\n\"x \\\" y\" ],"
+	    "\t\"b\": {} }\n```\n"), DIAG_OK, "clean: a fenced document");
+	jsonresp_clean(&b, jr);
+	unit_str(buf_cstr(&b), "{\"a\":[1,2.50,\"x \\\" y\"],\"b\":{}}\n",
+	    "clean: without fence and white space, as written");
+	buf_reset(&b);
+	unit_long(check(jr, " \"a  b\" \n"), DIAG_OK, "clean: a string");
+	jsonresp_clean(&b, jr);
+	unit_str(buf_cstr(&b), "\"a  b\"\n", "clean: a string's spaces kept");
+	buf_reset(&b);
+	unit_long(check(jr, "{"), DIAG_INVALID, "clean: a refused document");
+	jsonresp_clean(&b, jr);
+	unit_long((long)b.len, 0, "clean: nothing for a refused document");
+	jsonresp_free(jr);
+	o.find = 1;
+	jr = jsonresp_new(&o);
+	unit_long(check(jr, "Here: { \"k\" : [ ] } and [1] after."),
+	    DIAG_OK, "clean: a document in prose, with find");
+	jsonresp_clean(&b, jr);
+	unit_str(buf_cstr(&b), "{\"k\":[]}\n",
+	    "clean: the value found, without the prose after it");
+	jsonresp_free(jr);
+	o.clean = 0;
+	jr = jsonresp_new(&o);
+	buf_reset(&b);
+	check(jr, "{}");
+	jsonresp_clean(&b, jr);
+	unit_long((long)b.len, 0, "clean: nothing kept without clean");
+	jsonresp_free(jr);
+	jsschema_free(any);
+	buf_free(&b);
+}
+
+/* -o report's line, -o's names, and --summary's counts in both forms. */
+static void
+test_report(struct jsonresp *jr)
+{
+	struct jsonresp_tally t = { 0, 0, 0, 0, 0 };
+	struct buf b = BUF_INIT;
+	struct src src;
+	int st;
+
+	st = check(jr, "[]");
+	jsonresp_report(&b, jr, "a\"b.json", 0, st);
+	unit_str(buf_cstr(&b), "{\"file\":\"a\\\"b.json\",\"valid\":false,"
+	    "\"status\":1,\"errors\":[{\"file\":\"a\\\"b.json\",\"line\":1,"
+	    "\"column\":1,\"severity\":\"error\",\"rule\":\"schema\","
+	    "\"message\":\"expected object, found array\","
+	    "\"path\":\"\",\"keywordLocation\":\"/type\"}]}\n",
+	    "report: an invalid document, its errors as --errors=json");
+	jsonresp_tally(&t, st);
+	buf_reset(&b);
+	src_init(&src, "l.jsonl", minimal, strlen(minimal));
+	src_setrecord(&src, 7);
+	st = jsonresp_check(jr, &src);
+	jsonresp_report(&b, jr, "l.jsonl", 1, st);
+	unit_str(buf_cstr(&b), "{\"file\":\"l.jsonl\",\"line\":7,"
+	    "\"valid\":true,\"status\":0,\"errors\":[]}\n",
+	    "report: a valid line of --lines, with its line");
+	jsonresp_tally(&t, st);
+	jsonresp_tally(&t, DIAG_CRITICAL);
+	jsonresp_tally(&t, DIAG_EMERGENCY);
+	buf_reset(&b);
+	jsonresp_summary(&b, &t, 1);
+	unit_str(buf_cstr(&b), "{\"documents\":4,\"valid\":3,\"invalid\":1,"
+	    "\"critical\":1,\"emergency\":1}\n", "summary: as JSON");
+	buf_reset(&b);
+	jsonresp_summary(&b, &t, 0);
+	unit_str(buf_cstr(&b), "4 documents: 3 valid, 1 invalid, 1 critical, "
+	    "1 emergency\n", "summary: as text");
+	unit_long(jsonresp_output_arg("none"), JSONRESP_OUT_NONE, "-o none");
+	unit_long(jsonresp_output_arg("json"), JSONRESP_OUT_JSON, "-o json");
+	unit_long(jsonresp_output_arg("report"), JSONRESP_OUT_REPORT,
+	    "-o report");
+	unit_long(jsonresp_output_arg("JSON"), -1, "-o: no other name");
+	buf_free(&b);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct jsschema_opts jo = { 0, NULL, 0 };
-	struct jsonresp_opts o = { NULL, 1, 0, 0 };
+	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct jsschema *schema;
 	struct jsonresp *jr;
 
@@ -445,6 +541,8 @@ main(int argc, char *argv[])
 	test_feedback(jr);
 	test_prompt();
 	test_schema();
+	test_clean();
+	test_report(jr);
 	jsonresp_free(jr);
 	jsschema_free(schema);
 	unit_free();
