@@ -39,11 +39,12 @@ BINDIR  ?= bin
 endif
 
 ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
-	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(CPPFLAGS)
+	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS) \
+	$(CPPFLAGS)
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) -lm
+	$(CRYPTO_LIBS) $(IDN2_LIBS) -lm
 
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h), with
 # the hyphens and dots of NAME as underscores.
@@ -112,7 +113,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
-	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS)
+	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
 FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
 obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) $(LIB_HDR) \
     $(EMBED_OBJ) config.h

@@ -5,17 +5,20 @@
  * Checked: date-time, date, time (RFC 3339; a leap second only at 23:59
  * UTC), email and idn-email (RFC 5321 Mailbox: dot-atom or quoted local
  * part, host name or address literal; idn- also takes non-ASCII), hostname
- * (RFC 1123 labels; an "xn--" label must be good Punycode whose U-label
- * passes the IDNA2008 rules the suite tests: no leading mark, no "--" in
- * the 3rd and 4th places, the DISALLOWED and PVALID exceptions, the
- * CONTEXTO rules and the CONTEXTJ rules for ZWJ and ZWNJ, with a short
- * list of viramas and Arabic-family letters for joining types), ipv4,
+ * (RFC 1123 labels; an "xn--" label must be an A-label as IDNA2008
+ * registers it: libidn2 decodes it, checks that it re-encodes to itself
+ * and checks its U-label against the IDNA2008 tables, CONTEXTJ, CONTEXTO
+ * and the Bidi rule), idn-hostname (RFC 5890: labels separated by any of
+ * the four dots of RFC 3490, each an NR-LDH label, an A-label or an NFC
+ * U-label as libidn2's idn2_register_u8 accepts it, with no UTS #46
+ * mapping; 253 octets and labels of 63 in A-label form; RFC 5893's rule
+ * that EN and AN digits do not mix and that no label of a Bidi domain
+ * name begins with a digit, which libidn2 leaves out), ipv4,
  * ipv6 (RFC 4291 text forms, no zone), uri and uri-reference (RFC 3986),
  * iri and iri-reference (RFC 3987: the same, non-ASCII allowed where
  * RFC 3987 allows ucschar), json-pointer (RFC 6901), relative-json-pointer,
  * regex (ECMA-262 through lib/ecmare) and uri-template (RFC 6570 level 4
- * syntax). Not checked (-1): idn-hostname, which needs Punycode encoding
- * and the whole IDNA2008 tables.
+ * syntax).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <idn2.h>
 #include <pcre2.h>
 
 #include "buf.h"
@@ -203,78 +207,6 @@ check_ipv6(const char *s, size_t n)
 	return gap ? groups <= 7 : groups == 8;
 }
 
-/*
- * Decodes a Punycode label (RFC 3492) without its "xn--" into out as
- * UTF-8; 0 when it is not Punycode.
- */
-static int
-punycode(const char *s, size_t n, struct buf *out)
-{
-	uint32_t cps[64], cp, bias = 72, i = 0, w, k, t, digit, oldi;
-	size_t ncp = 0, b = 0, in, j, delta;
-	char u[4];
-
-	for (j = 0; j < n; j++)
-		if (s[j] == '-')
-			b = j;
-	if (b > 0 || (n > 0 && s[0] == '-')) {
-		for (j = 0; j < b; j++) {
-			if ((unsigned char)s[j] >= 0x80 || ncp == 64)
-				return 0;
-			cps[ncp++] = (unsigned char)s[j];
-		}
-		in = b + 1;
-	} else
-		in = 0;
-	cp = 128;
-	while (in < n) {
-		oldi = i;
-		w = 1;
-		for (k = 36;; k += 36) {
-			if (in >= n)
-				return 0;
-			if (is_digit((unsigned char)s[in]))
-				digit = (uint32_t)(s[in] - '0' + 26);
-			else if (s[in] >= 'a' && s[in] <= 'z')
-				digit = (uint32_t)(s[in] - 'a');
-			else if (s[in] >= 'A' && s[in] <= 'Z')
-				digit = (uint32_t)(s[in] - 'A');
-			else
-				return 0;
-			in++;
-			if (digit > (0x7FFFFFFF - i) / w)
-				return 0;
-			i += digit * w;
-			t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
-			if (digit < t)
-				break;
-			if (w > 0x7FFFFFFF / (36 - t))
-				return 0;
-			w *= 36 - t;
-		}
-		if (ncp == 64)
-			return 0;
-		/* adapt the bias */
-		delta = oldi == 0 ? (i - oldi) / 700 : (i - oldi) / 2;
-		delta += delta / (ncp + 1);
-		for (k = 0; delta > 455; k += 36)
-			delta /= 35;
-		bias = (uint32_t)(k + 36 * delta / (delta + 38));
-		if (i / (ncp + 1) > 0x10FFFF - cp)
-			return 0;
-		cp += i / (uint32_t)(ncp + 1);
-		i %= (uint32_t)(ncp + 1);
-		if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return 0;
-		memmove(cps + i + 1, cps + i, (ncp - i) * sizeof(cps[0]));
-		cps[i++] = cp;
-		ncp++;
-	}
-	for (j = 0; j < ncp; j++)
-		buf_add(out, u, utf8_encode(cps[j], u));
-	return 1;
-}
-
 /* Does the PCRE2 pattern pat match somewhere in s? */
 static int
 found(const char *pat, const char *s, size_t n)
@@ -296,68 +228,79 @@ found(const char *pat, const char *s, size_t n)
 	return rc >= 0;
 }
 
-#define VIRAMA	"[\\x{94D}\\x{9CD}\\x{A4D}\\x{ACD}\\x{B4D}\\x{BCD}\\x{C4D}" \
-		"\\x{CCD}\\x{D3B}\\x{D3C}\\x{D4D}\\x{DCA}\\x{E3A}\\x{EBA}" \
-		"\\x{F84}\\x{1039}\\x{103A}\\x{1714}\\x{1715}\\x{1734}" \
-		"\\x{17D2}\\x{1A60}\\x{1B44}\\x{1BAA}\\x{1BAB}\\x{1BF2}" \
-		"\\x{1BF3}\\x{2D7F}\\x{A806}\\x{A82C}\\x{A8C4}\\x{A953}" \
-		"\\x{A9C0}\\x{AAF6}\\x{ABED}\\x{10A3F}\\x{11046}\\x{11070}" \
-		"\\x{1107F}\\x{110B9}\\x{11133}\\x{11134}\\x{111C0}" \
-		"\\x{11235}\\x{112EA}\\x{1134D}\\x{11442}\\x{114C2}" \
-		"\\x{115BF}\\x{1163F}\\x{116B6}\\x{1172B}\\x{11839}" \
-		"\\x{1193D}\\x{1193E}\\x{119E0}\\x{11A34}\\x{11A47}" \
-		"\\x{11A99}\\x{11C3F}\\x{11D44}\\x{11D45}\\x{11D97}]"
-/* Letters of the scripts whose letters join (Joining_Type D, L or R). */
-#define JOINING	"(?:(?=\\p{L})[\\p{sc:Arabic}\\p{sc:Syriac}\\p{sc:Nko}" \
-		"\\p{sc:Mongolian}\\p{sc:Mandaic}\\p{sc:Manichaean}" \
-		"\\p{sc:Psalter_Pahlavi}\\p{sc:Adlam}\\p{sc:Hanifi_Rohingya}" \
-		"\\p{sc:Sogdian}\\p{sc:Phags_Pa}])"
+/* Digits of Bidi class EN and AN that IDNA2008 allows (PVALID). */
+#define BIDI_EN	"[0-9\\x{6F0}-\\x{6F9}]"
+#define BIDI_AN	"[\\x{660}-\\x{669}\\x{10D30}-\\x{10D39}]"
+/* Letters of the right-to-left blocks (Bidi R and AL) and AN digits. */
+#define BIDI_RTL "(?:(?=\\p{L})[\\x{590}-\\x{8FF}\\x{FB1D}-\\x{FDFF}" \
+		"\\x{FE70}-\\x{FEFF}\\x{10800}-\\x{10FFF}\\x{1E800}-\\x{1EFFF}]|" \
+		BIDI_AN ")"
 
-/* The IDNA2008 rules the suite tests, on a U-label of n bytes. */
+/*
+ * One label as IDNA2008 registers it (RFC 5891 section 4, by libidn2): an
+ * "xn--" label (any case) must be an A-label, a label with non-ASCII a
+ * U-label (NFC, no mapping). Its U-label goes to u, the length of its
+ * A-label to *alen. libidn2 leaves out one rule of RFC 5893 (Bidi rule 4:
+ * EN and AN digits not both in a label), checked here.
+ */
 static int
-ulabel_ok(const char *s, size_t n)
+idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
 {
-	if (n == 0 || utf8_valid(s, n) != n)
+	char *l, *ul = NULL;
+	uint8_t *out = NULL;
+	size_t i;
+	int ascii = 1, rc;
+
+	if (memchr(s, '\0', n) != NULL)
 		return 0;
-	if (found("^\\p{M}", s, n) || found("^-|-$", s, n) ||
-	    found("^..--", s, n))
+	l = xmemdup(s, n);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)l[i] >= 0x80)
+			ascii = 0;
+	if (ascii) {
+		for (i = 0; i < n; i++)
+			if (l[i] >= 'A' && l[i] <= 'Z')
+				l[i] = (char)(l[i] - 'A' + 'a');
+		rc = idn2_register_u8(NULL, (uint8_t *)l, &out, 0);
+		if (rc == IDN2_OK)
+			rc = idn2_to_unicode_8z8z(l, &ul, 0);
+	} else
+		rc = idn2_register_u8((uint8_t *)l, NULL, &out, 0);
+	if (rc == IDN2_OK) {
+		*alen = strlen((char *)out);
+		buf_adds(u, ul != NULL ? ul : l);
+	}
+	idn2_free(out);
+	idn2_free(ul);
+	free(l);
+	return rc == IDN2_OK && !(found(BIDI_EN, u->data, u->len) &&
+	    found(BIDI_AN, u->data, u->len));
+}
+
+/* An NR-LDH label: letters, digits, inner hyphens, 1 to 63 bytes. */
+static int
+ldh_label(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
 		return 0;
-	/* DISALLOWED, and the exceptions either way */
-	if (found("[\\x{640}\\x{7FA}\\x{302E}\\x{302F}\\x{3031}-\\x{3035}"
-	    "\\x{303B}]", s, n))
-		return 0;
-	if (found("[^\\p{Ll}\\p{Lo}\\p{Lm}\\p{Mn}\\p{Mc}\\p{Nd}\\-\\x{B7}"
-	    "\\x{375}\\x{5F3}\\x{5F4}\\x{30FB}\\x{200C}\\x{200D}\\x{DF}"
-	    "\\x{3C2}\\x{F0B}\\x{3007}\\x{6FD}\\x{6FE}]", s, n))
-		return 0;
-	/* CONTEXTO */
-	if (found("(?<!l)\\x{B7}|\\x{B7}(?!l)", s, n) ||
-	    found("\\x{375}(?!\\p{sc:Greek})", s, n) ||
-	    found("(?<!\\p{sc:Hebrew})[\\x{5F3}\\x{5F4}]", s, n))
-		return 0;
-	if (found("\\x{30FB}", s, n) && !found("[\\p{sc:Hiragana}"
-	    "\\p{sc:Katakana}\\p{sc:Han}]", s, n))
-		return 0;
-	if (found("[\\x{660}-\\x{669}]", s, n) &&
-	    found("[\\x{6F0}-\\x{6F9}]", s, n))
-		return 0;
-	/* CONTEXTJ */
-	if (found("(?<!" VIRAMA ")\\x{200D}", s, n))
-		return 0;
-	if (found("(?<!" VIRAMA ")(?<!" JOINING ")\\x{200C}|"
-	    "(?<!" VIRAMA ")\\x{200C}(?!" JOINING ")", s, n))
-		return 0;
+	for (i = 0; i < n; i++)
+		if (!is_alpha((unsigned char)s[i]) &&
+		    !is_digit((unsigned char)s[i]) && s[i] != '-')
+			return 0;
 	return 1;
 }
 
-/* An "xn--" label: Punycode that decodes to a good U-label. */
+/* An "xn--" label: an A-label whose U-label passes IDNA2008. */
 static int
 alabel_ok(const char *s, size_t n)
 {
 	struct buf u = BUF_INIT;
+	size_t alen;
 	int ok;
 
-	ok = punycode(s + 4, n - 4, &u) && ulabel_ok(u.data, u.len);
+	ok = idna_label(s, n, &u, &alen);
 	buf_free(&u);
 	return ok;
 }
@@ -390,6 +333,72 @@ check_hostname(const char *s, size_t n, int idn)
 			return 1;
 		i++;
 	}
+}
+
+/*
+ * The length of the label separator at s (RFC 3490 section 3.1: full stop,
+ * ideographic full stop, fullwidth full stop, halfwidth ideographic full
+ * stop), 0 when there is none.
+ */
+static size_t
+idn_dot(const char *s, size_t n)
+{
+	if (n > 0 && s[0] == '.')
+		return 1;
+	if (n >= 3 && (memcmp(s, "\xE3\x80\x82", 3) == 0 ||
+	    memcmp(s, "\xEF\xBC\x8E", 3) == 0 ||
+	    memcmp(s, "\xEF\xBD\xA1", 3) == 0))
+		return 3;
+	return 0;
+}
+
+/*
+ * RFC 5890 internationalized host name: labels between the four dots,
+ * each an NR-LDH label, an A-label or a U-label (IDNA2008 through
+ * libidn2), at most 253 octets in A-label form; in a Bidi domain name
+ * (one with a right-to-left label) no label begins with a digit (RFC 5893
+ * section 2, rule 1).
+ */
+static int
+check_idn_hostname(const char *s, size_t n)
+{
+	struct buf u = BUF_INIT;
+	size_t i = 0, start, dot = 0, alen, total = 0;
+	int ok = 1, rtl = 0, digit = 0, ascii;
+
+	if (n == 0 || utf8_valid(s, n) != n)
+		return 0;
+	while (ok) {
+		start = i;
+		ascii = 1;
+		while (i < n && (dot = idn_dot(s + i, n - i)) == 0) {
+			if ((unsigned char)s[i] >= 0x80)
+				ascii = 0;
+			i++;
+		}
+		buf_reset(&u);
+		if (ascii && (i - start < 4 ||
+		    strncasecmp(s + start, "xn--", 4) != 0)) {
+			ok = ldh_label(s + start, i - start) &&
+			    (i - start < 4 || s[start + 2] != '-' ||
+			    s[start + 3] != '-');
+			buf_add(&u, s + start, i - start);
+			alen = i - start;
+		} else
+			ok = idna_label(s + start, i - start, &u, &alen);
+		if (!ok)
+			break;
+		total += alen + (dot > 0);
+		rtl |= found(BIDI_RTL, u.data, u.len);
+		digit |= found("^(?:" BIDI_EN "|" BIDI_AN ")", u.data, u.len);
+		if (i == n)
+			break;
+		i += dot;
+		if (i == n)
+			ok = 0;
+	}
+	buf_free(&u);
+	return ok && total <= 253 && !(rtl && digit);
 }
 
 static int
@@ -757,6 +766,8 @@ jsformat_check(const char *name, const char *s, size_t n)
 		return utf8_valid(s, n) == n && check_email(s, n, 1);
 	if (strcmp(name, "hostname") == 0)
 		return check_hostname(s, n, 0);
+	if (strcmp(name, "idn-hostname") == 0)
+		return check_idn_hostname(s, n);
 	if (strcmp(name, "ipv4") == 0)
 		return check_ipv4(s, n);
 	if (strcmp(name, "ipv6") == 0)

@@ -1356,3 +1356,26 @@ $USAGE"
 	run -1 --separate-stderr jsonresp-check -q -o none --feedback --schema <(echo '{"type":"object"}') a.json
 	assert_equal "$output" "${FEEDBACK}expected object, found array"
 }
+
+@test "idn-hostname is checked as IDNA2008 (libidn2); --no-format turns it off" {
+	echo '{"properties": {"h": {"type": "string", "format": "idn-hostname"}}}' >s.json
+	printf '{"h": "b\303\274cher.example"}\n{"h": "B\303\274cher.example"}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" "d.jsonl:2:7: error: /h: string \"B$(printf '\303\274')cher.example\" is not a valid idn-hostname"
+	run -0 --separate-stderr jsonresp-check --no-format --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
+@test "the JSON-Schema-Test-Suite's optional idn-hostname cases all pass" {
+	suite
+	mkdir fmt
+	cp "$SUITE/tests/draft7/optional/format/idn-hostname.json" fmt/
+	n=$(cases fmt/*.json)
+	[ "$n" -ge 4 ]
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt"
+	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+}

@@ -18,7 +18,8 @@
 #include "unit.h"
 
 static const char *const formats[] = {
-	"date-time", "date", "time", "email", "hostname", "ipv4", "ipv6",
+	"date-time", "date", "time", "email", "hostname", "idn-hostname", "ipv4",
+	"ipv6",
 	"uri", "uri-reference", "json-pointer", "relative-json-pointer",
 	"regex",
 };
