@@ -141,20 +141,25 @@ cmd_operand(const char *operand, cmd_process_fn *fn, void *arg)
  * "-". Each is processed in turn and the highest status kept; an
  * unreadable one is reported and the next one read (status 3 at the end);
  * once standard output has failed nothing more is read, since nothing
- * more can be written. Returns the status with standard output closed.
+ * more can be written. Returns the status; standard output stays open,
+ * for a tool that writes a last line after the loop.
  */
 int
-cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
+cmd_loop(int argc, char *argv[], cmd_process_fn *fn, void *arg)
 {
 	int i, status = DIAG_OK;
 
-	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
+	for (i = 0; i < (argc > 0 ? argc : 1) && !ferror(stdout); i++)
 		status = diag_max(status,
 		    cmd_operand(argc > 0 ? argv[i] : "-", fn, arg));
-		if (ferror(stdout))
-			break;
-	}
-	return cmd_exit(status);
+	return status;
+}
+
+/* cmd_loop, then the status with standard output closed and checked. */
+int
+cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
+{
+	return cmd_exit(cmd_loop(argc, argv, fn, arg));
 }
 
 /* A tool's last step: standard output flushed and closed, checked. */

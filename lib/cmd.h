@@ -50,6 +50,7 @@ void		 cmd_version(void) __attribute__((noreturn));
 void		 cmd_usage(void) __attribute__((noreturn));
 void		 cmd_usagex(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
+int		 cmd_loop(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operands(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operand(const char *, cmd_process_fn *, void *);
 int		 cmd_exit(int);
