@@ -21,7 +21,7 @@ extern const size_t	embed_llm_response_schema_len;
 extern const char	embed_jsonresp_prompt[];
 extern const size_t	embed_jsonresp_prompt_len;
 
-/* The Draft-04, -06 and -07 meta-schemas, so that their URIs resolve offline. */
+/* The Draft-04, -06 and -07 meta-schemas, resolved offline. */
 extern const char	embed_json_schema_draft_04[];
 extern const size_t	embed_json_schema_draft_04_len;
 extern const char	embed_json_schema_draft_06[];
