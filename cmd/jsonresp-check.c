@@ -20,13 +20,14 @@
 #include "xalloc.h"
 
 enum {
-	OPT_FEEDBACK = CMD_OPT_FIRST, OPT_FIND, OPT_LINES, OPT_NO_FORMAT,
-	OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP, OPT_SCHEMA,
-	OPT_STRICT, OPT_SUMMARY
+	OPT_DRAFT = CMD_OPT_FIRST, OPT_FEEDBACK, OPT_FIND, OPT_LINES,
+	OPT_NO_FORMAT, OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP,
+	OPT_SCHEMA, OPT_STRICT, OPT_SUMMARY
 };
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "draft",		required_argument,	NULL, OPT_DRAFT },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
 	{ "find",		no_argument,		NULL, OPT_FIND },
 	{ "lines",		no_argument,		NULL, OPT_LINES },
@@ -43,13 +44,12 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hqx] [--errors=json|text] [--feedback] "
-	"[--find] [--lines]\n"
-	"                      [--no-format] [-o none|json|report] "
-	"[--print-prompt]\n"
-	"                      [--print-schema] [--ref-map URI=DIR] "
-	"[--schema FILE]\n"
-	"                      [--strict] [--summary] [FILE ...]\n",
+	"usage: jsonresp-check [-hqx] [--draft VERSION] [--errors=json|text]\n"
+	"                      [--feedback] [--find] [--lines] [--no-format]\n"
+	"                      [-o none|json|report] [--print-prompt] "
+	"[--print-schema]\n"
+	"                      [--ref-map URI=DIR] [--schema FILE] [--strict]\n"
+	"                      [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -117,7 +117,7 @@ int
 main(int argc, char *argv[])
 {
 	struct jsschema_refmap *maps = NULL;
-	struct jsschema_opts jo = { 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0 };
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct run r = { NULL, NULL, 0, 0, 0, { 0, 0, 0, 0, 0 }, BUF_INIT };
 	struct buf text = BUF_INIT;
@@ -139,6 +139,14 @@ main(int argc, char *argv[])
 			break;
 		case 'x':
 			r.output = JSONRESP_OUT_JSON;
+			break;
+		case OPT_DRAFT:
+			if ((jo.draft = jsschema_draft(optarg)) == -1)
+				cmd_usagex("--draft %s: not supported yet "
+				    "(4, 6 and 7 are)", optarg);
+			if (jo.draft == 0)
+				cmd_usagex("--draft %s: unknown draft (4, 6 "
+				    "and 7 are known)", optarg);
 			break;
 		case OPT_FEEDBACK:
 			r.feedback = 1;

@@ -21,7 +21,12 @@ extern const size_t	embed_llm_response_schema_len;
 extern const char	embed_jsonresp_prompt[];
 extern const size_t	embed_jsonresp_prompt_len;
 
-/* The Draft-07 meta-schema, so that its URI resolves offline. */
+/* The Draft-04, -06 and -07 meta-schemas, resolved offline. */
+extern const char	embed_json_schema_draft_04[];
+extern const size_t	embed_json_schema_draft_04_len;
+extern const char	embed_json_schema_draft_06[];
+extern const size_t	embed_json_schema_draft_06_len;
+
 extern const char	embed_json_schema_draft_07[];
 extern const size_t	embed_json_schema_draft_07_len;
 

@@ -39,7 +39,48 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-#define META_URI	"http://json-schema.org/draft-07/schema"
+/* Not supported yet: a "$schema" that names them is an error. */
+#define DRAFT2019_09	201909
+#define DRAFT2020_12	202012
+#define DRAFT_UNKNOWN	(-1)
+#define DRAFT_NOTSTRING	(-2)
+
+/*
+ * The dialects: the path of their "$schema" URI (after "http://" or
+ * "https://", before an empty fragment), their built-in meta-schema,
+ * the keywords that are theirs, and the formats they define.
+ */
+#define KW_CONST	0x01		/* const, contains, propertyNames */
+#define KW_IF		0x02		/* if, then, else */
+#define KW_BOOLSCHEMA	0x04		/* true and false are schemas */
+#define KW_XBOOL	0x08		/* exclusiveMaximum is a boolean */
+
+static const struct dialect {
+	int		 draft;
+	const char	*path;
+	const char	*meta;
+	const size_t	*metalen;
+	unsigned	 kw;
+	const char	*idkw;
+	const char	*formats;	/* " a b ", or NULL: all jsformat's */
+} dialects[] = {
+	{ JSSCHEMA_DRAFT4, "json-schema.org/draft-04/schema",
+	    embed_json_schema_draft_04, &embed_json_schema_draft_04_len,
+	    KW_XBOOL, "id",
+	    " date-time email hostname ipv4 ipv6 uri " },
+	{ JSSCHEMA_DRAFT6, "json-schema.org/draft-06/schema",
+	    embed_json_schema_draft_06, &embed_json_schema_draft_06_len,
+	    KW_CONST | KW_BOOLSCHEMA, "$id",
+	    " date-time email hostname ipv4 ipv6 uri uri-reference "
+	    "uri-template json-pointer " },
+	{ JSSCHEMA_DRAFT7, "json-schema.org/draft-07/schema",
+	    embed_json_schema_draft_07, &embed_json_schema_draft_07_len,
+	    KW_CONST | KW_IF | KW_BOOLSCHEMA, "$id", NULL },
+	{ DRAFT2019_09, "json-schema.org/draft/2019-09/schema",
+	    NULL, NULL, 0, "$id", NULL },
+	{ DRAFT2020_12, "json-schema.org/draft/2020-12/schema",
+	    NULL, NULL, 0, "$id", NULL },
+};
 
 /*
  * Compiling recurses once per subschema inside another and once per
@@ -131,6 +172,8 @@ struct sinfo {
 	const json_t	*j;
 	char		*base;
 	struct node	*node;
+	int		 draft;		/* of its resource; for an object */
+	const json_t	*schemav;	/* the "$schema" that chose it */
 };
 
 /* A URI that names a schema: a document, an $id, a plain-name fragment. */
@@ -142,6 +185,7 @@ struct reg {
 struct jsschema {
 	struct node	*root;
 	int		 no_format;
+	int		 draft;		/* without "$schema" */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	json_t		**docs;
@@ -176,6 +220,7 @@ struct cctx {
 	int		 failed;
 	int		 depth;		/* compile() calls under way */
 	const char	*lastref;	/* the last "$ref" followed */
+	int		 draft;		/* of the schema being compiled */
 };
 
 static void	 str_text(struct buf *, const char *, size_t);
@@ -480,6 +525,79 @@ ptr_hash(const void *p)
 	return (size_t)x;
 }
 
+/* ---- dialects ---- */
+
+/* The dialect of draft, or NULL for one not known. */
+static const struct dialect *
+dialect_of(int draft)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dialects) / sizeof(dialects[0]); i++)
+		if (dialects[i].draft == draft)
+			return &dialects[i];
+	return NULL;
+}
+
+/* A dialect this library validates (not merely knows by name). */
+static int
+draft_supported(int draft)
+{
+	const struct dialect *d = dialect_of(draft);
+
+	return d != NULL && d->meta != NULL;
+}
+
+/*
+ * The draft a "$schema" URI names: http or https, the published path,
+ * with or without an empty fragment; DRAFT_UNKNOWN for any other.
+ */
+static int
+uri_draft(const char *uri)
+{
+	size_t i, n;
+
+	if (strncmp(uri, "http://", 7) == 0)
+		uri += 7;
+	else if (strncmp(uri, "https://", 8) == 0)
+		uri += 8;
+	else
+		return DRAFT_UNKNOWN;
+	for (i = 0; i < sizeof(dialects) / sizeof(dialects[0]); i++) {
+		n = strlen(dialects[i].path);
+		if (strncmp(uri, dialects[i].path, n) == 0 &&
+		    (uri[n] == '\0' || strcmp(uri + n, "#") == 0))
+			return dialects[i].draft;
+	}
+	return DRAFT_UNKNOWN;
+}
+
+int
+jsschema_draft(const char *version)
+{
+	if (strcmp(version, "4") == 0)
+		return JSSCHEMA_DRAFT4;
+	if (strcmp(version, "6") == 0)
+		return JSSCHEMA_DRAFT6;
+	if (strcmp(version, "7") == 0)
+		return JSSCHEMA_DRAFT7;
+	if (strcmp(version, "2019-09") == 0 || strcmp(version, "2020-12") == 0)
+		return -1;
+	return 0;
+}
+
+/* The built-in meta-schema at uri (no fragment), or NULL. */
+static const struct dialect *
+builtin_meta(const char *uri)
+{
+	const struct dialect *d;
+
+	if (strchr(uri, '#') != NULL || (d = dialect_of(uri_draft(uri))) ==
+	    NULL || d->meta == NULL)
+		return NULL;
+	return d;
+}
+
 static struct sinfo *
 sinfo_get(const struct jsschema *js, const json_t *j)
 {
@@ -550,31 +668,32 @@ reg_add(struct jsschema *js, const char *uri, const json_t *schema)
 	js->nregs++;
 }
 
-static void index_schema(struct jsschema *, const json_t *, const char *);
+static void index_at(struct jsschema *, const json_t *, const char *, int,
+    int);
 
 static void
 index_member(struct jsschema *js, const json_t *s, const char *kw,
-    const char *base)
+    const char *base, int draft)
 {
 	const json_t *c;
 
 	if ((c = json_object_get(s, kw)) != NULL)
-		index_schema(js, c, base);
+		index_at(js, c, base, draft, 0);
 }
 
 static void
-index_array(struct jsschema *js, const json_t *a, const char *base)
+index_array(struct jsschema *js, const json_t *a, const char *base, int draft)
 {
 	size_t i;
 
 	if (!json_is_array(a))
 		return;
 	for (i = 0; i < json_array_size(a); i++)
-		index_schema(js, json_array_get(a, i), base);
+		index_at(js, json_array_get(a, i), base, draft, 0);
 }
 
 static void
-index_map(struct jsschema *js, const json_t *m, const char *base)
+index_map(struct jsschema *js, const json_t *m, const char *base, int draft)
 {
 	const char *k;
 	json_t *v;
@@ -582,29 +701,46 @@ index_map(struct jsschema *js, const json_t *m, const char *base)
 	if (!json_is_object(m))
 		return;
 	json_object_foreach((json_t *)m, k, v)
-		index_schema(js, v, base);
+		index_at(js, v, base, draft, 0);
 }
 
 /*
- * Records the base URI of s and of its subschemas, and registers the
- * URIs their "$id"s name. In Draft-07 a "$ref" hides its siblings, its
- * "$id" too.
+ * Records the base URI and the dialect of s and of its subschemas, and
+ * registers the URIs their "$id"s ("id" in Draft-04) name. A "$ref"
+ * hides its siblings, its "$id" too. "$schema" chooses the dialect at
+ * the root of a document (root) and of a resource that an id starts;
+ * the dialect of the schema around it (draft) holds elsewhere. A
+ * "$schema" that names no supported dialect is recorded as such, for
+ * compile() to report.
  */
 static void
-index_schema(struct jsschema *js, const json_t *s, const char *base)
+index_at(struct jsschema *js, const json_t *s, const char *base, int draft,
+    int root)
 {
-	const json_t *id, *items;
+	const struct dialect *d;
+	const json_t *id, *items, *sv;
+	struct sinfo *si;
 	char *abs = NULL, *hash;
 	const char *nb = base;
+	unsigned kw;
 
 	if (json_is_boolean(s)) {
 		if (sinfo_get(js, s) == NULL)
-			sinfo_add(js, s, base);
+			sinfo_add(js, s, base)->draft = draft;
 		return;
 	}
 	if (!json_is_object(s) || sinfo_get(js, s) != NULL)
 		return;
-	id = json_object_get(s, "$id");
+	d = dialect_of(draft);
+	id = json_object_get(s, d != NULL ? d->idkw : "$id");
+	sv = json_object_get(s, "$schema");
+	if (sv != NULL && (root || json_is_string(id))) {
+		draft = json_is_string(sv) ?
+		    uri_draft(json_string_value(sv)) : DRAFT_NOTSTRING;
+		d = dialect_of(draft);
+		id = json_object_get(s, d != NULL ? d->idkw : "$id");
+	} else
+		sv = NULL;
 	if (json_is_string(id) && json_object_get(s, "$ref") == NULL) {
 		abs = uri_resolve(base, json_string_value(id));
 		hash = strchr(abs, '#');
@@ -620,28 +756,42 @@ index_schema(struct jsschema *js, const json_t *s, const char *base)
 			reg_add(js, nb, s);
 		}
 	}
-	sinfo_add(js, s, nb);
-	index_member(js, s, "additionalItems", nb);
-	index_member(js, s, "contains", nb);
-	index_member(js, s, "additionalProperties", nb);
-	index_member(js, s, "propertyNames", nb);
-	index_member(js, s, "if", nb);
-	index_member(js, s, "then", nb);
-	index_member(js, s, "else", nb);
-	index_member(js, s, "not", nb);
+	si = sinfo_add(js, s, nb);
+	si->draft = draft;
+	si->schemav = sv;
+	kw = d != NULL ? d->kw : 0;
+	index_member(js, s, "additionalItems", nb, draft);
+	if (kw & KW_CONST) {
+		index_member(js, s, "contains", nb, draft);
+		index_member(js, s, "propertyNames", nb, draft);
+	}
+	index_member(js, s, "additionalProperties", nb, draft);
+	if (kw & KW_IF) {
+		index_member(js, s, "if", nb, draft);
+		index_member(js, s, "then", nb, draft);
+		index_member(js, s, "else", nb, draft);
+	}
+	index_member(js, s, "not", nb, draft);
 	items = json_object_get(s, "items");
 	if (json_is_array(items))
-		index_array(js, items, nb);
+		index_array(js, items, nb, draft);
 	else if (items != NULL)
-		index_schema(js, items, nb);
-	index_array(js, json_object_get(s, "allOf"), nb);
-	index_array(js, json_object_get(s, "anyOf"), nb);
-	index_array(js, json_object_get(s, "oneOf"), nb);
-	index_map(js, json_object_get(s, "definitions"), nb);
-	index_map(js, json_object_get(s, "properties"), nb);
-	index_map(js, json_object_get(s, "patternProperties"), nb);
-	index_map(js, json_object_get(s, "dependencies"), nb);
+		index_at(js, items, nb, draft, 0);
+	index_array(js, json_object_get(s, "allOf"), nb, draft);
+	index_array(js, json_object_get(s, "anyOf"), nb, draft);
+	index_array(js, json_object_get(s, "oneOf"), nb, draft);
+	index_map(js, json_object_get(s, "definitions"), nb, draft);
+	index_map(js, json_object_get(s, "properties"), nb, draft);
+	index_map(js, json_object_get(s, "patternProperties"), nb, draft);
+	index_map(js, json_object_get(s, "dependencies"), nb, draft);
 	free(abs);
+}
+
+/* The root of a document: its dialect is its "$schema" or the default. */
+static void
+index_schema(struct jsschema *js, const json_t *s, const char *base)
+{
+	index_at(js, s, base, js->draft, 1);
 }
 
 /* ---- compiling ---- */
@@ -690,11 +840,11 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	json_t *doc = NULL;
 	const char *rest;
 	struct buf path = BUF_INIT;
+	const struct dialect *meta;
 	size_t i, n;
 
-	if (strcmp(uri, META_URI) == 0) {
-		doc = json_loadb(embed_json_schema_draft_07,
-		    embed_json_schema_draft_07_len, 0, &jerr);
+	if ((meta = builtin_meta(uri)) != NULL) {
+		doc = json_loadb(meta->meta, *meta->metalen, 0, &jerr);
 		if (doc == NULL) {
 			cc_error(cc, where, "built-in meta-schema: %s",
 			    jerr.text);
@@ -851,7 +1001,8 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 	if ((si = sinfo_get(js, t)) == NULL) {
 		if (hash != NULL)
 			*hash = '\0';
-		index_schema(js, t, abs);
+		si = sinfo_get(js, doc);
+		index_at(js, t, abs, si != NULL ? si->draft : js->draft, 0);
 		if ((si = sinfo_get(js, t)) == NULL) {
 			cc_error(cc, where, "$ref \"%s\" does not point at "
 			    "a schema", ref);
@@ -912,6 +1063,53 @@ get_number(struct cctx *cc, const json_t *s, const char *kw,
 		return NULL;
 	}
 	return v;
+}
+
+static const char *dialect_name(int);
+
+/*
+ * "exclusiveMaximum" (or Minimum): a number in Draft-06 and later, set
+ * in *excl; Draft-04's boolean, which makes *bound exclusive.
+ */
+static void
+get_exclusive(struct cctx *cc, const json_t *s, const char *kw,
+    const json_t **bound, const json_t **excl, const struct kpath *where)
+{
+	const json_t *v = json_object_get(s, kw);
+
+	*excl = NULL;
+	if (v == NULL)
+		return;
+	if (dialect_of(cc->draft)->kw & KW_XBOOL) {
+		if (!json_is_boolean(v))
+			cc_error(cc, where, "\"%s\" must be a boolean in "
+			    "Draft-04", kw);
+		else if (json_is_true(v)) {
+			*excl = *bound;
+			*bound = NULL;
+		}
+	} else if (json_is_boolean(v))
+		cc_error(cc, where, "\"%s\" must be a number in %s (a "
+		    "boolean is Draft-04's form)", kw,
+		    dialect_name(cc->draft));
+	else
+		*excl = get_number(cc, s, kw, where);
+}
+
+/* Whether the dialect d defines the format name (one jsformat knows). */
+static int
+format_of(const struct dialect *d, const char *name)
+{
+	const char *p;
+	size_t n = strlen(name);
+
+	if (d->formats == NULL)
+		return 1;
+	for (p = strstr(d->formats, name); p != NULL;
+	    p = strstr(p + 1, name))
+		if (p[-1] == ' ' && p[n] == ' ')
+			return 1;
+	return 0;
 }
 
 static void dec_of(const json_t *, struct dec *);
@@ -1027,6 +1225,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
     const char *base, const struct kpath *where)
 {
 	struct jsschema *js = cc->js;
+	const struct dialect *d = dialect_of(cc->draft);
 	const json_t *v, *t;
 	const char *k;
 	json_t *jv;
@@ -1064,7 +1263,8 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			}
 		}
 	}
-	n->constv = json_object_get(s, "const");
+	if (d->kw & KW_CONST)
+		n->constv = json_object_get(s, "const");
 	if ((n->multipleof = get_number(cc, s, "multipleOf", where)) != NULL) {
 		if (json_number_value(n->multipleof) == 0) {
 			/* strtod reads 1e-400 as 0: say so */
@@ -1080,9 +1280,11 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			dec_of(n->multipleof, &n->mul);
 	}
 	n->maximum = get_number(cc, s, "maximum", where);
-	n->xmaximum = get_number(cc, s, "exclusiveMaximum", where);
 	n->minimum = get_number(cc, s, "minimum", where);
-	n->xminimum = get_number(cc, s, "exclusiveMinimum", where);
+	get_exclusive(cc, s, "exclusiveMaximum", &n->maximum, &n->xmaximum,
+	    where);
+	get_exclusive(cc, s, "exclusiveMinimum", &n->minimum, &n->xminimum,
+	    where);
 	n->maxlength = get_count(cc, s, "maxLength", where);
 	n->minlength = get_count(cc, s, "minLength", where);
 	n->maxitems = get_count(cc, s, "maxItems", where);
@@ -1106,7 +1308,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	}
 	if ((v = json_object_get(s, "format")) != NULL && !js->no_format &&
 	    json_is_string(v) && jsformat_check(json_string_value(v), "",
-	    0) != -1)
+	    0) != -1 && format_of(d, json_string_value(v)))
 		n->format = json_string_value(v);
 	if ((v = json_object_get(s, "uniqueItems")) != NULL)
 		n->uniqueitems = json_is_true(v);
@@ -1125,11 +1327,13 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		sub(cc, s, "additionalItems", base, &n->additem, where);
 	} else
 		sub(cc, s, "items", base, &n->items, where);
-	sub(cc, s, "contains", base, &n->contains, where);
+	if (d->kw & KW_CONST) {
+		sub(cc, s, "contains", base, &n->contains, where);
+		sub(cc, s, "propertyNames", base, &n->propnames, where);
+	}
 	sub(cc, s, "additionalProperties", base, &n->addprops, where);
-	sub(cc, s, "propertyNames", base, &n->propnames, where);
 	sub(cc, s, "not", base, &n->nots, where);
-	if (json_object_get(s, "if") != NULL) {
+	if ((d->kw & KW_IF) && json_object_get(s, "if") != NULL) {
 		sub(cc, s, "if", base, &n->ifs, where);
 		sub(cc, s, "then", base, &n->thens, where);
 		sub(cc, s, "else", base, &n->elses, where);
@@ -1333,6 +1537,48 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 	return n;
 }
 
+/* "Draft-04" or "2020-12". */
+static const char *
+dialect_name(int draft)
+{
+	switch (draft) {
+	case JSSCHEMA_DRAFT4:
+		return "Draft-04";
+	case JSSCHEMA_DRAFT6:
+		return "Draft-06";
+	case DRAFT2019_09:
+		return "2019-09";
+	case DRAFT2020_12:
+		return "2020-12";
+	default:
+		return "Draft-07";
+	}
+}
+
+/* The error for a resource whose "$schema" names no supported dialect. */
+static void
+dialect_error(struct cctx *cc, const struct sinfo *si,
+    const struct kpath *where)
+{
+	struct buf b = BUF_INIT;
+	const char *uri;
+
+	if (si->draft == DRAFT_NOTSTRING) {
+		cc_error(cc, where, "\"$schema\" must be a string");
+		return;
+	}
+	uri = si->schemav != NULL ? json_string_value(si->schemav) : "";
+	str_text(&b, uri, strlen(uri));
+	if (si->draft == DRAFT_UNKNOWN)
+		cc_error(cc, where, "unknown \"$schema\" %s: not a dialect "
+		    "known here (Draft-04, Draft-06, Draft-07)", buf_cstr(&b));
+	else
+		cc_error(cc, where, "\"$schema\" %s: %s is not supported "
+		    "yet (Draft-04, Draft-06, Draft-07 are)", buf_cstr(&b),
+		    dialect_name(si->draft));
+	buf_free(&b);
+}
+
 /*
  * The node of schema s (whose base URI is base unless the index knows
  * better): made once per json_t, so that references share it and cycles
@@ -1345,18 +1591,33 @@ compile(struct cctx *cc, const json_t *s, const char *base,
 	struct jsschema *js = cc->js;
 	struct sinfo *si;
 	struct node *n;
+	int saved = cc->draft;
 
 	if ((si = sinfo_get(js, s)) == NULL) {
-		index_schema(js, s, base);
+		index_at(js, s, base, cc->draft, 0);
 		if ((si = sinfo_get(js, s)) == NULL)
 			si = sinfo_add(js, s, base);
 	}
+	if (json_is_boolean(s) && !(dialect_of(cc->draft)->kw &
+	    KW_BOOLSCHEMA) && (where == NULL ||
+	    (strcmp(where->seg, "/additionalItems") != 0 &&
+	    strcmp(where->seg, "/additionalProperties") != 0)))
+		cc_error(cc, where, "a schema must be an object in %s (a "
+		    "boolean only as \"additionalItems\" or "
+		    "\"additionalProperties\")", dialect_name(cc->draft));
 	if (si->node != NULL)
 		return si->node;
+	if (json_is_object(s) && !draft_supported(si->draft)) {
+		dialect_error(cc, si, where);
+		return new_node(js);
+	}
 	if (cc->depth == JSSCHEMA_MAX_COMPILE_DEPTH)
 		return too_deep(cc, where);
 	cc->depth++;
+	if (json_is_object(s))
+		cc->draft = si->draft;
 	n = compile_node(cc, s, si, where);
+	cc->draft = saved;
 	cc->depth--;
 	return n;
 }
@@ -1427,8 +1688,11 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	if (errlen > 0)
 		err[0] = '\0';
 	js = xcalloc(1, sizeof(*js));
+	js->draft = JSSCHEMA_DRAFT7;
 	if (opts != NULL) {
 		js->no_format = opts->no_format;
+		if (opts->draft != 0)
+			js->draft = opts->draft;
 		if (opts->nrefmap > 0) {
 			js->refmap = xcalloc(opts->nrefmap,
 			    sizeof(*js->refmap));
@@ -1447,7 +1711,14 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	cc.failed = 0;
 	cc.depth = 0;
 	cc.lastref = NULL;
+	cc.draft = js->draft;
 	add_doc(js, json_incref(schema));
+	if (!draft_supported(js->draft)) {
+		cc_error(&cc, NULL, "%s is not supported yet",
+		    dialect_name(js->draft));
+		jsschema_free(js);
+		return NULL;
+	}
 	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
 	if (strchr(base, '#') != NULL)
 		*strchr(base, '#') = '\0';

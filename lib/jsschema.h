@@ -1,9 +1,11 @@
 /*
- * jsschema: JSON Schema Draft-07 validation of jansson values. A schema
- * is compiled once, with its $id/$ref graph, and then validates any
- * number of instances. The Draft-07 meta-schema is built in; other
- * remote references resolve only through a map of URI prefixes to local
- * directories, never over the network.
+ * jsschema: JSON Schema validation of jansson values, Draft-04, Draft-06
+ * and Draft-07. A schema is compiled once, with its $id/$ref graph, and
+ * then validates any number of instances. The dialect of each schema
+ * resource is the one its "$schema" names, or the one it is reached
+ * from, or the default. The meta-schemas of the three drafts are built
+ * in; other remote references resolve only through a map of URI
+ * prefixes to local directories, never over the network.
  */
 #ifndef LLMKIT_JSSCHEMA_H
 #define LLMKIT_JSSCHEMA_H
@@ -20,11 +22,27 @@ struct jsschema_refmap {
 	const char	*dir;
 };
 
+/*
+ * The dialects, by their draft. 2019-09 and 2020-12 are known by name
+ * (their "$schema" is an error that says they are not supported yet)
+ * and will take the numbers 201909 and 202012.
+ */
+#define JSSCHEMA_DRAFT4		4
+#define JSSCHEMA_DRAFT6		6
+#define JSSCHEMA_DRAFT7		7
+
 struct jsschema_opts {
 	int		 no_format;	/* "format": annotation only */
 	const struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
+	int		 draft;		/* without "$schema"; 0: Draft-07 */
 };
+
+/*
+ * The draft named by version, as --draft gives it: "4", "6" or "7";
+ * -1 for "2019-09" and "2020-12" (not supported yet), 0 for any other.
+ */
+int		 jsschema_draft(const char *version);
 
 /*
  * One failing keyword. keyword is the JSON Pointer of the keyword along

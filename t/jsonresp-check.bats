@@ -13,10 +13,11 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
-USAGE='usage: jsonresp-check [-hqx] [--errors=json|text] [--feedback] [--find] [--lines]
-                      [--no-format] [-o none|json|report] [--print-prompt]
-                      [--print-schema] [--ref-map URI=DIR] [--schema FILE]
-                      [--strict] [--summary] [FILE ...]'
+USAGE='usage: jsonresp-check [-hqx] [--draft VERSION] [--errors=json|text]
+                      [--feedback] [--find] [--lines] [--no-format]
+                      [-o none|json|report] [--print-prompt] [--print-schema]
+                      [--ref-map URI=DIR] [--schema FILE] [--strict]
+                      [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
@@ -780,6 +781,20 @@ $USAGE"
 	assert_equal "${lines[-1]}" "$n passed, 0 failed"
 }
 
+@test "the JSON-Schema-Test-Suite's required draft4 and draft6 cases all pass under --draft" {
+	suite
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	for v in 4 6; do
+		[ -d "$SUITE/tests/draft$v" ] ||
+		    fail "$SUITE holds no tests/draft$v"
+		n=$(cases "$SUITE"/tests/draft$v/*.json)
+		[ "$n" -ge 300 ]
+		run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$SUITE/tests/draft$v" $v
+		assert_equal "${lines[-1]}" "$n passed, 0 failed"
+	done
+}
+
 @test "the JSON-Schema-Test-Suite's optional format cases of the issue's formats all pass" {
 	suite
 	mkdir fmt
@@ -1378,4 +1393,74 @@ $USAGE"
 	export JSONRESP_CHECK
 	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt"
 	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+}
+
+@test "--draft: 4, 6 and 7; 2019-09 and 2020-12 not yet; others unknown: status 2" {
+	echo '{"maximum": 5, "exclusiveMaximum": true}' >s.json
+	echo 5 >five.json
+	run -1 --separate-stderr jsonresp-check --draft 4 --schema s.json five.json
+	assert_equal "$stderr" 'five.json:1:1: error: 5 is not less than the exclusive maximum 5'
+	echo '{"exclusiveMaximum": 5}' >s6.json
+	for v in 6 7; do
+		run -1 --separate-stderr jsonresp-check --draft $v --schema s6.json five.json
+		assert_equal "$stderr" 'five.json:1:1: error: 5 is not less than the exclusive maximum 5'
+	done
+	for v in 2019-09 2020-12; do
+		run -2 --separate-stderr jsonresp-check --draft $v --schema s.json five.json
+		assert_output ""
+		assert_equal "$stderr" "jsonresp-check: --draft $v: not supported yet (4, 6 and 7 are)
+$USAGE"
+	done
+	for v in 3 07 draft-07 ''; do
+		run -2 --separate-stderr jsonresp-check --draft "$v" --schema s.json five.json
+		assert_equal "$stderr" "jsonresp-check: --draft $v: unknown draft (4, 6 and 7 are known)
+$USAGE"
+	done
+}
+
+@test "\$schema chooses the dialect, over --draft; a boolean exclusiveMaximum under Draft-07 says Draft-04's form" {
+	echo 5 >five.json
+	for u in http://json-schema.org/draft-04/schema# https://json-schema.org/draft-04/schema; do
+		jq -n --arg u "$u" '{"$schema": $u, maximum: 5, exclusiveMaximum: true}' >s.json
+		run -1 --separate-stderr jsonresp-check --draft 7 --schema s.json five.json
+		assert_equal "$stderr" 'five.json:1:1: error: 5 is not less than the exclusive maximum 5'
+	done
+	echo '{"maximum": 5, "exclusiveMaximum": true}' >s7.json
+	run -2 --separate-stderr jsonresp-check --schema s7.json five.json
+	assert_equal "$stderr" 'jsonresp-check: s7.json: "exclusiveMaximum" must be a number in Draft-07 (a boolean is Draft-04'"'"'s form)'
+	echo '{"$schema": "http://json-schema.org/draft-06/schema#", "if": false, "const": 5}' >s6.json
+	run -0 --separate-stderr jsonresp-check --schema s6.json five.json
+	assert_equal "$stderr" ""
+}
+
+@test "a \$schema of 2019-09 or 2020-12, or one unknown, is status 2 with the message" {
+	echo '{}' >doc.json
+	for u in https://json-schema.org/draft/2020-12/schema https://json-schema.org/draft/2019-09/schema#; do
+		jq -n --arg u "$u" '{"$schema": $u, type: "object", unevaluatedProperties: false}' >s.json
+		run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+		assert_output ""
+		assert_equal "$stderr" "jsonresp-check: s.json: \"\$schema\" \"$u\": ${u:30:7} is not supported yet (Draft-04, Draft-06, Draft-07 are)"
+	done
+	echo '{"$schema": "http://json-schema.org/schema#"}' >u.json
+	run -2 --separate-stderr jsonresp-check --schema u.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: u.json: unknown "$schema" "http://json-schema.org/schema#": not a dialect known here (Draft-04, Draft-06, Draft-07)'
+	echo '{"$schema": 4}' >n.json
+	run -2 --separate-stderr jsonresp-check --schema n.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: n.json: "$schema" must be a string'
+	echo '{"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": true}}' >b.json
+	run -2 --separate-stderr jsonresp-check --schema b.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: b.json: /properties/a: a schema must be an object in Draft-04 (a boolean only as "additionalItems" or "additionalProperties")'
+	echo '{"maximum": 1, "exclusiveMaximum": 1}' >x.json
+	run -2 --separate-stderr jsonresp-check --draft 4 --schema x.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: x.json: "exclusiveMaximum" must be a boolean in Draft-04'
+}
+
+@test "the draft-04 and draft-06 meta-schemas are built in: a \$ref to them needs no ref map" {
+	echo '{"$ref": "http://json-schema.org/draft-04/schema#"}' >m4.json
+	echo '{"minimum": 1, "exclusiveMinimum": 2}' >doc.json
+	run -1 --separate-stderr jsonresp-check --schema m4.json doc.json
+	assert_equal "$stderr" 'doc.json:1:36: error: /exclusiveMinimum: expected boolean, found integer 2'
+	echo '{"$ref": "http://json-schema.org/draft-06/schema#"}' >m6.json
+	run -0 --separate-stderr jsonresp-check --schema m6.json doc.json
+	assert_equal "$stderr" ""
 }

@@ -133,6 +133,10 @@ same_result(const struct jsschema_result *a, const struct jsschema_result *b)
 	return 1;
 }
 
+static const int drafts[] = {
+	JSSCHEMA_DRAFT4, JSSCHEMA_DRAFT6, JSSCHEMA_DRAFT7
+};
+
 /* The schemas {}, true and false, compiled once. */
 static struct jsschema *trivial[3];
 
@@ -140,7 +144,7 @@ static void
 init_trivial(void)
 {
 	static const char *const text[3] = { "{}", "true", "false" };
-	const struct jsschema_opts opts = { 0, NULL, 0 };
+	const struct jsschema_opts opts = { 0, NULL, 0, 0 };
 	char err[256];
 	json_t *v;
 	int i;
@@ -177,7 +181,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data, *nul;
 	struct jsschema_result r1 = { NULL, 0 }, r2 = { NULL, 0 };
-	struct jsschema_opts opts = { 0, NULL, 0 };
+	struct jsschema_opts opts = { 0, NULL, 0, 0 };
 	struct jsschema *js;
 	size_t slen, ilen;
 	uint32_t h = 2166136261u;
@@ -191,6 +195,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
 	opts.no_format = h >> 31;
+	opts.draft = drafts[(h >> 8) % 3];	/* without "$schema" */
 
 	nul = memchr(in, '\0', size);
 	slen = nul != NULL ? (size_t)(nul - in) : size;

@@ -239,7 +239,7 @@ test_number_messages(void)
 static void
 test_string_messages(void)
 {
-	struct jsschema_opts nf = { 1, NULL, 0 };
+	struct jsschema_opts nf = { 1, NULL, 0, 0 };
 
 	check("{\"maxLength\": 2}", "\"\xc3\xa9\xc3\xa9\"", "",
 	    "maxLength counts code points");
@@ -482,6 +482,123 @@ test_meta_schema(void)
 	    "the meta-schema: a number is no schema");
 }
 
+#define D4	"\"$schema\": \"http://json-schema.org/draft-04/schema#\", "
+#define D6	"\"$schema\": \"http://json-schema.org/draft-06/schema#\", "
+
+/* The dialect by "$schema" or the default, and what each one knows. */
+static void
+test_dialects(void)
+{
+	struct jsschema_opts o4 = { 0, NULL, 0, JSSCHEMA_DRAFT4 };
+	struct jsschema_opts o6 = { 0, NULL, 0, JSSCHEMA_DRAFT6 };
+	struct jsschema_opts o7 = { 0, NULL, 0, JSSCHEMA_DRAFT7 };
+	struct jsschema_opts o2020 = { 0, NULL, 0, 202012 };
+
+	check("{" D4 "\"maximum\": 5, \"exclusiveMaximum\": true}", "5",
+	    "|/exclusiveMaximum|5 is not less than the exclusive maximum 5\n",
+	    "draft-04: a boolean exclusiveMaximum makes maximum exclusive");
+	check("{" D4 "\"maximum\": 5, \"exclusiveMaximum\": false}", "5", "",
+	    "draft-04: exclusiveMaximum false");
+	check("{" D4 "\"minimum\": 5, \"exclusiveMinimum\": true}", "5",
+	    "|/exclusiveMinimum|5 is not greater than the exclusive minimum "
+	    "5\n",
+	    "draft-04: a boolean exclusiveMinimum");
+	check_opts("{\"minimum\": 5, \"exclusiveMinimum\": true}", "5.5", &o4,
+	    "", "--draft 4: no $schema");
+	check("{\"$schema\": \"https://json-schema.org/draft-04/schema\", "
+	    "\"const\": 1, \"contains\": false, \"propertyNames\": false, "
+	    "\"if\": false, \"else\": false}", "[2]", "",
+	    "draft-04 (https, no #): no const, contains, propertyNames, if");
+	check("{" D6 "\"const\": 1, \"if\": false, \"else\": false}", "2",
+	    "|/const|expected 1 (const), found integer 2\n",
+	    "draft-06: const, but no if");
+	check("{" D6 "\"exclusiveMaximum\": 5}", "5",
+	    "|/exclusiveMaximum|5 is not less than the exclusive maximum 5\n",
+	    "draft-06: a numeric exclusiveMaximum");
+	check("{" D6 "\"items\": false}", "[1]",
+	    "/0|/items|no value is allowed here (the schema is false), found "
+	    "integer 1\n",
+	    "draft-06: boolean schemas");
+	check("{" D4 "\"format\": \"date\"}", "\"x\"", "",
+	    "draft-04: date is not one of its formats");
+	check("{" D4 "\"format\": \"ipv4\"}", "\"x\"",
+	    "|/format|string \"x\" is not a valid ipv4\n",
+	    "draft-04: ipv4 is");
+	check("{" D4 "\"id\": \"http://x.test/a.json\", \"items\": {\"$ref\": "
+	    "\"b.json\"}, \"definitions\": {\"b\": {\"id\": \"b.json\", "
+	    "\"type\": \"integer\"}}}", "[\"x\"]",
+	    "/0|/items/$ref/type|expected integer, found string \"x\"\n",
+	    "draft-04: id, not $id");
+	check("{\"$ref\": \"http://json-schema.org/draft-04/schema#\"}",
+	    "{\"minimum\": 0, \"exclusiveMinimum\": 1}",
+	    "/exclusiveMinimum|/$ref/properties/exclusiveMinimum/type|"
+	    "expected boolean, found integer 1\n",
+	    "the draft-04 meta-schema is built in");
+	check("{\"$ref\": \"http://json-schema.org/draft-06/schema\"}",
+	    "{\"exclusiveMinimum\": 1, \"const\": 2}", "",
+	    "the draft-06 meta-schema is built in");
+	check("{\"definitions\": {\"a\": {\"$id\": \"http://x.test/a\", " D4
+	    "\"id\": \"http://x.test/a\", \"maximum\": 1, "
+	    "\"exclusiveMaximum\": true}}, \"$ref\": \"http://x.test/a\"}",
+	    "1", "|/$ref/exclusiveMaximum|1 is not less than the exclusive "
+	    "maximum 1\n",
+	    "a draft-04 resource reached through $ref from draft-07");
+	check_opts("{\"exclusiveMaximum\": 1}", "1", &o7,
+	    "|/exclusiveMaximum|1 is not less than the exclusive maximum 1\n",
+	    "--draft 7");
+
+	check_compile_error("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\"}", NULL,
+	    "\"$schema\" \"https://json-schema.org/draft/2020-12/schema\": "
+	    "2020-12 is not supported yet (Draft-04, Draft-06, Draft-07 are)",
+	    "2020-12");
+	check_compile_error("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2019-09/schema#\"}", NULL,
+	    "\"$schema\" \"https://json-schema.org/draft/2019-09/schema#\": "
+	    "2019-09 is not supported yet (Draft-04, Draft-06, Draft-07 are)",
+	    "2019-09");
+	check_compile_error("{\"$schema\": \"http://json-schema.org/schema#\"}",
+	    NULL, "unknown \"$schema\" \"http://json-schema.org/schema#\": "
+	    "not a dialect known here (Draft-04, Draft-06, Draft-07)",
+	    "an unknown $schema");
+	check_compile_error("{\"$schema\": \"http://json-schema.org/draft-07/"
+	    "schema#x\"}", NULL, "unknown \"$schema\" "
+	    "\"http://json-schema.org/draft-07/schema#x\": not a dialect "
+	    "known here (Draft-04, Draft-06, Draft-07)",
+	    "a $schema with a fragment");
+	check_compile_error("{\"$schema\": 7}", NULL,
+	    "\"$schema\" must be a string", "a $schema that is no string");
+	check_compile_error("{\"items\": {\"$ref\": \"#/definitions/a\"}, "
+	    "\"definitions\": {\"a\": {\"$id\": \"http://x.test/a\", "
+	    "\"$schema\": \"http://x.test/meta\"}}}", NULL,
+	    "/items/$ref: unknown \"$schema\" \"http://x.test/meta\": not a "
+	    "dialect known here (Draft-04, Draft-06, Draft-07)",
+	    "an unknown $schema reached through $ref");
+	check_compile_error("{\"properties\": {\"a\": true}}", &o4,
+	    "/properties/a: a schema must be an object in Draft-04 (a "
+	    "boolean only as \"additionalItems\" or "
+	    "\"additionalProperties\")", "draft-04: no boolean schemas");
+	check_opts("{\"additionalProperties\": false, \"additionalItems\": "
+	    "true}", "{\"a\": 1}", &o4,
+	    "/a|/additionalProperties|unexpected property \"a\"\n",
+	    "draft-04: additionalProperties false");
+	check_compile_error("{\"maximum\": 1, \"exclusiveMaximum\": 1}", &o4,
+	    "\"exclusiveMaximum\" must be a boolean in Draft-04",
+	    "draft-04: a numeric exclusiveMaximum");
+	check_compile_error("{\"minimum\": 1, \"exclusiveMinimum\": true}", &o6,
+	    "\"exclusiveMinimum\" must be a number in Draft-06 (a boolean is "
+	    "Draft-04's form)", "draft-06: a boolean exclusiveMinimum");
+	check_compile_error("{}", &o2020, "2020-12 is not supported yet",
+	    "2020-12 as the default");
+	unit_long(jsschema_draft("4"), 4, "jsschema_draft 4");
+	unit_long(jsschema_draft("6"), 6, "jsschema_draft 6");
+	unit_long(jsschema_draft("7"), 7, "jsschema_draft 7");
+	unit_long(jsschema_draft("2019-09"), -1, "jsschema_draft 2019-09");
+	unit_long(jsschema_draft("2020-12"), -1, "jsschema_draft 2020-12");
+	unit_long(jsschema_draft("07"), 0, "jsschema_draft 07");
+	unit_long(jsschema_draft("3"), 0, "jsschema_draft 3");
+}
+
 static void
 test_refmap(void)
 {
@@ -489,7 +606,7 @@ test_refmap(void)
 	struct jsschema_refmap map[] = {
 		{ "http://remote.test/s/", NULL },
 	};
-	struct jsschema_opts opts = { 0, map, 1 };
+	struct jsschema_opts opts = { 0, map, 1, 0 };
 	FILE *f;
 
 	if (mkdtemp(dir) == NULL)
@@ -761,6 +878,7 @@ main(void)
 	test_applicators();
 	test_refs();
 	test_meta_schema();
+	test_dialects();
 	test_refmap();
 	test_api();
 	test_depth_limits();

@@ -1,9 +1,11 @@
 /*
  * The JSON-Schema-Test-Suite over lib/jsschema: every case of the .json
- * files of tests/draft7/, one TAP line per file with its counts, and a
- * closing "# N passed, N failed". The optional format cases of the
- * formats lib/jsformat knows are run and reported on comment lines, but
- * only the required cases decide the verdict. The suite is found in
+ * files of tests/draft4/, draft6/ and draft7/, each under its draft, one
+ * TAP line per file with its counts, and a closing "# N passed, N failed"
+ * per draft. A draft's directory missing from the suite is a failure.
+ * The optional format cases of the formats lib/jsformat knows are run
+ * and reported on comment lines, but only the required cases decide the
+ * verdict. The suite is found in
  * $LLMKIT_JSTS, ../shared/testsuites/JSON-Schema-Test-Suite (from the
  * repository top, where the unit tests run) or, as Debian's package
  * json-schema-test-suite installs it, /usr/share/json-schema-test-suite.
@@ -22,6 +24,15 @@ static const char *const formats[] = {
 	"ipv6",
 	"uri", "uri-reference", "json-pointer", "relative-json-pointer",
 	"regex",
+};
+
+static const struct {
+	const char	*dir;
+	int		 draft;
+} drafts[] = {
+	{ "draft4", JSSCHEMA_DRAFT4 },
+	{ "draft6", JSSCHEMA_DRAFT6 },
+	{ "draft7", JSSCHEMA_DRAFT7 },
 };
 
 static int
@@ -102,16 +113,63 @@ run_file(const char *path, const struct jsschema_opts *opts, int verbose,
 	json_decref(cases);
 }
 
+/*
+ * The required cases of tests/SUB/ under opts, a TAP line per file, then
+ * the optional format cases reported. No such directory, or one without
+ * files, fails.
+ */
+static void
+run_draft(const char *dir, const char *sub, const struct jsschema_opts *opts)
+{
+	char pattern[4096];
+	glob_t g;
+	size_t i, pass, fail, tpass = 0, tfail = 0, fpass = 0, ffail = 0;
+
+	snprintf(pattern, sizeof(pattern), "%s/tests/%s/*.json", dir, sub);
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		unit_ok(0, unit_fmt("%s: no files match %s", sub, pattern));
+		return;
+	}
+	for (i = 0; i < g.gl_pathc; i++) {
+		pass = fail = 0;
+		run_file(g.gl_pathv[i], opts, 1, &pass, &fail);
+		unit_ok(fail == 0, unit_fmt("%s/%s: %zu passed, %zu failed",
+		    sub, strrchr(g.gl_pathv[i], '/') + 1, pass, fail));
+		tpass += pass;
+		tfail += fail;
+	}
+	globfree(&g);
+
+	printf("# %s optional formats (reported only):\n", sub);
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		snprintf(pattern, sizeof(pattern),
+		    "%s/tests/%s/optional/format/%s.json", dir, sub,
+		    formats[i]);
+		if (access(pattern, R_OK) != 0) {
+			printf("# %s optional format %s: not in this suite\n",
+			    sub, formats[i]);
+			continue;
+		}
+		pass = fail = 0;
+		run_file(pattern, opts, 1, &pass, &fail);
+		printf("# %s optional format %s: %zu passed, %zu failed\n",
+		    sub, formats[i], pass, fail);
+		fpass += pass;
+		ffail += fail;
+	}
+	printf("# %s optional formats: %zu passed, %zu failed\n", sub, fpass,
+	    ffail);
+	printf("# %s: %zu passed, %zu failed\n", sub, tpass, tfail);
+}
+
 int
 main(void)
 {
 	const char *dir = suite_dir();
 	struct jsschema_refmap map;
 	struct jsschema_opts opts;
-	char *remotes, *pattern;
-	glob_t g;
-	size_t i, pass, fail, tpass = 0, tfail = 0, fpass = 0, ffail = 0;
-	size_t n;
+	char *remotes;
+	size_t d, n;
 
 	if (dir == NULL) {
 		printf("Bail out! JSON-Schema-Test-Suite not found (set "
@@ -119,7 +177,7 @@ main(void)
 		return 3;
 	}
 	n = strlen(dir) + 64;
-	if ((remotes = malloc(n)) == NULL || (pattern = malloc(n)) == NULL)
+	if ((remotes = malloc(n)) == NULL)
 		unit_bail("malloc");
 	snprintf(remotes, n, "%s/remotes/", dir);
 	map.uri = "http://localhost:1234/";
@@ -127,41 +185,12 @@ main(void)
 	opts.no_format = 0;
 	opts.refmap = &map;
 	opts.nrefmap = 1;
+	opts.draft = 0;
 
-	snprintf(pattern, n, "%s/tests/draft7/*.json", dir);
-	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		printf("Bail out! no files match %s\n", pattern);
-		return 3;
+	for (d = 0; d < sizeof(drafts) / sizeof(drafts[0]); d++) {
+		opts.draft = drafts[d].draft;
+		run_draft(dir, drafts[d].dir, &opts);
 	}
-	for (i = 0; i < g.gl_pathc; i++) {
-		pass = fail = 0;
-		run_file(g.gl_pathv[i], &opts, 1, &pass, &fail);
-		unit_ok(fail == 0, unit_fmt("%s: %zu passed, %zu failed",
-		    strrchr(g.gl_pathv[i], '/') + 1, pass, fail));
-		tpass += pass;
-		tfail += fail;
-	}
-	globfree(&g);
-
-	printf("# optional formats (reported only):\n");
-	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		snprintf(pattern, n, "%s/tests/draft7/optional/format/%s.json",
-		    dir, formats[i]);
-		if (access(pattern, R_OK) != 0) {
-			printf("# optional format %s: not in this suite\n",
-			    formats[i]);
-			continue;
-		}
-		pass = fail = 0;
-		run_file(pattern, &opts, 1, &pass, &fail);
-		printf("# optional format %s: %zu passed, %zu failed\n",
-		    formats[i], pass, fail);
-		fpass += pass;
-		ffail += fail;
-	}
-	printf("# optional formats: %zu passed, %zu failed\n", fpass, ffail);
-	printf("# %zu passed, %zu failed\n", tpass, tfail);
 	free(remotes);
-	free(pattern);
 	return unit_done();
 }
