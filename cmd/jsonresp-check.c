@@ -34,6 +34,7 @@ static const struct option longopts[] = {
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "print-schema",	no_argument,		NULL, OPT_PRINT_SCHEMA },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "ref",		required_argument,	NULL, 'r' },
 	{ "ref-map",		required_argument,	NULL, OPT_REF_MAP },
 	{ "schema",		required_argument,	NULL, OPT_SCHEMA },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
@@ -41,12 +42,13 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hq] [--errors=json|text] [--feedback] "
-	"[--find] [--lines]\n"
-	"                      [--no-format] [--print-prompt] "
-	"[--print-schema]\n"
-	"                      [--ref-map URI=DIR] [--schema FILE] "
-	"[--strict] [FILE ...]\n",
+	"usage: jsonresp-check [-hq] [-r FILE] [--errors=json|text] "
+	"[--feedback]\n"
+	"                      [--find] [--lines] [--no-format] "
+	"[--print-prompt]\n"
+	"                      [--print-schema] [--ref-map URI=DIR] "
+	"[--schema FILE]\n"
+	"                      [--strict] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -107,7 +109,8 @@ int
 main(int argc, char *argv[])
 {
 	struct jsschema_refmap *maps = NULL;
-	struct jsschema_opts jo = { 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, NULL, 0 };
+	const char **refs = NULL;
 	struct jsonresp_opts o = { NULL, 1, 0, 0 };
 	struct run r = { NULL, NULL, 0, 0, BUF_INIT };
 	struct buf text = BUF_INIT;
@@ -117,10 +120,15 @@ main(int argc, char *argv[])
 	char *eq;
 
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "hq", longopts)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "hqr:", longopts)) != -1) {
 		switch (ch) {
 		case 'q':
 			diag_setquiet(1);
+			break;
+		case 'r':
+			refs = xreallocarray(refs, jo.nfiles + 1, sizeof(*refs));
+			refs[jo.nfiles++] = optarg;
+			jo.files = refs;
 			break;
 		case OPT_FEEDBACK:
 			r.feedback = 1;
@@ -175,6 +183,7 @@ main(int argc, char *argv[])
 	else if (io_read(schema_file, &text) != DIAG_OK) {
 		buf_free(&text);
 		free(maps);
+		free(refs);
 		return DIAG_TROUBLE;
 	}
 	if (print_schema || print_prompt) {
@@ -187,6 +196,7 @@ main(int argc, char *argv[])
 		buf_free(&r.out);
 		buf_free(&text);
 		free(maps);
+		free(refs);
 		return cmd_exit(DIAG_OK);
 	}
 	o.schema = schema = jsonresp_schema(schema_file != NULL ?
@@ -194,6 +204,7 @@ main(int argc, char *argv[])
 	buf_free(&text);
 	if (schema == NULL) {
 		free(maps);
+		free(refs);
 		return DIAG_USAGE;
 	}
 	r.jr = jsonresp_new(&o);
@@ -202,5 +213,6 @@ main(int argc, char *argv[])
 	jsschema_free(schema);
 	buf_free(&r.out);
 	free(maps);
+	free(refs);
 	return status;
 }

@@ -617,7 +617,10 @@ jsonresp_feedback(struct buf *b, const struct jsonresp *jr)
 	buf_addc(b, '\n');
 }
 
-/* Reads and compiles a schema; NULL, said, when it cannot. */
+/*
+ * Reads and compiles a schema, whose references resolve against the
+ * file's location (not for "-"); NULL, said, when it cannot.
+ */
 struct jsschema *
 jsonresp_schema(const char *file, const char *text, size_t len,
     const struct jsschema_opts *jo)
@@ -625,7 +628,7 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 	struct jsschema *s;
 	json_error_t je;
 	json_t *v;
-	char err[512];
+	char err[512], *uri;
 
 	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
 	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
@@ -634,7 +637,9 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 		    je.line, je.column > 0 ? je.column : 1, je.text);
 		return NULL;
 	}
-	s = jsschema_compile(v, NULL, jo, err, sizeof(err));
+	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
+	s = jsschema_compile(v, uri, jo, err, sizeof(err));
+	free(uri);
 	json_decref(v);
 	if (s == NULL)
 		diag_warnx("%s: %s", file, err);

@@ -2,8 +2,9 @@
  * jsschema: JSON Schema Draft-07 validation of jansson values. A schema
  * is compiled once, with its $id/$ref graph, and then validates any
  * number of instances. The Draft-07 meta-schema is built in; other
- * remote references resolve only through a map of URI prefixes to local
- * directories, never over the network.
+ * references resolve to the schemas loaded beforehand (by their $id or
+ * their file's location), to local files named by file: URIs, or through
+ * a map of URI prefixes to local directories, never over the network.
  */
 #ifndef LLMKIT_JSSCHEMA_H
 #define LLMKIT_JSSCHEMA_H
@@ -24,6 +25,8 @@ struct jsschema_opts {
 	int		 no_format;	/* "format": annotation only */
 	const struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
+	const char *const *files;	/* more schemas, read before compiling */
+	size_t		 nfiles;
 };
 
 /*
@@ -47,7 +50,8 @@ struct jsschema_result {
 
 /*
  * Compiles schema (borrowed; a reference is kept) with its $id/$ref
- * graph against base_uri (or NULL). NULL with a message in err (errlen
+ * graph against base_uri (or NULL), after reading opts->files, each
+ * known by its file: URI and its $ids. NULL with a message in err (errlen
  * bytes) for an invalid schema, a $ref that cannot be resolved, or
  * subschemas nested (counting each $ref followed) more than 1000 deep.
  */
@@ -64,5 +68,15 @@ int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);
 void		 jsschema_result_free(struct jsschema_result *);
 void		 jsschema_free(struct jsschema *);
+
+/*
+ * The file: URI of path (relative to the working directory, which is not
+ * resolved through symbolic links), percent-encoded where RFC 3986 wants
+ * it, a new string; NULL, with errno set, when the working directory
+ * cannot be had.
+ */
+char		*jsschema_file_uri(const char *path);
+/* RFC 3986 resolution of ref against base, a new string. */
+char		*jsschema_uri_resolve(const char *base, const char *ref);
 
 #endif
