@@ -126,6 +126,8 @@ main(void)
 	opts.no_format = 0;
 	opts.refmap = &map;
 	opts.nrefmap = 1;
+	opts.files = NULL;
+	opts.nfiles = 0;
 
 	snprintf(pattern, n, "%s/tests/draft7/*.json", dir);
 	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
