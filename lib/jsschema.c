@@ -4,7 +4,9 @@
  * jsschema_compile walks the schema once: it gives every subschema its
  * base URI (RFC 3986 resolution of "$id" against the enclosing base),
  * registers the URIs that "$id" names, loads the documents that "$ref"
- * reaches (the built-in meta-schema, or files under a ref map), and
+ * reaches (the schemas given as files first, each known by its file: URI
+ * and its "$id"s; the built-in meta-schema; files under a ref map; the
+ * local file a file: URI names), and
  * turns each subschema into a node whose keywords are ready to run
  * (numbers, compiled patterns, child nodes). A "$ref" points at the
  * target's node, so cycles in the reference graph cost nothing at
