@@ -36,6 +36,7 @@ static const struct option longopts[] = {
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "print-schema",	no_argument,		NULL, OPT_PRINT_SCHEMA },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "ref",		required_argument,	NULL, 'r' },
 	{ "ref-map",		required_argument,	NULL, OPT_REF_MAP },
 	{ "schema",		required_argument,	NULL, OPT_SCHEMA },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
@@ -48,8 +49,8 @@ static const struct cmd self = {
 	"                      [--feedback] [--find] [--lines] [--no-format]\n"
 	"                      [-o none|json|report] [--print-prompt] "
 	"[--print-schema]\n"
-	"                      [--ref-map URI=DIR] [--schema FILE] [--strict]\n"
-	"                      [--summary] [FILE ...]\n",
+	"                      [-r FILE] [--ref-map URI=DIR] [--schema FILE]\n"
+	"                      [--strict] [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -117,7 +118,8 @@ int
 main(int argc, char *argv[])
 {
 	struct jsschema_refmap *maps = NULL;
-	struct jsschema_opts jo = { 0, NULL, 0, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	const char **refs = NULL;
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct run r = { NULL, NULL, 0, 0, 0, { 0, 0, 0, 0, 0 }, BUF_INIT };
 	struct buf text = BUF_INIT;
@@ -127,7 +129,7 @@ main(int argc, char *argv[])
 	char *eq;
 
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "ho:qx", longopts)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "ho:qr:x", longopts)) != -1) {
 		switch (ch) {
 		case 'o':
 			if ((r.output = jsonresp_output_arg(optarg)) == -1)
@@ -136,6 +138,11 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			diag_setquiet(1);
+			break;
+		case 'r':
+			refs = xreallocarray(refs, jo.nfiles + 1, sizeof(*refs));
+			refs[jo.nfiles++] = optarg;
+			jo.files = refs;
 			break;
 		case 'x':
 			r.output = JSONRESP_OUT_JSON;
@@ -207,6 +214,7 @@ main(int argc, char *argv[])
 	else if (io_read(schema_file, &text) != DIAG_OK) {
 		buf_free(&text);
 		free(maps);
+		free(refs);
 		return DIAG_TROUBLE;
 	}
 	if (print_schema || print_prompt) {
@@ -219,6 +227,7 @@ main(int argc, char *argv[])
 		buf_free(&r.out);
 		buf_free(&text);
 		free(maps);
+		free(refs);
 		return cmd_exit(DIAG_OK);
 	}
 	o.schema = schema = jsonresp_schema(schema_file != NULL ?
@@ -226,6 +235,7 @@ main(int argc, char *argv[])
 	buf_free(&text);
 	if (schema == NULL) {
 		free(maps);
+		free(refs);
 		return DIAG_USAGE;
 	}
 	o.clean = r.output == JSONRESP_OUT_JSON;
@@ -246,5 +256,6 @@ main(int argc, char *argv[])
 	jsschema_free(schema);
 	buf_free(&r.out);
 	free(maps);
+	free(refs);
 	return status;
 }

@@ -748,7 +748,10 @@ jsonresp_summary(struct buf *b, const struct jsonresp_tally *t, int json)
 	    t->critical, t->emergency);
 }
 
-/* Reads and compiles a schema; NULL, said, when it cannot. */
+/*
+ * Reads and compiles a schema, whose references resolve against the
+ * file's location (not for "-"); NULL, said, when it cannot.
+ */
 struct jsschema *
 jsonresp_schema(const char *file, const char *text, size_t len,
     const struct jsschema_opts *jo)
@@ -756,7 +759,7 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 	struct jsschema *s;
 	json_error_t je;
 	json_t *v;
-	char err[512];
+	char err[512], *uri;
 
 	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
 	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
@@ -765,7 +768,9 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 		    je.line, je.column > 0 ? je.column : 1, je.text);
 		return NULL;
 	}
-	s = jsschema_compile(v, NULL, jo, err, sizeof(err));
+	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
+	s = jsschema_compile(v, uri, jo, err, sizeof(err));
+	free(uri);
 	json_decref(v);
 	if (s == NULL)
 		diag_warnx("%s: %s", file, err);

@@ -4,7 +4,9 @@
  * jsschema_compile walks the schema once: it gives every subschema its
  * base URI (RFC 3986 resolution of "$id" against the enclosing base),
  * registers the URIs that "$id" names, loads the documents that "$ref"
- * reaches (the built-in meta-schema, or files under a ref map), and
+ * reaches (the schemas given as files first, each known by its file: URI
+ * and its "$id"s; the built-in meta-schema; files under a ref map; the
+ * local file a file: URI names), and
  * turns each subschema into a node whose keywords are ready to run
  * (numbers, compiled patterns, child nodes). A "$ref" points at the
  * target's node, so cycles in the reference graph cost nothing at
@@ -19,7 +21,10 @@
  * whose errors reach deepest into the instance (it matched more of the
  * structure); then the one with the fewest errors; then the first.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -192,6 +199,8 @@ struct jsschema {
 	size_t		 ndocs;
 	struct reg	*regs;
 	size_t		 nregs;
+	size_t		 regmark;	/* regs below it: of other documents */
+	char		*dup;		/* a URI two documents claim */
 	struct sinfo	**stab;		/* keyed by json_t * */
 	size_t		 scap, sn;
 	struct node	**nodes;
@@ -424,6 +433,70 @@ remove_dots(const char *in, size_t n, struct buf *out)
 	}
 }
 
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Appends s (n bytes) to out with every byte that a URI's path may not
+ * hold as it is (RFC 3986, 3.3: a space, a non-ASCII byte, "%" ...)
+ * percent-encoded. With escapes, a "%XX" already there stays, in upper
+ * case, and "?" too.
+ */
+static void
+uri_encode(struct buf *out, const char *s, size_t n, int escapes)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (escapes && c == '%' && i + 2 < n &&
+		    hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+			buf_addc(out, '%');
+			buf_addc(out, hex[hexval(s[i + 1])]);
+			buf_addc(out, hex[hexval(s[i + 2])]);
+			i += 2;
+		} else if ((c < 0x80 && isalnum(c)) ||
+		    (c != '\0' && strchr("-._~!$&'()*+,;=:@/", c) != NULL) ||
+		    (escapes && c == '?'))
+			buf_addc(out, (char)c);
+		else {
+			buf_addc(out, '%');
+			buf_addc(out, hex[c >> 4]);
+			buf_addc(out, hex[c & 15]);
+		}
+	}
+}
+
+/*
+ * A file: URI with what a path may not hold percent-encoded (a "$ref"
+ * that names a file as "my schema.json"), so that one file has one URI;
+ * the fragment is left as it is. Takes b, returns its string.
+ */
+static char *
+file_norm(struct buf *b)
+{
+	struct buf out = BUF_INIT;
+	size_t n;
+
+	buf_cstr(b);
+	n = strcspn(b->data, "#");
+	uri_encode(&out, b->data, n, 1);
+	buf_adds(&out, b->data + n);
+	buf_free(b);
+	return buf_cstr(&out);
+}
+
 /* RFC 3986, 5.2.2: ref resolved against base, a new string. */
 static char *
 uri_resolve(const char *base, const char *ref)
@@ -498,7 +571,76 @@ uri_resolve(const char *base, const char *ref)
 		buf_add(&out, r.frag.p, r.frag.n);
 	}
 	buf_free(&path);
+	if (scheme->has && scheme->n == 4 &&
+	    strncasecmp(scheme->p, "file", 4) == 0)
+		return file_norm(&out);
 	return buf_cstr(&out);
+}
+
+char *
+jsschema_uri_resolve(const char *base, const char *ref)
+{
+	return uri_resolve(base, ref);
+}
+
+char *
+jsschema_file_uri(const char *path)
+{
+	struct buf abs = BUF_INIT, enc = BUF_INIT, out = BUF_INIT;
+	size_t size;
+
+	if (path[0] != '/') {
+		for (size = 256;; size *= 2) {
+			buf_reserve(&abs, size);
+			if (getcwd(abs.data, abs.cap) != NULL)
+				break;
+			if (errno != ERANGE) {
+				buf_free(&abs);
+				return NULL;
+			}
+		}
+		abs.len = strlen(abs.data);
+		buf_addc(&abs, '/');
+	}
+	buf_adds(&abs, path);
+	uri_encode(&enc, abs.data, abs.len, 0);
+	buf_adds(&out, "file://");
+	remove_dots(enc.data, enc.len, &out);
+	buf_free(&abs);
+	buf_free(&enc);
+	return buf_cstr(&out);
+}
+
+/*
+ * The local file that a file: URI (without fragment) names, decoded into
+ * path: its host empty or "localhost", no query, no NUL. -1 if none.
+ */
+static int
+file_path(const char *uri, struct buf *path)
+{
+	struct uri u;
+	size_t i;
+	int h, l;
+
+	uri_parse(uri, &u);
+	if (u.auth.has && u.auth.n != 0 && (u.auth.n != 9 ||
+	    strncasecmp(u.auth.p, "localhost", 9) != 0))
+		return -1;
+	if (u.query.has || u.path.n == 0 || u.path.p[0] != '/')
+		return -1;
+	for (i = 0; i < u.path.n; i++) {
+		if (u.path.p[i] == '%' && i + 2 < u.path.n &&
+		    (h = hexval(u.path.p[i + 1])) >= 0 &&
+		    (l = hexval(u.path.p[i + 2])) >= 0) {
+			if (h == 0 && l == 0)
+				return -1;
+			buf_addc(path, (char)(h * 16 + l));
+			i += 2;
+		} else
+			buf_addc(path, u.path.p[i]);
+	}
+	buf_cstr(path);
+	return 0;
 }
 
 /* An empty fragment names the same resource as none: drop it. */
@@ -656,12 +798,25 @@ reg_find(const struct jsschema *js, const char *uri)
 	return NULL;
 }
 
-/* The first schema to claim a URI keeps it. */
+static int	 jeq(const json_t *, const json_t *);
+
+/*
+ * The first schema to claim a URI keeps it. A document that claims the
+ * URI of another (below regmark) for different content is an error: dup.
+ */
 static void
 reg_add(struct jsschema *js, const char *uri, const json_t *schema)
 {
-	if (reg_find(js, uri) != NULL)
-		return;
+	size_t i;
+
+	for (i = 0; i < js->nregs; i++)
+		if (strcmp(js->regs[i].uri, uri) == 0) {
+			if (i < js->regmark && js->dup == NULL &&
+			    js->regs[i].schema != schema &&
+			    !jeq(js->regs[i].schema, schema))
+				js->dup = xstrdup(uri);
+			return;
+		}
 	js->regs = xreallocarray(js->regs, js->nregs + 1, sizeof(*js->regs));
 	js->regs[js->nregs].uri = xstrdup(uri);
 	js->regs[js->nregs].schema = schema;
@@ -829,8 +984,90 @@ add_doc(struct jsschema *js, json_t *doc)
 }
 
 /*
- * Loads the document at uri (no fragment): the built-in meta-schema, or
- * a file under a ref map. 0, or -1 with the error set.
+ * Adds doc, known as uri and by its $ids. -1 when one of them is already
+ * the URI of a different schema, named by js->dup.
+ */
+static int
+add_loaded(struct jsschema *js, json_t *doc, const char *uri)
+{
+	add_doc(js, doc);
+	js->regmark = js->nregs;
+	reg_add(js, uri, doc);
+	index_schema(js, doc, uri);
+	js->regmark = 0;
+	return js->dup != NULL ? -1 : 0;
+}
+
+/*
+ * The JSON document in the file path, or NULL: then *errnum is the
+ * reason it could not be read, or 0 and jerr says why it is no JSON.
+ */
+static json_t *
+read_file(const char *path, json_error_t *jerr, int *errnum)
+{
+	struct stat st;
+	json_t *doc;
+	FILE *fp;
+
+	*errnum = 0;
+	if ((fp = fopen(path, "r")) == NULL) {
+		*errnum = errno;
+		return NULL;
+	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		*errnum = EISDIR;
+		return NULL;
+	}
+	doc = json_loadf(fp, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, jerr);
+	if (doc == NULL && ferror(fp))
+		*errnum = errno != 0 ? errno : EIO;
+	fclose(fp);
+	return doc;
+}
+
+/* Reads the schemas of opts->files; 0, or -1 with the error set. */
+static int
+load_files(struct cctx *cc, const char *const *files, size_t nfiles)
+{
+	json_error_t jerr;
+	json_t *doc;
+	char *uri;
+	size_t i;
+	int e;
+
+	for (i = 0; i < nfiles; i++) {
+		if ((uri = jsschema_file_uri(files[i])) == NULL) {
+			cc_error(cc, NULL, "%s: %s", files[i], strerror(errno));
+			return -1;
+		}
+		if ((doc = read_file(files[i], &jerr, &e)) == NULL) {
+			if (e != 0)
+				cc_error(cc, NULL, "%s: %s", files[i],
+				    strerror(e));
+			else
+				cc_error(cc, NULL, "%s:%d:%d: the schema is "
+				    "not JSON: %s", files[i], jerr.line,
+				    jerr.column > 0 ? jerr.column : 1,
+				    jerr.text);
+			free(uri);
+			return -1;
+		}
+		e = add_loaded(cc->js, doc, uri);
+		free(uri);
+		if (e == -1) {
+			cc_error(cc, NULL, "%s: a different schema with the URI "
+			    "\"%s\" is already loaded", files[i], cc->js->dup);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Loads the document at uri (no fragment): the built-in meta-schema, a
+ * file under a ref map, or the local file a file: URI names. 0, or -1
+ * with the error set.
  */
 static int
 load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
@@ -842,6 +1079,7 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	struct buf path = BUF_INIT;
 	const struct dialect *meta;
 	size_t i, n;
+	int e;
 
 	if ((meta = builtin_meta(uri)) != NULL) {
 		doc = json_loadb(meta->meta, *meta->metalen, 0, &jerr);
@@ -879,27 +1117,45 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		}
 		buf_free(&path);
 	}
+	if (doc == NULL && strncasecmp(uri, "file:", 5) == 0) {
+		if (file_path(uri, &path) == -1) {
+			buf_free(&path);
+			cc_error(cc, where, "cannot load \"%s\": not a local "
+			    "file", uri);
+			return -1;
+		}
+		doc = read_file(path.data, &jerr, &e);
+		buf_free(&path);
+		if (doc == NULL) {
+			if (e != 0)
+				cc_error(cc, where, "cannot load \"%s\": %s",
+				    uri, strerror(e));
+			else
+				cc_error(cc, where, "cannot load \"%s\": not "
+				    "JSON at line %d, column %d: %s", uri,
+				    jerr.line, jerr.column > 0 ?
+				    jerr.column : 1, jerr.text);
+			return -1;
+		}
+	}
 	if (doc == NULL) {
-		cc_error(cc, where, "cannot resolve $ref to \"%s\": not "
-		    "available offline (no ref map covers it)", uri);
+		if (strchr(uri, ':') == NULL)
+			cc_error(cc, where, "cannot resolve $ref to \"%s\": "
+			    "a relative reference, and the schema has no base "
+			    "URI (no $id, no file)", uri);
+		else
+			cc_error(cc, where, "cannot resolve $ref to \"%s\": "
+			    "not loaded (give its schema with -r FILE, or map "
+			    "the URI to a directory with --ref-map URI=DIR)",
+			    uri);
 		return -1;
 	}
-	add_doc(js, doc);
-	reg_add(js, uri, doc);
-	index_schema(js, doc, uri);
+	if (add_loaded(js, doc, uri) == -1) {
+		cc_error(cc, where, "cannot load \"%s\": a different schema "
+		    "with the URI \"%s\" is already loaded", uri, js->dup);
+		return -1;
+	}
 	return 0;
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Walks the JSON Pointer p (URI-escaped, as in a fragment) from s. */
@@ -1662,6 +1918,7 @@ jsschema_free(struct jsschema *js)
 	for (i = 0; i < js->nregs; i++)
 		free(js->regs[i].uri);
 	free(js->regs);
+	free(js->dup);
 	for (i = 0; i < js->nstrs; i++)
 		free(js->strs[i]);
 	free(js->strs);
@@ -1724,7 +1981,8 @@ jsschema_compile(json_t *schema, const char *base_uri,
 		*strchr(base, '#') = '\0';
 	reg_add(js, base, schema);
 	index_schema(js, schema, base);
-	js->root = compile(&cc, schema, base, NULL);
+	if (opts == NULL || load_files(&cc, opts->files, opts->nfiles) == 0)
+		js->root = compile(&cc, schema, base, NULL);
 	free(base);
 	if (cc.failed) {
 		jsschema_free(js);

@@ -4,8 +4,10 @@
  * then validates any number of instances. The dialect of each schema
  * resource is the one its "$schema" names, or the one it is reached
  * from, or the default. The meta-schemas of the three drafts are built
- * in; other remote references resolve only through a map of URI
- * prefixes to local directories, never over the network.
+ * in; other references resolve to the schemas loaded beforehand (by
+ * their $id or their file's location), to local files named by file:
+ * URIs, or through a map of URI prefixes to local directories, never
+ * over the network.
  */
 #ifndef LLMKIT_JSSCHEMA_H
 #define LLMKIT_JSSCHEMA_H
@@ -36,6 +38,8 @@ struct jsschema_opts {
 	const struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	int		 draft;		/* without "$schema"; 0: Draft-07 */
+	const char *const *files;	/* more schemas, read before compiling */
+	size_t		 nfiles;
 };
 
 /*
@@ -65,7 +69,8 @@ struct jsschema_result {
 
 /*
  * Compiles schema (borrowed; a reference is kept) with its $id/$ref
- * graph against base_uri (or NULL). NULL with a message in err (errlen
+ * graph against base_uri (or NULL), after reading opts->files, each
+ * known by its file: URI and its $ids. NULL with a message in err (errlen
  * bytes) for an invalid schema, a $ref that cannot be resolved, or
  * subschemas nested (counting each $ref followed) more than 1000 deep.
  */
@@ -82,5 +87,15 @@ int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);
 void		 jsschema_result_free(struct jsschema_result *);
 void		 jsschema_free(struct jsschema *);
+
+/*
+ * The file: URI of path (relative to the working directory, which is not
+ * resolved through symbolic links), percent-encoded where RFC 3986 wants
+ * it, a new string; NULL, with errno set, when the working directory
+ * cannot be had.
+ */
+char		*jsschema_file_uri(const char *path);
+/* RFC 3986 resolution of ref against base, a new string. */
+char		*jsschema_uri_resolve(const char *base, const char *ref);
 
 #endif

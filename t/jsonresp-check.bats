@@ -16,8 +16,8 @@ D="$DATA/jsonresp-check"
 USAGE='usage: jsonresp-check [-hqx] [--draft VERSION] [--errors=json|text]
                       [--feedback] [--find] [--lines] [--no-format]
                       [-o none|json|report] [--print-prompt] [--print-schema]
-                      [--ref-map URI=DIR] [--schema FILE] [--strict]
-                      [--summary] [FILE ...]'
+                      [-r FILE] [--ref-map URI=DIR] [--schema FILE]
+                      [--strict] [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
@@ -681,10 +681,10 @@ d.jsonl:3:1: error: missing required property "a"'
 	echo '{"$ref": "#/definitions/missing"}' >s1.json
 	run -2 --separate-stderr jsonresp-check --schema s1.json "$D/minimal.json"
 	assert_output ""
-	assert_equal "$stderr" 'jsonresp-check: s1.json: /$ref: cannot resolve $ref "#/definitions/missing"'
+	assert_equal "$stderr" "jsonresp-check: s1.json: /\$ref: cannot resolve \$ref \"#/definitions/missing\" (\"file://$(pwd -P)/s1.json#/definitions/missing\")"
 	echo '{"properties": {"n": {"$ref": "http://example.com/name.json"}}}' >s2.json
 	run -2 --separate-stderr jsonresp-check --schema s2.json "$D/minimal.json"
-	assert_equal "$stderr" 'jsonresp-check: s2.json: /properties/n/$ref: cannot resolve $ref to "http://example.com/name.json": not available offline (no ref map covers it)'
+	assert_equal "$stderr" 'jsonresp-check: s2.json: /properties/n/$ref: cannot resolve $ref to "http://example.com/name.json": not loaded (give its schema with -r FILE, or map the URI to a directory with --ref-map URI=DIR)'
 }
 
 @test "--schema: a missing schema file is trouble: status 3" {
@@ -1463,4 +1463,115 @@ $USAGE"
 	echo '{"$ref": "http://json-schema.org/draft-06/schema#"}' >m6.json
 	run -0 --separate-stderr jsonresp-check --schema m6.json doc.json
 	assert_equal "$stderr" ""
+}
+
+# ------------------------------------------------- schemas over several files
+
+# three: a.json refs b.json and a fragment of it, b.json refs sub/c.json.
+three() {
+	mkdir -p "$1/sub"
+	echo '{"type": "object", "properties": {"b": {"$ref": "b.json"}, "x": {"$ref": "b.json#/definitions/x"}}}' >"$1/a.json"
+	echo '{"definitions": {"x": {"type": "integer"}}, "properties": {"c": {"$ref": "sub/c.json"}}}' >"$1/b.json"
+	echo '{"type": "string", "minLength": 2}' >"$1/sub/c.json"
+}
+
+@test "a relative \$ref reads the file next to the schema's own file, wherever the command runs" {
+	three schemas
+	mkdir elsewhere
+	cd elsewhere
+	printf '{"b": {"c": "ab"}, "x": 1}\n{"b": {"c": "a"}, "x": "1"}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema ../schemas/a.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'd.jsonl:2:13: error: /b/c: string of 1 character is shorter than the minimum length 2
+d.jsonl:2:24: error: /x: expected integer, found string "1"'
+	run -1 --separate-stderr jsonresp-check --schema "$(pwd -P)/../schemas/a.json" --lines d.jsonl
+	assert_equal "${#lines[@]}" 0
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" 2
+}
+
+@test "-r loads a schema that a \$ref names by its \$id" {
+	echo '{"properties": {"x": {"$ref": "https://example.com/x.json"}}}' >main.json
+	echo '{"$id": "https://example.com/x.json", "type": "string"}' >x.json
+	printf '{"x": "s"}\n{"x": 1}\n' >d.jsonl
+	run -1 --separate-stderr jsonresp-check --schema main.json -r x.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /x: expected string, found integer 1'
+	run -1 --separate-stderr jsonresp-check --ref x.json --schema main.json --lines d.jsonl
+	assert_equal "$stderr" 'd.jsonl:2:7: error: /x: expected string, found integer 1'
+}
+
+@test "-r: a schema is also known by its file's location, and read once" {
+	# a pipe can be read once: a \$ref to it finds what -r read
+	echo '{"$ref": "file:///dev/fd/7"}' >main.json
+	exec 7< <(echo '{"type": "string"}')
+	run -1 --separate-stderr jsonresp-check --schema main.json -r /dev/fd/7 "$D/minimal.json"
+	exec 7<&-
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
+}
+
+@test "a \$ref that is not loaded says how to load it: status 2" {
+	echo '{"properties": {"x": {"$ref": "https://example.com/x.json"}}}' >main.json
+	run -2 --separate-stderr jsonresp-check --schema main.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: main.json: /properties/x/$ref: cannot resolve $ref to "https://example.com/x.json": not loaded (give its schema with -r FILE, or map the URI to a directory with --ref-map URI=DIR)'
+}
+
+@test "a relative \$ref in a schema read from standard input has no base: status 2" {
+	run -2 --separate-stderr jsonresp-check --schema - "$D/minimal.json" <<<'{"$ref": "b.json"}'
+	assert_equal "$stderr" 'jsonresp-check: -: /$ref: cannot resolve $ref to "b.json": a relative reference, and the schema has no base URI (no $id, no file)'
+}
+
+@test "a file: \$ref to a missing file or to a file that is no JSON: status 2 with the reason" {
+	echo '{"allOf": [{"$ref": "sub/none.json"}]}' >a.json
+	run -2 --separate-stderr jsonresp-check --schema a.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: a.json: /allOf/0/\$ref: cannot load \"file://$(pwd -P)/sub/none.json\": No such file or directory"
+	printf '{"type":\n' >bad.json
+	echo '{"$ref": "bad.json"}' >a.json
+	run -2 --separate-stderr jsonresp-check --schema a.json "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: a.json: /\$ref: cannot load \"file://$(pwd -P)/bad.json\": not JSON at line 2, column 1: unexpected token near end of file"
+	echo '{"$ref": "file://example.com/x.json"}' >a.json
+	run -2 --separate-stderr jsonresp-check --schema a.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: a.json: /$ref: cannot load "file://example.com/x.json": not a local file'
+}
+
+@test "a space or a non-ASCII letter in a file's name is percent-encoded in its URI, and found" {
+	mkdir 'my schemas'
+	echo '{"$ref": "caf%C3%A9 types.json#/definitions/n"}' >'my schemas/main.json'
+	echo '{"definitions": {"n": {"type": "null"}}}' >'my schemas/café types.json'
+	run -1 --separate-stderr jsonresp-check --schema 'my schemas/main.json' "$D/minimal.json"
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected null, found object"
+	echo '{"$ref": "café types.json#/definitions/missing"}' >'my schemas/main.json'
+	run -2 --separate-stderr jsonresp-check --schema 'my schemas/main.json' "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: my schemas/main.json: /\$ref: cannot resolve \$ref \"café types.json#/definitions/missing\" (\"file://$(pwd -P)/my%20schemas/caf%C3%A9%20types.json#/definitions/missing\")"
+}
+
+@test "-r: one URI loaded twice with different content is status 2, with the same content it is fine" {
+	echo '{"$ref": "https://example.com/x.json"}' >main.json
+	echo '{"$id": "https://example.com/x.json", "type": "string"}' >x.json
+	echo '{"$id": "https://example.com/x.json", "type": "integer"}' >x2.json
+	run -2 --separate-stderr jsonresp-check --schema main.json -r x.json -r x2.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: main.json: x2.json: a different schema with the URI "https://example.com/x.json" is already loaded'
+	run -1 --separate-stderr jsonresp-check --schema main.json -r x.json -r x.json -r main.json "$D/minimal.json"
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
+}
+
+@test "-r with a file that cannot be read or is no JSON is status 2" {
+	echo '{}' >main.json
+	run -2 --separate-stderr jsonresp-check --schema main.json -r none.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: main.json: none.json: No such file or directory'
+	printf '{"type":\n' >bad.json
+	run -2 --separate-stderr jsonresp-check --schema main.json -r bad.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: main.json: bad.json:2:1: the schema is not JSON: unexpected token near end of file'
+	run -2 --separate-stderr jsonresp-check --schema main.json -r . "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: main.json: .: Is a directory'
+}
+
+@test "-r without a value is a usage error" {
+	run -2 --separate-stderr jsonresp-check -r
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: option requires an argument -- 'r'
+$USAGE"
 }

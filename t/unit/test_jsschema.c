@@ -124,7 +124,8 @@ test_compile_errors(void)
 	check_compile_error("{\"$id\": \"http://x.test/a/b\", \"items\": "
 	    "{\"$ref\": \"c#/d\"}}", NULL,
 	    "/items/$ref: cannot resolve $ref to \"http://x.test/a/c\": not "
-	    "available offline (no ref map covers it)",
+	    "loaded (give its schema with -r FILE, or map the URI to a "
+	    "directory with --ref-map URI=DIR)",
 	    "a $ref to another document, resolved against the base");
 	check_compile_error("{\"$id\": \"http://x.test/a/b\", \"items\": "
 	    "{\"$ref\": \"#/d\"}}", NULL,
@@ -137,7 +138,8 @@ test_compile_errors(void)
 	    "an unresolvable $ref in an unused definition");
 	check_compile_error("{\"$ref\": \"http://example.com/s.json\"}", NULL,
 	    "/$ref: cannot resolve $ref to \"http://example.com/s.json\": "
-	    "not available offline (no ref map covers it)",
+	    "not loaded (give its schema with -r FILE, or map the URI to a "
+	    "directory with --ref-map URI=DIR)",
 	    "a remote $ref without a ref map");
 	check_compile_error("{\"$ref\": \"#foo\"}", NULL,
 	    "/$ref: cannot resolve $ref \"#foo\"",
@@ -239,7 +241,7 @@ test_number_messages(void)
 static void
 test_string_messages(void)
 {
-	struct jsschema_opts nf = { 1, NULL, 0, 0 };
+	struct jsschema_opts nf = { 1, NULL, 0, 0, NULL, 0 };
 
 	check("{\"maxLength\": 2}", "\"\xc3\xa9\xc3\xa9\"", "",
 	    "maxLength counts code points");
@@ -489,10 +491,10 @@ test_meta_schema(void)
 static void
 test_dialects(void)
 {
-	struct jsschema_opts o4 = { 0, NULL, 0, JSSCHEMA_DRAFT4 };
-	struct jsschema_opts o6 = { 0, NULL, 0, JSSCHEMA_DRAFT6 };
-	struct jsschema_opts o7 = { 0, NULL, 0, JSSCHEMA_DRAFT7 };
-	struct jsschema_opts o2020 = { 0, NULL, 0, 202012 };
+	struct jsschema_opts o4 = { 0, NULL, 0, JSSCHEMA_DRAFT4, NULL, 0 };
+	struct jsschema_opts o6 = { 0, NULL, 0, JSSCHEMA_DRAFT6, NULL, 0 };
+	struct jsschema_opts o7 = { 0, NULL, 0, JSSCHEMA_DRAFT7, NULL, 0 };
+	struct jsschema_opts o2020 = { 0, NULL, 0, 202012, NULL, 0 };
 
 	check("{" D4 "\"maximum\": 5, \"exclusiveMaximum\": true}", "5",
 	    "|/exclusiveMaximum|5 is not less than the exclusive maximum 5\n",
@@ -606,7 +608,7 @@ test_refmap(void)
 	struct jsschema_refmap map[] = {
 		{ "http://remote.test/s/", NULL },
 	};
-	struct jsschema_opts opts = { 0, map, 1, 0 };
+	struct jsschema_opts opts = { 0, map, 1, 0, NULL, 0 };
 	FILE *f;
 
 	if (mkdtemp(dir) == NULL)
@@ -638,7 +640,8 @@ test_refmap(void)
 	    &opts, path, "a ref map: a missing file");
 	check_compile_error("{\"$ref\": \"http://remote.test/s/x/../../y\"}",
 	    &opts, "/$ref: cannot resolve $ref to \"http://remote.test/y\": "
-	    "not available offline (no ref map covers it)",
+	    "not loaded (give its schema with -r FILE, or map the URI to a "
+	    "directory with --ref-map URI=DIR)",
 	    "a ref map: dot segments do not lead out of its directory");
 	snprintf(path, sizeof(path), "/$ref: cannot load "
 	    "\"http://remote.test/s/bad.json\" from %s/bad.json: unexpected "
@@ -649,6 +652,160 @@ test_refmap(void)
 	snprintf(path, sizeof(path), "%s/int.json", dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* ref resolved against base is want. */
+static void
+check_resolve(const char *base, const char *ref, const char *want)
+{
+	char *got = jsschema_uri_resolve(base, ref);
+
+	unit_str(got, want, unit_fmt("\"%s\" against \"%s\"", ref, base));
+	free(got);
+}
+
+static void
+check_file_uri(const char *path, const char *want)
+{
+	char *got = jsschema_file_uri(path);
+
+	unit_str(got != NULL ? got : "(null)", want,
+	    unit_fmt("the file: URI of \"%s\"", path));
+	free(got);
+}
+
+/* Writes text to dir/name. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "w")) == NULL)
+		unit_bail(path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+test_file_uris(void)
+{
+	char dir[] = "/tmp/llmkit-jsschema-XXXXXX", path[512], cwd[512];
+	char want[1024], err[512], *base;
+	const char *files[2];
+	struct jsschema_opts opts = { 0, NULL, 0, 0, files, 0 };
+	struct jsschema *js;
+	json_t *s;
+
+	check_resolve("file:///a/b/c.json", "d.json", "file:///a/b/d.json");
+	check_resolve("file:///a/b/c.json", "sub/d.json",
+	    "file:///a/b/sub/d.json");
+	check_resolve("file:///a/b/c.json", "../x.json", "file:///a/x.json");
+	check_resolve("file:///a/b/c.json", "sub/../../y.json#/definitions/x",
+	    "file:///a/y.json#/definitions/x");
+	check_resolve("file:///a/b/c.json", "../../../../z.json",
+	    "file:///z.json");
+	check_resolve("file:///a/b/c.json", "/etc/./s.json",
+	    "file:///etc/s.json");
+	check_resolve("file:///a/b/c.json", "#/definitions/x",
+	    "file:///a/b/c.json#/definitions/x");
+	check_resolve("file:///a/b/c.json", "my schema.json",
+	    "file:///a/b/my%20schema.json");
+	check_resolve("file:///a/b/c.json", "caf\xc3\xa9.json",
+	    "file:///a/b/caf%C3%A9.json");
+	check_resolve("file:///a/b/c.json", "caf%c3%a9.json",
+	    "file:///a/b/caf%C3%A9.json");
+	check_resolve("file:///a/b/c.json", "x.json#/a b",
+	    "file:///a/b/x.json#/a b");
+	check_resolve("file:///a/my%20dir/c.json", "d.json",
+	    "file:///a/my%20dir/d.json");
+	check_resolve("file:///a/b/c.json", "https://example.com/x.json",
+	    "https://example.com/x.json");
+	check_resolve("https://example.com/a/b.json", "my schema.json",
+	    "https://example.com/a/my schema.json");
+
+	check_file_uri("/tmp/a b/caf\xc3\xa9.json",
+	    "file:///tmp/a%20b/caf%C3%A9.json");
+	check_file_uri("/a/./b/../c.json", "file:///a/c.json");
+	check_file_uri("/x/100%.json", "file:///x/100%25.json");
+	check_file_uri("/x/a#b?.json", "file:///x/a%23b%3F.json");
+	check_file_uri("/x/(a)+[b]@c:d.json", "file:///x/(a)+%5Bb%5D@c:d.json");
+
+	if (mkdtemp(dir) == NULL)
+		unit_bail("mkdtemp");
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		unit_bail("getcwd");
+	snprintf(path, sizeof(path), "%s/sp ace", dir);
+	if (mkdir(path, 0700) == -1 || chdir(path) == -1)
+		unit_bail(path);
+	snprintf(want, sizeof(want), "file://%s/sp%%20ace/s.json", dir);
+	check_file_uri("s.json", want);
+	snprintf(want, sizeof(want), "file://%s/x.json", dir);
+	check_file_uri("../x.json", want);
+
+	/* a schema in "sp ace" that refers to a sibling and to its parent */
+	put(path, "m\xc3\xa4in.json", "{\"properties\": {\"a\": {\"$ref\": "
+	    "\"t.json#/definitions/n\"}, \"b\": {\"$ref\": \"../u.json\"}}}");
+	put(path, "t.json", "{\"definitions\": {\"n\": {\"type\": \"null\"}}}");
+	put(dir, "u.json", "{\"$ref\": \"https://example.com/i.json\"}");
+	put(dir, "i.json", "{\"$id\": \"https://example.com/i.json\", "
+	    "\"type\": \"integer\"}");
+	put(dir, "i2.json", "{\"$id\": \"https://example.com/i.json\", "
+	    "\"type\": \"string\"}");
+	s = parse("{\"$ref\": \"m\xc3\xa4in.json\"}");
+	base = jsschema_file_uri("here.json");
+	snprintf(want, sizeof(want), "%s/i.json", dir);
+	files[0] = want;
+	opts.nfiles = 1;
+	js = jsschema_compile(s, base, &opts, err, sizeof(err));
+	unit_ok(js != NULL, "refs to a file with a non-ASCII name, a sibling, "
+	    "a parent and an $id given as a file compile");
+	if (js == NULL)
+		printf("#   %s\n", err);
+	else {
+		struct jsschema_result res;
+
+		json_decref(s);
+		s = parse("{\"a\": null, \"b\": 1.5}");
+		unit_long(jsschema_validate(js, s, &res), 1,
+		    "a value checked through four files");
+		unit_ok(res.nerrors == 1 && strcmp(res.errors[0].keyword,
+		    "/$ref/properties/b/$ref/$ref/type") == 0,
+		    "its one error is that of the $id's schema");
+		jsschema_result_free(&res);
+		jsschema_free(js);
+	}
+	json_decref(s);
+
+	s = parse("{\"$ref\": \"https://example.com/i.json\"}");
+	snprintf(path, sizeof(path), "%s/i2.json", dir);
+	files[1] = path;
+	opts.nfiles = 2;
+	js = jsschema_compile(s, base, &opts, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: a different schema with the URI "
+	    "\"https://example.com/i.json\" is already loaded", path);
+	unit_ok(js == NULL, "one $id in two different files does not compile");
+	unit_str(err, want, "and says so");
+	jsschema_free(js);
+	json_decref(s);
+	free(base);
+
+	if (chdir(cwd) == -1)
+		unit_bail(cwd);
+	snprintf(path, sizeof(path), "%s/sp ace/m\xc3\xa4in.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/sp ace/t.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/sp ace", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/u.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/i.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/i2.json", dir);
 	unlink(path);
 	rmdir(dir);
 }
@@ -880,6 +1037,7 @@ main(void)
 	test_meta_schema();
 	test_dialects();
 	test_refmap();
+	test_file_uris();
 	test_api();
 	test_depth_limits();
 	test_hashed_equality();

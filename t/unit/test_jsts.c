@@ -186,6 +186,8 @@ main(void)
 	opts.refmap = &map;
 	opts.nrefmap = 1;
 	opts.draft = 0;
+	opts.files = NULL;
+	opts.nfiles = 0;
 
 	for (d = 0; d < sizeof(drafts) / sizeof(drafts[0]); d++) {
 		opts.draft = drafts[d].draft;
