@@ -6,8 +6,6 @@
  * response whose danger level is critical or emergency exits 4 or 5.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "buf.h"
 #include "cmd.h"
@@ -17,7 +15,6 @@
 #include "jsonresp.h"
 #include "jsschema.h"
 #include "src.h"
-#include "xalloc.h"
 
 enum {
 	OPT_DRAFT = CMD_OPT_FIRST, OPT_FEEDBACK, OPT_FIND, OPT_LINES,
@@ -117,16 +114,13 @@ process(FILE *fp, const char *name, void *arg)
 int
 main(int argc, char *argv[])
 {
-	struct jsschema_refmap *maps = NULL;
 	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
-	const char **refs = NULL;
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct run r = { NULL, NULL, 0, 0, 0, { 0, 0, 0, 0, 0 }, BUF_INIT };
 	struct buf text = BUF_INIT;
-	struct jsschema *schema;
+	struct jsschema *schema = NULL;
 	const char *schema_file = NULL;
-	int ch, i, print_prompt = 0, print_schema = 0, status, summary = 0;
-	char *eq;
+	int ch, print_prompt = 0, print_schema = 0, status, summary = 0;
 
 	cmd_init(&self, argv);
 	while ((ch = cmd_getopt(argc, argv, "ho:qr:x", longopts)) != -1) {
@@ -140,9 +134,7 @@ main(int argc, char *argv[])
 			diag_setquiet(1);
 			break;
 		case 'r':
-			refs = xreallocarray(refs, jo.nfiles + 1, sizeof(*refs));
-			refs[jo.nfiles++] = optarg;
-			jo.files = refs;
+			jsschema_opts_file(&jo, optarg);
 			break;
 		case 'x':
 			r.output = JSONRESP_OUT_JSON;
@@ -174,17 +166,9 @@ main(int argc, char *argv[])
 			print_schema = 1;
 			break;
 		case OPT_REF_MAP:
-			if ((eq = strchr(optarg, '=')) == NULL ||
-			    eq == optarg || eq[1] == '\0')
+			if (jsschema_opts_refmap(&jo, optarg) != 0)
 				cmd_usagex("--ref-map must be URI=DIR, not "
 				    "\"%s\"", optarg);
-			*eq = '\0';
-			maps = xreallocarray(maps, jo.nrefmap + 1,
-			    sizeof(*maps));
-			maps[jo.nrefmap].uri = optarg;
-			maps[jo.nrefmap].dir = eq + 1;
-			jo.refmap = maps;
-			jo.nrefmap++;
 			break;
 		case OPT_SCHEMA:
 			schema_file = optarg;
@@ -212,10 +196,8 @@ main(int argc, char *argv[])
 		buf_add(&text, embed_llm_response_schema,
 		    embed_llm_response_schema_len);
 	else if (io_read(schema_file, &text) != DIAG_OK) {
-		buf_free(&text);
-		free(maps);
-		free(refs);
-		return DIAG_TROUBLE;
+		status = DIAG_TROUBLE;
+		goto out;
 	}
 	if (print_schema || print_prompt) {
 		if (print_prompt)
@@ -224,27 +206,18 @@ main(int argc, char *argv[])
 			buf_add(&r.out, text.data, text.len);
 		/* a failed write shows in cmd_exit's close */
 		(void)io_write(r.out.data, r.out.len, stdout);
-		buf_free(&r.out);
-		buf_free(&text);
-		free(maps);
-		free(refs);
-		return cmd_exit(DIAG_OK);
+		status = cmd_exit(DIAG_OK);
+		goto out;
 	}
 	o.schema = schema = jsonresp_schema(schema_file != NULL ?
 	    schema_file : JSONRESP_SCHEMA_NAME, text.data, text.len, &jo);
-	buf_free(&text);
 	if (schema == NULL) {
-		free(maps);
-		free(refs);
-		return DIAG_USAGE;
+		status = DIAG_USAGE;
+		goto out;
 	}
 	o.clean = r.output == JSONRESP_OUT_JSON;
 	r.jr = jsonresp_new(&o);
-	/* cmd_operands with the summary before standard output is closed */
-	status = DIAG_OK;
-	for (i = 0; i < (argc > 0 ? argc : 1) && !ferror(stdout); i++)
-		status = diag_max(status, cmd_operand(argc > 0 ? argv[i] :
-		    "-", process, &r));
+	status = cmd_loop(argc, argv, process, &r);
 	if (summary) {
 		buf_reset(&r.out);
 		jsonresp_summary(&r.out, &r.tally,
@@ -252,10 +225,11 @@ main(int argc, char *argv[])
 		(void)io_write(r.out.data, r.out.len, stdout);
 	}
 	status = cmd_exit(status);
+out:
 	jsonresp_free(r.jr);
 	jsschema_free(schema);
+	jsschema_opts_free(&jo);
+	buf_free(&text);
 	buf_free(&r.out);
-	free(maps);
-	free(refs);
 	return status;
 }

@@ -728,6 +728,51 @@ jsschema_draft(const char *version)
 	return 0;
 }
 
+/*
+ * --ref-map URI=DIR added to opts: arg is cut at its '=' and must stay.
+ * -1 when it is not URI=DIR, both parts non-empty.
+ */
+int
+jsschema_opts_refmap(struct jsschema_opts *o, char *arg)
+{
+	struct jsschema_refmap *maps;
+	char *eq;
+
+	if ((eq = strchr(arg, '=')) == NULL || eq == arg || eq[1] == '\0')
+		return -1;
+	*eq = '\0';
+	maps = xreallocarray((void *)o->refmap, o->nrefmap + 1,
+	    sizeof(*maps));
+	maps[o->nrefmap].uri = arg;
+	maps[o->nrefmap].dir = eq + 1;
+	o->refmap = maps;
+	o->nrefmap++;
+	return 0;
+}
+
+/* -r FILE added to opts: a schema file to load before compiling. */
+void
+jsschema_opts_file(struct jsschema_opts *o, const char *path)
+{
+	const char **files;
+
+	files = xreallocarray((void *)o->files, o->nfiles + 1,
+	    sizeof(*files));
+	files[o->nfiles++] = path;
+	o->files = files;
+}
+
+/* Frees what jsschema_opts_refmap and jsschema_opts_file added. */
+void
+jsschema_opts_free(struct jsschema_opts *o)
+{
+	free((void *)o->refmap);
+	free((void *)o->files);
+	o->refmap = NULL;
+	o->files = NULL;
+	o->nrefmap = o->nfiles = 0;
+}
+
 /* The built-in meta-schema at uri (no fragment), or NULL. */
 static const struct dialect *
 builtin_meta(const char *uri)

@@ -47,6 +47,9 @@ struct jsschema_opts {
  * -1 for "2019-09" and "2020-12" (not supported yet), 0 for any other.
  */
 int		 jsschema_draft(const char *version);
+int		 jsschema_opts_refmap(struct jsschema_opts *, char *);
+void		 jsschema_opts_file(struct jsschema_opts *, const char *);
+void		 jsschema_opts_free(struct jsschema_opts *);
 
 /*
  * One failing keyword. keyword is the JSON Pointer of the keyword along

@@ -1022,6 +1022,31 @@ test_hashed_equality(void)
 	    "enum: array order counts");
 }
 
+/* The options a command line builds: --ref-map and -r, and their free. */
+static void
+test_opts(void)
+{
+	struct jsschema_opts o = { 0, NULL, 0, 0, NULL, 0 };
+	char good[] = "https://x.example/=dir", bad1[] = "nodir",
+	    bad2[] = "=dir", bad3[] = "uri=";
+
+	unit_ok(jsschema_opts_refmap(&o, good) == 0, "URI=DIR is a map");
+	unit_ok(o.nrefmap == 1 && strcmp(o.refmap[0].uri,
+	    "https://x.example/") == 0 && strcmp(o.refmap[0].dir, "dir") == 0,
+	    "cut at its '='");
+	unit_ok(jsschema_opts_refmap(&o, bad1) == -1, "no '=': refused");
+	unit_ok(jsschema_opts_refmap(&o, bad2) == -1, "no URI: refused");
+	unit_ok(jsschema_opts_refmap(&o, bad3) == -1, "no DIR: refused");
+	unit_long((long)o.nrefmap, 1, "a refused map is not added");
+	jsschema_opts_file(&o, "a.json");
+	jsschema_opts_file(&o, "b.json");
+	unit_ok(o.nfiles == 2 && strcmp(o.files[1], "b.json") == 0,
+	    "-r files in order");
+	jsschema_opts_free(&o);
+	unit_ok(o.refmap == NULL && o.files == NULL && o.nrefmap == 0 &&
+	    o.nfiles == 0, "freed and emptied");
+}
+
 int
 main(void)
 {
@@ -1041,5 +1066,6 @@ main(void)
 	test_api();
 	test_depth_limits();
 	test_hashed_equality();
+	test_opts();
 	return unit_done();
 }
