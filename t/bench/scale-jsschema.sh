@@ -24,21 +24,9 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-bin=${LLMKIT_BIN:-$top/bin}
-bench=${LLMKIT_BENCH:-$top/obj/std/bench}
-jr=$bin/jsonresp-check
-
-fail() {
-	echo "bench: $*" >&2
-	exit 1
-}
+scale_tool=jsonresp-check
 . "$top/t/bench/scale.inc"
-
-for f in "$jr" "$bench/measure"; do
-	[ -x "$f" ] || fail "$f: not built (run make bench)"
-done
-command -v python3 >/dev/null 2>&1 ||
-	fail "python3 not found: it writes the inputs"
+jr=$bin/jsonresp-check
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

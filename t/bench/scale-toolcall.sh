@@ -21,20 +21,9 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-bin=${LLMKIT_BIN:-$top/bin}
-bench=${LLMKIT_BENCH:-$top/obj/std/bench}
-tp=$bin/toolcall-parse
-
-fail() {
-	echo "bench: $*" >&2
-	exit 1
-}
+scale_tool=toolcall-parse
 . "$top/t/bench/scale.inc"
-
-for f in "$tp" "$bench/measure"; do
-	[ -x "$f" ] || fail "$f: not built (run make bench)"
-done
-command -v python3 >/dev/null 2>&1 || fail "python3 not found: it writes the inputs"
+tp=$bin/toolcall-parse
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
