@@ -14,14 +14,26 @@
 #include "jsonw.h"
 #include "store_int.h"
 
+/* One line of ls: an attachment without its content. */
+static int
+att_ls_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)
+{
+	struct att a;
+
+	(void)s;
+	(void)export;
+	store_att_from_row(&a, q);
+	buf_reset(b);
+	store_att_line(b, &a, store_col_str(q, 0), NULL);
+	buf_addc(b, '\n');
+	return DIAG_OK;
+}
+
 int
 store_ls(struct store *s, const char *topic, const char *message,
     const char *format, FILE *out)
 {
-	struct buf line = BUF_INIT;
-	struct att a;
 	sqlite3_stmt *q;
-	int rc, status = DIAG_OK;
 
 	q = store_prepare(s, "SELECT " ATT_COLUMNS " FROM attachment"
 	    " WHERE (?1 IS NULL OR topic_id = ?1)"
@@ -32,18 +44,7 @@ store_ls(struct store *s, const char *topic, const char *message,
 	store_bind_str(q, 1, topic);
 	store_bind_str(q, 2, message);
 	store_bind_str(q, 3, format);
-	while (status == DIAG_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		store_att_from_row(&a, q);
-		buf_reset(&line);
-		store_att_line(&line, &a, store_col_str(q, 0), NULL);
-		buf_addc(&line, '\n');
-		status = store_writes(out, &line);
-	}
-	if (status == DIAG_OK && rc != SQLITE_DONE)
-		status = store_db_fail(s);
-	sqlite3_finalize(q);
-	buf_free(&line);
-	return status;
+	return store_lines(s, q, att_ls_line, 0, out);
 }
 
 /* The XML of an attachment (by hash or message id) or of a blob. */
