@@ -694,8 +694,14 @@ static void
 test_file_uris(void)
 {
 	char dir[] = "/tmp/llmkit-jsschema-XXXXXX", path[512], cwd[512];
+	/* what the test writes in dir, removed at the end in this order */
+	static const char *const made[] = {
+		"sp ace/m\xc3\xa4in.json", "sp ace/t.json", "sp ace",
+		"u.json", "i.json", "i2.json"
+	};
 	char want[1024], err[512], *base;
 	const char *files[2];
+	size_t i;
 	struct jsschema_opts opts = { 0, NULL, 0, 0, files, 0 };
 	struct jsschema *js;
 	json_t *s;
@@ -795,18 +801,11 @@ test_file_uris(void)
 
 	if (chdir(cwd) == -1)
 		unit_bail(cwd);
-	snprintf(path, sizeof(path), "%s/sp ace/m\xc3\xa4in.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/sp ace/t.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/sp ace", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/u.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/i.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/i2.json", dir);
-	unlink(path);
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, made[i]);
+		if (unlink(path) == -1)
+			rmdir(path);	/* the directory, emptied by then */
+	}
 	rmdir(dir);
 }
 
