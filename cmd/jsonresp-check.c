@@ -17,13 +17,14 @@
 #include "src.h"
 
 enum {
-	OPT_DRAFT = CMD_OPT_FIRST, OPT_FEEDBACK, OPT_FIND, OPT_LINES,
+	OPT_ASSERT_FORMAT = CMD_OPT_FIRST, OPT_DRAFT, OPT_FEEDBACK, OPT_FIND, OPT_LINES,
 	OPT_NO_FORMAT, OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP,
 	OPT_SCHEMA, OPT_STRICT, OPT_SUMMARY
 };
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "assert-format",	no_argument,		NULL, OPT_ASSERT_FORMAT },
 	{ "draft",		required_argument,	NULL, OPT_DRAFT },
 	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
 	{ "find",		no_argument,		NULL, OPT_FIND },
@@ -42,12 +43,14 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hqx] [--draft VERSION] [--errors=json|text]\n"
-	"                      [--feedback] [--find] [--lines] [--no-format]\n"
-	"                      [-o none|json|report] [--print-prompt] "
-	"[--print-schema]\n"
-	"                      [-r FILE] [--ref-map URI=DIR] [--schema FILE]\n"
-	"                      [--strict] [--summary] [FILE ...]\n",
+	"usage: jsonresp-check [-hqx] [--assert-format] [--draft VERSION]\n"
+	"                      [--errors=json|text] [--feedback] [--find] "
+	"[--lines]\n"
+	"                      [--no-format] [-o none|json|report] "
+	"[--print-prompt]\n"
+	"                      [--print-schema] [-r FILE] [--ref-map URI=DIR]\n"
+	"                      [--schema FILE] [--strict] [--summary] "
+	"[FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -139,13 +142,13 @@ main(int argc, char *argv[])
 		case 'x':
 			r.output = JSONRESP_OUT_JSON;
 			break;
+		case OPT_ASSERT_FORMAT:
+			jo.format = JSSCHEMA_FORMAT_ASSERT;
+			break;
 		case OPT_DRAFT:
-			if ((jo.draft = jsschema_draft(optarg)) == -1)
-				cmd_usagex("--draft %s: not supported yet "
-				    "(4, 6 and 7 are)", optarg);
-			if (jo.draft == 0)
-				cmd_usagex("--draft %s: unknown draft (4, 6 "
-				    "and 7 are known)", optarg);
+			if ((jo.draft = jsschema_draft(optarg)) == 0)
+				cmd_usagex("--draft %s: unknown draft (4, 6, "
+				    "7, 2019-09 and 2020-12 are known)", optarg);
 			break;
 		case OPT_FEEDBACK:
 			r.feedback = 1;
@@ -157,7 +160,7 @@ main(int argc, char *argv[])
 			r.lines = 1;
 			break;
 		case OPT_NO_FORMAT:
-			jo.no_format = 1;
+			jo.format = JSSCHEMA_FORMAT_ANNOTATE;
 			break;
 		case OPT_PRINT_PROMPT:
 			print_prompt = 1;

@@ -47,8 +47,8 @@
 #include "xalloc.h"
 
 /* Not supported yet: a "$schema" that names them is an error. */
-#define DRAFT2019_09	201909
-#define DRAFT2020_12	202012
+#define DRAFT2019_09	JSSCHEMA_DRAFT2019
+#define DRAFT2020_12	JSSCHEMA_DRAFT2020
 #define DRAFT_UNKNOWN	(-1)
 #define DRAFT_NOTSTRING	(-2)
 
@@ -191,7 +191,7 @@ struct reg {
 
 struct jsschema {
 	struct node	*root;
-	int		 no_format;
+	int		 format;	/* JSSCHEMA_FORMAT_* */
 	int		 draft;		/* without "$schema" */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
@@ -723,8 +723,10 @@ jsschema_draft(const char *version)
 		return JSSCHEMA_DRAFT6;
 	if (strcmp(version, "7") == 0)
 		return JSSCHEMA_DRAFT7;
-	if (strcmp(version, "2019-09") == 0 || strcmp(version, "2020-12") == 0)
-		return -1;
+	if (strcmp(version, "2019-09") == 0)
+		return JSSCHEMA_DRAFT2019;
+	if (strcmp(version, "2020-12") == 0)
+		return JSSCHEMA_DRAFT2020;
 	return 0;
 }
 
@@ -1607,7 +1609,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			}
 		}
 	}
-	if ((v = json_object_get(s, "format")) != NULL && !js->no_format &&
+	if ((v = json_object_get(s, "format")) != NULL && js->format != JSSCHEMA_FORMAT_ANNOTATE &&
 	    json_is_string(v) && jsformat_check(json_string_value(v), "",
 	    0) != -1 && format_of(d, json_string_value(v)))
 		n->format = json_string_value(v);
@@ -1992,7 +1994,7 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	js = xcalloc(1, sizeof(*js));
 	js->draft = JSSCHEMA_DRAFT7;
 	if (opts != NULL) {
-		js->no_format = opts->no_format;
+		js->format = opts->format;
 		if (opts->draft != 0)
 			js->draft = opts->draft;
 		if (opts->nrefmap > 0) {

@@ -24,17 +24,25 @@ struct jsschema_refmap {
 	const char	*dir;
 };
 
-/*
- * The dialects, by their draft. 2019-09 and 2020-12 are known by name
- * (their "$schema" is an error that says they are not supported yet)
- * and will take the numbers 201909 and 202012.
- */
+/* The dialects, by their draft. */
 #define JSSCHEMA_DRAFT4		4
 #define JSSCHEMA_DRAFT6		6
 #define JSSCHEMA_DRAFT7		7
+#define JSSCHEMA_DRAFT2019	201909
+#define JSSCHEMA_DRAFT2020	202012
+
+/*
+ * "format": as its dialect defines it (an assertion in Draft-04, -06 and
+ * -07, an annotation in 2019-09 and 2020-12 unless a meta-schema's
+ * $vocabulary asks for format-assertion), an annotation only, or an
+ * assertion in every dialect.
+ */
+#define JSSCHEMA_FORMAT_DIALECT		0
+#define JSSCHEMA_FORMAT_ANNOTATE	1
+#define JSSCHEMA_FORMAT_ASSERT		2
 
 struct jsschema_opts {
-	int		 no_format;	/* "format": annotation only */
+	int		 format;	/* JSSCHEMA_FORMAT_* */
 	const struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	int		 draft;		/* without "$schema"; 0: Draft-07 */
@@ -43,8 +51,8 @@ struct jsschema_opts {
 };
 
 /*
- * The draft named by version, as --draft gives it: "4", "6" or "7";
- * -1 for "2019-09" and "2020-12" (not supported yet), 0 for any other.
+ * The draft named by version, as --draft gives it: "4", "6", "7",
+ * "2019-09" or "2020-12"; 0 for any other.
  */
 int		 jsschema_draft(const char *version);
 int		 jsschema_opts_refmap(struct jsschema_opts *, char *);

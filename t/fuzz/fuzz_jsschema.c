@@ -194,7 +194,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		init_trivial();
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
-	opts.no_format = h >> 31;
+	opts.format = (int)((h >> 29) % 3);
 	opts.draft = drafts[(h >> 8) % 3];	/* without "$schema" */
 
 	nul = memchr(in, '\0', size);

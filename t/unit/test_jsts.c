@@ -182,7 +182,7 @@ main(void)
 	snprintf(remotes, n, "%s/remotes/", dir);
 	map.uri = "http://localhost:1234/";
 	map.dir = remotes;
-	opts.no_format = 0;
+	opts.format = JSSCHEMA_FORMAT_DIALECT;
 	opts.refmap = &map;
 	opts.nrefmap = 1;
 	opts.draft = 0;
