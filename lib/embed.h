@@ -21,13 +21,45 @@ extern const size_t	embed_llm_response_schema_len;
 extern const char	embed_jsonresp_prompt[];
 extern const size_t	embed_jsonresp_prompt_len;
 
-/* The Draft-04, -06 and -07 meta-schemas, resolved offline. */
+/*
+ * The meta-schemas of Draft-04, -06, -07, 2019-09 and 2020-12 (with the
+ * meta-schemas of their vocabularies), resolved offline.
+ */
 extern const char	embed_json_schema_draft_04[];
 extern const size_t	embed_json_schema_draft_04_len;
 extern const char	embed_json_schema_draft_06[];
 extern const size_t	embed_json_schema_draft_06_len;
-
 extern const char	embed_json_schema_draft_07[];
 extern const size_t	embed_json_schema_draft_07_len;
+extern const char	embed_json_schema_2019_09[];
+extern const size_t	embed_json_schema_2019_09_len;
+extern const char	embed_json_schema_2019_09_meta_applicator[];
+extern const size_t	embed_json_schema_2019_09_meta_applicator_len;
+extern const char	embed_json_schema_2019_09_meta_content[];
+extern const size_t	embed_json_schema_2019_09_meta_content_len;
+extern const char	embed_json_schema_2019_09_meta_core[];
+extern const size_t	embed_json_schema_2019_09_meta_core_len;
+extern const char	embed_json_schema_2019_09_meta_format[];
+extern const size_t	embed_json_schema_2019_09_meta_format_len;
+extern const char	embed_json_schema_2019_09_meta_meta_data[];
+extern const size_t	embed_json_schema_2019_09_meta_meta_data_len;
+extern const char	embed_json_schema_2019_09_meta_validation[];
+extern const size_t	embed_json_schema_2019_09_meta_validation_len;
+extern const char	embed_json_schema_2020_12[];
+extern const size_t	embed_json_schema_2020_12_len;
+extern const char	embed_json_schema_2020_12_meta_applicator[];
+extern const size_t	embed_json_schema_2020_12_meta_applicator_len;
+extern const char	embed_json_schema_2020_12_meta_content[];
+extern const size_t	embed_json_schema_2020_12_meta_content_len;
+extern const char	embed_json_schema_2020_12_meta_core[];
+extern const size_t	embed_json_schema_2020_12_meta_core_len;
+extern const char	embed_json_schema_2020_12_meta_format_annotation[];
+extern const size_t	embed_json_schema_2020_12_meta_format_annotation_len;
+extern const char	embed_json_schema_2020_12_meta_meta_data[];
+extern const size_t	embed_json_schema_2020_12_meta_meta_data_len;
+extern const char	embed_json_schema_2020_12_meta_unevaluated[];
+extern const size_t	embed_json_schema_2020_12_meta_unevaluated_len;
+extern const char	embed_json_schema_2020_12_meta_validation[];
+extern const size_t	embed_json_schema_2020_12_meta_validation_len;
 
 #endif

@@ -46,7 +46,6 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-/* Not supported yet: a "$schema" that names them is an error. */
 #define DRAFT2019_09	JSSCHEMA_DRAFT2019
 #define DRAFT2020_12	JSSCHEMA_DRAFT2020
 #define DRAFT_UNKNOWN	(-1)
@@ -54,39 +53,88 @@
 
 /*
  * The dialects: the path of their "$schema" URI (after "http://" or
- * "https://", before an empty fragment), their built-in meta-schema,
- * the keywords that are theirs, and the formats they define.
+ * "https://", before an empty fragment), the keywords that are theirs,
+ * their vocabularies in use when no meta-schema says otherwise, and the
+ * formats they define.
  */
 #define KW_CONST	0x01		/* const, contains, propertyNames */
 #define KW_IF		0x02		/* if, then, else */
 #define KW_BOOLSCHEMA	0x04		/* true and false are schemas */
 #define KW_XBOOL	0x08		/* exclusiveMaximum is a boolean */
+#define KW_2019		0x10		/* $defs, $anchor, dependent*, */
+					/* min/maxContains, unevaluated*, */
+					/* $ref beside other keywords */
+#define KW_2020		0x20		/* prefixItems, $dynamicRef */
+
+/* Vocabularies: the validation keywords, and "format" as an assertion. */
+#define VOC_VALIDATION	0x01
+#define VOC_FORMAT	0x02
 
 static const struct dialect {
 	int		 draft;
 	const char	*path;
-	const char	*meta;
-	const size_t	*metalen;
 	unsigned	 kw;
+	unsigned	 vocab;
 	const char	*idkw;
 	const char	*formats;	/* " a b ", or NULL: all jsformat's */
 } dialects[] = {
 	{ JSSCHEMA_DRAFT4, "json-schema.org/draft-04/schema",
-	    embed_json_schema_draft_04, &embed_json_schema_draft_04_len,
-	    KW_XBOOL, "id",
+	    KW_XBOOL, VOC_VALIDATION | VOC_FORMAT, "id",
 	    " date-time email hostname ipv4 ipv6 uri " },
 	{ JSSCHEMA_DRAFT6, "json-schema.org/draft-06/schema",
-	    embed_json_schema_draft_06, &embed_json_schema_draft_06_len,
-	    KW_CONST | KW_BOOLSCHEMA, "$id",
+	    KW_CONST | KW_BOOLSCHEMA, VOC_VALIDATION | VOC_FORMAT, "$id",
 	    " date-time email hostname ipv4 ipv6 uri uri-reference "
 	    "uri-template json-pointer " },
 	{ JSSCHEMA_DRAFT7, "json-schema.org/draft-07/schema",
-	    embed_json_schema_draft_07, &embed_json_schema_draft_07_len,
-	    KW_CONST | KW_IF | KW_BOOLSCHEMA, "$id", NULL },
+	    KW_CONST | KW_IF | KW_BOOLSCHEMA, VOC_VALIDATION | VOC_FORMAT,
+	    "$id", NULL },
 	{ DRAFT2019_09, "json-schema.org/draft/2019-09/schema",
-	    NULL, NULL, 0, "$id", NULL },
+	    KW_CONST | KW_IF | KW_BOOLSCHEMA | KW_2019, VOC_VALIDATION,
+	    "$id", NULL },
 	{ DRAFT2020_12, "json-schema.org/draft/2020-12/schema",
-	    NULL, NULL, 0, "$id", NULL },
+	    KW_CONST | KW_IF | KW_BOOLSCHEMA | KW_2019 | KW_2020,
+	    VOC_VALIDATION, "$id", NULL },
+};
+
+/* The built-in meta-schemas, by the path of their URI (as above). */
+static const struct meta {
+	const char	*path;
+	const char	*text;
+	const size_t	*len;
+} metas[] = {
+#define META(p, n)	{ p, embed_##n, &embed_##n##_len }
+	META("json-schema.org/draft-04/schema", json_schema_draft_04),
+	META("json-schema.org/draft-06/schema", json_schema_draft_06),
+	META("json-schema.org/draft-07/schema", json_schema_draft_07),
+	META("json-schema.org/draft/2019-09/schema", json_schema_2019_09),
+	META("json-schema.org/draft/2019-09/meta/applicator",
+	    json_schema_2019_09_meta_applicator),
+	META("json-schema.org/draft/2019-09/meta/content",
+	    json_schema_2019_09_meta_content),
+	META("json-schema.org/draft/2019-09/meta/core",
+	    json_schema_2019_09_meta_core),
+	META("json-schema.org/draft/2019-09/meta/format",
+	    json_schema_2019_09_meta_format),
+	META("json-schema.org/draft/2019-09/meta/meta-data",
+	    json_schema_2019_09_meta_meta_data),
+	META("json-schema.org/draft/2019-09/meta/validation",
+	    json_schema_2019_09_meta_validation),
+	META("json-schema.org/draft/2020-12/schema", json_schema_2020_12),
+	META("json-schema.org/draft/2020-12/meta/applicator",
+	    json_schema_2020_12_meta_applicator),
+	META("json-schema.org/draft/2020-12/meta/content",
+	    json_schema_2020_12_meta_content),
+	META("json-schema.org/draft/2020-12/meta/core",
+	    json_schema_2020_12_meta_core),
+	META("json-schema.org/draft/2020-12/meta/format-annotation",
+	    json_schema_2020_12_meta_format_annotation),
+	META("json-schema.org/draft/2020-12/meta/meta-data",
+	    json_schema_2020_12_meta_meta_data),
+	META("json-schema.org/draft/2020-12/meta/unevaluated",
+	    json_schema_2020_12_meta_unevaluated),
+	META("json-schema.org/draft/2020-12/meta/validation",
+	    json_schema_2020_12_meta_validation),
+#undef META
 };
 
 /*
@@ -144,7 +192,13 @@ struct dep {
 struct node {
 	size_t		 id;		/* its index in jsschema's nodes */
 	int		 kind;
+	const json_t	*j;		/* the schema */
+	size_t		 res;		/* its resource, in jsschema's res */
 	struct node	*ref;
+	int		 refonly;	/* up to Draft-07: siblings ignored */
+	struct node	*dref;		/* $dynamicRef, $recursiveRef */
+	const char	*dname;		/* its anchor, or NULL: a plain $ref */
+	const char	*dseg;		/* "/$dynamicRef" */
 	unsigned	 types;
 	const json_t	*typev;		/* "type", for the message */
 	const json_t	*enumv, *constv;
@@ -157,7 +211,11 @@ struct node {
 	const char	*patsrc;
 	const char	*format;
 	int		 items_array, uniqueitems;
+	const char	*itemskw;	/* "items" or "prefixItems" */
+	long long	 maxcontains, mincontains;
+	int		 contains_ann;	/* 2020-12: contains evaluates items */
 	struct child	 items, additem, contains, addprops, propnames;
+	struct child	 uitems, uprops;	/* unevaluated* */
 	struct child	 ifs, thens, elses, nots;
 	struct child	*itemv, *allof, *anyof, *oneof, *props;
 	size_t		 nitems, nallof, nanyof, noneof, nprops;
@@ -180,7 +238,24 @@ struct sinfo {
 	char		*base;
 	struct node	*node;
 	int		 draft;		/* of its resource; for an object */
+	unsigned	 vocab;		/* VOC_* */
+	const json_t	*res;		/* its resource's root */
 	const json_t	*schemav;	/* the "$schema" that chose it */
+};
+
+/* A meta-schema other than the built-in ones: its dialect. */
+struct cmeta {
+	char		*uri;
+	int		 draft;
+	unsigned	 vocab;
+};
+
+/* A "$dynamicAnchor" (2019-09's "$recursiveAnchor": name ""). */
+struct dynanchor {
+	const json_t	*res;
+	const char	*name;
+	const json_t	*s;
+	struct node	*node;
 };
 
 /* A URI that names a schema: a document, an $id, a plain-name fragment. */
@@ -205,6 +280,14 @@ struct jsschema {
 	size_t		 scap, sn;
 	struct node	**nodes;
 	size_t		 nnodes;
+	struct cmeta	*cmetas;
+	size_t		 ncmetas;
+	struct dynanchor *dyn;
+	size_t		 ndyn;
+	const json_t	**res;		/* resources, by node->res */
+	size_t		 nres;
+	int		 dynamic;	/* a $dynamicRef is dynamic */
+	unsigned char	*resdyn;	/* by res: it declares dynamic anchors */
 	char		**strs;
 	size_t		 nstrs;
 };
@@ -230,6 +313,8 @@ struct cctx {
 	int		 depth;		/* compile() calls under way */
 	const char	*lastref;	/* the last "$ref" followed */
 	int		 draft;		/* of the schema being compiled */
+	unsigned	 vocab;
+	const json_t	*res;
 };
 
 static void	 str_text(struct buf *, const char *, size_t);
@@ -681,13 +766,11 @@ dialect_of(int draft)
 	return NULL;
 }
 
-/* A dialect this library validates (not merely knows by name). */
+/* A dialect this library validates. */
 static int
 draft_supported(int draft)
 {
-	const struct dialect *d = dialect_of(draft);
-
-	return d != NULL && d->meta != NULL;
+	return dialect_of(draft) != NULL;
 }
 
 /*
@@ -775,16 +858,22 @@ jsschema_opts_free(struct jsschema_opts *o)
 	o->nrefmap = o->nfiles = 0;
 }
 
-/* The built-in meta-schema at uri (no fragment), or NULL. */
-static const struct dialect *
+/* The built-in meta-schema at uri (http or https, no fragment), or NULL. */
+static const struct meta *
 builtin_meta(const char *uri)
 {
-	const struct dialect *d;
+	size_t i;
 
-	if (strchr(uri, '#') != NULL || (d = dialect_of(uri_draft(uri))) ==
-	    NULL || d->meta == NULL)
+	if (strncmp(uri, "http://", 7) == 0)
+		uri += 7;
+	else if (strncmp(uri, "https://", 8) == 0)
+		uri += 8;
+	else
 		return NULL;
-	return d;
+	for (i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
+		if (strcmp(uri, metas[i].path) == 0)
+			return &metas[i];
+	return NULL;
 }
 
 static struct sinfo *
@@ -870,32 +959,41 @@ reg_add(struct jsschema *js, const char *uri, const json_t *schema)
 	js->nregs++;
 }
 
-static void index_at(struct jsschema *, const json_t *, const char *, int,
-    int);
+/* Where a subschema is read: its dialect, vocabularies and resource. */
+struct dial {
+	int		 draft;
+	unsigned	 vocab;
+	const json_t	*res;		/* the resource's root */
+};
+
+static void index_at(struct jsschema *, const json_t *, const char *,
+    const struct dial *, int);
 
 static void
 index_member(struct jsschema *js, const json_t *s, const char *kw,
-    const char *base, int draft)
+    const char *base, const struct dial *in)
 {
 	const json_t *c;
 
 	if ((c = json_object_get(s, kw)) != NULL)
-		index_at(js, c, base, draft, 0);
+		index_at(js, c, base, in, 0);
 }
 
 static void
-index_array(struct jsschema *js, const json_t *a, const char *base, int draft)
+index_array(struct jsschema *js, const json_t *a, const char *base,
+    const struct dial *in)
 {
 	size_t i;
 
 	if (!json_is_array(a))
 		return;
 	for (i = 0; i < json_array_size(a); i++)
-		index_at(js, json_array_get(a, i), base, draft, 0);
+		index_at(js, json_array_get(a, i), base, in, 0);
 }
 
 static void
-index_map(struct jsschema *js, const json_t *m, const char *base, int draft)
+index_map(struct jsschema *js, const json_t *m, const char *base,
+    const struct dial *in)
 {
 	const char *k;
 	json_t *v;
@@ -903,47 +1001,114 @@ index_map(struct jsschema *js, const json_t *m, const char *base, int draft)
 	if (!json_is_object(m))
 		return;
 	json_object_foreach((json_t *)m, k, v)
-		index_at(js, v, base, draft, 0);
+		index_at(js, v, base, in, 0);
+}
+
+/* The custom meta-schema at uri, as cmeta_load() read it, or NULL. */
+static const struct cmeta *
+cmeta_find(const struct jsschema *js, const char *uri)
+{
+	size_t i, n = strlen(uri);
+
+	if (n > 0 && uri[n - 1] == '#')
+		n--;
+	for (i = 0; i < js->ncmetas; i++)
+		if (strlen(js->cmetas[i].uri) == n &&
+		    strncmp(js->cmetas[i].uri, uri, n) == 0)
+			return &js->cmetas[i];
+	return NULL;
+}
+
+/* The dialect "$schema" sv names, in *d; d->res is left as it is. */
+static void
+schema_dialect(const struct jsschema *js, const json_t *sv, struct dial *d)
+{
+	const struct dialect *dl;
+	const struct cmeta *cm;
+
+	if (!json_is_string(sv)) {
+		d->draft = DRAFT_NOTSTRING;
+		return;
+	}
+	d->draft = uri_draft(json_string_value(sv));
+	if ((dl = dialect_of(d->draft)) != NULL)
+		d->vocab = dl->vocab;
+	else if ((cm = cmeta_find(js, json_string_value(sv))) != NULL) {
+		d->draft = cm->draft;
+		d->vocab = cm->vocab;
+	}
+}
+
+/* Registers the anchor name of s, in base's resource; dyn: $dynamicAnchor. */
+static void
+index_anchor(struct jsschema *js, const json_t *s, const char *base,
+    const json_t *res, const char *name, int dyn)
+{
+	struct buf b = BUF_INIT;
+
+	if (name[0] != '\0') {
+		buf_adds(&b, base);
+		buf_addc(&b, '#');
+		buf_adds(&b, name);
+		reg_add(js, buf_cstr(&b), s);
+		buf_free(&b);
+	}
+	if (!dyn)
+		return;
+	js->dyn = xreallocarray(js->dyn, js->ndyn + 1, sizeof(*js->dyn));
+	js->dyn[js->ndyn].res = res;
+	js->dyn[js->ndyn].name = name;
+	js->dyn[js->ndyn].s = s;
+	js->dyn[js->ndyn].node = NULL;
+	js->ndyn++;
 }
 
 /*
- * Records the base URI and the dialect of s and of its subschemas, and
- * registers the URIs their "$id"s ("id" in Draft-04) name. A "$ref"
- * hides its siblings, its "$id" too. "$schema" chooses the dialect at
- * the root of a document (root) and of a resource that an id starts;
- * the dialect of the schema around it (draft) holds elsewhere. A
- * "$schema" that names no supported dialect is recorded as such, for
- * compile() to report.
+ * Records the base URI, dialect and resource of s and of its subschemas,
+ * and registers the URIs their "$id"s ("id" in Draft-04) and anchors
+ * name. Up to Draft-07 a "$ref" hides its siblings, its "$id" too.
+ * "$schema" chooses the dialect at the root of a document (root) and of
+ * a resource that an id starts; the dialect of the schema around it
+ * holds elsewhere. A "$schema" that names no dialect known here is
+ * recorded as such, for compile() to report.
  */
 static void
-index_at(struct jsschema *js, const json_t *s, const char *base, int draft,
-    int root)
+index_at(struct jsschema *js, const json_t *s, const char *base,
+    const struct dial *in, int root)
 {
 	const struct dialect *d;
-	const json_t *id, *items, *sv;
+	const json_t *id, *items, *sv, *a;
 	struct sinfo *si;
+	struct dial dl = *in;
 	char *abs = NULL, *hash;
 	const char *nb = base;
 	unsigned kw;
 
 	if (json_is_boolean(s)) {
-		if (sinfo_get(js, s) == NULL)
-			sinfo_add(js, s, base)->draft = draft;
+		if (sinfo_get(js, s) == NULL) {
+			si = sinfo_add(js, s, base);
+			si->draft = in->draft;
+			si->vocab = in->vocab;
+			si->res = in->res;
+		}
 		return;
 	}
 	if (!json_is_object(s) || sinfo_get(js, s) != NULL)
 		return;
-	d = dialect_of(draft);
+	d = dialect_of(dl.draft);
 	id = json_object_get(s, d != NULL ? d->idkw : "$id");
 	sv = json_object_get(s, "$schema");
 	if (sv != NULL && (root || json_is_string(id))) {
-		draft = json_is_string(sv) ?
-		    uri_draft(json_string_value(sv)) : DRAFT_NOTSTRING;
-		d = dialect_of(draft);
+		schema_dialect(js, sv, &dl);
+		d = dialect_of(dl.draft);
 		id = json_object_get(s, d != NULL ? d->idkw : "$id");
 	} else
 		sv = NULL;
-	if (json_is_string(id) && json_object_get(s, "$ref") == NULL) {
+	kw = d != NULL ? d->kw : 0;
+	if (root)
+		dl.res = s;
+	if (json_is_string(id) && ((kw & KW_2019) ||
+	    json_object_get(s, "$ref") == NULL)) {
 		abs = uri_resolve(base, json_string_value(id));
 		hash = strchr(abs, '#');
 		if (hash != NULL && hash[1] != '\0') {
@@ -952,40 +1117,63 @@ index_at(struct jsschema *js, const json_t *s, const char *base, int draft,
 				*hash = '\0';
 				reg_add(js, abs, s);
 				nb = abs;
+				dl.res = s;
 			}
 		} else {
 			nb = uri_key(abs);
 			reg_add(js, nb, s);
+			dl.res = s;
 		}
 	}
 	si = sinfo_add(js, s, nb);
-	si->draft = draft;
+	si->draft = dl.draft;
+	si->vocab = dl.vocab;
+	si->res = dl.res;
 	si->schemav = sv;
-	kw = d != NULL ? d->kw : 0;
-	index_member(js, s, "additionalItems", nb, draft);
+	if (kw & KW_2019) {
+		if (json_is_string(a = json_object_get(s, "$anchor")))
+			index_anchor(js, s, nb, dl.res, json_string_value(a),
+			    0);
+		if (!(kw & KW_2020) && json_is_true(json_object_get(s,
+		    "$recursiveAnchor")))
+			index_anchor(js, s, nb, dl.res, "", 1);
+		if ((kw & KW_2020) && json_is_string(a = json_object_get(s,
+		    "$dynamicAnchor")))
+			index_anchor(js, s, nb, dl.res, json_string_value(a),
+			    1);
+		index_map(js, json_object_get(s, "$defs"), nb, &dl);
+		index_map(js, json_object_get(s, "dependentSchemas"), nb, &dl);
+		index_member(js, s, "unevaluatedItems", nb, &dl);
+		index_member(js, s, "unevaluatedProperties", nb, &dl);
+		index_member(js, s, "contentSchema", nb, &dl);
+	}
+	if (kw & KW_2020)
+		index_array(js, json_object_get(s, "prefixItems"), nb, &dl);
+	else
+		index_member(js, s, "additionalItems", nb, &dl);
 	if (kw & KW_CONST) {
-		index_member(js, s, "contains", nb, draft);
-		index_member(js, s, "propertyNames", nb, draft);
+		index_member(js, s, "contains", nb, &dl);
+		index_member(js, s, "propertyNames", nb, &dl);
 	}
-	index_member(js, s, "additionalProperties", nb, draft);
+	index_member(js, s, "additionalProperties", nb, &dl);
 	if (kw & KW_IF) {
-		index_member(js, s, "if", nb, draft);
-		index_member(js, s, "then", nb, draft);
-		index_member(js, s, "else", nb, draft);
+		index_member(js, s, "if", nb, &dl);
+		index_member(js, s, "then", nb, &dl);
+		index_member(js, s, "else", nb, &dl);
 	}
-	index_member(js, s, "not", nb, draft);
+	index_member(js, s, "not", nb, &dl);
 	items = json_object_get(s, "items");
 	if (json_is_array(items))
-		index_array(js, items, nb, draft);
+		index_array(js, items, nb, &dl);
 	else if (items != NULL)
-		index_at(js, items, nb, draft, 0);
-	index_array(js, json_object_get(s, "allOf"), nb, draft);
-	index_array(js, json_object_get(s, "anyOf"), nb, draft);
-	index_array(js, json_object_get(s, "oneOf"), nb, draft);
-	index_map(js, json_object_get(s, "definitions"), nb, draft);
-	index_map(js, json_object_get(s, "properties"), nb, draft);
-	index_map(js, json_object_get(s, "patternProperties"), nb, draft);
-	index_map(js, json_object_get(s, "dependencies"), nb, draft);
+		index_at(js, items, nb, &dl, 0);
+	index_array(js, json_object_get(s, "allOf"), nb, &dl);
+	index_array(js, json_object_get(s, "anyOf"), nb, &dl);
+	index_array(js, json_object_get(s, "oneOf"), nb, &dl);
+	index_map(js, json_object_get(s, "definitions"), nb, &dl);
+	index_map(js, json_object_get(s, "properties"), nb, &dl);
+	index_map(js, json_object_get(s, "patternProperties"), nb, &dl);
+	index_map(js, json_object_get(s, "dependencies"), nb, &dl);
 	free(abs);
 }
 
@@ -993,7 +1181,12 @@ index_at(struct jsschema *js, const json_t *s, const char *base, int draft,
 static void
 index_schema(struct jsschema *js, const json_t *s, const char *base)
 {
-	index_at(js, s, base, js->draft, 1);
+	struct dial d;
+
+	d.draft = js->draft;
+	d.vocab = dialect_of(js->draft)->vocab;
+	d.res = s;
+	index_at(js, s, base, &d, 1);
 }
 
 /* ---- compiling ---- */
@@ -1073,6 +1266,8 @@ read_file(const char *path, json_error_t *jerr, int *errnum)
 	return doc;
 }
 
+static int	 load_metas(struct cctx *, const json_t *);
+
 /* Reads the schemas of opts->files; 0, or -1 with the error set. */
 static int
 load_files(struct cctx *cc, const char *const *files, size_t nfiles)
@@ -1100,6 +1295,11 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 			free(uri);
 			return -1;
 		}
+		if (load_metas(cc, doc) == -1) {
+			json_decref(doc);
+			free(uri);
+			return -1;
+		}
 		e = add_loaded(cc->js, doc, uri);
 		free(uri);
 		if (e == -1) {
@@ -1124,12 +1324,12 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	json_t *doc = NULL;
 	const char *rest;
 	struct buf path = BUF_INIT;
-	const struct dialect *meta;
+	const struct meta *meta;
 	size_t i, n;
 	int e;
 
 	if ((meta = builtin_meta(uri)) != NULL) {
-		doc = json_loadb(meta->meta, *meta->metalen, 0, &jerr);
+		doc = json_loadb(meta->text, *meta->len, 0, &jerr);
 		if (doc == NULL) {
 			cc_error(cc, where, "built-in meta-schema: %s",
 			    jerr.text);
@@ -1197,11 +1397,151 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 			    uri);
 		return -1;
 	}
+	if (load_metas(cc, doc) == -1) {
+		json_decref(doc);
+		return -1;
+	}
 	if (add_loaded(js, doc, uri) == -1) {
 		cc_error(cc, where, "cannot load \"%s\": a different schema "
 		    "with the URI \"%s\" is already loaded", uri, js->dup);
 		return -1;
 	}
+	return 0;
+}
+
+/* Whether load_doc() has a place to look for uri: a doc is there or not. */
+static int
+doc_known(const struct jsschema *js, const char *uri)
+{
+	size_t i;
+
+	if (builtin_meta(uri) != NULL || reg_find(js, uri) != NULL ||
+	    strncasecmp(uri, "file:", 5) == 0)
+		return 1;
+	for (i = 0; i < js->nrefmap; i++)
+		if (strncmp(uri, js->refmap[i].uri,
+		    strlen(js->refmap[i].uri)) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The vocabularies a meta-schema's "$vocabulary" v names, for its
+ * dialect d: -1, with the error set, for a required one not known here.
+ */
+static int
+vocab_of(struct cctx *cc, const char *uri, int d, const json_t *v)
+{
+	static const char *const known[] = {
+	    "core", "applicator", "unevaluated", "meta-data",
+	    "format-annotation", "content"
+	};
+	const char *k, *name, *pre = d == DRAFT2020_12 ?
+	    "https://json-schema.org/draft/2020-12/vocab/" :
+	    "https://json-schema.org/draft/2019-09/vocab/";
+	unsigned vocab = 0;
+	json_t *jv;
+	size_t i;
+	int ok;
+
+	if (!json_is_object(v))
+		return (int)dialect_of(d)->vocab;
+	json_object_foreach((json_t *)v, k, jv) {
+		ok = 0;
+		name = strncmp(k, pre, strlen(pre)) == 0 ? k + strlen(pre) : "";
+		if (strcmp(name, "validation") == 0) {
+			vocab |= VOC_VALIDATION;
+			ok = 1;
+		} else if ((d == DRAFT2020_12 &&
+		    strcmp(name, "format-assertion") == 0) ||
+		    (d == DRAFT2019_09 && strcmp(name, "format") == 0)) {
+			if (d == DRAFT2020_12 || json_is_true(jv))
+				vocab |= VOC_FORMAT;
+			ok = 1;
+		}
+		for (i = 0; !ok && i < sizeof(known) / sizeof(known[0]); i++)
+			ok = strcmp(name, known[i]) == 0;
+		if (!ok && json_is_true(jv)) {
+			cc_error(cc, NULL, "the meta-schema \"%s\" requires the "
+			    "vocabulary \"%s\", which is not known here", uri,
+			    k);
+			return -1;
+		}
+	}
+	return (int)vocab;
+}
+
+/*
+ * The meta-schema js->cmetas[i] names, read when it can be had: its
+ * dialect is that of its own "$schema" (2019-09 or 2020-12), with the
+ * vocabularies of its "$vocabulary". It stays unknown otherwise. 0, or
+ * -1 with the error set.
+ */
+static int
+cmeta_read(struct cctx *cc, size_t i)
+{
+	struct jsschema *js = cc->js;
+	const json_t *doc, *sv;
+	char *uri = js->cmetas[i].uri;
+	int d, vocab;
+
+	if (strchr(uri, '#') != NULL || !doc_known(js, uri))
+		return 0;
+	if ((doc = reg_find(js, uri)) == NULL) {
+		if (load_doc(cc, uri, NULL) == -1)
+			return -1;
+		doc = reg_find(js, uri);
+	}
+	sv = json_object_get(doc, "$schema");
+	d = json_is_string(sv) ? uri_draft(json_string_value(sv)) :
+	    DRAFT_UNKNOWN;
+	if (d != DRAFT2019_09 && d != DRAFT2020_12)
+		return 0;
+	if ((vocab = vocab_of(cc, uri, d, json_object_get(doc,
+	    "$vocabulary"))) == -1)
+		return -1;
+	js->cmetas[i].draft = d;
+	js->cmetas[i].vocab = (unsigned)vocab;
+	return 0;
+}
+
+/*
+ * Reads the meta-schemas that the "$schema"s in doc name, other than the
+ * built-in ones (see cmeta_read), before doc is indexed. 0, or -1 with
+ * the error set.
+ */
+static int
+load_metas(struct cctx *cc, const json_t *doc)
+{
+	struct jsschema *js = cc->js;
+	const json_t *sv;
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_array(doc)) {
+		json_array_foreach((json_t *)doc, i, v)
+			if (load_metas(cc, v) == -1)
+				return -1;
+		return 0;
+	}
+	if (!json_is_object(doc))
+		return 0;
+	sv = json_object_get(doc, "$schema");
+	if (json_is_string(sv) && uri_draft(json_string_value(sv)) ==
+	    DRAFT_UNKNOWN && cmeta_find(js, json_string_value(sv)) == NULL) {
+		js->cmetas = xreallocarray(js->cmetas, js->ncmetas + 1,
+		    sizeof(*js->cmetas));
+		i = js->ncmetas++;
+		js->cmetas[i].uri = uri_key(xstrdup(json_string_value(sv)));
+		js->cmetas[i].draft = DRAFT_UNKNOWN;
+		js->cmetas[i].vocab = 0;
+		if (cmeta_read(cc, i) == -1)
+			return -1;
+	}
+	json_object_foreach((json_t *)doc, k, v)
+		if (load_metas(cc, v) == -1)
+			return -1;
 	return 0;
 }
 
@@ -1272,6 +1612,7 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 	const char *saved;
 	struct sinfo *si;
 	struct node *n = NULL;
+	struct dial in;
 
 	abs = uri_key(uri_resolve(base, ref));
 	hash = strchr(abs, '#');
@@ -1304,8 +1645,15 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 	if ((si = sinfo_get(js, t)) == NULL) {
 		if (hash != NULL)
 			*hash = '\0';
-		si = sinfo_get(js, doc);
-		index_at(js, t, abs, si != NULL ? si->draft : js->draft, 0);
+		if ((si = sinfo_get(js, doc)) != NULL) {
+			in.draft = si->draft;
+			in.vocab = si->vocab;
+		} else {
+			in.draft = js->draft;
+			in.vocab = dialect_of(js->draft)->vocab;
+		}
+		in.res = doc;
+		index_at(js, t, abs, &in, 0);
 		if ((si = sinfo_get(js, t)) == NULL) {
 			cc_error(cc, where, "$ref \"%s\" does not point at "
 			    "a schema", ref);
@@ -1523,16 +1871,78 @@ prop_index(struct node *n)
 	}
 }
 
+/* The schemas of kw (an array), in v: "items", "prefixItems". */
 static void
-compile_object(struct cctx *cc, struct node *n, const json_t *s,
-    const char *base, const struct kpath *where)
+compile_itemv(struct cctx *cc, struct node *n, const json_t *s,
+    const char *kw, const char *base, const struct kpath *where)
 {
-	struct jsschema *js = cc->js;
-	const struct dialect *d = dialect_of(cc->draft);
-	const json_t *v, *t;
+	const json_t *v = json_object_get(s, kw);
+	struct kpath kp;
+	size_t i;
+
+	n->items_array = 1;
+	n->itemskw = kw;
+	n->nitems = json_array_size(v);
+	n->itemv = xcalloc(n->nitems + 1, sizeof(*n->itemv));
+	for (i = 0; i < n->nitems; i++) {
+		n->itemv[i].seg = seg_idx(cc->js, kw, i);
+		kp.up = where;
+		kp.seg = n->itemv[i].seg;
+		n->itemv[i].n = compile(cc, json_array_get(v, i), base, &kp);
+	}
+}
+
+/*
+ * "dependencies" (kind 0: names or a schema per property),
+ * "dependentRequired" (1: names) or "dependentSchemas" (2: a schema).
+ */
+static void
+compile_deps(struct cctx *cc, struct node *n, const json_t *s,
+    const char *kw, int kind, const char *base, const struct kpath *where)
+{
+	const json_t *v = json_object_get(s, kw);
 	const char *k;
 	json_t *jv;
 	struct kpath kp;
+	size_t i;
+
+	if (v == NULL)
+		return;
+	if (!json_is_object(v)) {
+		cc_error(cc, where, "\"%s\" must be an object", kw);
+		return;
+	}
+	n->deps = xreallocarray(n->deps, n->ndeps + json_object_size(v) + 1,
+	    sizeof(*n->deps));
+	json_object_foreach((json_t *)v, k, jv) {
+		i = n->ndeps++;
+		memset(&n->deps[i], 0, sizeof(n->deps[i]));
+		n->deps[i].name = k;
+		n->deps[i].c.seg = seg_key(cc->js, kw, k);
+		kp.up = where;
+		kp.seg = n->deps[i].c.seg;
+		if (kind != 2 && json_is_array(jv)) {
+			if (!string_array(jv))
+				cc_error(cc, &kp, "must be an array of names%s",
+				    kind == 0 ? " or a schema" : "");
+			n->deps[i].req = jv;
+		} else if (kind == 1)
+			cc_error(cc, &kp, "must be an array of names");
+		else
+			n->deps[i].c.n = compile(cc, jv, base, &kp);
+	}
+}
+
+/*
+ * The assertions of the validation vocabulary (all of them before
+ * 2019-09; a meta-schema's "$vocabulary" may leave them out since).
+ */
+static void
+compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
+    const char *base, const struct kpath *where)
+{
+	const struct dialect *d = dialect_of(cc->draft);
+	const json_t *v, *t;
 	struct buf b = BUF_INIT;
 	char err[256];
 	uint64_t h;
@@ -1594,6 +2004,11 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	n->minitems = get_count(cc, s, "minItems", where);
 	n->maxprops = get_count(cc, s, "maxProperties", where);
 	n->minprops = get_count(cc, s, "minProperties", where);
+	if (d->kw & KW_2019) {
+		n->maxcontains = get_count(cc, s, "maxContains", where);
+		n->mincontains = get_count(cc, s, "minContains", where);
+		compile_deps(cc, n, s, "dependentRequired", 1, base, where);
+	}
 	if ((v = json_object_get(s, "pattern")) != NULL) {
 		if (!json_is_string(v))
 			cc_error(cc, where, "\"pattern\" must be a string");
@@ -1609,24 +2024,67 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			}
 		}
 	}
-	if ((v = json_object_get(s, "format")) != NULL && js->format != JSSCHEMA_FORMAT_ANNOTATE &&
-	    json_is_string(v) && jsformat_check(json_string_value(v), "",
-	    0) != -1 && format_of(d, json_string_value(v)))
-		n->format = json_string_value(v);
 	if ((v = json_object_get(s, "uniqueItems")) != NULL)
 		n->uniqueitems = json_is_true(v);
-	v = json_object_get(s, "items");
-	if (json_is_array(v)) {
-		n->items_array = 1;
-		n->nitems = json_array_size(v);
-		n->itemv = xcalloc(n->nitems + 1, sizeof(*n->itemv));
-		for (i = 0; i < n->nitems; i++) {
-			n->itemv[i].seg = seg_idx(js, "items", i);
-			kp.up = where;
-			kp.seg = n->itemv[i].seg;
-			n->itemv[i].n = compile(cc, json_array_get(v, i), base,
-			    &kp);
-		}
+	if ((v = json_object_get(s, "required")) != NULL) {
+		if (!string_array(v))
+			cc_error(cc, where, "\"required\" must be an array of "
+			    "strings");
+		else
+			n->required = v;
+	}
+}
+
+/* Whether "format" asserts here, by the option and the vocabularies. */
+static int
+format_asserts(const struct cctx *cc, const json_t *v)
+{
+	const struct dialect *d = dialect_of(cc->draft);
+
+	if (cc->js->format == JSSCHEMA_FORMAT_ANNOTATE || !json_is_string(v) ||
+	    jsformat_check(json_string_value(v), "", 0) == -1)
+		return 0;
+	if (cc->js->format == JSSCHEMA_FORMAT_ASSERT)
+		return 1;
+	return (cc->vocab & VOC_FORMAT) && format_of(d, json_string_value(v));
+}
+
+static void
+compile_object(struct cctx *cc, struct node *n, const json_t *s,
+    const char *base, const struct kpath *where)
+{
+	struct jsschema *js = cc->js;
+	const struct dialect *d = dialect_of(cc->draft);
+	const json_t *v;
+	const char *k;
+	json_t *jv;
+	struct kpath kp;
+	struct buf b = BUF_INIT;
+	char err[256];
+	size_t i;
+
+	n->maxlength = n->minlength = n->maxitems = n->minitems = -1;
+	n->maxprops = n->minprops = n->maxcontains = n->mincontains = -1;
+	if (cc->vocab & VOC_VALIDATION)
+		compile_assertions(cc, n, s, base, where);
+	if ((v = json_object_get(s, "format")) != NULL &&
+	    format_asserts(cc, v))
+		n->format = json_string_value(v);
+	n->itemskw = "items";
+	if (d->kw & KW_2020) {
+		v = json_object_get(s, "prefixItems");
+		if (v != NULL && (!json_is_array(v) ||
+		    json_array_size(v) == 0))
+			cc_error(cc, where, "\"prefixItems\" must be a "
+			    "non-empty array of schemas");
+		else if (v != NULL) {
+			compile_itemv(cc, n, s, "prefixItems", base, where);
+			sub(cc, s, "items", base, &n->additem, where);
+		} else
+			sub(cc, s, "items", base, &n->items, where);
+		n->contains_ann = 1;
+	} else if (json_is_array(json_object_get(s, "items"))) {
+		compile_itemv(cc, n, s, "items", base, where);
 		sub(cc, s, "additionalItems", base, &n->additem, where);
 	} else
 		sub(cc, s, "items", base, &n->items, where);
@@ -1640,6 +2098,11 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		sub(cc, s, "if", base, &n->ifs, where);
 		sub(cc, s, "then", base, &n->thens, where);
 		sub(cc, s, "else", base, &n->elses, where);
+	}
+	if (d->kw & KW_2019) {
+		sub(cc, s, "unevaluatedItems", base, &n->uitems, where);
+		sub(cc, s, "unevaluatedProperties", base, &n->uprops, where);
+		compile_deps(cc, n, s, "dependentSchemas", 2, base, where);
 	}
 	n->allof = sub_array(cc, s, "allOf", base, &n->nallof, where);
 	n->anyof = sub_array(cc, s, "anyOf", base, &n->nanyof, where);
@@ -1692,53 +2155,29 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 			}
 		}
 	}
-	if ((v = json_object_get(s, "dependencies")) != NULL) {
-		if (!json_is_object(v))
-			cc_error(cc, where, "\"dependencies\" must be an "
-			    "object");
-		else {
-			n->deps = xcalloc(json_object_size(v) + 1,
-			    sizeof(*n->deps));
-			json_object_foreach((json_t *)v, k, jv) {
-				i = n->ndeps++;
-				n->deps[i].name = k;
-				n->deps[i].c.seg = seg_key(js, "dependencies",
-				    k);
-				kp.up = where;
-				kp.seg = n->deps[i].c.seg;
-				if (json_is_array(jv)) {
-					if (!string_array(jv))
-						cc_error(cc, &kp, "must be an "
-						    "array of names or a "
-						    "schema");
-					n->deps[i].req = jv;
-				} else
-					n->deps[i].c.n = compile(cc, jv, base,
-					    &kp);
-			}
-		}
-	}
-	if ((v = json_object_get(s, "required")) != NULL) {
-		if (!string_array(v))
-			cc_error(cc, where, "\"required\" must be an array of "
-			    "strings");
-		else
-			n->required = v;
-	}
+	compile_deps(cc, n, s, "dependencies", 0, base, where);
 	n->leaf = n->items.n == NULL && n->nitems == 0 &&
 	    n->additem.n == NULL && n->contains.n == NULL &&
 	    n->addprops.n == NULL && n->propnames.n == NULL &&
 	    n->ifs.n == NULL && n->nots.n == NULL && n->nallof == 0 &&
 	    n->nanyof == 0 && n->noneof == 0 && n->nprops == 0 &&
-	    n->npprops == 0 && n->ndeps == 0;
+	    n->npprops == 0 && n->ndeps == 0 && n->ref == NULL &&
+	    n->dref == NULL && n->uitems.n == NULL && n->uprops.n == NULL;
 	/* Compiled now: a "$ref" in them that cannot resolve is an error. */
-	if ((v = json_object_get(s, "definitions")) != NULL &&
-	    json_is_object(v))
+	for (i = 0; i < 2; i++) {
+		k = i == 0 ? "definitions" : "$defs";
+		if (i == 1 && !(d->kw & KW_2019))
+			break;
+		if ((v = json_object_get(s, k)) == NULL ||
+		    !json_is_object(v))
+			continue;
 		json_object_foreach((json_t *)v, k, jv) {
 			kp.up = where;
-			kp.seg = seg_key(js, "definitions", k);
+			kp.seg = seg_key(js, i == 0 ? "definitions" : "$defs",
+			    k);
 			compile(cc, jv, base, &kp);
 		}
+	}
 }
 
 static struct node *
@@ -1800,6 +2239,63 @@ too_deep(struct cctx *cc, const struct kpath *where)
 	return new_node(cc->js);
 }
 
+/* The index in js->res of the resource whose root is r, added if new. */
+static size_t
+res_id(struct jsschema *js, const json_t *r)
+{
+	size_t i;
+
+	for (i = 0; i < js->nres; i++)
+		if (js->res[i] == r)
+			return i;
+	js->res = xreallocarray(js->res, js->nres + 1, sizeof(*js->res));
+	js->res[js->nres] = r;
+	return js->nres++;
+}
+
+/*
+ * 2020-12's "$dynamicRef" and 2019-09's "$recursiveRef": the target they
+ * resolve to as a "$ref" does, and the anchor that makes them dynamic
+ * (the target declares the "$dynamicAnchor" the fragment names, or
+ * "$recursiveAnchor": true), or none: then they are a "$ref".
+ */
+static void
+compile_dynref(struct cctx *cc, struct node *n, const json_t *s,
+    const struct sinfo *si, const struct kpath *where)
+{
+	int y2020 = dialect_of(cc->draft)->kw & KW_2020;
+	const char *kw = y2020 ? "$dynamicRef" : "$recursiveRef", *frag;
+	const json_t *r = json_object_get(s, kw), *a;
+	struct kpath k;
+
+	if (r == NULL)
+		return;
+	if (!json_is_string(r)) {
+		cc_error(cc, where, "\"%s\" must be a string", kw);
+		return;
+	}
+	n->dseg = y2020 ? "/$dynamicRef" : "/$recursiveRef";
+	k.up = where;
+	k.seg = n->dseg;
+	n->dref = resolve_ref(cc, si->base, json_string_value(r), &k);
+	if (n->dref == NULL)
+		return;
+	n->dref->target = 1;
+	if (!json_is_object(n->dref->j))
+		return;
+	if (y2020) {
+		frag = strchr(json_string_value(r), '#');
+		a = json_object_get(n->dref->j, "$dynamicAnchor");
+		if (frag != NULL && json_is_string(a) &&
+		    strcmp(frag + 1, json_string_value(a)) == 0)
+			n->dname = json_string_value(a);
+	} else if (json_is_true(json_object_get(n->dref->j,
+	    "$recursiveAnchor")))
+		n->dname = "";
+	if (n->dname != NULL)
+		cc->js->dynamic = 1;
+}
+
 /* The node of schema s, one compile() deeper, made for the index entry si. */
 static struct node *
 compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
@@ -1808,8 +2304,10 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 	struct node *n;
 	const json_t *ref;
 	struct kpath k;
+	int y2019;
 
 	n = new_node(cc->js);
+	n->j = s;
 	si->node = n;
 	if (json_is_boolean(s)) {
 		n->kind = json_is_true(s) ? NODE_TRUE : NODE_FALSE;
@@ -1821,6 +2319,8 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 		return n;
 	}
 	n->kind = NODE_OBJECT;
+	n->res = res_id(cc->js, si->res);
+	y2019 = dialect_of(cc->draft)->kw & KW_2019;
 	if ((ref = json_object_get(s, "$ref")) != NULL) {
 		if (!json_is_string(ref)) {
 			cc_error(cc, where, "\"$ref\" must be a string");
@@ -1830,12 +2330,17 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 		k.up = where;
 		k.seg = "/$ref";
 		n->ref = resolve_ref(cc, si->base, json_string_value(ref), &k);
-		if (n->ref == NULL)
-			n->kind = NODE_TRUE;
-		else
+		if (n->ref != NULL)
 			n->ref->target = 1;
-		return n;
+		if (!y2019) {
+			n->refonly = 1;
+			if (n->ref == NULL)
+				n->kind = NODE_TRUE;
+			return n;
+		}
 	}
+	if (y2019)
+		compile_dynref(cc, n, s, si, where);
 	compile_object(cc, n, s, si->base, where);
 	return n;
 }
@@ -1894,12 +2399,19 @@ compile(struct cctx *cc, const json_t *s, const char *base,
 	struct jsschema *js = cc->js;
 	struct sinfo *si;
 	struct node *n;
-	int saved = cc->draft;
+	struct dial in, saved;
 
 	if ((si = sinfo_get(js, s)) == NULL) {
-		index_at(js, s, base, cc->draft, 0);
-		if ((si = sinfo_get(js, s)) == NULL)
+		in.draft = cc->draft;
+		in.vocab = cc->vocab;
+		in.res = cc->res;
+		index_at(js, s, base, &in, 0);
+		if ((si = sinfo_get(js, s)) == NULL) {
 			si = sinfo_add(js, s, base);
+			si->draft = in.draft;
+			si->vocab = in.vocab;
+			si->res = in.res;
+		}
 	}
 	if (json_is_boolean(s) && !(dialect_of(cc->draft)->kw &
 	    KW_BOOLSCHEMA) && (where == NULL ||
@@ -1917,10 +2429,18 @@ compile(struct cctx *cc, const json_t *s, const char *base,
 	if (cc->depth == JSSCHEMA_MAX_COMPILE_DEPTH)
 		return too_deep(cc, where);
 	cc->depth++;
-	if (json_is_object(s))
+	saved.draft = cc->draft;
+	saved.vocab = cc->vocab;
+	saved.res = cc->res;
+	if (json_is_object(s)) {
 		cc->draft = si->draft;
+		cc->vocab = si->vocab;
+		cc->res = si->res;
+	}
 	n = compile_node(cc, s, si, where);
-	cc->draft = saved;
+	cc->draft = saved.draft;
+	cc->vocab = saved.vocab;
+	cc->res = saved.res;
 	cc->depth--;
 	return n;
 }
@@ -1966,6 +2486,12 @@ jsschema_free(struct jsschema *js)
 		free(js->regs[i].uri);
 	free(js->regs);
 	free(js->dup);
+	for (i = 0; i < js->ncmetas; i++)
+		free(js->cmetas[i].uri);
+	free(js->cmetas);
+	free(js->dyn);
+	free(js->res);
+	free(js->resdyn);
 	for (i = 0; i < js->nstrs; i++)
 		free(js->strs[i]);
 	free(js->strs);
@@ -1978,6 +2504,32 @@ jsschema_free(struct jsschema *js)
 		json_decref(js->docs[i]);
 	free(js->docs);
 	free(js);
+}
+
+/*
+ * When a "$dynamicRef" is dynamic, the schemas of every dynamic anchor
+ * are compiled, and the resources that declare them are marked: only
+ * those enter the dynamic scope when validating.
+ */
+static void
+compile_dyn(struct cctx *cc)
+{
+	struct jsschema *js = cc->js;
+	struct sinfo *si;
+	size_t i;
+
+	if (!js->dynamic)
+		return;
+	for (i = 0; i < js->ndyn && !cc->failed; i++) {
+		si = sinfo_get(js, js->dyn[i].s);
+		cc->draft = si->draft;
+		cc->vocab = si->vocab;
+		cc->res = si->res;
+		js->dyn[i].node = compile(cc, js->dyn[i].s, si->base, NULL);
+	}
+	js->resdyn = xcalloc(js->nres + 1, 1);
+	for (i = 0; i < js->ndyn && !cc->failed; i++)
+		js->resdyn[js->dyn[i].node->res] = 1;
 }
 
 struct jsschema *
@@ -2016,6 +2568,9 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	cc.depth = 0;
 	cc.lastref = NULL;
 	cc.draft = js->draft;
+	cc.vocab = draft_supported(js->draft) ?
+	    dialect_of(js->draft)->vocab : 0;
+	cc.res = schema;
 	add_doc(js, json_incref(schema));
 	if (!draft_supported(js->draft)) {
 		cc_error(&cc, NULL, "%s is not supported yet",
@@ -2027,9 +2582,19 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	if (strchr(base, '#') != NULL)
 		*strchr(base, '#') = '\0';
 	reg_add(js, base, schema);
-	index_schema(js, schema, base);
-	if (opts == NULL || load_files(&cc, opts->files, opts->nfiles) == 0)
-		js->root = compile(&cc, schema, base, NULL);
+	if ((opts == NULL || load_files(&cc, opts->files, opts->nfiles) == 0) &&
+	    load_metas(&cc, schema) == 0) {
+		js->regmark = js->nregs;
+		index_schema(js, schema, base);
+		js->regmark = 0;
+		if (js->dup != NULL)
+			cc_error(&cc, NULL, "a different schema with the URI "
+			    "\"%s\" is already loaded", js->dup);
+		else
+			js->root = compile(&cc, schema, base, NULL);
+	}
+	if (!cc.failed)
+		compile_dyn(&cc);
 	free(base);
 	if (cc.failed) {
 		jsschema_free(js);
@@ -2455,6 +3020,7 @@ struct score {
 struct memo {
 	const struct node	*n;
 	const json_t		*v;
+	size_t			 ctx;
 	struct score		 sc;
 	signed char		 verdict;	/* -1: not known yet */
 	char			 scored;
@@ -2494,7 +3060,117 @@ struct vctx {
 	size_t			 nkeep, capkeep;
 	struct busy		*busy;	/* by node id, made when first needed */
 	struct buf		 msg;
+	/*
+	 * The dynamic scope: the resources that declare dynamic anchors,
+	 * outermost first, each once; and its id (ctx), for the memo.
+	 */
+	size_t			*scope;
+	size_t			 nscope, capscope;
+	unsigned char		*onscope;	/* by resource */
+	size_t			 ctx;
+	struct ctxent		*ctxv;	/* ctx - 1 -> (up, res) */
+	size_t			 nctx, ctxcap, *ctxslot, ctxslots;
 };
+
+/*
+ * What the keywords applied to one array or object evaluated, for
+ * "unevaluatedItems" and "unevaluatedProperties": every member (all),
+ * the first items (prefix), or members by index (bits; an object's in
+ * the order json_object_foreach gives).
+ */
+struct ann {
+	size_t		 n;
+	int		 all;
+	size_t		 prefix;
+	unsigned char	*bits;
+};
+
+struct ctxent {
+	size_t		 up;
+	size_t		 res;
+};
+
+static void
+ann_init(struct ann *a, const json_t *v)
+{
+	memset(a, 0, sizeof(*a));
+	a->n = json_is_array(v) ? json_array_size(v) : json_object_size(v);
+}
+
+static void
+ann_set(struct ann *a, size_t i)
+{
+	if (a->bits == NULL)
+		a->bits = xcalloc(a->n / 8 + 1, 1);
+	a->bits[i / 8] |= (unsigned char)(1u << (i % 8));
+}
+
+static int
+ann_has(const struct ann *a, size_t i)
+{
+	return a->all || i < a->prefix || (a->bits != NULL &&
+	    (a->bits[i / 8] & (1u << (i % 8))));
+}
+
+static void
+ann_merge(struct ann *to, const struct ann *from)
+{
+	size_t i;
+
+	to->all |= from->all;
+	if (from->prefix > to->prefix)
+		to->prefix = from->prefix;
+	if (from->bits == NULL || to->all)
+		return;
+	if (to->bits == NULL)
+		to->bits = xcalloc(to->n / 8 + 1, 1);
+	for (i = 0; i < to->n / 8 + 1; i++)
+		to->bits[i] |= from->bits[i];
+}
+
+/*
+ * The id of the dynamic scope ctx with the resource res pushed on it:
+ * scopes are interned, so that the memo tells them apart.
+ */
+static size_t
+ctx_push(struct vctx *c, size_t ctx, size_t res)
+{
+	size_t i, j, h;
+
+	h = ptr_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
+	if (c->ctxslots > 0)
+		for (i = h & (c->ctxslots - 1); c->ctxslot[i] != 0;
+		    i = (i + 1) & (c->ctxslots - 1)) {
+			j = c->ctxslot[i] - 1;
+			if (c->ctxv[j].up == ctx && c->ctxv[j].res == res)
+				return j + 1;
+		}
+	if ((c->nctx + 1) * 2 > c->ctxslots) {
+		free(c->ctxslot);
+		c->ctxslots = c->ctxslots ? c->ctxslots * 2 : 16;
+		c->ctxslot = xcalloc(c->ctxslots, sizeof(*c->ctxslot));
+		for (j = 0; j < c->nctx; j++) {
+			h = ptr_hash((void *)(uintptr_t)(c->ctxv[j].up *
+			    65599 + c->ctxv[j].res + 1));
+			for (i = h & (c->ctxslots - 1); c->ctxslot[i] != 0;
+			    i = (i + 1) & (c->ctxslots - 1))
+				;
+			c->ctxslot[i] = j + 1;
+		}
+		h = ptr_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
+	}
+	if (c->nctx == c->ctxcap) {
+		c->ctxcap = c->ctxcap ? c->ctxcap * 2 : 16;
+		c->ctxv = xreallocarray(c->ctxv, c->ctxcap, sizeof(*c->ctxv));
+	}
+	c->ctxv[c->nctx].up = ctx;
+	c->ctxv[c->nctx].res = res;
+	for (i = h & (c->ctxslots - 1); c->ctxslot[i] != 0;
+	    i = (i + 1) & (c->ctxslots - 1))
+		;
+	c->ctxslot[i] = ++c->nctx;
+	return c->nctx;
+}
 
 static unsigned
 inst_type(const json_t *v)
@@ -2593,17 +3269,29 @@ err_free(struct jsschema_error *e)
 }
 
 static int validate(struct vctx *, const struct node *, const json_t *,
-    const struct ipath *, const struct kpath *);
+    const struct ipath *, const struct kpath *, struct ann *);
 
-/* The verdict alone, without errors. */
+/*
+ * The verdict alone, without errors; with a, what n evaluated is added
+ * to *a when n holds (the annotations of a failing schema are dropped).
+ */
 static int
 check(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
+	struct ann t;
 	int r;
 
 	c->quiet++;
-	r = validate(c, n, v, ip, kp);
+	if (a == NULL)
+		r = validate(c, n, v, ip, kp, NULL);
+	else {
+		ann_init(&t, v);
+		r = validate(c, n, v, ip, kp, &t);
+		if (r == 0)
+			ann_merge(a, &t);
+		free(t.bits);
+	}
 	c->quiet--;
 	return r;
 }
@@ -2622,15 +3310,16 @@ check(struct vctx *c, const struct node *n, const json_t *v,
 	bad = 1;							\
 } while (0)
 
+/* Applies ch to v: a member of the value (a NULL), or the value itself. */
 static int
 v_child(struct vctx *c, const struct child *ch, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	struct kpath k;
 
 	k.up = kp;
 	k.seg = ch->seg;
-	return validate(c, ch->n, v, ip, &k);
+	return validate(c, ch->n, v, ip, &k, a);
 }
 
 static int
@@ -2675,7 +3364,7 @@ branch_score(struct vctx *c, const struct child *ch, const json_t *v,
 	memset(&c->sc, 0, sizeof(c->sc));
 	c->scv = v;
 	c->scoring++;
-	v_child(c, ch, v, ip, kp);
+	v_child(c, ch, v, ip, kp, NULL);
 	c->scoring--;
 	*out = c->sc;
 	c->sc = saved;
@@ -2706,7 +3395,7 @@ closest_branch(struct vctx *c, const struct child *br, size_t n,
 	if (c->scoring)
 		score_add(c, &best, v, 0, 0);
 	else
-		v_child(c, &br[bi], v, ip, kp);
+		v_child(c, &br[bi], v, ip, kp, NULL);
 }
 
 static int
@@ -2854,46 +3543,112 @@ unique_pair(const json_t *a, size_t *pi, size_t *pj)
 	return found;
 }
 
+/* "contains", with "minContains" and "maxContains". */
 static int
-v_array(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+v_contains(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
-	size_t size = json_array_size(v), i, j;
+	size_t size = json_array_size(v), i, count = 0;
+	long long need = n->mincontains >= 0 ? n->mincontains : 1;
+	int every = n->maxcontains >= 0 || (a != NULL && n->contains_ann);
 	struct ipath ci;
 	struct kpath k;
 	struct buf *m;
-	int bad = 0, found;
 
 	ci.up = ip;
 	ci.key = NULL;
 	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
-	if (n->items.n != NULL)
+	k.up = kp;
+	k.seg = n->contains.seg;
+	for (i = 0; i < size && (every || (long long)count < need); i++) {
+		ci.idx = i;
+		if (check(c, n->contains.n, json_array_get(v, i), &ci, &k,
+		    NULL) != 0)
+			continue;
+		count++;
+		if (a != NULL && n->contains_ann)
+			ann_set(a, i);
+	}
+	if ((long long)count < need) {
+		if (c->quiet)
+			return 1;
+		m = msg(c);
+		if (n->mincontains < 0) {
+			buf_printf(m, "array has no item that matches "
+			    "\"contains\" (%zu %s checked)", size,
+			    plural((long long)size, "item", "items"));
+			err_push(c, ip, kp, "/contains", v);
+		} else {
+			buf_printf(m, "array has %zu %s that %s \"contains\", "
+			    "fewer than the minimum %lld (minContains)", count,
+			    plural((long long)count, "item", "items"),
+			    plural((long long)count, "matches", "match"),
+			    n->mincontains);
+			err_push(c, ip, kp, "/minContains", v);
+		}
+		return 1;
+	}
+	if (n->maxcontains >= 0 && (long long)count > n->maxcontains) {
+		if (c->quiet)
+			return 1;
+		m = msg(c);
+		buf_printf(m, "array has %zu %s that %s \"contains\", more "
+		    "than the maximum %lld (maxContains)", count,
+		    plural((long long)count, "item", "items"),
+		    plural((long long)count, "matches", "match"),
+		    n->maxcontains);
+		err_push(c, ip, kp, "/maxContains", v);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+v_array(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
+{
+	size_t size = json_array_size(v), i, j;
+	struct ipath ci;
+	struct buf *m;
+	int bad = 0;
+
+	ci.up = ip;
+	ci.key = NULL;
+	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
+	if (n->items.n != NULL) {
 		for (i = 0; i < size; i++) {
 			ci.idx = i;
 			SUB(v_child(c, &n->items, json_array_get(v, i), &ci,
-			    kp));
+			    kp, NULL));
 		}
+		if (a != NULL)
+			a->all = 1;
+	}
 	if (n->items_array) {
 		for (i = 0; i < size && i < n->nitems; i++) {
 			ci.idx = i;
 			SUB(v_child(c, &n->itemv[i], json_array_get(v, i), &ci,
-			    kp));
+			    kp, NULL));
 		}
+		if (a != NULL && i > a->prefix)
+			a->prefix = i;
 		for (i = n->nitems; n->additem.n != NULL && i < size; i++) {
 			ci.idx = i;
 			if (n->additem.n->kind == NODE_FALSE) {
 				FAIL();
 				m = msg(c);
-				buf_printf(m, "unexpected item %zu: \"items\" "
-				    "allows %zu %s", i, n->nitems,
+				buf_printf(m, "unexpected item %zu: \"%s\" "
+				    "allows %zu %s", i, n->itemskw, n->nitems,
 				    plural((long long)n->nitems, "item",
 				    "items"));
 				err_push(c, &ci, kp, n->additem.seg,
 				    json_array_get(v, i));
 			} else
 				SUB(v_child(c, &n->additem,
-				    json_array_get(v, i), &ci, kp));
+				    json_array_get(v, i), &ci, kp, NULL));
 		}
+		if (a != NULL && n->additem.n != NULL)
+			a->all = 1;
 	}
 	if (n->maxitems >= 0 && (long long)size > n->maxitems) {
 		FAIL();
@@ -2918,32 +3673,16 @@ v_array(struct vctx *c, const struct node *n, const json_t *v,
 		    "must be unique", i, j);
 		err_push(c, ip, kp, "/uniqueItems", v);
 	}
-	if (n->contains.n != NULL) {
-		found = 0;
-		k.up = kp;
-		k.seg = n->contains.seg;
-		for (i = 0; i < size && !found; i++) {
-			ci.idx = i;
-			found = check(c, n->contains.n, json_array_get(v, i),
-			    &ci, &k) == 0;
-		}
-		if (!found) {
-			FAIL();
-			m = msg(c);
-			buf_printf(m, "array has no item that matches "
-			    "\"contains\" (%zu %s checked)", size,
-			    plural((long long)size, "item", "items"));
-			err_push(c, ip, kp, "/contains", v);
-		}
-	}
+	if (n->contains.n != NULL)
+		SUB(v_contains(c, n, v, ip, kp, a));
 	return bad;
 }
 
 static int
 v_object(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
-	size_t size = json_object_size(v), i, j, from;
+	size_t size = json_object_size(v), i, j, from, ki = 0;
 	const json_t *name;
 	const char *key;
 	json_t *jv, *ks;
@@ -2991,14 +3730,19 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 
 			ci.key = key;
 			if (pi >= 0)
-				SUB(v_child(c, &n->props[pi], jv, &ci, kp));
+				SUB(v_child(c, &n->props[pi], jv, &ci, kp,
+				    NULL));
 			for (i = 0; i < n->npprops; i++) {
 				if (ecmare_search(n->pprops[i].re, key,
 				    strlen(key)) != 1)
 					continue;
 				matched = 1;
-				SUB(v_child(c, &n->pprops[i].c, jv, &ci, kp));
+				SUB(v_child(c, &n->pprops[i].c, jv, &ci, kp,
+				    NULL));
 			}
+			if (a != NULL && (matched || pi >= 0))
+				ann_set(a, ki);
+			ki++;
 			if (n->addprops.n == NULL || matched || pi >= 0)
 				continue;
 			if (n->addprops.n->kind == NODE_FALSE) {
@@ -3008,13 +3752,16 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 				str_text(m, key, strlen(key));
 				err_push(c, &ci, kp, n->addprops.seg, jv);
 			} else
-				SUB(v_child(c, &n->addprops, jv, &ci, kp));
+				SUB(v_child(c, &n->addprops, jv, &ci, kp,
+				    NULL));
 		}
+	if (a != NULL && n->addprops.n != NULL)
+		a->all = 1;
 	for (i = 0; i < n->ndeps; i++) {
 		if (json_object_get(v, n->deps[i].name) == NULL)
 			continue;
 		if (n->deps[i].req == NULL) {
-			SUB(v_child(c, &n->deps[i].c, v, ip, kp));
+			SUB(v_child(c, &n->deps[i].c, v, ip, kp, a));
 			continue;
 		}
 		for (j = 0; j < json_array_size(n->deps[i].req); j++) {
@@ -3048,7 +3795,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 			from = c->n;
 			had = c->sc.anytype;
 			c->sc.anytype = 0;
-			r = v_child(c, &n->propnames, ks, ip, kp);
+			r = v_child(c, &n->propnames, ks, ip, kp, NULL);
 			/* its errors are about v, where "type" counts */
 			if (c->scoring && c->sc.anytype && v == c->scv)
 				c->sc.typefail = 1;
@@ -3084,14 +3831,15 @@ container(const json_t *v)
 }
 
 /*
- * Only a "$ref" brings a node to a value by two paths (allOf of two
+ * Only a reference brings a node to a value by two paths (allOf of two
  * references to one schema, at every level of the value): a full run
  * remembers here that the target accepts an array or object, and does
- * not walk it again.
+ * not walk it again (unless it is to collect what the target evaluates).
+ * The target is t, the keyword seg ("/$ref", "/$dynamicRef", ...).
  */
 static int
-v_ref(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+v_ref(struct vctx *c, const struct node *t, const char *seg, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	struct busy *b, old;
 	struct kpath k;
@@ -3101,32 +3849,57 @@ v_ref(struct vctx *c, const struct node *n, const json_t *v,
 
 	if (c->busy == NULL)
 		c->busy = xcalloc(c->js->nnodes, sizeof(*c->busy));
-	b = &c->busy[n->ref->id];
+	b = &c->busy[t->id];
 	if (b->v == v) {
 		/* what this gives depends on that frame being under way */
 		if (b->depth < c->taint)
 			c->taint = b->depth;
 		FAIL();
-		buf_adds(msg(c), "$ref loops back to a schema already "
-		    "applied to this value");
-		err_push(c, ip, kp, "/$ref", v);
+		buf_printf(msg(c), "%s loops back to a schema already applied "
+		    "to this value", seg + 1);
+		err_push(c, ip, kp, seg, v);
 		return bad;
 	}
-	if (full && (e = memo_find(c, n->ref, v)) != NULL && e->verdict == 0)
+	if (full && a == NULL && (e = memo_find(c, t, v)) != NULL &&
+	    e->verdict == 0)
 		return 0;
 	old = *b;
 	b->v = v;
 	b->depth = c->depth + 1;
 	k.up = kp;
-	k.seg = "/$ref";
-	r = validate(c, n->ref, v, ip, &k);
-	c->busy[n->ref->id] = old;
+	k.seg = seg;
+	r = validate(c, t, v, ip, &k, a);
+	c->busy[t->id] = old;
 	/* not from a loop back below: validate() has reset taint */
 	if (full && r == 0 && c->taint > c->depth && c->stop == NULL) {
-		mi = memo_get(c, n->ref, v);
+		mi = memo_get(c, t, v);
 		c->memo[mi].verdict = 0;
 	}
 	return r;
+}
+
+/*
+ * "$dynamicRef" and "$recursiveRef": when dynamic, the target is the
+ * schema of the outermost resource in the dynamic scope that declares
+ * the anchor; else the one it resolves to.
+ */
+static int
+v_dynref(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
+{
+	const struct jsschema *js = c->js;
+	const struct node *t = n->dref;
+	size_t i, j;
+
+	for (i = 0; n->dname != NULL && i < c->nscope; i++)
+		for (j = 0; j < js->ndyn; j++)
+			if (js->dyn[j].node->res == c->scope[i] &&
+			    strcmp(js->dyn[j].name, n->dname) == 0) {
+				t = js->dyn[j].node;
+				goto found;
+			}
+found:
+	return v_ref(c, t, n->dseg, v, ip, kp, a);
 }
 
 /* The names of "type" as the schema gives them: "a, b or c". */
@@ -3148,9 +3921,9 @@ type_list(struct buf *m, const json_t *t)
 }
 
 static size_t
-memo_hash(const struct node *n, const json_t *v)
+memo_hash(const struct node *n, const json_t *v, size_t ctx)
 {
-	return ptr_hash(n) ^ (ptr_hash(v) * 31);
+	return ptr_hash(n) ^ (ptr_hash(v) * 31) ^ (ctx * 0x9e3779b97f4a7c15ULL);
 }
 
 /* The memo of (n, v), or NULL. */
@@ -3161,10 +3934,10 @@ memo_find(const struct vctx *c, const struct node *n, const json_t *v)
 	size_t i;
 
 	if (c->mcap > 0)
-		for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
-		    i = (i + 1) & (c->mcap - 1)) {
+		for (i = memo_hash(n, v, c->ctx) & (c->mcap - 1);
+		    c->mslot[i] != 0; i = (i + 1) & (c->mcap - 1)) {
 			e = &c->memo[c->mslot[i] - 1];
-			if (e->n == n && e->v == v)
+			if (e->n == n && e->v == v && e->ctx == c->ctx)
 				return e;
 		}
 	return NULL;
@@ -3184,8 +3957,8 @@ memo_get(struct vctx *c, const struct node *n, const json_t *v)
 		c->mcap = c->mcap ? c->mcap * 2 : 64;
 		c->mslot = xcalloc(c->mcap, sizeof(*c->mslot));
 		for (j = 0; j < c->nmemo; j++) {
-			for (i = memo_hash(c->memo[j].n, c->memo[j].v) &
-			    (c->mcap - 1); c->mslot[i] != 0;
+			for (i = memo_hash(c->memo[j].n, c->memo[j].v,
+			    c->memo[j].ctx) & (c->mcap - 1); c->mslot[i] != 0;
 			    i = (i + 1) & (c->mcap - 1))
 				;
 			c->mslot[i] = j + 1;
@@ -3199,8 +3972,9 @@ memo_get(struct vctx *c, const struct node *n, const json_t *v)
 	memset(e, 0, sizeof(*e));
 	e->n = n;
 	e->v = v;
+	e->ctx = c->ctx;
 	e->verdict = -1;
-	for (i = memo_hash(n, v) & (c->mcap - 1); c->mslot[i] != 0;
+	for (i = memo_hash(n, v, c->ctx) & (c->mcap - 1); c->mslot[i] != 0;
 	    i = (i + 1) & (c->mcap - 1))
 		;
 	c->mslot[i] = ++c->nmemo;
@@ -3235,7 +4009,8 @@ stop_here(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 }
 
 static int	validate_node(struct vctx *, const struct node *,
-		    const json_t *, const struct ipath *, const struct kpath *);
+		    const json_t *, const struct ipath *, const struct kpath *,
+		    struct ann *);
 
 /*
  * Applies node n to value v, JSSCHEMA_MAX_DEPTH calls deep at the most.
@@ -3246,13 +4021,13 @@ static int	validate_node(struct vctx *, const struct node *,
  */
 static int
 validate(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	struct score outer;
 	const json_t *outerv;
 	struct buf *m;
-	size_t mi = 0;
-	int r, d, memo;
+	size_t mi = 0, ctx = c->ctx;
+	int r, d, memo, push;
 
 	if (n->kind == NODE_TRUE)
 		return 0;
@@ -3277,7 +4052,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	 * without end down the value: its targets are remembered, and
 	 * every other node is reached once per target's frame and mode.
 	 */
-	memo = (c->quiet || c->scoring) && n->target && !n->leaf;
+	memo = (c->quiet || c->scoring) && n->target && !n->leaf && a == NULL;
 	if (memo) {
 		mi = memo_get(c, n, v);
 		if (c->quiet && c->memo[mi].verdict != -1)
@@ -3294,9 +4069,27 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		memset(&c->sc, 0, sizeof(c->sc));
 		c->scv = v;
 	}
+	/* a resource with dynamic anchors enters the dynamic scope once */
+	push = c->js->resdyn != NULL && c->js->resdyn[n->res] &&
+	    !c->onscope[n->res];
+	if (push) {
+		if (c->nscope == c->capscope) {
+			c->capscope = c->capscope ? c->capscope * 2 : 8;
+			c->scope = xreallocarray(c->scope, c->capscope,
+			    sizeof(*c->scope));
+		}
+		c->scope[c->nscope++] = n->res;
+		c->onscope[n->res] = 1;
+		c->ctx = ctx_push(c, ctx, n->res);
+	}
 	d = ++c->depth;
-	r = validate_node(c, n, v, ip, kp);
+	r = validate_node(c, n, v, ip, kp, a);
 	c->depth--;
+	if (push) {
+		c->nscope--;
+		c->onscope[n->res] = 0;
+		c->ctx = ctx;
+	}
 	if (c->taint >= d) {
 		c->taint = INT_MAX;
 		if (memo && c->stop == NULL) {
@@ -3320,17 +4113,105 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	return r;
 }
 
+/* "unevaluatedItems" and "unevaluatedProperties", after the rest. */
+static int
+v_unevaluated(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
+{
+	const struct child *ch = json_is_array(v) ? &n->uitems : &n->uprops;
+	struct ipath ci;
+	struct buf *m;
+	const char *key;
+	json_t *jv;
+	size_t i;
+	int bad = 0;
+
+	if (ch->n == NULL)
+		return 0;
+	ci.up = ip;
+	ci.key = NULL;
+	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
+	if (json_is_array(v)) {
+		for (i = a->prefix; !a->all && i < json_array_size(v); i++) {
+			if (ann_has(a, i))
+				continue;
+			ci.idx = i;
+			jv = json_array_get(v, i);
+			if (ch->n->kind != NODE_FALSE) {
+				SUB(v_child(c, ch, jv, &ci, kp, NULL));
+				continue;
+			}
+			FAIL();
+			buf_printf(msg(c), "unexpected item %zu: no subschema "
+			    "evaluates it (unevaluatedItems)", i);
+			err_push(c, &ci, kp, ch->seg, jv);
+		}
+	} else if (!a->all) {
+		i = 0;
+		json_object_foreach((json_t *)v, key, jv) {
+			if (ann_has(a, i++))
+				continue;
+			ci.key = key;
+			if (ch->n->kind != NODE_FALSE) {
+				SUB(v_child(c, ch, jv, &ci, kp, NULL));
+				continue;
+			}
+			FAIL();
+			m = msg(c);
+			buf_adds(m, "unexpected property ");
+			str_text(m, key, strlen(key));
+			buf_adds(m, ": no subschema evaluates it "
+			    "(unevaluatedProperties)");
+			err_push(c, &ci, kp, ch->seg, jv);
+		}
+	}
+	a->all = 1;
+	return bad;
+}
+
+static int	v_keywords(struct vctx *, const struct node *, const json_t *,
+		    const struct ipath *, const struct kpath *, struct ann *);
+
+/*
+ * Applies the keywords of n to v. What they evaluate of an array or
+ * object is collected in *a when the schema around asks (a is not NULL),
+ * or when n has "unevaluatedItems" or "unevaluatedProperties".
+ */
 static int
 validate_node(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
+{
+	struct ann own;
+	int r;
+
+	if (n->refonly)
+		return v_ref(c, n->ref, "/$ref", v, ip, kp, a);
+	if (!json_is_array(v) && !json_is_object(v))
+		a = NULL;
+	else if (a == NULL && (json_is_array(v) ? n->uitems.n :
+	    n->uprops.n) != NULL) {
+		ann_init(&own, v);
+		r = v_keywords(c, n, v, ip, kp, &own);
+		free(own.bits);
+		return r;
+	}
+	return v_keywords(c, n, v, ip, kp, a);
+}
+
+static int
+v_keywords(struct vctx *c, const struct node *n, const json_t *v,
+    const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	unsigned t;
 	struct buf *m;
+	struct ann first, br;
 	size_t i, nvalid;
-	int bad = 0;
+	int bad = 0, have;
 
 	if (n->ref != NULL)
-		return v_ref(c, n, v, ip, kp);
+		SUB(v_ref(c, n->ref, "/$ref", v, ip, kp, a));
+	if (n->dref != NULL)
+		SUB(v_dynref(c, n, v, ip, kp, a));
 	t = inst_type(v);
 	if (n->types != 0 && (n->types & t) == 0) {
 		FAIL();
@@ -3366,20 +4247,22 @@ validate_node(struct vctx *c, const struct node *n, const json_t *v,
 	else if (t == T_STRING)
 		SUB(v_string(c, n, v, ip, kp));
 	else if (t == T_ARRAY)
-		SUB(v_array(c, n, v, ip, kp));
+		SUB(v_array(c, n, v, ip, kp, a));
 	else if (t == T_OBJECT)
-		SUB(v_object(c, n, v, ip, kp));
+		SUB(v_object(c, n, v, ip, kp, a));
 	for (i = 0; i < n->nallof; i++)
-		SUB(v_child(c, &n->allof[i], v, ip, kp));
+		SUB(v_child(c, &n->allof[i], v, ip, kp, a));
 	if (n->nanyof > 0) {
 		struct kpath k = { kp, NULL };
 
-		for (i = 0; i < n->nanyof; i++) {
+		/* every branch, when what they evaluate is asked for */
+		for (i = 0, nvalid = 0; i < n->nanyof; i++) {
 			k.seg = n->anyof[i].seg;
-			if (check(c, n->anyof[i].n, v, ip, &k) == 0)
+			if (check(c, n->anyof[i].n, v, ip, &k, a) == 0 &&
+			    nvalid++ == 0 && a == NULL)
 				break;
 		}
-		if (i == n->nanyof) {
+		if (nvalid == 0) {
 			FAIL();
 			m = msg(c);
 			buf_printf(m, "value matches none of the %zu schemas "
@@ -3395,15 +4278,32 @@ validate_node(struct vctx *c, const struct node *n, const json_t *v,
 		struct buf list = BUF_INIT;
 
 		nvalid = 0;
+		have = 0;
 		for (i = 0; i < n->noneof; i++) {
 			k.seg = n->oneof[i].seg;
-			if (check(c, n->oneof[i].n, v, ip, &k) != 0)
+			if (a != NULL)
+				ann_init(&br, v);
+			if (check(c, n->oneof[i].n, v, ip, &k,
+			    a != NULL ? &br : NULL) != 0) {
+				if (a != NULL)
+					free(br.bits);
 				continue;
+			}
+			if (a != NULL && !have) {
+				first = br;
+				have = 1;
+			} else if (a != NULL)
+				free(br.bits);
 			if (++nvalid > 1 && c->quiet)
 				break;
 			if (!c->quiet)
 				buf_printf(&list, "%s%zu", nvalid > 1 ? ", " :
 				    "", i);
+		}
+		if (have) {
+			if (nvalid == 1)
+				ann_merge(a, &first);
+			free(first.bits);
 		}
 		if (nvalid == 0) {
 			FAIL();
@@ -3431,7 +4331,7 @@ validate_node(struct vctx *c, const struct node *n, const json_t *v,
 	if (n->nots.n != NULL) {
 		struct kpath k = { kp, n->nots.seg };
 
-		if (check(c, n->nots.n, v, ip, &k) == 0) {
+		if (check(c, n->nots.n, v, ip, &k, NULL) == 0) {
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "value must not match the schema of \"not\""
@@ -3443,12 +4343,14 @@ validate_node(struct vctx *c, const struct node *n, const json_t *v,
 	if (n->ifs.n != NULL) {
 		struct kpath k = { kp, n->ifs.seg };
 
-		if (check(c, n->ifs.n, v, ip, &k) == 0) {
+		if (check(c, n->ifs.n, v, ip, &k, a) == 0) {
 			if (n->thens.n != NULL)
-				SUB(v_child(c, &n->thens, v, ip, kp));
+				SUB(v_child(c, &n->thens, v, ip, kp, a));
 		} else if (n->elses.n != NULL)
-			SUB(v_child(c, &n->elses, v, ip, kp));
+			SUB(v_child(c, &n->elses, v, ip, kp, a));
 	}
+	if (a != NULL)
+		SUB(v_unevaluated(c, n, v, ip, kp, a));
 	return bad;
 }
 
@@ -3462,7 +4364,9 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 	memset(&c, 0, sizeof(c));
 	c.js = js;
 	c.taint = INT_MAX;
-	validate(&c, js->root, instance, NULL, NULL);
+	if (js->resdyn != NULL)
+		c.onscope = xcalloc(js->nres + 1, 1);
+	validate(&c, js->root, instance, NULL, NULL, NULL);
 	if (c.stop != NULL) {
 		/* deep: the errors so far may be half of what they would be */
 		while (!c.keep_errors && c.n > 0)
@@ -3477,6 +4381,10 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 	free(c.memo);
 	free(c.mslot);
 	free(c.busy);
+	free(c.scope);
+	free(c.onscope);
+	free(c.ctxv);
+	free(c.ctxslot);
 	buf_free(&c.msg);
 	res->errors = c.e;
 	res->nerrors = c.n;
