@@ -6,7 +6,7 @@
 # --errors=json, --print-schema, --print-prompt, --schema with a user's
 # schema and broken schemas, --ref-map, --no-format, unreadable files and
 # failed writes; an oracle (python3-jsonschema's Draft7Validator on 200
-# random responses) and the JSON-Schema-Test-Suite's draft-07 cases.
+# random responses) and the JSON-Schema-Test-Suite's cases of every draft.
 
 load helper
 
@@ -28,24 +28,29 @@ edit() {
 	jq -c "$1" "$D/minimal.json" >"$2"
 }
 
-# suite: the JSON-Schema-Test-Suite's top directory, or fail saying where
-# it was looked for.
+# suite DRAFT: SUITE is the top directory of the first JSON-Schema-Test-Suite
+# that holds tests/DRAFT: $LLMKIT_JSTS (alone, when set), else
+# ../shared/testsuites/JSON-Schema-Test-Suite, the copy of Debian's
+# libtest-json-schema-acceptance-perl (every draft) and Debian's
+# json-schema-test-suite (draft3 to draft7); or the test fails saying where
+# it looked.
 suite() {
 	local d
 	if [ -n "${LLMKIT_JSTS:-}" ]; then
-		[ -d "$LLMKIT_JSTS/tests/draft7" ] ||
-		    fail "LLMKIT_JSTS=$LLMKIT_JSTS holds no tests/draft7"
+		[ -d "$LLMKIT_JSTS/tests/$1" ] ||
+		    fail "LLMKIT_JSTS=$LLMKIT_JSTS holds no tests/$1"
 		SUITE=$LLMKIT_JSTS
 		return 0
 	fi
 	for d in "$TOP/../shared/testsuites/JSON-Schema-Test-Suite" \
+	    /usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance \
 	    /usr/share/json-schema-test-suite; do
-		if [ -d "$d/tests/draft7" ]; then
+		if [ -d "$d/tests/$1" ]; then
 			SUITE=$d
 			return 0
 		fi
 	done
-	fail "no JSON-Schema-Test-Suite: set LLMKIT_JSTS, or install the Debian package json-schema-test-suite (tools/deps)"
+	fail "no JSON-Schema-Test-Suite holds tests/$1 (looked in \$LLMKIT_JSTS, unset, $TOP/../shared/testsuites/JSON-Schema-Test-Suite, /usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance and /usr/share/json-schema-test-suite): install Debian's libtest-json-schema-acceptance-perl (tools/deps) or set LLMKIT_JSTS"
 }
 
 # cases FILE...: how many test cases the suite's files hold.
@@ -772,7 +777,7 @@ $USAGE"
 # -------------------------------------------------- JSON-Schema-Test-Suite
 
 @test "the JSON-Schema-Test-Suite's required draft7 cases all pass" {
-	suite
+	suite draft7
 	n=$(cases "$SUITE"/tests/draft7/*.json)
 	[ "$n" -ge 400 ]
 	JSONRESP_CHECK=$(command -v jsonresp-check)
@@ -782,12 +787,10 @@ $USAGE"
 }
 
 @test "the JSON-Schema-Test-Suite's required draft4 and draft6 cases all pass under --draft" {
-	suite
 	JSONRESP_CHECK=$(command -v jsonresp-check)
 	export JSONRESP_CHECK
 	for v in 4 6; do
-		[ -d "$SUITE/tests/draft$v" ] ||
-		    fail "$SUITE holds no tests/draft$v"
+		suite draft$v
 		n=$(cases "$SUITE"/tests/draft$v/*.json)
 		[ "$n" -ge 300 ]
 		run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$SUITE/tests/draft$v" $v
@@ -796,7 +799,7 @@ $USAGE"
 }
 
 @test "the JSON-Schema-Test-Suite's optional format cases of the issue's formats all pass" {
-	suite
+	suite draft7
 	mkdir fmt
 	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
 	    json-pointer relative-json-pointer regex; do
@@ -809,6 +812,40 @@ $USAGE"
 	export JSONRESP_CHECK
 	run -0 node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt"
 	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+}
+
+@test "the JSON-Schema-Test-Suite's required draft2019-09 and draft2020-12 cases all pass under --draft" {
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	for v in 2019-09 2020-12; do
+		suite draft$v
+		n=$(cases "$SUITE"/tests/draft$v/*.json)
+		[ "$n" -ge 1000 ]
+		run node "$TOP/t/oracle/jsts.js" "$SUITE" "$SUITE/tests/draft$v" $v
+		# Shown only when the test fails: the first failing cases.
+		printf '%s\n' "${lines[@]:0:3}"
+		assert_equal "${lines[-1]}" "$n passed, 0 failed"
+		assert_equal "$status" 0
+	done
+}
+
+@test "the JSON-Schema-Test-Suite's optional draft2020-12 format cases of the issue's formats all pass under --assert-format" {
+	suite draft2020-12
+	mkdir fmt
+	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
+	    json-pointer relative-json-pointer regex; do
+		cp "$SUITE/tests/draft2020-12/optional/format/$f.json" fmt/ ||
+		    fail "the suite has no draft2020-12/optional/format/$f.json"
+	done
+	n=$(cases fmt/*.json)
+	[ "$n" -ge 300 ]
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	JSTS_FLAGS=--assert-format
+	export JSONRESP_CHECK JSTS_FLAGS
+	run node "$TOP/t/oracle/jsts.js" "$SUITE" "$PWD/fmt" 2020-12
+	printf '%s\n' "${lines[@]:0:3}"
+	assert_equal "${lines[-1]}" "$n passed, 0 failed"
+	assert_equal "$status" 0
 }
 
 # Hostile input (issue 13)
@@ -1384,7 +1421,7 @@ $USAGE"
 }
 
 @test "the JSON-Schema-Test-Suite's optional idn-hostname cases all pass" {
-	suite
+	suite draft7
 	mkdir fmt
 	cp "$SUITE/tests/draft7/optional/format/idn-hostname.json" fmt/
 	n=$(cases fmt/*.json)

@@ -1,7 +1,8 @@
 // t/oracle/jsts.js: runs the JSON-Schema-Test-Suite's cases of a draft
 // through jsonresp-check, one process per test group: the group's schema
 // with --schema (and --draft DRAFT when given), its data as JSON lines with --lines and --errors=json,
-// and the suite's remotes mapped to http://localhost:1234/ with --ref-map.
+// the suite's remotes mapped to http://localhost:1234/ with --ref-map, and the
+// flags of $JSTS_FLAGS (words split on white space, such as --assert-format).
 // A case passes when jsonresp-check's verdict on its line is the suite's.
 // Prints one line per failing case and "N passed, N failed"; exits 1 when
 // a case failed or none ran.
@@ -9,7 +10,8 @@
 // usage: node t/oracle/jsts.js SUITE-DIR [GLOB-DIR [DRAFT]]
 //   SUITE-DIR  the suite's top (holding tests/ and remotes/)
 //   GLOB-DIR   the directory of case files, default tests/draft7
-//   DRAFT      jsonresp-check's --draft for the schemas without $schema
+//   DRAFT      jsonresp-check's --draft for the schemas without $schema:
+//              4, 6, 7, 2019-09 or 2020-12
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -19,6 +21,7 @@ const { spawnSync } = require('child_process');
 const suite = process.argv[2];
 const dir = process.argv[3] || path.join(suite, 'tests', 'draft7');
 const draft = process.argv[4] ? ['--draft', process.argv[4]] : [];
+const flags = (process.env.JSTS_FLAGS || '').split(/\s+/).filter((f) => f !== '');
 const tool = process.env.JSONRESP_CHECK || 'jsonresp-check';
 const remotes = path.join(suite, 'remotes') + '/';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jsts-'));
@@ -31,7 +34,7 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     const data = path.join(tmp, 'data.jsonl');
     fs.writeFileSync(schema, JSON.stringify(g.schema));
     fs.writeFileSync(data, g.tests.map((t) => JSON.stringify(t.data)).join('\n') + '\n');
-    const r = spawnSync(tool, [...draft, '--schema', schema, '--lines', '--errors=json',
+    const r = spawnSync(tool, [...draft, ...flags, '--schema', schema, '--lines', '--errors=json',
       '--ref-map', 'http://localhost:1234/=' + remotes, data], { encoding: 'utf8' });
     const bad = new Set();
     let trouble = r.status !== 0 && r.status !== 1;
