@@ -9,9 +9,16 @@
 #          --lines beside jansson-parse (json_loadb of each line, the
 #          floor) and ajv-check.js --lines (ajv compiled once, JSON.parse
 #          and validate per line, in one node process)
-# and prints documents per second and the ratios the issue asks for.
+#   plans  10,000 plans of work as JSON lines (gen-plan.js), trees of tasks
+#          under a 2020-12 schema with $ref, $dynamicRef and
+#          unevaluatedProperties (plan-2020.schema.json), about one in ten
+#          invalid: jsonresp-check --schema --lines beside ajv-check.js
+#          --lines with Ajv2020, and jsonresp-check on the same schema
+#          written in Draft-07 (plan-07.schema.json)
+# and prints documents per second and the ratios the issues ask for.
 # Times are reported, never judged; a failing command or a wrong verdict
-# fails the run.
+# (on the plans: a program that does not refuse exactly the lines
+# gen-plan.js spoiled) fails the run.
 #
 # ajv 8 comes from npm, installed once into $LLMKIT_BENCH/npm (or
 # $BENCH_NPM_DIR). When npm cannot fetch it, the run says so and goes on
@@ -20,7 +27,8 @@
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
 # jansson-parse), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
 # default $LLMKIT_BENCH/data), BENCH_JR_RUNS (5, the lines runs),
-# BENCH_JR_FILES_RUNS (3, the files runs), BENCH_NPM_DIR.
+# BENCH_JR_FILES_RUNS (3, the files runs), BENCH_JR_PLAN_RUNS (5, the
+# plans runs), BENCH_NPM_DIR.
 
 set -u
 
@@ -31,12 +39,18 @@ data=${LLMKIT_BENCH_DATA:-$bench/data}
 npm_dir=${BENCH_NPM_DIR:-$bench/npm}
 runs=${BENCH_JR_RUNS:-5}
 files_runs=${BENCH_JR_FILES_RUNS:-3}
+plan_runs=${BENCH_JR_PLAN_RUNS:-5}
 gen=$top/t/bench/gen-jsonresp.js
+gen_plan=$top/t/bench/gen-plan.js
+plan20=$top/t/bench/plan-2020.schema.json
+plan07=$top/t/bench/plan-07.schema.json
 ajvjs=$top/t/bench/ajv-check.js
 jr=$bin/jsonresp-check
 d=$data/jsonresp
+dp=$data/jsonresp-plan
 nfiles=200
 nlines=10000
+nplans=10000
 
 fail() {
 	echo "bench: $*" >&2
@@ -79,16 +93,24 @@ fi
 NODE_PATH=$npm_dir/node_modules
 export NODE_PATH
 
-# data/jsonresp: r00000.json ... and lines.jsonl; made again when
-# gen-jsonresp.js or this script is newer than .done.
-if [ ! -f "$d/.done" ] ||
-    [ -n "$(find "$gen" "$0" -newer "$d/.done" 2>/dev/null)" ]; then
-	echo "bench: generating $d"
-	rm -rf "$d"
-	node "$gen" "$d" "$nfiles" "$nlines" 2000 1 ||
-		fail "gen-jsonresp.js failed"
-	: >"$d/.done"
-fi
+# generate DIR GEN ARG...: node GEN DIR ARG... writes DIR anew, unless
+# DIR/.done is newer than GEN and this script.
+generate() {
+	gdir=$1
+	g=$2
+	shift 2
+	[ -f "$gdir/.done" ] &&
+	    [ -z "$(find "$g" "$0" -newer "$gdir/.done" 2>/dev/null)" ] &&
+	    return
+	echo "bench: generating $gdir"
+	rm -rf "$gdir"
+	node "$g" "$gdir" "$@" || fail "${g##*/} failed"
+	: >"$gdir/.done"
+}
+# data/jsonresp: r00000.json ... and lines.jsonl
+generate "$d" "$gen" "$nfiles" "$nlines" 2000 1
+# data/jsonresp-plan: plan.jsonl and invalid
+generate "$dp" "$gen_plan" "$nplans" 1
 files=$(cd "$d" && ls r*.json) || exit 1
 [ "$(echo "$files" | wc -l)" -eq "$nfiles" ] ||
 	fail "$d: not $nfiles responses"
@@ -125,22 +147,67 @@ if [ "$ajv" = 1 ]; then
 	[ $? -eq 1 ] || fail "ajv does not reject a broken response"
 fi
 
+# The plans: each program must refuse exactly the lines that gen-plan.js
+# spoiled, no more, no fewer, and exit 1.
+# plan_agree WHO SED: fails unless the line numbers that SED takes from
+# the diagnostics in $tmp/err are those of "invalid".
+plan_agree() {
+	sed -n "$2" "$tmp/err" | sort -nu >"$tmp/got"
+	cmp -s "$tmp/got" "$tmp/plan.want" && return
+	fail "$1 refuses $(wc -l <"$tmp/got" | tr -d ' ') plans, not the" \
+	    "$(wc -l <"$tmp/plan.want" | tr -d ' ') that gen-plan.js spoiled:" \
+	    "$(diff "$tmp/plan.want" "$tmp/got" | awk '
+		NR == FNR { fault[$1] = $2; next }
+		/^</ { printf "line %d (%s) accepted; ", $2, fault[$2] }
+		/^>/ { printf "line %d (valid) refused; ", $2 }' invalid - |
+		head -c 300 | sed 's/; $//')"
+}
+cd "$dp" || exit 1
+awk '{ print $1 }' invalid >"$tmp/plan.want"
+for s in "$plan20" "$plan07"; do
+	"$jr" --schema "$s" --lines plan.jsonl 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 1 ] ||
+		fail "jsonresp-check --schema ${s##*/}: status $st, not 1:" \
+		    "$(head -n 3 "$tmp/err")"
+	plan_agree "jsonresp-check --schema ${s##*/}" \
+	    's/^plan\.jsonl:\([0-9]*\):[0-9]*: error: .*/\1/p'
+done
+if [ "$ajv" = 1 ]; then
+	node "$ajvjs" --lines "$plan20" plan.jsonl 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 1 ] ||
+		fail "ajv on ${plan20##*/}: status $st, not 1:" \
+		    "$(head -n 3 "$tmp/err")"
+	plan_agree "ajv on ${plan20##*/}" 's/^plan\.jsonl:\([0-9]*\): .*/\1/p'
+fi
+cd "$d" || exit 1
+
 # shellcheck disable=SC2086
 {
 	echo "size files=$nfiles lines=$nlines" \
 	    "bytes=$(wc -c <lines.jsonl | tr -d ' ')" \
 	    "fbytes=$(cat $files | wc -c | tr -d ' ')" \
-	    "ajv=${ajv_version:-none}"
+	    "ajv=${ajv_version:-none}" "plans=$nplans" \
+	    "pbytes=$(wc -c <"$dp/plan.jsonl" | tr -d ' ')" \
+	    "pinvalid=$(wc -l <"$tmp/plan.want" | tr -d ' ')"
 } >"$tmp/results"
 
-# measure LABEL CMD...: one timed run, appended to the results as
-# "LABEL runs=1 median=... min=... cpu=... maxrss_kb=...". measure
-# fails when the command does not exit 0: here, a response refused.
+# measure LABEL [-x STATUS] CMD...: one timed run, appended to the
+# results as "LABEL runs=1 median=... min=... cpu=... maxrss_kb=...".
+# measure fails when the command does not exit STATUS (0 by default):
+# here, a response refused, or a plan's verdict changed. The command's
+# diagnostics go to a file, and its last lines into the failure.
 measure() {
 	label=$1
 	shift
-	line=$("$bench/measure" -n 1 -- "$@") ||
-		fail "$label failed (a response refused?)"
+	x=0
+	if [ "$1" = -x ]; then
+		x=$2
+		shift 2
+	fi
+	line=$("$bench/measure" -n 1 -x "$x" -- "$@" 2>"$tmp/merr") ||
+		fail "$label failed: $(tail -n 3 "$tmp/merr")"
 	echo "$label $line" >>"$tmp/results"
 }
 
@@ -171,6 +238,18 @@ while [ "$i" -lt "$runs" ]; do
 		    lines.jsonl
 	i=$((i + 1))
 done
+echo "bench: timing $nplans plans under a 2020-12 schema in one call" \
+    "($plan_runs runs each)"
+i=0
+while [ "$i" -lt "$plan_runs" ]; do
+	measure plan-jr -x 1 "$jr" --schema "$plan20" --lines "$dp/plan.jsonl"
+	measure plan-jr07 -x 1 "$jr" --schema "$plan07" --lines \
+	    "$dp/plan.jsonl"
+	[ "$ajv" = 0 ] ||
+		measure plan-ajv -x 1 node "$ajvjs" --lines "$plan20" \
+		    "$dp/plan.jsonl"
+	i=$((i + 1))
+done
 
 # The tables. A ratio is given three ways: of the median wall times, of
 # the fastest runs [in brackets], and of the median CPU times {in braces},
@@ -199,7 +278,8 @@ function ratio(what, a, b, target) {
 	kv($0, 2)
 	if ($1 == "size") {
 		nf = f["files"]; nl = f["lines"]; bytes = f["bytes"]
-		fbytes = f["fbytes"]; ver = f["ajv"]
+		fbytes = f["fbytes"]; ver = f["ajv"]; np = f["plans"]
+		pbytes = f["pbytes"]; pbad = f["pinvalid"]
 		next
 	}
 	runs[substr($1, 1, index($1, "-") - 1)] = record($1)
@@ -219,6 +299,12 @@ END {
 	row("jsonresp-check --lines", "lines-jr", nl)
 	row("jansson-parse (json_loadb/line)", "lines-jansson", nl)
 	row("node ajv-check.js --lines", "lines-ajv", nl)
+	printf "\n%d plans under a 2020-12 schema, %.2f MB (%d invalid), in" \
+	    " one call, %d runs each\n", np, pbytes / 1e6, pbad, runs["plan"]
+	print hdr
+	row("jsonresp-check --schema --lines", "plan-jr", np)
+	row("the same, schema in Draft-07", "plan-jr07", np)
+	row("node ajv-check.js --lines (2020)", "plan-ajv", np)
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio("ajv / jsonresp-check, one process per file:", "files-ajv",
 	    "files-jr", "target >= 30x")
@@ -226,6 +312,10 @@ END {
 	    "lines-jansson", "target <= 1.3x")
 	ratio("jsonresp-check --lines / ajv in one node process:",
 	    "lines-jr", "lines-ajv", "target <= 1x")
+	ratio("2020-12 plans: jsonresp-check / ajv (Ajv2020):", "plan-jr",
+	    "plan-ajv", "target <= 1x")
+	ratio("2020-12 plans: 2020-12 / the same in Draft-07:", "plan-jr",
+	    "plan-jr07", "reported")
 }
 AWK
 awk -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||

@@ -4,11 +4,12 @@
  * its peak resident memory on one line of key=value pairs, for t/bench/run
  * to read:
  *
- *	measure [-n RUNS] [-i INPUT] -- CMD [ARG...]
+ *	measure [-n RUNS] [-i INPUT] [-x STATUS] -- CMD [ARG...]
  *
  * Each run has INPUT (default /dev/null) on stdin and /dev/null on stdout;
- * stderr is left alone. A run that does not exit 0 ends measure with
- * status 1: the timing of a failing command means nothing.
+ * stderr is left alone. A run that does not exit STATUS (0 by default; 1
+ * for a validator timed over input it must reject in part) ends measure
+ * with status 1: the timing of a failing command means nothing.
  */
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+static long number(const char *, long, long, const char *);
 static void usage(void) __attribute__((noreturn));
 
 static const char *progname = "measure";
@@ -54,10 +56,11 @@ median_of(double *v, long n)
 /*
  * One run of argv with in on stdin. Returns the wall time in seconds and
  * sets *cpu (seconds) and *rss_kb, or returns -1 (reported) when the
- * command could not run or did not exit 0.
+ * command could not run or did not exit with status want.
  */
 static double
-run_once(char *const argv[], int in, int out, double *cpu, long *rss_kb)
+run_once(char *const argv[], int in, int out, int want, double *cpu,
+    long *rss_kb)
 {
 	struct rusage ru;
 	double t0, t1;
@@ -94,7 +97,7 @@ run_once(char *const argv[], int in, int out, double *cpu, long *rss_kb)
 		    argv[0], WTERMSIG(status));
 		return -1;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want) {
 		fprintf(stderr, "%s: %s: exit status %d\n", progname, argv[0],
 		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		return -1;
@@ -110,25 +113,20 @@ main(int argc, char *argv[])
 {
 	const char *input = "/dev/null";
 	double *t, *c, median, cpu;
-	long runs = 5, i, rss, peak = 0;
-	char *end;
+	long runs = 5, want = 0, i, rss, peak = 0;
 	int ch, in, out;
 
-	while ((ch = getopt(argc, argv, "+i:n:")) != -1) {
+	while ((ch = getopt(argc, argv, "+i:n:x:")) != -1) {
 		switch (ch) {
 		case 'i':
 			input = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			runs = strtol(optarg, &end, 10);
-			if (errno != 0 || *optarg == '\0' || *end != '\0' ||
-			    runs < 1 || runs > 100000) {
-				fprintf(stderr, "%s: -n must be a count from "
-				    "1 to 100000, not \"%s\"\n", progname,
-				    optarg);
-				usage();
-			}
+			runs = number(optarg, 1, 100000, "-n must be a count");
+			break;
+		case 'x':
+			want = number(optarg, 0, 255,
+			    "-x must be an exit status");
 			break;
 		default:
 			usage();
@@ -156,7 +154,8 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	for (i = 0; i < runs; i++) {
-		if ((t[i] = run_once(argv, in, out, &c[i], &rss)) < 0)
+		if ((t[i] = run_once(argv, in, out, (int)want, &c[i],
+		    &rss)) < 0)
 			return 1;
 		if (rss > peak)
 			peak = rss;
@@ -177,10 +176,30 @@ main(int argc, char *argv[])
 	return 0;
 }
 
+/*
+ * The whole number in s, from lo to hi; otherwise "WHAT from LO to HI,
+ * not "S"" and the usage, status 2.
+ */
+static long
+number(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno != 0 || *s == '\0' || *end != '\0' || n < lo || n > hi) {
+		fprintf(stderr, "%s: %s from %ld to %ld, not \"%s\"\n",
+		    progname, what, lo, hi, s);
+		usage();
+	}
+	return n;
+}
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-n runs] [-i input] -- command "
-	    "[argument ...]\n", progname);
+	fprintf(stderr, "usage: %s [-n runs] [-i input] [-x status] -- "
+	    "command [argument ...]\n", progname);
 	exit(2);
 }
