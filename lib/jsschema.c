@@ -4188,10 +4188,12 @@ validate_node(struct vctx *c, const struct node *n, const json_t *v,
 		return v_ref(c, n->ref, "/$ref", v, ip, kp, a);
 	if (!json_is_array(v) && !json_is_object(v))
 		a = NULL;
-	else if (a == NULL && (json_is_array(v) ? n->uitems.n :
-	    n->uprops.n) != NULL) {
+	else if ((json_is_array(v) ? n->uitems.n : n->uprops.n) != NULL) {
+		/* its own: what the schema around evaluated does not count */
 		ann_init(&own, v);
 		r = v_keywords(c, n, v, ip, kp, &own);
+		if (a != NULL)
+			ann_merge(a, &own);
 		free(own.bits);
 		return r;
 	}
