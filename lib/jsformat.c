@@ -17,8 +17,10 @@
  * ipv6 (RFC 4291 text forms, no zone), uri and uri-reference (RFC 3986),
  * iri and iri-reference (RFC 3987: the same, non-ASCII allowed where
  * RFC 3987 allows ucschar), json-pointer (RFC 6901), relative-json-pointer,
- * regex (ECMA-262 through lib/ecmare) and uri-template (RFC 6570 level 4
- * syntax).
+ * regex (ECMA-262 through lib/ecmare), uri-template (RFC 6570 level 4
+ * syntax), and 2019-09's duration (RFC 3339, appendix A: ISO 8601
+ * durations, weeks alone) and uuid (RFC 4122's 8-4-4-4-12 hex digits,
+ * any case, any version).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
@@ -740,6 +742,66 @@ check_template(const char *s, size_t n)
 	return utf8_valid(s, n) == n;
 }
 
+/*
+ * Digits and a unit, one or more times, each unit the one after the last
+ * in units ("YMD": Y, YM, YMD, M, MD, D). How many, or -1.
+ */
+static int
+dur_part(const char **p, const char *e, const char *units)
+{
+	const char *q, *u, *last = NULL;
+	int count = 0;
+
+	while (*p < e && is_digit((unsigned char)**p)) {
+		for (q = *p; q < e && is_digit((unsigned char)*q); q++)
+			;
+		if (q == e || *q == '\0' || (u = strchr(units, *q)) == NULL ||
+		    (last != NULL && u != last + 1))
+			return -1;
+		last = u;
+		*p = q + 1;
+		count++;
+	}
+	return count;
+}
+
+static int
+check_duration(const char *s, size_t n)
+{
+	const char *p = s + 1, *e = s + n;
+	int date, time = 0;
+
+	if (n < 3 || s[0] != 'P')
+		return 0;
+	if (s[n - 1] == 'W') {
+		for (p = s + 1; p < e - 1; p++)
+			if (!is_digit((unsigned char)*p))
+				return 0;
+		return 1;
+	}
+	if ((date = dur_part(&p, e, "YMD")) == -1)
+		return 0;
+	if (p < e) {
+		if (*p++ != 'T' || (time = dur_part(&p, e, "HMS")) <= 0)
+			return 0;
+	}
+	return p == e && date + time > 0;
+}
+
+static int
+check_uuid(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n != 36)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((i == 8 || i == 13 || i == 18 || i == 23) ? s[i] != '-' :
+		    !is_hex((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
 static int
 check_regex(const char *s, size_t n)
 {
@@ -788,5 +850,9 @@ jsformat_check(const char *name, const char *s, size_t n)
 		return check_regex(s, n);
 	if (strcmp(name, "uri-template") == 0)
 		return check_template(s, n);
+	if (strcmp(name, "duration") == 0)
+		return check_duration(s, n);
+	if (strcmp(name, "uuid") == 0)
+		return check_uuid(s, n);
 	return -1;
 }
