@@ -2377,13 +2377,15 @@ dialect_error(struct cctx *cc, const struct sinfo *si,
 	}
 	uri = si->schemav != NULL ? json_string_value(si->schemav) : "";
 	str_text(&b, uri, strlen(uri));
-	if (si->draft == DRAFT_UNKNOWN)
-		cc_error(cc, where, "unknown \"$schema\" %s: not a dialect "
-		    "known here (Draft-04, Draft-06, Draft-07)", buf_cstr(&b));
+	if (cmeta_find(cc->js, uri) != NULL && strchr(uri, '#') == NULL &&
+	    reg_find(cc->js, cmeta_find(cc->js, uri)->uri) != NULL)
+		cc_error(cc, where, "\"$schema\" %s: a meta-schema whose own "
+		    "\"$schema\" is neither 2019-09 nor 2020-12", buf_cstr(&b));
 	else
-		cc_error(cc, where, "\"$schema\" %s: %s is not supported "
-		    "yet (Draft-04, Draft-06, Draft-07 are)", buf_cstr(&b),
-		    dialect_name(si->draft));
+		cc_error(cc, where, "unknown \"$schema\" %s: not a dialect "
+		    "known here (Draft-04, Draft-06, Draft-07, 2019-09, "
+		    "2020-12), and no meta-schema with that URI is loaded "
+		    "(give it with -r FILE)", buf_cstr(&b));
 	buf_free(&b);
 }
 
@@ -2573,8 +2575,7 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	cc.res = schema;
 	add_doc(js, json_incref(schema));
 	if (!draft_supported(js->draft)) {
-		cc_error(&cc, NULL, "%s is not supported yet",
-		    dialect_name(js->draft));
+		cc_error(&cc, NULL, "draft %d is not known", js->draft);
 		jsschema_free(js);
 		return NULL;
 	}

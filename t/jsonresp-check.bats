@@ -1432,25 +1432,26 @@ $USAGE"
 	assert_equal "${lines[-1]}" "$n passed, 0 failed"
 }
 
-@test "--draft: 4, 6 and 7; 2019-09 and 2020-12 not yet; others unknown: status 2" {
+@test "--draft: 4, 6, 7, 2019-09 and 2020-12; others unknown: status 2" {
 	echo '{"maximum": 5, "exclusiveMaximum": true}' >s.json
 	echo 5 >five.json
 	run -1 --separate-stderr jsonresp-check --draft 4 --schema s.json five.json
 	assert_equal "$stderr" 'five.json:1:1: error: 5 is not less than the exclusive maximum 5'
 	echo '{"exclusiveMaximum": 5}' >s6.json
-	for v in 6 7; do
+	for v in 6 7 2019-09 2020-12; do
 		run -1 --separate-stderr jsonresp-check --draft $v --schema s6.json five.json
 		assert_equal "$stderr" 'five.json:1:1: error: 5 is not less than the exclusive maximum 5'
 	done
-	for v in 2019-09 2020-12; do
-		run -2 --separate-stderr jsonresp-check --draft $v --schema s.json five.json
-		assert_output ""
-		assert_equal "$stderr" "jsonresp-check: --draft $v: not supported yet (4, 6 and 7 are)
-$USAGE"
-	done
-	for v in 3 07 draft-07 ''; do
+	echo '{"items": [{"type": "string"}], "additionalItems": false}' >s19.json
+	echo '["a", 1]' >a.json
+	run -1 --separate-stderr jsonresp-check --draft 2019-09 --schema s19.json a.json
+	assert_equal "$stderr" 'a.json:1:7: error: /1: unexpected item 1: "items" allows 1 item'
+	echo '{"prefixItems": [{"type": "string"}], "items": false}' >s20.json
+	run -1 --separate-stderr jsonresp-check --draft 2020-12 --schema s20.json a.json
+	assert_equal "$stderr" 'a.json:1:7: error: /1: unexpected item 1: "prefixItems" allows 1 item'
+	for v in 3 07 draft-07 2020 ''; do
 		run -2 --separate-stderr jsonresp-check --draft "$v" --schema s.json five.json
-		assert_equal "$stderr" "jsonresp-check: --draft $v: unknown draft (4, 6 and 7 are known)
+		assert_equal "$stderr" "jsonresp-check: --draft $v: unknown draft (4, 6, 7, 2019-09 and 2020-12 are known)
 $USAGE"
 	done
 }
@@ -1470,17 +1471,116 @@ $USAGE"
 	assert_equal "$stderr" ""
 }
 
-@test "a \$schema of 2019-09 or 2020-12, or one unknown, is status 2 with the message" {
-	echo '{}' >doc.json
+@test "a \$schema of 2020-12 or 2019-09 is read in its dialect: unevaluatedProperties refuses what no subschema evaluates" {
+	echo '{"a":"x","b":1}' >doc.json
 	for u in https://json-schema.org/draft/2020-12/schema https://json-schema.org/draft/2019-09/schema#; do
-		jq -n --arg u "$u" '{"$schema": $u, type: "object", unevaluatedProperties: false}' >s.json
-		run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+		jq -n --arg u "$u" '{"$schema": $u, type: "object", properties: {a: {type: "string"}}, unevaluatedProperties: false}' >s.json
+		run -1 --separate-stderr jsonresp-check --schema s.json doc.json
 		assert_output ""
-		assert_equal "$stderr" "jsonresp-check: s.json: \"\$schema\" \"$u\": ${u:30:7} is not supported yet (Draft-04, Draft-06, Draft-07 are)"
+		assert_equal "$stderr" 'doc.json:1:14: error: /b: unexpected property "b": no subschema evaluates it (unevaluatedProperties)'
 	done
+	# what a valid branch of anyOf evaluates counts; a failing one's does not
+	jq -n '{"$schema": "https://json-schema.org/draft/2020-12/schema", anyOf: [{properties: {a: true}}, {properties: {b: {type: "string"}}}], unevaluatedProperties: false}' >any.json
+	run -1 --separate-stderr jsonresp-check --schema any.json doc.json
+	assert_equal "$stderr" 'doc.json:1:14: error: /b: unexpected property "b": no subschema evaluates it (unevaluatedProperties)'
+	echo '{"a":"x","b":"y"}' >ok.json
+	run -0 --separate-stderr jsonresp-check --schema any.json ok.json
+	assert_equal "$stderr" ""
+}
+
+@test "2020-12: \$dynamicRef extends a recursive schema, unevaluatedItems, contains with minContains and maxContains, dependentRequired" {
+	cat >tree.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/tree",
+ "$dynamicAnchor": "node", "$ref": "list", "properties": {"data": true}, "unevaluatedProperties": false,
+ "$defs": {"list": {"$id": "list", "$dynamicAnchor": "node",
+   "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}}}}}
+EOF
+	echo '{"data":1,"kids":[{"data":2,"kids":[{"extra":1}]}]}' >t.json
+	run -1 --separate-stderr jsonresp-check --schema tree.json t.json
+	assert_equal "$stderr" 't.json:1:46: error: /kids/0/kids/0/extra: unexpected property "extra": no subschema evaluates it (unevaluatedProperties)'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"type": "integer"}, "unevaluatedItems": false}' >c.json
+	echo '[1,"x",2]' >a.json
+	run -1 --separate-stderr jsonresp-check --schema c.json a.json
+	assert_equal "$stderr" 'a.json:1:4: error: /1: unexpected item 1: no subschema evaluates it (unevaluatedItems)'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"type": "integer"}, "minContains": 2, "maxContains": 2}' >mc.json
+	echo '[1,"x"]' >one.json
+	run -1 --separate-stderr jsonresp-check --schema mc.json one.json
+	assert_equal "$stderr" 'one.json:1:1: error: array has 1 item that matches "contains", fewer than the minimum 2 (minContains)'
+	echo '[1,2,3]' >three.json
+	run -1 --separate-stderr jsonresp-check --schema mc.json three.json
+	assert_equal "$stderr" 'three.json:1:1: error: array has 3 items that match "contains", more than the maximum 2 (maxContains)'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["d"]}}}' >dep.json
+	echo '{"a":1,"c":2}' >o.json
+	run -1 --separate-stderr jsonresp-check --schema dep.json o.json
+	assert_equal "$stderr" 'o.json:1:1: error: property "a" requires property "b"
+o.json:1:1: error: missing required property "d"'
+}
+
+@test "2019-09: \$recursiveRef follows the outermost \$recursiveAnchor" {
+	cat >base.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2019-09/schema", "$id": "https://example.com/base",
+ "$recursiveAnchor": true, "type": "object", "properties": {"kids": {"type": "array", "items": {"$recursiveRef": "#"}}}}
+EOF
+	cat >ext.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2019-09/schema", "$id": "https://example.com/ext",
+ "$recursiveAnchor": true, "$ref": "base", "required": ["name"]}
+EOF
+	echo '{"name":"a","kids":[{"name":"b"},{"kids":[]}]}' >t.json
+	run -1 --separate-stderr jsonresp-check --schema ext.json -r base.json t.json
+	assert_equal "$stderr" 't.json:1:34: error: /kids/1: missing required property "name"'
+	run -0 --separate-stderr jsonresp-check --schema base.json t.json
+	assert_equal "$stderr" ""
+}
+
+@test "format: an annotation in 2019-09 and 2020-12, an assertion before; --assert-format and --no-format change both" {
+	echo '"nope"' >d.json
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "email"}' >s20.json
+	echo '{"format": "email"}' >s7.json
+	run -0 --separate-stderr jsonresp-check --schema s20.json d.json
+	assert_equal "$stderr" ""
+	run -1 --separate-stderr jsonresp-check --assert-format --schema s20.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: string "nope" is not a valid email'
+	run -1 --separate-stderr jsonresp-check --schema s7.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: string "nope" is not a valid email'
+	run -0 --separate-stderr jsonresp-check --no-format --schema s7.json d.json
+	assert_equal "$stderr" ""
+	echo '"P1Y2W"' >p.json
+	echo '{"format": "duration"}' >dur.json
+	run -1 --separate-stderr jsonresp-check --draft 2019-09 --assert-format --schema dur.json p.json
+	assert_equal "$stderr" 'p.json:1:1: error: string "P1Y2W" is not a valid duration'
+}
+
+@test "a meta-schema given with -r: its \$vocabulary chooses the keywords and whether format asserts" {
+	cat >meta.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/meta",
+ "$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true,
+   "https://json-schema.org/draft/2020-12/vocab/applicator": true,
+   "https://json-schema.org/draft/2020-12/vocab/format-assertion": true}}
+EOF
+	echo '{"$schema": "https://example.com/meta", "format": "email", "minimum": 5, "properties": {"a": false}}' >s.json
+	echo 3 >three.json
+	run -0 --separate-stderr jsonresp-check --schema s.json -r meta.json three.json
+	assert_equal "$stderr" ""
+	echo '"nope"' >d.json
+	run -1 --separate-stderr jsonresp-check --schema s.json -r meta.json d.json
+	assert_equal "$stderr" 'd.json:1:1: error: string "nope" is not a valid email'
+	echo '{"a":1}' >o.json
+	run -1 --separate-stderr jsonresp-check --schema s.json -r meta.json o.json
+	assert_equal "$stderr" 'o.json:1:6: error: /a: no value is allowed here (the schema is false), found integer 1'
+	jq '."$vocabulary"["https://example.com/vocab/magic"] = true' meta.json >magic.json
+	run -2 --separate-stderr jsonresp-check --schema s.json -r magic.json three.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: the meta-schema "https://example.com/meta" requires the vocabulary "https://example.com/vocab/magic", which is not known here'
+	echo '{"$schema": "http://json-schema.org/draft-07/schema#", "$id": "https://example.com/meta"}' >m7.json
+	run -2 --separate-stderr jsonresp-check --schema s.json -r m7.json three.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "$schema" "https://example.com/meta": a meta-schema whose own "$schema" is neither 2019-09 nor 2020-12'
+}
+
+@test "an unknown \$schema, or one that is no string, is status 2 with the message" {
+	echo '{}' >doc.json
 	echo '{"$schema": "http://json-schema.org/schema#"}' >u.json
 	run -2 --separate-stderr jsonresp-check --schema u.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: u.json: unknown "$schema" "http://json-schema.org/schema#": not a dialect known here (Draft-04, Draft-06, Draft-07)'
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: u.json: unknown "$schema" "http://json-schema.org/schema#": not a dialect known here (Draft-04, Draft-06, Draft-07, 2019-09, 2020-12), and no meta-schema with that URI is loaded (give it with -r FILE)'
 	echo '{"$schema": 4}' >n.json
 	run -2 --separate-stderr jsonresp-check --schema n.json doc.json
 	assert_equal "$stderr" 'jsonresp-check: n.json: "$schema" must be a string'
@@ -1490,6 +1590,28 @@ $USAGE"
 	echo '{"maximum": 1, "exclusiveMaximum": 1}' >x.json
 	run -2 --separate-stderr jsonresp-check --draft 4 --schema x.json doc.json
 	assert_equal "$stderr" 'jsonresp-check: x.json: "exclusiveMaximum" must be a boolean in Draft-04'
+}
+
+@test "2019-09 and 2020-12: a malformed new keyword is status 2 with the message" {
+	echo '[]' >doc.json
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "prefixItems": 3}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "prefixItems" must be a non-empty array of schemas'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentRequired": {"a": "b"}}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: /dependentRequired/a: must be an array of names'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "$dynamicRef": 5}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "$dynamicRef" must be a string'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentSchemas": []}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "dependentSchemas" must be an object'
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "minContains": -1}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "minContains" must be a non-negative integer'
+	echo '{"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": ["#"]}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: "$recursiveRef" must be a string'
 }
 
 @test "the draft-04 and draft-06 meta-schemas are built in: a \$ref to them needs no ref map" {

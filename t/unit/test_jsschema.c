@@ -549,24 +549,25 @@ test_dialects(void)
 	    "|/exclusiveMaximum|1 is not less than the exclusive maximum 1\n",
 	    "--draft 7");
 
-	check_compile_error("{\"$schema\": "
-	    "\"https://json-schema.org/draft/2020-12/schema\"}", NULL,
-	    "\"$schema\" \"https://json-schema.org/draft/2020-12/schema\": "
-	    "2020-12 is not supported yet (Draft-04, Draft-06, Draft-07 are)",
-	    "2020-12");
-	check_compile_error("{\"$schema\": "
-	    "\"https://json-schema.org/draft/2019-09/schema#\"}", NULL,
-	    "\"$schema\" \"https://json-schema.org/draft/2019-09/schema#\": "
-	    "2019-09 is not supported yet (Draft-04, Draft-06, Draft-07 are)",
-	    "2019-09");
+	check("{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", "
+	    "\"properties\": {\"a\": true}, \"unevaluatedProperties\": false}",
+	    "{\"a\": \"x\", \"b\": 1}", "/b|/unevaluatedProperties|unexpected "
+	    "property \"b\": no subschema evaluates it "
+	    "(unevaluatedProperties)\n", "2020-12");
+	check("{\"$schema\": \"https://json-schema.org/draft/2019-09/schema#\", "
+	    "\"items\": [true], \"unevaluatedItems\": false}", "[1, 2]",
+	    "/1|/unevaluatedItems|unexpected item 1: no subschema evaluates it "
+	    "(unevaluatedItems)\n", "2019-09");
 	check_compile_error("{\"$schema\": \"http://json-schema.org/schema#\"}",
 	    NULL, "unknown \"$schema\" \"http://json-schema.org/schema#\": "
-	    "not a dialect known here (Draft-04, Draft-06, Draft-07)",
-	    "an unknown $schema");
+	    "not a dialect known here (Draft-04, Draft-06, Draft-07, 2019-09, "
+	    "2020-12), and no meta-schema with that URI is loaded (give it "
+	    "with -r FILE)", "an unknown $schema");
 	check_compile_error("{\"$schema\": \"http://json-schema.org/draft-07/"
 	    "schema#x\"}", NULL, "unknown \"$schema\" "
 	    "\"http://json-schema.org/draft-07/schema#x\": not a dialect "
-	    "known here (Draft-04, Draft-06, Draft-07)",
+	    "known here (Draft-04, Draft-06, Draft-07, 2019-09, 2020-12), and "
+	    "no meta-schema with that URI is loaded (give it with -r FILE)",
 	    "a $schema with a fragment");
 	check_compile_error("{\"$schema\": 7}", NULL,
 	    "\"$schema\" must be a string", "a $schema that is no string");
@@ -574,7 +575,9 @@ test_dialects(void)
 	    "\"definitions\": {\"a\": {\"$id\": \"http://x.test/a\", "
 	    "\"$schema\": \"http://x.test/meta\"}}}", NULL,
 	    "/items/$ref: unknown \"$schema\" \"http://x.test/meta\": not a "
-	    "dialect known here (Draft-04, Draft-06, Draft-07)",
+	    "dialect known here (Draft-04, Draft-06, Draft-07, 2019-09, "
+	    "2020-12), and no meta-schema with that URI is loaded (give it "
+	    "with -r FILE)",
 	    "an unknown $schema reached through $ref");
 	check_compile_error("{\"properties\": {\"a\": true}}", &o4,
 	    "/properties/a: a schema must be an object in Draft-04 (a "
@@ -590,13 +593,14 @@ test_dialects(void)
 	check_compile_error("{\"minimum\": 1, \"exclusiveMinimum\": true}", &o6,
 	    "\"exclusiveMinimum\" must be a number in Draft-06 (a boolean is "
 	    "Draft-04's form)", "draft-06: a boolean exclusiveMinimum");
-	check_compile_error("{}", &o2020, "2020-12 is not supported yet",
-	    "2020-12 as the default");
+	check_opts("{\"prefixItems\": [true], \"items\": false}", "[1, 2]",
+	    &o2020, "/1|/items|unexpected item 1: \"prefixItems\" allows 1 "
+	    "item\n", "2020-12 as the default");
 	unit_long(jsschema_draft("4"), 4, "jsschema_draft 4");
 	unit_long(jsschema_draft("6"), 6, "jsschema_draft 6");
 	unit_long(jsschema_draft("7"), 7, "jsschema_draft 7");
-	unit_long(jsschema_draft("2019-09"), -1, "jsschema_draft 2019-09");
-	unit_long(jsschema_draft("2020-12"), -1, "jsschema_draft 2020-12");
+	unit_long(jsschema_draft("2019-09"), 201909, "jsschema_draft 2019-09");
+	unit_long(jsschema_draft("2020-12"), 202012, "jsschema_draft 2020-12");
 	unit_long(jsschema_draft("07"), 0, "jsschema_draft 07");
 	unit_long(jsschema_draft("3"), 0, "jsschema_draft 3");
 }
