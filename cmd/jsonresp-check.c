@@ -1,9 +1,10 @@
 /*
  * jsonresp-check: reads a model's JSON responses (a document per file, or
  * one per line with --lines) and checks each against seed 002's response
- * schema, or against the Draft-07 schema given with --schema. Each error
- * names the file, line and column of the offending value; a valid
- * response whose danger level is critical or emergency exits 4 or 5.
+ * schema, or against the JSON Schema given with --schema (Draft-04 to
+ * 2020-12). Each error names the file, line and column of the offending
+ * value; a valid response whose danger level is critical or emergency
+ * exits 4 or 5.
  */
 #include <stdio.h>
 
