@@ -3022,6 +3022,7 @@ struct memo {
 	const struct node	*n;
 	const json_t		*v;
 	size_t			 ctx;
+	struct ann		*ann;	/* what n evaluated of v, when valid */
 	struct score		 sc;
 	signed char		 verdict;	/* -1: not known yet */
 	char			 scored;
@@ -3845,6 +3846,7 @@ v_ref(struct vctx *c, const struct node *t, const char *seg, const json_t *v,
 	struct busy *b, old;
 	struct kpath k;
 	struct memo *e;
+	struct ann own, *use;
 	size_t mi;
 	int r, bad = 0, full = !c->quiet && !c->scoring && container(v);
 
@@ -3861,21 +3863,38 @@ v_ref(struct vctx *c, const struct node *t, const char *seg, const json_t *v,
 		err_push(c, ip, kp, seg, v);
 		return bad;
 	}
-	if (full && a == NULL && (e = memo_find(c, t, v)) != NULL &&
-	    e->verdict == 0)
+	if (full && (e = memo_find(c, t, v)) != NULL && e->verdict == 0 &&
+	    (a == NULL || e->ann != NULL)) {
+		if (a != NULL)
+			ann_merge(a, e->ann);
 		return 0;
+	}
 	old = *b;
 	b->v = v;
 	b->depth = c->depth + 1;
 	k.up = kp;
 	k.seg = seg;
-	r = validate(c, t, v, ip, &k, a);
+	use = a;
+	if (full && a != NULL) {
+		ann_init(&own, v);
+		use = &own;
+	}
+	r = validate(c, t, v, ip, &k, use);
 	c->busy[t->id] = old;
+	if (use == &own)
+		ann_merge(a, &own);
 	/* not from a loop back below: validate() has reset taint */
 	if (full && r == 0 && c->taint > c->depth && c->stop == NULL) {
 		mi = memo_get(c, t, v);
 		c->memo[mi].verdict = 0;
+		if (use == &own && c->memo[mi].ann == NULL) {
+			c->memo[mi].ann = xmalloc(sizeof(own));
+			*c->memo[mi].ann = own;
+			own.bits = NULL;
+		}
 	}
+	if (use == &own)
+		free(own.bits);
 	return r;
 }
 
@@ -4027,6 +4046,8 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	struct score outer;
 	const json_t *outerv;
 	struct buf *m;
+	struct memo *e;
+	struct ann own, *use;
 	size_t mi = 0, ctx = c->ctx;
 	int r, d, memo, push;
 
@@ -4053,11 +4074,17 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	 * without end down the value: its targets are remembered, and
 	 * every other node is reached once per target's frame and mode.
 	 */
-	memo = (c->quiet || c->scoring) && n->target && !n->leaf && a == NULL;
+	memo = (c->quiet || c->scoring) && n->target && !n->leaf &&
+	    (a == NULL || c->quiet);
 	if (memo) {
 		mi = memo_get(c, n, v);
-		if (c->quiet && c->memo[mi].verdict != -1)
-			return c->memo[mi].verdict;
+		e = &c->memo[mi];
+		if (c->quiet && e->verdict != -1 && (a == NULL ||
+		    e->verdict != 0 || e->ann != NULL)) {
+			if (a != NULL && e->verdict == 0)
+				ann_merge(a, e->ann);
+			return e->verdict;
+		}
 		if (!c->quiet && c->memo[mi].scored) {
 			score_add(c, &c->memo[mi].sc, v,
 			    ip != NULL ? ip->depth : 0, 1);
@@ -4083,9 +4110,17 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		c->onscope[n->res] = 1;
 		c->ctx = ctx_push(c, ctx, n->res);
 	}
+	/* what it evaluates is remembered too, apart from the rest of a */
+	use = a;
+	if (memo && a != NULL) {
+		ann_init(&own, v);
+		use = &own;
+	}
 	d = ++c->depth;
-	r = validate_node(c, n, v, ip, kp, a);
+	r = validate_node(c, n, v, ip, kp, use);
 	c->depth--;
+	if (use == &own && r == 0)
+		ann_merge(a, &own);
 	if (push) {
 		c->nscope--;
 		c->onscope[n->res] = 0;
@@ -4095,6 +4130,12 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		c->taint = INT_MAX;
 		if (memo && c->stop == NULL) {
 			c->memo[mi].verdict = r;
+			if (use == &own && r == 0 && c->memo[mi].ann == NULL) {
+				/* its bits go with it */
+				c->memo[mi].ann = xmalloc(sizeof(own));
+				*c->memo[mi].ann = own;
+				own.bits = NULL;
+			}
 			if (!c->quiet) {
 				c->memo[mi].sc = c->sc;
 				if (c->sc.count > 0)
@@ -4111,6 +4152,8 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		c->scv = outerv;
 		score_add(c, &f, v, 0, 0);
 	}
+	if (use == &own)
+		free(own.bits);
 	return r;
 }
 
@@ -4378,6 +4421,11 @@ jsschema_validate(const struct jsschema *js, const json_t *instance,
 		c.e[c.n++] = *c.stop;
 		free(c.stop);
 	}
+	for (i = 0; i < c.nmemo; i++)
+		if (c.memo[i].ann != NULL) {
+			free(c.memo[i].ann->bits);
+			free(c.memo[i].ann);
+		}
 	for (i = 0; i < c.nkeep; i++)
 		json_decref(c.keep[i]);
 	free(c.keep);
