@@ -935,6 +935,43 @@ deep_schema(struct buf *b)
 	    "\"#/definitions/a0\"}}}}");
 }
 
+/*
+ * unevaluatedProperties under two references to one schema at each of
+ * 40 levels: what a target evaluates is remembered, so that this ends
+ * at once (without it, 2^40 walks), in both modes (the verdict alone
+ * under anyOf, the errors at the top).
+ */
+static void
+test_annotation_memo(void)
+{
+	struct buf b = BUF_INIT;
+	char got[2048];
+	int i;
+
+	buf_adds(&b, "{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\", "
+	    "\"anyOf\": [{\"$ref\": \"#/$defs/d0\"}, {\"required\": [\"z\"]}], "
+	    "\"$ref\": \"#/$defs/d0\", \"unevaluatedProperties\": false, "
+	    "\"$defs\": {");
+	for (i = 0; i < 40; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		buf_printf(&b, "\"d%d\": {\"properties\": {\"a%d\": true}, "
+		    "\"allOf\": [", i, i);
+		if (i < 39)
+			buf_printf(&b, "{\"$ref\": \"#/$defs/d%d\"}, "
+			    "{\"$ref\": \"#/$defs/d%d\"}]}", i + 1, i + 1);
+		else
+			buf_adds(&b, "true]}");
+	}
+	buf_adds(&b, "}}");
+	unit_long(first_error(buf_cstr(&b), "{\"a39\": 1, \"x\": 2}", got,
+	    sizeof(got)), 1, "unevaluated* through 2^40 paths: at once");
+	unit_str(got, "/x|unexpected property \"x\": no subschema evaluates it "
+	    "(unevaluatedProperties) (1 errors)", "and the one member left");
+	buf_free(&b);
+}
+
 static void
 test_depth_limits(void)
 {
@@ -1068,6 +1105,7 @@ main(void)
 	test_file_uris();
 	test_api();
 	test_depth_limits();
+	test_annotation_memo();
 	test_hashed_equality();
 	test_opts();
 	return unit_done();
