@@ -3545,6 +3545,22 @@ unique_pair(const json_t *a, size_t *pi, size_t *pj)
 	return found;
 }
 
+/* count items match "contains", beyond limit, minContains or (max) max-. */
+static int
+contains_bound(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+    const json_t *v, size_t count, long long limit, int max)
+{
+	if (c->quiet)
+		return 1;
+	buf_printf(msg(c), "array has %zu %s that %s \"contains\", %s than the "
+	    "%s %lld (%s)", count, plural((long long)count, "item", "items"),
+	    plural((long long)count, "matches", "match"), max ? "more" :
+	    "fewer", max ? "maximum" : "minimum", limit, max ? "maxContains" :
+	    "minContains");
+	err_push(c, ip, kp, max ? "/maxContains" : "/minContains", v);
+	return 1;
+}
+
 /* "contains", with "minContains" and "maxContains". */
 static int
 v_contains(struct vctx *c, const struct node *n, const json_t *v,
@@ -3555,7 +3571,6 @@ v_contains(struct vctx *c, const struct node *n, const json_t *v,
 	int every = n->maxcontains >= 0 || (a != NULL && n->contains_ann);
 	struct ipath ci;
 	struct kpath k;
-	struct buf *m;
 
 	ci.up = ip;
 	ci.key = NULL;
@@ -3571,37 +3586,19 @@ v_contains(struct vctx *c, const struct node *n, const json_t *v,
 		if (a != NULL && n->contains_ann)
 			ann_set(a, i);
 	}
+	if ((long long)count < need && n->mincontains >= 0)
+		return contains_bound(c, ip, kp, v, count, n->mincontains, 0);
 	if ((long long)count < need) {
 		if (c->quiet)
 			return 1;
-		m = msg(c);
-		if (n->mincontains < 0) {
-			buf_printf(m, "array has no item that matches "
-			    "\"contains\" (%zu %s checked)", size,
-			    plural((long long)size, "item", "items"));
-			err_push(c, ip, kp, "/contains", v);
-		} else {
-			buf_printf(m, "array has %zu %s that %s \"contains\", "
-			    "fewer than the minimum %lld (minContains)", count,
-			    plural((long long)count, "item", "items"),
-			    plural((long long)count, "matches", "match"),
-			    n->mincontains);
-			err_push(c, ip, kp, "/minContains", v);
-		}
+		buf_printf(msg(c), "array has no item that matches \"contains\" "
+		    "(%zu %s checked)", size, plural((long long)size, "item",
+		    "items"));
+		err_push(c, ip, kp, "/contains", v);
 		return 1;
 	}
-	if (n->maxcontains >= 0 && (long long)count > n->maxcontains) {
-		if (c->quiet)
-			return 1;
-		m = msg(c);
-		buf_printf(m, "array has %zu %s that %s \"contains\", more "
-		    "than the maximum %lld (maxContains)", count,
-		    plural((long long)count, "item", "items"),
-		    plural((long long)count, "matches", "match"),
-		    n->maxcontains);
-		err_push(c, ip, kp, "/maxContains", v);
-		return 1;
-	}
+	if (n->maxcontains >= 0 && (long long)count > n->maxcontains)
+		return contains_bound(c, ip, kp, v, count, n->maxcontains, 1);
 	return 0;
 }
 

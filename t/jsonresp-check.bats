@@ -53,6 +53,19 @@ suite() {
 	fail "no JSON-Schema-Test-Suite holds tests/$1 (looked in \$LLMKIT_JSTS, unset, $TOP/../shared/testsuites/JSON-Schema-Test-Suite, /usr/share/perl5/auto/share/dist/Test-JSON-Schema-Acceptance and /usr/share/json-schema-test-suite): install Debian's libtest-json-schema-acceptance-perl (tools/deps) or set LLMKIT_JSTS"
 }
 
+# format_cases DRAFT: the suite's optional format files of DRAFT, for the
+# formats the issue asked for, copied into fmt/; n is their count of cases.
+format_cases() {
+	local f
+	mkdir fmt
+	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
+	    json-pointer relative-json-pointer regex; do
+		cp "$SUITE/tests/$1/optional/format/$f.json" fmt/ ||
+		    fail "the suite has no $1/optional/format/$f.json"
+	done
+	n=$(cases fmt/*.json)
+}
+
 # cases FILE...: how many test cases the suite's files hold.
 cases() {
 	jq -s '[.[][].tests | length] | add' "$@"
@@ -800,13 +813,7 @@ $USAGE"
 
 @test "the JSON-Schema-Test-Suite's optional format cases of the issue's formats all pass" {
 	suite draft7
-	mkdir fmt
-	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
-	    json-pointer relative-json-pointer regex; do
-		cp "$SUITE/tests/draft7/optional/format/$f.json" fmt/ ||
-		    fail "the suite has no optional/format/$f.json"
-	done
-	n=$(cases fmt/*.json)
+	format_cases draft7
 	[ "$n" -ge 90 ]
 	JSONRESP_CHECK=$(command -v jsonresp-check)
 	export JSONRESP_CHECK
@@ -831,13 +838,7 @@ $USAGE"
 
 @test "the JSON-Schema-Test-Suite's optional draft2020-12 format cases of the issue's formats all pass under --assert-format" {
 	suite draft2020-12
-	mkdir fmt
-	for f in date-time date time email hostname ipv4 ipv6 uri uri-reference \
-	    json-pointer relative-json-pointer regex; do
-		cp "$SUITE/tests/draft2020-12/optional/format/$f.json" fmt/ ||
-		    fail "the suite has no draft2020-12/optional/format/$f.json"
-	done
-	n=$(cases fmt/*.json)
+	format_cases draft2020-12
 	[ "$n" -ge 300 ]
 	JSONRESP_CHECK=$(command -v jsonresp-check)
 	JSTS_FLAGS=--assert-format
@@ -1594,24 +1595,19 @@ EOF
 
 @test "2019-09 and 2020-12: a malformed new keyword is status 2 with the message" {
 	echo '[]' >doc.json
-	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "prefixItems": 3}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: "prefixItems" must be a non-empty array of schemas'
-	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentRequired": {"a": "b"}}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: /dependentRequired/a: must be an array of names'
-	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "$dynamicRef": 5}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: "$dynamicRef" must be a string'
-	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentSchemas": []}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: "dependentSchemas" must be an object'
-	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "minContains": -1}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: "minContains" must be a non-negative integer'
-	echo '{"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": ["#"]}' >s.json
-	run -2 --separate-stderr jsonresp-check --schema s.json doc.json
-	assert_equal "$stderr" 'jsonresp-check: s.json: "$recursiveRef" must be a string'
+	while IFS='|' read -r d kw want; do
+		echo "{\"\$schema\": \"https://json-schema.org/draft/$d/schema\", $kw}" >s.json
+		run -2 --separate-stderr jsonresp-check --schema s.json doc.json
+		assert_output ""
+		assert_equal "$stderr" "jsonresp-check: s.json: $want"
+	done <<'EOF'
+2020-12|"prefixItems": 3|"prefixItems" must be a non-empty array of schemas
+2020-12|"dependentRequired": {"a": "b"}|/dependentRequired/a: must be an array of names
+2020-12|"$dynamicRef": 5|"$dynamicRef" must be a string
+2020-12|"dependentSchemas": []|"dependentSchemas" must be an object
+2020-12|"minContains": -1|"minContains" must be a non-negative integer
+2019-09|"$recursiveRef": ["#"]|"$recursiveRef" must be a string
+EOF
 }
 
 @test "the draft-04 and draft-06 meta-schemas are built in: a \$ref to them needs no ref map" {
