@@ -78,7 +78,7 @@ process(FILE *fp, const char *name, void *arg)
 int
 main(int argc, char *argv[])
 {
-	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE };
+	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE, NULL, 0, 0, 0 };
 	int ch;
 
 	cmd_init(&self, argv);

@@ -10,11 +10,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct tooldefs;
+
 struct toolcall_opts {
 	int	events;		/* text, tool_call and error records */
 	int	strict;		/* a bare "&" is an error, not a warning */
 	int	unbuffered;	/* flush after every record */
 	size_t	max_size;	/* largest call in bytes, <tool> to </tool> */
+	const struct tooldefs *tools;	/* or NULL: the seed's typing */
+	int	no_validate;	/* with tools: typed, not validated */
+	int	thread;		/* thread-serialize's events */
+	long	iteration;	/* theirs, with thread */
 };
 
 #define TOOLCALL_MAX_SIZE ((size_t)64 << 20)

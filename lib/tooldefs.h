@@ -1,0 +1,54 @@
+/*
+ * tooldefs: the definitions of the tools a model may call, read from the
+ * forms agents already hold: an MCP tools/list result or its array of
+ * tools, OpenAI Chat Completions tools, OpenAI Responses function tools
+ * and Anthropic tools. Each tool's input schema is compiled once with
+ * lib/jsschema (2020-12 when it names no "$schema", MCP's default). And
+ * the system prompt that teaches a model seed 003's format for them.
+ */
+#ifndef LLMKIT_TOOLDEFS_H
+#define LLMKIT_TOOLDEFS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+
+struct jsschema;
+
+struct tooldef {
+	char		*name;
+	char		*description;	/* or NULL */
+	json_t		*schema;	/* its input schema (a reference) */
+	struct jsschema	*js;		/* compiled */
+	const char	*file;		/* the file that defined it */
+};
+
+struct tooldefs {
+	struct tooldef	*v;
+	size_t		 n;
+};
+
+/*
+ * Adds the tools the file path defines. 0, or -1 with a one-line message
+ * in err (errlen bytes) that names the file, and the tool when the fault
+ * is one tool's: a file in none of the forms, a tool without a name, a
+ * name defined twice, a schema that does not compile.
+ */
+int		 tooldefs_load(struct tooldefs *, const char *path,
+		    char *err, size_t errlen);
+/* The tool named name (len bytes), or NULL. */
+const struct tooldef *tooldefs_find(const struct tooldefs *,
+		    const char *name, size_t len);
+/* The names of all the tools, in the order given: "a, b, c". */
+void		 tooldefs_names(const struct tooldefs *, struct buf *);
+/*
+ * The system prompt that teaches seed 003's format for these tools, with
+ * one example call per tool made from its schema: the same definitions
+ * always give the same bytes.
+ */
+void		 tooldefs_prompt(const struct tooldefs *, struct buf *);
+void		 tooldefs_free(struct tooldefs *);
+
+#endif
