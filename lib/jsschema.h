@@ -100,6 +100,34 @@ void		 jsschema_result_free(struct jsschema_result *);
 void		 jsschema_free(struct jsschema *);
 
 /*
+ * Places, for typing text as a schema would have it (toolcall-parse):
+ * the root of a schema, and from a place the place of a member of an
+ * object or of an item of an array, through $ref, allOf, anyOf and oneOf.
+ * jsschema_place_types gives the JSSCHEMA_T_* bits of the types the
+ * schema allows there (JSSCHEMA_T_NUMBER counts JSSCHEMA_T_INTEGER in;
+ * an enum or const allows the types of its values); JSSCHEMA_T_ALL when
+ * no schema constrains it, 0 when none can be valid there.
+ */
+#define JSSCHEMA_T_NULL		0x01
+#define JSSCHEMA_T_BOOLEAN	0x02
+#define JSSCHEMA_T_OBJECT	0x04
+#define JSSCHEMA_T_ARRAY	0x08
+#define JSSCHEMA_T_NUMBER	0x10
+#define JSSCHEMA_T_STRING	0x20
+#define JSSCHEMA_T_INTEGER	0x40
+#define JSSCHEMA_T_ALL		0x7f
+
+struct jsschema_place;
+
+struct jsschema_place *jsschema_place_root(const struct jsschema *);
+struct jsschema_place *jsschema_place_member(const struct jsschema_place *,
+		    const char *key, size_t len);
+struct jsschema_place *jsschema_place_item(const struct jsschema_place *,
+		    size_t idx);
+unsigned	 jsschema_place_types(const struct jsschema_place *);
+void		 jsschema_place_free(struct jsschema_place *);
+
+/*
  * The file: URI of path (relative to the working directory, which is not
  * resolved through symbolic links), percent-encoded where RFC 3986 wants
  * it, a new string; NULL, with errno set, when the working directory

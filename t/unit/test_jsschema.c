@@ -1087,6 +1087,91 @@ test_opts(void)
 	    o.nfiles == 0, "freed and emptied");
 }
 
+/* The types at a place: "KEY/KEY/#0" walks members and items. */
+static unsigned
+types_at(const char *schema, const char *path)
+{
+	struct jsschema_place *p, *q;
+	struct jsschema *js;
+	json_t *s = parse(schema);
+	const char *c = path, *e;
+	unsigned t;
+	char err[256];
+
+	js = jsschema_compile(s, NULL, NULL, err, sizeof(err));
+	if (js == NULL) {
+		printf("# %s\n", err);
+		json_decref(s);
+		return 0xffff;
+	}
+	p = jsschema_place_root(js);
+	while (*c != '\0') {
+		e = strchr(c, '/');
+		if (e == NULL)
+			e = c + strlen(c);
+		if (*c == '#')
+			q = jsschema_place_item(p, (size_t)atoi(c + 1));
+		else
+			q = jsschema_place_member(p, c, (size_t)(e - c));
+		jsschema_place_free(p);
+		p = q;
+		c = *e == '/' ? e + 1 : e;
+	}
+	t = jsschema_place_types(p);
+	jsschema_place_free(p);
+	jsschema_free(js);
+	json_decref(s);
+	return t;
+}
+
+static void
+test_places(void)
+{
+	unit_long(types_at("{}", ""), JSSCHEMA_T_ALL, "no schema: all types");
+	unit_long(types_at("{\"properties\": {\"a\": {\"type\": \"string\"}}}",
+	    "a"), JSSCHEMA_T_STRING, "a property");
+	unit_long(types_at("{\"properties\": {\"a\": {\"type\": \"string\"}}}",
+	    "b"), JSSCHEMA_T_ALL, "a member no schema names");
+	unit_long(types_at("{\"properties\": {\"n\": {\"type\": \"number\"}}}",
+	    "n"), JSSCHEMA_T_NUMBER | JSSCHEMA_T_INTEGER,
+	    "number counts integer in");
+	unit_long(types_at("{\"properties\": {\"o\": {\"anyOf\": [{\"type\": "
+	    "\"integer\"}, {\"type\": \"null\"}]}}}", "o"),
+	    JSSCHEMA_T_INTEGER | JSSCHEMA_T_NULL, "a nullable anyOf");
+	unit_long(types_at("{\"properties\": {\"o\": {\"type\": [\"boolean\", "
+	    "\"string\"]}}}", "o"), JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_STRING,
+	    "a type array");
+	unit_long(types_at("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\", \"properties\": "
+	    "{\"l\": {\"$ref\": \"#/$defs/list\"}}, \"$defs\": {\"list\": "
+	    "{\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/it\"}}, "
+	    "\"it\": {\"type\": \"object\", \"properties\": {\"z\": {\"enum\": "
+	    "[\"007\", \"008\"]}}}}}", "l/#3/z"), JSSCHEMA_T_STRING,
+	    "through $ref into $defs, items and an enum of strings");
+	unit_long(types_at("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\", \"prefixItems\": "
+	    "[{\"type\": \"null\"}], \"items\": {\"type\": \"boolean\"}}", "#0"),
+	    JSSCHEMA_T_NULL, "prefixItems");
+	unit_long(types_at("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\", \"prefixItems\": "
+	    "[{\"type\": \"null\"}], \"items\": {\"type\": \"boolean\"}}", "#1"),
+	    JSSCHEMA_T_BOOLEAN, "items after prefixItems");
+	unit_long(types_at("{\"allOf\": [{\"type\": [\"string\", \"integer\"]}, "
+	    "{\"type\": [\"integer\", \"null\"]}]}", ""), JSSCHEMA_T_INTEGER,
+	    "allOf: what every branch allows");
+	unit_long(types_at("{\"patternProperties\": {\"^x-\": {\"type\": "
+	    "\"integer\"}}, \"additionalProperties\": {\"type\": \"boolean\"}}",
+	    "x-a"), JSSCHEMA_T_INTEGER, "patternProperties");
+	unit_long(types_at("{\"patternProperties\": {\"^x-\": {\"type\": "
+	    "\"integer\"}}, \"additionalProperties\": {\"type\": \"boolean\"}}",
+	    "y"), JSSCHEMA_T_BOOLEAN, "additionalProperties");
+	unit_long(types_at("{\"properties\": {\"f\": false}}", "f"), 0,
+	    "a false schema allows nothing");
+	unit_long(types_at("{\"$defs\": {\"a\": {\"type\": \"array\", \"items\": "
+	    "{\"$ref\": \"#/$defs/a\"}}}, \"$ref\": \"#/$defs/a\"}", "#0/#0/#0"),
+	    JSSCHEMA_T_ARRAY, "a recursive schema");
+}
+
 int
 main(void)
 {
@@ -1106,6 +1191,7 @@ main(void)
 	test_api();
 	test_depth_limits();
 	test_annotation_memo();
+	test_places();
 	test_hashed_equality();
 	test_opts();
 	return unit_done();
