@@ -10,13 +10,18 @@
  * property name failed), and a keyword pointer that is empty or starts
  * with "/"; the second run reports the same errors in the same order; and
  * the schemas {} and true accept the instance while false rejects it.
- * A schema that does not compile must say why. Anything else aborts;
- * ASan's leak check covers the frees.
+ * A schema without "$schema" is read in one of the five dialects, as
+ * another byte of the hash says. A schema that does not compile must say
+ * why. A schema whose text names "llmkit.test/meta/" is compiled with
+ * the custom meta-schemas below loaded (as by -r FILE), so that its
+ * "$schema" can choose vocabularies. Anything else aborts; ASan's leak
+ * check covers the frees.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -134,8 +139,92 @@ same_result(const struct jsschema_result *a, const struct jsschema_result *b)
 }
 
 static const int drafts[] = {
-	JSSCHEMA_DRAFT4, JSSCHEMA_DRAFT6, JSSCHEMA_DRAFT7
+	JSSCHEMA_DRAFT4, JSSCHEMA_DRAFT6, JSSCHEMA_DRAFT7, JSSCHEMA_DRAFT2019,
+	JSSCHEMA_DRAFT2020
 };
+#define NDRAFTS	(sizeof(drafts) / sizeof(drafts[0]))
+
+/*
+ * Meta-schemas with a "$vocabulary" of their own: 2020-12 without the
+ * validation vocabulary (and an unknown optional one), 2020-12 with
+ * format-assertion, 2019-09 with only core, applicator and format, and
+ * one that requires a vocabulary not known here.
+ */
+#define V20	"\"https://json-schema.org/draft/2020-12/vocab/"
+#define M20	"{\"$ref\": \"https://json-schema.org/draft/2020-12/meta/"
+#define V19	"\"https://json-schema.org/draft/2019-09/vocab/"
+#define M19	"{\"$ref\": \"https://json-schema.org/draft/2019-09/meta/"
+static const char *const metas[] = {
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-no-validation\","
+	" \"$vocabulary\": {" V20 "core\": true, " V20 "applicator\": true,"
+	" " V20 "unevaluated\": true, \"https://llmkit.test/vocab/x\": false},"
+	" \"$dynamicAnchor\": \"meta\", \"allOf\": [" M20 "core\"},"
+	" " M20 "applicator\"}, " M20 "unevaluated\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-format-assertion\","
+	" \"$vocabulary\": {" V20 "core\": true, " V20 "applicator\": true,"
+	" " V20 "validation\": true, " V20 "format-assertion\": false},"
+	" \"$dynamicAnchor\": \"meta\", \"allOf\": [" M20 "core\"},"
+	" " M20 "applicator\"}, " M20 "validation\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2019-09/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2019-no-validation\","
+	" \"$vocabulary\": {" V19 "core\": true, " V19 "applicator\": true,"
+	" " V19 "format\": true}, \"$recursiveAnchor\": true,"
+	" \"allOf\": [" M19 "core\"}, " M19 "applicator\"},"
+	" " M19 "format\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-unknown\","
+	" \"$vocabulary\": {" V20 "core\": true,"
+	" \"https://llmkit.test/vocab/x\": true}}"
+};
+#define NMETAS	(sizeof(metas) / sizeof(metas[0]))
+static char dir[] = "/tmp/fuzz_jsschema.XXXXXX";
+static char path[NMETAS][sizeof(dir) + 16];
+static const char *paths[NMETAS];
+
+static void
+rm_metas(void)
+{
+	size_t i;
+
+	for (i = 0; i < NMETAS; i++)
+		unlink(path[i]);
+	rmdir(dir);
+}
+
+/* Whether the n bytes at s hold "llmkit.test/meta/". */
+static int
+names_meta(const char *s, size_t n)
+{
+	static const char w[] = "llmkit.test/meta/";
+	const char *p, *end = s + n;
+
+	for (p = s; (p = memchr(p, 'l', (size_t)(end - p))) != NULL &&
+	    (size_t)(end - p) >= sizeof(w) - 1; p++)
+		if (memcmp(p, w, sizeof(w) - 1) == 0)
+			return 1;
+	return 0;
+}
+
+/* Writes the meta-schemas, once, to files under a new directory. */
+static void
+init_metas(void)
+{
+	FILE *f;
+	size_t i;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	for (i = 0; i < NMETAS; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/m%zu.json", dir, i);
+		if ((f = fopen(path[i], "w")) == NULL ||
+		    fputs(metas[i], f) == EOF || fclose(f) == EOF)
+			abort();
+		paths[i] = path[i];
+	}
+	atexit(rm_metas);
+}
 
 /* The schemas {}, true and false, compiled once. */
 static struct jsschema *trivial[3];
@@ -190,12 +279,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc1, rc2;
 	size_t i;
 
-	if (trivial[0] == NULL)
+	if (trivial[0] == NULL) {
 		init_trivial();
+		init_metas();
+	}
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
 	opts.format = (int)((h >> 29) % 3);
-	opts.draft = drafts[(h >> 8) % 3];	/* without "$schema" */
+	opts.draft = drafts[(h >> 8) % NDRAFTS];	/* without "$schema" */
 
 	nul = memchr(in, '\0', size);
 	slen = nul != NULL ? (size_t)(nul - in) : size;
@@ -203,6 +294,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inst = json_loadb(nul != NULL ? nul + 1 : in, ilen, READ_FLAGS, NULL);
 	if (inst != NULL)
 		check_trivial(inst);
+	if (names_meta(in, slen)) {
+		opts.files = paths;
+		opts.nfiles = NMETAS;
+	}
 	if ((schema = json_loadb(in, slen, READ_FLAGS, NULL)) == NULL) {
 		json_decref(inst);
 		return 0;
