@@ -558,6 +558,22 @@ check 1 "jsonresp-check: 2020-12, the tree's base by -r, -o json --summary" \
 check 1 "jsonresp-check: 2019-09, \$recursiveRef, --lines -o json" \
     "$tmp/rtree.jsonl" -o json --summary --lines \
     --schema "$tmp/rtree.schema.json"
+# A dynamic anchor in a sibling file that only a fragment of it reaches:
+# compiled at the end, it loads the meta-schema and its anchors.
+cat >"$tmp/dyn-base.json" <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "$dynamicAnchor": "x",
+ "$ref": "https://json-schema.org/draft/2020-12/schema",
+ "$defs": {"list": {"type": "array"}}}
+EOF
+cat >"$tmp/dyn.schema.json" <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "$dynamicAnchor": "n", "$ref": "dyn-base.json#/$defs/list",
+ "items": {"$dynamicRef": "#n"}}
+EOF
+printf '[[1], []]\n' >"$tmp/dyn.json"
+check 1 "jsonresp-check: 2020-12, a dynamic anchor compiled last" /dev/null \
+    --schema "$tmp/dyn.schema.json" "$tmp/dyn.json"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
