@@ -49,41 +49,48 @@ fail(const char *why, const char *a, const char *b)
 static const json_t *
 resolve(const json_t *v, const char *p)
 {
-	char key[4096];
+	char *key;
 	size_t k, i;
 
-	while (*p != '\0') {
-		if (*p++ != '/')
-			return NULL;
+	/* a segment is no longer than the pointer (a key may be long) */
+	if ((key = malloc(strlen(p) + 1)) == NULL)
+		abort();
+	while (v != NULL && *p != '\0') {
+		if (*p++ != '/') {
+			v = NULL;
+			break;
+		}
 		for (k = 0; *p != '\0' && *p != '/'; p++) {
-			if (k + 1 >= sizeof(key))
-				return NULL;
 			if (*p == '~') {
 				if (p[1] == '0')
 					key[k++] = '~';
 				else if (p[1] == '1')
 					key[k++] = '/';
 				else
-					return NULL;
+					break;
 				p++;
 			} else
 				key[k++] = *p;
+		}
+		if (*p == '~') {
+			v = NULL;
+			break;
 		}
 		key[k] = '\0';
 		if (json_is_object(v))
 			v = json_object_get(v, key);
 		else if (json_is_array(v)) {
-			if (k == 0 || (k > 1 && key[0] == '0') || k > 9)
-				return NULL;
-			for (i = 0; i < k; i++)
-				if (key[i] < '0' || key[i] > '9')
-					return NULL;
-			v = json_array_get(v, strtoul(key, NULL, 10));
+			for (i = 0; i < k && key[i] >= '0' && key[i] <= '9'; i++)
+				continue;
+			if (k == 0 || (k > 1 && key[0] == '0') || k > 9 ||
+			    i < k)
+				v = NULL;
+			else
+				v = json_array_get(v, strtoul(key, NULL, 10));
 		} else
-			return NULL;
-		if (v == NULL)
-			return NULL;
+			v = NULL;
 	}
+	free(key);
 	return v;
 }
 
