@@ -186,19 +186,8 @@ static const char *const metas[] = {
 	" \"https://llmkit.test/vocab/x\": true}}"
 };
 #define NMETAS	(sizeof(metas) / sizeof(metas[0]))
-static char dir[] = "/tmp/fuzz_jsschema.XXXXXX";
-static char path[NMETAS][sizeof(dir) + 16];
+static char path[NMETAS][32];
 static const char *paths[NMETAS];
-
-static void
-rm_metas(void)
-{
-	size_t i;
-
-	for (i = 0; i < NMETAS; i++)
-		unlink(path[i]);
-	rmdir(dir);
-}
 
 /* Whether the n bytes at s hold "llmkit.test/meta/". */
 static int
@@ -214,23 +203,27 @@ names_meta(const char *s, size_t n)
 	return 0;
 }
 
-/* Writes the meta-schemas, once, to files under a new directory. */
+/*
+ * Writes the meta-schemas, once, to files that are unlinked at once and
+ * read through /proc/self/fd (Linux), so that no run leaves them behind.
+ */
 static void
 init_metas(void)
 {
-	FILE *f;
-	size_t i;
+	char tmpl[] = "/tmp/fuzz_jsschema.XXXXXX";
+	size_t i, n;
+	int fd;
 
-	if (mkdtemp(dir) == NULL)
-		abort();
 	for (i = 0; i < NMETAS; i++) {
-		snprintf(path[i], sizeof(path[i]), "%s/m%zu.json", dir, i);
-		if ((f = fopen(path[i], "w")) == NULL ||
-		    fputs(metas[i], f) == EOF || fclose(f) == EOF)
+		memcpy(tmpl + sizeof(tmpl) - 7, "XXXXXX", 6);
+		if ((fd = mkstemp(tmpl)) == -1 || unlink(tmpl) == -1)
 			abort();
+		n = strlen(metas[i]);
+		if (write(fd, metas[i], n) != (ssize_t)n)
+			abort();
+		snprintf(path[i], sizeof(path[i]), "/proc/self/fd/%d", fd);
 		paths[i] = path[i];
 	}
-	atexit(rm_metas);
 }
 
 /* The schemas {}, true and false, compiled once. */
