@@ -485,5 +485,95 @@ check 3 "llmstore: put --batch with an unreadable file" /dev/null \
     -d "$db" put --batch -t b2 "$top/examples/reply.xml" "$tmp/no-such"
 check 0 "llmstore: --version after a command" /dev/null put --version
 
+# Any schema (issue 15): 2020-12 with $dynamicRef, unevaluated* and
+# prefixItems/contains, the base of its tree in a file of its own too;
+# 2019-09 with $recursiveRef, items arrays and dependentRequired.
+cat >"$tmp/tree.schema.json" <<'EOF'
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://example.com/strict-tree.json",
+  "$dynamicAnchor": "node",
+  "$ref": "tree.json",
+  "properties": {
+    "tags": {"prefixItems": [{"type": "string"}, {"type": "integer"}],
+      "contains": {"const": "root"}, "maxContains": 2,
+      "unevaluatedItems": false}
+  },
+  "unevaluatedProperties": false,
+  "$defs": {
+    "tree": {"$id": "tree.json", "$dynamicAnchor": "node", "type": "object",
+      "properties": {"data": true,
+        "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}}
+  }
+}
+EOF
+cat >"$tmp/tree.json" <<'EOF'
+{"data": 1, "tags": ["a", 1, "root"], "children": [{"data": 2,
+  "children": [{"data": "日本", "tags": ["b", 2, "root", "root"]}]}]}
+EOF
+cat >"$tmp/badtree.json" <<'EOF'
+{"data": 1, "tags": ["a", "x", "y", "root", "root", "root"], "children": [
+  {"data": 2, "extra": true, "children": [{"tags": [1]}, 3]}]}
+EOF
+python3 - "$tmp" <<'PY' || exit 3
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/tree.schema.json"))
+base = s["$defs"].pop("tree")
+base["$schema"] = s["$schema"]
+base["$id"] = "https://example.com/tree.json"
+json.dump(base, open(d + "/tree-base.json", "w"))
+json.dump(s, open(d + "/tree-ext.schema.json", "w"))
+PY
+cat >"$tmp/rtree.schema.json" <<'EOF'
+{
+  "$schema": "https://json-schema.org/draft/2019-09/schema",
+  "$id": "https://example.com/strict-rtree.json",
+  "$recursiveAnchor": true,
+  "$ref": "rtree.json",
+  "properties": {"pair": {"items": [{"type": "string"}, true],
+    "unevaluatedItems": false}},
+  "dependentRequired": {"pair": ["data"]},
+  "unevaluatedProperties": false,
+  "$defs": {
+    "rtree": {"$id": "rtree.json", "$recursiveAnchor": true, "type": "object",
+      "properties": {"data": true,
+        "children": {"type": "array", "items": {"$recursiveRef": "#"}}}}
+  }
+}
+EOF
+printf '%s\n' \
+    '{"data": 1, "pair": ["a", 2], "children": [{"children": [{"data": 3}]}]}' \
+    '{"pair": ["a", 2, 3], "children": [{"children": [{"x": 4}]}]}' \
+    >"$tmp/rtree.jsonl"
+tool=jsonresp-check
+check 0 "jsonresp-check: 2020-12, \$dynamicRef, unevaluated*, a valid tree" \
+    /dev/null --schema "$tmp/tree.schema.json" "$tmp/tree.json"
+check 1 "jsonresp-check: 2020-12, \$dynamicRef, unevaluated*, an invalid tree" \
+    /dev/null --errors=json --schema "$tmp/tree.schema.json" \
+    "$tmp/badtree.json"
+check 1 "jsonresp-check: 2020-12, the tree's base by -r, -o json --summary" \
+    /dev/null -o json --summary -r "$tmp/tree-base.json" \
+    --schema "$tmp/tree-ext.schema.json" "$tmp/tree.json" "$tmp/badtree.json"
+check 1 "jsonresp-check: 2019-09, \$recursiveRef, --lines -o json" \
+    "$tmp/rtree.jsonl" -o json --summary --lines \
+    --schema "$tmp/rtree.schema.json"
+# A dynamic anchor in a sibling file that only a fragment of it reaches:
+# compiled at the end, it loads the meta-schema and its anchors.
+cat >"$tmp/dyn-base.json" <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "$dynamicAnchor": "x",
+ "$ref": "https://json-schema.org/draft/2020-12/schema",
+ "$defs": {"list": {"type": "array"}}}
+EOF
+cat >"$tmp/dyn.schema.json" <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "$dynamicAnchor": "n", "$ref": "dyn-base.json#/$defs/list",
+ "items": {"$dynamicRef": "#n"}}
+EOF
+printf '[[1], []]\n' >"$tmp/dyn.json"
+check 1 "jsonresp-check: 2020-12, a dynamic anchor compiled last" /dev/null \
+    --schema "$tmp/dyn.schema.json" "$tmp/dyn.json"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

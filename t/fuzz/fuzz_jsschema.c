@@ -10,13 +10,18 @@
  * property name failed), and a keyword pointer that is empty or starts
  * with "/"; the second run reports the same errors in the same order; and
  * the schemas {} and true accept the instance while false rejects it.
- * A schema that does not compile must say why. Anything else aborts;
- * ASan's leak check covers the frees.
+ * A schema without "$schema" is read in one of the five dialects, as
+ * another byte of the hash says. A schema that does not compile must say
+ * why. A schema whose text names "llmkit.test/meta/" is compiled with
+ * the custom meta-schemas below loaded (as by -r FILE), so that its
+ * "$schema" can choose vocabularies. Anything else aborts; ASan's leak
+ * check covers the frees.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -44,41 +49,48 @@ fail(const char *why, const char *a, const char *b)
 static const json_t *
 resolve(const json_t *v, const char *p)
 {
-	char key[4096];
+	char *key;
 	size_t k, i;
 
-	while (*p != '\0') {
-		if (*p++ != '/')
-			return NULL;
+	/* a segment is no longer than the pointer (a key may be long) */
+	if ((key = malloc(strlen(p) + 1)) == NULL)
+		abort();
+	while (v != NULL && *p != '\0') {
+		if (*p++ != '/') {
+			v = NULL;
+			break;
+		}
 		for (k = 0; *p != '\0' && *p != '/'; p++) {
-			if (k + 1 >= sizeof(key))
-				return NULL;
 			if (*p == '~') {
 				if (p[1] == '0')
 					key[k++] = '~';
 				else if (p[1] == '1')
 					key[k++] = '/';
 				else
-					return NULL;
+					break;
 				p++;
 			} else
 				key[k++] = *p;
+		}
+		if (*p == '~') {
+			v = NULL;
+			break;
 		}
 		key[k] = '\0';
 		if (json_is_object(v))
 			v = json_object_get(v, key);
 		else if (json_is_array(v)) {
-			if (k == 0 || (k > 1 && key[0] == '0') || k > 9)
-				return NULL;
-			for (i = 0; i < k; i++)
-				if (key[i] < '0' || key[i] > '9')
-					return NULL;
-			v = json_array_get(v, strtoul(key, NULL, 10));
+			for (i = 0; i < k && key[i] >= '0' && key[i] <= '9'; i++)
+				continue;
+			if (k == 0 || (k > 1 && key[0] == '0') || k > 9 ||
+			    i < k)
+				v = NULL;
+			else
+				v = json_array_get(v, strtoul(key, NULL, 10));
 		} else
-			return NULL;
-		if (v == NULL)
-			return NULL;
+			v = NULL;
 	}
+	free(key);
 	return v;
 }
 
@@ -134,8 +146,85 @@ same_result(const struct jsschema_result *a, const struct jsschema_result *b)
 }
 
 static const int drafts[] = {
-	JSSCHEMA_DRAFT4, JSSCHEMA_DRAFT6, JSSCHEMA_DRAFT7
+	JSSCHEMA_DRAFT4, JSSCHEMA_DRAFT6, JSSCHEMA_DRAFT7, JSSCHEMA_DRAFT2019,
+	JSSCHEMA_DRAFT2020
 };
+#define NDRAFTS	(sizeof(drafts) / sizeof(drafts[0]))
+
+/*
+ * Meta-schemas with a "$vocabulary" of their own: 2020-12 without the
+ * validation vocabulary (and an unknown optional one), 2020-12 with
+ * format-assertion, 2019-09 with only core, applicator and format, and
+ * one that requires a vocabulary not known here.
+ */
+#define V20	"\"https://json-schema.org/draft/2020-12/vocab/"
+#define M20	"{\"$ref\": \"https://json-schema.org/draft/2020-12/meta/"
+#define V19	"\"https://json-schema.org/draft/2019-09/vocab/"
+#define M19	"{\"$ref\": \"https://json-schema.org/draft/2019-09/meta/"
+static const char *const metas[] = {
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-no-validation\","
+	" \"$vocabulary\": {" V20 "core\": true, " V20 "applicator\": true,"
+	" " V20 "unevaluated\": true, \"https://llmkit.test/vocab/x\": false},"
+	" \"$dynamicAnchor\": \"meta\", \"allOf\": [" M20 "core\"},"
+	" " M20 "applicator\"}, " M20 "unevaluated\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-format-assertion\","
+	" \"$vocabulary\": {" V20 "core\": true, " V20 "applicator\": true,"
+	" " V20 "validation\": true, " V20 "format-assertion\": false},"
+	" \"$dynamicAnchor\": \"meta\", \"allOf\": [" M20 "core\"},"
+	" " M20 "applicator\"}, " M20 "validation\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2019-09/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2019-no-validation\","
+	" \"$vocabulary\": {" V19 "core\": true, " V19 "applicator\": true,"
+	" " V19 "format\": true}, \"$recursiveAnchor\": true,"
+	" \"allOf\": [" M19 "core\"}, " M19 "applicator\"},"
+	" " M19 "format\"}]}",
+	"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\","
+	" \"$id\": \"https://llmkit.test/meta/2020-unknown\","
+	" \"$vocabulary\": {" V20 "core\": true,"
+	" \"https://llmkit.test/vocab/x\": true}}"
+};
+#define NMETAS	(sizeof(metas) / sizeof(metas[0]))
+static char path[NMETAS][32];
+static const char *paths[NMETAS];
+
+/* Whether the n bytes at s hold "llmkit.test/meta/". */
+static int
+names_meta(const char *s, size_t n)
+{
+	static const char w[] = "llmkit.test/meta/";
+	const char *p, *end = s + n;
+
+	for (p = s; (p = memchr(p, 'l', (size_t)(end - p))) != NULL &&
+	    (size_t)(end - p) >= sizeof(w) - 1; p++)
+		if (memcmp(p, w, sizeof(w) - 1) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Writes the meta-schemas, once, to files that are unlinked at once and
+ * read through /proc/self/fd (Linux), so that no run leaves them behind.
+ */
+static void
+init_metas(void)
+{
+	char tmpl[] = "/tmp/fuzz_jsschema.XXXXXX";
+	size_t i, n;
+	int fd;
+
+	for (i = 0; i < NMETAS; i++) {
+		memcpy(tmpl + sizeof(tmpl) - 7, "XXXXXX", 6);
+		if ((fd = mkstemp(tmpl)) == -1 || unlink(tmpl) == -1)
+			abort();
+		n = strlen(metas[i]);
+		if (write(fd, metas[i], n) != (ssize_t)n)
+			abort();
+		snprintf(path[i], sizeof(path[i]), "/proc/self/fd/%d", fd);
+		paths[i] = path[i];
+	}
+}
 
 /* The schemas {}, true and false, compiled once. */
 static struct jsschema *trivial[3];
@@ -190,12 +279,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc1, rc2;
 	size_t i;
 
-	if (trivial[0] == NULL)
+	if (trivial[0] == NULL) {
 		init_trivial();
+		init_metas();
+	}
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
 	opts.format = (int)((h >> 29) % 3);
-	opts.draft = drafts[(h >> 8) % 3];	/* without "$schema" */
+	opts.draft = drafts[(h >> 8) % NDRAFTS];	/* without "$schema" */
 
 	nul = memchr(in, '\0', size);
 	slen = nul != NULL ? (size_t)(nul - in) : size;
@@ -203,6 +294,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inst = json_loadb(nul != NULL ? nul + 1 : in, ilen, READ_FLAGS, NULL);
 	if (inst != NULL)
 		check_trivial(inst);
+	if (names_meta(in, slen)) {
+		opts.files = paths;
+		opts.nfiles = NMETAS;
+	}
 	if ((schema = json_loadb(in, slen, READ_FLAGS, NULL)) == NULL) {
 		json_decref(inst);
 		return 0;
