@@ -2037,6 +2037,37 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 	}
 }
 
+/* A node without subschemas (but for its references). */
+static int
+no_subschemas(const struct node *n)
+{
+	return n->items.n == NULL && n->nitems == 0 &&
+	    n->additem.n == NULL && n->contains.n == NULL &&
+	    n->addprops.n == NULL && n->propnames.n == NULL &&
+	    n->ifs.n == NULL && n->nots.n == NULL && n->nallof == 0 &&
+	    n->nanyof == 0 && n->noneof == 0 && n->nprops == 0 &&
+	    n->npprops == 0 && n->ndeps == 0 && n->uitems.n == NULL &&
+	    n->uprops.n == NULL;
+}
+
+/*
+ * A node whose one keyword is "$ref" (2019-09 and later let others stand
+ * beside it): applied as the reference alone, as up to Draft-07, which
+ * keeps the C stack that a chain of references takes as small.
+ */
+static int
+ref_alone(const struct node *n)
+{
+	return n->ref != NULL && n->dref == NULL && no_subschemas(n) &&
+	    n->types == 0 && n->enumv == NULL && n->constv == NULL &&
+	    n->multipleof == NULL && n->maximum == NULL &&
+	    n->xmaximum == NULL && n->minimum == NULL && n->xminimum == NULL &&
+	    n->maxlength < 0 && n->minlength < 0 && n->maxitems < 0 &&
+	    n->minitems < 0 && n->maxprops < 0 && n->minprops < 0 &&
+	    n->maxcontains < 0 && n->mincontains < 0 && n->pattern == NULL &&
+	    n->format == NULL && !n->uniqueitems && n->required == NULL;
+}
+
 /* Whether "format" asserts here, by the option and the vocabularies. */
 static int
 format_asserts(const struct cctx *cc, const json_t *v)
@@ -2158,13 +2189,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		}
 	}
 	compile_deps(cc, n, s, "dependencies", 0, base, where);
-	n->leaf = n->items.n == NULL && n->nitems == 0 &&
-	    n->additem.n == NULL && n->contains.n == NULL &&
-	    n->addprops.n == NULL && n->propnames.n == NULL &&
-	    n->ifs.n == NULL && n->nots.n == NULL && n->nallof == 0 &&
-	    n->nanyof == 0 && n->noneof == 0 && n->nprops == 0 &&
-	    n->npprops == 0 && n->ndeps == 0 && n->ref == NULL &&
-	    n->dref == NULL && n->uitems.n == NULL && n->uprops.n == NULL;
+	n->leaf = no_subschemas(n) && n->ref == NULL && n->dref == NULL;
 	/* Compiled now: a "$ref" in them that cannot resolve is an error. */
 	for (i = 0; i < 2; i++) {
 		k = i == 0 ? "definitions" : "$defs";
@@ -2344,6 +2369,7 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 	if (y2019)
 		compile_dynref(cc, n, s, si, where);
 	compile_object(cc, n, s, si->base, where);
+	n->refonly = ref_alone(n);
 	return n;
 }
 
@@ -2520,6 +2546,7 @@ compile_dyn(struct cctx *cc)
 {
 	struct jsschema *js = cc->js;
 	struct sinfo *si;
+	struct node *n;
 	size_t i;
 
 	if (!js->dynamic)
@@ -2529,7 +2556,9 @@ compile_dyn(struct cctx *cc)
 		cc->draft = si->draft;
 		cc->vocab = si->vocab;
 		cc->res = si->res;
-		js->dyn[i].node = compile(cc, js->dyn[i].s, si->base, NULL);
+		/* compiling may load documents, whose anchors move js->dyn */
+		n = compile(cc, js->dyn[i].s, si->base, NULL);
+		js->dyn[i].node = n;
 	}
 	js->resdyn = xcalloc(js->nres + 1, 1);
 	for (i = 0; i < js->ndyn && !cc->failed; i++)
