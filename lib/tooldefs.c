@@ -101,7 +101,6 @@ add(struct tooldefs *defs, struct at *at, const json_t *t,
 	if (*name == '\0')
 		return fail(at, "the tool's name is empty");
 	diag_quote(q, sizeof(q), name, json_string_length(v));
-	at->ptr[0] = '\0';
 	for (i = 0; i < defs->n; i++)
 		if (strcmp(defs->v[i].name, name) == 0)
 			return fail(at, "tool %s is defined twice, first in %s",
