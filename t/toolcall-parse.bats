@@ -1742,6 +1742,14 @@ Parameters: not described.
 	refused tools-builtin.json ': /0: a tool of type "web_search_preview" is not a function and cannot be called in XML'
 }
 
+@test "--tools: a tool that is not an object is refused" {
+	refused tools-not-object.json ': /tools/0: a tool must be an object, not a string'
+}
+
+@test "--tools: a \"type\" that is not a string is refused" {
+	refused tools-bad-type.json ': /0: "type" must be a string, not a number'
+}
+
 @test "--tools: a \"function\" that is not an object is refused" {
 	refused tools-bad-function.json ': /0: "function" must be an object, not a string'
 }

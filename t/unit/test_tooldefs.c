@@ -252,6 +252,10 @@ test_errors(void)
 		    "called in XML" },
 		{ "tools-bad-function.json", ": /0: \"function\" must be an "
 		    "object, not a string" },
+		{ "tools-not-object.json", ": /tools/0: a tool must be an "
+		    "object, not a string" },
+		{ "tools-bad-type.json", ": /0: \"type\" must be a string, "
+		    "not a number" },
 		{ "missing.json", ": No such file or directory" },
 	};
 	struct tooldefs defs = { NULL, 0 };
