@@ -2,8 +2,9 @@
  * Unit tests of lib/tooldefs: each form of tool definitions read, with
  * its names, descriptions and compiled schemas (2020-12 by default,
  * relative references against the file); every error message; exact
- * look-up; and the prompt: its exact bytes for one set, and the example
- * calls that schemas of every kind give.
+ * look-up; and the prompt: its exact bytes for one set (the rules as the
+ * golden prompt of tools-nested.json has them), and the example calls
+ * that schemas of every kind give.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,42 +20,28 @@
 
 #define DIR	"t/data/toolcall-parse/"
 
-static const char rules[] =
-	"You can call the tools described below. To call one, write a <tool>\n"
-	"element in your answer, in this form:\n"
-	"\n"
-	"<tool>\n"
-	"<server_name>local</server_name>\n"
-	"<tool_name>TOOL_NAME</tool_name>\n"
-	"<arguments>\n"
-	"  <PARAMETER_NAME>VALUE</PARAMETER_NAME>\n"
-	"</arguments>\n"
-	"</tool>\n"
-	"\n"
-	"Each call is run as soon as its </tool> has been written. The rules:\n"
-	"\n"
-	"1. Begin a call with <tool> exactly: lowercase, with no attributes and\n"
-	"   no spaces. Every <tool> element you write is a call, in a code block\n"
-	"   too: never write one as an illustration.\n"
-	"2. <server_name> is local. <tool_name> is the name of a tool below,\n"
-	"   exactly as it is written there.\n"
-	"3. Inside <arguments>, give each parameter as an element named after\n"
-	"   it. Give every required parameter; leave out the optional ones you do\n"
-	"   not need.\n"
-	"4. In text, escape XML's special characters as entities: first each &\n"
-	"   as &amp;, then each < as &lt; and each > as &gt;. So a && b < c is\n"
-	"   written a &amp;&amp; b &lt; c.\n"
-	"5. Write code, the contents of files, and any long or multi-line text\n"
-	"   in a CDATA section instead, where nothing is escaped:\n"
-	"   <content><![CDATA[if (a && b < c) return;]]></content>. If the text\n"
-	"   holds ]]>, end the section there and begin another: ]]]]><![CDATA[>.\n"
-	"6. Write numbers, true, false and null as plain text: <count>3</count>.\n"
-	"7. Write an array by repeating its element, one element per item, in\n"
-	"   order: <path>a.txt</path><path>b.txt</path>. An array of one item is\n"
-	"   one element.\n"
-	"8. Write an object as an element that holds one element per property:\n"
-	"   <range><start>1</start><end>9</end></range>. An array of objects\n"
-	"   repeats that element, one per object.\n";
+/*
+ * The rules that begin every prompt, as t/toolcall-parse.bats checks them
+ * byte for byte: the golden prompt up to its list of tools.
+ */
+static void
+golden_rules(struct buf *b)
+{
+	FILE *fp;
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t n;
+
+	if ((fp = fopen(DIR "tools-nested.prompt", "r")) == NULL)
+		unit_bail(DIR "tools-nested.prompt");
+	while ((n = getline(&line, &size, fp)) > 0 &&
+	    strcmp(line, "# Tools\n") != 0)
+		buf_add(b, line, (size_t)n);
+	if (b->len > 0)
+		b->len--;	/* the empty line before "# Tools" */
+	free(line);
+	fclose(fp);
+}
 
 /* Loads path into defs: the status, the message in err. */
 static int
@@ -325,12 +312,13 @@ test_prompt_exact(void)
 	struct buf b = BUF_INIT, again = BUF_INIT, want = BUF_INIT;
 	char err[1024];
 
+	golden_rules(&want);
 	tooldefs_prompt(&defs, &b);
-	unit_mem(b.data, b.len, rules, "no tools: the rules alone");
+	unit_bytes(b.data, b.len, want.data, want.len,
+	    "no tools: the rules alone");
 	load(&defs, DIR "tools-openai-chat.json", err, sizeof(err));
 	buf_reset(&b);
 	tooldefs_prompt(&defs, &b);
-	buf_adds(&want, rules);
 	buf_adds(&want, tools);
 	unit_bytes(b.data, b.len, want.data, want.len,
 	    "the prompt of tools-openai-chat.json, byte for byte");
