@@ -267,31 +267,126 @@ tooldefs_free(struct tooldefs *defs)
 
 /*
  * The prompt. A schema is read as a view of its own keywords, those of
- * the local "$ref" it names (into the same document) and those of its
- * allOf, as if they were one schema: the first value of a keyword found
- * so, depth first, is the one shown.
+ * the "$ref" it names (in the same document or in a file beside it) and
+ * those of its allOf, as if they were one schema: the first value of a
+ * keyword found so, depth first, is the one shown.
  */
 
-/* The schema a local "$ref" (a JSON Pointer fragment) names, or NULL. */
-static const json_t *
-deref(const json_t *root, const char *ref)
+/*
+ * What a walk of one tool's schema knows: the schema, its base URI (its
+ * file's), the other documents its references have read, by URI, and the
+ * URI of the document every object and array of them stands in.
+ */
+struct walk {
+	const json_t	*root;
+	const char	*base;
+	json_t		*docs;		/* URI -> document */
+	json_t		*where;		/* "%p" of a value -> URI */
+};
+
+/* Notes that v and what it holds stand in the document at uri. */
+static void
+walk_index(struct walk *w, const json_t *v, const char *uri)
 {
-	const json_t *s = root;
-	struct buf tok = BUF_INIT;
-	const char *p;
-	char *end;
+	char key[32];
+	const char *k;
+	json_t *m;
 	size_t i;
 
-	if (ref[0] != '#' || (ref[1] != '\0' && ref[1] != '/'))
+	if (!json_is_object(v) && !json_is_array(v))
+		return;
+	snprintf(key, sizeof(key), "%p", (const void *)v);
+	json_object_set_new(w->where, key, json_string(uri));
+	if (json_is_object(v))
+		json_object_foreach((json_t *)v, k, m)
+			walk_index(w, m, uri);
+	else
+		for (i = 0; i < json_array_size(v); i++)
+			walk_index(w, json_array_get(v, i), uri);
+}
+
+/* %XX decoded, as URIs write bytes. */
+static void
+add_decoded(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *hi, *lo;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 2 < n && s[i + 1] != '\0' &&
+		    s[i + 2] != '\0' &&
+		    (hi = strchr(hex, s[i + 1] | 0x20)) != NULL &&
+		    (lo = strchr(hex, s[i + 2] | 0x20)) != NULL) {
+			buf_addc(b, (char)((hi - hex) << 4 | (lo - hex)));
+			i += 2;
+		} else
+			buf_addc(b, s[i]);
+	}
+}
+
+/*
+ * The document at uri: the tool's own schema for its base, or a file
+ * read once (a file: URI, as the schema compiled); NULL for others.
+ */
+static const json_t *
+walk_doc(struct walk *w, const char *uri)
+{
+	struct buf path = BUF_INIT;
+	json_t *doc;
+
+	if (strcmp(uri, w->base) == 0)
+		return w->root;
+	if ((doc = json_object_get(w->docs, uri)) != NULL)
+		return doc;
+	if (strncmp(uri, "file://", 7) != 0)
 		return NULL;
-	for (p = ref + 1; s != NULL && *p == '/'; ) {
+	add_decoded(&path, uri + 7, strlen(uri + 7));
+	doc = json_load_file(buf_cstr(&path), JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES, NULL);
+	buf_free(&path);
+	if (doc == NULL)
+		return NULL;
+	json_object_set_new(w->docs, uri, doc);
+	walk_index(w, doc, uri);
+	return doc;
+}
+
+/*
+ * The schema that the "$ref" ref of schema from names: a JSON Pointer
+ * fragment in the same document or in another file; NULL for what
+ * cannot be found so (an $anchor, a URI that is no file).
+ */
+static const json_t *
+deref(struct walk *w, const json_t *from, const char *ref)
+{
+	struct buf tok = BUF_INIT;
+	const json_t *s;
+	const char *base, *p, *frag;
+	char key[32], *uri, *end;
+	size_t i;
+
+	snprintf(key, sizeof(key), "%p", (const void *)from);
+	base = json_string_value(json_object_get(w->where, key));
+	if ((uri = jsschema_uri_resolve(base != NULL ? base : w->base,
+	    ref)) == NULL)
+		return NULL;
+	if ((frag = strchr(uri, '#')) != NULL)
+		*(char *)frag++ = '\0';
+	else
+		frag = "";
+	s = walk_doc(w, uri);
+	for (p = frag; s != NULL && *p == '/'; ) {
 		buf_reset(&tok);
 		for (p++; *p != '\0' && *p != '/'; p++) {
 			if (p[0] == '~' && p[1] == '0')
 				buf_addc(&tok, '~'), p++;
 			else if (p[0] == '~' && p[1] == '1')
 				buf_addc(&tok, '/'), p++;
-			else
+			else if (p[0] == '%' && p[1] != '\0' && p[2] != '\0') {
+				add_decoded(&tok, p, 3);
+				p += 2;
+			} else
 				buf_addc(&tok, *p);
 		}
 		buf_cstr(&tok);
@@ -304,13 +399,16 @@ deref(const json_t *root, const char *ref)
 		} else
 			s = NULL;
 	}
+	if (*p != '\0')
+		s = NULL;
 	buf_free(&tok);
+	free(uri);
 	return s;
 }
 
 /* The value of keyword kw in the view of s, or NULL. */
 static const json_t *
-kw(const json_t *root, const json_t *s, const char *k, int depth)
+kw(struct walk *w, const json_t *s, const char *k, int depth)
 {
 	const json_t *v, *all;
 	size_t i;
@@ -321,12 +419,12 @@ kw(const json_t *root, const json_t *s, const char *k, int depth)
 		return v;
 	v = json_object_get(s, "$ref");
 	if (json_is_string(v) &&
-	    (v = kw(root, deref(root, json_string_value(v)), k,
+	    (v = kw(w, deref(w, s, json_string_value(v)), k,
 	    depth + 1)) != NULL)
 		return v;
 	all = json_object_get(s, "allOf");
 	for (i = 0; i < json_array_size(all); i++)
-		if ((v = kw(root, json_array_get(all, i), k, depth + 1)) !=
+		if ((v = kw(w, json_array_get(all, i), k, depth + 1)) !=
 		    NULL)
 			return v;
 	return NULL;
@@ -357,7 +455,7 @@ prop_get(struct props *p, const char *name)
 
 /* The properties and "required" of the view of s, added to p. */
 static void
-props_collect(const json_t *root, const json_t *s, struct props *p,
+props_collect(struct walk *w, const json_t *s, struct props *p,
     int depth)
 {
 	const json_t *v, *all;
@@ -378,11 +476,11 @@ props_collect(const json_t *root, const json_t *s, struct props *p,
 	}
 	v = json_object_get(s, "$ref");
 	if (json_is_string(v))
-		props_collect(root, deref(root, json_string_value(v)), p,
+		props_collect(w, deref(w, s, json_string_value(v)), p,
 		    depth + 1);
 	all = json_object_get(s, "allOf");
 	for (i = 0; i < json_array_size(all); i++)
-		props_collect(root, json_array_get(all, i), p, depth + 1);
+		props_collect(w, json_array_get(all, i), p, depth + 1);
 	v = json_object_get(s, "required");
 	for (i = 0; i < json_array_size(v); i++) {
 		if ((name = json_string_value(json_array_get(v, i))) == NULL)
@@ -399,21 +497,21 @@ props_collect(const json_t *root, const json_t *s, struct props *p,
 
 /* The branches of the view's anyOf, or else its oneOf, or NULL. */
 static const json_t *
-branches(const json_t *root, const json_t *s)
+branches(struct walk *w, const json_t *s)
 {
 	const json_t *v;
 
-	if (json_array_size(v = kw(root, s, "anyOf", 0)) > 0)
+	if (json_array_size(v = kw(w, s, "anyOf", 0)) > 0)
 		return v;
-	if (json_array_size(v = kw(root, s, "oneOf", 0)) > 0)
+	if (json_array_size(v = kw(w, s, "oneOf", 0)) > 0)
 		return v;
 	return NULL;
 }
 
 static int
-is_null_type(const json_t *root, const json_t *s)
+is_null_type(struct walk *w, const json_t *s)
 {
-	const char *t = json_string_value(kw(root, s, "type", 0));
+	const char *t = json_string_value(kw(w, s, "type", 0));
 
 	return t != NULL && strcmp(t, "null") == 0;
 }
@@ -423,15 +521,15 @@ is_null_type(const json_t *root, const json_t *s)
  * or oneOf that is not {"type":"null"}, or s.
  */
 static const json_t *
-first_branch(const json_t *root, const json_t *s)
+first_branch(struct walk *w, const json_t *s)
 {
 	const json_t *br;
 	size_t i;
 
-	if (kw(root, s, "type", 0) != NULL || (br = branches(root, s)) == NULL)
+	if (kw(w, s, "type", 0) != NULL || (br = branches(w, s)) == NULL)
 		return s;
 	for (i = 0; i < json_array_size(br); i++)
-		if (!is_null_type(root, json_array_get(br, i)))
+		if (!is_null_type(w, json_array_get(br, i)))
 			return json_array_get(br, i);
 	return json_array_get(br, 0);
 }
@@ -453,7 +551,7 @@ value_type(const json_t *v)
 	return "null";
 }
 
-static void	 type_label(struct buf *, const json_t *, const json_t *,
+static void	 type_label(struct buf *, struct walk *, const json_t *,
 		    int);
 
 /* Adds label to the labels of l, unless it is there already. */
@@ -472,18 +570,18 @@ label_add(json_t *l, struct buf *label)
 
 /* The name of one type; "array" with what its items are. */
 static void
-one_type(struct buf *b, const json_t *root, const json_t *s, const char *t,
+one_type(struct buf *b, struct walk *w, const json_t *s, const char *t,
     int depth)
 {
 	const json_t *items;
 
 	buf_adds(b, t);
-	if (strcmp(t, "array") != 0 || kw(root, s, "prefixItems", 0) != NULL)
+	if (strcmp(t, "array") != 0 || kw(w, s, "prefixItems", 0) != NULL)
 		return;
-	items = kw(root, s, "items", 0);
+	items = kw(w, s, "items", 0);
 	if (json_is_object(items) && json_object_size(items) > 0) {
 		buf_adds(b, " of ");
-		type_label(b, root, items, depth + 1);
+		type_label(b, w, items, depth + 1);
 	}
 }
 
@@ -492,7 +590,7 @@ one_type(struct buf *b, const json_t *root, const json_t *s, const char *t,
  * "any" when the schema does not say.
  */
 static void
-type_label(struct buf *b, const json_t *root, const json_t *s, int depth)
+type_label(struct buf *b, struct walk *w, const json_t *s, int depth)
 {
 	struct buf one = BUF_INIT;
 	const json_t *t, *br, *e;
@@ -504,29 +602,29 @@ type_label(struct buf *b, const json_t *root, const json_t *s, int depth)
 		return;
 	}
 	l = json_array();
-	t = kw(root, s, "type", 0);
+	t = kw(w, s, "type", 0);
 	if (json_is_string(t))
 		t = json_pack("[O]", t);
 	else
 		json_incref((json_t *)t);
-	br = branches(root, s);
+	br = branches(w, s);
 	for (i = 0; i < json_array_size(t); i++) {
 		buf_reset(&one);
 		if (json_is_string(json_array_get(t, i)))
-			one_type(&one, root, s, json_string_value(
+			one_type(&one, w, s, json_string_value(
 			    json_array_get(t, i)), depth);
 		label_add(l, &one);
 	}
 	for (i = 0; t == NULL && i < json_array_size(br); i++) {
 		buf_reset(&one);
-		type_label(&one, root, json_array_get(br, i), depth + 1);
+		type_label(&one, w, json_array_get(br, i), depth + 1);
 		label_add(l, &one);
 	}
 	json_decref((json_t *)t);
 	if (json_array_size(l) == 0 && br == NULL &&
-	    ((e = kw(root, s, "enum", 0)) != NULL ||
-	    (e = kw(root, s, "const", 0)) != NULL)) {
-		if (json_is_array(e) && e == kw(root, s, "enum", 0))
+	    ((e = kw(w, s, "enum", 0)) != NULL ||
+	    (e = kw(w, s, "const", 0)) != NULL)) {
+		if (json_is_array(e) && e == kw(w, s, "enum", 0))
 			for (i = 0; i < json_array_size(e); i++) {
 				buf_reset(&one);
 				buf_adds(&one, value_type(json_array_get(e,
@@ -541,11 +639,11 @@ type_label(struct buf *b, const json_t *root, const json_t *s, int depth)
 	}
 	if (json_array_size(l) == 0 && br == NULL) {
 		buf_reset(&one);
-		if (kw(root, s, "properties", 0) != NULL)
+		if (kw(w, s, "properties", 0) != NULL)
 			buf_adds(&one, "object");
-		else if (kw(root, s, "items", 0) != NULL ||
-		    kw(root, s, "prefixItems", 0) != NULL)
-			one_type(&one, root, s, "array", depth);
+		else if (kw(w, s, "items", 0) != NULL ||
+		    kw(w, s, "prefixItems", 0) != NULL)
+			one_type(&one, w, s, "array", depth);
 		if (one.len > 0)
 			label_add(l, &one);
 	}
@@ -586,7 +684,7 @@ stack_push(struct stack *st, const json_t *s)
  * anyOf or oneOf that has properties; NULL for none.
  */
 static const json_t *
-nested(const json_t *root, const json_t *s, int depth)
+nested(struct walk *w, const json_t *s, int depth)
 {
 	const json_t *v, *br;
 	struct props p = { NULL, 0 };
@@ -594,16 +692,16 @@ nested(const json_t *root, const json_t *s, int depth)
 
 	if (!json_is_object(s) || depth > MAX_DEPTH)
 		return NULL;
-	props_collect(root, s, &p, 0);
+	props_collect(w, s, &p, 0);
 	free(p.v);
 	if (p.n > 0)
 		return s;
-	if ((v = kw(root, s, "items", 0)) != NULL &&
-	    (v = nested(root, v, depth + 1)) != NULL)
+	if ((v = kw(w, s, "items", 0)) != NULL &&
+	    (v = nested(w, v, depth + 1)) != NULL)
 		return v;
-	br = branches(root, s);
+	br = branches(w, s);
 	for (i = 0; i < json_array_size(br); i++)
-		if ((v = nested(root, json_array_get(br, i), depth + 1)) !=
+		if ((v = nested(w, json_array_get(br, i), depth + 1)) !=
 		    NULL)
 			return v;
 	return NULL;
@@ -641,7 +739,7 @@ add_values(struct buf *b, const json_t *v)
 
 /* The properties of object schema s, one line each, nested ones below. */
 static void
-list_props(struct buf *b, const json_t *root, const json_t *s, int indent,
+list_props(struct buf *b, struct walk *w, const json_t *s, int indent,
     struct stack *st)
 {
 	struct props p = { NULL, 0 };
@@ -650,33 +748,33 @@ list_props(struct buf *b, const json_t *root, const json_t *s, int indent,
 
 	if (stack_push(st, s) != 0)
 		return;
-	props_collect(root, s, &p, 0);
+	props_collect(w, s, &p, 0);
 	for (i = 0; i < p.n; i++) {
 		ps = p.v[i].schema;
 		buf_printf(b, "%*s- %s (", indent, "", p.v[i].name);
-		type_label(b, root, ps, 0);
+		type_label(b, w, ps, 0);
 		if (p.v[i].required)
 			buf_adds(b, ", required");
-		if (json_array_size(v = kw(root, ps, "enum", 0)) > 0) {
+		if (json_array_size(v = kw(w, ps, "enum", 0)) > 0) {
 			buf_adds(b, ", one of ");
 			add_values(b, v);
-		} else if ((v = kw(root, ps, "const", 0)) != NULL) {
+		} else if ((v = kw(w, ps, "const", 0)) != NULL) {
 			buf_adds(b, ", always ");
 			jsonw_stringify(b, v);
 		}
-		if ((v = kw(root, ps, "default", 0)) != NULL) {
+		if ((v = kw(w, ps, "default", 0)) != NULL) {
 			buf_adds(b, ", default ");
 			jsonw_stringify(b, v);
 		}
 		buf_addc(b, ')');
-		if (json_is_string(v = kw(root, ps, "description", 0)) &&
+		if (json_is_string(v = kw(w, ps, "description", 0)) &&
 		    json_string_length(v) > 0) {
 			buf_adds(b, ": ");
 			add_text(b, json_string_value(v), indent + 2);
 		}
 		buf_addc(b, '\n');
-		if ((sub = nested(root, ps, 0)) != NULL)
-			list_props(b, root, sub, indent + 2, st);
+		if ((sub = nested(w, ps, 0)) != NULL)
+			list_props(b, w, sub, indent + 2, st);
 	}
 	free(p.v);
 	st->n--;
@@ -703,11 +801,11 @@ static const struct {
 };
 
 static json_t *
-gen_string(const json_t *root, const json_t *s)
+gen_string(struct walk *w, const json_t *s)
 {
-	const char *f = json_string_value(kw(root, s, "format", 0));
-	json_int_t min = json_integer_value(kw(root, s, "minLength", 0));
-	const json_t *maxv = kw(root, s, "maxLength", 0);
+	const char *f = json_string_value(kw(w, s, "format", 0));
+	json_int_t min = json_integer_value(kw(w, s, "minLength", 0));
+	const json_t *maxv = kw(w, s, "maxLength", 0);
 	struct buf t = BUF_INIT;
 	json_t *v;
 	size_t i;
@@ -731,42 +829,42 @@ gen_string(const json_t *root, const json_t *s)
 
 /* x, moved into the bounds of s when it is out of them. */
 static double
-in_bounds(const json_t *root, const json_t *s, double x, double step)
+in_bounds(struct walk *w, const json_t *s, double x, double step)
 {
 	const json_t *v;
 
-	if (json_is_number(v = kw(root, s, "minimum", 0)) &&
+	if (json_is_number(v = kw(w, s, "minimum", 0)) &&
 	    x < json_number_value(v))
 		x = json_number_value(v);
-	if (json_is_number(v = kw(root, s, "exclusiveMinimum", 0)) &&
+	if (json_is_number(v = kw(w, s, "exclusiveMinimum", 0)) &&
 	    x <= json_number_value(v))
 		x = json_number_value(v) + step;
-	if (json_is_number(v = kw(root, s, "maximum", 0)) &&
+	if (json_is_number(v = kw(w, s, "maximum", 0)) &&
 	    x > json_number_value(v))
 		x = json_number_value(v);
-	if (json_is_number(v = kw(root, s, "exclusiveMaximum", 0)) &&
+	if (json_is_number(v = kw(w, s, "exclusiveMaximum", 0)) &&
 	    x >= json_number_value(v))
 		x = json_number_value(v) - step;
 	return x;
 }
 
-static json_t	*gen(const json_t *, const json_t *, struct stack *);
+static json_t	*gen(struct walk *, const json_t *, struct stack *);
 
 /* An object: its required properties, or all of them when none is. */
 static json_t *
-gen_object(const json_t *root, const json_t *s, struct stack *st)
+gen_object(struct walk *w, const json_t *s, struct stack *st)
 {
 	struct props p = { NULL, 0 };
 	json_t *o = json_object(), *v;
 	size_t i, nreq = 0;
 
-	props_collect(root, s, &p, 0);
+	props_collect(w, s, &p, 0);
 	for (i = 0; i < p.n; i++)
 		nreq += p.v[i].required;
 	for (i = 0; i < p.n; i++) {
 		if (nreq > 0 && !p.v[i].required)
 			continue;
-		v = p.v[i].schema != NULL ? gen(root, p.v[i].schema, st) :
+		v = p.v[i].schema != NULL ? gen(w, p.v[i].schema, st) :
 		    json_string("example");
 		if (v != NULL)
 			json_object_set_new(o, p.v[i].name, v);
@@ -777,21 +875,21 @@ gen_object(const json_t *root, const json_t *s, struct stack *st)
 
 /* An array: one item per prefixItems, or max(1, minItems) items. */
 static json_t *
-gen_array(const json_t *root, const json_t *s, struct stack *st)
+gen_array(struct walk *w, const json_t *s, struct stack *st)
 {
-	const json_t *pre = kw(root, s, "prefixItems", 0);
-	const json_t *items = kw(root, s, "items", 0);
+	const json_t *pre = kw(w, s, "prefixItems", 0);
+	const json_t *items = kw(w, s, "items", 0);
 	json_t *a = json_array(), *v;
 	json_int_t n, i;
 
 	for (i = 0; i < (json_int_t)json_array_size(pre); i++)
-		if ((v = gen(root, json_array_get(pre, i), st)) != NULL)
+		if ((v = gen(w, json_array_get(pre, i), st)) != NULL)
 			json_array_append_new(a, v);
 	if (json_array_size(pre) > 0)
 		return a;
-	n = json_integer_value(kw(root, s, "minItems", 0));
+	n = json_integer_value(kw(w, s, "minItems", 0));
 	n = n < 1 ? 1 : n > MAX_ITEMS ? MAX_ITEMS : n;
-	v = items != NULL ? gen(root, items, st) : json_string("example");
+	v = items != NULL ? gen(w, items, st) : json_string("example");
 	for (i = 0; v != NULL && i < n; i++)
 		json_array_append(a, v);
 	json_decref(v);
@@ -800,9 +898,9 @@ gen_array(const json_t *root, const json_t *s, struct stack *st)
 
 /* The type an example of s is made as: its first type but null. */
 static const char *
-gen_type(const json_t *root, const json_t *s)
+gen_type(struct walk *w, const json_t *s)
 {
-	const json_t *t = kw(root, s, "type", 0);
+	const json_t *t = kw(w, s, "type", 0);
 	const char *first = NULL, *n;
 	size_t i;
 
@@ -817,10 +915,10 @@ gen_type(const json_t *root, const json_t *s)
 	}
 	if (first != NULL)
 		return first;
-	if (kw(root, s, "properties", 0) != NULL)
+	if (kw(w, s, "properties", 0) != NULL)
 		return "object";
-	if (kw(root, s, "items", 0) != NULL ||
-	    kw(root, s, "prefixItems", 0) != NULL)
+	if (kw(w, s, "items", 0) != NULL ||
+	    kw(w, s, "prefixItems", 0) != NULL)
 		return "array";
 	return "string";
 }
@@ -832,7 +930,7 @@ gen_type(const json_t *root, const json_t *s)
  * item that would recurse is left out.
  */
 static json_t *
-gen(const json_t *root, const json_t *s, struct stack *st)
+gen(struct walk *w, const json_t *s, struct stack *st)
 {
 	const json_t *v, *b;
 	const char *t;
@@ -842,30 +940,30 @@ gen(const json_t *root, const json_t *s, struct stack *st)
 		return json_string("example");
 	if (stack_push(st, s) != 0)
 		return NULL;
-	if ((v = kw(root, s, "const", 0)) != NULL ||
-	    json_array_size(v = kw(root, s, "enum", 0)) > 0 ||
-	    (v = kw(root, s, "default", 0)) != NULL ||
-	    json_array_size(v = kw(root, s, "examples", 0)) > 0) {
-		if (json_is_array(v) && v != kw(root, s, "const", 0) &&
-		    v != kw(root, s, "default", 0))
+	if ((v = kw(w, s, "const", 0)) != NULL ||
+	    json_array_size(v = kw(w, s, "enum", 0)) > 0 ||
+	    (v = kw(w, s, "default", 0)) != NULL ||
+	    json_array_size(v = kw(w, s, "examples", 0)) > 0) {
+		if (json_is_array(v) && v != kw(w, s, "const", 0) &&
+		    v != kw(w, s, "default", 0))
 			v = json_array_get(v, 0);
 		r = json_incref((json_t *)v);
-	} else if ((b = first_branch(root, s)) != s)
-		r = gen(root, b, st);
-	else if (strcmp(t = gen_type(root, s), "object") == 0)
-		r = gen_object(root, s, st);
+	} else if ((b = first_branch(w, s)) != s)
+		r = gen(w, b, st);
+	else if (strcmp(t = gen_type(w, s), "object") == 0)
+		r = gen_object(w, s, st);
 	else if (strcmp(t, "array") == 0)
-		r = gen_array(root, s, st);
+		r = gen_array(w, s, st);
 	else if (strcmp(t, "integer") == 0)
-		r = json_integer((json_int_t)ceil(in_bounds(root, s, 1, 1)));
+		r = json_integer((json_int_t)ceil(in_bounds(w, s, 1, 1)));
 	else if (strcmp(t, "number") == 0)
-		r = json_real(in_bounds(root, s, 1.5, 1));
+		r = json_real(in_bounds(w, s, 1.5, 1));
 	else if (strcmp(t, "boolean") == 0)
 		r = json_true();
 	else if (strcmp(t, "null") == 0)
 		r = json_null();
 	else
-		r = gen_string(root, s);
+		r = gen_string(w, s);
 	st->n--;
 	return r;
 }
@@ -984,7 +1082,7 @@ xml_value(struct buf *b, const char *name, const json_t *v, int indent)
 
 /* The call of d that the prompt shows. */
 static void
-example(struct buf *b, const struct tooldef *d)
+example(struct buf *b, struct walk *w, const struct tooldef *d)
 {
 	struct stack st = { { NULL }, 0 };
 	const char *k;
@@ -993,7 +1091,7 @@ example(struct buf *b, const struct tooldef *d)
 	buf_adds(b, "<tool>\n<server_name>local</server_name>\n<tool_name>");
 	add_escaped(b, d->name, strlen(d->name));
 	buf_adds(b, "</tool_name>\n<arguments>\n");
-	args = d->schema != NULL ? gen(d->schema, d->schema, &st) : NULL;
+	args = d->schema != NULL ? gen(w, d->schema, &st) : NULL;
 	if (json_is_object(args))
 		json_object_foreach(args, k, v)
 			if (xml_name(k))
@@ -1043,32 +1141,43 @@ void
 tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
 {
 	struct stack st = { { NULL }, 0 };
+	struct walk w[1];
 	const struct tooldef *d;
 	const json_t *top;
+	char *base;
 	size_t i;
 
 	buf_adds(b, rules);
 	if (defs == NULL || defs->n == 0)
 		return;
 	buf_adds(b, "\n# Tools\n");
+	w->docs = json_object();
+	w->where = json_object();
 	for (i = 0; i < defs->n; i++) {
 		d = &defs->v[i];
+		/* without the working directory, references stay local */
+		base = jsschema_file_uri(d->file);
+		w->root = d->schema;
+		w->base = base != NULL ? base : "";
+		walk_index(w, d->schema, w->base);
 		buf_printf(b, "\n## %s\n\n", d->name);
 		if (d->description != NULL && *d->description != '\0') {
 			add_text(b, d->description, 0);
 			buf_adds(b, "\n\n");
 		}
-		top = d->schema != NULL ? nested(d->schema, d->schema, 0) :
-		    NULL;
+		top = d->schema != NULL ? nested(w, d->schema, 0) : NULL;
 		if (d->schema == NULL)
 			buf_adds(b, "Parameters: not described.\n");
 		else if (top == NULL)
 			buf_adds(b, "Parameters: none.\n");
 		else {
 			buf_adds(b, "Parameters:\n");
-			list_props(b, d->schema, top, 0, &st);
+			list_props(b, w, top, 0, &st);
 		}
 		buf_adds(b, "\nExample:\n\n");
-		example(b, d);
+		example(b, w, d);
+		free(base);
 	}
+	json_decref(w->docs);
+	json_decref(w->where);
 }

@@ -175,6 +175,7 @@ test_validate(void)
 	    "\"object\", \"properties\": {\"p\": {\"prefixItems\": "
 	    "[{\"type\": \"integer\"}]}}}}]";
 	struct tooldefs defs = { NULL, 0 };
+	struct buf b = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 
 	load(&defs, DIR "tools-nested.json", err, sizeof(err));
@@ -207,8 +208,16 @@ test_validate(void)
 	    0, "a relative $ref resolves against the definition file");
 	unit_long(valid(&defs, "move_to", "{\"to\": {\"x\": 1}}"), 1,
 	    "a relative $ref: the other file's required applies");
+	tooldefs_prompt(&defs, &b);
+	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n"
+	    "- to (object, required)\n  - x (number, required)\n"
+	    "  - y (number, required)\n") != NULL &&
+	    strstr(b.data, "  <to>\n    <x>1.5</x>\n    <y>1.5</y>\n"
+	    "  </to>\n") != NULL,
+	    "the prompt follows a $ref into the file beside the definitions");
 	unit_long(chdir(".."), 0, "chdir ..");
 	tooldefs_free(&defs);
+	buf_free(&b);
 }
 
 static void
