@@ -27,7 +27,7 @@ struct tooldef {
 	char		*description;	/* or NULL */
 	json_t		*schema;	/* its input schema (a reference), or NULL */
 	struct jsschema	*js;		/* compiled, or NULL with schema */
-	const char	*file;		/* the file that defined it */
+	const char	*file;		/* the path given to tooldefs_load */
 };
 
 struct tooldefs {
