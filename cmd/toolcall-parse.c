@@ -13,18 +13,27 @@
 #include "diag.h"
 #include "num.h"
 #include "toolcall.h"
+#include "tooldefs.h"
 
 #define READ_SIZE	65536
 
 static char	outbuf[READ_SIZE];
 
-enum { OPT_EVENTS = CMD_OPT_FIRST, OPT_MAX_SIZE, OPT_STRICT };
+enum {
+	OPT_EVENTS = CMD_OPT_FIRST,
+	OPT_MAX_SIZE,
+	OPT_PRINT_PROMPT,
+	OPT_STRICT,
+	OPT_TOOLS
+};
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
+	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
+	{ "tools",		required_argument,	NULL, OPT_TOOLS },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
 };
@@ -32,7 +41,8 @@ static const struct option longopts[] = {
 static const struct cmd self = {
 	"usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
 	"[--max-size BYTES]\n"
-	"                      [--strict] [FILE ...]\n",
+	"                      [--print-prompt] [--strict] [--tools FILE] "
+	"[FILE ...]\n",
 	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 };
 
@@ -79,7 +89,10 @@ int
 main(int argc, char *argv[])
 {
 	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE, NULL, 0, 0, 0 };
-	int ch;
+	struct tooldefs defs = { NULL, 0 };
+	struct buf prompt = BUF_INIT;
+	char err[1024];
+	int ch, ntools = 0, print_prompt = 0, status;
 
 	cmd_init(&self, argv);
 	while ((ch = cmd_getopt(argc, argv, "hu", longopts)) != -1) {
@@ -96,8 +109,19 @@ main(int argc, char *argv[])
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);
 			break;
+		case OPT_PRINT_PROMPT:
+			print_prompt = 1;
+			break;
 		case OPT_STRICT:
 			opts.strict = 1;
+			break;
+		case OPT_TOOLS:
+			if (tooldefs_load(&defs, optarg, err, sizeof(err)) != 0) {
+				diag_warnx("%s", err);
+				tooldefs_free(&defs);
+				return DIAG_USAGE;
+			}
+			ntools++;
 			break;
 		default:
 			cmd_usage();
@@ -105,8 +129,21 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (ntools > 0)
+		opts.tools = &defs;
+	if (print_prompt) {
+		tooldefs_prompt(&defs, &prompt);
+		fwrite(prompt.data, 1, prompt.len, stdout);
+		buf_free(&prompt);
+		tooldefs_free(&defs);
+		return cmd_exit(DIAG_OK);
+	}
 	/* glibc ignores the size when it is to allocate the buffer itself */
-	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0) {
+		tooldefs_free(&defs);
 		return DIAG_TROUBLE;
-	return cmd_operands(argc, argv, process, &opts);
+	}
+	status = cmd_operands(argc, argv, process, &opts);
+	tooldefs_free(&defs);
+	return status;
 }

@@ -17,12 +17,17 @@
 
 struct jsschema;
 
+/*
+ * A tool defined without an input schema has schema and js NULL: its
+ * arguments keep the seed's heuristics, and the prompt does not describe
+ * them.
+ */
 struct tooldef {
 	char		*name;
 	char		*description;	/* or NULL */
-	json_t		*schema;	/* its input schema (a reference) */
-	struct jsschema	*js;		/* compiled */
-	const char	*file;		/* the file that defined it */
+	json_t		*schema;	/* its input schema (a reference), or NULL */
+	struct jsschema	*js;		/* compiled, or NULL with schema */
+	const char	*file;		/* the path given to tooldefs_load */
 };
 
 struct tooldefs {

@@ -10,7 +10,7 @@ bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
 USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--max-size BYTES]
-                      [--strict] [FILE ...]'
+                      [--print-prompt] [--strict] [--tools FILE] [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
@@ -1609,4 +1609,158 @@ in.txt:1:3: error: invalid UTF-8: byte 0xbf at byte offset 2"
 	assert_output '{"server_name":"local","tool_name":"t","arguments":{"a":1}}
 {"server_name":"local","tool_name":"t","arguments":{"b":2}}'
 	assert_equal "$stderr" "toolcall-parse: missing.txt: No such file or directory"
+}
+
+# Tool definitions (issue 16)
+
+# The definition files of every form, and of nested tools.
+FORMS='tools-mcp.json tools-mcp-response.json tools-mcp-array.json
+tools-openai-chat.json tools-openai-responses.json tools-anthropic.json
+tools-nested.json tools-ref.json'
+
+# refused FILE MESSAGE: --tools FILE is status 2 with that one message.
+refused() {
+	run -2 --separate-stderr toolcall-parse --tools "$D/$1" /dev/null
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: $D/$1$2"
+}
+
+# The name and the required parameters of each tool of a file, a line
+# each: "name req1 req2".
+required() {
+	jq -r 'if type == "object" then (.result.tools // .tools) else . end |
+	    .[] | (.function // .) |
+	    [.name] + ((.inputSchema // .input_schema // .parameters //
+	    {}).required // []) | join(" ")' "$1"
+}
+
+@test "--print-prompt --tools writes the prompt of those tools, byte for byte" {
+	run -0 --separate-stderr toolcall-parse --print-prompt --tools "$D/tools-nested.json"
+	assert_output "$(cat "$D/tools-nested.prompt")"
+	assert_equal "$stderr" ""
+}
+
+@test "--print-prompt without --tools writes the rules alone" {
+	run -0 --separate-stderr toolcall-parse --print-prompt
+	assert_output "$(sed '/^# Tools$/,$d' "$D/tools-nested.prompt")"
+}
+
+@test "--print-prompt reads no input" {
+	call '<a>1</a>'
+	run -0 --separate-stderr toolcall-parse --print-prompt --tools "$D/tools-anthropic.json" in.txt <in.txt
+	refute_output --partial '{"server_name"'
+}
+
+@test "--print-prompt ends with a newline" {
+	toolcall-parse --print-prompt --tools "$D/tools-nested.json" >p.txt
+	assert_equal "$(tail -c 1 p.txt | od -An -c | tr -d ' ')" '\n'
+}
+
+@test "every example call of the prompt parses back as one call of its tool, with its required parameters" {
+	for f in $FORMS; do
+		toolcall-parse --print-prompt --tools "$D/$f" |
+		    awk '/^Example:$/ { ex = 1 } ex && /^<tool>$/ { on = 1 }
+			on { print } /^<\/tool>$/ { on = ex = 0 }' >calls.txt
+		run -0 --separate-stderr toolcall-parse calls.txt
+		assert_equal "$stderr" ""
+		assert_equal "$(printf '%s\n' "$output" | jq -r .tool_name)" \
+		    "$(required "$D/$f" | cut -d' ' -f1)"
+		required "$D/$f" | while read -r name req; do
+			for r in $req; do
+				printf '%s\n' "$output" | jq -se --arg n "$name" --arg r "$r" \
+				    'map(select(.tool_name == $n))[0].arguments | has($r)' >/dev/null ||
+				    fail "$f: $name: no $r in its example"
+			done
+		done
+	done
+}
+
+@test "--tools takes each form of definitions, and the calls come out as they did" {
+	call '<path>src/a.c</path><n>007</n>'
+	for f in $FORMS; do
+		run -0 --separate-stderr toolcall-parse --tools "$D/$f" in.txt
+		assert_output '{"server_name":"local","tool_name":"t","arguments":{"path":"src/a.c","n":7}}'
+		assert_equal "$stderr" ""
+	done
+}
+
+@test "--tools may be given more than once" {
+	run -0 --separate-stderr toolcall-parse --print-prompt --tools "$D/tools-mcp.json" --tools "$D/tools-anthropic.json"
+	assert_equal "$(printf '%s\n' "$output" | grep '^## ')" '## read_file
+## get_time
+## get_stock_price'
+}
+
+@test "--tools: a tool without a schema is described as such" {
+	run -0 --separate-stderr toolcall-parse --print-prompt --tools "$D/tools-mcp.json"
+	assert_output --partial '## get_time
+
+The time now.
+
+Parameters: not described.
+'
+}
+
+@test "--tools: a file that is not JSON is status 2, with its line and column" {
+	refused tools-bad-json.json ":2:16: the tool definitions are not JSON: string or '}' expected near '}'"
+}
+
+@test "--tools: a key given twice is not JSON" {
+	refused tools-dup-key.json ":1:21: the tool definitions are not JSON: duplicate object key near '\"tools\"'"
+}
+
+@test "--tools: JSON in none of the forms is refused, naming the forms" {
+	refused tools-bad-shape.json ': not tool definitions: expected an MCP tools/list result ({"tools":[...]}) or the JSON-RPC response that holds it, or an array of MCP, OpenAI Chat Completions, OpenAI Responses or Anthropic tools'
+}
+
+@test "--tools: a tool without a name is refused at its place" {
+	refused tools-no-name.json ': /tools/0: a tool must have a "name" string'
+}
+
+@test "--tools: an empty name is refused" {
+	refused tools-empty-name.json ": /0: the tool's name is empty"
+}
+
+@test "--tools: a name defined twice in a file is refused" {
+	refused tools-twice.json ": /1: tool \"a\" is defined twice, first in $D/tools-twice.json"
+}
+
+@test "--tools: a name defined in two files is refused, naming the first" {
+	run -2 --separate-stderr toolcall-parse --tools "$D/tools-mcp.json" --tools "$D/tools-mcp-array.json" /dev/null
+	assert_equal "$stderr" "toolcall-parse: $D/tools-mcp-array.json: /0: tool \"read_file\" is defined twice, first in $D/tools-mcp.json"
+}
+
+@test "--tools: a schema that does not compile is refused with the tool's name" {
+	refused tools-bad-schema.json ": /0/function: tool \"f\": the input schema does not compile: /properties/p/\$ref: cannot resolve \$ref \"#/\$defs/missing\" (\"file://$D/tools-bad-schema.json#/\$defs/missing\")"
+}
+
+@test "--tools: a schema that is neither an object nor a boolean is refused" {
+	refused tools-schema-string.json ': /0: tool "f": the input schema must be an object or a boolean, not a string'
+}
+
+@test "--tools: a tool that is not a function is refused" {
+	refused tools-builtin.json ': /0: a tool of type "web_search_preview" is not a function and cannot be called in XML'
+}
+
+@test "--tools: a tool that is not an object is refused" {
+	refused tools-not-object.json ': /tools/0: a tool must be an object, not a string'
+}
+
+@test "--tools: a \"type\" that is not a string is refused" {
+	refused tools-bad-type.json ': /0: "type" must be a string, not a number'
+}
+
+@test "--tools: a \"function\" that is not an object is refused" {
+	refused tools-bad-function.json ': /0: "function" must be an object, not a string'
+}
+
+@test "--tools: a file that cannot be read is status 2" {
+	run -2 --separate-stderr toolcall-parse --tools missing.json /dev/null
+	assert_equal "$stderr" "toolcall-parse: missing.json: No such file or directory"
+}
+
+@test "--tools without its file is a usage error" {
+	run -2 --separate-stderr toolcall-parse --tools
+	assert_equal "$stderr" "toolcall-parse: option '--tools' requires an argument
+$USAGE"
 }
