@@ -6,6 +6,7 @@
  * and skipped; the status is then 1 once the input has all been read.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -21,18 +22,24 @@ static char	outbuf[READ_SIZE];
 
 enum {
 	OPT_EVENTS = CMD_OPT_FIRST,
+	OPT_ITERATION,
 	OPT_MAX_SIZE,
+	OPT_NO_VALIDATE,
 	OPT_PRINT_PROMPT,
 	OPT_STRICT,
+	OPT_THREAD,
 	OPT_TOOLS
 };
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
+	{ "iteration",		required_argument,	NULL, OPT_ITERATION },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
+	{ "no-validate",	no_argument,		NULL, OPT_NO_VALIDATE },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
+	{ "thread",		no_argument,		NULL, OPT_THREAD },
 	{ "tools",		required_argument,	NULL, OPT_TOOLS },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
@@ -40,9 +47,10 @@ static const struct option longopts[] = {
 
 static const struct cmd self = {
 	"usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
-	"[--max-size BYTES]\n"
-	"                      [--print-prompt] [--strict] [--tools FILE] "
-	"[FILE ...]\n",
+	"[--iteration N]\n"
+	"                      [--max-size BYTES] [--no-validate] "
+	"[--print-prompt]\n"
+	"                      [--strict] [--thread] [--tools FILE] [FILE ...]\n",
 	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 };
 
@@ -91,8 +99,9 @@ main(int argc, char *argv[])
 	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE, NULL, 0, 0, 0 };
 	struct tooldefs defs = { NULL, 0 };
 	struct buf prompt = BUF_INIT;
+	const char *errstr;
 	char err[1024];
-	int ch, ntools = 0, print_prompt = 0, status;
+	int ch, ntools = 0, print_prompt = 0, status, iteration = 0;
 
 	cmd_init(&self, argv);
 	while ((ch = cmd_getopt(argc, argv, "hu", longopts)) != -1) {
@@ -103,17 +112,31 @@ main(int argc, char *argv[])
 		case OPT_EVENTS:
 			opts.events = 1;
 			break;
+		case OPT_ITERATION:
+			opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,
+			    &errstr);
+			if (errstr != NULL)
+				cmd_usagex("--iteration must be a whole number, "
+				    "not \"%s\"", optarg);
+			iteration = 1;
+			break;
 		case OPT_MAX_SIZE:
 			if ((opts.max_size = num_size(optarg)) == 0)
 				cmd_usagex("--max-size must be a positive size "
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);
 			break;
+		case OPT_NO_VALIDATE:
+			opts.no_validate = 1;
+			break;
 		case OPT_PRINT_PROMPT:
 			print_prompt = 1;
 			break;
 		case OPT_STRICT:
 			opts.strict = 1;
+			break;
+		case OPT_THREAD:
+			opts.thread = 1;
 			break;
 		case OPT_TOOLS:
 			if (tooldefs_load(&defs, optarg, err, sizeof(err)) != 0) {
@@ -129,6 +152,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (opts.thread && opts.events)
+		cmd_usagex("--thread and --events cannot go together: each "
+		    "says how calls are written");
+	if (iteration && !opts.thread)
+		cmd_usagex("--iteration goes with --thread");
+	if (opts.no_validate && ntools == 0)
+		cmd_usagex("--no-validate goes with --tools");
 	if (ntools > 0)
 		opts.tools = &defs;
 	if (print_prompt) {

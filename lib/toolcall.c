@@ -25,7 +25,10 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "jsonx.h"
+#include "jsschema.h"
 #include "toolcall.h"
+#include "tooldefs.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -75,6 +78,7 @@ struct node {
 	int		nonws;		/* content that is not white space */
 	int		dup;		/* a later sibling of the same name */
 	int		multi;		/* the first of several of its name */
+	int		cdata;		/* a string of CDATA sections alone */
 };
 
 /* A run of an element's content in the arena, already JSON-escaped. */
@@ -101,6 +105,11 @@ struct toolcall {
 	struct buf		 text;		/* events: prose to write */
 	size_t			 tstart;
 	struct buf		 tmp;
+	struct buf		*sink;		/* output goes here, not to out */
+	struct buf		 rec;		/* a typed call, to validate */
+	struct buf		 val;		/* a value's text, unescaped */
+	int			 wrapping;	/* a value as an array's item */
+	unsigned long		 ncalls;	/* calls written: their ids */
 
 	/* the call being read */
 	struct pos		 cpos;		/* of its "<" */
@@ -271,7 +280,9 @@ diag_pos(enum diag_severity sev, const char *file, const struct pos *p,
 static void
 put(struct toolcall *tc, const char *s, size_t n)
 {
-	if (n > 0 && fwrite(s, 1, n, tc->out) != n)
+	if (tc->sink != NULL)
+		buf_add(tc->sink, s, n);
+	else if (n > 0 && fwrite(s, 1, n, tc->out) != n)
 		tc->trouble = 1;
 }
 
@@ -1133,6 +1144,7 @@ leaf_value(struct toolcall *tc, struct node *n)
 			text = 1;
 	}
 	n->kind = K_STRING;
+	n->cdata = cdata && !text;
 	if (cdata && !text) {
 		/* the sections alone: white space around them is layout */
 		for (dst = a, i = 0; i < tc->nsegs; i++) {
@@ -1146,7 +1158,8 @@ leaf_value(struct toolcall *tc, struct node *n)
 		b = dst;
 	} else if (!cdata) {
 		trim_escaped(d, &a, &b);
-		if (n->role == R_ARG && memchr(d + a, '\\', b - a) == NULL) {
+		if (n->role == R_ARG && tc->opt.tools == NULL &&
+		    memchr(d + a, '\\', b - a) == NULL) {
 			buf_reset(&tc->tmp);
 			if (typed(d + a, b - a, &tc->tmp)) {
 				n->kind = K_TOKEN;
@@ -1298,29 +1311,388 @@ emit_value(struct toolcall *tc, size_t id)
 	}
 }
 
-/* The call is whole: write it, unless its tool_name is missing. */
+/* Typing by a tool's schema. */
+
+/* The text that JSON-escaped s (n bytes) stands for, in tc->val; or -1. */
+static int
+unescape(struct toolcall *tc, const char *s, size_t n)
+{
+	json_error_t e;
+	json_t *j;
+
+	buf_reset(&tc->val);
+	buf_addc(&tc->val, '"');
+	buf_add(&tc->val, s, n);
+	buf_addc(&tc->val, '"');
+	j = json_loadb(tc->val.data, tc->val.len, JSON_DECODE_ANY |
+	    JSON_ALLOW_NUL, &e);
+	buf_reset(&tc->val);
+	if (j == NULL)
+		return -1;
+	buf_add(&tc->val, json_string_value(j), json_string_length(j));
+	json_decref(j);
+	return 0;
+}
+
+/*
+ * Text s (JSON-escaped) that is JSON of a type in want (an object or an
+ * array), written as JSON: 1, or 0 when it is not.
+ */
+static int
+put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want)
+{
+	struct jsonx_error err;
+	json_t *j;
+	size_t end;
+	int ok;
+
+	if (memchr(s, want & JSSCHEMA_T_OBJECT ? '{' : '[', n) == NULL &&
+	    memchr(s, want & JSSCHEMA_T_ARRAY ? '[' : '{', n) == NULL)
+		return 0;
+	if (unescape(tc, s, n) != 0)
+		return 0;
+	j = jsonx_parse(tc->val.data, tc->val.len, jsonx_skip_ws(tc->val.data,
+	    tc->val.len, 0), &end, &err);
+	if (j == NULL)
+		return 0;
+	ok = jsonx_skip_ws(tc->val.data, tc->val.len, end) == tc->val.len &&
+	    ((json_is_object(j) && (want & JSSCHEMA_T_OBJECT)) ||
+	    (json_is_array(j) && (want & JSSCHEMA_T_ARRAY)));
+	if (ok) {
+		buf_reset(&tc->val);
+		jsonw_stringify(&tc->val, j);
+		put(tc, tc->val.data, tc->val.len);
+	}
+	json_decref(j);
+	return ok;
+}
+
+static void	emit_typed(struct toolcall *, size_t,
+		    const struct jsschema_place *);
+
+/* Where no schema says: the value typed by the seed's rules, as today. */
+static void
+emit_seed(struct toolcall *tc, size_t id)
+{
+	struct node *n = &tc->nodes[id];
+	const char *d = tc->arena.data + n->val;
+	size_t a = 0, b = n->vallen;
+
+	if (n->kind != K_STRING || n->role != R_ARG || n->cdata) {
+		emit_value(tc, id);
+		return;
+	}
+	trim_escaped(d, &a, &b);
+	buf_reset(&tc->tmp);
+	if (a == 0 && b == n->vallen && memchr(d, '\\', b) == NULL &&
+	    typed(d, b, &tc->tmp))
+		put(tc, tc->tmp.data, tc->tmp.len);
+	else
+		emit_value(tc, id);
+}
+
+/*
+ * A value without child elements, as the types t of its place allow, in
+ * this order: null, integer (5.0 is 5), number, boolean (any case),
+ * object or array written as JSON text, string. A value that fits none is
+ * an array of one item when t allows arrays, else the string.
+ */
+static void
+emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
+    unsigned t)
+{
+	struct node *n = &tc->nodes[id];
+	struct jsschema_place *ip;
+	const char *d = tc->arena.data + n->val;
+	size_t a = 0, b = n->vallen;
+	int k = 0;
+
+	trim_escaped(d, &a, &b);
+	buf_reset(&tc->tmp);
+	if (memchr(d + a, '\\', b - a) == NULL && typed(d + a, b - a,
+	    &tc->tmp)) {
+		/* 'n'ull, 't'rue, 'f'alse, an integer or a number */
+		k = tc->tmp.data[0];
+		if (k != 'n' && k != 't' && k != 'f')
+			k = memchr(tc->tmp.data, '.', tc->tmp.len) == NULL &&
+			    memchr(tc->tmp.data, 'e', tc->tmp.len) == NULL ?
+			    'i' : 'r';
+	}
+	if (((t & JSSCHEMA_T_NULL) && k == 'n') ||
+	    ((t & JSSCHEMA_T_INTEGER) && k == 'i') ||
+	    ((t & JSSCHEMA_T_NUMBER) && (k == 'i' || k == 'r')) ||
+	    ((t & JSSCHEMA_T_BOOLEAN) && (k == 't' || k == 'f'))) {
+		put(tc, tc->tmp.data, tc->tmp.len);
+		return;
+	}
+	if ((t & (JSSCHEMA_T_OBJECT | JSSCHEMA_T_ARRAY)) &&
+	    put_json_text(tc, d + a, b - a, t))
+		return;
+	if (!(t & JSSCHEMA_T_STRING) && (t & JSSCHEMA_T_ARRAY) &&
+	    !tc->wrapping) {
+		/* once: a schema of arrays of arrays would go on */
+		tc->wrapping = 1;
+		put(tc, "[", 1);
+		ip = jsschema_place_item(pl, 0);
+		emit_typed(tc, id, ip);
+		jsschema_place_free(ip);
+		put(tc, "]", 1);
+		tc->wrapping = 0;
+		return;
+	}
+	put(tc, "\"", 1);
+	put(tc, d, n->vallen);
+	put(tc, "\"", 1);
+}
+
+/* The children of id, all of one name, as the items of an array. */
+static int
+one_name(const struct toolcall *tc, size_t id)
+{
+	const struct node *f, *m;
+	size_t c;
+
+	if ((c = tc->nodes[id].first) == NONE)
+		return 0;
+	f = &tc->nodes[c];
+	for (; c != NONE; c = m->next) {
+		m = &tc->nodes[c];
+		if (m->namelen != f->namelen || memcmp(tc->names.data +
+		    m->name, tc->names.data + f->name, f->namelen) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The elements of the chain from c (by same, or by next), as an array. */
+static void
+emit_items(struct toolcall *tc, size_t c, int bysame,
+    const struct jsschema_place *pl)
+{
+	struct jsschema_place *ip;
+	size_t k = 0;
+
+	put(tc, "[", 1);
+	for (; c != NONE; c = bysame ? tc->nodes[c].same :
+	    tc->nodes[c].next, k++) {
+		if (k > 0)
+			put(tc, ",", 1);
+		ip = jsschema_place_item(pl, k);
+		emit_typed(tc, c, ip);
+		jsschema_place_free(ip);
+	}
+	put(tc, "]", 1);
+}
+
+static void
+emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
+{
+	struct jsschema_place *mp;
+	struct node *m;
+	size_t c;
+	int first = 1;
+
+	group(tc, id);
+	put(tc, "{", 1);
+	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
+		m = &tc->nodes[c];
+		if (m->dup)
+			continue;
+		if (!first)
+			put(tc, ",", 1);
+		first = 0;
+		put_string(tc, tc->names.data + m->name, m->namelen);
+		put(tc, ":", 1);
+		mp = jsschema_place_member(pl, tc->names.data + m->name,
+		    m->namelen);
+		if (m->multi)
+			emit_items(tc, c, 1, mp);
+		else
+			emit_typed(tc, c, mp);
+		jsschema_place_free(mp);
+	}
+	put(tc, "}", 1);
+}
+
+/*
+ * The value of element id as its place's types have it (the seed's typing
+ * where no schema constrains it). Child elements make an object, or the
+ * items of an array where the place wants an array: the children when
+ * they all have one name and its items are no objects, else the object
+ * as its one item.
+ */
+static void
+emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
+{
+	struct jsschema_place *ip;
+	unsigned t = jsschema_place_types(pl), it;
+
+	if (t == JSSCHEMA_T_ALL) {
+		emit_seed(tc, id);
+		return;
+	}
+	if (tc->nodes[id].kind != K_OBJECT) {
+		emit_leaf(tc, id, pl, t);
+		return;
+	}
+	if ((t & JSSCHEMA_T_OBJECT) || !(t & JSSCHEMA_T_ARRAY)) {
+		emit_members(tc, id, pl);
+		return;
+	}
+	ip = jsschema_place_item(pl, 0);
+	it = jsschema_place_types(ip);
+	if (!(it & JSSCHEMA_T_OBJECT) && one_name(tc, id))
+		emit_items(tc, tc->nodes[id].first, 0, pl);
+	else {
+		put(tc, "[", 1);
+		emit_members(tc, id, ip);
+		put(tc, "]", 1);
+	}
+	jsschema_place_free(ip);
+}
+
+/*
+ * The tool a call names, by the text of its <tool_name>; NULL, with the
+ * call's error made, for a name no definition has.
+ */
+static const struct tooldef *
+call_tool(struct toolcall *tc)
+{
+	const struct tooldef *def;
+	struct node *n = &tc->nodes[tc->tname];
+	struct buf names = BUF_INIT;
+	char q[80];
+
+	if (unescape(tc, tc->arena.data + n->val, n->vallen) == 0 &&
+	    (def = tooldefs_find(tc->opt.tools, tc->val.data,
+	    tc->val.len)) != NULL)
+		return def;
+	diag_quote(q, sizeof(q), tc->val.data, tc->val.len);
+	tooldefs_names(tc->opt.tools, &names);
+	call_error(tc, tc->cpos, "unknown-tool", "tool call to %s, which is "
+	    "not defined (the tools are: %s)", q, buf_cstr(&names));
+	buf_free(&names);
+	return NULL;
+}
+
+/*
+ * Checks the arguments of a call (JSON text, n bytes) against the tool's
+ * schema: 0, or -1 with the call's error made, each schema error with its
+ * JSON Pointer.
+ */
+static int
+call_valid(struct toolcall *tc, const struct tooldef *def, const char *s,
+    size_t n)
+{
+	struct jsschema_result res;
+	struct buf m = BUF_INIT;
+	json_t *args;
+	size_t i;
+	int r;
+
+	if ((args = json_loadb(s, n, JSON_DECODE_INT_AS_REAL |
+	    JSON_ALLOW_NUL, NULL)) == NULL) {
+		call_error(tc, tc->cpos, "schema", "the arguments of \"%s\" "
+		    "are not JSON that the schema can check", def->name);
+		return -1;
+	}
+	r = jsschema_validate(def->js, args, &res);
+	json_decref(args);
+	if (r == 0)
+		return 0;
+	for (i = 0; i < res.nerrors; i++) {
+		buf_adds(&m, i > 0 ? "; " : "");
+		if (res.errors[i].instance[0] != '\0') {
+			buf_adds(&m, res.errors[i].instance);
+			buf_adds(&m, ": ");
+		}
+		buf_adds(&m, res.errors[i].message);
+	}
+	jsschema_result_free(&res);
+	call_error(tc, tc->cpos, "schema", "the arguments of \"%s\" do not "
+	    "match its schema: %s", def->name, buf_cstr(&m));
+	buf_free(&m);
+	return -1;
+}
+
+/* The call, with its arguments typed by def's schema (or the seed's). */
+static void
+put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
+    size_t *bp)
+{
+	struct jsschema_place *pl;
+
+	if (tc->opt.thread)
+		puts_lit(tc, "{\"type\":\"tool_call\",\"toolName\":");
+	else
+		puts_lit(tc, tc->opt.events ? "{\"type\":\"tool_call\","
+		    "\"server_name\":" : "{\"server_name\":");
+	if (tc->opt.thread)
+		emit_value(tc, tc->tname);
+	else if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
+		emit_value(tc, tc->sname);
+	else
+		puts_lit(tc, "\"local\"");
+	puts_lit(tc, tc->opt.thread ? ",\"args\":" : ",\"tool_name\":");
+	if (!tc->opt.thread) {
+		emit_value(tc, tc->tname);
+		puts_lit(tc, ",\"arguments\":");
+	}
+	*ap = tc->sink != NULL ? tc->sink->len : 0;
+	if (tc->args == NONE)
+		puts_lit(tc, "{}");
+	else if (def == NULL || def->js == NULL)
+		emit_object(tc, tc->args);
+	else {
+		pl = jsschema_place_root(def->js);
+		emit_members(tc, tc->args, pl);
+		jsschema_place_free(pl);
+	}
+	*bp = tc->sink != NULL ? tc->sink->len : 0;
+	if (tc->opt.thread) {
+		puts_lit(tc, ",\"toolCallId\":");
+		buf_reset(&tc->tmp);
+		buf_printf(&tc->tmp, "\"call-%ld-%lu\",\"iteration\":%ld",
+		    tc->opt.iteration, ++tc->ncalls, tc->opt.iteration);
+		put(tc, tc->tmp.data, tc->tmp.len);
+		puts_lit(tc, ",\"serverName\":");
+		if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
+			emit_value(tc, tc->sname);
+		else
+			puts_lit(tc, "\"local\"");
+	}
+	puts_lit(tc, "}\n");
+}
+
+/*
+ * The call is whole: write it, unless its tool_name is missing, or, with
+ * tool definitions, the tool is not defined or its arguments do not
+ * match its schema.
+ */
 static int
 emit_call(struct toolcall *tc)
 {
+	const struct tooldef *def = NULL;
+	size_t a, b;
+
 	if (tc->tname == NONE || tc->nodes[tc->tname].vallen == 0) {
 		call_error(tc, tc->cpos, "tool-name", "malformed tool call: "
 		    "<tool_name> is missing or empty");
 		return 0;
 	}
-	puts_lit(tc, tc->opt.events ? "{\"type\":\"tool_call\","
-	    "\"server_name\":" : "{\"server_name\":");
-	if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
-		emit_value(tc, tc->sname);
-	else
-		puts_lit(tc, "\"local\"");
-	puts_lit(tc, ",\"tool_name\":");
-	emit_value(tc, tc->tname);
-	puts_lit(tc, ",\"arguments\":");
-	if (tc->args != NONE)
-		emit_object(tc, tc->args);
-	else
-		puts_lit(tc, "{}");
-	puts_lit(tc, "}\n");
+	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
+		return 0;
+	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
+		put_call(tc, def, &a, &b);
+	} else {
+		buf_reset(&tc->rec);
+		tc->sink = &tc->rec;
+		put_call(tc, def, &a, &b);
+		tc->sink = NULL;
+		if (call_valid(tc, def, tc->rec.data + a, b - a) != 0)
+			return 0;
+		put(tc, tc->rec.data, tc->rec.len);
+	}
 	if (tc->opt.unbuffered)
 		flush(tc);
 	return 1;
@@ -1491,7 +1863,14 @@ begin_call(struct toolcall *tc)
 static void
 end_bad(struct toolcall *tc, size_t end)
 {
-	if (tc->opt.events) {
+	if (tc->opt.thread) {
+		puts_lit(tc, "{\"type\":\"error\",\"error\":");
+		put_string(tc, tc->msg.data, tc->msg.len);
+		buf_reset(&tc->tmp);
+		buf_printf(&tc->tmp, ",\"recoverable\":true,\"iteration\":%ld}\n",
+		    tc->opt.iteration);
+		put(tc, tc->tmp.data, tc->tmp.len);
+	} else if (tc->opt.events) {
 		puts_lit(tc, "{\"type\":\"error\",\"message\":");
 		put_string(tc, tc->msg.data, tc->msg.len);
 		puts_lit(tc, ",\"line\":");
@@ -2133,6 +2512,8 @@ toolcall_free(struct toolcall *tc)
 	XML_ParserFree(tc->xp);
 	buf_free(&tc->text);
 	buf_free(&tc->tmp);
+	buf_free(&tc->rec);
+	buf_free(&tc->val);
 	buf_free(&tc->raw);
 	buf_free(&tc->pend);
 	buf_free(&tc->msg);
