@@ -1477,7 +1477,7 @@ emit_items(struct toolcall *tc, size_t c, int bysame,
 	    tc->nodes[c].next, k++) {
 		if (k > 0)
 			put(tc, ",", 1);
-		ip = jsschema_place_item(pl, k);
+		ip = pl == NULL ? NULL : jsschema_place_item(pl, k);
 		emit_typed(tc, c, ip);
 		jsschema_place_free(ip);
 	}
@@ -1503,8 +1503,8 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 		first = 0;
 		put_string(tc, tc->names.data + m->name, m->namelen);
 		put(tc, ":", 1);
-		mp = jsschema_place_member(pl, tc->names.data + m->name,
-		    m->namelen);
+		mp = pl == NULL ? NULL : jsschema_place_member(pl,
+		    tc->names.data + m->name, m->namelen);
 		if (m->multi)
 			emit_items(tc, c, 1, mp);
 		else
@@ -1516,7 +1516,7 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 
 /*
  * The value of element id as its place's types have it (the seed's typing
- * where no schema constrains it). Child elements make an object, or the
+ * where no schema constrains it, or pl is NULL: the tool has no schema). Child elements make an object, or the
  * items of an array where the place wants an array: the children when
  * they all have one name and its items are no objects, else the object
  * as its one item.
@@ -1525,8 +1525,13 @@ static void
 emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 {
 	struct jsschema_place *ip;
-	unsigned t = jsschema_place_types(pl), it;
+	unsigned t, it;
 
+	t = pl != NULL ? jsschema_place_types(pl) : JSSCHEMA_T_ALL;
+	if (t == JSSCHEMA_T_ALL && tc->nodes[id].kind == K_OBJECT) {
+		emit_members(tc, id, pl);
+		return;
+	}
 	if (t == JSSCHEMA_T_ALL) {
 		emit_seed(tc, id);
 		return;
@@ -1641,8 +1646,10 @@ put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
 	*ap = tc->sink != NULL ? tc->sink->len : 0;
 	if (tc->args == NONE)
 		puts_lit(tc, "{}");
-	else if (def == NULL || def->js == NULL)
+	else if (def == NULL)
 		emit_object(tc, tc->args);
+	else if (def->js == NULL)
+		emit_members(tc, tc->args, NULL);
 	else {
 		pl = jsschema_place_root(def->js);
 		emit_members(tc, tc->args, pl);
@@ -1653,7 +1660,7 @@ put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
 		puts_lit(tc, ",\"toolCallId\":");
 		buf_reset(&tc->tmp);
 		buf_printf(&tc->tmp, "\"call-%ld-%lu\",\"iteration\":%ld",
-		    tc->opt.iteration, ++tc->ncalls, tc->opt.iteration);
+		    tc->opt.iteration, tc->ncalls + 1, tc->opt.iteration);
 		put(tc, tc->tmp.data, tc->tmp.len);
 		puts_lit(tc, ",\"serverName\":");
 		if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
@@ -1693,6 +1700,7 @@ emit_call(struct toolcall *tc)
 			return 0;
 		put(tc, tc->rec.data, tc->rec.len);
 	}
+	tc->ncalls++;
 	if (tc->opt.unbuffered)
 		flush(tc);
 	return 1;

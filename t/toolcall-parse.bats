@@ -9,8 +9,9 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--max-size BYTES]
-                      [--print-prompt] [--strict] [--tools FILE] [FILE ...]'
+USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--iteration N]
+                      [--max-size BYTES] [--no-validate] [--print-prompt]
+                      [--strict] [--thread] [--tools FILE] [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
@@ -1656,12 +1657,12 @@ required() {
 	assert_equal "$(tail -c 1 p.txt | od -An -c | tr -d ' ')" '\n'
 }
 
-@test "every example call of the prompt parses back as one call of its tool, with its required parameters" {
+@test "every example call of the prompt parses back as one call of its tool, typed and valid, with its required parameters" {
 	for f in $FORMS; do
 		toolcall-parse --print-prompt --tools "$D/$f" |
 		    awk '/^Example:$/ { ex = 1 } ex && /^<tool>$/ { on = 1 }
 			on { print } /^<\/tool>$/ { on = ex = 0 }' >calls.txt
-		run -0 --separate-stderr toolcall-parse calls.txt
+		run -0 --separate-stderr toolcall-parse --tools "$D/$f" calls.txt
 		assert_equal "$stderr" ""
 		assert_equal "$(printf '%s\n' "$output" | jq -r .tool_name)" \
 		    "$(required "$D/$f" | cut -d' ' -f1)"
@@ -1675,13 +1676,14 @@ required() {
 	done
 }
 
-@test "--tools takes each form of definitions, and the calls come out as they did" {
+@test "--tools: a call to a tool no definition has is an error that names the tools, status 1" {
 	call '<path>src/a.c</path><n>007</n>'
-	for f in $FORMS; do
-		run -0 --separate-stderr toolcall-parse --tools "$D/$f" in.txt
-		assert_output '{"server_name":"local","tool_name":"t","arguments":{"path":"src/a.c","n":7}}'
-		assert_equal "$stderr" ""
-	done
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-mcp.json" in.txt
+	assert_output ""
+	assert_equal "$stderr" 'in.txt:1:1: error: tool call to "t", which is not defined (the tools are: read_file, get_time)'
+	run -1 --separate-stderr toolcall-parse --events --tools "$D/tools-mcp.json" in.txt
+	assert_output '{"type":"error","message":"tool call to \"t\", which is not defined (the tools are: read_file, get_time)","line":1,"column":1,"raw":"<tool><tool_name>t</tool_name><arguments><path>src/a.c</path><n>007</n></arguments></tool>"}
+{"type":"text","text":"\n"}'
 }
 
 @test "--tools may be given more than once" {
@@ -1762,5 +1764,101 @@ Parameters: not described.
 @test "--tools without its file is a usage error" {
 	run -2 --separate-stderr toolcall-parse --tools
 	assert_equal "$stderr" "toolcall-parse: option '--tools' requires an argument
+$USAGE"
+}
+
+# typed ARGS JSON: a call to "typed" (tools-types.json) with those
+# arguments is written with exactly those typed arguments, status 0.
+typed() {
+	printf '<tool><tool_name>typed</tool_name><arguments>%s</arguments></tool>\n' "$1" >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output "{\"server_name\":\"local\",\"tool_name\":\"typed\",\"arguments\":$2}"
+	assert_equal "$stderr" ""
+}
+
+@test "--tools, the typing table: string keeps the text, CDATA as written" {
+	typed '<s>007</s>' '{"s":"007"}'
+	typed '<s>  false </s>' '{"s":"false"}'
+	typed '<s><![CDATA[ 1 < 2 ]]></s>' '{"s":" 1 < 2 "}'
+	typed '<s>a &amp; b</s>' '{"s":"a & b"}'
+}
+
+@test "--tools, the typing table: integer (5.0 is 5), number, boolean in any case, null" {
+	typed '<i>5</i><n>2</n>' '{"i":5,"n":2}'
+	typed '<i>5.0</i><n>1.5</n>' '{"i":5,"n":1.5}'
+	typed '<i>-12</i><n>1e3</n>' '{"i":-12,"n":1000}'
+	typed '<b>False</b>' '{"b":false}'
+	typed '<b>TRUE</b>' '{"b":true}'
+	typed '<z>null</z>' '{"z":null}'
+}
+
+@test "--tools, the typing table: objects and arrays from elements or from JSON text; one element is still an array" {
+	typed '<o><k>3</k></o>' '{"o":{"k":3}}'
+	typed '<o>{"k": 4}</o>' '{"o":{"k":4}}'
+	typed '<a>1</a><a>2</a>' '{"a":[1,2]}'
+	typed '<a>7</a>' '{"a":[7]}'
+	typed '<a>[1, 2]</a>' '{"a":[1,2]}'
+	typed '<tags><tag>x</tag><tag>y</tag></tags>' '{"tags":["x","y"]}'
+	typed '<tags>solo</tags>' '{"tags":["solo"]}'
+}
+
+@test "--tools, the typing table: a nullable anyOf, a type array, \$ref into \$defs, an enum, no schema" {
+	typed '<opt>null</opt>' '{"opt":null}'
+	typed '<opt>4</opt>' '{"opt":4}'
+	typed '<ta>12</ta>' '{"ta":12}'
+	typed '<ta>x</ta>' '{"ta":"x"}'
+	typed '<zip>02134</zip>' '{"zip":"02134"}'
+	typed '<e>off</e>' '{"e":"off"}'
+	typed '<free>007</free>' '{"free":7}'
+}
+
+@test "--tools: a tool without a schema keeps the seed's typing and is not validated" {
+	printf '<tool><tool_name>loose</tool_name><arguments><x>007</x><y>true</y><z>a</z></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"loose","arguments":{"x":7,"y":true,"z":"a"}}'
+}
+
+@test "--tools: arguments that do not match the schema are the call's error, with each pointer; --no-validate writes them" {
+	printf 'text\n<tool><tool_name>typed</tool_name><arguments><i>abc</i><zip>2134</zip><extra>1</extra></arguments></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output ""
+	assert_equal "$stderr" 'in.txt:2:1: error: the arguments of "typed" do not match its schema: /i: expected integer, found string "abc"; /zip: string "2134" does not match the pattern "^[0-9]{5}$"; /extra: unexpected property "extra"'
+	run -0 --separate-stderr toolcall-parse --no-validate --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"i":"abc","zip":"2134","extra":"1"}}'
+	assert_equal "$stderr" ""
+}
+
+@test "--thread: tool_call and error events that thread-serialize reads as it reads any" {
+	printf '<tool><tool_name>typed</tool_name><arguments><i>1</i></arguments></tool>\n<tool><tool_name>nope</tool_name></tool>\n<tool><server_name>files</server_name><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool>\n<tool><tool_name>typed</tool_name><arguments><s>ok</s></arguments></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread --iteration 2 --tools "$D/tools-types.json" in.txt
+	assert_output '{"type":"tool_call","toolName":"typed","args":{"i":1},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"error","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":2}
+{"type":"error","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":2}
+{"type":"tool_call","toolName":"typed","args":{"s":"ok"},"toolCallId":"call-2-2","iteration":2,"serverName":"local"}'
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize events.jsonl
+	assert_output '<thread>
+  <event type="tool_input" id="0" name="typed" iteration="2">{&quot;i&quot;:1}</event>
+  <event type="error" id="1" iteration="2" recoverable="true">tool call to &quot;nope&quot;, which is not defined (the tools are: typed, loose)</event>
+  <event type="error" id="2" iteration="2" recoverable="true">the arguments of &quot;typed&quot; do not match its schema: /b: expected boolean, found string &quot;no&quot;</event>
+  <event type="tool_input" id="3" name="typed" iteration="2">{&quot;s&quot;:&quot;ok&quot;}</event>
+</thread>'
+	# without --iteration the iteration is 0
+	run -1 --separate-stderr toolcall-parse --thread --tools "$D/tools-types.json" in.txt
+	assert_equal "${lines[0]}" '{"type":"tool_call","toolName":"typed","args":{"i":1},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}'
+}
+
+@test "--thread, --iteration and --no-validate: the combinations that make no sense are usage errors" {
+	run -2 --separate-stderr toolcall-parse --thread --events /dev/null
+	assert_equal "$stderr" "toolcall-parse: --thread and --events cannot go together: each says how calls are written
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --iteration 3 /dev/null
+	assert_equal "$stderr" "toolcall-parse: --iteration goes with --thread
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --no-validate /dev/null
+	assert_equal "$stderr" "toolcall-parse: --no-validate goes with --tools
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --thread --iteration -1 /dev/null
+	assert_equal "$stderr" "toolcall-parse: --iteration must be a whole number, not \"-1\"
 $USAGE"
 }
