@@ -1767,9 +1767,9 @@ Parameters: not described.
 $USAGE"
 }
 
-# typed ARGS JSON: a call to "typed" (tools-types.json) with those
+# typed_as ARGS JSON: a call to "typed" (tools-types.json) with those
 # arguments is written with exactly those typed arguments, status 0.
-typed() {
+typed_as() {
 	printf '<tool><tool_name>typed</tool_name><arguments>%s</arguments></tool>\n' "$1" >in.txt
 	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
 	assert_output "{\"server_name\":\"local\",\"tool_name\":\"typed\",\"arguments\":$2}"
@@ -1777,39 +1777,39 @@ typed() {
 }
 
 @test "--tools, the typing table: string keeps the text, CDATA as written" {
-	typed '<s>007</s>' '{"s":"007"}'
-	typed '<s>  false </s>' '{"s":"false"}'
-	typed '<s><![CDATA[ 1 < 2 ]]></s>' '{"s":" 1 < 2 "}'
-	typed '<s>a &amp; b</s>' '{"s":"a & b"}'
+	typed_as '<s>007</s>' '{"s":"007"}'
+	typed_as '<s>  false </s>' '{"s":"false"}'
+	typed_as '<s><![CDATA[ 1 < 2 ]]></s>' '{"s":" 1 < 2 "}'
+	typed_as '<s>a &amp; b</s>' '{"s":"a & b"}'
 }
 
 @test "--tools, the typing table: integer (5.0 is 5), number, boolean in any case, null" {
-	typed '<i>5</i><n>2</n>' '{"i":5,"n":2}'
-	typed '<i>5.0</i><n>1.5</n>' '{"i":5,"n":1.5}'
-	typed '<i>-12</i><n>1e3</n>' '{"i":-12,"n":1000}'
-	typed '<b>False</b>' '{"b":false}'
-	typed '<b>TRUE</b>' '{"b":true}'
-	typed '<z>null</z>' '{"z":null}'
+	typed_as '<i>5</i><n>2</n>' '{"i":5,"n":2}'
+	typed_as '<i>5.0</i><n>1.5</n>' '{"i":5,"n":1.5}'
+	typed_as '<i>-12</i><n>1e3</n>' '{"i":-12,"n":1000}'
+	typed_as '<b>False</b>' '{"b":false}'
+	typed_as '<b>TRUE</b>' '{"b":true}'
+	typed_as '<z>null</z>' '{"z":null}'
 }
 
 @test "--tools, the typing table: objects and arrays from elements or from JSON text; one element is still an array" {
-	typed '<o><k>3</k></o>' '{"o":{"k":3}}'
-	typed '<o>{"k": 4}</o>' '{"o":{"k":4}}'
-	typed '<a>1</a><a>2</a>' '{"a":[1,2]}'
-	typed '<a>7</a>' '{"a":[7]}'
-	typed '<a>[1, 2]</a>' '{"a":[1,2]}'
-	typed '<tags><tag>x</tag><tag>y</tag></tags>' '{"tags":["x","y"]}'
-	typed '<tags>solo</tags>' '{"tags":["solo"]}'
+	typed_as '<o><k>3</k></o>' '{"o":{"k":3}}'
+	typed_as '<o>{"k": 4}</o>' '{"o":{"k":4}}'
+	typed_as '<a>1</a><a>2</a>' '{"a":[1,2]}'
+	typed_as '<a>7</a>' '{"a":[7]}'
+	typed_as '<a>[1, 2]</a>' '{"a":[1,2]}'
+	typed_as '<tags><tag>x</tag><tag>y</tag></tags>' '{"tags":["x","y"]}'
+	typed_as '<tags>solo</tags>' '{"tags":["solo"]}'
 }
 
 @test "--tools, the typing table: a nullable anyOf, a type array, \$ref into \$defs, an enum, no schema" {
-	typed '<opt>null</opt>' '{"opt":null}'
-	typed '<opt>4</opt>' '{"opt":4}'
-	typed '<ta>12</ta>' '{"ta":12}'
-	typed '<ta>x</ta>' '{"ta":"x"}'
-	typed '<zip>02134</zip>' '{"zip":"02134"}'
-	typed '<e>off</e>' '{"e":"off"}'
-	typed '<free>007</free>' '{"free":7}'
+	typed_as '<opt>null</opt>' '{"opt":null}'
+	typed_as '<opt>4</opt>' '{"opt":4}'
+	typed_as '<ta>12</ta>' '{"ta":12}'
+	typed_as '<ta>x</ta>' '{"ta":"x"}'
+	typed_as '<zip>02134</zip>' '{"zip":"02134"}'
+	typed_as '<e>off</e>' '{"e":"off"}'
+	typed_as '<free>007</free>' '{"free":7}'
 }
 
 @test "--tools: a tool without a schema keeps the seed's typing and is not validated" {
