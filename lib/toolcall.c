@@ -1591,14 +1591,22 @@ call_valid(struct toolcall *tc, const struct tooldef *def, const char *s,
 {
 	struct jsschema_result res;
 	struct buf m = BUF_INIT;
+	json_error_t e;
 	json_t *args;
 	size_t i;
 	int r;
 
+	/* jansson reads 2048 levels, a call holds 4096 */
 	if ((args = json_loadb(s, n, JSON_DECODE_INT_AS_REAL |
-	    JSON_ALLOW_NUL, NULL)) == NULL) {
-		call_error(tc, tc->cpos, "schema", "the arguments of \"%s\" "
-		    "are not JSON that the schema can check", def->name);
+	    JSON_ALLOW_NUL, &e)) == NULL) {
+		if (json_error_code(&e) == json_error_stack_overflow)
+			call_error(tc, tc->cpos, "schema", "the arguments of "
+			    "\"%s\" nest more than 2048 deep, too deep to "
+			    "check against its schema", def->name);
+		else
+			call_error(tc, tc->cpos, "schema", "the arguments of "
+			    "\"%s\" cannot be checked against its schema",
+			    def->name);
 		return -1;
 	}
 	r = jsschema_validate(def->js, args, &res);

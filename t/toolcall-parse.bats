@@ -1862,3 +1862,16 @@ $USAGE"
 	assert_equal "$stderr" "toolcall-parse: --iteration must be a whole number, not \"-1\"
 $USAGE"
 }
+
+@test "--tools: arguments nested deeper than the schema check reads are the call's error" {
+	{
+		printf '<tool><tool_name>typed</tool_name><arguments><o>'
+		for i in $(seq 2100); do printf '<k>'; done
+		printf 1
+		for i in $(seq 2100); do printf '</k>'; done
+		printf '</o></arguments></tool>\n'
+	} >deep.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" deep.txt
+	assert_output ""
+	assert_equal "$stderr" 'deep.txt:1:1: error: the arguments of "typed" nest more than 2048 deep, too deep to check against its schema'
+}
