@@ -119,6 +119,8 @@ struct toolcall {
 	XML_Parser		 xp;
 	int			 xspoilt;	/* a fresh parser for the next call */
 	struct buf		 pend;		/* bytes for expat, not yet given */
+	size_t			 npend;		/* how many */
+	int			 copied;	/* in pend: an "&amp;" was put in */
 	size_t			 xfed;		/* bytes given to expat */
 	size_t			 xdone;		/* of them, what expat has parsed */
 	size_t			 tokraw;	/* raw offset of the last "<" */
@@ -160,33 +162,46 @@ struct toolcall {
 static void	process(struct toolcall *, const char *, size_t);
 
 /* Moves p over n bytes of s: lines on "\n", columns in characters. */
-/* Bits set in m < 2^16, without a library call where POPCNT is not assumed. */
-static inline size_t
-popcount16(unsigned m)
-{
-	m = m - ((m >> 1) & 0x5555);
-	m = (m & 0x3333) + ((m >> 2) & 0x3333);
-	m = (m + (m >> 4)) & 0x0F0F;
-	return (m + (m >> 8)) & 0x1F;
-}
-
 static void
 advance(struct pos *p, const char *s, size_t n)
 {
-	size_t i = 0, lines = 0, last;
+	size_t i = 0, lines = 0, last, k;
 	int cr = p->cr;
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
-	__m128i v;
+	const __m128i nl = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r'),
+	    zero = _mm_setzero_si128();
+	__m128i v[4], r, sum, acc = zero;
+	uint64_t half[2];
 
-	/* blocks without a carriage return: count the newlines */
-	for (; !cr && i + 16 <= n; i += 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ret)) != 0)
+	/*
+	 * Blocks without a carriage return, 64 bytes and then 16 at a time:
+	 * their newlines are counted in bytes, summed by _mm_sad_epu8.
+	 */
+	for (; !cr && i + 64 <= n; i += 64) {
+		for (k = 0; k < 4; k++)
+			v[k] = _mm_loadu_si128((const __m128i *)(const void *)
+			    (s + i + 16 * k));
+		r = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v[0], ret),
+		    _mm_cmpeq_epi8(v[1], ret)), _mm_or_si128(
+		    _mm_cmpeq_epi8(v[2], ret), _mm_cmpeq_epi8(v[3], ret)));
+		if (_mm_movemask_epi8(r) != 0)
 			break;
-		lines += popcount16((unsigned)_mm_movemask_epi8(
-		    _mm_cmpeq_epi8(v, nl)));
+		/* 0 - (-1 - 1) - (-1 - 1): at most 4 a byte */
+		sum = _mm_sub_epi8(_mm_sub_epi8(zero, _mm_add_epi8(
+		    _mm_cmpeq_epi8(v[0], nl), _mm_cmpeq_epi8(v[1], nl))),
+		    _mm_add_epi8(_mm_cmpeq_epi8(v[2], nl),
+		    _mm_cmpeq_epi8(v[3], nl)));
+		acc = _mm_add_epi64(acc, _mm_sad_epu8(sum, zero));
 	}
+	for (; !cr && i + 16 <= n; i += 16) {
+		v[0] = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], ret)) != 0)
+			break;
+		acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_sub_epi8(zero,
+		    _mm_cmpeq_epi8(v[0], nl)), zero));
+	}
+	_mm_storeu_si128((__m128i *)(void *)half, acc);
+	lines = (size_t)(half[0] + half[1]);
 #endif
 	/* a line ends at "\n", "\r" or "\r\n" */
 	for (; i < n; i++) {
@@ -1336,15 +1351,18 @@ emit_call(struct toolcall *tc)
 static int
 hand(struct toolcall *tc, size_t n)
 {
+	const char *p;
 	size_t off = 0, k;
 	XML_Index at;
 
+	/* until an "&amp;" is put in, the bytes for expat are raw's */
+	p = tc->copied ? tc->pend.data : tc->raw.data + tc->xfed;
 	while (off < n) {
 		k = n - off < FEED_MAX ? n - off : FEED_MAX;
 		tc->work += tc->xfed - tc->xdone + k;
 		tc->xfed += k;
-		if (XML_Parse(tc->xp, tc->pend.data + off, (int)k, 0) !=
-		    XML_STATUS_OK) {
+		tc->npend -= k;
+		if (XML_Parse(tc->xp, p + off, (int)k, 0) != XML_STATUS_OK) {
 			if (!tc->done)
 				tc->xerr = tc->xspoilt = 1;
 			return 0;
@@ -1353,9 +1371,28 @@ hand(struct toolcall *tc, size_t n)
 		tc->xdone = at < 0 ? 0 : (size_t)at;
 		off += k;
 	}
-	memmove(tc->pend.data, tc->pend.data + n, tc->pend.len - n);
-	tc->pend.len -= n;
+	if (tc->copied) {
+		memmove(tc->pend.data, tc->pend.data + n, tc->pend.len - n);
+		tc->pend.len -= n;
+	}
 	return 1;
+}
+
+/*
+ * n more bytes for expat, held until handed. They are raw's own bytes,
+ * already there, and are not copied, until bytes that differ are added.
+ */
+static void
+hold(struct toolcall *tc, const char *s, size_t n, int same)
+{
+	if (!tc->copied && !same) {
+		tc->copied = 1;
+		buf_reset(&tc->pend);
+		buf_add(&tc->pend, tc->raw.data + tc->xfed, tc->npend);
+	}
+	if (tc->copied)
+		buf_add(&tc->pend, s, n);
+	tc->npend += n;
 }
 
 /* Where the token the lexer is in began, in the bytes for expat. */
@@ -1375,21 +1412,21 @@ tok_fed(const struct toolcall *tc)
  * the reads. Returns 0 when expat stopped.
  */
 static int
-feed(struct toolcall *tc, const char *s, size_t n)
+feed_as(struct toolcall *tc, const char *s, size_t n, int same)
 {
 	size_t total, k, start;
 
 	while (n > 0) {
-		total = tc->xfed + tc->pend.len;
+		total = tc->xfed + tc->npend;
 		if (total + n < tc->nextflush) {
-			buf_add(&tc->pend, s, n);
+			hold(tc, s, n, same);
 			break;
 		}
 		k = tc->nextflush > total ? tc->nextflush - total : 0;
-		buf_add(&tc->pend, s, k);
+		hold(tc, s, k, same);
 		s += k;
 		n -= k;
-		if (!hand(tc, tc->pend.len))
+		if (!hand(tc, tc->npend))
 			return 0;
 		start = tok_fed(tc);
 		tc->nextflush = start + 2 * (tc->xfed - start);
@@ -1399,11 +1436,18 @@ feed(struct toolcall *tc, const char *s, size_t n)
 	return 1;
 }
 
+/* Bytes of raw, the next ones after those given or held. */
+static int
+feed(struct toolcall *tc, const char *s, size_t n)
+{
+	return feed_as(tc, s, n, 1);
+}
+
 /* Gives expat every pending byte. Returns 0 when it stopped. */
 static int
 flush_all(struct toolcall *tc)
 {
-	return tc->pend.len == 0 || hand(tc, tc->pend.len);
+	return tc->npend == 0 || hand(tc, tc->npend);
 }
 
 /*
@@ -1469,6 +1513,8 @@ begin_call(struct toolcall *tc)
 	tc->incdata = 0;
 	tc->sname = tc->tname = tc->args = NONE;
 	buf_reset(&tc->pend);
+	tc->npend = 0;
+	tc->copied = 0;
 	tc->xfed = tc->xdone = 0;
 	tc->tokraw = tc->tokins = 0;
 	tc->nextflush = FEED_MIN;
@@ -1584,7 +1630,8 @@ amp_literal(struct toolcall *tc)
 		tc->ins = xreallocarray(tc->ins, tc->insc, sizeof(*tc->ins));
 	}
 	tc->ins[tc->nins++] = tc->ampraw;
-	return feed(tc, "&amp;", 5) && feed(tc, tc->amp + 1, tc->namp - 1);
+	return feed_as(tc, "&amp;", 5, 0) &&
+	    feed_as(tc, tc->amp + 1, tc->namp - 1, 0);
 }
 
 /* After "&": 1 to go on, 2 at a whole reference, 0 when it is none. */
