@@ -1752,26 +1752,52 @@ held_rsqb(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
- * Lexes and feeds bytes of a call (already in raw from base on). Returns
- * 0 when the call ended or failed among them.
+ * Keeps s[*kept..upto) in raw, after the bytes of s kept before: raw holds
+ * every byte given to expat, and those the lexer passed.
+ */
+static void
+keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
+{
+	if (upto > *kept) {
+		buf_add(&tc->raw, s + *kept, upto - *kept);
+		*kept = upto;
+	}
+}
+
+/* Whether the tag just lexed may be "</tool>", which expat must see now. */
+static int
+end_tag(const struct toolcall *tc)
+{
+	return tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0;
+}
+
+/*
+ * Lexes and feeds bytes of a call, s being at raw offset base, up to the
+ * end of its </tool>: the bytes after it are neither lexed nor kept in
+ * raw. Returns 0 when the call ended or failed; *used is how many bytes
+ * of s are in raw.
  */
 static int
-call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
+call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
+    size_t *used)
 {
 	size_t i = 0, fs = 0;
 	enum lexev ev;
 	int r;
 
+	*used = 0;
 	if (tc->rsqb > 0) {
 		/* a run of "]" held back from the last read goes on */
 		while (i < m && s[i] == ']')
 			i++;
 		if (i == m) {
+			keep(tc, s, used, m);
 			tc->rsqb += m;
 			return 1;
 		}
 		if (s[i] == '>' && tc->rsqb + i >= 2)
 			i++;
+		keep(tc, s, used, i);
 		r = held_rsqb(tc, s, i);
 		fs = i;
 		if (!r)
@@ -1780,6 +1806,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 	for (;;) {
 		while (tc->lex == L_AMP && i < m) {
 			r = amp_step(tc, s[i]);
+			keep(tc, s, used, i + 1);
 			if (r == 1) {
 				fs = ++i;
 				continue;
@@ -1798,12 +1825,20 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		if (tc->lex == L_AMP)
 			return 1;
 		ev = lex(tc, s, m, &i, 1);
+		keep(tc, s, used, i);
 		if (tc->ltset) {
 			/* a token begins: a long one is held back from here */
 			tc->ltset = 0;
 			tc->tokraw = base + tc->ltidx;
 			tc->tokins = tc->nins;
 			tc->nextflush = tok_fed(tc) + FEED_MIN;
+		}
+		if (ev == LEX_TAG && end_tag(tc)) {
+			/* whole tokens go to expat at once: </tool> is answered */
+			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
+				return 0;
+			fs = i;
+			continue;
 		}
 		if (ev == LEX_CDEND) {
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
@@ -1818,6 +1853,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			/* the run of "]" ends the read: hold it back */
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
 				return 0;
+			keep(tc, s, used, m);
 			tc->rsqb += m - i;
 			return 1;
 		}
@@ -1828,6 +1864,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			tc->namp = 1;
 			tc->ampraw = base + i;
 			fs = ++i;
+			keep(tc, s, used, i);
 			if (!amp_literal(tc))
 				return 0;
 			continue;
@@ -1842,6 +1879,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			tc->namp = 1;
 			tc->ampraw = base + i;
 			fs = ++i;
+			keep(tc, s, used, i);
 			continue;
 		}
 		if (ev == LEX_ITEM) {
@@ -1861,29 +1899,6 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		return 0;
 	/* whole tokens go to expat at once: a </tool> is answered now */
 	return !at_boundary(tc) || flush_all(tc);
-}
-
-/*
- * Where the piece of s[off..m) that the lexer takes next ends: just after
- * the ">" of the next "</tool", so that a call is not lexed, nor given to
- * expat, beyond its end; all of it when there is none.
- */
-static size_t
-piece_end(const struct toolcall *tc, const char *s, size_t off, size_t m)
-{
-	const char *p = s + off, *gt;
-
-	/* unless an end tag was cut by the read, find the next "</tool" */
-	if (tc->lex != L_TAG || tc->ntag < 2 || tc->tag[1] != '/')
-		for (;; p++) {
-			if ((p = memchr(p, '<', (size_t)(s + m - p))) == NULL)
-				return m;
-			if ((size_t)(s + m - p) >= 6 &&
-			    memcmp(p, "</tool", 6) == 0)
-				break;
-		}
-	gt = memchr(p, '>', (size_t)(s + m - p));
-	return gt == NULL ? m : (size_t)(gt - s) + 1;
 }
 
 /*
@@ -1934,19 +1949,14 @@ call_stopped(struct toolcall *tc, size_t base, size_t used)
 static size_t
 call_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t max = tc->opt.max_size, lim, m, base, off = 0, e;
-	int ok = 1;
+	size_t max = tc->opt.max_size, lim, m, base, used;
+	int ok;
 
 	lim = tc->raw.len < max ? max - tc->raw.len : 0;
 	m = n < lim ? n : lim;
 	base = tc->raw.len;
-	while (ok && off < m) {
-		e = piece_end(tc, s, off, m);
-		buf_add(&tc->raw, s + off, e - off);
-		ok = call_bytes(tc, s + off, e - off, base + off);
-		off = e;
-	}
-	if (ok && off == n)
+	ok = call_bytes(tc, s, m, base, &used);
+	if (ok && m == n)
 		return n;
 	if (ok && flush_all(tc)) {
 		call_error(tc, tc->cpos, "max-size", "tool call larger than "
@@ -1957,7 +1967,7 @@ call_chunk(struct toolcall *tc, const char *s, size_t n)
 		tc->mode = M_SKIP;
 		return m;
 	}
-	return call_stopped(tc, base, off);
+	return call_stopped(tc, base, used);
 }
 
 static size_t
