@@ -4,8 +4,11 @@
  * follows the call's tags, CDATA sections and comments, so that a bare "&"
  * can be passed to expat as "&amp;", and expat parses the call itself,
  * whose handlers escape values straight into one JSON buffer. The call is
- * written when expat closes its </tool>. A bad call is reported and skipped
- * to its </tool> (or the next <tool>), and the stream goes on.
+ * written when expat closes its </tool>: the lexer gives expat each end tag
+ * that begins "</tool" at once, and lexes nothing after the one that ends
+ * the call, whose next bytes go back to the prose scanner. A bad call is
+ * reported and skipped to its </tool> (or the next <tool>), and the stream
+ * goes on.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -118,9 +121,9 @@ struct toolcall {
 	size_t			 ampraw;
 	XML_Parser		 xp;
 	int			 xspoilt;	/* a fresh parser for the next call */
-	struct buf		 pend;		/* bytes for expat, not yet given */
-	size_t			 npend;		/* how many */
-	int			 copied;	/* in pend: an "&amp;" was put in */
+	size_t			 npend;		/* bytes for expat, not yet given */
+	int			 copied;	/* an "&amp;" was put in: */
+	struct buf		 pend;		/* they are here, not in raw */
 	size_t			 xfed;		/* bytes given to expat */
 	size_t			 xdone;		/* of them, what expat has parsed */
 	size_t			 tokraw;	/* raw offset of the last "<" */
