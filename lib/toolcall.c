@@ -4,8 +4,11 @@
  * follows the call's tags, CDATA sections and comments, so that a bare "&"
  * can be passed to expat as "&amp;", and expat parses the call itself,
  * whose handlers escape values straight into one JSON buffer. The call is
- * written when expat closes its </tool>. A bad call is reported and skipped
- * to its </tool> (or the next <tool>), and the stream goes on.
+ * written when expat closes its </tool>: the lexer gives expat each end tag
+ * that begins "</tool" at once, and lexes nothing after the one that ends
+ * the call, whose next bytes go back to the prose scanner. A bad call is
+ * reported and skipped to its </tool> (or the next <tool>), and the stream
+ * goes on.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -127,7 +130,9 @@ struct toolcall {
 	size_t			 ampraw;
 	XML_Parser		 xp;
 	int			 xspoilt;	/* a fresh parser for the next call */
-	struct buf		 pend;		/* bytes for expat, not yet given */
+	size_t			 npend;		/* bytes for expat, not yet given */
+	int			 copied;	/* an "&amp;" was put in: */
+	struct buf		 pend;		/* they are here, not in raw */
 	size_t			 xfed;		/* bytes given to expat */
 	size_t			 xdone;		/* of them, what expat has parsed */
 	size_t			 tokraw;	/* raw offset of the last "<" */
@@ -169,33 +174,46 @@ struct toolcall {
 static void	process(struct toolcall *, const char *, size_t);
 
 /* Moves p over n bytes of s: lines on "\n", columns in characters. */
-/* Bits set in m < 2^16, without a library call where POPCNT is not assumed. */
-static inline size_t
-popcount16(unsigned m)
-{
-	m = m - ((m >> 1) & 0x5555);
-	m = (m & 0x3333) + ((m >> 2) & 0x3333);
-	m = (m + (m >> 4)) & 0x0F0F;
-	return (m + (m >> 8)) & 0x1F;
-}
-
 static void
 advance(struct pos *p, const char *s, size_t n)
 {
-	size_t i = 0, lines = 0, last;
+	size_t i = 0, lines = 0, last, k;
 	int cr = p->cr;
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
-	__m128i v;
+	const __m128i nl = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r'),
+	    zero = _mm_setzero_si128();
+	__m128i v[4], r, sum, acc = zero;
+	uint64_t half[2];
 
-	/* blocks without a carriage return: count the newlines */
-	for (; !cr && i + 16 <= n; i += 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, ret)) != 0)
+	/*
+	 * Blocks without a carriage return, 64 bytes and then 16 at a time:
+	 * their newlines are counted in bytes, summed by _mm_sad_epu8.
+	 */
+	for (; !cr && i + 64 <= n; i += 64) {
+		for (k = 0; k < 4; k++)
+			v[k] = _mm_loadu_si128((const __m128i *)(const void *)
+			    (s + i + 16 * k));
+		r = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v[0], ret),
+		    _mm_cmpeq_epi8(v[1], ret)), _mm_or_si128(
+		    _mm_cmpeq_epi8(v[2], ret), _mm_cmpeq_epi8(v[3], ret)));
+		if (_mm_movemask_epi8(r) != 0)
 			break;
-		lines += popcount16((unsigned)_mm_movemask_epi8(
-		    _mm_cmpeq_epi8(v, nl)));
+		/* 0 - (-1 - 1) - (-1 - 1): at most 4 a byte */
+		sum = _mm_sub_epi8(_mm_sub_epi8(zero, _mm_add_epi8(
+		    _mm_cmpeq_epi8(v[0], nl), _mm_cmpeq_epi8(v[1], nl))),
+		    _mm_add_epi8(_mm_cmpeq_epi8(v[2], nl),
+		    _mm_cmpeq_epi8(v[3], nl)));
+		acc = _mm_add_epi64(acc, _mm_sad_epu8(sum, zero));
 	}
+	for (; !cr && i + 16 <= n; i += 16) {
+		v[0] = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], ret)) != 0)
+			break;
+		acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_sub_epi8(zero,
+		    _mm_cmpeq_epi8(v[0], nl)), zero));
+	}
+	_mm_storeu_si128((__m128i *)(void *)half, acc);
+	lines = (size_t)(half[0] + half[1]);
 #endif
 	/* a line ends at "\n", "\r" or "\r\n" */
 	for (; i < n; i++) {
@@ -1724,15 +1742,18 @@ emit_call(struct toolcall *tc)
 static int
 hand(struct toolcall *tc, size_t n)
 {
+	const char *p;
 	size_t off = 0, k;
 	XML_Index at;
 
+	/* until an "&amp;" is put in, the bytes for expat are raw's */
+	p = tc->copied ? tc->pend.data : tc->raw.data + tc->xfed;
 	while (off < n) {
 		k = n - off < FEED_MAX ? n - off : FEED_MAX;
 		tc->work += tc->xfed - tc->xdone + k;
 		tc->xfed += k;
-		if (XML_Parse(tc->xp, tc->pend.data + off, (int)k, 0) !=
-		    XML_STATUS_OK) {
+		tc->npend -= k;
+		if (XML_Parse(tc->xp, p + off, (int)k, 0) != XML_STATUS_OK) {
 			if (!tc->done)
 				tc->xerr = tc->xspoilt = 1;
 			return 0;
@@ -1741,9 +1762,28 @@ hand(struct toolcall *tc, size_t n)
 		tc->xdone = at < 0 ? 0 : (size_t)at;
 		off += k;
 	}
-	memmove(tc->pend.data, tc->pend.data + n, tc->pend.len - n);
-	tc->pend.len -= n;
+	if (tc->copied) {
+		memmove(tc->pend.data, tc->pend.data + n, tc->pend.len - n);
+		tc->pend.len -= n;
+	}
 	return 1;
+}
+
+/*
+ * n more bytes for expat, held until handed. They are raw's own bytes,
+ * already there, and are not copied, until bytes that differ are added.
+ */
+static void
+hold(struct toolcall *tc, const char *s, size_t n, int same)
+{
+	if (!tc->copied && !same) {
+		tc->copied = 1;
+		buf_reset(&tc->pend);
+		buf_add(&tc->pend, tc->raw.data + tc->xfed, tc->npend);
+	}
+	if (tc->copied)
+		buf_add(&tc->pend, s, n);
+	tc->npend += n;
 }
 
 /* Where the token the lexer is in began, in the bytes for expat. */
@@ -1763,21 +1803,21 @@ tok_fed(const struct toolcall *tc)
  * the reads. Returns 0 when expat stopped.
  */
 static int
-feed(struct toolcall *tc, const char *s, size_t n)
+feed_as(struct toolcall *tc, const char *s, size_t n, int same)
 {
 	size_t total, k, start;
 
 	while (n > 0) {
-		total = tc->xfed + tc->pend.len;
+		total = tc->xfed + tc->npend;
 		if (total + n < tc->nextflush) {
-			buf_add(&tc->pend, s, n);
+			hold(tc, s, n, same);
 			break;
 		}
 		k = tc->nextflush > total ? tc->nextflush - total : 0;
-		buf_add(&tc->pend, s, k);
+		hold(tc, s, k, same);
 		s += k;
 		n -= k;
-		if (!hand(tc, tc->pend.len))
+		if (!hand(tc, tc->npend))
 			return 0;
 		start = tok_fed(tc);
 		tc->nextflush = start + 2 * (tc->xfed - start);
@@ -1787,11 +1827,18 @@ feed(struct toolcall *tc, const char *s, size_t n)
 	return 1;
 }
 
+/* Bytes of raw, the next ones after those given or held. */
+static int
+feed(struct toolcall *tc, const char *s, size_t n)
+{
+	return feed_as(tc, s, n, 1);
+}
+
 /* Gives expat every pending byte. Returns 0 when it stopped. */
 static int
 flush_all(struct toolcall *tc)
 {
-	return tc->pend.len == 0 || hand(tc, tc->pend.len);
+	return tc->npend == 0 || hand(tc, tc->npend);
 }
 
 /*
@@ -1857,6 +1904,8 @@ begin_call(struct toolcall *tc)
 	tc->incdata = 0;
 	tc->sname = tc->tname = tc->args = NONE;
 	buf_reset(&tc->pend);
+	tc->npend = 0;
+	tc->copied = 0;
 	tc->xfed = tc->xdone = 0;
 	tc->tokraw = tc->tokins = 0;
 	tc->nextflush = FEED_MIN;
@@ -1979,7 +2028,8 @@ amp_literal(struct toolcall *tc)
 		tc->ins = xreallocarray(tc->ins, tc->insc, sizeof(*tc->ins));
 	}
 	tc->ins[tc->nins++] = tc->ampraw;
-	return feed(tc, "&amp;", 5) && feed(tc, tc->amp + 1, tc->namp - 1);
+	return feed_as(tc, "&amp;", 5, 0) &&
+	    feed_as(tc, tc->amp + 1, tc->namp - 1, 0);
 }
 
 /* After "&": 1 to go on, 2 at a whole reference, 0 when it is none. */
@@ -2100,26 +2150,52 @@ held_rsqb(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
- * Lexes and feeds bytes of a call (already in raw from base on). Returns
- * 0 when the call ended or failed among them.
+ * Keeps s[*kept..upto) in raw, after the bytes of s kept before: raw holds
+ * every byte given to expat, and those the lexer passed.
+ */
+static void
+keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
+{
+	if (upto > *kept) {
+		buf_add(&tc->raw, s + *kept, upto - *kept);
+		*kept = upto;
+	}
+}
+
+/* Whether the tag just lexed may be "</tool>", which expat must see now. */
+static int
+end_tag(const struct toolcall *tc)
+{
+	return tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0;
+}
+
+/*
+ * Lexes and feeds bytes of a call, s being at raw offset base, up to the
+ * end of its </tool>: the bytes after it are neither lexed nor kept in
+ * raw. Returns 0 when the call ended or failed; *used is how many bytes
+ * of s are in raw.
  */
 static int
-call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
+call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
+    size_t *used)
 {
 	size_t i = 0, fs = 0;
 	enum lexev ev;
 	int r;
 
+	*used = 0;
 	if (tc->rsqb > 0) {
 		/* a run of "]" held back from the last read goes on */
 		while (i < m && s[i] == ']')
 			i++;
 		if (i == m) {
+			keep(tc, s, used, m);
 			tc->rsqb += m;
 			return 1;
 		}
 		if (s[i] == '>' && tc->rsqb + i >= 2)
 			i++;
+		keep(tc, s, used, i);
 		r = held_rsqb(tc, s, i);
 		fs = i;
 		if (!r)
@@ -2128,6 +2204,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 	for (;;) {
 		while (tc->lex == L_AMP && i < m) {
 			r = amp_step(tc, s[i]);
+			keep(tc, s, used, i + 1);
 			if (r == 1) {
 				fs = ++i;
 				continue;
@@ -2146,12 +2223,20 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		if (tc->lex == L_AMP)
 			return 1;
 		ev = lex(tc, s, m, &i, 1);
+		keep(tc, s, used, i);
 		if (tc->ltset) {
 			/* a token begins: a long one is held back from here */
 			tc->ltset = 0;
 			tc->tokraw = base + tc->ltidx;
 			tc->tokins = tc->nins;
 			tc->nextflush = tok_fed(tc) + FEED_MIN;
+		}
+		if (ev == LEX_TAG && end_tag(tc)) {
+			/* whole tokens go to expat at once: </tool> is answered */
+			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
+				return 0;
+			fs = i;
+			continue;
 		}
 		if (ev == LEX_CDEND) {
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
@@ -2166,6 +2251,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			/* the run of "]" ends the read: hold it back */
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
 				return 0;
+			keep(tc, s, used, m);
 			tc->rsqb += m - i;
 			return 1;
 		}
@@ -2176,6 +2262,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			tc->namp = 1;
 			tc->ampraw = base + i;
 			fs = ++i;
+			keep(tc, s, used, i);
 			if (!amp_literal(tc))
 				return 0;
 			continue;
@@ -2190,6 +2277,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 			tc->namp = 1;
 			tc->ampraw = base + i;
 			fs = ++i;
+			keep(tc, s, used, i);
 			continue;
 		}
 		if (ev == LEX_ITEM) {
@@ -2209,29 +2297,6 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base)
 		return 0;
 	/* whole tokens go to expat at once: a </tool> is answered now */
 	return !at_boundary(tc) || flush_all(tc);
-}
-
-/*
- * Where the piece of s[off..m) that the lexer takes next ends: just after
- * the ">" of the next "</tool", so that a call is not lexed, nor given to
- * expat, beyond its end; all of it when there is none.
- */
-static size_t
-piece_end(const struct toolcall *tc, const char *s, size_t off, size_t m)
-{
-	const char *p = s + off, *gt;
-
-	/* unless an end tag was cut by the read, find the next "</tool" */
-	if (tc->lex != L_TAG || tc->ntag < 2 || tc->tag[1] != '/')
-		for (;; p++) {
-			if ((p = memchr(p, '<', (size_t)(s + m - p))) == NULL)
-				return m;
-			if ((size_t)(s + m - p) >= 6 &&
-			    memcmp(p, "</tool", 6) == 0)
-				break;
-		}
-	gt = memchr(p, '>', (size_t)(s + m - p));
-	return gt == NULL ? m : (size_t)(gt - s) + 1;
 }
 
 /*
@@ -2282,19 +2347,14 @@ call_stopped(struct toolcall *tc, size_t base, size_t used)
 static size_t
 call_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t max = tc->opt.max_size, lim, m, base, off = 0, e;
-	int ok = 1;
+	size_t max = tc->opt.max_size, lim, m, base, used;
+	int ok;
 
 	lim = tc->raw.len < max ? max - tc->raw.len : 0;
 	m = n < lim ? n : lim;
 	base = tc->raw.len;
-	while (ok && off < m) {
-		e = piece_end(tc, s, off, m);
-		buf_add(&tc->raw, s + off, e - off);
-		ok = call_bytes(tc, s + off, e - off, base + off);
-		off = e;
-	}
-	if (ok && off == n)
+	ok = call_bytes(tc, s, m, base, &used);
+	if (ok && m == n)
 		return n;
 	if (ok && flush_all(tc)) {
 		call_error(tc, tc->cpos, "max-size", "tool call larger than "
@@ -2305,7 +2365,7 @@ call_chunk(struct toolcall *tc, const char *s, size_t n)
 		tc->mode = M_SKIP;
 		return m;
 	}
-	return call_stopped(tc, base, off);
+	return call_stopped(tc, base, used);
 }
 
 static size_t

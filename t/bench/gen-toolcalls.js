@@ -12,6 +12,9 @@
 //   prose.txt    model.txt without its calls: the text of --events
 //   big.txt      one write_to_file call whose CDATA body is BIG bytes
 //   big.jsonl    what toolcall-parse writes for big.txt
+//   tools.json   the definitions of the calls' tools, an MCP tools/list
+//                result, whose input schemas every call satisfies once
+//                its arguments are typed by them (toolcall-parse --tools)
 //
 //   node gen-toolcalls.js [--seed N] [--size BYTES] [--calls N] [--big BYTES] DIR
 //
@@ -368,6 +371,77 @@ function call() {
   return [x, json(j)];
 }
 
+// tools.json: the seven tools of call(), as an MCP tools/list result. The
+// schemas name no $schema (2020-12, MCP's default) and say what call()
+// writes: types, nesting, arrays (an edit or a path given once is still
+// an array), the required arguments, nothing else allowed.
+const str = (d) => ({ type: 'string', description: d });
+const int_ = (d, min) => (min === undefined ? { type: 'integer', description: d } :
+  { type: 'integer', minimum: min, description: d });
+const bool = (d) => ({ type: 'boolean', description: d });
+const object = (props, required) => ({ type: 'object', properties: props,
+  required, additionalProperties: false });
+const tool = (name, description, props, required) => ({ name, description,
+  inputSchema: object(props, required) });
+const TOOLS = [
+  tool('write_to_file', 'Write a whole file, creating it if need be.', {
+    path: str('The file, relative to the working directory.'),
+    content: str('The whole new content of the file.'),
+    line_count: int_('The number of lines of content.', 0),
+  }, ['path', 'content']),
+  tool('apply_diff', 'Replace blocks of a file by others.', {
+    path: str('The file to change.'),
+    edits: object({
+      edit: {
+        type: 'array', minItems: 1, description: 'One replacement.',
+        items: object({
+          start_line: int_('Where to start looking for the block.', 1),
+          search: str('The lines to find, exactly.'),
+          replace: str('The lines to put in their place.'),
+        }, ['search', 'replace']),
+      },
+    }, ['edit']),
+  }, ['path', 'edits']),
+  tool('execute_command', 'Run a shell command.', {
+    command: str('The command line.'),
+    working_dir: str('Where to run it.'),
+    timeout_seconds: int_('Seconds before it is killed.', 1),
+    background: bool('Whether to return before it ends.'),
+    env: object({
+      CI: bool('Whether the command runs as in CI.'),
+      JOBS: int_('Parallel jobs.', 1),
+      LANG: str('The locale.'),
+    }, []),
+  }, ['command']),
+  tool('read_file', 'Read a file, or some of its lines.', {
+    path: str('The file to read.'),
+    line_start: int_('The first line to read.', 1),
+    line_end: int_('The last line to read.', 1),
+  }, ['path']),
+  tool('search_files', 'Search files for a regular expression.', {
+    path: str('The directory to search.'),
+    regex: str('The regular expression.'),
+    file_pattern: str('A glob the file names must match.'),
+    case_sensitive: bool('Whether case matters.'),
+    max_results: int_('The most matches to return.', 1),
+  }, ['path', 'regex']),
+  tool('read_files', 'Read several files at once.', {
+    path: { type: 'array', items: str('A file to read.'), minItems: 1 },
+    max_bytes: int_('The most bytes to read from each.', 1),
+  }, ['path']),
+  tool('update_settings', 'Change the settings of the session.', {
+    temperature: { type: 'number', minimum: 0, description: 'Sampling temperature.' },
+    top_k: str('Top-k, as written (so 007 stays "007").'),
+    stream: bool('Whether to stream the answer.'),
+    stop: { type: ['string', 'null'], description: 'A stop sequence, or null.' },
+    seed: { anyOf: [{ type: 'integer' }, { type: 'string' }],
+      description: 'A seed, a number or a name.' },
+    version: str('A version string.'),
+    note: str('A note.'),
+    tags: object({ tag: { type: 'array', items: { type: 'string' } } }, ['tag']),
+  }, ['temperature']),
+];
+
 // model.txt and calls.jsonl for a mean body size
 let crnd;
 function model(m) {
@@ -408,6 +482,8 @@ fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, 'model.txt'), g.s);
 fs.writeFileSync(path.join(dir, 'calls.jsonl'), g.jsonl);
 fs.writeFileSync(path.join(dir, 'prose.txt'), g.prose);
+fs.writeFileSync(path.join(dir, 'tools.json'),
+  JSON.stringify({ tools: TOOLS }, null, 2) + '\n');
 
 // big.txt: one call whose CDATA body is exactly BIG bytes
 rnd = rng(seed + 1);

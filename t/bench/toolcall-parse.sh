@@ -8,6 +8,12 @@
 # asks for. Times are reported, never judged; a failing command or a wrong
 # output fails the run.
 #
+# With the definitions of the calls' tools (tools.json, issue 16) it also
+# times toolcall-parse --tools, which types the arguments by their schemas
+# and validates them, beside toolcall-parse without it; every call must
+# come out, to the same tools. A toolcall-parse that does not know
+# --tools gets the row "--tools: not available in this build".
+#
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
 # expat-empty), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
 # default $LLMKIT_BENCH/data), BENCH_TC_RUNS (5), BENCH_TC_BIG_RUNS (5).
@@ -41,7 +47,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# data/toolcalls: model.txt, calls.jsonl, prose.txt, big.txt, big.jsonl;
+# data/toolcalls: model.txt, calls.jsonl, prose.txt, big.txt, big.jsonl,
+# tools.json;
 # made again when gen-toolcalls.js or this script is newer than .done.
 if [ ! -f "$d/.done" ] ||
     [ -n "$(find "$gen" "$0" -newer "$d/.done" 2>/dev/null)" ]; then
@@ -116,6 +123,32 @@ expect "toolcall-parse big.txt (one 10 MB CDATA body)" "$tmp/big.out" \
     "$d/big.jsonl"
 rm -f "$tmp/calls.out" "$tmp/big.out"
 
+# --tools: the same calls, to the same tools, in the same order; the
+# values may be typed otherwise, so only the count and the names are
+# compared. A build without the option says so, and the rest goes on.
+tools=1
+"$tp" --tools "$d/tools.json" "$d/model.txt" >"$tmp/tools.out" \
+    2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q "option.*--tools" "$tmp/err"; then
+	tools=0
+	echo "bench: --tools: not available in this build"
+else
+	[ "$st" -eq 0 ] || fail "toolcall-parse --tools model.txt exits" \
+	    "$st: $(head -n 3 "$tmp/err")"
+	jq -r .tool_name "$tmp/tools.out" >"$tmp/tools.names" ||
+		fail "jq cannot read the output of toolcall-parse --tools"
+	jq -r .tool_name "$d/calls.jsonl" >"$tmp/calls.names" ||
+		fail "jq cannot read calls.jsonl"
+	cmp -s "$tmp/tools.names" "$tmp/calls.names" ||
+		fail "toolcall-parse --tools model.txt writes" \
+		    "$(wc -l <"$tmp/tools.names" | tr -d ' ') calls, not" \
+		    "$(wc -l <"$tmp/calls.names" | tr -d ' ') to the same" \
+		    "tools: $(first_diff "$tmp/tools.names" \
+		    "$tmp/calls.names"); $(head -n 3 "$tmp/err")"
+fi
+rm -f "$tmp/tools.out" "$tmp/tools.names" "$tmp/calls.names"
+
 {
 	echo "model size bytes=$(wc -c <"$d/model.txt" | tr -d ' ')" \
 	    "calls=$(wc -l <"$d/calls.jsonl" | tr -d ' ')" \
@@ -141,6 +174,8 @@ while [ "$i" -lt "$runs" ]; do
 	measure model toolcall-parse "$tp" "$d/model.txt"
 	measure model events "$tp" --events "$d/model.txt"
 	measure model expat "$bench/expat-empty" "$d/model.txt"
+	[ "$tools" -eq 0 ] ||
+		measure model tools "$tp" --tools "$d/tools.json" "$d/model.txt"
 	measure model jq jq -c . "$d/calls.jsonl"
 	i=$((i + 1))
 done
@@ -180,8 +215,10 @@ END {
 	name["events"] = "toolcall-parse --events"
 	name["expat"] = "expat empty handlers"
 	name["jq"] = "jq -c . (JSON lines)"
+	name["tools"] = "toolcall-parse --tools"
 	split("model big", input, " ")
-	list["model"] = "toolcall-parse events expat jq"
+	list["model"] = "toolcall-parse events " (tools ? "tools " : "") \
+	    "expat jq"
 	list["big"] = "toolcall-parse expat"
 	for (k = 1; k <= 2; k++) {
 		in_ = input[k]
@@ -207,7 +244,13 @@ END {
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio(sprintf("toolcall-parse / expat empty handlers (%d MB, %d calls):",
 	    bytes[m] / 1e6 + 0.5, calls[m]), m, "toolcall-parse", "expat",
-	    "target <= 1.5x")
+	    "target <= 1.3x")
+	if (tools)
+		ratio("toolcall-parse --tools / toolcall-parse without it:",
+		    m, "tools", "toolcall-parse", "target <= 1.3x")
+	else
+		printf "  %-60s %s\n", "toolcall-parse --tools / toolcall-parse" \
+		    " without it:", "--tools: not available in this build"
 	ratio("toolcall-parse / jq -c . over the same calls as JSON lines:",
 	    m, "toolcall-parse", "jq", "target <= 0.4x")
 	printf "  %-60s %6.2fx                    target < 3x\n",
@@ -219,5 +262,6 @@ END {
 	    "toolcall-parse", "expat", "")
 }
 AWK
-awk -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||
+awk -v tools="$tools" -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" \
+    "$tmp/results" ||
 	fail "cannot print the results"

@@ -1069,6 +1069,18 @@ test_linear(void)
 	linear(in.data, in.len, CALL("x", "{}"), 25000,
 	    "25,000 back-to-back calls");
 	buf_reset(&in);
+	/* an end tag longer than the lexer keeps still ends the call there */
+	repeat(&in, "<tool><tool_name>x</tool_name></tool                    >",
+	    25000);
+	linear(in.data, in.len, CALL("x", "{}"), 25000,
+	    "25,000 calls ended by \"</tool\", 20 spaces and \">\"");
+	buf_reset(&in);
+	/* a "</tool>" in CDATA neither ends the call nor costs a feed */
+	repeat(&in, "<tool><tool_name>x</tool_name><arguments><a><![CDATA["
+	    "</tool></tool>]]></a></arguments></tool>", 10000);
+	linear(in.data, in.len, CALL("x", "{\"a\":\"</tool></tool>\"}"),
+	    10000, "10,000 calls with \"</tool>\" in CDATA");
+	buf_reset(&in);
 	buf_adds(&in, "<tool><tool_name>x</tool_name><arguments><a b=\"");
 	repeat(&in, "xxxxxxxxxxxxxxxx", 1 << 18);
 	buf_adds(&in, "\">1</a></arguments></tool>\n");
