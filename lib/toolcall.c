@@ -112,6 +112,7 @@ struct toolcall {
 	struct buf		 rec;		/* a typed call, to validate */
 	struct buf		 val;		/* a value's text, unescaped */
 	int			 wrapping;	/* a value as an array's item */
+	int			 build;		/* values built as written */
 	unsigned long		 ncalls;	/* calls written: their ids */
 
 	/* the call being read */
@@ -1353,11 +1354,103 @@ unescape(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
+ * With validation, the typed arguments are also built as jansson values
+ * while they are written (tc->build), so that the schema checks them
+ * without parsing the text again. These are their leaves.
+ */
+
+/* JSON-escaped text (as jsonw_escape writes it) as a string value. */
+static json_t *
+string_json(struct toolcall *tc, const char *s, size_t n)
+{
+	const char *e = s + n, *p;
+	unsigned long c, c2;
+	char u8[4];
+	int h, i;
+
+	if ((p = memchr(s, '\\', n)) == NULL)
+		return json_stringn_nocheck(s, n);
+	buf_reset(&tc->val);
+	while (p != NULL) {
+		buf_add(&tc->val, s, (size_t)(p - s));
+		s = p + 2;
+		switch (p[1]) {
+		case 'b':
+			buf_addc(&tc->val, '\b');
+			break;
+		case 'f':
+			buf_addc(&tc->val, '\f');
+			break;
+		case 'n':
+			buf_addc(&tc->val, '\n');
+			break;
+		case 'r':
+			buf_addc(&tc->val, '\r');
+			break;
+		case 't':
+			buf_addc(&tc->val, '\t');
+			break;
+		case 'u':
+			for (c = 0, i = 0; i < 4; i++) {
+				h = p[2 + i];
+				c = c * 16 + (unsigned long)(h <= '9' ? h - '0' :
+				    (h | 0x20) - 'a' + 10);
+			}
+			s = p + 6;
+			if (c >= 0xD800 && c < 0xDC00 && e - s >= 6 &&
+			    s[0] == '\\' && s[1] == 'u') {
+				for (c2 = 0, i = 0; i < 4; i++) {
+					h = s[2 + i];
+					c2 = c2 * 16 + (unsigned long)(h <= '9' ?
+					    h - '0' : (h | 0x20) - 'a' + 10);
+				}
+				c = 0x10000 + ((c - 0xD800) << 10) +
+				    (c2 - 0xDC00);
+				s += 6;
+			}
+			buf_add(&tc->val, u8, utf8_encode((uint32_t)c, u8));
+			break;
+		default:	/* " \ / */
+			buf_addc(&tc->val, p[1]);
+			break;
+		}
+		p = memchr(s, '\\', (size_t)(e - s));
+	}
+	buf_add(&tc->val, s, (size_t)(e - s));
+	return json_stringn_nocheck(tc->val.data, tc->val.len);
+}
+
+/* A token that typed() wrote, in tc->tmp, as a value. */
+static json_t *
+token_json(const struct buf *t)
+{
+	char *copy;
+	json_t *j;
+
+	if (t->data[0] == 'n')
+		return json_null();
+	if (t->data[0] == 't')
+		return json_true();
+	if (t->data[0] == 'f')
+		return json_false();
+	copy = xmemdup(t->data, t->len + 1);
+	copy[t->len] = '\0';
+	if (strpbrk(copy, ".eE") == NULL)
+		j = json_integer(strtoll(copy, NULL, 10));
+	else
+		j = json_real(strtod(copy, NULL));
+	free(copy);
+	return j;
+}
+
+/*
  * Text s (JSON-escaped) that is JSON of a type in want (an object or an
- * array), written as JSON: 1, or 0 when it is not.
+ * array), written as JSON: 1, or 0 when it is not. With tc->build, *jp
+ * is its value.
  */
 static int
-put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want)
+put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
+    json_t **jp)
 {
 	struct jsonx_error err;
 	json_t *j;
@@ -1380,33 +1473,45 @@ put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want)
 		buf_reset(&tc->val);
 		jsonw_stringify(&tc->val, j);
 		put(tc, tc->val.data, tc->val.len);
+		if (tc->build)
+			*jp = json_incref(j);
 	}
 	json_decref(j);
 	return ok;
 }
 
-static void	emit_typed(struct toolcall *, size_t,
+static json_t	*emit_typed(struct toolcall *, size_t,
 		    const struct jsschema_place *);
 
+/* A string value from the arena, or NULL when not building. */
+static json_t *
+emit_string(struct toolcall *tc, size_t id)
+{
+	struct node *n = &tc->nodes[id];
+
+	emit_value(tc, id);
+	return tc->build ? string_json(tc, tc->arena.data + n->val,
+	    n->vallen) : NULL;
+}
+
 /* Where no schema says: the value typed by the seed's rules, as today. */
-static void
+static json_t *
 emit_seed(struct toolcall *tc, size_t id)
 {
 	struct node *n = &tc->nodes[id];
 	const char *d = tc->arena.data + n->val;
 	size_t a = 0, b = n->vallen;
 
-	if (n->kind != K_STRING || n->role != R_ARG || n->cdata) {
-		emit_value(tc, id);
-		return;
-	}
+	if (n->kind != K_STRING || n->role != R_ARG || n->cdata)
+		return emit_string(tc, id);
 	trim_escaped(d, &a, &b);
 	buf_reset(&tc->tmp);
 	if (a == 0 && b == n->vallen && memchr(d, '\\', b) == NULL &&
-	    typed(d, b, &tc->tmp))
+	    typed(d, b, &tc->tmp)) {
 		put(tc, tc->tmp.data, tc->tmp.len);
-	else
-		emit_value(tc, id);
+		return tc->build ? token_json(&tc->tmp) : NULL;
+	}
+	return emit_string(tc, id);
 }
 
 /*
@@ -1415,7 +1520,7 @@ emit_seed(struct toolcall *tc, size_t id)
  * object or array written as JSON text, string. A value that fits none is
  * an array of one item when t allows arrays, else the string.
  */
-static void
+static json_t *
 emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
     unsigned t)
 {
@@ -1423,6 +1528,7 @@ emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
 	struct jsschema_place *ip;
 	const char *d = tc->arena.data + n->val;
 	size_t a = 0, b = n->vallen;
+	json_t *j = NULL, *item;
 	int k = 0;
 
 	trim_escaped(d, &a, &b);
@@ -1441,26 +1547,28 @@ emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
 	    ((t & JSSCHEMA_T_NUMBER) && (k == 'i' || k == 'r')) ||
 	    ((t & JSSCHEMA_T_BOOLEAN) && (k == 't' || k == 'f'))) {
 		put(tc, tc->tmp.data, tc->tmp.len);
-		return;
+		return tc->build ? token_json(&tc->tmp) : NULL;
 	}
 	if ((t & (JSSCHEMA_T_OBJECT | JSSCHEMA_T_ARRAY)) &&
-	    put_json_text(tc, d + a, b - a, t))
-		return;
+	    put_json_text(tc, d + a, b - a, t, &j))
+		return j;
 	if (!(t & JSSCHEMA_T_STRING) && (t & JSSCHEMA_T_ARRAY) &&
 	    !tc->wrapping) {
 		/* once: a schema of arrays of arrays would go on */
 		tc->wrapping = 1;
 		put(tc, "[", 1);
 		ip = jsschema_place_item(pl, 0);
-		emit_typed(tc, id, ip);
+		item = emit_typed(tc, id, ip);
 		jsschema_place_free(ip);
 		put(tc, "]", 1);
 		tc->wrapping = 0;
-		return;
+		if (tc->build) {
+			j = json_array();
+			json_array_append_new(j, item);
+		}
+		return j;
 	}
-	put(tc, "\"", 1);
-	put(tc, d, n->vallen);
-	put(tc, "\"", 1);
+	return emit_string(tc, id);
 }
 
 /* The children of id, all of one name, as the items of an array. */
@@ -1483,11 +1591,12 @@ one_name(const struct toolcall *tc, size_t id)
 }
 
 /* The elements of the chain from c (by same, or by next), as an array. */
-static void
+static json_t *
 emit_items(struct toolcall *tc, size_t c, int bysame,
     const struct jsschema_place *pl)
 {
 	struct jsschema_place *ip;
+	json_t *a = tc->build ? json_array() : NULL, *v;
 	size_t k = 0;
 
 	put(tc, "[", 1);
@@ -1496,17 +1605,21 @@ emit_items(struct toolcall *tc, size_t c, int bysame,
 		if (k > 0)
 			put(tc, ",", 1);
 		ip = pl == NULL ? NULL : jsschema_place_item(pl, k);
-		emit_typed(tc, c, ip);
+		v = emit_typed(tc, c, ip);
 		jsschema_place_free(ip);
+		if (a != NULL)
+			json_array_append_new(a, v);
 	}
 	put(tc, "]", 1);
+	return a;
 }
 
-static void
+static json_t *
 emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 {
 	struct jsschema_place *mp;
 	struct node *m;
+	json_t *o = tc->build ? json_object() : NULL, *v;
 	size_t c;
 	int first = 1;
 
@@ -1524,54 +1637,57 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 		mp = pl == NULL ? NULL : jsschema_place_member(pl,
 		    tc->names.data + m->name, m->namelen);
 		if (m->multi)
-			emit_items(tc, c, 1, mp);
+			v = emit_items(tc, c, 1, mp);
 		else
-			emit_typed(tc, c, mp);
+			v = emit_typed(tc, c, mp);
 		jsschema_place_free(mp);
+		if (o != NULL)
+			json_object_setn_new_nocheck(o, tc->names.data +
+			    m->name, m->namelen, v);
 	}
 	put(tc, "}", 1);
+	return o;
 }
 
 /*
- * The value of element id as its place's types have it (the seed's typing
- * where no schema constrains it, or pl is NULL: the tool has no schema). Child elements make an object, or the
- * items of an array where the place wants an array: the children when
- * they all have one name and its items are no objects, else the object
- * as its one item.
+ * The value of element id as its place's types have it (the seed's
+ * typing where no schema constrains it, or pl is NULL: the tool has no
+ * schema). Child elements make an object, or the items of an array where
+ * the place wants an array: the children when they all have one name and
+ * its items are no objects, else the object as its one item. With
+ * tc->build, the value built; else NULL.
  */
-static void
+static json_t *
 emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 {
 	struct jsschema_place *ip;
+	json_t *j = NULL, *v;
 	unsigned t, it;
 
 	t = pl != NULL ? jsschema_place_types(pl) : JSSCHEMA_T_ALL;
-	if (t == JSSCHEMA_T_ALL && tc->nodes[id].kind == K_OBJECT) {
-		emit_members(tc, id, pl);
-		return;
-	}
-	if (t == JSSCHEMA_T_ALL) {
-		emit_seed(tc, id);
-		return;
-	}
-	if (tc->nodes[id].kind != K_OBJECT) {
-		emit_leaf(tc, id, pl, t);
-		return;
-	}
-	if ((t & JSSCHEMA_T_OBJECT) || !(t & JSSCHEMA_T_ARRAY)) {
-		emit_members(tc, id, pl);
-		return;
-	}
+	if (t == JSSCHEMA_T_ALL && tc->nodes[id].kind == K_OBJECT)
+		return emit_members(tc, id, pl);
+	if (t == JSSCHEMA_T_ALL)
+		return emit_seed(tc, id);
+	if (tc->nodes[id].kind != K_OBJECT)
+		return emit_leaf(tc, id, pl, t);
+	if ((t & JSSCHEMA_T_OBJECT) || !(t & JSSCHEMA_T_ARRAY))
+		return emit_members(tc, id, pl);
 	ip = jsschema_place_item(pl, 0);
 	it = jsschema_place_types(ip);
 	if (!(it & JSSCHEMA_T_OBJECT) && one_name(tc, id))
-		emit_items(tc, tc->nodes[id].first, 0, pl);
+		j = emit_items(tc, tc->nodes[id].first, 0, pl);
 	else {
 		put(tc, "[", 1);
-		emit_members(tc, id, ip);
+		v = emit_members(tc, id, ip);
 		put(tc, "]", 1);
+		if (tc->build) {
+			j = json_array();
+			json_array_append_new(j, v);
+		}
 	}
 	jsschema_place_free(ip);
+	return j;
 }
 
 /*
@@ -1599,37 +1715,18 @@ call_tool(struct toolcall *tc)
 }
 
 /*
- * Checks the arguments of a call (JSON text, n bytes) against the tool's
- * schema: 0, or -1 with the call's error made, each schema error with its
- * JSON Pointer.
+ * Checks the arguments of a call (built as they were written) against
+ * the tool's schema: 0, or -1 with the call's error made, each schema
+ * error with its JSON Pointer.
  */
 static int
-call_valid(struct toolcall *tc, const struct tooldef *def, const char *s,
-    size_t n)
+call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 {
 	struct jsschema_result res;
 	struct buf m = BUF_INIT;
-	json_error_t e;
-	json_t *args;
 	size_t i;
-	int r;
 
-	/* jansson reads 2048 levels, a call holds 4096 */
-	if ((args = json_loadb(s, n, JSON_DECODE_INT_AS_REAL |
-	    JSON_ALLOW_NUL, &e)) == NULL) {
-		if (json_error_code(&e) == json_error_stack_overflow)
-			call_error(tc, tc->cpos, "schema", "the arguments of "
-			    "\"%s\" nest more than 2048 deep, too deep to "
-			    "check against its schema", def->name);
-		else
-			call_error(tc, tc->cpos, "schema", "the arguments of "
-			    "\"%s\" cannot be checked against its schema",
-			    def->name);
-		return -1;
-	}
-	r = jsschema_validate(def->js, args, &res);
-	json_decref(args);
-	if (r == 0)
+	if (jsschema_validate(def->js, args, &res) == 0)
 		return 0;
 	for (i = 0; i < res.nerrors; i++) {
 		buf_adds(&m, i > 0 ? "; " : "");
@@ -1646,12 +1743,15 @@ call_valid(struct toolcall *tc, const struct tooldef *def, const char *s,
 	return -1;
 }
 
-/* The call, with its arguments typed by def's schema (or the seed's). */
-static void
-put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
-    size_t *bp)
+/*
+ * The call, with its arguments typed by def's schema (or the seed's);
+ * with tc->build, their value, else NULL.
+ */
+static json_t *
+put_call(struct toolcall *tc, const struct tooldef *def)
 {
 	struct jsschema_place *pl;
+	json_t *args = NULL;
 
 	if (tc->opt.thread)
 		puts_lit(tc, "{\"type\":\"tool_call\",\"toolName\":");
@@ -1669,19 +1769,19 @@ put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
 		emit_value(tc, tc->tname);
 		puts_lit(tc, ",\"arguments\":");
 	}
-	*ap = tc->sink != NULL ? tc->sink->len : 0;
-	if (tc->args == NONE)
+	if (tc->args == NONE) {
 		puts_lit(tc, "{}");
-	else if (def == NULL)
+		if (tc->build)
+			args = json_object();
+	} else if (def == NULL)
 		emit_object(tc, tc->args);
 	else if (def->js == NULL)
-		emit_members(tc, tc->args, NULL);
+		args = emit_members(tc, tc->args, NULL);
 	else {
 		pl = jsschema_place_root(def->js);
-		emit_members(tc, tc->args, pl);
+		args = emit_members(tc, tc->args, pl);
 		jsschema_place_free(pl);
 	}
-	*bp = tc->sink != NULL ? tc->sink->len : 0;
 	if (tc->opt.thread) {
 		puts_lit(tc, ",\"toolCallId\":");
 		buf_reset(&tc->tmp);
@@ -1695,6 +1795,7 @@ put_call(struct toolcall *tc, const struct tooldef *def, size_t *ap,
 			puts_lit(tc, "\"local\"");
 	}
 	puts_lit(tc, "}\n");
+	return args;
 }
 
 /*
@@ -1706,7 +1807,8 @@ static int
 emit_call(struct toolcall *tc)
 {
 	const struct tooldef *def = NULL;
-	size_t a, b;
+	json_t *args;
+	int r;
 
 	if (tc->tname == NONE || tc->nodes[tc->tname].vallen == 0) {
 		call_error(tc, tc->cpos, "tool-name", "malformed tool call: "
@@ -1715,14 +1817,18 @@ emit_call(struct toolcall *tc)
 	}
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
-	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
-		put_call(tc, def, &a, &b);
-	} else {
+	if (def == NULL || def->js == NULL || tc->opt.no_validate)
+		put_call(tc, def);
+	else {
 		buf_reset(&tc->rec);
 		tc->sink = &tc->rec;
-		put_call(tc, def, &a, &b);
+		tc->build = 1;
+		args = put_call(tc, def);
+		tc->build = 0;
 		tc->sink = NULL;
-		if (call_valid(tc, def, tc->rec.data + a, b - a) != 0)
+		r = call_valid(tc, def, args);
+		json_decref(args);
+		if (r != 0)
 			return 0;
 		put(tc, tc->rec.data, tc->rec.len);
 	}

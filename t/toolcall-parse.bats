@@ -1863,15 +1863,17 @@ $USAGE"
 $USAGE"
 }
 
-@test "--tools: arguments nested deeper than the schema check reads are the call's error" {
+@test "--tools: arguments nested 4000 deep are typed and checked, and written" {
 	{
-		printf '<tool><tool_name>typed</tool_name><arguments><o>'
-		for i in $(seq 2100); do printf '<k>'; done
-		printf 1
-		for i in $(seq 2100); do printf '</k>'; done
-		printf '</o></arguments></tool>\n'
+		printf '<tool><tool_name>typed</tool_name><arguments><free>'
+		for i in $(seq 4000); do printf '<k>'; done
+		printf 007
+		for i in $(seq 4000); do printf '</k>'; done
+		printf '</free></arguments></tool>\n'
 	} >deep.txt
-	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" deep.txt
-	assert_output ""
-	assert_equal "$stderr" 'deep.txt:1:1: error: the arguments of "typed" nest more than 2048 deep, too deep to check against its schema'
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" deep.txt
+	assert_equal "$stderr" ""
+	assert_equal "${output:0:71}" '{"server_name":"local","tool_name":"typed","arguments":{"free":{"k":{"k'
+	assert_equal "$(printf '%s' "$output" | tr -cd '{' | wc -c)" 4002
+	assert_equal "$(printf '%s' "$output" | grep -o '"k":7}}}' | wc -l)" 1
 }
