@@ -575,5 +575,73 @@ printf '[[1], []]\n' >"$tmp/dyn.json"
 check 1 "jsonresp-check: 2020-12, a dynamic anchor compiled last" /dev/null \
     --schema "$tmp/dyn.schema.json" "$tmp/dyn.json"
 
+# Tool definitions (issue 16): calls typed by their tools' schemas and
+# validated, plainly and as thread events, calls that fail the schema or
+# name a tool not defined, the prompt, and definitions that do not load.
+tc="$top/t/data/toolcall-parse"
+cat >"$tmp/typed.txt" <<'EOF'
+Typed by the schemas:
+<tool>
+<tool_name>apply_diff</tool_name>
+<arguments>
+  <path>007</path>
+  <edits><search><![CDATA[if (a < b) ]]]]><![CDATA[>]]></search>
+    <replace>x &amp;&amp; y</replace><count>2.0</count></edits>
+  <edits><search>1</search><replace>true</replace></edits>
+  <backup>False</backup>
+</arguments>
+</tool>
+<tool><tool_name>search_files</tool_name><arguments><pattern>42</pattern>
+<exclude>true</exclude><limits>{"max_results": 5.0, "max_bytes": 1e3}</limits>
+</arguments></tool>
+EOF
+cat >"$tmp/invalid.txt" <<'EOF'
+<tool><tool_name>apply_diff</tool_name><arguments><path>p</path>
+<edits><search>s</search><replace>r</replace><count>0</count></edits>
+<backup>maybe</backup></arguments></tool>
+<tool><tool_name>search_files</tool_name><arguments><pattern>x</pattern>
+<mode>glob</mode><exclude/><limits>{"max_bytes": "1"}</limits></arguments></tool>
+EOF
+cat >"$tmp/undefined.txt" <<'EOF'
+<tool><tool_name>read_file</tool_name><arguments><path>a</path></arguments></tool>
+<tool><tool_name>search_files</tool_name><arguments><pattern>y</pattern>
+<exclude>z</exclude><limits>NULL</limits></arguments></tool>
+EOF
+cat >"$tmp/forms.txt" <<'EOF'
+<tool><tool_name>read_file</tool_name><arguments><path>a</path>
+<line_start>5.0</line_start></arguments></tool>
+<tool><tool_name>get_weather</tool_name><arguments><city>Oslo</city>
+<unit>null</unit></arguments></tool>
+EOF
+tool=toolcall-parse
+check 0 "toolcall-parse: --tools, calls typed and valid" /dev/null \
+    --tools "$tc/tools-nested.json" "$tmp/typed.txt"
+check 0 "toolcall-parse: --tools --thread --iteration 2" "$tmp/typed.txt" \
+    --thread --iteration 2 --tools "$tc/tools-nested.json"
+check 1 "toolcall-parse: --tools, calls that fail the schema, --events" \
+    /dev/null --events --tools "$tc/tools-nested.json" "$tmp/invalid.txt"
+check 1 "toolcall-parse: --tools --thread, calls that fail the schema" \
+    /dev/null --thread --tools "$tc/tools-nested.json" "$tmp/invalid.txt"
+check 1 "toolcall-parse: --tools, a tool not defined, --errors=json" \
+    /dev/null --errors=json --tools "$tc/tools-nested.json" \
+    "$tmp/undefined.txt"
+check 0 "toolcall-parse: --no-validate" /dev/null --no-validate \
+    --tools "$tc/tools-nested.json" "$tmp/invalid.txt"
+check 0 "toolcall-parse: --tools in MCP, OpenAI Chat and Anthropic form" \
+    "$tmp/forms.txt" --tools "$tc/tools-mcp.json" \
+    --tools "$tc/tools-openai-chat.json" --tools "$tc/tools-anthropic.json"
+check 0 "toolcall-parse: --tools in MCP response and OpenAI Responses form" \
+    "$tmp/forms.txt" --tools "$tc/tools-mcp-response.json" \
+    --tools "$tc/tools-openai-responses.json" --no-validate
+check 0 "toolcall-parse: --print-prompt" /dev/null --print-prompt \
+    --tools "$tc/tools-nested.json" --tools "$tc/tools-anthropic.json"
+check 2 "toolcall-parse: a schema that does not compile" /dev/null \
+    --tools "$tc/tools-bad-schema.json" "$tmp/typed.txt"
+check 2 "toolcall-parse: definitions in no known form" /dev/null \
+    --tools "$tc/tools-bad-shape.json" "$tmp/typed.txt"
+vg --thread --tools "$tc/tools-nested.json" "$tmp/typed.txt" </dev/null \
+    >/dev/full
+verdict 3 "toolcall-parse: --tools --thread onto a full disk"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

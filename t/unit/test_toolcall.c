@@ -4,8 +4,10 @@
  * mode's text records and every kind of error; a failed write; and the
  * streaming promise: output, diagnostics and status are the same whether
  * an input is fed whole, a byte at a time or in pieces of random sizes,
- * in default, events and strict mode, for a built-in list of inputs and
- * for every t/data/toolcall-parse/ *.txt (one file each).
+ * in default, events and strict mode, and with the tools of
+ * tools-nested.json (typed and validated, plainly and as thread events),
+ * for a built-in list of inputs and for every t/data/toolcall-parse/
+ * *.txt (one file each).
  */
 #include <glob.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "toolcall.h"
+#include "tooldefs.h"
 #include "unit.h"
 
 /* The name every run gives its input, as diagnostics show it. */
@@ -1181,6 +1184,64 @@ add_input(const char *name, const char *data, size_t len)
 
 #define ADD(name, s)	add_input(name, s, sizeof(s) - 1)
 
+/*
+ * Calls to the tools of tools-nested.json: typed by their schemas (a
+ * string "007", an integer "2.0", a boolean "False", null, an array of
+ * objects by repeated elements, of one item, a one-element array of
+ * strings, an object as JSON text) and valid; and calls that fail
+ * validation (a missing property, a value of no allowed type, below a
+ * minimum, outside an enum, in JSON text), to a tool not defined, and
+ * one good call.
+ */
+#define TOOLS_FILE	"t/data/toolcall-parse/tools-nested.json"
+#define TYPED		"calls typed by tools-nested.json"
+#define TYPED_INPUT \
+    "Typed by the schemas:\n" \
+    "<tool>\n" \
+    "<server_name>fs</server_name>\n" \
+    "<tool_name>apply_diff</tool_name>\n" \
+    "<arguments>\n" \
+    "  <path>007</path>\n" \
+    "  <edits><search><![CDATA[if (a < b) ]]]]><![CDATA[>]]></search>\n" \
+    "    <replace>x &amp;&amp; y</replace><count>2.0</count></edits>\n" \
+    "  <edits><search>1</search><replace>true</replace></edits>\n" \
+    "  <backup>False</backup>\n" \
+    "</arguments>\n" \
+    "</tool>\n" \
+    "<tool><tool_name>apply_diff</tool_name><arguments><path>p</path>" \
+    "<edits><search>s</search><replace/></edits><backup>null</backup>" \
+    "</arguments></tool>\n" \
+    "<tool>\n" \
+    "<tool_name>search_files</tool_name>\n" \
+    "<arguments>\n" \
+    "  <pattern>42</pattern><mode>regex</mode>\n" \
+    "  <exclude>true</exclude>\n" \
+    "  <limits>{\"max_results\": 5.0, \"max_bytes\": 1e3}</limits>\n" \
+    "</arguments>\n" \
+    "</tool>\n" \
+    "<tool><tool_name>search_files</tool_name><arguments><pattern> a " \
+    "</pattern><exclude>[\"b\", \"c\"]</exclude><limits>NULL</limits>" \
+    "</arguments></tool>\n"
+#define FAILING		"calls that fail tools-nested.json"
+#define FAILING_INPUT \
+    "Calls that fail:\n" \
+    "<tool><tool_name>apply_diff</tool_name><arguments><path>p</path>" \
+    "<backup>maybe</backup></arguments></tool>\n" \
+    "<tool><tool_name>apply_diff</tool_name><arguments><path>p</path>" \
+    "<edits><search>s</search><replace>r</replace><count>0</count>" \
+    "</edits><edits><search>t</search></edits></arguments></tool>\n" \
+    "<tool><tool_name>search_files</tool_name><arguments><pattern>x" \
+    "</pattern><mode>glob</mode><exclude/><limits><max_results>1.5" \
+    "</max_results></limits></arguments></tool>\n" \
+    "<tool><tool_name>read_file</tool_name><arguments><path>a</path>" \
+    "</arguments></tool>\n" \
+    "<tool><tool_name>search_files</tool_name><arguments><pattern>y" \
+    "</pattern><exclude>z</exclude><limits>{\"max_bytes\": \"1\"}" \
+    "</limits></arguments></tool>\n" \
+    "<tool><tool_name>search_files</tool_name><arguments><pattern>y" \
+    "</pattern><exclude>z</exclude><limits>{}</limits></arguments>" \
+    "</tool>\n"
+
 static void
 builtin_inputs(void)
 {
@@ -1323,6 +1384,10 @@ builtin_inputs(void)
 	add_input("bare &s around an error 70 KB into a tag", b.data, b.len);
 	buf_reset(&b);
 
+	/* calls to the tools of tools-nested.json (issue 16) */
+	ADD(TYPED, TYPED_INPUT);
+	ADD(FAILING, FAILING_INPUT);
+
 	/* a prose line longer than 64 KiB */
 	for (i = 0; b.len < 70000; i++)
 		buf_adds(&b, i % 2 == 0 ? "\xe6\x97\xa5" : "\xf0\x9f\x98\x80");
@@ -1391,30 +1456,76 @@ same(const struct run *a, const struct run *b, const char *what)
 	    b->status, a->failed, b->failed);
 }
 
+/* How many lines s holds. */
+static size_t
+lines(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (n-- > 0)
+		k += *s++ == '\n';
+	return k;
+}
+
+/*
+ * With the tools, the typed calls are written and nothing is said; of
+ * the failing ones only the last is written, and each other is an error
+ * (in thread mode an error event too).
+ */
+static void
+tools_ran(const struct run *r, const char *name, const char *mode,
+    int thread)
+{
+	if (strcmp(name, TYPED) == 0) {
+		unit_ok(r->status == DIAG_OK && r->err[0] == '\0' &&
+		    lines(r->out, r->outlen) == 4, unit_fmt("%s, %s: 4 "
+		    "calls written, no error", name, mode));
+		return;
+	}
+	if (strcmp(name, FAILING) != 0)
+		return;
+	unit_ok(r->status == DIAG_INVALID && lines(r->err, strlen(r->err)) ==
+	    5 && lines(r->out, r->outlen) == (thread ? 6u : 1u),
+	    unit_fmt("%s, %s: 5 errors, 1 call written", name, mode));
+}
+
 static void
 test_chunking(void)
 {
-	struct toolcall_opts modes[4];
-	static const char *const mode_names[4] = {
-		"default", "events", "strict", "events, strict, max 256"
+	struct toolcall_opts modes[6];
+	static const char *const mode_names[6] = {
+		"default", "events", "strict", "events, strict, max 256",
+		"tools", "tools, thread"
 	};
+	struct tooldefs defs = { NULL, 0 };
 	struct run whole, cut;
+	char err[512];
 	size_t i, m;
 	int how;
 
+	if (tooldefs_load(&defs, TOOLS_FILE, err, sizeof(err)) != 0)
+		unit_bail(err);
 	modes[0] = opts(0, 0, 0);
 	modes[1] = opts(1, 0, 0);
 	modes[2] = opts(0, 1, 0);
 	modes[3] = opts(1, 1, 256);
+	modes[4] = opts(0, 0, 0);
+	modes[4].tools = &defs;
+	modes[5] = modes[4];
+	modes[5].thread = 1;
+	modes[5].iteration = 3;
 	builtin_inputs();
 	file_inputs();
 	unit_ok(ninputs >= 30, unit_fmt("at least 30 inputs (%zu)", ninputs));
 	for (i = 0; i < ninputs; i++)
-		for (m = 0; m < 4; m++) {
+		for (m = 0; m < 6; m++) {
 			run(&modes[m], inputs[i].data, inputs[i].len,
 			    FEED_WHOLE, &whole);
 			unit_long(whole.failed, 0, unit_fmt("%s, %s: no write "
 			    "error", inputs[i].name, mode_names[m]));
+			if (m >= 4)
+				tools_ran(&whole, inputs[i].name, mode_names[m],
+				    m == 5);
 			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
 			    how++) {
 				if (how == FEED_READS)
@@ -1433,6 +1544,7 @@ test_chunking(void)
 		free(inputs[i].data);
 	}
 	free(inputs);
+	tooldefs_free(&defs);
 }
 
 int
