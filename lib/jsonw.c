@@ -302,18 +302,18 @@ cmp_index(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-static void stringify(struct buf *, const json_t *);
+static void	stringify(struct buf *, const json_t *, int);
 
 static void
 member(struct buf *b, int *first, const char *key, size_t len,
-    const json_t *value)
+    const json_t *value, int exact)
 {
 	if (!*first)
 		buf_addc(b, ',');
 	*first = 0;
 	jsonw_string(b, key, len);
 	buf_addc(b, ':');
-	stringify(b, value);
+	stringify(b, value, exact);
 }
 
 static void
@@ -345,25 +345,35 @@ stringify_object(struct buf *b, const json_t *obj)
 		qsort(idx, nidx, sizeof(*idx), cmp_index);
 		for (i = 0; i < nidx; i++)
 			member(b, &first, idx[i].key, idx[i].len,
-			    idx[i].value);
+			    idx[i].value, 0);
 	}
 	json_object_keylen_foreach((json_t *)obj, key, len, value) {
 		if (nidx > 0 && array_index(key, len, &index))
 			continue;
-		member(b, &first, key, len, value);
+		member(b, &first, key, len, value, 0);
 	}
 	buf_addc(b, '}');
 	free(idx);
 }
 
+/* An object's members in their order, as jsonw_exact writes them. */
+static void	exact_object(struct buf *, const json_t *);
+
+/*
+ * JSON.stringify's text of v, or with exact, jsonw_exact's: the two differ
+ * in the order of members and in integers only.
+ */
 static void
-stringify(struct buf *b, const json_t *v)
+stringify(struct buf *b, const json_t *v, int exact)
 {
 	size_t i, n;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
-		stringify_object(b, v);
+		if (exact)
+			exact_object(b, v);
+		else
+			stringify_object(b, v);
 		break;
 	case JSON_ARRAY:
 		buf_addc(b, '[');
@@ -371,7 +381,7 @@ stringify(struct buf *b, const json_t *v)
 		for (i = 0; i < n; i++) {
 			if (i > 0)
 				buf_addc(b, ',');
-			stringify(b, json_array_get(v, i));
+			stringify(b, json_array_get(v, i), exact);
 		}
 		buf_addc(b, ']');
 		break;
@@ -379,6 +389,12 @@ stringify(struct buf *b, const json_t *v)
 		jsonw_string(b, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
+		if (exact) {
+			buf_printf(b, "%" JSON_INTEGER_FORMAT,
+			    json_integer_value(v));
+			break;
+		}
+		/* FALLTHROUGH */
 	case JSON_REAL: {
 		double x = number_value(v);
 
@@ -401,11 +417,35 @@ stringify(struct buf *b, const json_t *v)
 	}
 }
 
+static void
+exact_object(struct buf *b, const json_t *obj)
+{
+	const char *key;
+	json_t *value;
+	size_t len;
+	int first = 1;
+
+	buf_addc(b, '{');
+	json_object_keylen_foreach((json_t *)obj, key, len, value)
+		member(b, &first, key, len, value, 1);
+	buf_addc(b, '}');
+}
+
 /* JSON.stringify(v) of the value JSON.parse would have made. */
 void
 jsonw_stringify(struct buf *b, const json_t *v)
 {
-	stringify(b, v);
+	stringify(b, v, 0);
+}
+
+/*
+ * v as compact JSON text as jansson holds it: members in their order,
+ * integers exactly, other numbers as JavaScript writes them.
+ */
+void
+jsonw_exact(struct buf *b, const json_t *v)
+{
+	stringify(b, v, 1);
 }
 
 /* Array.prototype.join(",") as String() applies it: null becomes "". */

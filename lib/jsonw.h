@@ -16,6 +16,7 @@ void	jsonw_number(struct buf *, double);
 void	jsonw_string(struct buf *, const char *, size_t);
 void	jsonw_escape(struct buf *, const char *, size_t);
 void	jsonw_stringify(struct buf *, const json_t *);
+void	jsonw_exact(struct buf *, const json_t *);
 void	jsonw_tostring(struct buf *, const json_t *);
 
 #endif

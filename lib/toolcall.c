@@ -28,7 +28,6 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
-#include "jsonx.h"
 #include "jsschema.h"
 #include "toolcall.h"
 #include "tooldefs.h"
@@ -1452,9 +1451,8 @@ static int
 put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
     json_t **jp)
 {
-	struct jsonx_error err;
+	json_error_t e;
 	json_t *j;
-	size_t end;
 	int ok;
 
 	if (memchr(s, want & JSSCHEMA_T_OBJECT ? '{' : '[', n) == NULL &&
@@ -1462,16 +1460,20 @@ put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
 		return 0;
 	if (unescape(tc, s, n) != 0)
 		return 0;
-	j = jsonx_parse(tc->val.data, tc->val.len, jsonx_skip_ws(tc->val.data,
-	    tc->val.len, 0), &end, &err);
+	/* integers as written: an id keeps its digits */
+	j = json_loadb(tc->val.data, tc->val.len, JSON_REJECT_DUPLICATES |
+	    JSON_ALLOW_NUL, &e);
+	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
+		j = json_loadb(tc->val.data, tc->val.len,
+		    JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+		    JSON_DECODE_INT_AS_REAL, NULL);
 	if (j == NULL)
 		return 0;
-	ok = jsonx_skip_ws(tc->val.data, tc->val.len, end) == tc->val.len &&
-	    ((json_is_object(j) && (want & JSSCHEMA_T_OBJECT)) ||
-	    (json_is_array(j) && (want & JSSCHEMA_T_ARRAY)));
+	ok = (json_is_object(j) && (want & JSSCHEMA_T_OBJECT)) ||
+	    (json_is_array(j) && (want & JSSCHEMA_T_ARRAY));
 	if (ok) {
 		buf_reset(&tc->val);
-		jsonw_stringify(&tc->val, j);
+		jsonw_exact(&tc->val, j);
 		put(tc, tc->val.data, tc->val.len);
 		if (tc->build)
 			*jp = json_incref(j);
@@ -1590,6 +1592,24 @@ one_name(const struct toolcall *tc, size_t id)
 	return 1;
 }
 
+/*
+ * Whether the schema at ip declares a member named as element c: no
+ * schema applies to an undeclared one, or none allows it.
+ */
+static int
+declared(const struct toolcall *tc, const struct jsschema_place *ip,
+    size_t c)
+{
+	struct jsschema_place *mp;
+	unsigned t;
+
+	mp = jsschema_place_member(ip, tc->names.data + tc->nodes[c].name,
+	    tc->nodes[c].namelen);
+	t = jsschema_place_types(mp);
+	jsschema_place_free(mp);
+	return t != JSSCHEMA_T_ALL && t != 0;
+}
+
 /* The elements of the chain from c (by same, or by next), as an array. */
 static json_t *
 emit_items(struct toolcall *tc, size_t c, int bysame,
@@ -1654,8 +1674,9 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
  * typing where no schema constrains it, or pl is NULL: the tool has no
  * schema). Child elements make an object, or the items of an array where
  * the place wants an array: the children when they all have one name and
- * its items are no objects, else the object as its one item. With
- * tc->build, the value built; else NULL.
+ * the items are no objects, or objects that do not declare that name (a
+ * wrapper, as <edits><edit>...</edit><edit>...</edit></edits>); else the
+ * object as its one item. With tc->build, the value built; else NULL.
  */
 static json_t *
 emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
@@ -1675,7 +1696,8 @@ emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 		return emit_members(tc, id, pl);
 	ip = jsschema_place_item(pl, 0);
 	it = jsschema_place_types(ip);
-	if (!(it & JSSCHEMA_T_OBJECT) && one_name(tc, id))
+	if (one_name(tc, id) && (!(it & JSSCHEMA_T_OBJECT) ||
+	    !declared(tc, ip, tc->nodes[id].first)))
 		j = emit_items(tc, tc->nodes[id].first, 0, pl);
 	else {
 		put(tc, "[", 1);

@@ -1877,3 +1877,18 @@ $USAGE"
 	assert_equal "$(printf '%s' "$output" | tr -cd '{' | wc -c)" 4002
 	assert_equal "$(printf '%s' "$output" | grep -o '"k":7}}}' | wc -l)" 1
 }
+
+@test "--tools: an integer in JSON text keeps its digits, past 2^53 too" {
+	typed_as '<o>{"k": 12345678901234567}</o>' '{"o":{"k":12345678901234567}}'
+	typed_as '<a>[9007199254740993, 1]</a>' '{"a":[9007199254740993,1]}'
+	typed_as '<i>9007199254740993</i>' '{"i":9007199254740993}'
+}
+
+@test "--tools: an array of objects written inside a wrapper element, as seed 003's example writes it" {
+	printf '<tool><tool_name>apply_diff</tool_name><arguments><path>a</path><edits><edit><search>x</search><replace>y</replace></edit><edit><search>p</search><replace>q</replace><count>2</count></edit></edits></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-nested.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"apply_diff","arguments":{"path":"a","edits":[{"search":"x","replace":"y"},{"search":"p","replace":"q","count":2}]}}'
+	printf '<tool><tool_name>apply_diff</tool_name><arguments><path>a</path><edits><search>x</search><replace>y</replace></edits></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-nested.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"apply_diff","arguments":{"path":"a","edits":[{"search":"x","replace":"y"}]}}'
+}

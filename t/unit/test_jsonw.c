@@ -649,6 +649,17 @@ test_stringify_built(void)
 	jsonw_tostring(&b, a);
 	unit_str(buf_cstr(&b), "9007199254740992,-3,0,1e-7",
 	    "String() of jansson integers");
+	buf_reset(&b);
+	jsonw_exact(&b, a);
+	unit_str(buf_cstr(&b), "[9007199254740993,-3,0,1e-7]",
+	    "jsonw_exact: integers exactly, reals as JavaScript writes them");
+	json_array_append(a, o);
+	buf_reset(&b);
+	jsonw_exact(&b, a);
+	unit_str(buf_cstr(&b), "[9007199254740993,-3,0,1e-7,{\"40\":40,"
+	    "\"37\":37,\"34\":34,\"31\":31,\"28\":28,\"25\":25,\"22\":22,"
+	    "\"19\":19,\"16\":16,\"13\":13,\"10\":10,\"7\":7,\"4\":4,"
+	    "\"1\":1,\"k\":null}]", "jsonw_exact: members in their order");
 	json_decref(o);
 	json_decref(a);
 	buf_free(&b);
