@@ -1,0 +1,53 @@
+/*
+ * tcdialect: one tool call of an open model's dialect, read from its
+ * whole text. The streaming reader (lib/toolcall) finds where a call
+ * begins and ends in the stream; these parsers take the call's text,
+ * from its opening markup to its closing markup, and give its tool's
+ * name and its arguments, or the error of a malformed call with the
+ * offset it lies at.
+ *
+ *   qwen3   [<tool_call> | <seed:tool_call>] <function=NAME>
+ *           <parameter=KEY>VALUE</parameter> ... </function>
+ *           [</tool_call> | </seed:tool_call>]
+ *   invoke  <invoke name="NAME"><parameter name="KEY">VALUE</parameter>
+ *           ... </invoke>   (its wrappers are the reader's)
+ *   glm     <tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE
+ *           </arg_value> ... </tool_call>
+ *   hermes  <tool_call>{"name": NAME, "arguments": {...}}</tool_call>
+ *
+ * Values of qwen3, invoke and glm are raw text: no entity is decoded.
+ */
+#ifndef LLMKIT_TCDIALECT_H
+#define LLMKIT_TCDIALECT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+enum tcd_dialect { TCD_QWEN3 = 1, TCD_INVOKE, TCD_GLM, TCD_HERMES };
+
+/* One argument: byte ranges in the call's text. */
+struct tcd_arg {
+	size_t		 key, keylen;
+	size_t		 val, vallen;
+};
+
+struct tcd_call {
+	size_t		 name, namelen;	/* the tool's name, in the text */
+	struct tcd_arg	*args;		/* raw-text dialects, in order */
+	size_t		 nargs, argcap;
+	json_t		*json;		/* hermes: the arguments object */
+	size_t		 erroff;	/* a malformed call: where, */
+	char		 err[256];	/* and what, one line */
+};
+
+/*
+ * Reads the call s (n bytes: its whole text, opening to closing markup)
+ * in dialect d into *c: 0, or -1 with c->erroff and c->err set. The
+ * caller frees *c with tcd_call_free, either way.
+ */
+int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
+		    struct tcd_call *c);
+void		 tcd_call_free(struct tcd_call *c);
+
+#endif
