@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -22,6 +23,7 @@ static char	outbuf[READ_SIZE];
 
 enum {
 	OPT_EVENTS = CMD_OPT_FIRST,
+	OPT_FORMAT,
 	OPT_ITERATION,
 	OPT_MAX_SIZE,
 	OPT_NO_VALIDATE,
@@ -34,6 +36,7 @@ enum {
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
+	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "iteration",		required_argument,	NULL, OPT_ITERATION },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
 	{ "no-validate",	no_argument,		NULL, OPT_NO_VALIDATE },
@@ -47,12 +50,29 @@ static const struct option longopts[] = {
 
 static const struct cmd self = {
 	"usage: toolcall-parse [-hu] [--errors=json|text] [--events] "
-	"[--iteration N]\n"
-	"                      [--max-size BYTES] [--no-validate] "
-	"[--print-prompt]\n"
-	"                      [--strict] [--thread] [--tools FILE] [FILE ...]\n",
+	"[--format NAME]\n"
+	"                      [--iteration N] [--max-size BYTES] "
+	"[--no-validate]\n"
+	"                      [--print-prompt] [--strict] [--thread] "
+	"[--tools FILE]\n"
+	"                      [FILE ...]\n",
 	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 };
+
+/* The TOOLCALL_FMT_ of --format's name, or -1. */
+static int
+format_arg(const char *name)
+{
+	static const char *const names[] = {
+		"tool", "qwen3", "invoke", "glm", "hermes", "auto"
+	};
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
 
 /*
  * One operand, read with read(2) rather than stdio, so that no call waits
@@ -96,7 +116,8 @@ process(FILE *fp, const char *name, void *arg)
 int
 main(int argc, char *argv[])
 {
-	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE, NULL, 0, 0, 0 };
+	struct toolcall_opts opts = { 0, 0, 0, TOOLCALL_MAX_SIZE, NULL, 0, 0, 0,
+	    TOOLCALL_FMT_TOOL };
 	struct tooldefs defs = { NULL, 0 };
 	struct buf prompt = BUF_INIT;
 	const char *errstr;
@@ -111,6 +132,11 @@ main(int argc, char *argv[])
 			break;
 		case OPT_EVENTS:
 			opts.events = 1;
+			break;
+		case OPT_FORMAT:
+			if ((opts.format = format_arg(optarg)) == -1)
+				cmd_usagex("--format must be tool, qwen3, invoke, "
+				    "glm, hermes or auto, not \"%s\"", optarg);
 			break;
 		case OPT_ITERATION:
 			opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,

@@ -29,6 +29,7 @@
 #include "diag.h"
 #include "jsonw.h"
 #include "jsschema.h"
+#include "tcdialect.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "utf8.h"
@@ -47,7 +48,31 @@
 static const char open_tag[] = "<tool>";
 #define OPEN_LEN	6
 
-enum mode { M_PROSE, M_CALL, M_SKIP };
+enum mode { M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP };
+
+/*
+ * The markup that opens a call: the seed's <tool>, and those of the
+ * dialects of open models (lib/tcdialect), whose calls are held whole
+ * until their closing markup and then read. "<tool_call>" opens a qwen3,
+ * glm or hermes call, as --format says, or under auto as its next bytes
+ * say.
+ */
+#define D_TOOLCALL	(-1)		/* "<tool_call>" */
+#define D_PEEK		(-2)		/* auto: which one is not seen yet */
+#define HOLD_MAX	16		/* the longest opener */
+
+static const struct opener {
+	const char	*tag;
+	size_t		 len;
+	int		 dial;		/* TCD_*, 0 for <tool>, or D_TOOLCALL */
+} openers[] = {
+	{ "<tool>", 6, 0 },
+	{ "<tool_call>", 11, D_TOOLCALL },
+	{ "<seed:tool_call>", 16, TCD_QWEN3 },
+	{ "<function=", 10, TCD_QWEN3 },
+	{ "<invoke ", 8, TCD_INVOKE },
+};
+#define NOPENERS	(sizeof(openers) / sizeof(openers[0]))
 
 /* Where the lexer of a call stands. */
 enum lex {
@@ -101,7 +126,6 @@ struct toolcall {
 	struct pos		 pos;		/* of the next byte not consumed */
 	int			 started;	/* past a byte order mark */
 	size_t			 nbom;
-	size_t			 match;		/* of "<tool>", held back */
 	unsigned char		 u8[4];		/* a character cut by a read */
 	size_t			 nu8;
 	struct buf		 text;		/* events: prose to write */
@@ -112,6 +136,17 @@ struct toolcall {
 	struct buf		 val;		/* a value's text, unescaped */
 	int			 wrapping;	/* a value as an array's item */
 	int			 build;		/* values built as written */
+
+	/* a call of an open model's dialect, held whole */
+	int			 dial;		/* TCD_*, D_PEEK; 0: <tool> */
+	const struct opener	*opener;
+	int			 phase;		/* qwen3 in a wrapper: 1 past </function> */
+	size_t			 scan;		/* raw: no marker starts before */
+	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
+	size_t			 ncarry;
+	json_t			*hargs;		/* hermes: its arguments */
+	char			 hold[HOLD_MAX];	/* prose: an opener begun */
+	size_t			 nhold;
 	unsigned long		 ncalls;	/* calls written: their ids */
 
 	/* the call being read */
@@ -828,8 +863,19 @@ fed_to_raw(const struct toolcall *tc, size_t fed)
 
 /* The tree of a call, built by expat's handlers. */
 
+static size_t	node_newn(struct toolcall *, const char *, size_t, size_t,
+		    enum role);
+
 static size_t
 node_new(struct toolcall *tc, const char *name, size_t parent,
+    enum role role)
+{
+	return node_newn(tc, name, strlen(name), parent, role);
+}
+
+/* A node of the call's tree, named by len bytes at name. */
+static size_t
+node_newn(struct toolcall *tc, const char *name, size_t len, size_t parent,
     enum role role)
 {
 	struct node *n;
@@ -844,8 +890,9 @@ node_new(struct toolcall *tc, const char *name, size_t parent,
 	n = &tc->nodes[id];
 	memset(n, 0, sizeof(*n));
 	n->name = tc->names.len;
-	n->namelen = strlen(name);
-	buf_add(&tc->names, name, n->namelen + 1);
+	n->namelen = len;
+	buf_add(&tc->names, name, len);
+	buf_addc(&tc->names, '\0');
 	n->parent = parent;
 	n->first = n->last = n->next = n->same = NONE;
 	n->role = role;
@@ -1504,7 +1551,9 @@ emit_seed(struct toolcall *tc, size_t id)
 	const char *d = tc->arena.data + n->val;
 	size_t a = 0, b = n->vallen;
 
-	if (n->kind != K_STRING || n->role != R_ARG || n->cdata)
+	/* a dialect's raw text carries no types: a string */
+	if (n->kind != K_STRING || n->role != R_ARG || n->cdata ||
+	    tc->dial != 0)
 		return emit_string(tc, id);
 	trim_escaped(d, &a, &b);
 	buf_reset(&tc->tmp);
@@ -1791,7 +1840,14 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		emit_value(tc, tc->tname);
 		puts_lit(tc, ",\"arguments\":");
 	}
-	if (tc->args == NONE) {
+	if (tc->hargs != NULL) {
+		/* hermes: JSON, typed as the model wrote it */
+		buf_reset(&tc->val);
+		jsonw_exact(&tc->val, tc->hargs);
+		put(tc, tc->val.data, tc->val.len);
+		if (tc->build)
+			args = json_incref(tc->hargs);
+	} else if (tc->args == NONE) {
 		puts_lit(tc, "{}");
 		if (tc->build)
 			args = json_object();
@@ -2538,46 +2594,386 @@ skip_chunk(struct toolcall *tc, const char *s, size_t n)
 	return i;
 }
 
+/* Whether opener o opens calls under --format. */
+static int
+opener_on(const struct toolcall *tc, const struct opener *o)
+{
+	switch (tc->opt.format) {
+	case TOOLCALL_FMT_TOOL:
+		return o->dial == 0;
+	case TOOLCALL_FMT_QWEN3:
+		return o->dial == TCD_QWEN3 || o->dial == D_TOOLCALL;
+	case TOOLCALL_FMT_INVOKE:
+		return o->dial == TCD_INVOKE;
+	case TOOLCALL_FMT_GLM:
+	case TOOLCALL_FMT_HERMES:
+		return o->dial == D_TOOLCALL;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * The opener that the avail bytes at p begin: 2 with *op set when one is
+ * whole, 1 when the bytes are the start of one, 0 when of none.
+ */
+static int
+opener_at(const struct toolcall *tc, const char *p, size_t avail,
+    const struct opener **op)
+{
+	const struct opener *o;
+	size_t i, m;
+	int r = 0;
+
+	for (i = 0; i < NOPENERS; i++) {
+		o = &openers[i];
+		m = avail < o->len ? avail : o->len;
+		if (!opener_on(tc, o) || memcmp(p, o->tag, m) != 0)
+			continue;
+		if (m == o->len) {
+			*op = o;
+			return 2;
+		}
+		r = 1;
+	}
+	return r;
+}
+
+static void	begin_raw(struct toolcall *, const struct opener *);
+
+static void
+begin(struct toolcall *tc, const struct opener *o)
+{
+	if (o->dial == 0)
+		begin_call(tc);
+	else
+		begin_raw(tc, o);
+}
+
 static size_t
 prose(struct toolcall *tc, const char *s, size_t n)
 {
+	const struct opener *o = NULL;
 	const char *lt;
-	size_t i = 0, j, avail, k;
+	size_t i = 0, j, k;
+	int r = 1;
 
-	if (tc->match > 0) {
-		while (i < n && tc->match < OPEN_LEN &&
-		    s[i] == open_tag[tc->match]) {
-			i++;
-			tc->match++;
+	if (tc->nhold > 0) {
+		/* an opener begun at the end of the last read */
+		while (i < n && r == 1) {
+			tc->hold[tc->nhold++] = s[i++];
+			r = opener_at(tc, tc->hold, tc->nhold, &o);
 		}
-		if (tc->match == OPEN_LEN) {
-			tc->match = 0;
-			begin_call(tc);
+		if (r == 2) {
+			tc->nhold = 0;
+			begin(tc, o);
 			return i;
 		}
-		if (i == n)
+		if (r == 1)
 			return n;
-		k = tc->match;
-		tc->match = 0;
-		prose_text(tc, open_tag, k);
-		return i;
+		/* no opener: the last byte is read again, it may be a '<' */
+		k = tc->nhold - 1;
+		tc->nhold = 0;
+		prose_text(tc, tc->hold, k);
+		return i - 1;
 	}
 	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
 		j = (size_t)(lt - s);
-		avail = n - j < OPEN_LEN ? n - j : OPEN_LEN;
-		if (memcmp(lt, open_tag, avail) == 0) {
+		r = opener_at(tc, lt, n - j, &o);
+		if (r == 2) {
 			prose_text(tc, s, j);
-			if (avail < OPEN_LEN) {
-				tc->match = avail;
-				return n;
-			}
-			begin_call(tc);
-			return j + OPEN_LEN;
+			begin(tc, o);
+			return j + o->len;
+		}
+		if (r == 1) {
+			prose_text(tc, s, j);
+			memcpy(tc->hold, lt, n - j);
+			tc->nhold = n - j;
+			return n;
 		}
 		i = j + 1;
 	}
 	prose_text(tc, s, n);
 	return n;
+}
+
+/* Calls of the dialects of open models. */
+
+static void
+begin_raw(struct toolcall *tc, const struct opener *o)
+{
+	prose_break(tc);
+	tc->mode = M_RAW;
+	tc->cpos = tc->pos;
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, o->tag, o->len);
+	tc->rawgone = 0;
+	tc->bad = 0;
+	tc->opener = o;
+	tc->phase = 0;
+	tc->scan = o->len;
+	if (o->dial != D_TOOLCALL)
+		tc->dial = o->dial;
+	else if (tc->opt.format == TOOLCALL_FMT_AUTO)
+		tc->dial = D_PEEK;
+	else
+		tc->dial = tc->opt.format;	/* the TCD_ of the same name */
+	advance(&tc->pos, o->tag, o->len);
+}
+
+/*
+ * Under auto, what "<tool_call>" opens, from the bytes after it: "{" a
+ * hermes call, "<function=" a qwen3 one, anything else a glm one. 0 once
+ * known, 1 while the bytes so far do not say.
+ */
+static int
+peek(struct toolcall *tc)
+{
+	const char *p = tc->raw.data + tc->opener->len;
+	const char *e = tc->raw.data + tc->raw.len;
+	size_t m;
+
+	while (p < e && is_ws((unsigned char)*p))
+		p++;
+	if (p == e)
+		return 1;
+	if (*p == '{')
+		tc->dial = TCD_HERMES;
+	else if (*p != '<')
+		tc->dial = TCD_GLM;
+	else {
+		m = (size_t)(e - p) < 10 ? (size_t)(e - p) : 10;
+		if (memcmp(p, "<function=", m) != 0)
+			tc->dial = TCD_GLM;
+		else if (m < 10)
+			return 1;
+		else
+			tc->dial = TCD_QWEN3;
+	}
+	return 0;
+}
+
+/* The markup that ends the call, or its part, being read. */
+static const char *
+raw_end(const struct toolcall *tc)
+{
+	switch (tc->dial) {
+	case TCD_QWEN3:
+		if (tc->opener->dial == TCD_QWEN3 &&
+		    tc->opener->tag[1] == 'f')
+			return "</function>";
+		if (tc->phase == 0)
+			return "</function>";
+		return tc->opener->tag[1] == 's' ? "</seed:tool_call>" :
+		    "</tool_call>";
+	case TCD_INVOKE:
+		return "</invoke>";
+	default:
+		return "</tool_call>";
+	}
+}
+
+/* The first m bytes of t in the n at s, or NULL (memmem, which is GNU's). */
+static const char *
+find_bytes(const char *s, size_t n, const char *t, size_t m)
+{
+	const char *p, *e = s + n;
+
+	while (m > 0 && (size_t)(e - s) >= m &&
+	    (p = memchr(s, t[0], (size_t)(e - s) - m + 1)) != NULL) {
+		if (memcmp(p, t, m) == 0)
+			return p;
+		s = p + 1;
+	}
+	return NULL;
+}
+
+/* The first occurrence of tag in raw from offset from, or NONE. */
+static size_t
+raw_find(const struct toolcall *tc, size_t from, const char *tag)
+{
+	const char *p;
+	size_t m = strlen(tag);
+
+	if (tc->raw.len < from + m)
+		return NONE;
+	p = find_bytes(tc->raw.data + from, tc->raw.len - from, tag, m);
+	return p == NULL ? NONE : (size_t)(p - tc->raw.data);
+}
+
+/* Adds s (n bytes, JSON-escaped) to the arena as the value of node id. */
+static void
+raw_value(struct toolcall *tc, size_t id, const char *s, size_t n)
+{
+	struct node *v = &tc->nodes[id];
+
+	v->val = tc->arena.len;
+	jsonw_escape(&tc->arena, s, n);
+	v->vallen = tc->arena.len - v->val;
+	v->kind = K_STRING;
+}
+
+/*
+ * The bytes of [off, off + n) in the call are UTF-8: 0, or -1 with the
+ * call's error made at the first bad byte.
+ */
+static int
+raw_utf8(struct toolcall *tc, size_t off, size_t n)
+{
+	size_t ok = utf8_valid(tc->raw.data + off, n);
+
+	if (ok == n)
+		return 0;
+	call_error(tc, call_pos(tc, off + ok), "utf8", "invalid UTF-8: byte "
+	    "0x%02x at byte offset %llu", (unsigned char)tc->raw.data[off +
+	    ok], call_pos(tc, off + ok).off);
+	return -1;
+}
+
+/* The call c of a dialect as the tree emit_call writes: 0, or -1. */
+static int
+raw_tree(struct toolcall *tc, const struct tcd_call *c)
+{
+	const char *d = tc->raw.data;
+	size_t i, id, namelen;
+	const char *name;
+
+	tc->nnodes = 0;
+	buf_reset(&tc->names);
+	buf_reset(&tc->arena);
+	tc->sname = tc->args = NONE;
+	name = c->namebuf != NULL ? c->namebuf : d + c->name;
+	namelen = c->namebuf != NULL ? strlen(c->namebuf) : c->namelen;
+	if (c->namebuf == NULL && raw_utf8(tc, c->name, c->namelen) != 0)
+		return -1;
+	tc->tname = node_new(tc, "tool_name", NONE, R_META);
+	raw_value(tc, tc->tname, name, namelen);
+	if (c->json != NULL) {
+		tc->hargs = json_incref(c->json);
+		return 0;
+	}
+	tc->args = node_new(tc, "arguments", NONE, R_ARGS);
+	for (i = 0; i < c->nargs; i++) {
+		if (raw_utf8(tc, c->args[i].key, c->args[i].keylen) != 0 ||
+		    raw_utf8(tc, c->args[i].val, c->args[i].vallen) != 0)
+			return -1;
+		id = node_newn(tc, d + c->args[i].key, c->args[i].keylen,
+		    tc->args, R_ARG);
+		raw_value(tc, id, d + c->args[i].val, c->args[i].vallen);
+	}
+	return 0;
+}
+
+/* The call is in raw[0, end): read it, write it or its error. */
+static void
+raw_done(struct toolcall *tc, size_t end)
+{
+	struct tcd_call c;
+
+	tc->raw.len = end;
+	memset(&c, 0, sizeof(c));
+	if (tcd_parse(tc->dial, tc->raw.data, end, &c) != 0) {
+		call_error(tc, call_pos(tc, c.erroff), "dialect", "%s", c.err);
+		end_bad(tc, end);
+	} else if (raw_tree(tc, &c) == 0 && emit_call(tc)) {
+		tc->pos = call_pos(tc, end);
+		tc->mode = M_PROSE;
+	} else
+		end_bad(tc, end);
+	tcd_call_free(&c);
+	json_decref(tc->hargs);
+	tc->hargs = NULL;
+}
+
+/* The bytes of a dialect's call, held to --max-size, until it ends. */
+static size_t
+raw_chunk(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t old = tc->raw.len, room, take, e, r, m;
+	const char *tag;
+
+	room = tc->opt.max_size > old ? tc->opt.max_size - old : 0;
+	take = n < room ? n : room;
+	buf_add(&tc->raw, s, take);
+	for (;;) {
+		if (tc->dial == D_PEEK && peek(tc) != 0)
+			break;
+		tag = raw_end(tc);
+		e = raw_find(tc, tc->scan, tag);
+		/* the same opener again first: this call was cut short */
+		r = raw_find(tc, tc->phase == 0 ? tc->scan : tc->raw.len,
+		    tc->opener->tag);
+		if (r != NONE && (e == NONE || r < e)) {
+			call_error(tc, tc->cpos, "truncated", "truncated tool "
+			    "call: a new %s began before %s", tc->opener->tag,
+			    tag);
+			end_bad(tc, r);
+			return rest(tc, r, old);
+		}
+		if (e == NONE)
+			break;
+		if (tc->dial == TCD_QWEN3 && tc->phase == 0 &&
+		    strcmp(tag, "</function>") == 0 &&
+		    tc->opener->tag[1] != 'f') {
+			/* </function>; its wrapper's end comes next */
+			tc->phase = 1;
+			tc->scan = e + strlen(tag);
+			continue;
+		}
+		raw_done(tc, e + strlen(tag));
+		return rest(tc, e + strlen(tag), old);
+	}
+	/* no marker starts before the last bytes, which may begin one */
+	m = HOLD_MAX + 2;
+	if (tc->raw.len > m && tc->raw.len - m > tc->scan)
+		tc->scan = tc->raw.len - m;
+	if (take < n) {
+		call_error(tc, tc->cpos, "max-size", "tool call larger than "
+		    "--max-size (%zu bytes)", tc->opt.max_size);
+		tc->mode = M_RSKIP;
+		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
+		memcpy(tc->carry, tc->raw.data + tc->raw.len - m, m);
+		tc->ncarry = m;
+		drop_raw(tc);
+	}
+	return take;
+}
+
+/*
+ * A call past --max-size, its bytes not kept: skipped to the markup that
+ * ends it (found across reads through the last bytes carried).
+ */
+static size_t
+raw_skip(struct toolcall *tc, const char *s, size_t n)
+{
+	const char *tag = raw_end(tc), *p;
+	size_t m = strlen(tag), k, i;
+	char both[2 * (HOLD_MAX + 4)];
+
+	/* a marker split between the carried bytes and these */
+	k = n < m - 1 ? n : m - 1;
+	memcpy(both, tc->carry, tc->ncarry);
+	memcpy(both + tc->ncarry, s, k);
+	p = find_bytes(both, tc->ncarry + k, tag, m);
+	if (p != NULL)
+		i = (size_t)(p - both) + m - tc->ncarry;
+	else if ((p = find_bytes(s, n, tag, m)) != NULL)
+		i = (size_t)(p - s) + m;
+	else {
+		advance(&tc->pos, s, n);
+		k = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
+		if (tc->ncarry + k > HOLD_MAX + 2) {
+			i = tc->ncarry + k - (HOLD_MAX + 2);
+			memmove(tc->carry, tc->carry + i, tc->ncarry - i);
+			tc->ncarry -= i;
+		}
+		memcpy(tc->carry + tc->ncarry, s + n - k, k);
+		tc->ncarry += k;
+		return n;
+	}
+	advance(&tc->pos, s, i);
+	end_bad(tc, NONE);
+	return i;
 }
 
 static void
@@ -2592,6 +2988,12 @@ process(struct toolcall *tc, const char *s, size_t n)
 			break;
 		case M_CALL:
 			k = call_chunk(tc, s, n);
+			break;
+		case M_RAW:
+			k = raw_chunk(tc, s, n);
+			break;
+		case M_RSKIP:
+			k = raw_skip(tc, s, n);
 			break;
 		default:
 			k = skip_chunk(tc, s, n);
@@ -2672,10 +3074,19 @@ toolcall_end(struct toolcall *tc)
 		call_stopped(tc, tc->raw.len, 0);
 	switch (tc->mode) {
 	case M_PROSE:
-		if ((k = tc->match) > 0) {
-			tc->match = 0;
-			prose_text(tc, open_tag, k);
+		if ((k = tc->nhold) > 0) {
+			tc->nhold = 0;
+			prose_text(tc, tc->hold, k);
 		}
+		break;
+	case M_RAW:
+		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
+		    "input ended before %s", tc->dial == D_PEEK ?
+		    "</tool_call>" : raw_end(tc));
+		end_bad(tc, tc->raw.len);
+		break;
+	case M_RSKIP:
+		end_bad(tc, NONE);
 		break;
 	case M_CALL:
 		call_error(tc, tc->cpos, "truncated", "truncated tool call: "

@@ -21,7 +21,19 @@ struct toolcall_opts {
 	int	no_validate;	/* with tools: typed, not validated */
 	int	thread;		/* thread-serialize's events */
 	long	iteration;	/* theirs, with thread */
+	int	format;		/* TOOLCALL_FMT_* */
 };
+
+/*
+ * The markup of calls read: the seed's <tool>, a dialect of open models
+ * (the same numbers as lib/tcdialect's), or each call's own.
+ */
+#define TOOLCALL_FMT_TOOL	0
+#define TOOLCALL_FMT_QWEN3	1
+#define TOOLCALL_FMT_INVOKE	2
+#define TOOLCALL_FMT_GLM	3
+#define TOOLCALL_FMT_HERMES	4
+#define TOOLCALL_FMT_AUTO	5
 
 #define TOOLCALL_MAX_SIZE ((size_t)64 << 20)
 

@@ -71,7 +71,7 @@ run(const char *in, size_t n, int events, int strict, uint32_t seed,
     struct out *o)
 {
 	struct toolcall_opts opts = { events, strict, 0, TOOLCALL_MAX_SIZE, NULL,
-	    0, 0, 0 };
+	    0, 0, 0, TOOLCALL_FMT_TOOL };
 	struct toolcall *t;
 	unsigned long errors = diag_count(DIAG_ERROR);
 	unsigned long warnings = diag_count(DIAG_WARNING);

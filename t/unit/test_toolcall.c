@@ -1248,6 +1248,24 @@ builtin_inputs(void)
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	ADD("dialects mixed", "Let me look.\n<tool_call>\n{\"name\": "
+	    "\"search_files\", \"arguments\": {\"pattern\": \"007\", "
+	    "\"exclude\": [\"a\"], \"limits\": null}}\n</tool_call>\n"
+	    "<tool_call>apply_diff\n<arg_key>path</arg_key>\n<arg_value>"
+	    "a.c</arg_value>\n<arg_key>edits</arg_key>\n<arg_value>[{"
+	    "\"search\": \"x\", \"replace\": \"y\"}]</arg_value>\n"
+	    "</tool_call>\n<tool_call>\n<function=search_files>\n"
+	    "<parameter=pattern>\nif (a < b && c) { x(\"</div>\"); }\n"
+	    "</parameter>\n<parameter=exclude>\nb\n</parameter>\n"
+	    "<parameter=limits>\nnull\n</parameter>\n</function>\n"
+	    "</tool_call>\n<function_calls>\n<invoke name=\"search_files\">\n"
+	    "<parameter name=\"pattern\">&amp;</parameter>\n<parameter "
+	    "name=\"exclude\">c</parameter>\n<parameter name=\"limits\">"
+	    "{}</parameter>\n</invoke>\n</function_calls>\nDone.\n");
+	ADD("dialects cut short", "<tool_call>{\"name\": \"x\"\n"
+	    "<tool_call>get_date</tool_call>\n<function=f>\n<parameter=a>"
+	    "\n1\n<function=g></function>\n<invoke name=\"h\">"
+	    "<parameter name=\"k\">v");
 	ADD("seed read_file", seed_read_file);
 	ADD("seed write_to_file", seed_write_file);
 	ADD("seed apply_diff", seed_apply_diff);
@@ -1492,10 +1510,11 @@ tools_ran(const struct run *r, const char *name, const char *mode,
 static void
 test_chunking(void)
 {
-	struct toolcall_opts modes[6];
-	static const char *const mode_names[6] = {
+	struct toolcall_opts modes[9];
+	static const char *const mode_names[9] = {
 		"default", "events", "strict", "events, strict, max 256",
-		"tools", "tools, thread"
+		"tools", "tools, thread", "auto", "auto, events, max 256",
+		"auto, tools, thread"
 	};
 	struct tooldefs defs = { NULL, 0 };
 	struct run whole, cut;
@@ -1514,16 +1533,22 @@ test_chunking(void)
 	modes[5] = modes[4];
 	modes[5].thread = 1;
 	modes[5].iteration = 3;
+	modes[6] = opts(0, 0, 0);
+	modes[6].format = TOOLCALL_FMT_AUTO;
+	modes[7] = opts(1, 0, 256);
+	modes[7].format = TOOLCALL_FMT_AUTO;
+	modes[8] = modes[5];
+	modes[8].format = TOOLCALL_FMT_AUTO;
 	builtin_inputs();
 	file_inputs();
 	unit_ok(ninputs >= 30, unit_fmt("at least 30 inputs (%zu)", ninputs));
 	for (i = 0; i < ninputs; i++)
-		for (m = 0; m < 6; m++) {
+		for (m = 0; m < 9; m++) {
 			run(&modes[m], inputs[i].data, inputs[i].len,
 			    FEED_WHOLE, &whole);
 			unit_long(whole.failed, 0, unit_fmt("%s, %s: no write "
 			    "error", inputs[i].name, mode_names[m]));
-			if (m >= 4)
+			if (m == 4 || m == 5)
 				tools_ran(&whole, inputs[i].name, mode_names[m],
 				    m == 5);
 			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
