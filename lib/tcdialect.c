@@ -214,6 +214,16 @@ trim(const char *s, size_t *a, size_t *b)
 		(*b)--;
 }
 
+/* [a, b) trimmed, in *off and *len: whether anything is left. */
+static int
+span(const char *s, size_t a, size_t b, size_t *off, size_t *len)
+{
+	trim(s, &a, &b);
+	*off = a;
+	*len = b - a;
+	return *len != 0;
+}
+
 /* Sets the call's error, one line: always returns -1. */
 static int	fail(struct tcd_call *, enum tcd_dialect, size_t, const char *,
 		    ...) __attribute__((format(printf, 4, 5)));
@@ -296,7 +306,7 @@ static int
 parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 {
 	const char *wrap = NULL, *wrap_close = NULL;
-	size_t p, w = 0, f, e, a, b, key = 0, keylen = 0;
+	size_t p, w = 0, f, e, a, key = 0, keylen = 0;
 	int first = 1;
 
 	p = skip_ws(s, n, 0);
@@ -316,19 +326,15 @@ parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 	f = p;
 	if ((e = find(s, n, f + 10, LIT(">"))) == NONE)
 		return fail(c, TCD_QWEN3, f, "<function= is not closed by >");
-	a = f + 10;
-	b = e;
-	trim(s, &a, &b);
-	if (a == b)
+	if (!span(s, f + 10, e, &c->name, &c->namelen))
 		return fail(c, TCD_QWEN3, f, "<function=> has no name");
-	c->name = a;
-	c->namelen = b - a;
 	for (p = e + 1;; first = 0) {
 		if ((e = qwen3_next(s, n, p)) == NONE)
 			return fail(c, TCD_QWEN3, f,
 			    "<function=NAME> has no </function>");
 		if (first && (a = skip_ws(s, n, p)) < e)
-			return fail(c, TCD_QWEN3, a, "text outside a parameter");
+			return fail(c, TCD_QWEN3, a,
+			    "text outside a parameter");
 		if (!first)
 			add_value(c, s, key, keylen, p, e);
 		if (at(s, n, e, LIT("</function>")))
@@ -336,13 +342,9 @@ parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 		if ((p = find(s, n, e + 11, LIT(">"))) == NONE)
 			return fail(c, TCD_QWEN3, e,
 			    "<parameter= is not closed by >");
-		a = e + 11;
-		b = p++;
-		trim(s, &a, &b);
-		if (a == b)
-			return fail(c, TCD_QWEN3, e, "<parameter=> has no name");
-		key = a;
-		keylen = b - a;
+		if (!span(s, e + 11, p++, &key, &keylen))
+			return fail(c, TCD_QWEN3, e,
+			    "<parameter=> has no name");
 	}
 	p = skip_ws(s, n, e + 11);
 	if (wrap != NULL && at(s, n, p, wrap_close, strlen(wrap_close))) {
@@ -362,20 +364,29 @@ parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 }
 
 /*
- * invoke: whether "<parameter" + white space + "name" + white space +
- * "=" starts at p.
+ * invoke: after a tag's name at p, white space, "name", "=" with white
+ * space around it: the offset past them, or NONE.
  */
+static size_t
+name_attr(const char *s, size_t n, size_t p)
+{
+	if (p >= n || !is_ws(s[p]))
+		return NONE;
+	p = skip_ws(s, n, p);
+	if (!at(s, n, p, LIT("name")))
+		return NONE;
+	p = skip_ws(s, n, p + 4);
+	if (p >= n || s[p] != '=')
+		return NONE;
+	return skip_ws(s, n, p + 1);
+}
+
+/* invoke: whether a parameter's tag, "<parameter name=", starts at p. */
 static int
 invoke_param(const char *s, size_t n, size_t p)
 {
-	if (!at(s, n, p, LIT("<parameter")) || p + 10 >= n ||
-	    !is_ws(s[p + 10]))
-		return 0;
-	p = skip_ws(s, n, p + 10);
-	if (!at(s, n, p, LIT("name")))
-		return 0;
-	p = skip_ws(s, n, p + 4);
-	return p < n && s[p] == '=';
+	return at(s, n, p, LIT("<parameter")) &&
+	    name_attr(s, n, p + 10) != NONE;
 }
 
 /* invoke: the next parameter or "</invoke>" from p, or NONE. */
@@ -393,43 +404,28 @@ invoke_next(const char *s, size_t n, size_t p)
 }
 
 /*
- * invoke: the tag at t, "<invoke" or "<parameter" (tag, of len bytes),
- * with its one attribute name="NAME": the trimmed name in [*a, *b), and
- * in *end the offset past its ">".
+ * invoke: the tag at t, "<invoke" or "<parameter" (tag, of taglen bytes),
+ * with its one attribute name="NAME": the trimmed name in *off and
+ * *len, and in *end the offset past its ">".
  */
 static int
-named_tag(const char *s, size_t n, size_t t, const char *tag, size_t len,
-    struct tcd_call *c, size_t *a, size_t *b, size_t *end)
+named_tag(const char *s, size_t n, size_t t, const char *tag,
+    size_t taglen, struct tcd_call *c, size_t *off, size_t *len, size_t *end)
 {
-	size_t p = t + len, q;
+	size_t p, q;
 
-	if (p < n && is_ws(s[p])) {
-		p = skip_ws(s, n, p);
-		if (at(s, n, p, LIT("name"))) {
-			p = skip_ws(s, n, p + 4);
-			if (p < n && s[p] == '=')
-				p = skip_ws(s, n, p + 1);
-			else
-				p = n;
-		} else
-			p = n;
-	} else
-		p = n;
-	if (p >= n || (s[p] != '"' && s[p] != '\''))
+	if ((p = name_attr(s, n, t + taglen)) == NONE || p >= n ||
+	    (s[p] != '"' && s[p] != '\''))
 		return fail(c, TCD_INVOKE, t, "%s> has no name attribute",
 		    tag);
 	if ((q = find(s, n, p + 1, s + p, 1)) == NONE)
 		return fail(c, TCD_INVOKE, t,
 		    "the name of %s> has no closing quote", tag);
-	*a = p + 1;
-	*b = q;
-	p = skip_ws(s, n, q + 1);
-	if (p >= n || s[p] != '>')
+	*end = skip_ws(s, n, q + 1) + 1;
+	if (*end > n || s[*end - 1] != '>')
 		return fail(c, TCD_INVOKE, t,
 		    "%s name=\"...\" is not closed by >", tag);
-	*end = p + 1;
-	trim(s, a, b);
-	if (*a == *b)
+	if (!span(s, p + 1, q, off, len))
 		return fail(c, TCD_INVOKE, t, "%s name=\"\"> has no name", tag);
 	return 0;
 }
@@ -443,11 +439,11 @@ parse_invoke(const char *s, size_t n, struct tcd_call *c)
 	t = skip_ws(s, n, 0);
 	if (!at(s, n, t, LIT("<invoke")) || (t + 7 < n && !is_ws(s[t + 7]) &&
 	    s[t + 7] != '>'))
-		return fail(c, TCD_INVOKE, t, "<invoke name=\"NAME\"> expected");
-	if (named_tag(s, n, t, LIT("<invoke"), c, &a, &b, &p) != 0)
+		return fail(c, TCD_INVOKE, t,
+		    "<invoke name=\"NAME\"> expected");
+	if (named_tag(s, n, t, LIT("<invoke"), c, &c->name, &c->namelen,
+	    &p) != 0)
 		return -1;
-	c->name = a;
-	c->namelen = b - a;
 	for (;; first = 0) {
 		if ((e = invoke_next(s, n, p)) == NONE)
 			return fail(c, TCD_INVOKE, t,
@@ -465,10 +461,9 @@ parse_invoke(const char *s, size_t n, struct tcd_call *c)
 			add_value(c, s, key, keylen, p, e);
 		if (at(s, n, e, LIT("</invoke>")))
 			break;
-		if (named_tag(s, n, e, LIT("<parameter"), c, &a, &b, &p) != 0)
+		if (named_tag(s, n, e, LIT("<parameter"), c, &key, &keylen,
+		    &p) != 0)
 			return -1;
-		key = a;
-		keylen = b - a;
 	}
 	p = skip_ws(s, n, e + 9);
 	if (p < n)
@@ -498,28 +493,21 @@ glm_value_end(const char *s, size_t n, size_t p)
 static int
 parse_glm(const char *s, size_t n, struct tcd_call *c)
 {
-	size_t t, p, a, b, k, v, e;
+	size_t t, p, a, b, k, v, e;	/* the key: a, b bytes */
 
 	t = skip_ws(s, n, 0);
 	if (!at(s, n, t, LIT("<tool_call>")))
 		return fail(c, TCD_GLM, t, "<tool_call> expected");
-	a = t + 11;
-	if ((p = find(s, n, a, LIT("<"))) == NONE)
+	if ((p = find(s, n, t + 11, LIT("<"))) == NONE)
 		p = n;
-	b = p;
-	trim(s, &a, &b);
-	if (a == b)
+	if (!span(s, t + 11, p, &c->name, &c->namelen))
 		return fail(c, TCD_GLM, t, "<tool_call> has no name");
-	c->name = a;
-	c->namelen = b - a;
 	while (p < n && at(s, n, p, LIT("<arg_key>"))) {
 		k = p;
 		if ((e = find(s, n, k + 9, LIT("</arg_key>"))) == NONE)
-			return fail(c, TCD_GLM, k, "<arg_key> has no </arg_key>");
-		a = k + 9;
-		b = e;
-		trim(s, &a, &b);
-		if (a == b)
+			return fail(c, TCD_GLM, k,
+			    "<arg_key> has no </arg_key>");
+		if (!span(s, k + 9, e, &a, &b))
 			return fail(c, TCD_GLM, k,
 			    "<arg_key></arg_key> has no name");
 		v = skip_ws(s, n, e + 10);
@@ -537,7 +525,7 @@ parse_glm(const char *s, size_t n, struct tcd_call *c)
 				    "<tool_call> has no </tool_call>");
 			return fail(c, TCD_GLM, p, "text outside an argument");
 		}
-		add_arg(c, a, b - a, v + 11, e - (v + 11));
+		add_arg(c, a, b, v + 11, e - (v + 11));
 		p = skip_ws(s, n, e + 12);
 	}
 	if (p == n)

@@ -409,7 +409,8 @@ struct good {
 	const char	*what;
 };
 
-#define GOOD(d, text, want, what)	{ d, text, sizeof(text) - 1, want, what }
+#define GOOD(d, text, want, what) \
+	{ d, text, sizeof(text) - 1, want, what }
 
 static const struct good goods[] = {
 	GOOD(TCD_QWEN3, "<function=f>\n<parameter=a>\n1</parameter> tail\n"
