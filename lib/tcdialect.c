@@ -60,9 +60,11 @@
  *   Llama 3 writes it) is taken for "arguments" when that is absent,
  *   and both at once are an error. Other members ("id", "type") are
  *   ignored. A Python dict with single quotes is not JSON: an error.
+ *   "\u0000" in a string is kept (as in the seed's JSON text); a raw
+ *   NUL byte is an error.
  *   c->json is the arguments object; c->args stays empty.
  *
- * A key that repeats is kept, in order: c->args is the calls' arguments
+ * A key that repeats is kept, in order: c->args is the call's arguments
  * as written (the reader makes repeated keys an array).
  *
  * Errors: every message is "malformed DIALECT call: " and then
