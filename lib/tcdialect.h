@@ -16,6 +16,9 @@
  *   hermes  <tool_call>{"name": NAME, "arguments": {...}}</tool_call>
  *
  * Values of qwen3, invoke and glm are raw text: no entity is decoded.
+ * The grammar of each dialect, the decisions taken where models and
+ * their reference parsers differ, and the table of every error message
+ * are at the top of lib/tcdialect.c.
  */
 #ifndef LLMKIT_TCDIALECT_H
 #define LLMKIT_TCDIALECT_H
@@ -32,8 +35,16 @@ struct tcd_arg {
 	size_t		 val, vallen;
 };
 
+/*
+ * Every range lies in the call's text. A hermes name written with JSON
+ * escapes ("get\u005fdate") has its range between the quotes in the text
+ * and its decoded bytes in namebuf (namebuflen of them, NUL-terminated);
+ * tcd_name gives whichever is the name.
+ */
 struct tcd_call {
 	size_t		 name, namelen;	/* the tool's name, in the text */
+	char		*namebuf;	/* hermes, escaped name: decoded */
+	size_t		 namebuflen;
 	struct tcd_arg	*args;		/* raw-text dialects, in order */
 	size_t		 nargs, argcap;
 	json_t		*json;		/* hermes: the arguments object */
@@ -49,5 +60,9 @@ struct tcd_call {
 int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
 		    struct tcd_call *c);
 void		 tcd_call_free(struct tcd_call *c);
+
+/* The tool's name of a call read from s: its bytes and, in *len, length. */
+const char	*tcd_name(const struct tcd_call *c, const char *s,
+		    size_t *len);
 
 #endif

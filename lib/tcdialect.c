@@ -1,0 +1,743 @@
+/*
+ * tcdialect: one tool call of an open model's dialect, read from its
+ * whole text (opening to closing markup, as the streaming reader found
+ * it) into the tool's name and its arguments, or an error at an offset.
+ *
+ * White space is space, tab, CR and LF; white space before the opening
+ * and after the closing markup is allowed. Names, keys and values are
+ * byte ranges of the text: nothing is decoded, nothing is checked for
+ * UTF-8 (the writer of the record does that).
+ *
+ * qwen3 (Qwen3-Coder, Qwen3.5, Seed-OSS):
+ *	[<tool_call> | <seed:tool_call>] <function=NAME>
+ *	{<parameter=KEY> VALUE} </function> [</tool_call> | </seed:tool_call>]
+ *   The wrapper is optional; when opened it must be closed by its own
+ *   closing tag. NAME and KEY run to the first ">", trimmed, non-empty.
+ *   A VALUE runs from after its tag to the next "<parameter=" or
+ *   "</function>"; then a "</parameter>" at its end (only white space
+ *   after it) is removed, so that a missing </parameter> is tolerated as
+ *   the reference parsers tolerate it, and a "</parameter>" that is not
+ *   the last thing before the next parameter stays in the value; then
+ *   one newline right after the opening tag and one right before the
+ *   closing tag are layout and removed ("\r\n" is one newline). Only
+ *   white space may come between <function=NAME> and the first
+ *   parameter. One function per call: a second <function= after
+ *   </function> is an error (one inside a value is raw text).
+ *
+ * invoke (MiniMax-M2, the <function_calls> form; the wrappers
+ * <minimax:tool_call> and <function_calls> are the reader's):
+ *	<invoke name="NAME"> {<parameter name="KEY"> VALUE} </invoke>
+ *   The quote is " or ' (no entity decoded in NAME or KEY); white space
+ *   is allowed around "=" and before ">"; no other attribute. NAME and
+ *   KEY are trimmed and non-empty. A VALUE runs to the next
+ *   "<parameter" + white space + "name" + white space + "=", or to
+ *   "</invoke>", and is trimmed of its "</parameter>" and layout
+ *   newlines as in qwen3.
+ *
+ * glm (GLM-4.5, 4.6, 4.7):
+ *	<tool_call> NAME {<arg_key>KEY</arg_key> <arg_value>VALUE</arg_value>}
+ *	</tool_call>
+ *   NAME runs to the first "<" (a tool's name holds none: so the other
+ *   dialects' markup after <tool_call> is an error, not a name), trimmed,
+ *   non-empty. KEY runs to the first "</arg_key>", trimmed, non-empty;
+ *   only white space comes between </arg_key> and <arg_value>, and
+ *   between pairs. A VALUE runs to the first "</arg_value>" followed by
+ *   white space and "<arg_key>" or "</tool_call>" (so that "</arg_value>"
+ *   inside code survives), and is raw: not trimmed. No pair at all is a
+ *   call with no arguments: <tool_call>get_date</tool_call>. Text
+ *   between pairs is an error, but where a later "</arg_value>" may end
+ *   the value it is the value's, by the same rule that keeps
+ *   "</arg_value>" in code.
+ *
+ * hermes (Hermes, Qwen2.5, many models served by Ollama):
+ *	<tool_call> JSON-OBJECT </tool_call>
+ *   The JSON runs from after <tool_call> to the last "</tool_call>" of
+ *   the text. It is read by jansson with duplicate keys refused and
+ *   integers exact (read as reals only when one is past int64, as the
+ *   seed's JSON text is). Its members: "name", a non-empty string;
+ *   "arguments", an object, or a string holding a JSON object (as
+ *   OpenAI's API writes it), or absent (no arguments); "parameters" (as
+ *   Llama 3 writes it) is taken for "arguments" when that is absent,
+ *   and both at once are an error. Other members ("id", "type") are
+ *   ignored. A Python dict with single quotes is not JSON: an error.
+ *   "\u0000" in a string is kept (as in the seed's JSON text); a raw
+ *   NUL byte is an error.
+ *   c->json is the arguments object; c->args stays empty.
+ *
+ * A key that repeats is kept, in order: c->args is the call's arguments
+ * as written (the reader makes repeated keys an array).
+ *
+ * Errors: every message is "malformed DIALECT call: " and then
+ *
+ *   message					erroff: the byte offset of
+ *   ------------------------------------------	---------------------------
+ *   qwen3
+ *   <function=NAME> expected			the first other byte (or n)
+ *   <function= is not closed by >		<function=
+ *   <function=> has no name			<function=
+ *   <function=NAME> has no </function>		<function=
+ *   text outside a parameter			the text
+ *   <parameter= is not closed by >		<parameter=
+ *   <parameter=> has no name			<parameter=
+ *   a second <function=NAME> in one call	the second <function=
+ *   <tool_call> has no </tool_call>		<tool_call>
+ *   <seed:tool_call> has no </seed:tool_call>	<seed:tool_call>
+ *   text after </function>			the text
+ *   text after </tool_call>			the text
+ *   text after </seed:tool_call>		the text
+ *   invoke
+ *   <invoke name="NAME"> expected		the first other byte (or n)
+ *   <invoke> has no name attribute		<invoke
+ *   the name of <invoke> has no closing quote	<invoke
+ *   <invoke name="..." is not closed by >	<invoke
+ *   <invoke name=""> has no name		<invoke
+ *   <invoke> has no </invoke>			<invoke
+ *   text outside a parameter			the text
+ *   <parameter> has no name attribute		<parameter
+ *   the name of <parameter> has no closing quote	<parameter
+ *   <parameter name="..." is not closed by >	<parameter
+ *   <parameter name=""> has no name		<parameter
+ *   text after </invoke>			the text
+ *   glm
+ *   <tool_call> expected			the first other byte (or n)
+ *   <tool_call> has no name			<tool_call>
+ *   <tool_call> has no </tool_call>		<tool_call>
+ *   text outside an argument			the text
+ *   <arg_key> has no </arg_key>		<arg_key>
+ *   <arg_key></arg_key> has no name		<arg_key>
+ *   <arg_key> has no <arg_value>		<arg_key>
+ *   <arg_value> has no </arg_value>		<arg_value>
+ *   text after </tool_call>			the text
+ *   hermes
+ *   <tool_call> expected			the first other byte (or n)
+ *   <tool_call> has no </tool_call>		<tool_call>
+ *   <tool_call> holds no JSON			<tool_call>
+ *   text after </tool_call>			the text
+ *   the JSON holds a NUL byte			the NUL byte
+ *   the JSON ends early			where jansson stopped (*)
+ *   text after the JSON object			where jansson stopped (*)
+ *   the JSON is not valid UTF-8		where jansson stopped (*)
+ *   the JSON object has a duplicate key	where jansson stopped (*)
+ *   the JSON nests too deep			where jansson stopped (*)
+ *   a number in the JSON is out of range	where jansson stopped (*)
+ *   invalid JSON: MESSAGE			where jansson stopped (*)
+ *   the JSON is not an object			the JSON's first byte
+ *   the JSON object has no "name"		the JSON's first byte
+ *   "name" is not a string			the value of "name"
+ *   "name" is empty				the value of "name"
+ *   "arguments" is not an object		its value
+ *   "arguments" is a string that holds no JSON object	its value
+ *   the JSON object has both "arguments" and "parameters"
+ *						the value of "parameters"
+ *   ("parameters" in the place of "arguments" when that one is used)
+ *
+ *   (A dialect tcd_parse does not know, a caller's mistake, is the
+ *   error "unknown tool-call dialect N" at offset 0.)
+ *
+ *   (*) the JSON's first byte + json_error_t.position, which jansson
+ *   (2.14) counts in bytes, not characters: just past the token it
+ *   stopped at. MESSAGE is jansson's own, without its "near '...'"
+ *   part: "':' expected", "invalid token", "unexpected newline",
+ *   "string or '}' expected", "control character 0x1"...
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "jsonx.h"
+#include "tcdialect.h"
+#include "xalloc.h"
+
+#define NONE		((size_t)-1)
+#define LIT(s)		(s), (sizeof(s) - 1)
+
+static const char *const dialect_names[] = {
+	"", "qwen3", "invoke", "glm", "hermes"
+};
+
+static int
+is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+static size_t
+skip_ws(const char *s, size_t n, size_t p)
+{
+	while (p < n && is_ws(s[p]))
+		p++;
+	return p;
+}
+
+/* Whether s holds the len bytes of lit at p. */
+static int
+at(const char *s, size_t n, size_t p, const char *lit, size_t len)
+{
+	return p <= n && n - p >= len && memcmp(s + p, lit, len) == 0;
+}
+
+/* The offset of the first len bytes of lit at or after p, or NONE. */
+static size_t
+find(const char *s, size_t n, size_t p, const char *lit, size_t len)
+{
+	const char *q;
+
+	while (p < n && (q = memchr(s + p, lit[0], n - p)) != NULL) {
+		p = (size_t)(q - s);
+		if (at(s, n, p, lit, len))
+			return p;
+		p++;
+	}
+	return NONE;
+}
+
+/* The same for the last one after p, or NONE. */
+static size_t
+find_last(const char *s, size_t n, size_t p, const char *lit, size_t len)
+{
+	size_t last = NONE, q;
+
+	while ((q = find(s, n, p, lit, len)) != NONE) {
+		last = q;
+		p = q + 1;
+	}
+	return last;
+}
+
+static void
+trim(const char *s, size_t *a, size_t *b)
+{
+	while (*a < *b && is_ws(s[*a]))
+		(*a)++;
+	while (*b > *a && is_ws(s[*b - 1]))
+		(*b)--;
+}
+
+/* [a, b) trimmed, in *off and *len: whether anything is left. */
+static int
+span(const char *s, size_t a, size_t b, size_t *off, size_t *len)
+{
+	trim(s, &a, &b);
+	*off = a;
+	*len = b - a;
+	return *len != 0;
+}
+
+/* Sets the call's error, one line: always returns -1. */
+static int	fail(struct tcd_call *, enum tcd_dialect, size_t, const char *,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+static int
+fail(struct tcd_call *c, enum tcd_dialect d, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	k = snprintf(c->err, sizeof(c->err), "malformed %s call: ",
+	    dialect_names[d]);
+	va_start(ap, fmt);
+	vsnprintf(c->err + k, sizeof(c->err) - (size_t)k, fmt, ap);
+	va_end(ap);
+	c->erroff = off;
+	return -1;
+}
+
+static void
+add_arg(struct tcd_call *c, size_t key, size_t keylen, size_t val,
+    size_t vallen)
+{
+	struct tcd_arg *a;
+
+	if (c->nargs == c->argcap) {
+		c->argcap = c->argcap != 0 ? c->argcap * 2 : 8;
+		c->args = xreallocarray(c->args, c->argcap, sizeof(*c->args));
+	}
+	a = &c->args[c->nargs++];
+	a->key = key;
+	a->keylen = keylen;
+	a->val = val;
+	a->vallen = vallen;
+}
+
+/*
+ * A qwen3 or invoke value [a, b) as written up to the next tag: without
+ * a "</parameter>" that ends it, and without one newline of layout on
+ * either side.
+ */
+static void
+add_value(struct tcd_call *c, const char *s, size_t key, size_t keylen,
+    size_t a, size_t b)
+{
+	size_t t = b;
+
+	while (t > a && is_ws(s[t - 1]))
+		t--;
+	if (t - a >= 12 && memcmp(s + t - 12, "</parameter>", 12) == 0)
+		b = t - 12;
+	if (b - a >= 1 && s[a] == '\n')
+		a++;
+	else if (b - a >= 2 && s[a] == '\r' && s[a + 1] == '\n')
+		a += 2;
+	if (b > a && s[b - 1] == '\n') {
+		b--;
+		if (b > a && s[b - 1] == '\r')
+			b--;
+	}
+	add_arg(c, key, keylen, a, b - a);
+}
+
+/* qwen3: the next "<parameter=" or "</function>" from p, or NONE. */
+static size_t
+qwen3_next(const char *s, size_t n, size_t p)
+{
+	const char *q;
+
+	for (; p < n && (q = memchr(s + p, '<', n - p)) != NULL; p++) {
+		p = (size_t)(q - s);
+		if (at(s, n, p, LIT("<parameter=")) ||
+		    at(s, n, p, LIT("</function>")))
+			return p;
+	}
+	return NONE;
+}
+
+static int
+parse_qwen3(const char *s, size_t n, struct tcd_call *c)
+{
+	const char *wrap = NULL, *wrap_close = NULL;
+	size_t p, w = 0, f, e, a, key = 0, keylen = 0;
+	int first = 1;
+
+	p = skip_ws(s, n, 0);
+	if (at(s, n, p, LIT("<tool_call>"))) {
+		wrap = "<tool_call>";
+		wrap_close = "</tool_call>";
+	} else if (at(s, n, p, LIT("<seed:tool_call>"))) {
+		wrap = "<seed:tool_call>";
+		wrap_close = "</seed:tool_call>";
+	}
+	if (wrap != NULL) {
+		w = p;
+		p = skip_ws(s, n, p + strlen(wrap));
+	}
+	if (!at(s, n, p, LIT("<function=")))
+		return fail(c, TCD_QWEN3, p, "<function=NAME> expected");
+	f = p;
+	if ((e = find(s, n, f + 10, LIT(">"))) == NONE)
+		return fail(c, TCD_QWEN3, f, "<function= is not closed by >");
+	if (!span(s, f + 10, e, &c->name, &c->namelen))
+		return fail(c, TCD_QWEN3, f, "<function=> has no name");
+	for (p = e + 1;; first = 0) {
+		if ((e = qwen3_next(s, n, p)) == NONE)
+			return fail(c, TCD_QWEN3, f,
+			    "<function=NAME> has no </function>");
+		if (first && (a = skip_ws(s, n, p)) < e)
+			return fail(c, TCD_QWEN3, a,
+			    "text outside a parameter");
+		if (!first)
+			add_value(c, s, key, keylen, p, e);
+		if (at(s, n, e, LIT("</function>")))
+			break;
+		if ((p = find(s, n, e + 11, LIT(">"))) == NONE)
+			return fail(c, TCD_QWEN3, e,
+			    "<parameter= is not closed by >");
+		if (!span(s, e + 11, p++, &key, &keylen))
+			return fail(c, TCD_QWEN3, e,
+			    "<parameter=> has no name");
+	}
+	p = skip_ws(s, n, e + 11);
+	if (wrap != NULL && at(s, n, p, wrap_close, strlen(wrap_close))) {
+		if ((p = skip_ws(s, n, p + strlen(wrap_close))) < n)
+			return fail(c, TCD_QWEN3, p, "text after %s",
+			    wrap_close);
+		return 0;
+	}
+	if (wrap != NULL && p == n)
+		return fail(c, TCD_QWEN3, w, "%s has no %s", wrap, wrap_close);
+	if (p == n)
+		return 0;
+	if (at(s, n, p, LIT("<function=")))
+		return fail(c, TCD_QWEN3, p,
+		    "a second <function=NAME> in one call");
+	return fail(c, TCD_QWEN3, p, "text after </function>");
+}
+
+/*
+ * invoke: after a tag's name at p, white space, "name", "=" with white
+ * space around it: the offset past them, or NONE.
+ */
+static size_t
+name_attr(const char *s, size_t n, size_t p)
+{
+	if (p >= n || !is_ws(s[p]))
+		return NONE;
+	p = skip_ws(s, n, p);
+	if (!at(s, n, p, LIT("name")))
+		return NONE;
+	p = skip_ws(s, n, p + 4);
+	if (p >= n || s[p] != '=')
+		return NONE;
+	return skip_ws(s, n, p + 1);
+}
+
+/* invoke: whether a parameter's tag, "<parameter name=", starts at p. */
+static int
+invoke_param(const char *s, size_t n, size_t p)
+{
+	return at(s, n, p, LIT("<parameter")) &&
+	    name_attr(s, n, p + 10) != NONE;
+}
+
+/* invoke: the next parameter or "</invoke>" from p, or NONE. */
+static size_t
+invoke_next(const char *s, size_t n, size_t p)
+{
+	const char *q;
+
+	for (; p < n && (q = memchr(s + p, '<', n - p)) != NULL; p++) {
+		p = (size_t)(q - s);
+		if (at(s, n, p, LIT("</invoke>")) || invoke_param(s, n, p))
+			return p;
+	}
+	return NONE;
+}
+
+/*
+ * invoke: the tag at t, "<invoke" or "<parameter" (tag, of taglen bytes),
+ * with its one attribute name="NAME": the trimmed name in *off and
+ * *len, and in *end the offset past its ">".
+ */
+static int
+named_tag(const char *s, size_t n, size_t t, const char *tag,
+    size_t taglen, struct tcd_call *c, size_t *off, size_t *len, size_t *end)
+{
+	size_t p, q;
+
+	if ((p = name_attr(s, n, t + taglen)) == NONE || p >= n ||
+	    (s[p] != '"' && s[p] != '\''))
+		return fail(c, TCD_INVOKE, t, "%s> has no name attribute",
+		    tag);
+	if ((q = find(s, n, p + 1, s + p, 1)) == NONE)
+		return fail(c, TCD_INVOKE, t,
+		    "the name of %s> has no closing quote", tag);
+	*end = skip_ws(s, n, q + 1) + 1;
+	if (*end > n || s[*end - 1] != '>')
+		return fail(c, TCD_INVOKE, t,
+		    "%s name=\"...\" is not closed by >", tag);
+	if (!span(s, p + 1, q, off, len))
+		return fail(c, TCD_INVOKE, t, "%s name=\"\"> has no name", tag);
+	return 0;
+}
+
+static int
+parse_invoke(const char *s, size_t n, struct tcd_call *c)
+{
+	size_t p, t, e, a, b, key = 0, keylen = 0;
+	int first = 1;
+
+	t = skip_ws(s, n, 0);
+	if (!at(s, n, t, LIT("<invoke")) || (t + 7 < n && !is_ws(s[t + 7]) &&
+	    s[t + 7] != '>'))
+		return fail(c, TCD_INVOKE, t,
+		    "<invoke name=\"NAME\"> expected");
+	if (named_tag(s, n, t, LIT("<invoke"), c, &c->name, &c->namelen,
+	    &p) != 0)
+		return -1;
+	for (;; first = 0) {
+		if ((e = invoke_next(s, n, p)) == NONE)
+			return fail(c, TCD_INVOKE, t,
+			    "<invoke> has no </invoke>");
+		if (first && (a = skip_ws(s, n, p)) < e) {
+			/* a <parameter> whose tag is wrong: say how */
+			if (at(s, n, a, LIT("<parameter")) && (a + 10 == n ||
+			    is_ws(s[a + 10]) || s[a + 10] == '>'))
+				return named_tag(s, n, a, LIT("<parameter"), c,
+				    &a, &b, &p);
+			return fail(c, TCD_INVOKE, a,
+			    "text outside a parameter");
+		}
+		if (!first)
+			add_value(c, s, key, keylen, p, e);
+		if (at(s, n, e, LIT("</invoke>")))
+			break;
+		if (named_tag(s, n, e, LIT("<parameter"), c, &key, &keylen,
+		    &p) != 0)
+			return -1;
+	}
+	p = skip_ws(s, n, e + 9);
+	if (p < n)
+		return fail(c, TCD_INVOKE, p, "text after </invoke>");
+	return 0;
+}
+
+/*
+ * glm: the end of the value that starts at p: the first "</arg_value>"
+ * followed by white space and "<arg_key>" or "</tool_call>", or NONE.
+ */
+static size_t
+glm_value_end(const char *s, size_t n, size_t p)
+{
+	size_t e, q;
+
+	while ((e = find(s, n, p, LIT("</arg_value>"))) != NONE) {
+		q = skip_ws(s, n, e + 12);
+		if (at(s, n, q, LIT("<arg_key>")) ||
+		    at(s, n, q, LIT("</tool_call>")))
+			return e;
+		p = e + 1;
+	}
+	return NONE;
+}
+
+static int
+parse_glm(const char *s, size_t n, struct tcd_call *c)
+{
+	size_t t, p, a, b, k, v, e;	/* the key: a, b bytes */
+
+	t = skip_ws(s, n, 0);
+	if (!at(s, n, t, LIT("<tool_call>")))
+		return fail(c, TCD_GLM, t, "<tool_call> expected");
+	if ((p = find(s, n, t + 11, LIT("<"))) == NONE)
+		p = n;
+	if (!span(s, t + 11, p, &c->name, &c->namelen))
+		return fail(c, TCD_GLM, t, "<tool_call> has no name");
+	while (p < n && at(s, n, p, LIT("<arg_key>"))) {
+		k = p;
+		if ((e = find(s, n, k + 9, LIT("</arg_key>"))) == NONE)
+			return fail(c, TCD_GLM, k,
+			    "<arg_key> has no </arg_key>");
+		if (!span(s, k + 9, e, &a, &b))
+			return fail(c, TCD_GLM, k,
+			    "<arg_key></arg_key> has no name");
+		v = skip_ws(s, n, e + 10);
+		if (!at(s, n, v, LIT("<arg_value>")))
+			return fail(c, TCD_GLM, k,
+			    "<arg_key> has no <arg_value>");
+		if ((e = glm_value_end(s, n, v + 11)) == NONE) {
+			/* no end is followed by what may follow a value */
+			if ((e = find_last(s, n, v + 11,
+			    LIT("</arg_value>"))) == NONE)
+				return fail(c, TCD_GLM, v,
+				    "<arg_value> has no </arg_value>");
+			if ((p = skip_ws(s, n, e + 12)) == n)
+				return fail(c, TCD_GLM, t,
+				    "<tool_call> has no </tool_call>");
+			return fail(c, TCD_GLM, p, "text outside an argument");
+		}
+		add_arg(c, a, b, v + 11, e - (v + 11));
+		p = skip_ws(s, n, e + 12);
+	}
+	if (p == n)
+		return fail(c, TCD_GLM, t, "<tool_call> has no </tool_call>");
+	if (!at(s, n, p, LIT("</tool_call>")))
+		return fail(c, TCD_GLM, p, "text outside an argument");
+	if ((p = skip_ws(s, n, p + 12)) < n)
+		return fail(c, TCD_GLM, p, "text after </tool_call>");
+	return 0;
+}
+
+/*
+ * Reads n bytes of JSON at s as the seed's JSON text is read: duplicate
+ * keys refused, integers exact unless one is past int64.
+ */
+static json_t *
+load_exact(const char *s, size_t n, json_error_t *e)
+{
+	json_t *j;
+
+	j = json_loadb(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, e);
+	if (j == NULL && json_error_code(e) == json_error_numeric_overflow)
+		j = json_loadb(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+		    JSON_DECODE_INT_AS_REAL, e);
+	return j;
+}
+
+/* The error jansson gave for the JSON at offset j of the call. */
+static int
+json_fail(struct tcd_call *c, size_t j, size_t len, const json_error_t *e)
+{
+	size_t off = j + (e->position > 0 ? (size_t)e->position : 0);
+	const char *near;
+	int k;
+
+	if (off > j + len)
+		off = j + len;
+	switch (json_error_code(e)) {
+	case json_error_premature_end_of_input:
+		return fail(c, TCD_HERMES, off, "the JSON ends early");
+	case json_error_end_of_input_expected:
+		return fail(c, TCD_HERMES, off, "text after the JSON object");
+	case json_error_invalid_utf8:
+		return fail(c, TCD_HERMES, off, "the JSON is not valid UTF-8");
+	case json_error_duplicate_key:
+		return fail(c, TCD_HERMES, off,
+		    "the JSON object has a duplicate key");
+	case json_error_stack_overflow:
+		return fail(c, TCD_HERMES, off, "the JSON nests too deep");
+	case json_error_numeric_overflow:
+		return fail(c, TCD_HERMES, off,
+		    "a number in the JSON is out of range");
+	default:
+		/* jansson's message: its fixed part, one line */
+		near = strstr(e->text, " near ");
+		k = near != NULL ? (int)(near - e->text) : (int)strlen(e->text);
+		return fail(c, TCD_HERMES, off, "invalid JSON: %.*s", k,
+		    e->text);
+	}
+}
+
+/* hermes: the string at q (its opening quote) as the tool's name. */
+static int
+hermes_name(const char *s, size_t q, json_t *name, struct tcd_call *c)
+{
+	size_t p = q + 1;
+	int escaped = 0;
+
+	if (!json_is_string(name))
+		return fail(c, TCD_HERMES, q, "\"name\" is not a string");
+	if (json_string_length(name) == 0)
+		return fail(c, TCD_HERMES, q, "\"name\" is empty");
+	/* jansson has read it: it ends at an unescaped quote */
+	for (; s[p] != '"'; p++)
+		if (s[p] == '\\') {
+			escaped = 1;
+			p++;
+		}
+	c->name = q + 1;
+	c->namelen = p - (q + 1);
+	if (escaped) {
+		c->namebuflen = json_string_length(name);
+		c->namebuf = xmalloc(c->namebuflen + 1);
+		memcpy(c->namebuf, json_string_value(name), c->namebuflen);
+		c->namebuf[c->namebuflen] = '\0';
+	}
+	return 0;
+}
+
+/* hermes: the arguments, at offset q of the text, into c->json. */
+static int
+hermes_args(const char *what, size_t q, json_t *args, struct tcd_call *c)
+{
+	json_error_t e;
+	json_t *j;
+
+	if (args == NULL) {
+		c->json = json_object();
+		return 0;
+	}
+	if (json_is_object(args)) {
+		c->json = json_incref(args);
+		return 0;
+	}
+	if (!json_is_string(args))
+		return fail(c, TCD_HERMES, q, "\"%s\" is not an object", what);
+	j = load_exact(json_string_value(args), json_string_length(args), &e);
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return fail(c, TCD_HERMES, q,
+		    "\"%s\" is a string that holds no JSON object", what);
+	}
+	c->json = j;
+	return 0;
+}
+
+static int
+parse_hermes(const char *s, size_t n, struct tcd_call *c)
+{
+	json_error_t e;
+	json_t *v = NULL, *args, *params;
+	size_t t, j, end, p;
+	const char *nul;
+	int r;
+
+	t = skip_ws(s, n, 0);
+	if (!at(s, n, t, LIT("<tool_call>")))
+		return fail(c, TCD_HERMES, t, "<tool_call> expected");
+	if ((end = find_last(s, n, t + 11, LIT("</tool_call>"))) == NONE)
+		return fail(c, TCD_HERMES, t,
+		    "<tool_call> has no </tool_call>");
+	if ((p = skip_ws(s, n, end + 12)) < n)
+		return fail(c, TCD_HERMES, p, "text after </tool_call>");
+	j = skip_ws(s, n, t + 11);
+	while (end > j && is_ws(s[end - 1]))
+		end--;
+	if (j == end)
+		return fail(c, TCD_HERMES, t, "<tool_call> holds no JSON");
+	/* jansson would take a NUL byte for the end of its input */
+	if ((nul = memchr(s + j, '\0', end - j)) != NULL)
+		return fail(c, TCD_HERMES, (size_t)(nul - s),
+		    "the JSON holds a NUL byte");
+	if ((v = load_exact(s + j, end - j, &e)) == NULL)
+		return json_fail(c, j, end - j, &e);
+	r = -1;
+	if (!json_is_object(v)) {
+		fail(c, TCD_HERMES, j, "the JSON is not an object");
+		goto out;
+	}
+	if (json_object_get(v, "name") == NULL) {
+		fail(c, TCD_HERMES, j, "the JSON object has no \"name\"");
+		goto out;
+	}
+	if (hermes_name(s, jsonx_member(s, end, j, "name"),
+	    json_object_get(v, "name"), c) != 0)
+		goto out;
+	args = json_object_get(v, "arguments");
+	params = json_object_get(v, "parameters");
+	if (args != NULL && params != NULL) {
+		fail(c, TCD_HERMES, jsonx_member(s, end, j, "parameters"),
+		    "the JSON object has both \"arguments\" and "
+		    "\"parameters\"");
+		goto out;
+	}
+	if (args != NULL || params == NULL)
+		r = hermes_args("arguments", jsonx_member(s, end, j,
+		    "arguments"), args, c);
+	else
+		r = hermes_args("parameters", jsonx_member(s, end, j,
+		    "parameters"), params, c);
+out:
+	json_decref(v);
+	return r;
+}
+
+int
+tcd_parse(enum tcd_dialect d, const char *s, size_t n, struct tcd_call *c)
+{
+	memset(c, 0, sizeof(*c));
+	switch (d) {
+	case TCD_QWEN3:
+		return parse_qwen3(s, n, c);
+	case TCD_INVOKE:
+		return parse_invoke(s, n, c);
+	case TCD_GLM:
+		return parse_glm(s, n, c);
+	case TCD_HERMES:
+		return parse_hermes(s, n, c);
+	}
+	snprintf(c->err, sizeof(c->err), "unknown tool-call dialect %d",
+	    (int)d);
+	return -1;
+}
+
+void
+tcd_call_free(struct tcd_call *c)
+{
+	free(c->args);
+	free(c->namebuf);
+	json_decref(c->json);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *
+tcd_name(const struct tcd_call *c, const char *s, size_t *len)
+{
+	if (c->namebuf != NULL) {
+		*len = c->namebuflen;
+		return c->namebuf;
+	}
+	*len = c->namelen;
+	return s + c->name;
+}

@@ -1,0 +1,524 @@
+/*
+ * Unit tests of lib/tcdialect: every fixture of t/data/toolcall-parse/
+ * dialects (DIALECT-CASE.txt, one call's text, the file's last newline
+ * not part of it; DIALECT-CASE.json, what it reads as), written after
+ * the published examples of each model family; every strict prefix of
+ * each fixture refused, as a truncated call is; values byte for byte;
+ * and every error message with its offset.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "tcdialect.h"
+#include "unit.h"
+#include "xalloc.h"
+
+#define DIR	"t/data/toolcall-parse/dialects"
+
+static const char *const names[] = { "", "qwen3", "invoke", "glm", "hermes" };
+
+/* The dialect a fixture's name begins with, or 0. */
+static enum tcd_dialect
+dialect_of(const char *path)
+{
+	const char *base = strrchr(path, '/') != NULL ? strrchr(path, '/') +
+	    1 : path;
+	size_t i, len;
+
+	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++) {
+		len = strlen(names[i]);
+		if (strncmp(base, names[i], len) == 0 && base[len] == '-')
+			return (enum tcd_dialect)i;
+	}
+	return 0;
+}
+
+/*
+ * What the call s reads as, in compact JSON: {"name":...,"args":[[KEY,
+ * VALUE],...]} for the raw-text dialects, {"name":...,"arguments":{...}}
+ * for hermes, {"error":...,"offset":N} for a malformed call. The caller
+ * frees it.
+ */
+static char *
+render(enum tcd_dialect d, const char *s, size_t n)
+{
+	struct tcd_call c;
+	json_t *j, *args, *pair;
+	const char *name;
+	size_t i, len;
+	char *out;
+
+	if (tcd_parse(d, s, n, &c) != 0) {
+		j = json_pack("{s:s, s:I}", "error", c.err, "offset",
+		    (json_int_t)c.erroff);
+	} else {
+		name = tcd_name(&c, s, &len);
+		j = json_object();
+		json_object_set_new(j, "name", json_stringn(name, len));
+		if (d == TCD_HERMES) {
+			json_object_set(j, "arguments", c.json);
+		} else {
+			args = json_array();
+			for (i = 0; i < c.nargs; i++) {
+				pair = json_array();
+				json_array_append_new(pair, json_stringn(s +
+				    c.args[i].key, c.args[i].keylen));
+				json_array_append_new(pair, json_stringn(s +
+				    c.args[i].val, c.args[i].vallen));
+				json_array_append_new(args, pair);
+			}
+			json_object_set_new(j, "args", args);
+		}
+	}
+	tcd_call_free(&c);
+	out = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (out == NULL)
+		unit_bail("json_dumps");
+	return out;
+}
+
+/* The n bytes of a file, with its last newline left out. */
+static char *
+slurp(const char *path, size_t *n)
+{
+	struct buf b = BUF_INIT;
+	char chunk[4096], *s;
+	size_t k;
+	FILE *f;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		unit_bail(path);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, k);
+	if (ferror(f))
+		unit_bail(path);
+	fclose(f);
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	*n = b.len;
+	s = xmemdup(b.data != NULL ? b.data : "", b.len + 1);
+	buf_free(&b);
+	return s;
+}
+
+/* Whether every prefix of s, shorter than n, is refused with a good error. */
+static void
+prefixes(enum tcd_dialect d, const char *s, size_t n, const char *what)
+{
+	struct tcd_call c;
+	size_t len, bad = n;
+	int r;
+
+	for (len = 0; len < n && bad == n; len++) {
+		r = tcd_parse(d, s, len, &c);
+		if (r != -1 || c.erroff > len || strncmp(c.err, "malformed ",
+		    10) != 0 || strchr(c.err, '\n') != NULL)
+			bad = len;
+		tcd_call_free(&c);
+	}
+	unit_ok(bad == n, unit_fmt("%s: every prefix is a malformed call",
+	    what));
+	if (bad != n)
+		printf("#   the prefix of %zu bytes is not\n", bad);
+}
+
+/* Every fixture: read as its .json says, and cut at every byte refused. */
+static void
+test_fixtures(void)
+{
+	json_error_t e;
+	json_t *want;
+	glob_t g;
+	char *s, *got, *wanted, path[4096];
+	size_t i, n, len;
+	enum tcd_dialect d;
+
+	if (glob(DIR "/*.txt", 0, NULL, &g) != 0)
+		unit_bail("glob " DIR "/*.txt");
+	for (i = 0; i < g.gl_pathc; i++) {
+		d = dialect_of(g.gl_pathv[i]);
+		unit_ok(d != 0, unit_fmt("%s: the dialect is in its name",
+		    g.gl_pathv[i]));
+		if (d == 0)
+			continue;
+		s = slurp(g.gl_pathv[i], &n);
+		len = strlen(g.gl_pathv[i]);
+		snprintf(path, sizeof(path), "%.*s.json", (int)(len - 4),
+		    g.gl_pathv[i]);
+		/* as the call's JSON is read: integers past int64 as reals */
+		want = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+		if (want == NULL && json_error_code(&e) ==
+		    json_error_numeric_overflow)
+			want = json_load_file(path, JSON_REJECT_DUPLICATES |
+			    JSON_DECODE_INT_AS_REAL, &e);
+		if (want == NULL)
+			unit_bail(path);
+		wanted = json_dumps(want, JSON_COMPACT);
+		got = render(d, s, n);
+		unit_str(got, wanted, g.gl_pathv[i]);
+		prefixes(d, s, n, g.gl_pathv[i]);
+		free(got);
+		free(wanted);
+		json_decref(want);
+		free(s);
+	}
+	unit_ok(g.gl_pathc >= 20, unit_fmt("%zu fixtures in " DIR,
+	    g.gl_pathc));
+	globfree(&g);
+}
+
+/*
+ * A malformed call: the text with "@" where the error lies (taken out
+ * before the text is read), and the message.
+ */
+struct bad {
+	enum tcd_dialect d;
+	const char	*text;
+	size_t		 len;
+	const char	*err;
+};
+
+#define BAD(d, text, err)	{ d, text, sizeof(text) - 1, err }
+
+static const struct bad bads[] = {
+	/* qwen3 */
+	BAD(TCD_QWEN3, "@", "<function=NAME> expected"),
+	BAD(TCD_QWEN3, " \n@", "<function=NAME> expected"),
+	BAD(TCD_QWEN3, "<tool_call>\n@{\"name\": \"f\"}\n</tool_call>",
+	    "<function=NAME> expected"),
+	BAD(TCD_QWEN3, "<tool_call>\n@<function=get_weather",
+	    "<function= is not closed by >"),
+	BAD(TCD_QWEN3, "<tool_call>\n@<function= >\n</function>\n"
+	    "</tool_call>", "<function=> has no name"),
+	BAD(TCD_QWEN3, "<tool_call>\n@<function=f>\n<parameter=a>\n1\n"
+	    "</parameter>\n</tool_call>", "<function=NAME> has no </function>"),
+	BAD(TCD_QWEN3, "<tool_call>\n<function=f>\n@hello\n<parameter=a>1"
+	    "</parameter>\n</function>\n</tool_call>",
+	    "text outside a parameter"),
+	BAD(TCD_QWEN3, "<function=f>\n@<parameter=city",
+	    "<parameter= is not closed by >"),
+	BAD(TCD_QWEN3, "<function=f>\n@<parameter=>1</parameter>\n"
+	    "</function>", "<parameter=> has no name"),
+	BAD(TCD_QWEN3, "<tool_call>\n<function=a>\n</function>\n"
+	    "@<function=b>\n</function>\n</tool_call>",
+	    "a second <function=NAME> in one call"),
+	BAD(TCD_QWEN3, "<function=a></function>@<function=b></function>",
+	    "a second <function=NAME> in one call"),
+	BAD(TCD_QWEN3, "@<tool_call>\n<function=f>\n</function>\n",
+	    "<tool_call> has no </tool_call>"),
+	BAD(TCD_QWEN3, "@<seed:tool_call><function=f></function>",
+	    "<seed:tool_call> has no </seed:tool_call>"),
+	BAD(TCD_QWEN3, "<function=f></function>\n@</tool_call>",
+	    "text after </function>"),
+	BAD(TCD_QWEN3, "<seed:tool_call><function=f></function>"
+	    "@</tool_call>", "text after </function>"),
+	BAD(TCD_QWEN3, "<tool_call><function=f></function></tool_call>\n@x",
+	    "text after </tool_call>"),
+	BAD(TCD_QWEN3, "<seed:tool_call><function=f></function>"
+	    "</seed:tool_call>@x", "text after </seed:tool_call>"),
+	/* invoke */
+	BAD(TCD_INVOKE, "@", "<invoke name=\"NAME\"> expected"),
+	BAD(TCD_INVOKE, "@<minimax:tool_call>\n<invoke name=\"f\">\n"
+	    "</invoke>", "<invoke name=\"NAME\"> expected"),
+	BAD(TCD_INVOKE, "@<invoked name=\"f\">\n</invoke>",
+	    "<invoke name=\"NAME\"> expected"),
+	BAD(TCD_INVOKE, "@<invoke>\n</invoke>",
+	    "<invoke> has no name attribute"),
+	BAD(TCD_INVOKE, "@<invoke id=\"1\">\n</invoke>",
+	    "<invoke> has no name attribute"),
+	BAD(TCD_INVOKE, "@<invoke name=f>\n</invoke>",
+	    "<invoke> has no name attribute"),
+	BAD(TCD_INVOKE, "@<invoke name=\"f>\n</invoke>",
+	    "the name of <invoke> has no closing quote"),
+	BAD(TCD_INVOKE, "@<invoke name=\"f\" id=\"2\">\n</invoke>",
+	    "<invoke name=\"...\" is not closed by >"),
+	BAD(TCD_INVOKE, "@<invoke name=\" \">\n</invoke>",
+	    "<invoke name=\"\"> has no name"),
+	BAD(TCD_INVOKE, "@<invoke name=\"f\">\n<parameter name=\"a\">1"
+	    "</parameter>\n", "<invoke> has no </invoke>"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n@text\n<parameter name=\"a\">"
+	    "1</parameter>\n</invoke>", "text outside a parameter"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n@<parameter>1</parameter>\n"
+	    "</invoke>", "<parameter> has no name attribute"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n@<parameter name=\"a>1"
+	    "</parameter>\n</invoke>",
+	    "the name of <parameter> has no closing quote"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n@<parameter name=\"a\" "
+	    "type=\"int\">1</parameter>\n</invoke>",
+	    "<parameter name=\"...\" is not closed by >"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n@<parameter name=''>1"
+	    "</parameter>\n</invoke>", "<parameter name=\"\"> has no name"),
+	BAD(TCD_INVOKE, "<invoke name=\"f\">\n</invoke>\n@<invoke name=\"g\">"
+	    "\n</invoke>", "text after </invoke>"),
+	/* glm */
+	BAD(TCD_GLM, "@{\"name\": \"f\"}", "<tool_call> expected"),
+	BAD(TCD_GLM, "@<tool_call>\n<function=f>\n</function>\n</tool_call>",
+	    "<tool_call> has no name"),
+	BAD(TCD_GLM, "@<tool_call><arg_key>a</arg_key><arg_value>1"
+	    "</arg_value></tool_call>", "<tool_call> has no name"),
+	BAD(TCD_GLM, "@<tool_call>get_date", "<tool_call> has no </tool_call>"),
+	BAD(TCD_GLM, "@<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1"
+	    "</arg_value>\n", "<tool_call> has no </tool_call>"),
+	BAD(TCD_GLM, "<tool_call>f\n@<arg_value>1</arg_value>\n</tool_call>",
+	    "text outside an argument"),
+	BAD(TCD_GLM, "<tool_call>f<arg_key>a</arg_key><arg_value>1"
+	    "</arg_value>@junk</tool_call>", "text outside an argument"),
+	BAD(TCD_GLM, "<tool_call>f\n@<arg_key>a\n</tool_call>",
+	    "<arg_key> has no </arg_key>"),
+	BAD(TCD_GLM, "<tool_call>f\n@<arg_key> </arg_key>\n<arg_value>1"
+	    "</arg_value>\n</tool_call>", "<arg_key></arg_key> has no name"),
+	BAD(TCD_GLM, "<tool_call>f\n@<arg_key>a</arg_key>\n</tool_call>",
+	    "<arg_key> has no <arg_value>"),
+	BAD(TCD_GLM, "<tool_call>f@<arg_key>a</arg_key>x<arg_value>1"
+	    "</arg_value></tool_call>", "<arg_key> has no <arg_value>"),
+	BAD(TCD_GLM, "<tool_call>f\n<arg_key>a</arg_key>\n@<arg_value>1\n"
+	    "</tool_call>", "<arg_value> has no </arg_value>"),
+	BAD(TCD_GLM, "<tool_call>get_date</tool_call>\n@x",
+	    "text after </tool_call>"),
+	/* hermes */
+	BAD(TCD_HERMES, "@{\"name\": \"f\"}", "<tool_call> expected"),
+	BAD(TCD_HERMES, "@<tool_call>{\"name\": \"f\"}",
+	    "<tool_call> has no </tool_call>"),
+	BAD(TCD_HERMES, "@<tool_call>\n</tool_call>",
+	    "<tool_call> holds no JSON"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\"}</tool_call>@x",
+	    "text after </tool_call>"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f@\0\"}</tool_call>",
+	    "the JSON holds a NUL byte"),
+	BAD(TCD_HERMES, "<tool_call>\n{\"name\": \"f\", \"arguments\": "
+	    "{\"a\": 1}@\n</tool_call>", "the JSON ends early"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\"} {@\"name\": \"g\"}"
+	    "</tool_call>", "text after the JSON object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f@\xff\"}</tool_call>",
+	    "the JSON is not valid UTF-8"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"name\"@: \"g\"}"
+	    "</tool_call>", "the JSON object has a duplicate key"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": "
+	    "{\"x\": 1e999@}}</tool_call>",
+	    "a number in the JSON is out of range"),
+	BAD(TCD_HERMES, "<tool_call>{'@name': 'f'}</tool_call>",
+	    "invalid JSON: string or '}' expected"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\" \"f\"@}</tool_call>",
+	    "invalid JSON: ':' expected"),
+	/* the offset is in bytes: "é" is two */
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"\xc3\xa9\" \"x\"@}"
+	    "</tool_call>", "invalid JSON: '}' expected"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": tru@}</tool_call>",
+	    "invalid JSON: invalid token"),
+	BAD(TCD_HERMES, "<tool_call>@[\"f\"]</tool_call>",
+	    "the JSON is not an object"),
+	BAD(TCD_HERMES, "<tool_call>\n@{\"arguments\": {}}\n</tool_call>",
+	    "the JSON object has no \"name\""),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": @42}</tool_call>",
+	    "\"name\" is not a string"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": @\"\"}</tool_call>",
+	    "\"name\" is empty"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": @[1]}"
+	    "</tool_call>", "\"arguments\" is not an object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": @null}"
+	    "</tool_call>", "\"arguments\" is not an object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": "
+	    "@\"[1]\"}</tool_call>",
+	    "\"arguments\" is a string that holds no JSON object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": "
+	    "@\"{\\\"a\\\": }\"}</tool_call>",
+	    "\"arguments\" is a string that holds no JSON object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"parameters\": @7}"
+	    "</tool_call>", "\"parameters\" is not an object"),
+	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": {}, "
+	    "\"parameters\": @{}}</tool_call>",
+	    "the JSON object has both \"arguments\" and \"parameters\""),
+};
+
+/* Reads a malformed call: its message and offset. */
+static void
+check_bad(const struct bad *b)
+{
+	struct tcd_call c;
+	const char *mark = memchr(b->text, '@', b->len);
+	char *s, want[300];
+	size_t off, n = b->len - 1;
+	int r;
+
+	if (mark == NULL)
+		unit_bail("a bad call without its @");
+	off = (size_t)(mark - b->text);
+	s = xmalloc(n + 1);
+	memcpy(s, b->text, off);
+	memcpy(s + off, mark + 1, b->len - off - 1);
+	s[n] = '\0';
+	r = tcd_parse(b->d, s, n, &c);
+	snprintf(want, sizeof(want), "malformed %s call: %s", names[b->d],
+	    b->err);
+	unit_long(r, -1, unit_fmt("%s %s: refused", names[b->d], b->err));
+	unit_str(c.err, want, unit_fmt("%s %s: the message", names[b->d],
+	    b->err));
+	unit_long((long)c.erroff, (long)off, unit_fmt("%s %s: the offset",
+	    names[b->d], b->err));
+	tcd_call_free(&c);
+	free(s);
+}
+
+static void
+test_errors(void)
+{
+	struct buf b = BUF_INIT;
+	struct tcd_call c;
+	size_t i;
+
+	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++)
+		check_bad(&bads[i]);
+
+	/* jansson's limit of depth, 2048 */
+	buf_adds(&b, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ");
+	for (i = 0; i < 2048; i++)
+		buf_adds(&b, "[");
+	buf_adds(&b, "]}}</tool_call>");
+	/* two objects and 2047 arrays: one level too many */
+	unit_long(tcd_parse(TCD_HERMES, b.data, b.len, &c), -1,
+	    "hermes: 2049 levels of JSON refused");
+	unit_str(c.err, "malformed hermes call: the JSON nests too deep",
+	    "hermes: 2049 levels of JSON: the message");
+	unit_long((long)c.erroff, 11 + 33 + 2047,
+	    "hermes: 2049 levels of JSON: just past the 2049th level's [");
+	tcd_call_free(&c);
+	buf_free(&b);
+
+	unit_long(tcd_parse((enum tcd_dialect)9, "x", 1, &c), -1,
+	    "an unknown dialect refused");
+	unit_str(c.err, "unknown tool-call dialect 9",
+	    "an unknown dialect: the message");
+	tcd_call_free(&c);
+	tcd_call_free(&c);
+	unit_ok(c.args == NULL && c.json == NULL && c.namebuf == NULL,
+	    "tcd_call_free twice is harmless");
+}
+
+/* One good call and what it reads as. */
+struct good {
+	enum tcd_dialect d;
+	const char	*text;
+	size_t		 len;
+	const char	*want;
+	const char	*what;
+};
+
+#define GOOD(d, text, want, what) \
+	{ d, text, sizeof(text) - 1, want, what }
+
+static const struct good goods[] = {
+	GOOD(TCD_QWEN3, "<function=f>\n<parameter=a>\n1</parameter> tail\n"
+	    "<parameter=b>2</parameter>\n</function>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"1</parameter> tail\"],"
+	    "[\"b\",\"2\"]]}",
+	    "a </parameter> with text after it stays in the value"),
+	GOOD(TCD_QWEN3, "<function=f><parameter=a>x <function=g> y"
+	    "</parameter></function>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"x <function=g> y\"]]}",
+	    "a <function= inside a value is text"),
+	GOOD(TCD_QWEN3, "<tool_call>\n<function= f >\n<parameter= a b >"
+	    "\r\n\r\n</parameter>\n</function>\n</tool_call>",
+	    "{\"name\":\"f\",\"args\":[[\"a b\",\"\"]]}",
+	    "names trimmed; two CRLF newlines of layout and nothing else"),
+	GOOD(TCD_QWEN3, "<function=f><parameter=a>\n\n</parameter>\t"
+	    "</function>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"\"]]}",
+	    "a value of two newlines is empty"),
+	GOOD(TCD_QWEN3, "<function=f><parameter=a>\r</parameter>"
+	    "</function>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"\\r\"]]}",
+	    "a lone CR is no newline"),
+	GOOD(TCD_QWEN3, " \n<tool_call><function=f></function></tool_call>"
+	    "\n ", "{\"name\":\"f\",\"args\":[]}",
+	    "white space around the call"),
+	GOOD(TCD_INVOKE, "<invoke name=\"f\"><parameter name=\"a\">"
+	    "1 < 2 && x</parameter><parameter name=\"a\">two</parameter>"
+	    "</invoke>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"1 < 2 && x\"],[\"a\","
+	    "\"two\"]]}", "a repeated key kept in order"),
+	GOOD(TCD_INVOKE, "<invoke name=\"f\"><parameter name=\"a\">"
+	    "<parameter> <parameter id=\"1\"></invoke>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"<parameter> "
+	    "<parameter id=\\\"1\\\">\"]]}",
+	    "a <parameter without a name inside a value is text"),
+	GOOD(TCD_INVOKE, "<invoke name=\"a&amp;b\"></invoke>",
+	    "{\"name\":\"a&amp;b\",\"args\":[]}",
+	    "no entity is decoded in a name"),
+	GOOD(TCD_GLM, "<tool_call> f \n<arg_key> a </arg_key> <arg_value>"
+	    " 1 </arg_value> </tool_call>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\" 1 \"]]}",
+	    "glm: name and key trimmed, the value not"),
+	GOOD(TCD_GLM, "<tool_call>f<arg_key>a</arg_key><arg_value>"
+	    "</arg_value></tool_call>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"\"]]}", "glm: an empty value"),
+	GOOD(TCD_GLM, "<tool_call>f<arg_key>a</arg_key><arg_value>1"
+	    "</arg_value>x<arg_key>b</arg_key><arg_value>2</arg_value>"
+	    "</tool_call>",
+	    "{\"name\":\"f\",\"args\":[[\"a\",\"1</arg_value>x<arg_key>b"
+	    "</arg_key><arg_value>2\"]]}",
+	    "glm: a value runs to the </arg_value> that may end it"),
+	GOOD(TCD_HERMES, "<tool_call>{\"name\":\"f\",\"arguments\":"
+	    "{\"id\":9007199254740993,\"r\":1.0,\"z\":\"\\u0000\"}}"
+	    "</tool_call>",
+	    "{\"name\":\"f\",\"arguments\":{\"id\":9007199254740993,"
+	    "\"r\":1.0,\"z\":\"\\u0000\"}}",
+	    "hermes: integers exact, \\u0000 kept"),
+	GOOD(TCD_HERMES, "<tool_call>{\"name\":\"f\",\"arguments\":"
+	    "\"{\\\"id\\\":9007199254740993}\"}</tool_call>",
+	    "{\"name\":\"f\",\"arguments\":{\"id\":9007199254740993}}",
+	    "hermes: integers exact in a string of arguments"),
+	GOOD(TCD_HERMES, "<tool_call>{\"name\":\"f\",\"arguments\":{\"s\":"
+	    "\"</tool_call>\"}}</tool_call>",
+	    "{\"name\":\"f\",\"arguments\":{\"s\":\"</tool_call>\"}}",
+	    "hermes: the JSON runs to the last </tool_call>"),
+};
+
+static void
+test_good(void)
+{
+	struct tcd_call c;
+	const char *s, *name;
+	size_t i, len;
+	char *got;
+
+	for (i = 0; i < sizeof(goods) / sizeof(goods[0]); i++) {
+		got = render(goods[i].d, goods[i].text, goods[i].len);
+		unit_str(got, goods[i].want, unit_fmt("%s %s",
+		    names[goods[i].d], goods[i].what));
+		free(got);
+	}
+
+	/* an escaped name: its range in the text, its bytes decoded */
+	s = "<tool_call>{\"name\": \"get\\u005fdate\"}</tool_call>";
+	unit_long(tcd_parse(TCD_HERMES, s, strlen(s), &c), 0,
+	    "hermes: an escaped name");
+	unit_mem(s + c.name, c.namelen, "get\\u005fdate",
+	    "hermes: an escaped name: its range in the text");
+	name = tcd_name(&c, s, &len);
+	unit_mem(name, len, "get_date", "hermes: an escaped name: decoded");
+	unit_ok(name == c.namebuf && c.namebuflen == 8 &&
+	    c.namebuf[8] == '\0', "hermes: an escaped name: in namebuf");
+	tcd_call_free(&c);
+	s = "<tool_call>{\"name\": \"get_date\"}</tool_call>";
+	unit_long(tcd_parse(TCD_HERMES, s, strlen(s), &c), 0,
+	    "hermes: a plain name");
+	name = tcd_name(&c, s, &len);
+	unit_ok(c.namebuf == NULL && name == s + 21 && len == 8,
+	    "hermes: a plain name points into the text");
+	tcd_call_free(&c);
+}
+
+int
+main(void)
+{
+	test_fixtures();
+	test_errors();
+	test_good();
+	return unit_done();
+}
