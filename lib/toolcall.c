@@ -2842,8 +2842,7 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 	buf_reset(&tc->names);
 	buf_reset(&tc->arena);
 	tc->sname = tc->args = NONE;
-	name = c->namebuf != NULL ? c->namebuf : d + c->name;
-	namelen = c->namebuf != NULL ? strlen(c->namebuf) : c->namelen;
+	name = tcd_name(c, d, &namelen);
 	if (c->namebuf == NULL && raw_utf8(tc, c->name, c->namelen) != 0)
 		return -1;
 	tc->tname = node_new(tc, "tool_name", NONE, R_META);
