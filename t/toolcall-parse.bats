@@ -9,9 +9,10 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--iteration N]
-                      [--max-size BYTES] [--no-validate] [--print-prompt]
-                      [--strict] [--thread] [--tools FILE] [FILE ...]'
+USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--format NAME]
+                      [--iteration N] [--max-size BYTES] [--no-validate]
+                      [--print-prompt] [--strict] [--thread] [--tools FILE]
+                      [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
@@ -1891,4 +1892,158 @@ $USAGE"
 	printf '<tool><tool_name>apply_diff</tool_name><arguments><path>a</path><edits><search>x</search><replace>y</replace></edits></arguments></tool>\n' >in.txt
 	run -0 --separate-stderr toolcall-parse --tools "$D/tools-nested.json" in.txt
 	assert_output '{"server_name":"local","tool_name":"apply_diff","arguments":{"path":"a","edits":[{"search":"x","replace":"y"}]}}'
+}
+
+# Dialects of open models (issue 17)
+
+DD="$DATA/toolcall-parse/dialects"
+
+@test "--format: a name it does not know is a usage error" {
+	run -2 --separate-stderr toolcall-parse --format llama /dev/null
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: --format must be tool, qwen3, invoke, glm, hermes or auto, not \"llama\"
+$USAGE"
+}
+
+@test "--format qwen3: Qwen3-Coder's call with code in a value, byte for byte, between prose" {
+	{ printf 'I will write it.\n'; cat "$DD/qwen3-markup-value.txt"; printf 'Done.\n'; } >in.txt
+	run -0 --separate-stderr toolcall-parse --format qwen3 in.txt
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"path":"src/a.c","content":"if (a < b && c > d) {\n\tputs(\"<div class='"'"'x'"'"'>&amp;</div>\");\n\tprintf(\"%s\\n\", \"\\\\\");\n}\n/* </parameter> is text here */\nx = '"'"'<![CDATA[raw]]>'"'"';"}}'
+	assert_equal "$stderr" ""
+}
+
+@test "--format qwen3: Seed-OSS's wrapper, no wrapper at all, no arguments" {
+	cat "$DD/qwen3-seed-oss.txt" "$DD/qwen3-no-wrapper.txt" "$DD/qwen3-no-arguments.txt" >in.txt
+	run -0 --separate-stderr toolcall-parse --format qwen3 in.txt
+	assert_equal "${#lines[@]}" 3
+	assert_equal "${lines[0]}" '{"server_name":"local","tool_name":"get_weather","arguments":{"location":"San Francisco","unit":"celsius"}}'
+	assert_equal "$(printf '%s\n' "$output" | jq -c '[.tool_name, (.arguments | keys)]' | tr '\n' ' ')" "$(jq -c '[.name, ([.args[][0]] | unique)]' "$DD/qwen3-seed-oss.json" "$DD/qwen3-no-wrapper.json" "$DD/qwen3-no-arguments.json" | tr '\n' ' ')"
+}
+
+@test "--format invoke: two parallel calls in <function_calls>, the wrapper is prose" {
+	{ printf '<function_calls>\n'; cat "$DD/invoke-function-calls.txt" "$DD/invoke-no-arguments.txt"; printf '</function_calls>\n'; } >in.txt
+	run -0 --separate-stderr toolcall-parse --format invoke in.txt
+	assert_equal "${lines[0]}" '{"server_name":"local","tool_name":"get_weather","arguments":{"location":"San Francisco, CA","unit":"fahrenheit"}}'
+	assert_equal "${#lines[@]}" 2
+	run -0 --separate-stderr toolcall-parse --format invoke --events in.txt
+	assert_equal "${lines[0]}" '{"type":"text","text":"<function_calls>\n"}'
+	assert_equal "${lines[-1]}" '{"type":"text","text":"</function_calls>\n"}'
+}
+
+@test "--format glm: GLM-4.5's template and GLM-4.7's inline pairs; a call with no arguments" {
+	cat "$DD/glm-45-template.txt" "$DD/glm-47-inline.txt" >in.txt
+	printf '<tool_call>get_date</tool_call>\n' >>in.txt
+	run -0 --separate-stderr toolcall-parse --format glm in.txt
+	assert_equal "${#lines[@]}" 3
+	assert_equal "${lines[2]}" '{"server_name":"local","tool_name":"get_date","arguments":{}}'
+	assert_equal "$stderr" ""
+}
+
+@test "--format hermes: JSON arguments keep the model's types; arguments as a string of JSON; no arguments" {
+	printf 'Sure.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo", "days": 3, "alerts": false, "zip": "0150"}}\n</tool_call>\n<tool_call>{"name": "f", "arguments": "{\\"a\\": [1, 2]}"}</tool_call>\n<tool_call>{"name": "now"}</tool_call>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output '{"server_name":"local","tool_name":"get_weather","arguments":{"city":"Oslo","days":3,"alerts":false,"zip":"0150"}}
+{"server_name":"local","tool_name":"f","arguments":{"a":[1,2]}}
+{"server_name":"local","tool_name":"now","arguments":{}}'
+}
+
+@test "--format auto: one stream mixes every dialect, each call told by its opening" {
+	{
+		printf 'Hermes:\n<tool_call>\n{"name": "h", "arguments": {"x": 1}}\n</tool_call>\n'
+		printf 'GLM:\n<tool_call>g\n<arg_key>x</arg_key>\n<arg_value>2</arg_value>\n</tool_call>\n'
+		printf 'Qwen3:\n<tool_call>\n<function=q>\n<parameter=x>\n3\n</parameter>\n</function>\n</tool_call>\n'
+		printf 'MiniMax:\n<minimax:tool_call>\n<invoke name="i">\n<parameter name="x">4</parameter>\n</invoke>\n</minimax:tool_call>\n'
+		printf 'Seed:\n<tool><tool_name>t</tool_name><arguments><x>5</x></arguments></tool>\n'
+	} >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto in.txt
+	assert_output '{"server_name":"local","tool_name":"h","arguments":{"x":1}}
+{"server_name":"local","tool_name":"g","arguments":{"x":"2"}}
+{"server_name":"local","tool_name":"q","arguments":{"x":"3"}}
+{"server_name":"local","tool_name":"i","arguments":{"x":"4"}}
+{"server_name":"local","tool_name":"t","arguments":{"x":5}}'
+	# a named dialect reads its own calls only; the rest is prose
+	run -1 --separate-stderr toolcall-parse --format glm in.txt
+	assert_output '{"server_name":"local","tool_name":"{\"name\": \"h\", \"arguments\": {\"x\": 1}}","arguments":{}}
+{"server_name":"local","tool_name":"g","arguments":{"x":"2"}}'
+	assert_equal "$stderr" "in.txt:11:1: error: malformed glm call: <tool_call> has no name"
+}
+
+@test "dialects: a call cut at every byte is reported as truncated at its opening, or is prose before its opening is whole" {
+	for f in qwen3-coder-weather invoke-function-calls glm-45-template hermes-qwen25; do
+		case $f in
+		qwen3*) fmt=qwen3 ;; invoke*) fmt=invoke ;; glm*) fmt=glm ;; *) fmt=hermes ;;
+		esac
+		full=$(cat "$DD/$f.txt")
+		run -0 --separate-stderr toolcall-parse --format $fmt "$DD/$f.txt"
+		whole=$output
+		[ -n "$whole" ] || fail "$f: no call"
+		for ((k = 1; k < ${#full}; k++)); do
+			printf '%s' "${full:0:k}" >cut.txt
+			run --separate-stderr toolcall-parse --format $fmt cut.txt
+			if [ "$status" -eq 0 ]; then
+				# the opening is not whole yet: prose, nothing written
+				assert_output ""
+				assert_equal "$stderr" ""
+			else
+				assert_equal "$status" 1
+				assert_output ""
+				[[ "$stderr" == "cut.txt:1:1: error: truncated tool call: input ended before </"* ]] ||
+				    fail "$f cut at $k: $stderr"
+			fi
+		done
+	done
+}
+
+@test "dialects: a new opening before the closing markup cuts the call short; the next call is read" {
+	printf 'a <tool_call>\n{"name": "x"\nb <tool_call>{"name": "y"}</tool_call>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --format hermes --events in.txt
+	assert_equal "$stderr" 'in.txt:1:3: error: truncated tool call: a new <tool_call> began before </tool_call>'
+	assert_output '{"type":"text","text":"a "}
+{"type":"error","message":"truncated tool call: a new <tool_call> began before </tool_call>","line":1,"column":3,"raw":"<tool_call>\n{\"name\": \"x\"\nb "}
+{"type":"tool_call","server_name":"local","tool_name":"y","arguments":{}}
+{"type":"text","text":"\n"}'
+	printf '<function=f>\n<parameter=a>\n1\n<function=g>\n</function>\n' >q.txt
+	run -1 --separate-stderr toolcall-parse --format qwen3 q.txt
+	assert_output '{"server_name":"local","tool_name":"g","arguments":{}}'
+	assert_equal "$stderr" 'q.txt:1:1: error: truncated tool call: a new <function= began before </function>'
+}
+
+@test "dialects: a parser's error is at its place in the stream; a bad byte is at its own; --max-size skips to the closing markup" {
+	printf 'text\n  <tool_call>\n{"name": "f", "arguments": {"a": 1,}}\n</tool_call>\n' >h.txt
+	run -1 --separate-stderr toolcall-parse --format hermes h.txt
+	assert_equal "$stderr" 'h.txt:3:37: error: malformed hermes call: invalid JSON: string or '"'"'}'"'"' expected'
+	printf '<invoke name="f">\n<parameter name="a">x\xffy</parameter>\n</invoke>\n' >u.txt
+	run -1 --separate-stderr toolcall-parse --format invoke u.txt
+	assert_equal "$stderr" 'u.txt:2:22: error: invalid UTF-8: byte 0xff at byte offset 39'
+	{ printf '<tool_call>big\n<arg_key>a</arg_key>\n<arg_value>'; head -c 3000 /dev/zero | tr '\0' x; printf '</arg_value>\n</tool_call>\n<tool_call>small</tool_call>\n'; } >m.txt
+	run -1 --separate-stderr toolcall-parse --format glm --max-size 1K --events m.txt
+	assert_equal "$stderr" 'm.txt:1:1: error: tool call larger than --max-size (1024 bytes)'
+	assert_equal "${lines[0]}" '{"type":"error","message":"tool call larger than --max-size (1024 bytes)","line":1,"column":1,"raw":null}'
+	assert_equal "${lines[2]}" '{"type":"tool_call","server_name":"local","tool_name":"small","arguments":{}}'
+}
+
+@test "dialects: each call is written the moment its closing markup arrives, through a slow pipe" {
+	run -0 --separate-stderr live --format auto -- 'Let me see.
+<tool_call>
+<function=read>
+<parameter=path>
+a.c
+</parameter>
+</function>
+</tool_call>' '<tool_call>{"name": "b"}</tool_call>' '
+<invoke name="c"></invoke>
+'
+	assert_output '{"server_name":"local","tool_name":"read","arguments":{"path":"a.c"}}
+{"server_name":"local","tool_name":"b","arguments":{}}
+{"server_name":"local","tool_name":"c","arguments":{}}'
+}
+
+@test "dialects with --tools: raw text typed by the schema, validated; with --thread, events" {
+	printf '<tool_call>\n<function=typed>\n<parameter=zip>\n02134\n</parameter>\n<parameter=i>\n5.0\n</parameter>\n<parameter=o>\n{"k": 3}\n</parameter>\n<parameter=tags>\nsolo\n</parameter>\n<parameter=b>\nFalse\n</parameter>\n</function>\n</tool_call>\n<tool_call>typed\n<arg_key>i</arg_key>\n<arg_value>x</arg_value>\n</tool_call>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --format auto --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"zip":"02134","i":5,"o":{"k":3},"tags":["solo"],"b":false}}'
+	assert_equal "$stderr" 'in.txt:20:1: error: the arguments of "typed" do not match its schema: /i: expected integer, found string "x"'
+	run -1 --separate-stderr toolcall-parse --format auto --thread --iteration 4 --tools "$D/tools-types.json" in.txt
+	assert_equal "${lines[0]}" '{"type":"tool_call","toolName":"typed","args":{"zip":"02134","i":5,"o":{"k":3},"tags":["solo"],"b":false},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}'
+	assert_equal "${lines[1]}" '{"type":"error","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
 }
