@@ -15,6 +15,13 @@
 //   tools.json   the definitions of the calls' tools, an MCP tools/list
 //                result, whose input schemas every call satisfies once
 //                its arguments are typed by them (toolcall-parse --tools)
+//   D.txt        for each dialect D of open models (qwen3, invoke, glm,
+//                hermes), model.txt with its calls written in D: the same
+//                prose, tools and values (see DIALECTS below)
+//   D.jsonl      what toolcall-parse --format D writes for D.txt; since
+//                hermes's values are typed by the tools' schemas,
+//                hermes.jsonl is also what every dialect must write with
+//                --tools tools.json
 //
 //   node gen-toolcalls.js [--seed N] [--size BYTES] [--calls N] [--big BYTES] DIR
 //
@@ -210,17 +217,20 @@ const xmlTrim = (s) => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const cdata = (s) => '<![CDATA[' + s.split(']]>').join(']]]]><![CDATA[>') + ']]>';
 
-// leaves: {xml, val}; an element with children: {kids: [[name, node]...]}
-const text = (s, xml) => ({ xml: xml === undefined ? esc(s) : xml, val: typed(xmlTrim(s)) });
-const body = (s) => ({ xml: chance(0.5) ? cdata(s) : '\n' + cdata(s) + '\n', val: s });
+// leaves: {xml, val, raw}; an element with children: {kids: [[name, node]...]}
+// raw is the text the element holds, decoded and trimmed as toolcall-parse
+// trims it: what a dialect without types writes for the same value
+const text = (s, xml) => ({ xml: xml === undefined ? esc(s) : xml,
+  val: typed(xmlTrim(s)), raw: xmlTrim(s) });
+const body = (s) => ({ xml: chance(0.5) ? cdata(s) : '\n' + cdata(s) + '\n',
+  val: s, raw: s });
 const kids = (...k) => ({ kids: k });
 
-function value(node) {
-  if (!node.kids) return node.val;
+// an object of [key, value] pairs, a repeated key's values made an array
+function group(pairs) {
   const e = [];
   const at = new Map();
-  for (const [k, n] of node.kids) {
-    const v = value(n);
+  for (const [k, v] of pairs) {
     if (!at.has(k)) {
       at.set(k, e.length);
       e.push([k, v]);
@@ -232,6 +242,10 @@ function value(node) {
     }
   }
   return new Obj(e);
+}
+function value(node) {
+  if (!node.kids) return node.val;
+  return group(node.kids.map(([k, n]) => [k, value(n)]));
 }
 function xml(name, node, ind) {
   const attr = !node.kids && chance(0.01) ? ' encoding="utf-8"' : '';
@@ -368,8 +382,104 @@ function call() {
   x += '</tool>';
   const j = new Obj([['server_name', server ? server : 'local'],
     ['tool_name', tool], ['arguments', value(args)]]);
-  return [x, json(j)];
+  return [x, json(j), { tool, args }];
 }
+
+// --- the same calls in the dialects of open models ------------------------
+//
+// The same tools and the same values, as a model given tools.json writes
+// them. hermes carries JSON: its arguments are typed by the tool's schema
+// (an edit or a path given once is an array, top_k "007" a string). The
+// other dialects carry raw text: a plain value is its text as written
+// (False, 1.23e10, NULL and 007 stay so), an object is its JSON text
+// typed by the schema, and an array of plain values is its key repeated,
+// one item each, which the reader makes an array of strings.
+
+// the value of node as its schema sc types it
+function typeBy(sc, node) {
+  if (node.kids) {
+    const e = [];
+    const at = new Map();
+    for (const [k, n] of node.kids) {
+      const ps = sc.properties[k];
+      if (ps.type !== 'array') {
+        e.push([k, typeBy(ps, n)]);
+      } else if (at.has(k)) {
+        e[at.get(k)][1].push(typeBy(ps.items, n));
+      } else {
+        at.set(k, e.length);
+        e.push([k, [typeBy(ps.items, n)]]);
+      }
+    }
+    return new Obj(e);
+  }
+  const t = node.raw;
+  const int64 = (u) => /^[+-]?[0-9]+$/.test(u) &&
+    BigInt(u) >= -(2n ** 63n) && BigInt(u) < 2n ** 63n;
+  if (sc.anyOf) return int64(t) ? new Raw(BigInt(t).toString()) : t;
+  if (Array.isArray(sc.type)) return /^null$/i.test(t) ? null : t;
+  if (sc.type === 'integer') return new Raw(BigInt(t).toString());
+  if (sc.type === 'number') return new Raw(String(Number(t)));
+  if (sc.type === 'boolean') return t.toLowerCase() === 'true';
+  return t;
+}
+// JSON as Python's json.dumps writes it, which hermes models imitate
+function pyjson(v) {
+  if (Array.isArray(v)) return '[' + v.map(pyjson).join(', ') + ']';
+  if (v instanceof Obj) {
+    return '{' + v.e.map(([k, x]) => JSON.stringify(k) + ': ' + pyjson(x))
+      .join(', ') + '}';
+  }
+  return json(v);
+}
+const schemaOf = (name) => TOOLS.find((t) => t.name === name).inputSchema;
+
+// c's arguments in a raw-text dialect: [[key, text]...], a key repeated
+// for each item of an array of plain values
+function rawArgs(c) {
+  const sc = schemaOf(c.tool);
+  return c.args.kids.map(([k, n]) => [k,
+    n.kids ? pyjson(typeBy(sc.properties[k], n)) : n.raw]);
+}
+// what toolcall-parse --format D writes for c without --tools: the
+// arguments as written, a repeated key as an array of its values
+const rawRecord = (c) => new Obj([['server_name', 'local'],
+  ['tool_name', c.tool], ['arguments', group(rawArgs(c))]]);
+// and what it writes for hermes, which is also what every raw dialect
+// must give with --tools tools.json
+const typedRecord = (c) => new Obj([['server_name', 'local'],
+  ['tool_name', c.tool], ['arguments', typeBy(schemaOf(c.tool), c.args)]]);
+
+// the call c in each dialect: [text, its record without --tools]
+const DIALECTS = {
+  qwen3: (c) => {
+    let x = `<tool_call>\n<function=${c.tool}>\n`;
+    for (const [k, v] of rawArgs(c)) x += `<parameter=${k}>\n${v}\n</parameter>\n`;
+    return [x + '</function>\n</tool_call>', rawRecord(c)];
+  },
+  invoke: (c) => {
+    // a value on lines of its own when it has lines; the layout newlines
+    // after its tag and before </parameter> are not the value's
+    const w = chance(0.5) ? 'minimax:tool_call' : 'function_calls';
+    let x = `<${w}>\n<invoke name="${c.tool}">\n`;
+    for (const [k, v] of rawArgs(c)) {
+      const nl = v.includes('\n') ? '\n' : '';
+      x += `<parameter name="${k}">${nl}${v}${nl}</parameter>\n`;
+    }
+    return [x + `</invoke>\n</${w}>`, rawRecord(c)];
+  },
+  glm: (c) => {
+    let x = `<tool_call>${c.tool}\n`;
+    for (const [k, v] of rawArgs(c))
+      x += `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`;
+    return [x + '</tool_call>', rawRecord(c)];
+  },
+  hermes: (c) => {
+    const r = typedRecord(c);
+    return ['<tool_call>\n' + pyjson(new Obj([['name', c.tool],
+      ['arguments', r.e[2][1]]])) + '\n</tool_call>', r];
+  },
+};
 
 // tools.json: the seven tools of call(), as an MCP tools/list result. The
 // schemas name no $schema (2020-12, MCP's default) and say what call()
@@ -452,12 +562,14 @@ function model(m) {
   const out = [];
   const said = [];
   const lines = [];
+  const cs = [];       // the calls, and the index in out of each
   const add = (s) => { out.push(s); said.push(s); };
   for (let i = 0; i < ncalls; i++) {
     add(prose());
-    const [x, j] = call();
+    const [x, j, c] = call();
     const inline = chance(0.1);
     add(inline ? 'Here it is: ' : '\n');
+    cs.push([out.length, c]);
     out.push(x);
     add(inline ? '\n' : '\n\n');
     lines.push(j + '\n');
@@ -465,7 +577,7 @@ function model(m) {
   add(prose());
   const s = out.join('');
   return { s, prose: said.join(''), jsonl: lines.join(''),
-    bytes: Buffer.byteLength(s), code: bodyBytes };
+    bytes: Buffer.byteLength(s), code: bodyBytes, out, cs };
 }
 
 // Code grows with the mean and nothing else does: two tries reach BYTES.
@@ -484,6 +596,21 @@ fs.writeFileSync(path.join(dir, 'calls.jsonl'), g.jsonl);
 fs.writeFileSync(path.join(dir, 'prose.txt'), g.prose);
 fs.writeFileSync(path.join(dir, 'tools.json'),
   JSON.stringify({ tools: TOOLS }, null, 2) + '\n');
+
+// D.txt and D.jsonl: the same stream with its calls in dialect D, the
+// same prose around them, and what toolcall-parse --format D writes
+for (const [d, f] of Object.entries(DIALECTS)) {
+  rnd = rng(seed + 3);    // only invoke's choice of wrapper draws
+  const out = g.out.slice();
+  const lines = [];
+  for (const [i, c] of g.cs) {
+    const [x, r] = f(c);
+    out[i] = x;
+    lines.push(json(r) + '\n');
+  }
+  fs.writeFileSync(path.join(dir, d + '.txt'), out.join(''));
+  fs.writeFileSync(path.join(dir, d + '.jsonl'), lines.join(''));
+}
 
 // big.txt: one call whose CDATA body is exactly BIG bytes
 rnd = rng(seed + 1);

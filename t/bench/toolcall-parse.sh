@@ -14,6 +14,15 @@
 # come out, to the same tools. A toolcall-parse that does not know
 # --tools gets the row "--tools: not available in this build".
 #
+# The same calls, with the same prose around them, in each dialect of open
+# models (issue 17: qwen3, invoke, glm, hermes): toolcall-parse --format D
+# over D's stream is timed beside toolcall-parse over the <tool> stream,
+# and --format auto beside --format D over the same stream. Each dialect
+# must give exactly the records the generator expects, with --format D and
+# with --format auto, and, with --tools, the records typed by the schemas.
+# A toolcall-parse that does not know --format gets the row "--format: not
+# available in this build".
+#
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
 # expat-empty), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
 # default $LLMKIT_BENCH/data), BENCH_TC_RUNS (5), BENCH_TC_BIG_RUNS (5).
@@ -48,7 +57,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # data/toolcalls: model.txt, calls.jsonl, prose.txt, big.txt, big.jsonl,
-# tools.json;
+# tools.json, and D.txt and D.jsonl for each dialect D;
 # made again when gen-toolcalls.js or this script is newer than .done.
 if [ ! -f "$d/.done" ] ||
     [ -n "$(find "$gen" "$0" -newer "$d/.done" 2>/dev/null)" ]; then
@@ -149,11 +158,60 @@ else
 fi
 rm -f "$tmp/tools.out" "$tmp/tools.names" "$tmp/calls.names"
 
+# The dialects: D.jsonl holds the calls of calls.jsonl, to the same tools
+# in the same order, with "local" for their server (no dialect names one),
+# and their arguments as D carries them: the raw-text dialects (qwen3,
+# invoke, glm) carry no types, so every value is the string written, a
+# repeated key an array of them; hermes carries JSON typed by the tools'
+# schemas. toolcall-parse --format D and --format auto must write D.jsonl
+# byte for byte, and with --tools tools.json every dialect must write
+# hermes.jsonl: its raw values typed by the schemas.
+dialects="qwen3 invoke glm hermes"
+formats=1
+jq -r .tool_name "$d/calls.jsonl" >"$tmp/calls.names" ||
+	fail "jq cannot read calls.jsonl"
+"$tp" --format qwen3 "$d/qwen3.txt" >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q "option.*--format" "$tmp/err"; then
+	formats=0
+	echo "bench: --format: not available in this build"
+fi
+for D in $dialects; do
+	[ "$formats" -eq 1 ] || break
+	jq -r .tool_name "$d/$D.jsonl" >"$tmp/names" ||
+		fail "jq cannot read $D.jsonl"
+	cmp -s "$tmp/names" "$tmp/calls.names" ||
+		fail "$D.jsonl does not hold the calls of calls.jsonl:" \
+		    "$(first_diff "$tmp/names" "$tmp/calls.names")"
+	for f in "$D" auto; do
+		"$tp" --format "$f" "$d/$D.txt" >"$tmp/d.out" 2>"$tmp/err" ||
+			fail "toolcall-parse --format $f $D.txt exits $?:" \
+			    "$(head -n 3 "$tmp/err")"
+		[ ! -s "$tmp/err" ] ||
+			fail "toolcall-parse --format $f $D.txt writes" \
+			    "diagnostics: $(head -n 3 "$tmp/err")"
+		expect "toolcall-parse --format $f $D.txt" "$tmp/d.out" \
+		    "$d/$D.jsonl"
+	done
+	[ "$tools" -eq 1 ] || continue
+	"$tp" --tools "$d/tools.json" --format "$D" "$d/$D.txt" \
+	    >"$tmp/d.out" 2>"$tmp/err" ||
+		fail "toolcall-parse --tools tools.json --format $D $D.txt" \
+		    "exits $?: $(head -n 3 "$tmp/err")"
+	expect "toolcall-parse --tools tools.json --format $D $D.txt" \
+	    "$tmp/d.out" "$d/hermes.jsonl"
+done
+rm -f "$tmp/d.out" "$tmp/names" "$tmp/calls.names"
+
 {
 	echo "model size bytes=$(wc -c <"$d/model.txt" | tr -d ' ')" \
 	    "calls=$(wc -l <"$d/calls.jsonl" | tr -d ' ')" \
 	    "jsonl=$(wc -c <"$d/calls.jsonl" | tr -d ' ')"
 	echo "big size bytes=$(wc -c <"$d/big.txt" | tr -d ' ') calls=1 jsonl=0"
+	for D in $dialects; do
+		echo "$D size bytes=$(wc -c <"$d/$D.txt" | tr -d ' ')" \
+		    "calls=$(wc -l <"$d/$D.jsonl" | tr -d ' ') jsonl=0"
+	done
 } >"$tmp/results"
 
 # measure INPUT LABEL CMD...: one timed run, appended to the results as
@@ -177,6 +235,11 @@ while [ "$i" -lt "$runs" ]; do
 	[ "$tools" -eq 0 ] ||
 		measure model tools "$tp" --tools "$d/tools.json" "$d/model.txt"
 	measure model jq jq -c . "$d/calls.jsonl"
+	for D in $dialects; do
+		[ "$formats" -eq 1 ] || break
+		measure "$D" format "$tp" --format "$D" "$d/$D.txt"
+		measure "$D" auto "$tp" --format auto "$d/$D.txt"
+	done
 	i=$((i + 1))
 done
 echo "bench: timing one 10 MB CDATA call ($big_runs runs each)"
@@ -195,9 +258,13 @@ function tm(t) {
 	return t < 1 ? sprintf("%8.2f ms", t * 1000) : sprintf("%8.3f s ", t)
 }
 function ratio(what, in_, a, b, target) {
+	xratio(what, in_, a, in_, b, target)
+}
+# A over B, each of its own input
+function xratio(what, ia, a, ib, b, target) {
 	printf "  %-60s %6.2fx [%5.2fx] {%5.2fx}%s\n", what,
-	    med[in_, a] / med[in_, b], min[in_, a] / min[in_, b],
-	    cpu[in_, a] / cpu[in_, b], target == "" ? "" : "  " target
+	    med[ia, a] / med[ib, b], min[ia, a] / min[ib, b],
+	    cpu[ia, a] / cpu[ib, b], target == "" ? "" : "  " target
 }
 {
 	kv($0, 3)
@@ -240,6 +307,25 @@ END {
 			    rss[in_, p] / 1e6, b / 1e6 / med[in_, p]
 		}
 	}
+	nd = split(dialects, dl, " ")
+	if (formats) {
+		printf "\nthe same calls in the dialects of open models, %d runs" \
+		    " each\n", runs[dl[1]]
+		printf "  %-24s %11s %11s %11s %10s %7s\n", "", "median",
+		    "fastest", "median CPU", "peak RSS", "MB/s"
+	}
+	for (k = 1; formats && k <= nd; k++) {
+		D = dl[k]
+		printf "  %s: %d calls, %.2f MB\n", D, calls[D], bytes[D] / 1e6
+		split("format auto", fl, " ")
+		for (j = 1; j <= 2; j++) {
+			p = fl[j]
+			printf "  %-24s %s %s %s %7.1f MB %7.1f\n",
+			    "  --format " (p == "auto" ? "auto" : D),
+			    tm(med[D, p]), tm(min[D, p]), tm(cpu[D, p]),
+			    rss[D, p] / 1e6, bytes[D] / 1e6 / med[D, p]
+		}
+	}
 	m = "model"
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio(sprintf("toolcall-parse / expat empty handlers (%d MB, %d calls):",
@@ -256,12 +342,22 @@ END {
 	printf "  %-60s %6.2fx                    target < 3x\n",
 	    sprintf("peak RSS / input, one %d MB CDATA call:",
 	    bytes["big"] / 1e6 + 0.5), rss["big", "toolcall-parse"] / bytes["big"]
+	if (!formats)
+		printf "  %-60s %s\n", "--format DIALECT / <tool> format:",
+		    "--format: not available in this build"
+	for (k = 1; formats && k <= nd; k++) {
+		D = dl[k]
+		xratio(sprintf("--format %s / <tool> format, the same calls:", D),
+		    D, "format", m, "toolcall-parse", "target <= 1.5x")
+		ratio(sprintf("--format auto / --format %s, %s's stream:", D, D),
+		    D, "auto", "format", "target <= 1.1x")
+	}
 	ratio("toolcall-parse --events / default mode:", m, "events",
 	    "toolcall-parse", "")
 	ratio("toolcall-parse / expat empty handlers, one big call:", "big",
 	    "toolcall-parse", "expat", "")
 }
 AWK
-awk -v tools="$tools" -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" \
+awk -v tools="$tools" -v formats="$formats" -v dialects="$dialects" -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" \
     "$tmp/results" ||
 	fail "cannot print the results"
