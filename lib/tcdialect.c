@@ -589,40 +589,56 @@ json_fail(struct tcd_call *c, size_t j, size_t len, const json_error_t *e)
 	}
 }
 
-/* hermes: the string at q (its opening quote) as the tool's name. */
+/*
+ * hermes: the tool's name, from the member "name" of the object at j
+ * (the text up to end); the member's place is looked for in the text
+ * only for an error, or to point at a name written without escapes.
+ */
 static int
-hermes_name(const char *s, size_t q, json_t *name, struct tcd_call *c)
+hermes_name(const char *s, size_t end, size_t j, json_t *name,
+    struct tcd_call *c)
 {
-	size_t p = q + 1;
+	size_t q, p;
 	int escaped = 0;
 
 	if (!json_is_string(name))
-		return fail(c, TCD_HERMES, q, "\"name\" is not a string");
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		    "\"name\" is not a string");
 	if (json_string_length(name) == 0)
-		return fail(c, TCD_HERMES, q, "\"name\" is empty");
-	/* jansson has read it: it ends at an unescaped quote */
-	for (; s[p] != '"'; p++)
-		if (s[p] == '\\') {
-			escaped = 1;
-			p++;
-		}
-	c->name = q + 1;
-	c->namelen = p - (q + 1);
-	if (escaped) {
-		c->namebuflen = json_string_length(name);
-		c->namebuf = xmalloc(c->namebuflen + 1);
-		memcpy(c->namebuf, json_string_value(name), c->namebuflen);
-		c->namebuf[c->namebuflen] = '\0';
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		    "\"name\" is empty");
+	/* most models write "name" first: its place costs little then */
+	q = skip_ws(s, end, j + 1);
+	if (at(s, end, q, LIT("\"name\""))) {
+		q = skip_ws(s, end, q + 6);
+		q = skip_ws(s, end, q + 1);	/* the colon */
+		for (p = q + 1; s[p] != '"'; p++)
+			if (s[p] == '\\') {
+				escaped = 1;
+				p++;
+			}
+		c->name = q + 1;
+		c->namelen = p - (q + 1);
+		if (!escaped)
+			return 0;
 	}
+	c->namebuflen = json_string_length(name);
+	c->namebuf = xmalloc(c->namebuflen + 1);
+	memcpy(c->namebuf, json_string_value(name), c->namebuflen);
+	c->namebuf[c->namebuflen] = '\0';
 	return 0;
 }
 
-/* hermes: the arguments, at offset q of the text, into c->json. */
+/*
+ * hermes: the arguments (the member what of the object at j, in the text
+ * up to end) into c->json; their place is looked for only for an error.
+ */
 static int
-hermes_args(const char *what, size_t q, json_t *args, struct tcd_call *c)
+hermes_args(const char *what, const char *s, size_t end, size_t j,
+    json_t *args, struct tcd_call *c)
 {
 	json_error_t e;
-	json_t *j;
+	json_t *v;
 
 	if (args == NULL) {
 		c->json = json_object();
@@ -633,14 +649,15 @@ hermes_args(const char *what, size_t q, json_t *args, struct tcd_call *c)
 		return 0;
 	}
 	if (!json_is_string(args))
-		return fail(c, TCD_HERMES, q, "\"%s\" is not an object", what);
-	j = load_exact(json_string_value(args), json_string_length(args), &e);
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return fail(c, TCD_HERMES, q,
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, what),
+		    "\"%s\" is not an object", what);
+	v = load_exact(json_string_value(args), json_string_length(args), &e);
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, what),
 		    "\"%s\" is a string that holds no JSON object", what);
 	}
-	c->json = j;
+	c->json = v;
 	return 0;
 }
 
@@ -681,8 +698,7 @@ parse_hermes(const char *s, size_t n, struct tcd_call *c)
 		fail(c, TCD_HERMES, j, "the JSON object has no \"name\"");
 		goto out;
 	}
-	if (hermes_name(s, jsonx_member(s, end, j, "name"),
-	    json_object_get(v, "name"), c) != 0)
+	if (hermes_name(s, end, j, json_object_get(v, "name"), c) != 0)
 		goto out;
 	args = json_object_get(v, "arguments");
 	params = json_object_get(v, "parameters");
@@ -693,11 +709,9 @@ parse_hermes(const char *s, size_t n, struct tcd_call *c)
 		goto out;
 	}
 	if (args != NULL || params == NULL)
-		r = hermes_args("arguments", jsonx_member(s, end, j,
-		    "arguments"), args, c);
+		r = hermes_args("arguments", s, end, j, args, c);
 	else
-		r = hermes_args("parameters", jsonx_member(s, end, j,
-		    "parameters"), params, c);
+		r = hermes_args("parameters", s, end, j, params, c);
 out:
 	json_decref(v);
 	return r;
