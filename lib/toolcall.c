@@ -145,6 +145,7 @@ struct toolcall {
 	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
 	size_t			 ncarry;
 	json_t			*hargs;		/* hermes: its arguments */
+	int			 jstr, jesc;	/* hermes: in a JSON string */
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
 	unsigned long		 ncalls;	/* calls written: their ids */
@@ -2712,6 +2713,7 @@ begin_raw(struct toolcall *tc, const struct opener *o)
 	tc->opener = o;
 	tc->phase = 0;
 	tc->scan = o->len;
+	tc->jstr = tc->jesc = 0;
 	if (o->dial != D_TOOLCALL)
 		tc->dial = o->dial;
 	else if (tc->opt.format == TOOLCALL_FMT_AUTO)
@@ -2884,12 +2886,58 @@ raw_done(struct toolcall *tc, size_t end)
 	tc->hargs = NULL;
 }
 
+/*
+ * hermes: the "</tool_call>" that ends the call, or a "<tool_call>" that
+ * cuts it short (*restart), outside the strings of its JSON, which may
+ * hold both; from where the last look stopped, the strings' state kept.
+ * NONE when neither has come yet.
+ */
+static size_t
+hermes_find(struct toolcall *tc, int *restart)
+{
+	const char *d = tc->raw.data;
+	size_t i, n = tc->raw.len;
+
+	for (i = tc->scan; i < n; i++) {
+		if (tc->jstr) {
+			if (tc->jesc)
+				tc->jesc = 0;
+			else if (d[i] == '\\')
+				tc->jesc = 1;
+			else if (d[i] == '"')
+				tc->jstr = 0;
+			continue;
+		}
+		if (d[i] == '"') {
+			tc->jstr = 1;
+			continue;
+		}
+		if (d[i] != '<')
+			continue;
+		if (n - i >= 11 && memcmp(d + i, "<tool_call>", 11) == 0) {
+			tc->scan = i;
+			*restart = 1;
+			return i;
+		}
+		if (n - i < 12)
+			break;		/* more bytes will say */
+		if (memcmp(d + i, "</tool_call>", 12) == 0) {
+			tc->scan = i;
+			*restart = 0;
+			return i;
+		}
+	}
+	tc->scan = i;
+	return NONE;
+}
+
 /* The bytes of a dialect's call, held to --max-size, until it ends. */
 static size_t
 raw_chunk(struct toolcall *tc, const char *s, size_t n)
 {
 	size_t old = tc->raw.len, room, take, e, r, m;
 	const char *tag;
+	int restart = 0;
 
 	room = tc->opt.max_size > old ? tc->opt.max_size - old : 0;
 	take = n < room ? n : room;
@@ -2898,10 +2946,17 @@ raw_chunk(struct toolcall *tc, const char *s, size_t n)
 		if (tc->dial == D_PEEK && peek(tc) != 0)
 			break;
 		tag = raw_end(tc);
-		e = raw_find(tc, tc->scan, tag);
-		/* the same opener again first: this call was cut short */
-		r = raw_find(tc, tc->phase == 0 ? tc->scan : tc->raw.len,
-		    tc->opener->tag);
+		if (tc->dial == TCD_HERMES) {
+			e = hermes_find(tc, &restart);
+			r = restart ? e : NONE;
+			if (restart)
+				e = NONE;
+		} else {
+			e = raw_find(tc, tc->scan, tag);
+			/* the same opener again first: cut short */
+			r = raw_find(tc, tc->phase == 0 ? tc->scan :
+			    tc->raw.len, tc->opener->tag);
+		}
 		if (r != NONE && (e == NONE || r < e)) {
 			call_error(tc, tc->cpos, "truncated", "truncated tool "
 			    "call: a new %s began before %s", tc->opener->tag,
@@ -2924,7 +2979,8 @@ raw_chunk(struct toolcall *tc, const char *s, size_t n)
 	}
 	/* no marker starts before the last bytes, which may begin one */
 	m = HOLD_MAX + 2;
-	if (tc->raw.len > m && tc->raw.len - m > tc->scan)
+	if (tc->dial != TCD_HERMES && tc->raw.len > m &&
+	    tc->raw.len - m > tc->scan)
 		tc->scan = tc->raw.len - m;
 	if (take < n) {
 		call_error(tc, tc->cpos, "max-size", "tool call larger than "

@@ -2047,3 +2047,11 @@ a.c
 	assert_equal "${lines[0]}" '{"type":"tool_call","toolName":"typed","args":{"zip":"02134","i":5,"o":{"k":3},"tags":["solo"],"b":false},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}'
 	assert_equal "${lines[1]}" '{"type":"error","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
 }
+
+@test "--format hermes: </tool_call> and <tool_call> inside a JSON string are text; the call ends at the one outside" {
+	printf '<tool_call>{"name": "f", "arguments": {"s": "a \\" </tool_call> <tool_call> b"}}</tool_call>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"s":"a \" </tool_call> <tool_call> b"}}'
+	run -0 --separate-stderr toolcall-parse --format auto "$DD/hermes-nested.txt"
+	assert_output "$(jq -c '{server_name: "local", tool_name: .name, arguments: .arguments}' "$DD/hermes-nested.json")"
+}
