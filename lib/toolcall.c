@@ -2954,13 +2954,14 @@ raw_chunk(struct toolcall *tc, const char *s, size_t n)
 		} else {
 			e = raw_find(tc, tc->scan, tag);
 			/* the same opener again first: cut short */
-			r = raw_find(tc, tc->phase == 0 ? tc->scan :
-			    tc->raw.len, tc->opener->tag);
+			r = raw_find(tc, tc->scan, tc->opener->tag);
 		}
 		if (r != NONE && (e == NONE || r < e)) {
+			/* "<invoke " without its space */
 			call_error(tc, tc->cpos, "truncated", "truncated tool "
-			    "call: a new %s began before %s", tc->opener->tag,
-			    tag);
+			    "call: a new %.*s began before %s",
+			    (int)strcspn(tc->opener->tag, " "),
+			    tc->opener->tag, tag);
 			end_bad(tc, r);
 			return rest(tc, r, old);
 		}
