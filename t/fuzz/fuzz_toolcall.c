@@ -351,7 +351,7 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 		nl = memchr(p, '\n', (size_t)(o->s + o->len - p));
 		len = (size_t)(nl - p);
 		if ((j = load(p, len, in, n)) == NULL) {
-			/* a call with a "\u0000" in a key: the JSON is not read */
+			/* a key with "\u0000": the JSON is not read */
 			if (pos == NULL)
 				continue;
 		} else if (pos == NULL) {
@@ -380,10 +380,11 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				json_decref(j);
 				continue;
 			}
-			if (k >= pos->nlines || (op = opener_at(in, n, cur)) ==
-			    NULL)
-				fail("a call that does not begin with an opener "
-				    "of its format, or came late", p, len);
+			if (k >= pos->nlines ||
+			    (op = opener_at(in, n, cur)) == NULL)
+				fail("a call that does not begin with an "
+				    "opener of its format, or came late", p,
+				    len);
 			if (op->len == 6 ? pos->fed[k] < cur + 13 ||
 			    !ends_tool(in + cur, pos->fed[k] - cur) :
 			    dialect_end(in, n, cur, op, &cut) != pos->fed[k])
@@ -414,10 +415,11 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				    p, len);
 			if (verbatim && op->len != 6) {
 				end = dialect_end(in, n, cur, op, &cut);
-				if (cur + tlen != (end != 0 ? end : cut != NONE ?
-				    cut : n))
-					fail("raw that does not end at the call's "
-					    "end", p, len);
+				if (end == 0)
+					end = cut != NONE ? cut : n;
+				if (cur + tlen != end)
+					fail("raw that does not end at the "
+					    "call's end", p, len);
 			}
 			cur += tlen;
 		} else
