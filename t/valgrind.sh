@@ -643,5 +643,150 @@ vg --thread --tools "$tc/tools-nested.json" "$tmp/typed.txt" </dev/null \
     >/dev/full
 verdict 3 "toolcall-parse: --tools --thread onto a full disk"
 
+# Dialects of open models (issue 17): each --format on good calls in
+# prose, malformed ones and one cut short by the end of the input, a call
+# past --max-size; auto over a mixed stream; --tools with a dialect.
+dl="$tc/dialects"
+{
+	echo 'I will look first.'
+	cat "$dl/qwen3-coder-template.txt" "$dl/qwen3-markup-value.txt" \
+	    "$dl/qwen3-seed-oss.txt" "$dl/qwen3-no-wrapper.txt" \
+	    "$dl/qwen3-missing-close-parameter.txt" "$dl/qwen3-crlf.txt" \
+	    "$dl/qwen3-repeated-key.txt"
+	echo 'Done.'
+} >"$tmp/qwen3.txt"
+{
+	echo 'Two at once:'
+	echo '<function_calls>'
+	cat "$dl/invoke-function-calls.txt" "$dl/invoke-markup-value.txt"
+	echo '</function_calls>'
+	cat "$dl/invoke-quotes-and-spaces.txt" "$dl/invoke-no-arguments.txt"
+	echo '<minimax:tool_call>'
+	cat "$dl/invoke-minimax-search.txt"
+	echo '</minimax:tool_call>'
+} >"$tmp/invoke.txt"
+cat "$dl"/glm-*.txt >"$tmp/glm.txt"
+# the stream ends a hermes call at its first </tool_call>, which
+# hermes-nested.txt has in a string: an error here, among the bad ones
+ls "$dl"/hermes-*.txt | grep -v nested | xargs cat >"$tmp/hermes.txt"
+cat >"$tmp/qwen3-bad.txt" <<'END'
+<tool_call>
+<function=>
+</function>
+</tool_call>
+<tool_call>
+<function=f>
+text outside
+</function>
+</tool_call>
+<tool_call>
+<function=g>
+<parameter=a>
+1
+<tool_call>
+<function=ok>
+<parameter=v>
+é
+</parameter>
+</function>
+</tool_call>
+END
+printf '<function=h>\n<parameter=a>\n\377\n</parameter>\n</function>\n' \
+    >>"$tmp/qwen3-bad.txt"
+printf '<seed:tool_call>\n<function=cut>\n<parameter=a>\nx' \
+    >>"$tmp/qwen3-bad.txt"
+cat >"$tmp/invoke-bad.txt" <<'END'
+<invoke name="x" id="1"></invoke>
+<invoke name=""></invoke>
+<invoke name="y"><parameter>v</parameter></invoke>
+<invoke name="z"><invoke name="ok"><parameter name="k">v</parameter></invoke>
+END
+printf '<invoke name="cut"><parameter name="a">x' >>"$tmp/invoke-bad.txt"
+cat >"$tmp/glm-bad.txt" <<'END'
+<tool_call></tool_call>
+<tool_call>f<arg_key>a</arg_key>text<arg_value>1</arg_value></tool_call>
+<tool_call>g<arg_key></arg_key><arg_value>1</arg_value></tool_call>
+<tool_call>get_date</tool_call>
+END
+printf '<tool_call>cut\n<arg_key>a</arg_key>\n<arg_value>x' \
+    >>"$tmp/glm-bad.txt"
+cat >"$tmp/hermes-bad.txt" <<'END'
+<tool_call>{"name": "x", "arguments": {"a": [1, }</tool_call>
+<tool_call>{"name": "x", "arguments": {}, "parameters": {}}</tool_call>
+<tool_call>{'name': 'py'}</tool_call>
+<tool_call>{"name": "d", "arguments": {"a": 1, "a": 2}}</tool_call>
+<tool_call>{"name": "", "arguments": {}}</tool_call>
+<tool_call>{"name": "ok", "arguments": "{\"s\": \"a\u0000b\"}"}</tool_call>
+END
+cat "$dl/hermes-nested.txt" >>"$tmp/hermes-bad.txt"
+printf '<tool_call>{"name": "cut", "arguments": {"a": "x' \
+    >>"$tmp/hermes-bad.txt"
+cat "$tmp/calls.txt" "$tmp/hermes.txt" "$tmp/glm.txt" "$tmp/qwen3.txt" \
+    "$tmp/invoke.txt" "$tmp/qwen3-bad.txt" >"$tmp/dialects.txt"
+cat >"$tmp/typed-qwen3.txt" <<'END'
+<tool_call>
+<function=search_files>
+<parameter=pattern>
+007
+</parameter>
+<parameter=exclude>
+true
+</parameter>
+<parameter=limits>
+{"max_results": 5.0, "max_bytes": 1e3}
+</parameter>
+</function>
+</tool_call>
+<tool_call>
+<function=search_files>
+<parameter=pattern>
+x
+</parameter>
+<parameter=exclude>
+maybe
+</parameter>
+</function>
+</tool_call>
+END
+{
+	printf '<tool_call>\n<function=write_to_file>\n<parameter=content>\n'
+	awk 'BEGIN { for (i = 0; i < 30000; i++)
+	    printf "line %d: \"quotes\" \\ <tags> & </parameter\n", i }'
+	printf '</parameter>\n</function>\n</tool_call>\n'
+} >"$tmp/big-qwen3.txt"
+tool=toolcall-parse
+for f in qwen3 invoke glm hermes; do
+	check 0 "toolcall-parse: --format $f, good calls in prose" \
+	    "$tmp/$f.txt" --format "$f"
+	check 0 "toolcall-parse: --format $f, good calls, --events -u" \
+	    /dev/null --format "$f" --events -u "$tmp/$f.txt"
+	check 1 "toolcall-parse: --format $f, malformed calls, one cut short" \
+	    /dev/null --format "$f" --events "$tmp/$f-bad.txt"
+	check 1 "toolcall-parse: --format $f, malformed calls, --errors=json" \
+	    /dev/null --format "$f" --errors=json "$tmp/$f-bad.txt" \
+	    "$tmp/$f.txt"
+	check 1 "toolcall-parse: --format $f, calls past --max-size" \
+	    /dev/null --format "$f" --events --max-size 100 "$tmp/$f.txt"
+done
+check 1 "toolcall-parse: --format auto, every dialect mixed, --events" \
+    /dev/null --format auto --events "$tmp/dialects.txt"
+check 1 "toolcall-parse: --format auto --strict, cut short at the end" \
+    /dev/null --format auto --strict "$tmp/dialects.txt" \
+    "$tmp/hermes-bad.txt"
+check 0 "toolcall-parse: --format auto, a 1 MB qwen3 call" /dev/null \
+    --format auto "$tmp/big-qwen3.txt"
+check 1 "toolcall-parse: --format qwen3, a 1 MB call past --max-size 1K" \
+    /dev/null --format qwen3 --events --max-size 1K "$tmp/big-qwen3.txt"
+check 1 "toolcall-parse: --format qwen3 --tools, typed and one invalid" \
+    /dev/null --format qwen3 --events --tools "$tc/tools-nested.json" \
+    "$tmp/typed-qwen3.txt"
+check 1 "toolcall-parse: --format auto --tools --thread" \
+    "$tmp/dialects.txt" --format auto --thread \
+    --tools "$tc/tools-nested.json"
+check 2 "toolcall-parse: an unknown --format" /dev/null --format xml \
+    "$tmp/qwen3.txt"
+vg --format auto "$tmp/dialects.txt" </dev/null >/dev/full
+verdict 3 "toolcall-parse: --format auto onto a full disk"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,13 +1,15 @@
 /*
  * fuzz_toolcall: lib/toolcall on any bytes, plainly, with events, with
  * --strict and both, fed whole and in pieces whose sizes come from a hash
- * of the input. The pieces must not change the output or the status;
- * every line must be JSON with the keys of its kind; a call must come
- * out the moment its "</tool>" is fed, as the same call in both modes;
- * the text and error records of valid UTF-8 must give the input back,
- * calls aside; the status must say whether an error was reported; and
- * --strict may only refuse more (without an error it changes nothing).
- * Anything else aborts.
+ * of the input, which also picks the --format (each of the six) and, one
+ * input in eight, a small --max-size. The pieces must not change the
+ * output or the status; every line must be JSON with the keys of its
+ * kind; a call must span from one of the format's openers to its closing
+ * markup and come out the moment that markup is fed, as the same call in
+ * both modes; the text and error records of valid UTF-8 must give the
+ * input back, calls aside; the status must say whether an error was
+ * reported; and --strict may only refuse more (without an error it
+ * changes nothing). Anything else aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +23,25 @@
 #include "utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* What the hash of the input chose: a --format and a --max-size. */
+static int	format;
+static size_t	max_size;
+
+/* The markup that opens a call, and the formats it does so under. */
+static const struct opener {
+	const char	*tag;
+	size_t		 len;
+	unsigned	 on;		/* 1 << TOOLCALL_FMT_* */
+} openers[] = {
+	{ "<tool>", 6, 1 << TOOLCALL_FMT_TOOL },
+	{ "<tool_call>", 11, 1 << TOOLCALL_FMT_QWEN3 |
+	    1 << TOOLCALL_FMT_GLM | 1 << TOOLCALL_FMT_HERMES },
+	{ "<seed:tool_call>", 16, 1 << TOOLCALL_FMT_QWEN3 },
+	{ "<function=", 10, 1 << TOOLCALL_FMT_QWEN3 },
+	{ "<invoke ", 8, 1 << TOOLCALL_FMT_INVOKE },
+};
+#define NOPENERS	(sizeof(openers) / sizeof(openers[0]))
 
 /* One run's output, and for each line the input bytes fed before it. */
 struct out {
@@ -70,8 +91,8 @@ static void
 run(const char *in, size_t n, int events, int strict, uint32_t seed,
     struct out *o)
 {
-	struct toolcall_opts opts = { events, strict, 0, TOOLCALL_MAX_SIZE, NULL,
-	    0, 0, 0, TOOLCALL_FMT_TOOL };
+	struct toolcall_opts opts = { events, strict, 0, max_size, NULL,
+	    0, 0, 0, format };
 	struct toolcall *t;
 	unsigned long errors = diag_count(DIAG_ERROR);
 	unsigned long warnings = diag_count(DIAG_WARNING);
@@ -157,13 +178,19 @@ static void
 check_call(json_t *j, const char *line, size_t n, size_t extra)
 {
 	const char *name;
+	size_t i, len;
 
 	if (json_object_size(j) != 3 + extra || !is_key(j, "server_name",
 	    "string") || !is_key(j, "tool_name", "string") ||
 	    !is_key(j, "arguments", "object"))
 		fail("a call without its members", line, n);
 	name = json_string_value(json_object_get(j, "tool_name"));
-	if (name[strspn(name, " \t\r\n")] == '\0' ||
+	len = json_string_length(json_object_get(j, "tool_name"));
+	/* a hermes name may hold "\u0000": its length, not strspn */
+	for (i = 0; i < len && strchr(" \t\r\n", name[i]) != NULL &&
+	    name[i] != '\0'; i++)
+		;
+	if (i == len ||
 	    json_string_length(json_object_get(j, "server_name")) == 0)
 		fail("an empty tool_name or server_name", line, n);
 	if (extra == 0 && strncmp(line, "{" "\"server_name\":\"", 16) != 0)
@@ -173,12 +200,6 @@ check_call(json_t *j, const char *line, size_t n, size_t extra)
 		fail("a tool_call's members out of order", line, n);
 }
 
-/*
- * Checks every line of an output; in events mode also that the text and
- * error records give the input back around the calls, when the input is
- * valid UTF-8 (pos is the byte-at-a-time run, which knows where each
- * call ended).
- */
 /* Whether s[0..n) ends with an end tag of tool: "</tool", white space, ">". */
 static int
 ends_tool(const char *s, size_t n)
@@ -191,14 +212,136 @@ ends_tool(const char *s, size_t n)
 	return n >= 6 && memcmp(s + n - 6, "</tool", 6) == 0;
 }
 
+/* The opener of the format that in[at..n) begins with, or NULL. */
+static const struct opener *
+opener_at(const char *in, size_t n, size_t at)
+{
+	const struct opener *o;
+	size_t i;
+
+	for (i = 0; i < NOPENERS; i++) {
+		o = &openers[i];
+		if ((format == TOOLCALL_FMT_AUTO || (o->on & 1u << format)) &&
+		    n - at >= o->len && memcmp(in + at, o->tag, o->len) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* Where t first begins in s[from, n), or NONE. */
+#define NONE	((size_t)-1)
+
+static size_t
+find(const char *s, size_t from, size_t n, const char *t)
+{
+	size_t m = strlen(t);
+
+	for (; from + m <= n; from++)
+		if (memcmp(s + from, t, m) == 0)
+			return from;
+	return NONE;
+}
+
+/*
+ * Where the call of a dialect that opener o begins at in[at] ends, just
+ * past its closing markup, or 0 when it is not closed: then *cut is where
+ * the same opener begins again before the closing markup, cutting it
+ * short, or NONE. The closing markup: </function> for <function=, and
+ * for qwen3 in a wrapper its first </function> then the wrapper's end;
+ * </invoke> for <invoke; </tool_call> for glm and hermes. Under auto,
+ * what <tool_call> opens is told from the bytes after it and white space:
+ * "{" hermes, "<function=" qwen3, else glm.
+ */
+static size_t
+dialect_end(const char *in, size_t n, size_t at, const struct opener *o,
+    size_t *cut)
+{
+	const char *end = "</tool_call>", *wrap = NULL;
+	size_t p = at + o->len, m, e, r;
+
+	*cut = NONE;
+	if (o->tag[1] == 'f')
+		end = "</function>";
+	else if (o->tag[1] == 'i')
+		end = "</invoke>";
+	else if (o->tag[1] == 's')
+		end = "</function>", wrap = "</seed:tool_call>";
+	else if (format == TOOLCALL_FMT_QWEN3)
+		end = "</function>", wrap = "</tool_call>";
+	else if (format == TOOLCALL_FMT_AUTO) {
+		while (p < n && strchr(" \t\r\n", in[p]) != NULL && in[p] != 0)
+			p++;
+		if (p == n)
+			return 0;
+		m = n - p < 10 ? n - p : 10;
+		if (in[p] == '<' && memcmp(in + p, "<function=", m) == 0) {
+			if (m < 10)
+				return 0;
+			end = "</function>", wrap = "</tool_call>";
+		}
+	}
+	e = find(in, at + o->len, n, end);
+	r = find(in, at + o->len, n, o->tag);
+	if (r != NONE && (e == NONE || r < e)) {
+		*cut = r;
+		return 0;
+	}
+	if (e == NONE)
+		return 0;
+	e += strlen(end);
+	if (wrap == NULL)
+		return e;
+	e = find(in, e, n, wrap);
+	return e == NONE ? 0 : e + strlen(wrap);
+}
+
+/*
+ * A line of output as JSON, which must be an object; NULL for a call
+ * whose arguments have a key with a "\u0000", which jansson does not
+ * read: a NUL byte in a key of a dialect's raw text is written so
+ * (lib/toolcall, a finding: corpus nul_in_key). Such a line must be a
+ * call, of a dialect, from input with a NUL byte in it.
+ */
+static json_t *
+load(const char *p, size_t len, const char *in, size_t n)
+{
+	json_error_t e;
+	json_t *j;
+
+	/* numbers as JavaScript writes them: 1.23e20 has 21 digits */
+	if ((j = json_loadb(p, len, JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL,
+	    &e)) != NULL && json_is_object(j))
+		return j;
+	if (j == NULL && strstr(e.text, "NUL byte in object key") != NULL &&
+	    format != TOOLCALL_FMT_TOOL && memchr(in, '\0', n) != NULL &&
+	    (strncmp(p, "{\"server_name\":", 15) == 0 ||
+	    strncmp(p, "{\"type\":\"tool_call\",", 20) == 0))
+		return NULL;
+	fail("not a JSON object", p, len);
+	return NULL;
+}
+
+/*
+ * Checks every line of an output; in events mode also that the text and
+ * error records give the input back around the calls, when the input is
+ * valid UTF-8 (pos is the byte-at-a-time run, which knows where each
+ * call ended). A call spans from one of the format's openers to its
+ * closing markup (for <tool>, to "</tool", white space and ">", as far
+ * as the call ends by it: what lies between is expat's to judge) and
+ * comes out when that markup's last byte is fed; an error's raw begins
+ * with an opener and, for a dialect, ends at its closing markup, where
+ * the same opener comes again, or at the end of the input. Past a small
+ * --max-size, an error's raw is null and the input is no longer
+ * followed.
+ */
 static void
 check_lines(const struct out *o, const struct out *pos, const char *in,
     size_t n)
 {
+	const struct opener *op;
 	const char *p, *nl, *type, *text;
-	size_t len, k = 0, cur = 0, tlen;
+	size_t len, k = 0, cur = 0, tlen, end, cut;
 	int verbatim;
-	json_error_t e;
 	json_t *j;
 
 	verbatim = pos != NULL && utf8_valid(in, n) == n;
@@ -207,18 +350,19 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 	for (p = o->s; p < o->s + o->len; p = nl + 1, k++) {
 		nl = memchr(p, '\n', (size_t)(o->s + o->len - p));
 		len = (size_t)(nl - p);
-		/* numbers as JavaScript writes them: 1.23e20 has 21 digits */
-		if ((j = json_loadb(p, len, JSON_ALLOW_NUL |
-		    JSON_DECODE_INT_AS_REAL, &e)) == NULL || !json_is_object(j))
-			fail("not a JSON object", p, len);
-		if (pos == NULL) {
+		if ((j = load(p, len, in, n)) == NULL) {
+			/* a key with "\u0000": the JSON is not read */
+			if (pos == NULL)
+				continue;
+		} else if (pos == NULL) {
 			check_call(j, p, len, 0);
 			json_decref(j);
 			continue;
 		}
 		if (strncmp(p, "{\"type\":\"", 9) != 0)
 			fail("type is not first", p, len);
-		type = json_string_value(json_object_get(j, "type"));
+		type = j == NULL ? "tool_call" :
+		    json_string_value(json_object_get(j, "type"));
 		if (type != NULL && strcmp(type, "text") == 0) {
 			text = json_string_value(json_object_get(j, "text"));
 			tlen = json_string_length(json_object_get(j, "text"));
@@ -230,15 +374,25 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				fail("text that is not the input", p, len);
 			cur += tlen;
 		} else if (type != NULL && strcmp(type, "tool_call") == 0) {
-			check_call(j, p, len, 1);
-			if (verbatim && (n - cur < 6 || k >= pos->nlines ||
-			    pos->fed[k] < cur + 13 ||
-			    memcmp(in + cur, "<tool>", 6) != 0 ||
-			    !ends_tool(in + cur, pos->fed[k] - cur)))
-				fail("a call that is not <tool> to </tool>, "
-				    "or came late", p, len);
-			if (verbatim)
-				cur = pos->fed[k];
+			if (j != NULL)
+				check_call(j, p, len, 1);
+			if (!verbatim) {
+				json_decref(j);
+				continue;
+			}
+			if (k >= pos->nlines ||
+			    (op = opener_at(in, n, cur)) == NULL)
+				fail("a call that does not begin with an "
+				    "opener of its format, or came late", p,
+				    len);
+			if (op->len == 6 ? pos->fed[k] < cur + 13 ||
+			    !ends_tool(in + cur, pos->fed[k] - cur) :
+			    dialect_end(in, n, cur, op, &cut) != pos->fed[k])
+				fail("a call that does not end at its closing "
+				    "markup, or came late", p, len);
+			if (pos->fed[k] - cur > max_size)
+				fail("a call larger than --max-size", p, len);
+			cur = pos->fed[k];
 		} else if (type != NULL && strcmp(type, "error") == 0) {
 			if (json_object_size(j) != 5 ||
 			    !is_key(j, "message", "string") ||
@@ -248,11 +402,25 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				fail("a bad error record", p, len);
 			text = json_string_value(json_object_get(j, "raw"));
 			tlen = json_string_length(json_object_get(j, "raw"));
-			if (verbatim && (text == NULL || tlen < 6 ||
-			    tlen > n - cur ||
+			if (verbatim && text == NULL &&
+			    max_size < TOOLCALL_MAX_SIZE) {
+				verbatim = 0;	/* its bytes are gone */
+				json_decref(j);
+				continue;
+			}
+			if (verbatim && (text == NULL || tlen > n - cur ||
 			    memcmp(in + cur, text, tlen) != 0 ||
-			    memcmp(text, "<tool>", 6) != 0))
-				fail("raw that is not the input", p, len);
+			    (op = opener_at(text, tlen, 0)) == NULL))
+				fail("raw that is not the input, or not a call",
+				    p, len);
+			if (verbatim && op->len != 6) {
+				end = dialect_end(in, n, cur, op, &cut);
+				if (end == 0)
+					end = cut != NONE ? cut : n;
+				if (cur + tlen != end)
+					fail("raw that does not end at the "
+					    "call's end", p, len);
+			}
 			cur += tlen;
 		} else
 			fail("an unknown type", p, len);
@@ -303,7 +471,9 @@ check_modes(const struct out *plain, const struct out *ev)
  * own, or no "&" in the input at all, it changes nothing. Beyond that it
  * may differ: its error skips to the next <tool>, where plain mode's call
  * goes on to its </tool>, so it may even give a call (or report an error
- * in prose) that plain mode does not.
+ * in prose) that plain mode does not. The dialects' values are raw text,
+ * where "&" is no error: under every format, --strict touches only the
+ * calls of <tool>, so this holds for all.
  */
 static void
 check_strict(const struct out *plain, const struct out *strict,
@@ -330,6 +500,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		seed = (seed ^ data[i]) * 16777619u;
 	if (seed < 2)
 		seed += 2;
+	/* a byte of the hash for the format, three bits for --max-size */
+	format = (int)((seed >> 8 & 0xff) % 6);
+	max_size = (seed >> 16 & 7) == 0 ? 16 + (seed >> 19) % 512 :
+	    TOOLCALL_MAX_SIZE;
 	for (m = 0; m < 4; m++) {
 		run(in, size, m & 1, m >> 1, 0, &whole[m]);
 		run(in, size, m & 1, m >> 1, seed, &cut);
