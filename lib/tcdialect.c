@@ -617,10 +617,11 @@ hermes_name(const char *s, size_t end, size_t j, json_t *name,
 				escaped = 1;
 				p++;
 			}
-		c->name = q + 1;
-		c->namelen = p - (q + 1);
-		if (!escaped)
+		if (!escaped) {
+			c->name = q + 1;
+			c->namelen = p - (q + 1);
 			return 0;
+		}
 	}
 	c->namebuflen = json_string_length(name);
 	c->namebuf = xmalloc(c->namebuflen + 1);

@@ -36,14 +36,15 @@ struct tcd_arg {
 };
 
 /*
- * Every range lies in the call's text. A hermes name written with JSON
- * escapes ("get\u005fdate") has its range between the quotes in the text
- * and its decoded bytes in namebuf (namebuflen of them, NUL-terminated);
- * tcd_name gives whichever is the name.
+ * Every range lies in the call's text. A hermes name is in namebuf
+ * (namebuflen bytes, decoded, NUL-terminated) unless it is written first
+ * in its object and without escapes: then only its range in the text is
+ * set (name and namelen are 0 otherwise). tcd_name gives whichever is
+ * the name.
  */
 struct tcd_call {
-	size_t		 name, namelen;	/* the tool's name, in the text */
-	char		*namebuf;	/* hermes, escaped name: decoded */
+	size_t		 name, namelen;	/* the tool's name, in the text, */
+	char		*namebuf;	/* or hermes's, decoded */
 	size_t		 namebuflen;
 	struct tcd_arg	*args;		/* raw-text dialects, in order */
 	size_t		 nargs, argcap;

@@ -2832,6 +2832,26 @@ raw_utf8(struct toolcall *tc, size_t off, size_t n)
 	return -1;
 }
 
+/*
+ * A name or key of the call, off and n in raw: UTF-8, and no NUL byte,
+ * which no JSON reader keeps in a member's name. 0, or -1 with the
+ * call's error made.
+ */
+static int
+raw_name(struct toolcall *tc, size_t off, size_t n)
+{
+	static const char *const names[] = {
+		"", "qwen3", "invoke", "glm", "hermes"
+	};
+	const char *nul = memchr(tc->raw.data + off, '\0', n);
+
+	if (nul == NULL)
+		return raw_utf8(tc, off, n);
+	call_error(tc, call_pos(tc, (size_t)(nul - tc->raw.data)), "dialect",
+	    "malformed %s call: a name holds a NUL byte", names[tc->dial]);
+	return -1;
+}
+
 /* The call c of a dialect as the tree emit_call writes: 0, or -1. */
 static int
 raw_tree(struct toolcall *tc, const struct tcd_call *c)
@@ -2845,7 +2865,7 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 	buf_reset(&tc->arena);
 	tc->sname = tc->args = NONE;
 	name = tcd_name(c, d, &namelen);
-	if (c->namebuf == NULL && raw_utf8(tc, c->name, c->namelen) != 0)
+	if (c->namebuf == NULL && raw_name(tc, c->name, c->namelen) != 0)
 		return -1;
 	tc->tname = node_new(tc, "tool_name", NONE, R_META);
 	raw_value(tc, tc->tname, name, namelen);
@@ -2855,7 +2875,7 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 	}
 	tc->args = node_new(tc, "arguments", NONE, R_ARGS);
 	for (i = 0; i < c->nargs; i++) {
-		if (raw_utf8(tc, c->args[i].key, c->args[i].keylen) != 0 ||
+		if (raw_name(tc, c->args[i].key, c->args[i].keylen) != 0 ||
 		    raw_utf8(tc, c->args[i].val, c->args[i].vallen) != 0)
 			return -1;
 		id = node_newn(tc, d + c->args[i].key, c->args[i].keylen,
@@ -2987,6 +3007,9 @@ raw_chunk(struct toolcall *tc, const char *s, size_t n)
 		call_error(tc, tc->cpos, "max-size", "tool call larger than "
 		    "--max-size (%zu bytes)", tc->opt.max_size);
 		tc->mode = M_RSKIP;
+		/* skipped to the wrapper's end, when the call has one */
+		if (tc->dial == TCD_QWEN3 && tc->opener->tag[1] != 'f')
+			tc->phase = 1;
 		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
 		memcpy(tc->carry, tc->raw.data + tc->raw.len - m, m);
 		tc->ncarry = m;
@@ -3006,11 +3029,16 @@ raw_skip(struct toolcall *tc, const char *s, size_t n)
 	size_t m = strlen(tag), k, i;
 	char both[2 * (HOLD_MAX + 4)];
 
-	/* a marker split between the carried bytes and these */
+	/*
+	 * a marker split between the carried bytes and these (one wholly
+	 * in the carried bytes was seen, and did not end the call: in a
+	 * hermes string, or before a qwen3 call's </function>)
+	 */
 	k = n < m - 1 ? n : m - 1;
 	memcpy(both, tc->carry, tc->ncarry);
 	memcpy(both + tc->ncarry, s, k);
-	p = find_bytes(both, tc->ncarry + k, tag, m);
+	i = tc->ncarry >= m - 1 ? tc->ncarry - (m - 1) : 0;
+	p = find_bytes(both + i, tc->ncarry + k - i, tag, m);
 	if (p != NULL)
 		i = (size_t)(p - both) + m - tc->ncarry;
 	else if ((p = find_bytes(s, n, tag, m)) != NULL)

@@ -2055,3 +2055,13 @@ a.c
 	run -0 --separate-stderr toolcall-parse --format auto "$DD/hermes-nested.txt"
 	assert_output "$(jq -c '{server_name: "local", tool_name: .name, arguments: .arguments}' "$DD/hermes-nested.json")"
 }
+
+@test "dialects: a NUL byte in a name is an error at its place; a wrapped call past --max-size is skipped to its wrapper's end" {
+	printf 'e<function=e><parameter=7\0></function>\n' >n.txt
+	run -1 --separate-stderr toolcall-parse --format qwen3 n.txt
+	assert_output ""
+	assert_equal "$stderr" 'n.txt:1:26: error: malformed qwen3 call: a name holds a NUL byte'
+	run -1 --separate-stderr toolcall-parse --format qwen3 --events --max-size 40 "$DD/qwen3-coder-weather.txt"
+	assert_output '{"type":"error","message":"tool call larger than --max-size (40 bytes)","line":1,"column":1,"raw":null}
+{"type":"text","text":"\n"}'
+}

@@ -39,7 +39,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = size - 1;
 	r = tcd_parse(d, s, n, &c);
 	if (r == 0) {
-		if (c.namelen == 0 || !inside(c.name, c.namelen, n))
+		if ((c.namebuf == NULL && c.namelen == 0) ||
+		    !inside(c.name, c.namelen, n))
 			abort();
 		for (i = 0; i < c.nargs; i++)
 			if (c.args[i].keylen == 0 ||

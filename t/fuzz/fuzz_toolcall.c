@@ -252,12 +252,41 @@ find(const char *s, size_t from, size_t n, const char *t)
  * what <tool_call> opens is told from the bytes after it and white space:
  * "{" hermes, "<function=" qwen3, else glm.
  */
+/*
+ * A hermes call from p on: its end past "</tool_call>", or a new
+ * "<tool_call>" in *cut, outside the strings of its JSON; 0 for neither.
+ */
+static size_t
+hermes_end(const char *in, size_t n, size_t p, size_t *cut)
+{
+	int str = 0, esc = 0;
+
+	for (; p < n; p++) {
+		if (str) {
+			if (esc)
+				esc = 0;
+			else if (in[p] == '\\')
+				esc = 1;
+			else if (in[p] == '"')
+				str = 0;
+		} else if (in[p] == '"')
+			str = 1;
+		else if (n - p >= 11 && memcmp(in + p, "<tool_call>", 11) == 0) {
+			*cut = p;
+			return 0;
+		} else if (n - p >= 12 && memcmp(in + p, "</tool_call>", 12) == 0)
+			return p + 12;
+	}
+	return 0;
+}
+
 static size_t
 dialect_end(const char *in, size_t n, size_t at, const struct opener *o,
     size_t *cut)
 {
 	const char *end = "</tool_call>", *wrap = NULL;
 	size_t p = at + o->len, m, e, r;
+	int hermes = 0;
 
 	*cut = NONE;
 	if (o->tag[1] == 'f')
@@ -268,18 +297,24 @@ dialect_end(const char *in, size_t n, size_t at, const struct opener *o,
 		end = "</function>", wrap = "</seed:tool_call>";
 	else if (format == TOOLCALL_FMT_QWEN3)
 		end = "</function>", wrap = "</tool_call>";
+	else if (format == TOOLCALL_FMT_HERMES)
+		hermes = 1;
 	else if (format == TOOLCALL_FMT_AUTO) {
 		while (p < n && strchr(" \t\r\n", in[p]) != NULL && in[p] != 0)
 			p++;
 		if (p == n)
 			return 0;
 		m = n - p < 10 ? n - p : 10;
-		if (in[p] == '<' && memcmp(in + p, "<function=", m) == 0) {
+		if (in[p] == '{')
+			hermes = 1;
+		else if (in[p] == '<' && memcmp(in + p, "<function=", m) == 0) {
 			if (m < 10)
 				return 0;
 			end = "</function>", wrap = "</tool_call>";
 		}
 	}
+	if (hermes)
+		return hermes_end(in, n, at + o->len, cut);
 	e = find(in, at + o->len, n, end);
 	r = find(in, at + o->len, n, o->tag);
 	if (r != NONE && (e == NONE || r < e)) {
@@ -291,8 +326,13 @@ dialect_end(const char *in, size_t n, size_t at, const struct opener *o,
 	e += strlen(end);
 	if (wrap == NULL)
 		return e;
-	e = find(in, e, n, wrap);
-	return e == NONE ? 0 : e + strlen(wrap);
+	/* in a wrapper, a new opening before the wrapper's end cuts too */
+	m = find(in, e, n, wrap);
+	if (r != NONE && (m == NONE || r < m)) {
+		*cut = r;
+		return 0;
+	}
+	return m == NONE ? 0 : m + strlen(wrap);
 }
 
 /*

@@ -498,8 +498,8 @@ test_good(void)
 	s = "<tool_call>{\"name\": \"get\\u005fdate\"}</tool_call>";
 	unit_long(tcd_parse(TCD_HERMES, s, strlen(s), &c), 0,
 	    "hermes: an escaped name");
-	unit_mem(s + c.name, c.namelen, "get\\u005fdate",
-	    "hermes: an escaped name: its range in the text");
+	unit_long((long)c.namelen, 0,
+	    "hermes: an escaped name: no range in the text");
 	name = tcd_name(&c, s, &len);
 	unit_mem(name, len, "get_date", "hermes: an escaped name: decoded");
 	unit_ok(name == c.namebuf && c.namebuflen == 8 &&
