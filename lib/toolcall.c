@@ -1324,37 +1324,14 @@ group(struct toolcall *tc, size_t id)
 
 static void	emit_value(struct toolcall *, size_t);
 
+static json_t	*emit_members(struct toolcall *, size_t,
+		    const struct jsschema_place *);
+
+/* An object as the seed's typing writes it: no schema's place. */
 static void
 emit_object(struct toolcall *tc, size_t id)
 {
-	struct node *m;
-	size_t c, d;
-	int first = 1;
-
-	group(tc, id);
-	put(tc, "{", 1);
-	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
-		m = &tc->nodes[c];
-		if (m->dup)
-			continue;
-		if (!first)
-			put(tc, ",", 1);
-		first = 0;
-		put_string(tc, tc->names.data + m->name, m->namelen);
-		put(tc, ":", 1);
-		if (!m->multi) {
-			emit_value(tc, c);
-			continue;
-		}
-		put(tc, "[", 1);
-		for (d = c; d != NONE; d = tc->nodes[d].same) {
-			if (d != c)
-				put(tc, ",", 1);
-			emit_value(tc, d);
-		}
-		put(tc, "]", 1);
-	}
-	put(tc, "}", 1);
+	json_decref(emit_members(tc, id, NULL));
 }
 
 static void
