@@ -4605,46 +4605,42 @@ jsschema_place_root(const struct jsschema *js)
 	return p;
 }
 
-struct jsschema_place *
-jsschema_place_member(const struct jsschema_place *p, const char *key,
-    size_t len)
+/* The nodes that apply to member key (len bytes) of a value at x. */
+static void
+member_nodes(const struct node *x, const char *key, size_t len,
+    struct alt *c)
 {
-	struct jsschema_place *q = xcalloc(1, sizeof(*q));
-	const struct node *x;
-	struct alt c;
-	size_t i, j, k;
+	size_t k;
 	long pi;
-	int own;
+	int own = 0;
 
-	q->any = p->any;
-	for (i = 0; i < p->n; i++) {
-		c.v = NULL;
-		c.n = 0;
-		for (j = 0; j < p->a[i].n; j++) {
-			x = p->a[i].v[j];
-			if (x->kind != NODE_OBJECT)
-				continue;
-			own = 0;
-			if ((pi = prop_find(x, key, len)) >= 0) {
-				alt_add(&c, x->props[pi].n);
-				own = 1;
-			}
-			for (k = 0; k < x->npprops; k++)
-				if (ecmare_search(x->pprops[k].re, key, len) ==
-				    1) {
-					alt_add(&c, x->pprops[k].c.n);
-					own = 1;
-				}
-			if (!own)
-				alt_add(&c, x->addprops.n);
-		}
-		place_add(q, &c);
+	if ((pi = prop_find(x, key, len)) >= 0) {
+		alt_add(c, x->props[pi].n);
+		own = 1;
 	}
-	return q;
+	for (k = 0; k < x->npprops; k++)
+		if (ecmare_search(x->pprops[k].re, key, len) == 1) {
+			alt_add(c, x->pprops[k].c.n);
+			own = 1;
+		}
+	if (!own)
+		alt_add(c, x->addprops.n);
 }
 
-struct jsschema_place *
-jsschema_place_item(const struct jsschema_place *p, size_t idx)
+/* The nodes that apply to item idx of a value at x. */
+static void
+item_nodes(const struct node *x, size_t idx, struct alt *c)
+{
+	if (x->items_array)
+		alt_add(c, idx < x->nitems ? x->itemv[idx].n : x->additem.n);
+	else
+		alt_add(c, x->items.n);
+}
+
+/* The place one step down from p: member key (len bytes), or item idx. */
+static struct jsschema_place *
+place_step(const struct jsschema_place *p, const char *key, size_t len,
+    size_t idx)
 {
 	struct jsschema_place *q = xcalloc(1, sizeof(*q));
 	const struct node *x;
@@ -4659,15 +4655,27 @@ jsschema_place_item(const struct jsschema_place *p, size_t idx)
 			x = p->a[i].v[j];
 			if (x->kind != NODE_OBJECT)
 				continue;
-			if (x->items_array)
-				alt_add(&c, idx < x->nitems ? x->itemv[idx].n :
-				    x->additem.n);
+			if (key != NULL)
+				member_nodes(x, key, len, &c);
 			else
-				alt_add(&c, x->items.n);
+				item_nodes(x, idx, &c);
 		}
 		place_add(q, &c);
 	}
 	return q;
+}
+
+struct jsschema_place *
+jsschema_place_member(const struct jsschema_place *p, const char *key,
+    size_t len)
+{
+	return place_step(p, key, len, 0);
+}
+
+struct jsschema_place *
+jsschema_place_item(const struct jsschema_place *p, size_t idx)
+{
+	return place_step(p, NULL, 0, idx);
 }
 
 /* The types node x allows, "number" counting "integer" in. */
