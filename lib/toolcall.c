@@ -1356,25 +1356,52 @@ emit_value(struct toolcall *tc, size_t id)
 
 /* Typing by a tool's schema. */
 
-/* The text that JSON-escaped s (n bytes) stands for, in tc->val; or -1. */
-static int
+/* The four hex digits at p, as jsonw_escape writes them. */
+static unsigned long
+hex4(const char *p)
+{
+	unsigned long c = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		c = c * 16 + (unsigned long)(p[i] <= '9' ? p[i] - '0' :
+		    (p[i] | 0x20) - 'a' + 10);
+	return c;
+}
+
+/*
+ * The text that s (n bytes, JSON-escaped as jsonw_escape writes it, so
+ * well formed) stands for, in tc->val.
+ */
+static void
 unescape(struct toolcall *tc, const char *s, size_t n)
 {
-	json_error_t e;
-	json_t *j;
+	static const char esc[] = "b\bf\fn\nr\rt\t";
+	const char *e = s + n, *p, *x;
+	unsigned long c;
+	char u8[4];
 
 	buf_reset(&tc->val);
-	buf_addc(&tc->val, '"');
-	buf_add(&tc->val, s, n);
-	buf_addc(&tc->val, '"');
-	j = json_loadb(tc->val.data, tc->val.len, JSON_DECODE_ANY |
-	    JSON_ALLOW_NUL, &e);
-	buf_reset(&tc->val);
-	if (j == NULL)
-		return -1;
-	buf_add(&tc->val, json_string_value(j), json_string_length(j));
-	json_decref(j);
-	return 0;
+	while ((p = memchr(s, '\\', (size_t)(e - s))) != NULL) {
+		buf_add(&tc->val, s, (size_t)(p - s));
+		s = p + 2;
+		if (p[1] == 'u') {
+			c = hex4(p + 2);
+			s = p + 6;
+			if (c >= 0xD800 && c < 0xDC00 && e - s >= 6 &&
+			    s[0] == '\\' && s[1] == 'u') {
+				c = 0x10000 + ((c - 0xD800) << 10) +
+				    (hex4(s + 2) - 0xDC00);
+				s += 6;
+			}
+			buf_add(&tc->val, u8, utf8_encode((uint32_t)c, u8));
+		} else if (p[1] != '\0' && (x = strchr(esc, p[1])) != NULL &&
+		    (x - esc) % 2 == 0)
+			buf_addc(&tc->val, x[1]);
+		else		/* " \ / */
+			buf_addc(&tc->val, p[1]);
+	}
+	buf_add(&tc->val, s, (size_t)(e - s));
 }
 
 /*
@@ -1387,60 +1414,9 @@ unescape(struct toolcall *tc, const char *s, size_t n)
 static json_t *
 string_json(struct toolcall *tc, const char *s, size_t n)
 {
-	const char *e = s + n, *p;
-	unsigned long c, c2;
-	char u8[4];
-	int h, i;
-
-	if ((p = memchr(s, '\\', n)) == NULL)
+	if (memchr(s, '\\', n) == NULL)
 		return json_stringn_nocheck(s, n);
-	buf_reset(&tc->val);
-	while (p != NULL) {
-		buf_add(&tc->val, s, (size_t)(p - s));
-		s = p + 2;
-		switch (p[1]) {
-		case 'b':
-			buf_addc(&tc->val, '\b');
-			break;
-		case 'f':
-			buf_addc(&tc->val, '\f');
-			break;
-		case 'n':
-			buf_addc(&tc->val, '\n');
-			break;
-		case 'r':
-			buf_addc(&tc->val, '\r');
-			break;
-		case 't':
-			buf_addc(&tc->val, '\t');
-			break;
-		case 'u':
-			for (c = 0, i = 0; i < 4; i++) {
-				h = p[2 + i];
-				c = c * 16 + (unsigned long)(h <= '9' ? h - '0' :
-				    (h | 0x20) - 'a' + 10);
-			}
-			s = p + 6;
-			if (c >= 0xD800 && c < 0xDC00 && e - s >= 6 &&
-			    s[0] == '\\' && s[1] == 'u') {
-				for (c2 = 0, i = 0; i < 4; i++) {
-					h = s[2 + i];
-					c2 = c2 * 16 + (unsigned long)(h <= '9' ?
-					    h - '0' : (h | 0x20) - 'a' + 10);
-				}
-				c = 0x10000 + ((c - 0xD800) << 10) +
-				    (c2 - 0xDC00);
-				s += 6;
-			}
-			buf_add(&tc->val, u8, utf8_encode((uint32_t)c, u8));
-			break;
-		default:	/* " \ / */
-			buf_addc(&tc->val, p[1]);
-			break;
-		}
-		p = memchr(s, '\\', (size_t)(e - s));
-	}
-	buf_add(&tc->val, s, (size_t)(e - s));
+	unescape(tc, s, n);
 	return json_stringn_nocheck(tc->val.data, tc->val.len);
 }
 
@@ -1483,8 +1459,7 @@ put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
 	if (memchr(s, want & JSSCHEMA_T_OBJECT ? '{' : '[', n) == NULL &&
 	    memchr(s, want & JSSCHEMA_T_ARRAY ? '[' : '{', n) == NULL)
 		return 0;
-	if (unescape(tc, s, n) != 0)
-		return 0;
+	unescape(tc, s, n);
 	/* integers as written: an id keeps its digits */
 	j = json_loadb(tc->val.data, tc->val.len, JSON_REJECT_DUPLICATES |
 	    JSON_ALLOW_NUL, &e);
@@ -1751,8 +1726,8 @@ call_tool(struct toolcall *tc)
 	struct buf names = BUF_INIT;
 	char q[80];
 
-	if (unescape(tc, tc->arena.data + n->val, n->vallen) == 0 &&
-	    (def = tooldefs_find(tc->opt.tools, tc->val.data,
+	unescape(tc, tc->arena.data + n->val, n->vallen);
+	if ((def = tooldefs_find(tc->opt.tools, tc->val.data,
 	    tc->val.len)) != NULL)
 		return def;
 	diag_quote(q, sizeof(q), tc->val.data, tc->val.len);
