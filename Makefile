@@ -155,4 +155,4 @@ clean:
 	rm -rf bin obj
 
 distclean: clean
-	rm -rf config.mk config.h config.log config.status configure autom4te.cache
+	rm -rf config.mk config.h config.log config.status configure autom4te.cache t/mcp/node_modules
