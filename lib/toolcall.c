@@ -144,7 +144,8 @@ struct toolcall {
 	size_t			 scan;		/* raw: no marker starts before */
 	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
 	size_t			 ncarry;
-	json_t			*hargs;		/* hermes: its arguments */
+	json_t			*hargs;		/* hermes: its arguments, */
+	const struct buf	*htext;		/* or their JSON text */
 	int			 jstr, jesc;	/* hermes: in a JSON string */
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
@@ -1793,7 +1794,10 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		emit_value(tc, tc->tname);
 		puts_lit(tc, ",\"arguments\":");
 	}
-	if (tc->hargs != NULL) {
+	if (tc->htext != NULL)
+		/* hermes, read without a tree (never with tc->build) */
+		put(tc, tc->htext->data, tc->htext->len);
+	else if (tc->hargs != NULL) {
 		/* hermes: JSON, typed as the model wrote it */
 		buf_reset(&tc->val);
 		jsonw_exact(&tc->val, tc->hargs);
@@ -2825,6 +2829,10 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 		tc->hargs = json_incref(c->json);
 		return 0;
 	}
+	if (c->argtext.data != NULL) {
+		tc->htext = &c->argtext;
+		return 0;
+	}
 	tc->args = node_new(tc, "arguments", NONE, R_ARGS);
 	for (i = 0; i < c->nargs; i++) {
 		if (raw_name(tc, c->args[i].key, c->args[i].keylen) != 0 ||
@@ -2842,10 +2850,16 @@ static void
 raw_done(struct toolcall *tc, size_t end)
 {
 	struct tcd_call c;
+	int r;
 
 	tc->raw.len = end;
 	memset(&c, 0, sizeof(c));
-	if (tcd_parse(tc->dial, tc->raw.data, end, &c) != 0) {
+	/* a tree of the arguments only for a schema to validate them by */
+	if (tc->opt.tools != NULL && !tc->opt.no_validate)
+		r = tcd_parse(tc->dial, tc->raw.data, end, &c);
+	else
+		r = tcd_parse_text(tc->dial, tc->raw.data, end, &c);
+	if (r != 0) {
 		call_error(tc, call_pos(tc, c.erroff), "dialect", "%s", c.err);
 		end_bad(tc, end);
 	} else if (raw_tree(tc, &c) == 0 && emit_call(tc)) {
@@ -2856,6 +2870,7 @@ raw_done(struct toolcall *tc, size_t end)
 	tcd_call_free(&c);
 	json_decref(tc->hargs);
 	tc->hargs = NULL;
+	tc->htext = NULL;
 }
 
 /*
