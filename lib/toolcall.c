@@ -296,6 +296,28 @@ find_markup(const char *s, size_t i, size_t n)
 	return i;
 }
 
+/* The first a or b in s[i..n), or n: a hermes call's scan for its end. */
+static size_t
+find_either(const char *s, size_t i, size_t n, char a, char b)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	__m128i v;
+	int m;
+
+	for (; i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, va),
+		    _mm_cmpeq_epi8(v, vb)));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	while (i < n && s[i] != a && s[i] != b)
+		i++;
+	return i;
+}
+
 /* The first byte of s[i..n) that is not ASCII, or n. */
 static size_t
 find_nonascii(const unsigned char *s, size_t i, size_t n)
@@ -2886,21 +2908,23 @@ hermes_find(struct toolcall *tc, int *restart)
 	size_t i, n = tc->raw.len;
 
 	for (i = tc->scan; i < n; i++) {
-		if (tc->jstr) {
-			if (tc->jesc)
-				tc->jesc = 0;
-			else if (d[i] == '\\')
-				tc->jesc = 1;
-			else if (d[i] == '"')
-				tc->jstr = 0;
+		if (tc->jesc) {
+			tc->jesc = 0;
+			continue;
+		}
+		/* in a string, its end or an escape; else one or markup */
+		i = tc->jstr ? find_either(d, i, n, '"', '\\') :
+		    find_either(d, i, n, '"', '<');
+		if (i == n)
+			break;
+		if (d[i] == '\\') {
+			tc->jesc = 1;
 			continue;
 		}
 		if (d[i] == '"') {
-			tc->jstr = 1;
+			tc->jstr = !tc->jstr;
 			continue;
 		}
-		if (d[i] != '<')
-			continue;
 		if (n - i >= 11 && memcmp(d + i, "<tool_call>", 11) == 0) {
 			tc->scan = i;
 			*restart = 1;
