@@ -138,8 +138,8 @@ FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
 obj/fuzz/lib/%.o: lib/%.cc $(LIB_HDR) config.h
 	@mkdir -p $(@D)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c -o $@ $<
-obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) $(LIB_HDR) \
-    $(EMBED_OBJ) $(FUZZ_CXX_OBJ) config.h
+$(FUZZERS): obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) \
+    $(LIB_HDR) $(EMBED_OBJ) $(FUZZ_CXX_OBJ) config.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) \
 		$(FUZZ_CXX_OBJ) $(LIBS)
