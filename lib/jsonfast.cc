@@ -30,6 +30,13 @@ using simdjson::dom::object;
  */
 constexpr size_t max_depth = 2048;
 
+/*
+ * A parser and its buffers (many times the text's size) are kept from
+ * call to call for calls up to this size; a larger one has its own, freed
+ * with it, so that one large call does not hold its memory to the end.
+ */
+constexpr size_t keep_max = (size_t)1 << 20;
+
 /* Objects up to this size are checked for a repeated key pair by pair. */
 constexpr size_t few_keys = 16;
 
@@ -146,33 +153,36 @@ put(struct buf *b, element e, size_t depth)
 	return false;
 }
 
-/* The parser and its buffers, kept from call to call. */
-simdjson::dom::parser *
-parser()
+/*
+ * p made ready for n bytes (it grows for more), to a depth of containers
+ * one more than jansson's limit: the values inside the deepest are put's
+ * to refuse.
+ */
+bool
+ready(simdjson::dom::parser &p, size_t n)
 {
-	static simdjson::dom::parser p;
-	static bool ready;
-
-	if (!ready) {
-		/* one more: the values in the deepest container are ours */
-		if (p.allocate(4096, max_depth + 1) != simdjson::SUCCESS)
-			return nullptr;
-		ready = true;
-	}
-	return &p;
+	return p.allocate(n, max_depth + 1) == simdjson::SUCCESS;
 }
 
 bool
 hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 {
-	simdjson::dom::parser *p = parser();
+	static simdjson::dom::parser kept;
+	static bool kept_ready;
+	simdjson::dom::parser own, *p = &own;
 	element root, vname, vargs, vparams;
 	bool hasname = false, hasargs = false, hasparams = false, ok = true;
 	struct buf other = BUF_INIT;
 	std::string_view str;
 
 	/* simdjson would skip a byte order mark, which jansson refuses */
-	if (p == nullptr || n == 0 || s[0] != '{')
+	if (n == 0 || s[0] != '{')
+		return false;
+	if (n <= keep_max) {
+		if (!kept_ready && !(kept_ready = ready(kept, 4096)))
+			return false;
+		p = &kept;
+	} else if (!ready(own, n))
 		return false;
 	if (p->parse(s, n).get(root) != simdjson::SUCCESS || !root.is_object())
 		return false;
