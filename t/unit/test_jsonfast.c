@@ -263,11 +263,31 @@ test_depth(void)
 	buf_free(&b);
 }
 
+/* A call over 1 MiB has a parser of its own; the next small one, the kept. */
+static void
+test_large(void)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	buf_adds(&b, "{\"name\":\"w\",\"arguments\":{\"s\":\"");
+	for (i = 0; i < 60000; i++)
+		buf_adds(&b, "line \\\"q\\\" \\u00e9\\n");
+	buf_adds(&b, "\",\"n\":[1,2.5]}}");
+	taken(b.data, b.len, "a call of 1.5 MB");
+	buf_add(&b, "x", 1);
+	declined(b.data, b.len, "a call of 1.5 MB with text after it");
+	TAKEN("{\"name\":\"f\",\"arguments\":{\"a\":[1]}}",
+	    "a small call after a large one");
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	test_taken();
 	test_declined();
 	test_depth();
+	test_large();
 	return unit_done();
 }
