@@ -716,6 +716,7 @@ parse_hermes(const char *s, size_t n, int text, struct tcd_call *c)
 		buf_free(&name);
 		return 0;
 	}
+	buf_free(&name);	/* declined: its length was put back, not freed */
 	if ((v = load_exact(s + j, end - j, &e)) == NULL)
 		return json_fail(c, j, end - j, &e);
 	r = -1;
