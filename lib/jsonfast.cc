@@ -171,8 +171,8 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 	static bool kept_ready;
 	simdjson::dom::parser own, *p = &own;
 	element root, vname, vargs, vparams;
-	bool hasname = false, hasargs = false, hasparams = false, ok = true;
-	struct buf other = BUF_INIT;
+	bool hasname = false, hasargs = false, hasparams = false;
+	size_t mark = args->len;
 	std::string_view str;
 
 	/* simdjson would skip a byte order mark, which jansson refuses */
@@ -200,14 +200,13 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 			vparams = f.value;
 			hasparams = true;
 		} else {
-			/* read, though ignored: jansson refuses what it may not */
-			buf_reset(&other);
-			if (!(ok = put(&other, f.value, 2)))
-				break;
+			/* ignored, but jansson refuses what it may not hold */
+			if (!put(args, f.value, 2))
+				return false;
+			args->len = mark;
 		}
 	}
-	buf_free(&other);
-	if (!ok || !hasname || vname.get(str) != simdjson::SUCCESS ||
+	if (!hasname || vname.get(str) != simdjson::SUCCESS ||
 	    str.empty() || (hasargs && hasparams))
 		return false;
 	if (hasparams) {
