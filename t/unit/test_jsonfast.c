@@ -4,8 +4,11 @@
  * jansson's limit of 2048 levels); every case it must decline is
  * declined, its buffers left as they were; and tcd_parse_text, which
  * calls it, reads every call, taken or declined, as tcd_parse does: the
- * same name, the same arguments' text, the same error at the same offset.
+ * same name, the same arguments' text, the same error at the same offset
+ * (every call above, every hermes fixture of t/data/toolcall-parse/
+ * dialects and every prefix of one).
  */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,51 +21,69 @@
 #include "tcdialect.h"
 #include "unit.h"
 
+#define DIR	"t/data/toolcall-parse/dialects"
+
 /*
- * The call <tool_call>JSON</tool_call> read by tcd_parse and by
- * tcd_parse_text: the same status, name and arguments, or the same
- * error and offset.
+ * Whether tcd_parse_text reads the call s (n bytes) as tcd_parse does:
+ * NULL, or what differs.
  */
+static const char *
+differs(const char *s, size_t n)
+{
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	struct tcd_call a, b;
+	const char *na, *nb, *why = NULL;
+	size_t la, lb;
+	int ra, rb;
+
+	ra = tcd_parse(TCD_HERMES, s, n, &a);
+	rb = tcd_parse_text(TCD_HERMES, s, n, &b);
+	if (ra != rb)
+		why = "the status";
+	else if (ra != 0) {
+		if (strcmp(a.err, b.err) != 0)
+			why = "the error";
+		else if (a.erroff != b.erroff)
+			why = "the offset";
+	} else {
+		na = tcd_name(&a, s, &la);
+		nb = tcd_name(&b, s, &lb);
+		jsonw_exact(&want, a.json);
+		if (b.json != NULL)
+			jsonw_exact(&got, b.json);
+		else
+			buf_add(&got, b.argtext.data, b.argtext.len);
+		if (la != lb || memcmp(na, nb, la) != 0)
+			why = "the name";
+		else if (a.namebuf == NULL ? b.namebuf != NULL ||
+		    b.name != a.name : b.namebuf == NULL)
+			why = "where the name is";
+		else if (got.len != want.len || memcmp(got.data, want.data,
+		    got.len) != 0)
+			why = "the arguments";
+	}
+	tcd_call_free(&a);
+	tcd_call_free(&b);
+	buf_free(&want);
+	buf_free(&got);
+	return why;
+}
+
+/* The call <tool_call>JSON</tool_call>: read alike by both. */
 static void
 same_call(const char *json, size_t n, const char *what)
 {
-	struct buf s = BUF_INIT, tree = BUF_INIT;
-	struct tcd_call a, b;
-	const char *na, *nb;
-	size_t la, lb;
-	int ra, rb;
+	struct buf s = BUF_INIT;
+	const char *why;
 
 	buf_adds(&s, "<tool_call>");
 	buf_add(&s, json, n);
 	buf_adds(&s, "</tool_call>");
-	ra = tcd_parse(TCD_HERMES, s.data, s.len, &a);
-	rb = tcd_parse_text(TCD_HERMES, s.data, s.len, &b);
-	unit_long(rb, ra, unit_fmt("%s: the status of tcd_parse", what));
-	if (ra != 0 || rb != 0) {
-		unit_str(b.err, a.err, unit_fmt("%s: the error", what));
-		unit_long((long)b.erroff, (long)a.erroff,
-		    unit_fmt("%s: the offset", what));
-	} else {
-		na = tcd_name(&a, s.data, &la);
-		nb = tcd_name(&b, s.data, &lb);
-		unit_bytes(nb, lb, na, la, unit_fmt("%s: the name", what));
-		unit_ok(a.namebuf == NULL ? b.namebuf == NULL &&
-		    b.name == a.name : b.namebuf != NULL, unit_fmt("%s: the "
-		    "name in the text or in namebuf alike", what));
-		jsonw_exact(&tree, a.json);
-		if (b.json != NULL) {
-			buf_reset(&s);
-			jsonw_exact(&s, b.json);
-			unit_bytes(s.data, s.len, tree.data, tree.len,
-			    unit_fmt("%s: the arguments (jansson)", what));
-		} else
-			unit_bytes(b.argtext.data, b.argtext.len, tree.data,
-			    tree.len, unit_fmt("%s: the arguments", what));
-	}
-	tcd_call_free(&a);
-	tcd_call_free(&b);
+	why = differs(s.data, s.len);
+	unit_ok(why == NULL, unit_fmt("%s: read as tcd_parse reads it", what));
+	if (why != NULL)
+		printf("#   %s differs\n", why);
 	buf_free(&s);
-	buf_free(&tree);
 }
 
 /* A JSON object simdjson takes: the same bytes as jansson's path. */
@@ -282,9 +303,63 @@ test_large(void)
 	buf_free(&b);
 }
 
+/* The n bytes of a file, with its last newline left out. */
+static char *
+slurp(const char *path, size_t *n)
+{
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	size_t k;
+	FILE *f;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		unit_bail(path);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, k);
+	if (ferror(f))
+		unit_bail(path);
+	fclose(f);
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	*n = b.len;
+	return b.data;
+}
+
+/* Every hermes fixture, and every prefix of it, read alike by both. */
+static void
+test_fixtures(void)
+{
+	const char *why = NULL;
+	glob_t g;
+	size_t i, n, len;
+	char *s;
+
+	if (glob(DIR "/hermes-*.txt", 0, NULL, &g) != 0)
+		unit_bail("glob " DIR "/hermes-*.txt");
+	for (i = 0; i < g.gl_pathc; i++) {
+		s = slurp(g.gl_pathv[i], &n);
+		why = differs(s, n);
+		unit_ok(why == NULL, unit_fmt("%s: read as tcd_parse reads it",
+		    g.gl_pathv[i]));
+		if (why != NULL)
+			printf("#   %s differs\n", why);
+		for (len = 0; len < n; len++)
+			if ((why = differs(s, len)) != NULL)
+				break;
+		unit_ok(len == n, unit_fmt("%s: every prefix read as "
+		    "tcd_parse reads it", g.gl_pathv[i]));
+		if (len < n)
+			printf("#   the prefix of %zu bytes: %s differs\n", len,
+			    why);
+		free(s);
+	}
+	globfree(&g);
+}
+
 int
 main(void)
 {
+	test_fixtures();
 	test_taken();
 	test_declined();
 	test_depth();
