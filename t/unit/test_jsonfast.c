@@ -16,6 +16,8 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "diag.h"
+#include "io.h"
 #include "jsonfast.h"
 #include "jsonw.h"
 #include "tcdialect.h"
@@ -303,57 +305,39 @@ test_large(void)
 	buf_free(&b);
 }
 
-/* The n bytes of a file, with its last newline left out. */
-static char *
-slurp(const char *path, size_t *n)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t k;
-	FILE *f;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		unit_bail(path);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, k);
-	if (ferror(f))
-		unit_bail(path);
-	fclose(f);
-	if (b.len > 0 && b.data[b.len - 1] == '\n')
-		b.len--;
-	*n = b.len;
-	return b.data;
-}
-
 /* Every hermes fixture, and every prefix of it, read alike by both. */
 static void
 test_fixtures(void)
 {
+	struct buf b = BUF_INIT;
 	const char *why = NULL;
 	glob_t g;
 	size_t i, n, len;
-	char *s;
 
 	if (glob(DIR "/hermes-*.txt", 0, NULL, &g) != 0)
 		unit_bail("glob " DIR "/hermes-*.txt");
 	for (i = 0; i < g.gl_pathc; i++) {
-		s = slurp(g.gl_pathv[i], &n);
-		why = differs(s, n);
+		buf_reset(&b);
+		if (io_read(g.gl_pathv[i], &b) != DIAG_OK)
+			unit_bail(g.gl_pathv[i]);
+		/* the file's last newline is not the call's */
+		n = b.len > 0 && b.data[b.len - 1] == '\n' ? b.len - 1 : b.len;
+		why = differs(b.data, n);
 		unit_ok(why == NULL, unit_fmt("%s: read as tcd_parse reads it",
 		    g.gl_pathv[i]));
 		if (why != NULL)
 			printf("#   %s differs\n", why);
 		for (len = 0; len < n; len++)
-			if ((why = differs(s, len)) != NULL)
+			if ((why = differs(b.data, len)) != NULL)
 				break;
 		unit_ok(len == n, unit_fmt("%s: every prefix read as "
 		    "tcd_parse reads it", g.gl_pathv[i]));
 		if (len < n)
 			printf("#   the prefix of %zu bytes: %s differs\n", len,
 			    why);
-		free(s);
 	}
 	globfree(&g);
+	buf_free(&b);
 }
 
 int
