@@ -4,6 +4,7 @@
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_CXX  := $(sort $(wildcard lib/*.cc))
 LIB_HDR  := $(wildcard lib/*.h)
 UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
@@ -25,16 +26,21 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wpointer-arith -Wwrite-strings \
 	-Wundef -Wvla -Wno-unused-parameter
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+# C++ (lib/*.cc, simdjson's callers): the warnings that apply to it.
+WARNXX := $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN))
+STDXX  := -std=c++17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 
 # SANITIZE=1 builds everything apart, with ASan and UBSan, and tests that.
 ifeq ($(SANITIZE),1)
 OUT     ?= obj/san
 OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
+OPTXX   := $(OPT)
 BINDIR  ?= $(OUT)/bin
 else
 OUT     ?= obj/std
 OPT     := $(or $(CFLAGS_CONF),-O2 -g)
+OPTXX   := $(or $(CXXFLAGS_CONF),-O2 -g)
 BINDIR  ?= bin
 endif
 
@@ -42,15 +48,18 @@ ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS) \
 	$(CPPFLAGS)
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
+ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
+# The C compiler links: the C++ runtime of lib/*.cc is named to it.
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) $(IDN2_LIBS) -lm
+	$(CRYPTO_LIBS) $(IDN2_LIBS) $(SIMDJSON_LIBS) -lstdc++ -lm
 
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h), with
 # the hyphens and dots of NAME as underscores.
 embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
 EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
-LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) \
+	$(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
@@ -70,6 +79,10 @@ configure: configure.ac
 $(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(OUT)/lib/%.o: lib/%.cc $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
 
 # data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object.
 $(OUT)/embed/%.o: tools/embed $(DATA)
@@ -111,14 +124,25 @@ bench: $(BINS) $(BENCHES)
 # libFuzzer: every t/fuzz/fuzz_*.c against lib/, FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_FLAGS   := $(STD) -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -I. -Ilib $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
-	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
+FUZZ_CXX     ?= clang++
+FUZZ_SAN     := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS   := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer -I. -Ilib \
+	$(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(PCRE2_CFLAGS) $(SQLITE_CFLAGS) \
+	$(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
+# lib/*.cc apart, as C++; the C driver links them (so UBSan's C++
+# runtime, which its vptr check needs, is not there: that check is off).
+FUZZ_CXXFLAGS := $(STDXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	-fno-sanitize=vptr -I. -Ilib $(JANSSON_CFLAGS) $(SIMDJSON_CFLAGS)
+FUZZ_CXX_OBJ := $(LIB_CXX:lib/%.cc=obj/fuzz/lib/%.o)
 FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
-obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) $(LIB_HDR) \
-    $(EMBED_OBJ) config.h
+obj/fuzz/lib/%.o: lib/%.cc $(LIB_HDR) config.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) $(LIBS)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c -o $@ $<
+$(FUZZERS): obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) \
+    $(LIB_HDR) $(EMBED_OBJ) $(FUZZ_CXX_OBJ) config.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) \
+		$(FUZZ_CXX_OBJ) $(LIBS)
 fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do \
 		n=$${f##*/}; c=obj/fuzz/corpus-$$n; mkdir -p $$c; \

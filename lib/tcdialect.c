@@ -62,7 +62,11 @@
  *   ignored. A Python dict with single quotes is not JSON: an error.
  *   "\u0000" in a string is kept (as in the seed's JSON text); a raw
  *   NUL byte is an error.
- *   c->json is the arguments object; c->args stays empty.
+ *   c->json is the arguments object; c->args stays empty. tcd_parse_text
+ *   first gives the object to simdjson (lib/jsonfast), which writes the
+ *   arguments' text, the bytes jsonw_exact writes of jansson's tree, many
+ *   times faster, into c->argtext; what it declines (every error among
+ *   it) is read by jansson as above.
  *
  * A key that repeats is kept, in order: c->args is the call's arguments
  * as written (the reader makes repeated keys an array).
@@ -147,6 +151,7 @@
 
 #include <jansson.h>
 
+#include "jsonfast.h"
 #include "jsonx.h"
 #include "tcdialect.h"
 #include "xalloc.h"
@@ -590,23 +595,17 @@ json_fail(struct tcd_call *c, size_t j, size_t len, const json_error_t *e)
 }
 
 /*
- * hermes: the tool's name, from the member "name" of the object at j
- * (the text up to end); the member's place is looked for in the text
- * only for an error, or to point at a name written without escapes.
+ * hermes: the tool's name, len bytes decoded at name, of the object at j
+ * (the text up to end, read without error): its place in the text when
+ * it is the first member and written without escapes, else a copy.
  */
-static int
-hermes_name(const char *s, size_t end, size_t j, json_t *name,
-    struct tcd_call *c)
+static void
+hermes_name_set(const char *s, size_t end, size_t j, const char *name,
+    size_t len, struct tcd_call *c)
 {
 	size_t q, p;
 	int escaped = 0;
 
-	if (!json_is_string(name))
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
-		    "\"name\" is not a string");
-	if (json_string_length(name) == 0)
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
-		    "\"name\" is empty");
 	/* most models write "name" first: its place costs little then */
 	q = skip_ws(s, end, j + 1);
 	if (at(s, end, q, LIT("\"name\""))) {
@@ -620,13 +619,32 @@ hermes_name(const char *s, size_t end, size_t j, json_t *name,
 		if (!escaped) {
 			c->name = q + 1;
 			c->namelen = p - (q + 1);
-			return 0;
+			return;
 		}
 	}
-	c->namebuflen = json_string_length(name);
-	c->namebuf = xmalloc(c->namebuflen + 1);
-	memcpy(c->namebuf, json_string_value(name), c->namebuflen);
-	c->namebuf[c->namebuflen] = '\0';
+	c->namebuflen = len;
+	c->namebuf = xmalloc(len + 1);
+	memcpy(c->namebuf, name, len);
+	c->namebuf[len] = '\0';
+}
+
+/*
+ * hermes: the tool's name, from the member "name" of the object at j
+ * (the text up to end); the member's place is looked for in the text
+ * only for an error, or to point at a name written without escapes.
+ */
+static int
+hermes_name(const char *s, size_t end, size_t j, json_t *name,
+    struct tcd_call *c)
+{
+	if (!json_is_string(name))
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		    "\"name\" is not a string");
+	if (json_string_length(name) == 0)
+		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		    "\"name\" is empty");
+	hermes_name_set(s, end, j, json_string_value(name),
+	    json_string_length(name), c);
 	return 0;
 }
 
@@ -662,9 +680,14 @@ hermes_args(const char *what, const char *s, size_t end, size_t j,
 	return 0;
 }
 
+/*
+ * hermes; with text, the arguments as JSON text where simdjson (lib/
+ * jsonfast) takes the object, and jansson's tree where it declines.
+ */
 static int
-parse_hermes(const char *s, size_t n, struct tcd_call *c)
+parse_hermes(const char *s, size_t n, int text, struct tcd_call *c)
 {
+	struct buf name = BUF_INIT;
 	json_error_t e;
 	json_t *v = NULL, *args, *params;
 	size_t t, j, end, p;
@@ -688,6 +711,12 @@ parse_hermes(const char *s, size_t n, struct tcd_call *c)
 	if ((nul = memchr(s + j, '\0', end - j)) != NULL)
 		return fail(c, TCD_HERMES, (size_t)(nul - s),
 		    "the JSON holds a NUL byte");
+	if (text && jsonfast_hermes(s + j, end - j, &name, &c->argtext)) {
+		hermes_name_set(s, end, j, name.data, name.len, c);
+		buf_free(&name);
+		return 0;
+	}
+	buf_free(&name);	/* declined: its length was put back, not freed */
 	if ((v = load_exact(s + j, end - j, &e)) == NULL)
 		return json_fail(c, j, end - j, &e);
 	r = -1;
@@ -718,8 +747,9 @@ out:
 	return r;
 }
 
-int
-tcd_parse(enum tcd_dialect d, const char *s, size_t n, struct tcd_call *c)
+static int
+parse(enum tcd_dialect d, const char *s, size_t n, int text,
+    struct tcd_call *c)
 {
 	memset(c, 0, sizeof(*c));
 	switch (d) {
@@ -730,11 +760,24 @@ tcd_parse(enum tcd_dialect d, const char *s, size_t n, struct tcd_call *c)
 	case TCD_GLM:
 		return parse_glm(s, n, c);
 	case TCD_HERMES:
-		return parse_hermes(s, n, c);
+		return parse_hermes(s, n, text, c);
 	}
 	snprintf(c->err, sizeof(c->err), "unknown tool-call dialect %d",
 	    (int)d);
 	return -1;
+}
+
+int
+tcd_parse(enum tcd_dialect d, const char *s, size_t n, struct tcd_call *c)
+{
+	return parse(d, s, n, 0, c);
+}
+
+int
+tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,
+    struct tcd_call *c)
+{
+	return parse(d, s, n, 1, c);
 }
 
 void
@@ -742,6 +785,7 @@ tcd_call_free(struct tcd_call *c)
 {
 	free(c->args);
 	free(c->namebuf);
+	buf_free(&c->argtext);
 	json_decref(c->json);
 	memset(c, 0, sizeof(*c));
 }

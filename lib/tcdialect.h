@@ -27,6 +27,8 @@
 
 #include <jansson.h>
 
+#include "buf.h"
+
 enum tcd_dialect { TCD_QWEN3 = 1, TCD_INVOKE, TCD_GLM, TCD_HERMES };
 
 /* One argument: byte ranges in the call's text. */
@@ -48,7 +50,8 @@ struct tcd_call {
 	size_t		 namebuflen;
 	struct tcd_arg	*args;		/* raw-text dialects, in order */
 	size_t		 nargs, argcap;
-	json_t		*json;		/* hermes: the arguments object */
+	json_t		*json;		/* hermes: the arguments object, */
+	struct buf	 argtext;	/* or (tcd_parse_text) their text */
 	size_t		 erroff;	/* a malformed call: where, */
 	char		 err[256];	/* and what, one line */
 };
@@ -59,6 +62,15 @@ struct tcd_call {
  * caller frees *c with tcd_call_free, either way.
  */
 int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
+		    struct tcd_call *c);
+
+/*
+ * The same, for a caller that needs no tree of a hermes call's
+ * arguments: they may come as their JSON text, as jsonw_exact writes the
+ * tree, in c->argtext (c->json NULL then), read many times faster. The
+ * name, the errors and their offsets are tcd_parse's.
+ */
+int		 tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,
 		    struct tcd_call *c);
 void		 tcd_call_free(struct tcd_call *c);
 

@@ -144,7 +144,8 @@ struct toolcall {
 	size_t			 scan;		/* raw: no marker starts before */
 	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
 	size_t			 ncarry;
-	json_t			*hargs;		/* hermes: its arguments */
+	json_t			*hargs;		/* hermes: its arguments, */
+	const struct buf	*htext;		/* or their JSON text */
 	int			 jstr, jesc;	/* hermes: in a JSON string */
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
@@ -291,6 +292,28 @@ find_markup(const char *s, size_t i, size_t n)
 	}
 #endif
 	while (i < n && s[i] != '<' && s[i] != '&' && s[i] != ']')
+		i++;
+	return i;
+}
+
+/* The first a or b in s[i..n), or n: a hermes call's scan for its end. */
+static size_t
+find_either(const char *s, size_t i, size_t n, char a, char b)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	__m128i v;
+	int m;
+
+	for (; i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, va),
+		    _mm_cmpeq_epi8(v, vb)));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	while (i < n && s[i] != a && s[i] != b)
 		i++;
 	return i;
 }
@@ -1793,7 +1816,10 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		emit_value(tc, tc->tname);
 		puts_lit(tc, ",\"arguments\":");
 	}
-	if (tc->hargs != NULL) {
+	if (tc->htext != NULL)
+		/* hermes, read without a tree (never with tc->build) */
+		put(tc, tc->htext->data, tc->htext->len);
+	else if (tc->hargs != NULL) {
 		/* hermes: JSON, typed as the model wrote it */
 		buf_reset(&tc->val);
 		jsonw_exact(&tc->val, tc->hargs);
@@ -2825,6 +2851,10 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 		tc->hargs = json_incref(c->json);
 		return 0;
 	}
+	if (c->argtext.data != NULL) {
+		tc->htext = &c->argtext;
+		return 0;
+	}
 	tc->args = node_new(tc, "arguments", NONE, R_ARGS);
 	for (i = 0; i < c->nargs; i++) {
 		if (raw_name(tc, c->args[i].key, c->args[i].keylen) != 0 ||
@@ -2842,10 +2872,16 @@ static void
 raw_done(struct toolcall *tc, size_t end)
 {
 	struct tcd_call c;
+	int r;
 
 	tc->raw.len = end;
 	memset(&c, 0, sizeof(c));
-	if (tcd_parse(tc->dial, tc->raw.data, end, &c) != 0) {
+	/* a tree of the arguments only for a schema to validate them by */
+	if (tc->opt.tools != NULL && !tc->opt.no_validate)
+		r = tcd_parse(tc->dial, tc->raw.data, end, &c);
+	else
+		r = tcd_parse_text(tc->dial, tc->raw.data, end, &c);
+	if (r != 0) {
 		call_error(tc, call_pos(tc, c.erroff), "dialect", "%s", c.err);
 		end_bad(tc, end);
 	} else if (raw_tree(tc, &c) == 0 && emit_call(tc)) {
@@ -2856,6 +2892,7 @@ raw_done(struct toolcall *tc, size_t end)
 	tcd_call_free(&c);
 	json_decref(tc->hargs);
 	tc->hargs = NULL;
+	tc->htext = NULL;
 }
 
 /*
@@ -2871,21 +2908,23 @@ hermes_find(struct toolcall *tc, int *restart)
 	size_t i, n = tc->raw.len;
 
 	for (i = tc->scan; i < n; i++) {
-		if (tc->jstr) {
-			if (tc->jesc)
-				tc->jesc = 0;
-			else if (d[i] == '\\')
-				tc->jesc = 1;
-			else if (d[i] == '"')
-				tc->jstr = 0;
+		if (tc->jesc) {
+			tc->jesc = 0;
+			continue;
+		}
+		/* in a string, its end or an escape; else one or markup */
+		i = tc->jstr ? find_either(d, i, n, '"', '\\') :
+		    find_either(d, i, n, '"', '<');
+		if (i == n)
+			break;
+		if (d[i] == '\\') {
+			tc->jesc = 1;
 			continue;
 		}
 		if (d[i] == '"') {
-			tc->jstr = 1;
+			tc->jstr = !tc->jstr;
 			continue;
 		}
-		if (d[i] != '<')
-			continue;
 		if (n - i >= 11 && memcmp(d + i, "<tool_call>", 11) == 0) {
 			tc->scan = i;
 			*restart = 1;

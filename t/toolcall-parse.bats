@@ -2065,3 +2065,23 @@ a.c
 	assert_output '{"type":"error","message":"tool call larger than --max-size (40 bytes)","line":1,"column":1,"raw":null}
 {"type":"text","text":"\n"}'
 }
+
+@test "--format hermes: a call is written alike whether its JSON is read fast (no --tools) or as a tree for its schema" {
+	{
+		printf '<tool_call>{"name": "f", "arguments": {"n": [-0, 0.1, 1e21, 1E-7, 9007199254740993, -1.50], "s": "\\u00e9\\ud83d\\ude00 \\/ \\u0000 \\u001f", "o": {"2": [], "1": {}}}}</tool_call>\n'
+		printf '<tool_call>{"name": "f", "arguments": {"a": 9007199254740993, "b": 18446744073709551616}}</tool_call>\n'
+		printf '<tool_call>{"name": "f", "arguments": "{\\"a\\": 1e2}"}</tool_call>\n'
+		printf '<tool_call>{"name": "f", "arguments": {"a": 1, "a": 2}}</tool_call>\n'
+	} >in.txt
+	printf '{"tools": [{"name": "f", "inputSchema": {"type": "object"}}]}\n' >tools.json
+	want='{"server_name":"local","tool_name":"f","arguments":{"n":[0,0.1,1e+21,1e-7,9007199254740993,-1.5],"s":"é😀 / \u0000 \u001f","o":{"2":[],"1":{}}}}
+{"server_name":"local","tool_name":"f","arguments":{"a":9007199254740992,"b":18446744073709552000}}
+{"server_name":"local","tool_name":"f","arguments":{"a":100}}'
+	err='in.txt:4:51: error: malformed hermes call: the JSON object has a duplicate key'
+	run -1 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output "$want"
+	assert_equal "$stderr" "$err"
+	run -1 --separate-stderr toolcall-parse --format hermes --tools tools.json in.txt
+	assert_output "$want"
+	assert_equal "$stderr" "$err"
+}

@@ -1,0 +1,243 @@
+/*
+ * jsonfast: a hermes call's JSON object read by simdjson's DOM parser,
+ * which checks the whole text (UTF-8 included), and its arguments
+ * written through jsonw as jsonw_exact writes jansson's tree of them.
+ * What the two readers do not read alike is declined, never guessed.
+ */
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <simdjson.h>
+
+extern "C" {
+#include "jsonw.h"
+}
+#include "jsonfast.h"
+
+namespace {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+/*
+ * jansson's limit (JSON_PARSER_MAX_DEPTH), which counts every value: the
+ * top one is level 1, a value inside an array or object one more.
+ */
+constexpr size_t max_depth = 2048;
+
+/*
+ * A parser and its buffers (many times the text's size) are kept from
+ * call to call for calls up to this size; a larger one has its own, freed
+ * with it, so that one large call does not hold its memory to the end.
+ */
+constexpr size_t keep_max = (size_t)1 << 20;
+
+/* Objects up to this size are checked for a repeated key pair by pair. */
+constexpr size_t few_keys = 16;
+
+/* Whether no key of o repeats and none holds a NUL: jansson's rules. */
+bool
+keys_ok(object o)
+{
+	std::string_view few[few_keys];
+	std::vector<std::string_view> many;
+	size_t n = 0, i, j;
+
+	for (auto f : o) {
+		if (f.key.find('\0') != std::string_view::npos)
+			return false;
+		if (n < few_keys)
+			few[n] = f.key;
+		else {
+			if (n == few_keys)
+				many.assign(few, few + few_keys);
+			many.push_back(f.key);
+		}
+		n++;
+	}
+	if (n <= few_keys) {
+		for (i = 1; i < n; i++)
+			for (j = 0; j < i; j++)
+				if (few[i] == few[j])
+					return false;
+		return true;
+	}
+	std::sort(many.begin(), many.end());
+	return std::adjacent_find(many.begin(), many.end()) == many.end();
+}
+
+/*
+ * e, a value at level depth, appended to b as jsonw_exact writes what
+ * jansson reads of it: whether jansson reads it alike (if not, b holds
+ * part of it).
+ */
+bool
+put(struct buf *b, element e, size_t depth)
+{
+	std::string_view str;
+	int64_t i;
+	double x;
+	bool first = true;
+
+	if (depth > max_depth)
+		return false;
+	switch (e.type()) {
+	case element_type::OBJECT: {
+		object o = e.get_object().value_unsafe();
+
+		if (!keys_ok(o))
+			return false;
+		buf_addc(b, '{');
+		for (auto f : o) {
+			if (!first)
+				buf_addc(b, ',');
+			first = false;
+			jsonw_string(b, f.key.data(), f.key.size());
+			buf_addc(b, ':');
+			if (!put(b, f.value, depth + 1))
+				return false;
+		}
+		buf_addc(b, '}');
+		return true;
+	}
+	case element_type::ARRAY: {
+		array a = e.get_array().value_unsafe();
+
+		buf_addc(b, '[');
+		for (element v : a) {
+			if (!first)
+				buf_addc(b, ',');
+			first = false;
+			if (!put(b, v, depth + 1))
+				return false;
+		}
+		buf_addc(b, ']');
+		return true;
+	}
+	case element_type::STRING:
+		str = e.get_string().value_unsafe();
+		jsonw_string(b, str.data(), str.size());
+		return true;
+	case element_type::INT64:
+		/* jansson's json_int_t, written as "%lld" */
+		i = e.get_int64().value_unsafe();
+		if (i < 0)
+			buf_addc(b, '-');
+		buf_addu(b, i < 0 ? 0 - (unsigned long long)i :
+		    (unsigned long long)i);
+		return true;
+	case element_type::UINT64:
+		/* past int64: jansson reads every integer as a real then */
+		return false;
+	case element_type::DOUBLE:
+		x = e.get_double().value_unsafe();
+		if (!std::isfinite(x))
+			return false;
+		jsonw_number(b, x);
+		return true;
+	case element_type::BOOL:
+		if (e.get_bool().value_unsafe())
+			buf_add(b, "true", 4);
+		else
+			buf_add(b, "false", 5);
+		return true;
+	case element_type::NULL_VALUE:
+		buf_add(b, "null", 4);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * p made ready for n bytes (it grows for more), to a depth of containers
+ * one more than jansson's limit: the values inside the deepest are put's
+ * to refuse.
+ */
+bool
+ready(simdjson::dom::parser &p, size_t n)
+{
+	return p.allocate(n, max_depth + 1) == simdjson::SUCCESS;
+}
+
+bool
+hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+{
+	static simdjson::dom::parser kept;
+	static bool kept_ready;
+	simdjson::dom::parser own, *p = &own;
+	element root, vname, vargs, vparams;
+	bool hasname = false, hasargs = false, hasparams = false;
+	size_t mark = args->len;
+	std::string_view str;
+
+	/* simdjson would skip a byte order mark, which jansson refuses */
+	if (n == 0 || s[0] != '{')
+		return false;
+	if (n <= keep_max) {
+		if (!kept_ready && !(kept_ready = ready(kept, 4096)))
+			return false;
+		p = &kept;
+	} else if (!ready(own, n))
+		return false;
+	if (p->parse(s, n).get(root) != simdjson::SUCCESS || !root.is_object())
+		return false;
+	object top = root.get_object().value_unsafe();
+	if (!keys_ok(top))
+		return false;
+	for (auto f : top) {
+		if (f.key == "name") {
+			vname = f.value;
+			hasname = true;
+		} else if (f.key == "arguments") {
+			vargs = f.value;
+			hasargs = true;
+		} else if (f.key == "parameters") {
+			vparams = f.value;
+			hasparams = true;
+		} else {
+			/* ignored, but jansson refuses what it may not hold */
+			if (!put(args, f.value, 2))
+				return false;
+			args->len = mark;
+		}
+	}
+	if (!hasname || vname.get(str) != simdjson::SUCCESS ||
+	    str.empty() || (hasargs && hasparams))
+		return false;
+	if (hasparams) {
+		vargs = vparams;
+		hasargs = true;
+	}
+	if (!hasargs)
+		buf_add(args, "{}", 2);
+	else if (!vargs.is_object() || !put(args, vargs, 2))
+		return false;
+	buf_add(name, str.data(), str.size());
+	return true;
+}
+
+} // namespace
+
+int
+jsonfast_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+{
+	size_t namelen = name->len, argslen = args->len;
+	bool ok;
+
+	try {
+		ok = hermes(s, n, name, args);
+	} catch (...) {
+		/* out of memory in the library: jansson may yet read it */
+		ok = false;
+	}
+	if (!ok) {
+		name->len = namelen;
+		args->len = argslen;
+	}
+	return ok ? 1 : 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * jsonfast: a hermes call's JSON object read by simdjson, many times
+ * faster than jansson reads it, for a caller that needs the arguments as
+ * text rather than as a tree. It takes only what jansson's reading (as
+ * lib/tcdialect does it) would give the same bytes for, and declines the
+ * rest, which the caller then reads with jansson: so every error, and
+ * every case where the two readers differ, stays jansson's.
+ */
+#ifndef LLMKIT_JSONFAST_H
+#define LLMKIT_JSONFAST_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The JSON object s (n bytes, no white space around it): 1 when it is a
+ * well-formed hermes call that jansson would read the same, its "name"
+ * (decoded) appended to name and its arguments to args as jsonw_exact
+ * writes them; 0 when declined (the buffers as they were), for an error
+ * or anything jansson's reading would not give the same bytes for: no
+ * string "name" or an empty one, "arguments" that is not an object (a
+ * string holding one included), "arguments" and "parameters" both, a key
+ * that repeats or holds a NUL, an integer past int64 (jansson reads
+ * every number as a real then), more than 2048 levels of values.
+ */
+int	jsonfast_hermes(const char *s, size_t n, struct buf *name,
+	    struct buf *args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
