@@ -221,10 +221,16 @@ proc_die(void)
 	raise(signo);
 }
 
-/* In the child: the dispositions we found, then the command. */
+/*
+ * In the child: the dispositions we found, then the command, in the
+ * directory cwd and with the environment envp when they are not NULL.
+ * What failed is told through err: errno, negated for chdir(2).
+ */
 static void __attribute__((noreturn))
-child(char *const argv[], int in, int out, int eout, int err)
+child(char *const argv[], int in, int out, int eout, int err,
+    const char *cwd, char *const envp[])
 {
+	extern char **environ;
 	sigset_t none;
 	int e, signo;
 
@@ -247,6 +253,13 @@ child(char *const argv[], int in, int out, int eout, int err)
 		close(out);
 	if (eout > 2)
 		close(eout);
+	if (cwd != NULL && chdir(cwd) == -1) {
+		e = -errno;
+		(void)write(err, &e, sizeof(e));
+		_exit(127);
+	}
+	if (envp != NULL)
+		environ = (char **)envp;
 	execvp(argv[0], argv);
 fail:
 	e = errno;
@@ -564,7 +577,7 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 	if ((r.pid = fork()) == -1)
 		goto out;
 	if (r.pid == 0)
-		child(argv, in[0], out[1], eout[1], err[1]);
+		child(argv, in[0], out[1], eout[1], err[1], NULL, NULL);
 	setpgid(r.pid, r.pid);	/* both sides, whichever runs first */
 	close_fd(&in[0]);
 	close_fd(&out[1]);
@@ -575,7 +588,7 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 	if (n == (ssize_t)sizeof(e)) {
 		while (waitpid(r.pid, NULL, 0) == -1 && errno == EINTR)
 			continue;
-		errno = e;
+		errno = e < 0 ? -e : e;
 		rc = PROC_NOEXEC;
 		goto out;
 	}
@@ -609,4 +622,143 @@ out:
 	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	errno = saved;
 	return rc;
+}
+
+/*
+ * Starts argv (found on PATH as execvp does, the PATH of envp when it is
+ * given) for a conversation that lasts: its standard input, output and
+ * error are pipes, our ends non-blocking and closed on exec; it runs in
+ * a process group of its own, in the directory cwd (NULL: ours), with the
+ * environment envp (NULL: ours). Returns 0, PROC_NOEXEC or PROC_NOCWD
+ * (errno says why) when it could not be started, PROC_ERROR.
+ */
+int
+proc_spawn(char *const argv[], const char *cwd, char *const envp[],
+    struct proc_child *c)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, eout[2] = { -1, -1 };
+	int err[2] = { -1, -1 };
+	int e = 0, rc = PROC_ERROR, saved;
+	ssize_t n;
+
+	c->pid = -1;
+	c->in = c->out = c->err = -1;
+	if (pipe(in) == -1 || pipe(out) == -1 || pipe(eout) == -1 ||
+	    pipe(err) == -1 ||
+	    set_flags(err[0], FD_CLOEXEC, 0) == -1 ||
+	    set_flags(err[1], FD_CLOEXEC, 0) == -1 ||
+	    set_flags(in[1], FD_CLOEXEC, O_NONBLOCK) == -1 ||
+	    set_flags(out[0], FD_CLOEXEC, O_NONBLOCK) == -1 ||
+	    set_flags(eout[0], FD_CLOEXEC, O_NONBLOCK) == -1)
+		goto out;
+	if ((c->pid = fork()) == -1)
+		goto out;
+	if (c->pid == 0)
+		child(argv, in[0], out[1], eout[1], err[1], cwd, envp);
+	setpgid(c->pid, c->pid);
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&eout[1]);
+	close_fd(&err[1]);
+	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
+		continue;
+	if (n == (ssize_t)sizeof(e)) {
+		while (waitpid(c->pid, NULL, 0) == -1 && errno == EINTR)
+			continue;
+		c->pid = -1;
+		rc = e < 0 ? PROC_NOCWD : PROC_NOEXEC;
+		errno = e < 0 ? -e : e;
+		goto out;
+	}
+	c->in = in[1];
+	c->out = out[0];
+	c->err = eout[0];
+	in[1] = out[0] = eout[0] = -1;
+	rc = 0;
+out:
+	saved = errno;
+	close_fd(&in[0]);
+	close_fd(&in[1]);
+	close_fd(&out[0]);
+	close_fd(&out[1]);
+	close_fd(&eout[0]);
+	close_fd(&eout[1]);
+	close_fd(&err[0]);
+	close_fd(&err[1]);
+	errno = saved;
+	return rc;
+}
+
+/*
+ * Whether the child has ended, without waiting: 1 (res says how; what it
+ * left in its group is killed), or 0 while it runs.
+ */
+int
+proc_reaped(struct proc_child *c, struct proc_result *res)
+{
+	pid_t w;
+	int st;
+
+	if (c->pid == -1)
+		return 1;
+	while ((w = waitpid(c->pid, &st, WNOHANG)) == -1 && errno == EINTR)
+		continue;
+	if (w != c->pid)
+		return 0;
+	memset(res, 0, sizeof(*res));
+	if (WIFSIGNALED(st))
+		res->signo = WTERMSIG(st);
+	else
+		res->status = WEXITSTATUS(st);
+	kill(-c->pid, SIGKILL);
+	c->pid = -1;
+	return 1;
+}
+
+/* Sends signo to the child's process group, if it still runs. */
+void
+proc_signal(const struct proc_child *c, int signo)
+{
+	if (c->pid != -1)
+		kill(-c->pid, signo);
+}
+
+/* Closes our end of the child's standard input (its end of file). */
+void
+proc_close_in(struct proc_child *c)
+{
+	close_fd(&c->in);
+}
+
+/* Closes our ends of the child's pipes, its standard input first. */
+void
+proc_close(struct proc_child *c)
+{
+	close_fd(&c->in);
+	close_fd(&c->out);
+	close_fd(&c->err);
+}
+
+/*
+ * The descriptor that becomes readable when a signal has come (a stop
+ * signal, or SIGCHLD): poll(2) it beside a child's pipes, and call
+ * proc_woken when it is.
+ */
+int
+proc_wakefd(void)
+{
+	return wake[0];
+}
+
+void
+proc_woken(void)
+{
+	drain_wake();
+}
+
+/* write(2) to a child's pipe: one that has closed it is EPIPE, no signal. */
+ssize_t
+proc_write(int fd, const void *p, size_t len)
+{
+	return write_nopipe(fd, p, len);
 }

@@ -8,6 +8,8 @@
  */
 #ifndef LLMKIT_PROC_H
 #define LLMKIT_PROC_H
+#include <sys/types.h>
+
 #include <stddef.h>
 
 #include "buf.h"
@@ -26,7 +28,16 @@ struct proc_result {
 enum {
 	PROC_ERROR = -1,	/* a system call failed; errno says why */
 	PROC_NOEXEC = -2,	/* the command could not be started; errno */
+	PROC_NOCWD = -3,	/* its directory could not be entered; errno */
 	PROC_CAUGHT = 1		/* a signal asked us to end (proc_caught) */
+};
+
+/* A child that lasts (proc_spawn): its pid (-1 once reaped) and pipes. */
+struct proc_child {
+	pid_t	pid;
+	int	in;		/* its standard input, ours to write */
+	int	out;		/* its standard output */
+	int	err;		/* its standard error */
 };
 
 /*
@@ -49,5 +60,14 @@ int	proc_run_err(char *const[], const void *, size_t, struct buf *,
 int	proc_caught(void);
 int	proc_sleep(double);
 void	proc_die(void);
+int	proc_spawn(char *const[], const char *, char *const[],
+	    struct proc_child *);
+int	proc_reaped(struct proc_child *, struct proc_result *);
+void	proc_signal(const struct proc_child *, int);
+void	proc_close_in(struct proc_child *);
+void	proc_close(struct proc_child *);
+int	proc_wakefd(void);
+void	proc_woken(void);
+ssize_t	proc_write(int, const void *, size_t);
 
 #endif
