@@ -6,9 +6,11 @@
  * A call that fails or is refused is status 1; a server that cannot be
  * started or breaks the protocol, 3. --list-tools writes their tools.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "cmd.h"
@@ -21,6 +23,7 @@
 #include "src.h"
 
 #define MAX_SECONDS	86400.0
+#define READ_SIZE	65536
 
 enum {
 	OPT_LIST_TOOLS = CMD_OPT_FIRST,
@@ -152,31 +155,58 @@ one_line(struct run *r, struct src *src)
 	return rc;
 }
 
-/* The calls of one operand, a line each. */
+/*
+ * The calls of one operand, a line each, read with read(2) once the
+ * servers have been listened to until it is readable: a server's lines
+ * reach stderr while we wait for input, and a stop signal ends the wait.
+ */
 static int
 process(FILE *fp, const char *name, void *arg)
 {
+	static char chunk[READ_SIZE];
 	struct run *r = arg;
+	struct buf in = BUF_INIT;
 	struct src src;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
 	unsigned long lineno = 0;
-	int status = DIAG_OK;
+	size_t off = 0, scan = 0, end;
+	ssize_t n;
+	char *nl;
+	int status = DIAG_OK, eof = 0;
 
-	while (!r->m->caught && !ferror(stdout) &&
-	    (len = io_getline_text(&line, &cap, fp)) != -1) {
-		src_init(&src, name, line, (size_t)len);
+	while (!r->m->caught && !ferror(stdout)) {
+		nl = memchr(in.data + scan, '\n', in.len - scan);
+		if (nl == NULL && !eof) {
+			scan = in.len;
+			(void)fflush(stdout);	/* nothing waits in it meanwhile */
+			if (mcp_wait(r->m, fileno(fp)) != 0)
+				break;
+			while ((n = read(fileno(fp), chunk, sizeof(chunk))) ==
+			    -1 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				diag_warn("%s", name);
+				status = DIAG_TROUBLE;
+				break;
+			}
+			if (n == 0)
+				eof = 1;
+			buf_add(&in, chunk, (size_t)n);
+			continue;
+		}
+		if (nl == NULL && off == in.len)
+			break;
+		end = nl != NULL ? (size_t)(nl - in.data) + 1 : in.len;
+		src_init(&src, name, in.data + off, end - off);
 		src_setrecord(&src, ++lineno);
 		status = diag_max(status, one_line(r, &src));
-		if (line[len - 1] == '\0')
-			break;		/* reported: no JSON line holds one */
+		off = scan = end;
+		if (off > READ_SIZE && off * 2 > in.len) {
+			memmove(in.data, in.data + off, in.len - off);
+			in.len -= off;
+			off = scan = 0;
+		}
 	}
-	if (ferror(fp)) {
-		diag_warn("%s", name);
-		status = DIAG_TROUBLE;
-	}
-	free(line);
+	buf_free(&in);
 	return status;
 }
 

@@ -474,19 +474,20 @@ out_lines(struct mcp *m, struct mcp_server *s, int eof,
  * has come, or until the deadline (fail F_TIMEOUT), or until w ended
  * (F_DIED) or broke the protocol (F_BROKEN), or a stop signal came
  * (F_CAUGHT). Meanwhile the servers' requests are answered, their log
- * messages and standard error said.
+ * messages and standard error said. With w NULL (and deadline 0), until
+ * infd is readable: returns 1 then, and 0 after a stop signal.
  */
-static void
+static int
 pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
-    struct reply *r)
+    struct reply *r, int infd)
 {
 	struct pollfd *p;
 	struct mcp_server *s;
 	size_t i, np;
 	double t;
-	int ms, rc;
+	int ms, rc, ready = 0;
 
-	p = xcalloc(3 * m->n + 1, sizeof(*p));
+	p = xcalloc(3 * m->n + 2, sizeof(*p));
 	while (r->kind == R_PENDING) {
 		if (proc_caught()) {
 			m->caught = 1;
@@ -494,16 +495,19 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			    proc_caught());
 			break;
 		}
-		if (!w->running) {
+		if (w != NULL && !w->running) {
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
 		}
-		if ((t = now()) >= deadline) {
+		t = now();
+		if (deadline > 0 && t >= deadline) {
 			fail(r, F_TIMEOUT, "no answer");
 			break;
 		}
 		np = 0;
 		p[np].fd = proc_wakefd();
+		p[np++].events = POLLIN;
+		p[np].fd = infd;
 		p[np++].events = POLLIN;
 		for (i = 0; i < m->n; i++) {
 			s = &m->v[i];
@@ -515,7 +519,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			    s->ch.in : -1;
 			p[np++].events = POLLOUT;
 		}
-		ms = (int)((deadline - t) * 1000) + 1;
+		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 : -1;
 		if (poll(p, np, ms) <= 0)
 			continue;
 		if (p[0].revents != 0)
@@ -524,18 +528,41 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			s = &m->v[i];
 			if (!s->running)
 				continue;
-			if (p[3 + 3 * i].revents != 0)
+			if (p[4 + 3 * i].revents != 0)
 				flush_out(s);
-			if (p[2 + 3 * i].revents != 0)
+			if (p[3 + 3 * i].revents != 0)
 				read_err(m, s);
-			if (p[1 + 3 * i].revents != 0 && s->ch.out != -1) {
+			if (p[2 + 3 * i].revents != 0 && s->ch.out != -1) {
 				rc = read_more(&s->ch.out, &s->rbuf);
 				if (rc != 0)
 					out_lines(m, s, rc == -1, w, id, r);
 			}
 		}
+		if (infd != -1 && p[1].revents != 0) {
+			ready = 1;
+			break;
+		}
 	}
 	free(p);
+	return ready;
+}
+
+/*
+ * Waits until fd can be read, listening to the running servers
+ * meanwhile (their requests, log messages, standard error, ends).
+ * Returns 0, or -1 when a stop signal came.
+ */
+int
+mcp_wait(struct mcp *m, int fd)
+{
+	struct reply r;
+	int ready;
+
+	memset(&r, 0, sizeof(r));
+	ready = pump(m, NULL, 0, 0, &r, fd);
+	reply_reset(&r);
+	buf_free(&r.why);
+	return ready ? 0 : -1;
 }
 
 /* A request to s and its answer in r, within timeout seconds. */
@@ -547,7 +574,7 @@ request(struct mcp *m, struct mcp_server *s, const char *method,
 
 	reply_reset(r);
 	id = send_request(s, method, params);
-	pump(m, s, id, now() + timeout, r);
+	pump(m, s, id, now() + timeout, r, -1);
 	return id;
 }
 
@@ -658,7 +685,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	reply_reset(r);
 	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
 	    modern_meta()));
-	pump(m, s, s->next_id, now() + t, r);
+	pump(m, s, s->next_id, now() + t, r, -1);
 	if (r->kind == R_RESULT) {
 		sup = json_object_get(r->result, "supportedVersions");
 		if (holds(sup, MCP_MODERN_VERSION))

@@ -118,6 +118,7 @@ void	 mcp_msg_free(struct mcp_msg *);
 void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 	    struct mcp_outcome *);
 int	 mcp_list_tools(struct mcp *, struct buf *);
+int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);
 void	 mcp_free(struct mcp *);
 

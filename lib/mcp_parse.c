@@ -29,7 +29,7 @@ struct conf {
 	struct src		 src;
 	struct jsonx_locator	 loc;
 	size_t			 top;	/* the offset of its value */
-	int			 failed;
+	int			 failed;	/* how many faults were reported */
 };
 
 static void	conf_fail(struct conf *, const char *, const char *, ...)
@@ -58,7 +58,7 @@ conf_fail(struct conf *c, const char *ptr, const char *fmt, ...)
 	loc.path = ptr;
 	diag_at(DIAG_ERROR, &loc, "mcp-config", "%s", buf_cstr(&msg));
 	buf_free(&msg);
-	c->failed = 1;
+	c->failed++;
 }
 
 /* Appends "/" and key to a JSON Pointer, with ~ and / escaped. */
@@ -382,7 +382,7 @@ mcp_config_load(struct mcp *m, const char *file, const char *text,
 		loc.path = NULL;
 		diag_at(DIAG_ERROR, &loc, "json-syntax", "invalid JSON: text "
 		    "after the configuration");
-		c.failed = 1;
+		c.failed++;
 	} else if (!json_is_object(doc))
 		conf_fail(&c, "", "the configuration must be an object, not %s",
 		    jsonx_typename(doc));
