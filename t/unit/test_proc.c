@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,6 +372,126 @@ test_err(void)
 	buf_free(&copied);
 }
 
+/* Reads what fd has, waiting for some: bytes read, 0 at its end. */
+static ssize_t
+drain_some(int fd, struct buf *out)
+{
+	char b[4096];
+	struct pollfd p;
+	ssize_t n;
+
+	p.fd = fd;
+	p.events = POLLIN;
+	if (poll(&p, 1, 5000) <= 0)
+		return -1;
+	while ((n = read(fd, b, sizeof(b))) < 0 && errno == EINTR)
+		continue;
+	if (n > 0)
+		buf_add(out, b, (size_t)n);
+	return n;
+}
+
+/* Reads fd to its end into out; -1 on a read error. */
+static int
+read_all(int fd, struct buf *out)
+{
+	ssize_t n;
+
+	while ((n = drain_some(fd, out)) > 0 || (n < 0 && errno == EAGAIN))
+		continue;
+	return n == 0 ? 0 : -1;
+}
+
+/* Waits for the child to end, 5 s at the most. */
+static int
+reap(struct proc_child *c, struct proc_result *res)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (proc_reaped(c, res))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void
+test_spawn(void)
+{
+	struct proc_child c;
+	struct proc_result res;
+	struct buf out = BUF_INIT, err = BUF_INIT;
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"pwd; echo "
+	    "\"$A:$LLMKIT_PROC_TEST\"; ps -o pgid= -p $$; echo $$; cat; "
+	    "echo oops >&2; exit 5", NULL };
+	char *env[] = { (char *)"A=1", (char *)"PATH=/usr/bin:/bin", NULL };
+	char *missing[] = { (char *)"llmkit-no-such-command", NULL };
+	long pgid = -1, pid = -2;
+
+	unit_long(proc_spawn(argv, "/", env, &c), 0, "sh spawned in /");
+	unit_ok(c.pid > 0 && c.in != -1 && c.out != -1 && c.err != -1,
+	    "its pid and three pipes");
+	unit_long(proc_write(c.in, "fed\n", 4), 4, "its input written");
+	proc_close_in(&c);
+	unit_long(read_all(c.out, &out), 0, "its output read to the end");
+	unit_long(read_all(c.err, &err), 0, "its standard error too");
+	unit_ok(reap(&c, &res), "it has ended");
+	unit_long(res.status, 5, "exit status 5");
+	unit_long(c.pid, -1, "reaped: no pid");
+	{
+		char dir[8], who[16];
+
+		sscanf(buf_cstr(&out), "%7s %15s %ld %ld", dir, who, &pgid,
+		    &pid);
+		unit_str(dir, "/", "it ran in the directory given");
+		unit_str(who, "1:", "with the environment given, ours not");
+	}
+	unit_long(pgid, pid, "it leads a process group");
+	unit_ok(strstr(buf_cstr(&out), "fed\n") != NULL,
+	    "it read what was written");
+	unit_str(buf_cstr(&err), "oops\n", "its standard error apart");
+	proc_close(&c);
+
+	errno = 0;
+	unit_long(proc_spawn(missing, NULL, NULL, &c), PROC_NOEXEC,
+	    "a command not found is not spawned");
+	unit_long(errno, ENOENT, "errno says why");
+	unit_long(c.pid, -1, "no pid");
+	errno = 0;
+	unit_long(proc_spawn(argv, "/nonexistent/dir", NULL, &c), PROC_NOCWD,
+	    "a directory that cannot be entered");
+	unit_long(errno, ENOENT, "errno says why");
+
+	/* a child that ignores its input's end: SIGTERM to its group */
+	{
+		char *stubborn[] = { (char *)"sh", (char *)"-c",
+		    (char *)"trap '' TERM; sleep 30 & echo $!; wait", NULL };
+		long child = 0;
+
+		buf_reset(&out);
+		unit_long(proc_spawn(stubborn, NULL, NULL, &c), 0,
+		    "a stubborn child");
+		proc_close_in(&c);
+		while (strchr(buf_cstr(&out), '\n') == NULL &&
+		    drain_some(c.out, &out) > 0)
+			continue;
+		sscanf(buf_cstr(&out), "%ld", &child);
+		unit_ok(child > 0, "its own child's pid");
+		unit_long(proc_reaped(&c, &res), 0, "it runs on");
+		proc_signal(&c, SIGTERM);
+		usleep(100000);
+		unit_long(proc_reaped(&c, &res), 0, "it ignores SIGTERM");
+		proc_signal(&c, SIGKILL);
+		unit_ok(reap(&c, &res), "SIGKILL ends it");
+		unit_long(res.signo, SIGKILL, "killed by SIGKILL");
+		unit_ok(gone(child), "and the rest of its group");
+		proc_close(&c);
+	}
+	buf_free(&out);
+	buf_free(&err);
+}
+
 static void
 test_sleep(void)
 {
@@ -396,5 +517,6 @@ main(void)
 	test_err();
 	test_sleep();
 	test_stop();
+	test_spawn();
 	return unit_done();
 }
