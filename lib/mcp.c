@@ -827,6 +827,18 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return -1;
 }
 
+/*
+ * The tools of s for the routing: listed once; a server that cannot be
+ * listed (said once) has none, and is not tried again for the routing.
+ */
+static const json_t *
+routing_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (s->tools == NULL && list_tools(m, s, r) != 0 && !m->caught)
+		s->tools = json_array();
+	return s->tools;
+}
+
 /* Whether the listed tools of s hold one called name. */
 static int
 has_tool(const struct mcp_server *s, const char *name)
@@ -868,7 +880,7 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 	}
 	for (i = 0; i < m->n && !m->caught; i++) {
 		s = &m->v[i];
-		if (list_tools(m, s, r) != 0 || !has_tool(s, c->tool))
+		if (routing_tools(m, s, r) == NULL || !has_tool(s, c->tool))
 			continue;
 		if (n++ > 0)
 			buf_adds(&names, ", ");

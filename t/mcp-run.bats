@@ -564,3 +564,22 @@ $STARTING"
 	assert_equal "$st" 3
 	assert_equal "$one" "$(result call-0-1 echo everything '"Echo: a"')"
 }
+
+@test "a server that cannot be listed is tried once for the routing, and named is tried again" {
+	cat >conf.json <<EOF
+{"mcpServers": {"everything": {"command": "node", "args": ["$EVERYTHING", "stdio"]},
+  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+EOF
+	{
+		call local echo '{"message":"a"}'
+		call local echo '{"message":"b"}'
+		call junk echo '{"message":"c"}'
+	} >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 echo everything '"Echo: a"')
+$(result call-0-2 echo everything '"Echo: b"')
+$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
+	assert_equal "$stderr" "$STARTING
+mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\"
+mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\""
+}
