@@ -53,6 +53,8 @@ struct reply {
 	struct buf	 why;		/* R_FAIL: what happened */
 };
 
+static void	vfail(struct reply *, int, const char *, va_list)
+		    __attribute__((format(printf, 3, 0)));
 static void	fail(struct reply *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
@@ -76,16 +78,22 @@ reply_reset(struct reply *r)
 }
 
 static void
+vfail(struct reply *r, int kind, const char *fmt, va_list ap)
+{
+	buf_reset(&r->why);
+	buf_vprintf(&r->why, fmt, ap);
+	r->kind = R_FAIL;
+	r->fail = kind;
+}
+
+static void
 fail(struct reply *r, int kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	buf_reset(&r->why);
 	va_start(ap, fmt);
-	buf_vprintf(&r->why, fmt, ap);
+	vfail(r, kind, fmt, ap);
 	va_end(ap);
-	r->kind = R_FAIL;
-	r->fail = kind;
 }
 
 /* "MESSAGE (JSON-RPC error CODE)" of an error object. */
@@ -589,12 +597,9 @@ trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
 {
 	va_list ap;
 
-	buf_reset(&r->why);
 	va_start(ap, fmt);
-	buf_vprintf(&r->why, fmt, ap);
+	vfail(r, F_TROUBLE, fmt, ap);
 	va_end(ap);
-	r->kind = R_FAIL;
-	r->fail = F_TROUBLE;
 	diag_warnx("%s", buf_cstr(&r->why));
 	m->trouble = 1;
 	if (s->running)

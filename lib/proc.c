@@ -516,6 +516,39 @@ converse(struct run *r, double timeout, struct proc_result *res)
 }
 
 /*
+ * Forks the child of argv on the pipes (their child ends are closed
+ * here), in a process group of its own, and waits until it has run the
+ * command or failed to: 0 with *pid set; PROC_NOEXEC or PROC_NOCWD (the
+ * child reaped, *pid -1, errno says why); PROC_ERROR when fork fails.
+ */
+static int
+fork_child(char *const argv[], const char *cwd, char *const envp[],
+    int in[2], int out[2], int eout[2], int err[2], pid_t *pid)
+{
+	ssize_t n;
+	int e = 0;
+
+	if ((*pid = fork()) == -1)
+		return PROC_ERROR;
+	if (*pid == 0)
+		child(argv, in[0], out[1], eout[1], err[1], cwd, envp);
+	setpgid(*pid, *pid);	/* both sides, whichever runs first */
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&eout[1]);
+	close_fd(&err[1]);
+	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
+		continue;
+	if (n != (ssize_t)sizeof(e))
+		return 0;
+	while (waitpid(*pid, NULL, 0) == -1 && errno == EINTR)
+		continue;
+	*pid = -1;
+	errno = e < 0 ? -e : e;
+	return e < 0 ? PROC_NOCWD : PROC_NOEXEC;
+}
+
+/*
  * Runs argv (found on PATH as execvp does) with the input on its standard
  * input; its standard error is ours. Its output is appended to answer, at
  * most max bytes of it (0: no limit): a command that writes more is
@@ -545,8 +578,7 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 	struct run r;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int eout[2] = { -1, -1 };
-	int e = 0, rc = PROC_ERROR, saved;
-	ssize_t n;
+	int rc = PROC_ERROR, saved;
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
@@ -574,24 +606,9 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 		if (sigaction(SIGPIPE, &sa, NULL) == -1)
 			goto out;
 	}
-	if ((r.pid = fork()) == -1)
+	if ((rc = fork_child(argv, NULL, NULL, in, out, eout, err,
+	    &r.pid)) != 0)
 		goto out;
-	if (r.pid == 0)
-		child(argv, in[0], out[1], eout[1], err[1], NULL, NULL);
-	setpgid(r.pid, r.pid);	/* both sides, whichever runs first */
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&eout[1]);
-	close_fd(&err[1]);
-	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
-		continue;
-	if (n == (ssize_t)sizeof(e)) {
-		while (waitpid(r.pid, NULL, 0) == -1 && errno == EINTR)
-			continue;
-		errno = e < 0 ? -e : e;
-		rc = PROC_NOEXEC;
-		goto out;
-	}
 	r.in = in[1];
 	r.out = out[0];
 	r.eout = eout[0];
@@ -638,8 +655,7 @@ proc_spawn(char *const argv[], const char *cwd, char *const envp[],
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, eout[2] = { -1, -1 };
 	int err[2] = { -1, -1 };
-	int e = 0, rc = PROC_ERROR, saved;
-	ssize_t n;
+	int rc = PROC_ERROR, saved;
 
 	c->pid = -1;
 	c->in = c->out = c->err = -1;
@@ -651,25 +667,9 @@ proc_spawn(char *const argv[], const char *cwd, char *const envp[],
 	    set_flags(out[0], FD_CLOEXEC, O_NONBLOCK) == -1 ||
 	    set_flags(eout[0], FD_CLOEXEC, O_NONBLOCK) == -1)
 		goto out;
-	if ((c->pid = fork()) == -1)
+	if ((rc = fork_child(argv, cwd, envp, in, out, eout, err,
+	    &c->pid)) != 0)
 		goto out;
-	if (c->pid == 0)
-		child(argv, in[0], out[1], eout[1], err[1], cwd, envp);
-	setpgid(c->pid, c->pid);
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&eout[1]);
-	close_fd(&err[1]);
-	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
-		continue;
-	if (n == (ssize_t)sizeof(e)) {
-		while (waitpid(c->pid, NULL, 0) == -1 && errno == EINTR)
-			continue;
-		c->pid = -1;
-		rc = e < 0 ? PROC_NOCWD : PROC_NOEXEC;
-		errno = e < 0 ? -e : e;
-		goto out;
-	}
 	c->in = in[1];
 	c->out = out[0];
 	c->err = eout[0];
