@@ -4,7 +4,10 @@
  * asked, while it still reaches ours), in a process group of its own,
  * under an optional time limit and an optional limit on the size of its
  * output; a signal that asks this process to end is sent on to the
- * command, which is reaped before the caller hears of it.
+ * command, which is reaped before the caller hears of it. And children
+ * that last (proc_spawn), spoken to over three pipes while the caller
+ * polls them beside proc_wakefd, and ended by the caller: their input
+ * closed, then proc_signal to their group, then proc_reaped.
  */
 #ifndef LLMKIT_PROC_H
 #define LLMKIT_PROC_H
