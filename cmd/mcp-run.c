@@ -174,7 +174,8 @@ process(FILE *fp, const char *name, void *arg)
 	int status = DIAG_OK, eof = 0;
 
 	while (!r->m->caught && !ferror(stdout)) {
-		nl = memchr(in.data + scan, '\n', in.len - scan);
+		nl = in.len > scan ? memchr(in.data + scan, '\n', in.len - scan) :
+		    NULL;
 		if (nl == NULL && !eof) {
 			scan = in.len;
 			(void)fflush(stdout);	/* nothing waits in it meanwhile */

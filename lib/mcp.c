@@ -289,6 +289,8 @@ err_lines(struct mcp *m, struct mcp_server *s, int eof)
 	char *nl;
 	size_t off = 0;
 
+	if (s->ebuf.len == 0)
+		return;
 	while ((nl = memchr(s->ebuf.data + off, '\n', s->ebuf.len - off))
 	    != NULL) {
 		note(m, s, s->ebuf.data + off, (size_t)(nl - s->ebuf.data) -
@@ -462,8 +464,10 @@ out_lines(struct mcp *m, struct mcp_server *s, int eof,
 		    &broke);
 		off = nl != NULL ? end + 1 : end;
 	}
-	memmove(s->rbuf.data, s->rbuf.data + off, s->rbuf.len - off);
-	s->rbuf.len -= off;
+	if (off > 0) {
+		memmove(s->rbuf.data, s->rbuf.data + off, s->rbuf.len - off);
+		s->rbuf.len -= off;
+	}
 	if (broke.len > 0) {
 		stop(m, s, 0, NULL);
 		if (s == w && r->kind == R_PENDING)
