@@ -583,3 +583,38 @@ $(failed call-0-3 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage
 mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\"
 mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\""
 }
+
+@test "without -u, what is written reaches the reader before mcp-run waits for input" {
+	coproc MCP { exec mcp-run -c "$CONF" 2>/dev/null; }
+	call everything echo '{"message":"now"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	exec {MCP[1]}>&-
+	wait "$MCP_PID"
+	assert_equal "$one" "$(result call-0-1 echo everything '"Echo: now"')"
+}
+
+@test "a server that died between calls is started again without a word" {
+	cat >conf.json <<EOF
+{"mcpServers": {"victim": {"command": "sh",
+  "args": ["-c", "echo \$\$ >\"\$0\"; exec node \"\$1\" stdio", "$PWD/pid", "$EVERYTHING"]}}}
+EOF
+	coproc MCP { exec mcp-run -c conf.json 2>err; }
+	call victim echo '{"message":"one"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	local pid i=0
+	pid=$(cat pid)
+	kill -KILL "$pid"
+	# gone once mcp-run has reaped it, having seen its output end
+	while kill -0 "$pid" 2>/dev/null && [ $((i += 1)) -lt 400 ]; do
+		sleep 0.05
+	done
+	call victim echo '{"message":"two"}' >&"${MCP[1]}"
+	read -r -t 20 two <&"${MCP[0]}"
+	exec {MCP[1]}>&-
+	wait "$MCP_PID"
+	assert_equal "$one" "$(result call-0-1 echo victim '"Echo: one"')"
+	assert_equal "$two" "$(result call-0-2 echo victim '"Echo: two"')"
+	run -0 cat err
+	assert_output 'victim: Starting default (STDIO) server...
+victim: Starting default (STDIO) server...'
+}
