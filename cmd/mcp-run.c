@@ -72,7 +72,7 @@ say(void *arg, const char *server, const char *text, size_t len)
 	buf_free(&line);
 }
 
-/* A diagnostic at the value of record rec (at off) that ptr names. */
+/* A diagnostic at the value that ptr names in the record at off of src. */
 static void
 at(struct src *src, size_t off, const char *ptr, const char *rule,
     const char *msg)
