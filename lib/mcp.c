@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,73 +337,49 @@ read_err(struct mcp *m, struct mcp_server *s)
 		err_lines(m, s, rc == -1);
 }
 
+/* The servers being stopped, for drain. */
+struct stopping {
+	struct mcp		 *m;
+	struct mcp_server	**set;
+};
+
+/* A stopping server's output is thrown away; its stderr passed on. */
+static void
+drain(void *arg, size_t i, int fd)
+{
+	struct stopping *st = arg;
+	struct mcp_server *s = st->set[i];
+
+	if (fd == s->ch.err)
+		read_err(st->m, s);
+	else {
+		buf_reset(&s->rbuf);
+		(void)read_more(&s->ch.out, &s->rbuf);
+	}
+}
+
 /*
- * Stops the servers of set (n of them): with gentle, their standard
- * input closed first and MCP_GRACE seconds to end; then SIGTERM to each
- * one's group, MCP_GRACE more, and SIGKILL. Their standard error is
- * passed on meanwhile, their output thrown away. res (or NULL) gets how
- * the first one ended.
+ * Stops the servers of set (n of them), as proc_end does, MCP_GRACE
+ * seconds a step; their standard error is passed on meanwhile, their
+ * output thrown away. res (or NULL) gets how the first one ended.
  */
 static void
 stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
     struct proc_result *res)
 {
-	struct proc_result one;
-	struct pollfd *p;
+	struct stopping st = { m, set };
+	struct proc_child **ch;
+	struct proc_result *ends;
 	struct mcp_server *s;
-	double until = now() + MCP_GRACE, t;
-	size_t i, np, left;
-	int step = gentle ? 0 : 1, ms;
+	size_t i;
 
-	p = xcalloc(2 * n + 1, sizeof(*p));
-	for (i = 0; i < n; i++) {
-		proc_close_in(&set[i]->ch);
-		if (!gentle)
-			proc_signal(&set[i]->ch, SIGTERM);
-	}
-	for (;;) {
-		for (i = left = 0; i < n; i++) {
-			s = set[i];
-			if (s->ch.pid == -1)
-				continue;
-			if (proc_reaped(&s->ch, &one)) {
-				if (i == 0 && res != NULL)
-					*res = one;
-			} else
-				left++;
-		}
-		if (left == 0)
-			break;
-		if ((t = now()) >= until) {
-			for (i = 0; i < n; i++)
-				proc_signal(&set[i]->ch,
-				    step == 0 ? SIGTERM : SIGKILL);
-			until = t + (step++ == 0 ? MCP_GRACE : 3600);
-		}
-		np = 0;
-		p[np].fd = proc_wakefd();
-		p[np++].events = POLLIN;
-		for (i = 0; i < n; i++) {
-			p[np].fd = set[i]->ch.out;
-			p[np++].events = POLLIN;
-			p[np].fd = set[i]->ch.err;
-			p[np++].events = POLLIN;
-		}
-		ms = (int)((until - now()) * 1000) + 1;
-		if (poll(p, np, ms < 0 ? 0 : ms) <= 0)
-			continue;
-		if (p[0].revents != 0)
-			proc_woken();
-		for (i = 0; i < n; i++) {
-			s = set[i];
-			if (p[1 + 2 * i].revents != 0 && s->ch.out != -1) {
-				buf_reset(&s->rbuf);
-				(void)read_more(&s->ch.out, &s->rbuf);
-			}
-			if (p[2 + 2 * i].revents != 0)
-				read_err(m, s);
-		}
-	}
+	ch = xcalloc(n, sizeof(*ch));
+	ends = xcalloc(n, sizeof(*ends));
+	for (i = 0; i < n; i++)
+		ch[i] = &set[i]->ch;
+	proc_end(ch, n, gentle, MCP_GRACE, drain, &st, ends);
+	if (res != NULL)
+		*res = ends[0];
 	for (i = 0; i < n; i++) {
 		s = set[i];
 		while (s->ch.err != -1 && read_more(&s->ch.err, &s->ebuf) > 0)
@@ -418,7 +393,8 @@ stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
 		buf_reset(&s->ebuf);
 		s->woff = 0;
 	}
-	free(p);
+	free(ch);
+	free(ends);
 }
 
 static void

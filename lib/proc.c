@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "proc.h"
+#include "xalloc.h"
 
 /* How long a command may take to end after SIGTERM before SIGKILL. */
 #define PROC_GRACE	1.0
@@ -715,11 +716,11 @@ proc_reaped(struct proc_child *c, struct proc_result *res)
 	return 1;
 }
 
-/* Sends signo to the child's process group, if it still runs. */
+/* Sends signo to the child's process group, if it still runs (0: none). */
 void
 proc_signal(const struct proc_child *c, int signo)
 {
-	if (c->pid != -1)
+	if (c->pid != -1 && signo != 0)
 		kill(-c->pid, signo);
 }
 
@@ -761,4 +762,68 @@ ssize_t
 proc_write(int fd, const void *p, size_t len)
 {
 	return write_nopipe(fd, p, len);
+}
+
+/*
+ * Ends the n children of set, all at once: with gentle, their standard
+ * input is closed and they get grace seconds to end on their own; then
+ * SIGTERM to each one's process group, grace seconds more, and SIGKILL.
+ * Until they have all been reaped, drain(arg, i, fd) is called whenever
+ * the output or the standard error fd of child i can be read (it reads
+ * it, and closes it at its end). res (or NULL) gets how each ended.
+ * Their pipes are left to the caller.
+ */
+void
+proc_end(struct proc_child *const set[], size_t n, int gentle, double grace,
+    proc_drain_fn *drain, void *arg, struct proc_result res[])
+{
+	struct proc_result one;
+	struct pollfd *p;
+	double until = now() + grace, t;
+	size_t i, np, left;
+	int step = gentle ? 0 : 1;
+
+	p = xcalloc(2 * n + 1, sizeof(*p));
+	for (i = 0; i < n; i++) {
+		close_fd(&set[i]->in);
+		proc_signal(set[i], gentle ? 0 : SIGTERM);
+	}
+	for (;;) {
+		for (i = left = 0; i < n; i++) {
+			if (set[i]->pid == -1)
+				continue;
+			if (proc_reaped(set[i], &one)) {
+				if (res != NULL)
+					res[i] = one;
+			} else
+				left++;
+		}
+		if (left == 0)
+			break;
+		if ((t = now()) >= until) {
+			for (i = 0; i < n; i++)
+				proc_signal(set[i], step == 0 ? SIGTERM : SIGKILL);
+			until = t + (step++ == 0 ? grace : 3600);
+		}
+		np = 0;
+		p[np].fd = wake[0];
+		p[np++].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			p[np].fd = set[i]->out;
+			p[np++].events = POLLIN;
+			p[np].fd = set[i]->err;
+			p[np++].events = POLLIN;
+		}
+		if (poll(p, (nfds_t)np, poll_ms(now(), until, 0)) <= 0)
+			continue;
+		if (p[0].revents != 0)
+			drain_wake();
+		for (i = 0; i < n; i++) {
+			if (p[1 + 2 * i].revents != 0 && set[i]->out != -1)
+				drain(arg, i, set[i]->out);
+			if (p[2 + 2 * i].revents != 0 && set[i]->err != -1)
+				drain(arg, i, set[i]->err);
+		}
+	}
+	free(p);
 }

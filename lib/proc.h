@@ -43,6 +43,9 @@ struct proc_child {
 	int	err;		/* its standard error */
 };
 
+/* Reads what a child's pipe fd has, for proc_end; closes it at its end. */
+typedef void	proc_drain_fn(void *, size_t, int);
+
 /*
  * A command's standard error, kept as well as copied to a descriptor:
  * the first max bytes (0: all) are appended to text, and every byte is
@@ -72,5 +75,7 @@ void	proc_close(struct proc_child *);
 int	proc_wakefd(void);
 void	proc_woken(void);
 ssize_t	proc_write(int, const void *, size_t);
+void	proc_end(struct proc_child *const[], size_t, int, double,
+	    proc_drain_fn *, void *, struct proc_result[]);
 
 #endif

@@ -492,6 +492,58 @@ test_spawn(void)
 	buf_free(&err);
 }
 
+/* proc_end's drain: what the children write, appended to one buffer. */
+static void
+gather_all(void *arg, size_t i, int fd)
+{
+	struct buf *b = arg;
+	char chunk[256];
+	ssize_t n;
+
+	if ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		buf_printf(b, "%zu:", i);
+		buf_add(b, chunk, (size_t)n);
+	}
+}
+
+static void
+test_end(void)
+{
+	char *polite[] = { (char *)"sh", (char *)"-c",
+	    (char *)"cat >/dev/null; echo bye; exit 4", NULL };
+	char *deaf[] = { (char *)"sh", (char *)"-c",
+	    (char *)"exec >/dev/null 2>&1; exec sleep 30", NULL };
+	char *stubborn[] = { (char *)"sh", (char *)"-c",
+	    (char *)"exec >/dev/null 2>&1; trap '' TERM; sleep 30 & wait; "
+	    "sleep 30", NULL };
+	struct proc_child c[3], *set[3] = { &c[0], &c[1], &c[2] };
+	struct proc_result res[3];
+	struct buf said = BUF_INIT;
+	double t;
+
+	unit_long(proc_spawn(polite, NULL, NULL, &c[0]), 0, "a child that "
+	    "ends at the end of its input");
+	unit_long(proc_spawn(deaf, NULL, NULL, &c[1]), 0, "one that ends on "
+	    "SIGTERM");
+	unit_long(proc_spawn(stubborn, NULL, NULL, &c[2]), 0, "one that "
+	    "ignores SIGTERM");
+	t = mono();
+	proc_end(set, 3, 1, 0.3, gather_all, &said, res);
+	t = mono() - t;
+	unit_long(res[0].status, 4, "the first ended on its own, status 4");
+	unit_long(res[1].signo, SIGTERM, "the second by SIGTERM");
+	unit_long(res[2].signo, SIGKILL, "the third by SIGKILL");
+	unit_ok(c[0].pid == -1 && c[1].pid == -1 && c[2].pid == -1,
+	    "all reaped");
+	unit_ok(t >= 0.6, "after two graces");
+	unit_ok(c[0].in == -1, "their input closed");
+	unit_str(buf_cstr(&said), "0:bye\n", "what they said drained");
+	proc_close(&c[0]);
+	proc_close(&c[1]);
+	proc_close(&c[2]);
+	buf_free(&said);
+}
+
 static void
 test_sleep(void)
 {
@@ -518,5 +570,6 @@ main(void)
 	test_sleep();
 	test_stop();
 	test_spawn();
+	test_end();
 	return unit_done();
 }
