@@ -6,8 +6,8 @@
  * output; a signal that asks this process to end is sent on to the
  * command, which is reaped before the caller hears of it. And children
  * that last (proc_spawn), spoken to over three pipes while the caller
- * polls them beside proc_wakefd, and ended by the caller: their input
- * closed, then proc_signal to their group, then proc_reaped.
+ * polls them beside proc_wakefd, and ended together by proc_end: their
+ * input closed, a grace, SIGTERM to their groups, a grace, SIGKILL.
  */
 #ifndef LLMKIT_PROC_H
 #define LLMKIT_PROC_H
