@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "proc.h"
+#include "xalloc.h"
 
 /* How long a command may take to end after SIGTERM before SIGKILL. */
 #define PROC_GRACE	1.0
@@ -221,10 +222,16 @@ proc_die(void)
 	raise(signo);
 }
 
-/* In the child: the dispositions we found, then the command. */
+/*
+ * In the child: the dispositions we found, then the command, in the
+ * directory cwd and with the environment envp when they are not NULL.
+ * What failed is told through err: errno, negated for chdir(2).
+ */
 static void __attribute__((noreturn))
-child(char *const argv[], int in, int out, int eout, int err)
+child(char *const argv[], int in, int out, int eout, int err,
+    const char *cwd, char *const envp[])
 {
+	extern char **environ;
 	sigset_t none;
 	int e, signo;
 
@@ -247,6 +254,13 @@ child(char *const argv[], int in, int out, int eout, int err)
 		close(out);
 	if (eout > 2)
 		close(eout);
+	if (cwd != NULL && chdir(cwd) == -1) {
+		e = -errno;
+		(void)write(err, &e, sizeof(e));
+		_exit(127);
+	}
+	if (envp != NULL)
+		environ = (char **)envp;
 	execvp(argv[0], argv);
 fail:
 	e = errno;
@@ -503,6 +517,39 @@ converse(struct run *r, double timeout, struct proc_result *res)
 }
 
 /*
+ * Forks the child of argv on the pipes (their child ends are closed
+ * here), in a process group of its own, and waits until it has run the
+ * command or failed to: 0 with *pid set; PROC_NOEXEC or PROC_NOCWD (the
+ * child reaped, *pid -1, errno says why); PROC_ERROR when fork fails.
+ */
+static int
+fork_child(char *const argv[], const char *cwd, char *const envp[],
+    int in[2], int out[2], int eout[2], int err[2], pid_t *pid)
+{
+	ssize_t n;
+	int e = 0;
+
+	if ((*pid = fork()) == -1)
+		return PROC_ERROR;
+	if (*pid == 0)
+		child(argv, in[0], out[1], eout[1], err[1], cwd, envp);
+	setpgid(*pid, *pid);	/* both sides, whichever runs first */
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&eout[1]);
+	close_fd(&err[1]);
+	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
+		continue;
+	if (n != (ssize_t)sizeof(e))
+		return 0;
+	while (waitpid(*pid, NULL, 0) == -1 && errno == EINTR)
+		continue;
+	*pid = -1;
+	errno = e < 0 ? -e : e;
+	return e < 0 ? PROC_NOCWD : PROC_NOEXEC;
+}
+
+/*
  * Runs argv (found on PATH as execvp does) with the input on its standard
  * input; its standard error is ours. Its output is appended to answer, at
  * most max bytes of it (0: no limit): a command that writes more is
@@ -532,8 +579,7 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 	struct run r;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int eout[2] = { -1, -1 };
-	int e = 0, rc = PROC_ERROR, saved;
-	ssize_t n;
+	int rc = PROC_ERROR, saved;
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
@@ -561,24 +607,9 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 		if (sigaction(SIGPIPE, &sa, NULL) == -1)
 			goto out;
 	}
-	if ((r.pid = fork()) == -1)
+	if ((rc = fork_child(argv, NULL, NULL, in, out, eout, err,
+	    &r.pid)) != 0)
 		goto out;
-	if (r.pid == 0)
-		child(argv, in[0], out[1], eout[1], err[1]);
-	setpgid(r.pid, r.pid);	/* both sides, whichever runs first */
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&eout[1]);
-	close_fd(&err[1]);
-	while ((n = read(err[0], &e, sizeof(e))) == -1 && errno == EINTR)
-		continue;
-	if (n == (ssize_t)sizeof(e)) {
-		while (waitpid(r.pid, NULL, 0) == -1 && errno == EINTR)
-			continue;
-		errno = e;
-		rc = PROC_NOEXEC;
-		goto out;
-	}
 	r.in = in[1];
 	r.out = out[0];
 	r.eout = eout[0];
@@ -609,4 +640,190 @@ out:
 	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	errno = saved;
 	return rc;
+}
+
+/*
+ * Starts argv (found on PATH as execvp does, the PATH of envp when it is
+ * given) for a conversation that lasts: its standard input, output and
+ * error are pipes, our ends non-blocking and closed on exec; it runs in
+ * a process group of its own, in the directory cwd (NULL: ours), with the
+ * environment envp (NULL: ours). Returns 0, PROC_NOEXEC or PROC_NOCWD
+ * (errno says why) when it could not be started, PROC_ERROR.
+ */
+int
+proc_spawn(char *const argv[], const char *cwd, char *const envp[],
+    struct proc_child *c)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, eout[2] = { -1, -1 };
+	int err[2] = { -1, -1 };
+	int rc = PROC_ERROR, saved;
+
+	c->pid = -1;
+	c->in = c->out = c->err = -1;
+	if (pipe(in) == -1 || pipe(out) == -1 || pipe(eout) == -1 ||
+	    pipe(err) == -1 ||
+	    set_flags(err[0], FD_CLOEXEC, 0) == -1 ||
+	    set_flags(err[1], FD_CLOEXEC, 0) == -1 ||
+	    set_flags(in[1], FD_CLOEXEC, O_NONBLOCK) == -1 ||
+	    set_flags(out[0], FD_CLOEXEC, O_NONBLOCK) == -1 ||
+	    set_flags(eout[0], FD_CLOEXEC, O_NONBLOCK) == -1)
+		goto out;
+	if ((rc = fork_child(argv, cwd, envp, in, out, eout, err,
+	    &c->pid)) != 0)
+		goto out;
+	c->in = in[1];
+	c->out = out[0];
+	c->err = eout[0];
+	in[1] = out[0] = eout[0] = -1;
+	rc = 0;
+out:
+	saved = errno;
+	close_fd(&in[0]);
+	close_fd(&in[1]);
+	close_fd(&out[0]);
+	close_fd(&out[1]);
+	close_fd(&eout[0]);
+	close_fd(&eout[1]);
+	close_fd(&err[0]);
+	close_fd(&err[1]);
+	errno = saved;
+	return rc;
+}
+
+/*
+ * Whether the child has ended, without waiting: 1 (res says how; what it
+ * left in its group is killed), or 0 while it runs.
+ */
+int
+proc_reaped(struct proc_child *c, struct proc_result *res)
+{
+	pid_t w;
+	int st;
+
+	if (c->pid == -1)
+		return 1;
+	while ((w = waitpid(c->pid, &st, WNOHANG)) == -1 && errno == EINTR)
+		continue;
+	if (w != c->pid)
+		return 0;
+	memset(res, 0, sizeof(*res));
+	if (WIFSIGNALED(st))
+		res->signo = WTERMSIG(st);
+	else
+		res->status = WEXITSTATUS(st);
+	kill(-c->pid, SIGKILL);
+	c->pid = -1;
+	return 1;
+}
+
+/* Sends signo to the child's process group, if it still runs (0: none). */
+void
+proc_signal(const struct proc_child *c, int signo)
+{
+	if (c->pid != -1 && signo != 0)
+		kill(-c->pid, signo);
+}
+
+/* Closes our end of the child's standard input (its end of file). */
+void
+proc_close_in(struct proc_child *c)
+{
+	close_fd(&c->in);
+}
+
+/* Closes our ends of the child's pipes, its standard input first. */
+void
+proc_close(struct proc_child *c)
+{
+	close_fd(&c->in);
+	close_fd(&c->out);
+	close_fd(&c->err);
+}
+
+/*
+ * The descriptor that becomes readable when a signal has come (a stop
+ * signal, or SIGCHLD): poll(2) it beside a child's pipes, and call
+ * proc_woken when it is.
+ */
+int
+proc_wakefd(void)
+{
+	return wake[0];
+}
+
+void
+proc_woken(void)
+{
+	drain_wake();
+}
+
+/* write(2) to a child's pipe: one that has closed it is EPIPE, no signal. */
+ssize_t
+proc_write(int fd, const void *p, size_t len)
+{
+	return write_nopipe(fd, p, len);
+}
+
+/*
+ * Ends the n children of set, all at once: with gentle, their standard
+ * input is closed and they get grace seconds to end on their own; then
+ * SIGTERM to each one's process group, grace seconds more, and SIGKILL.
+ * Until they have all been reaped, drain(arg, i, fd) is called whenever
+ * the output or the standard error fd of child i can be read (it reads
+ * it, and closes it at its end). res (or NULL) gets how each ended.
+ * Their pipes are left to the caller.
+ */
+void
+proc_end(struct proc_child *const set[], size_t n, int gentle, double grace,
+    proc_drain_fn *drain, void *arg, struct proc_result res[])
+{
+	struct proc_result one;
+	struct pollfd *p;
+	double until = now() + grace, t;
+	size_t i, np, left;
+	int step = gentle ? 0 : 1;
+
+	p = xcalloc(2 * n + 1, sizeof(*p));
+	for (i = 0; i < n; i++) {
+		close_fd(&set[i]->in);
+		proc_signal(set[i], gentle ? 0 : SIGTERM);
+	}
+	for (;;) {
+		for (i = left = 0; i < n; i++) {
+			if (set[i]->pid == -1)
+				continue;
+			if (proc_reaped(set[i], &one)) {
+				if (res != NULL)
+					res[i] = one;
+			} else
+				left++;
+		}
+		if (left == 0)
+			break;
+		if ((t = now()) >= until) {
+			for (i = 0; i < n; i++)
+				proc_signal(set[i], step == 0 ? SIGTERM : SIGKILL);
+			until = t + (step++ == 0 ? grace : 3600);
+		}
+		np = 0;
+		p[np].fd = wake[0];
+		p[np++].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			p[np].fd = set[i]->out;
+			p[np++].events = POLLIN;
+			p[np].fd = set[i]->err;
+			p[np++].events = POLLIN;
+		}
+		if (poll(p, (nfds_t)np, poll_ms(now(), until, 0)) <= 0)
+			continue;
+		if (p[0].revents != 0)
+			drain_wake();
+		for (i = 0; i < n; i++) {
+			if (p[1 + 2 * i].revents != 0 && set[i]->out != -1)
+				drain(arg, i, set[i]->out);
+			if (p[2 + 2 * i].revents != 0 && set[i]->err != -1)
+				drain(arg, i, set[i]->err);
+		}
+	}
+	free(p);
 }

@@ -52,7 +52,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 1
 fi
 for tool in thread-serialize llmq-encode llmr-validate toolcall-parse \
-    jsonresp-check llm-retry llmstore; do
+    jsonresp-check llm-retry llmstore mcp-run; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -787,6 +787,63 @@ check 2 "toolcall-parse: an unknown --format" /dev/null --format xml \
     "$tmp/qwen3.txt"
 vg --format auto "$tmp/dialects.txt" </dev/null >/dev/full
 verdict 3 "toolcall-parse: --format auto onto a full disk"
+
+tool=mcp-run
+mcp=$top/t/mcp/node_modules/@modelcontextprotocol
+ev="node $mcp/server-everything/dist/index.js stdio"
+cat >"$tmp/mcp.json" <<EOF
+{"mcpServers": {
+  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]},
+  "everything": {"command": "node",
+    "args": ["$mcp/server-everything/dist/index.js", "stdio"]},
+  "fs": {"command": "node",
+    "args": ["$mcp/server-filesystem/dist/index.js", "$tmp"],
+    "env": {"K": "v"}, "cwd": "$tmp"}
+}}
+EOF
+sed /junk/d "$tmp/mcp.json" >"$tmp/mcp-good.json"
+printf '%s\n' \
+    '{"server_name":"everything","tool_name":"echo","arguments":{"message":"a"}}' \
+    '{"tool_name":"get-structured-content","arguments":{"location":"Chicago"}}' \
+    '{"server_name":"local","tool_name":"get-resource-links","arguments":{"count":2}}' \
+    '{"server_name":"everything","tool_name":"get-tiny-image","arguments":{}}' \
+    '{"server_name":"everything","tool_name":"nosuch","arguments":{}}' \
+    '{"server_name":"everything","tool_name":"echo","arguments":"x"}' \
+    '{"tool_name":"nosuch","arguments":{}}' \
+    '{"server_name":"nowhere","tool_name":"echo","arguments":{}}' \
+    '{"tool_name":"list_allowed_directories","arguments":{}}' \
+    '{"type":"tool_call","toolName":"echo","args":{}}' \
+    'not json' '{"type":"tool_call","args":{}}' >"$tmp/mcp-calls.jsonl"
+printf '%s\n' \
+    '{"type":"message","role":"user","content":"hi","iteration":0}' \
+    '{"type":"tool_call","toolName":"get-sum","args":{"a":1,"b":2},"toolCallId":"c1","iteration":1,"serverName":"local"}' \
+    >"$tmp/mcp-thread.jsonl"
+printf '%s\n' \
+    '{"server_name":"everything","tool_name":"trigger-long-running-operation","arguments":{"duration":2,"steps":1}}' \
+    '{"server_name":"everything","tool_name":"echo","arguments":{"message":"b"}}' \
+    >"$tmp/mcp-slow.jsonl"
+printf '{"mcpServers": {"a": {"args": [1]}, "b": {"type": "http"}}}' \
+    >"$tmp/mcp-bad.json"
+check 1 "mcp-run: every kind of result, failure, refusal and bad line" \
+    /dev/null -c "$tmp/mcp-good.json" "$tmp/mcp-calls.jsonl"
+check 1 "mcp-run: the same, -u --errors=json, on standard input" \
+    "$tmp/mcp-calls.jsonl" -u --errors=json -c "$tmp/mcp-good.json"
+check 0 "mcp-run: a thread, --protocol 2025-11-25" /dev/null \
+    --protocol 2025-11-25 --server "e=$ev" "$tmp/mcp-thread.jsonl"
+check 1 "mcp-run: a call past -T, cancelled" /dev/null -T 1 \
+    -c "$tmp/mcp-good.json" "$tmp/mcp-slow.jsonl"
+check 3 "mcp-run: routing past a server that breaks the protocol" \
+    /dev/null -c "$tmp/mcp.json" "$tmp/mcp-calls.jsonl"
+check 0 "mcp-run: --list-tools" /dev/null --list-tools --server "e=$ev"
+check 2 "mcp-run: a bad configuration" /dev/null -c "$tmp/mcp-bad.json"
+check 3 "mcp-run: a server that cannot start, a missing file" /dev/null \
+    --server 'x=/nonexistent/server' "$tmp/no-such-file" \
+    "$tmp/mcp-thread.jsonl"
+printf '{"server_name":"junk","tool_name":"x","arguments":{}}\n' >"$tmp/junk"
+check 3 "mcp-run: a server that breaks the protocol" "$tmp/junk" \
+    -c "$tmp/mcp.json"
+vg --server "e=$ev" "$tmp/mcp-thread.jsonl" </dev/null >/dev/full
+verdict 3 "mcp-run: onto a full disk"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,6 +372,178 @@ test_err(void)
 	buf_free(&copied);
 }
 
+/* Reads what fd has, waiting for some: bytes read, 0 at its end. */
+static ssize_t
+drain_some(int fd, struct buf *out)
+{
+	char b[4096];
+	struct pollfd p;
+	ssize_t n;
+
+	p.fd = fd;
+	p.events = POLLIN;
+	if (poll(&p, 1, 5000) <= 0)
+		return -1;
+	while ((n = read(fd, b, sizeof(b))) < 0 && errno == EINTR)
+		continue;
+	if (n > 0)
+		buf_add(out, b, (size_t)n);
+	return n;
+}
+
+/* Reads fd to its end into out; -1 on a read error. */
+static int
+read_all(int fd, struct buf *out)
+{
+	ssize_t n;
+
+	while ((n = drain_some(fd, out)) > 0 || (n < 0 && errno == EAGAIN))
+		continue;
+	return n == 0 ? 0 : -1;
+}
+
+/* Waits for the child to end, 5 s at the most. */
+static int
+reap(struct proc_child *c, struct proc_result *res)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (proc_reaped(c, res))
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void
+test_spawn(void)
+{
+	struct proc_child c;
+	struct proc_result res;
+	struct buf out = BUF_INIT, err = BUF_INIT;
+	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"pwd; echo "
+	    "\"$A:$LLMKIT_PROC_TEST\"; ps -o pgid= -p $$; echo $$; cat; "
+	    "echo oops >&2; exit 5", NULL };
+	char *env[] = { (char *)"A=1", (char *)"PATH=/usr/bin:/bin", NULL };
+	char *missing[] = { (char *)"llmkit-no-such-command", NULL };
+	long pgid = -1, pid = -2;
+
+	unit_long(proc_spawn(argv, "/", env, &c), 0, "sh spawned in /");
+	unit_ok(c.pid > 0 && c.in != -1 && c.out != -1 && c.err != -1,
+	    "its pid and three pipes");
+	unit_long(proc_write(c.in, "fed\n", 4), 4, "its input written");
+	proc_close_in(&c);
+	unit_long(read_all(c.out, &out), 0, "its output read to the end");
+	unit_long(read_all(c.err, &err), 0, "its standard error too");
+	unit_ok(reap(&c, &res), "it has ended");
+	unit_long(res.status, 5, "exit status 5");
+	unit_long(c.pid, -1, "reaped: no pid");
+	{
+		char dir[8], who[16];
+
+		sscanf(buf_cstr(&out), "%7s %15s %ld %ld", dir, who, &pgid,
+		    &pid);
+		unit_str(dir, "/", "it ran in the directory given");
+		unit_str(who, "1:", "with the environment given, ours not");
+	}
+	unit_long(pgid, pid, "it leads a process group");
+	unit_ok(strstr(buf_cstr(&out), "fed\n") != NULL,
+	    "it read what was written");
+	unit_str(buf_cstr(&err), "oops\n", "its standard error apart");
+	proc_close(&c);
+
+	errno = 0;
+	unit_long(proc_spawn(missing, NULL, NULL, &c), PROC_NOEXEC,
+	    "a command not found is not spawned");
+	unit_long(errno, ENOENT, "errno says why");
+	unit_long(c.pid, -1, "no pid");
+	errno = 0;
+	unit_long(proc_spawn(argv, "/nonexistent/dir", NULL, &c), PROC_NOCWD,
+	    "a directory that cannot be entered");
+	unit_long(errno, ENOENT, "errno says why");
+
+	/* a child that ignores its input's end: SIGTERM to its group */
+	{
+		char *stubborn[] = { (char *)"sh", (char *)"-c",
+		    (char *)"trap '' TERM; sleep 30 & echo $!; wait", NULL };
+		long child = 0;
+
+		buf_reset(&out);
+		unit_long(proc_spawn(stubborn, NULL, NULL, &c), 0,
+		    "a stubborn child");
+		proc_close_in(&c);
+		while (strchr(buf_cstr(&out), '\n') == NULL &&
+		    drain_some(c.out, &out) > 0)
+			continue;
+		sscanf(buf_cstr(&out), "%ld", &child);
+		unit_ok(child > 0, "its own child's pid");
+		unit_long(proc_reaped(&c, &res), 0, "it runs on");
+		proc_signal(&c, SIGTERM);
+		usleep(100000);
+		unit_long(proc_reaped(&c, &res), 0, "it ignores SIGTERM");
+		proc_signal(&c, SIGKILL);
+		unit_ok(reap(&c, &res), "SIGKILL ends it");
+		unit_long(res.signo, SIGKILL, "killed by SIGKILL");
+		unit_ok(gone(child), "and the rest of its group");
+		proc_close(&c);
+	}
+	buf_free(&out);
+	buf_free(&err);
+}
+
+/* proc_end's drain: what the children write, appended to one buffer. */
+static void
+gather_all(void *arg, size_t i, int fd)
+{
+	struct buf *b = arg;
+	char chunk[256];
+	ssize_t n;
+
+	if ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		buf_printf(b, "%zu:", i);
+		buf_add(b, chunk, (size_t)n);
+	}
+}
+
+static void
+test_end(void)
+{
+	char *polite[] = { (char *)"sh", (char *)"-c",
+	    (char *)"cat >/dev/null; echo bye; exit 4", NULL };
+	char *deaf[] = { (char *)"sh", (char *)"-c",
+	    (char *)"exec >/dev/null 2>&1; exec sleep 30", NULL };
+	char *stubborn[] = { (char *)"sh", (char *)"-c",
+	    (char *)"exec >/dev/null 2>&1; trap '' TERM; sleep 30 & wait; "
+	    "sleep 30", NULL };
+	struct proc_child c[3], *set[3] = { &c[0], &c[1], &c[2] };
+	struct proc_result res[3];
+	struct buf said = BUF_INIT;
+	double t;
+
+	unit_long(proc_spawn(polite, NULL, NULL, &c[0]), 0, "a child that "
+	    "ends at the end of its input");
+	unit_long(proc_spawn(deaf, NULL, NULL, &c[1]), 0, "one that ends on "
+	    "SIGTERM");
+	unit_long(proc_spawn(stubborn, NULL, NULL, &c[2]), 0, "one that "
+	    "ignores SIGTERM");
+	t = mono();
+	proc_end(set, 3, 1, 0.3, gather_all, &said, res);
+	t = mono() - t;
+	unit_long(res[0].status, 4, "the first ended on its own, status 4");
+	unit_long(res[1].signo, SIGTERM, "the second by SIGTERM");
+	unit_long(res[2].signo, SIGKILL, "the third by SIGKILL");
+	unit_ok(c[0].pid == -1 && c[1].pid == -1 && c[2].pid == -1,
+	    "all reaped");
+	unit_ok(t >= 0.6, "after two graces");
+	unit_ok(c[0].in == -1, "their input closed");
+	unit_str(buf_cstr(&said), "0:bye\n", "what they said drained");
+	proc_close(&c[0]);
+	proc_close(&c[1]);
+	proc_close(&c[2]);
+	buf_free(&said);
+}
+
 static void
 test_sleep(void)
 {
@@ -396,5 +569,7 @@ main(void)
 	test_err();
 	test_sleep();
 	test_stop();
+	test_spawn();
+	test_end();
 	return unit_done();
 }

@@ -1,0 +1,1132 @@
+/*
+ * mcp: the servers' lives (start, the lifecycle, stop), the JSON-RPC
+ * conversation with them, the routing of a call, and its event.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "config.h"
+#include "buf.h"
+#include "diag.h"
+#include "jsonw.h"
+#include "mcp.h"
+#include "proc.h"
+#include "xalloc.h"
+
+#define CHUNK	65536
+
+/* The revisions of the 2025 era that a server may answer initialize with. */
+static const char *const legacy_versions[] = {
+	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"
+};
+
+/* How a request ended. */
+enum {
+	R_PENDING,
+	R_RESULT,		/* its result came */
+	R_ERROR,		/* a JSON-RPC error came */
+	R_FAIL			/* no answer: see fail */
+};
+
+enum {
+	F_TIMEOUT = 1,		/* none within the time limit */
+	F_DIED,			/* the server ended */
+	F_BROKEN,		/* the server wrote what is not JSON-RPC */
+	F_CAUGHT,		/* a stop signal came */
+	F_TROUBLE		/* the server cannot be started or spoken to */
+};
+
+struct reply {
+	int		 kind;
+	int		 fail;
+	json_t		*doc;		/* the response, owning what follows */
+	json_t		*result;
+	json_t		*error;
+	struct buf	 why;		/* R_FAIL: what happened */
+};
+
+static void	vfail(struct reply *, int, const char *, va_list)
+		    __attribute__((format(printf, 3, 0)));
+static void	fail(struct reply *, int, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+reply_reset(struct reply *r)
+{
+	json_decref(r->doc);
+	r->doc = r->result = r->error = NULL;
+	r->kind = R_PENDING;
+	r->fail = 0;
+	buf_reset(&r->why);
+}
+
+static void
+vfail(struct reply *r, int kind, const char *fmt, va_list ap)
+{
+	buf_reset(&r->why);
+	buf_vprintf(&r->why, fmt, ap);
+	r->kind = R_FAIL;
+	r->fail = kind;
+}
+
+static void
+fail(struct reply *r, int kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(r, kind, fmt, ap);
+	va_end(ap);
+}
+
+/* "MESSAGE (JSON-RPC error CODE)" of an error object. */
+static void
+rpc_error_text(struct buf *b, const json_t *error)
+{
+	buf_printf(b, "%s (JSON-RPC error %lld)",
+	    json_string_value(json_object_get(error, "message")),
+	    (long long)json_number_value(json_object_get(error, "code")));
+}
+
+/* Writes what is waiting for the server; a closed pipe drops it. */
+static void
+flush_out(struct mcp_server *s)
+{
+	ssize_t n;
+
+	while (s->woff < s->wbuf.len && s->ch.in != -1) {
+		n = proc_write(s->ch.in, s->wbuf.data + s->woff,
+		    s->wbuf.len - s->woff);
+		if (n > 0)
+			s->woff += (size_t)n;
+		else if (n == -1 && errno == EINTR)
+			continue;
+		else if (n == -1 && errno == EAGAIN)
+			return;
+		else
+			proc_close_in(&s->ch);
+	}
+	buf_reset(&s->wbuf);
+	s->woff = 0;
+}
+
+static void
+send_msg(struct mcp_server *s, json_t *msg)
+{
+	jsonw_stringify(&s->wbuf, msg);
+	buf_addc(&s->wbuf, '\n');
+	flush_out(s);
+	json_decref(msg);
+}
+
+/* The _meta of the 2026-07-28 era, a new reference. */
+static json_t *
+modern_meta(void)
+{
+	return json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	    "io.modelcontextprotocol/protocolVersion", MCP_MODERN_VERSION,
+	    "io.modelcontextprotocol/clientCapabilities",
+	    "io.modelcontextprotocol/clientInfo",
+	    "name", "mcp-run", "version", LLMKIT_VERSION);
+}
+
+/* Sends a request (params stolen, NULL for none); returns its id. */
+static long long
+send_request(struct mcp_server *s, const char *method, json_t *params)
+{
+	json_t *msg;
+	long long id = ++s->next_id;
+
+	if (s->modern) {
+		if (params == NULL)
+			params = json_object();
+		json_object_set_new(params, "_meta", modern_meta());
+	}
+	msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id",
+	    (json_int_t)id, "method", method);
+	if (params != NULL)
+		json_object_set_new(msg, "params", params);
+	send_msg(s, msg);
+	return id;
+}
+
+static void
+send_notification(struct mcp_server *s, const char *method, json_t *params)
+{
+	json_t *msg;
+
+	msg = json_pack("{s:s,s:s}", "jsonrpc", "2.0", "method", method);
+	if (params != NULL)
+		json_object_set_new(msg, "params", params);
+	send_msg(s, msg);
+}
+
+/* Says a line of the server's (len bytes) through the note function. */
+static void
+note(struct mcp *m, struct mcp_server *s, const char *text, size_t len)
+{
+	if (len > 0 && text[len - 1] == '\r')
+		len--;
+	if (m->note != NULL)
+		m->note(m->note_arg, s->name, text, len);
+}
+
+/* A log message: "LEVEL: DATA", DATA as is when a string, else JSON. */
+static void
+log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
+{
+	struct buf b = BUF_INIT;
+	const json_t *level, *data;
+
+	level = json_object_get(params, "level");
+	data = json_object_get(params, "data");
+	buf_adds(&b, json_is_string(level) ? json_string_value(level) :
+	    "log");
+	buf_adds(&b, ": ");
+	if (json_is_string(data))
+		buf_add(&b, json_string_value(data), json_string_length(data));
+	else if (data != NULL)
+		jsonw_stringify(&b, data);
+	note(m, s, b.data, b.len);
+	buf_free(&b);
+}
+
+/* Answers a request of the server's: ping, or "method not found". */
+static void
+answer(struct mcp_server *s, const struct mcp_msg *msg)
+{
+	json_t *out;
+
+	out = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", msg->id);
+	if (strcmp(msg->method, "ping") == 0)
+		json_object_set_new(out, "result", json_object());
+	else
+		json_object_set_new(out, "error", json_pack("{s:i,s:s}",
+		    "code", -32601, "message", "Method not found"));
+	send_msg(s, out);
+}
+
+/* Whether the response id is the request id. */
+static int
+same_id(const json_t *v, long long id)
+{
+	return json_is_number(v) && json_number_value(v) == (double)id;
+}
+
+/*
+ * One line from server s (len bytes, the newline off). The answer to the
+ * request id of w, the server waited on, fills r; any other answer is
+ * dropped (a cancelled request's). A line that is not JSON-RPC is said,
+ * and its text left in broke: the caller stops the server.
+ */
+static void
+handle_line(struct mcp *m, struct mcp_server *s, const char *line,
+    size_t len, struct mcp_server *w, long long id, struct reply *r,
+    struct buf *broke)
+{
+	struct mcp_msg msg;
+	char q[120];
+	size_t i;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+		continue;
+	if (i == len)
+		return;
+	if (mcp_msg_parse(&msg, line, len) != 0) {
+		buf_printf(broke, "%s: not a JSON-RPC message (%s): %s",
+		    s->name, msg.why, diag_quote(q, sizeof(q), line, len));
+		diag_warnx("%s", buf_cstr(broke));
+		m->trouble = 1;
+		mcp_msg_free(&msg);
+		return;
+	}
+	switch (msg.kind) {
+	case MCP_MSG_REQUEST:
+		answer(s, &msg);
+		break;
+	case MCP_MSG_NOTIFICATION:
+		if (strcmp(msg.method, "notifications/message") == 0)
+			log_message(m, s, msg.params);
+		break;
+	case MCP_MSG_RESPONSE:
+		if (s != w || r->kind != R_PENDING || !(same_id(msg.id, id) ||
+		    (json_is_null(msg.id) && msg.error != NULL)))
+			break;
+		r->kind = msg.result != NULL ? R_RESULT : R_ERROR;
+		r->result = msg.result;
+		r->error = msg.error;
+		r->doc = msg.doc;
+		return;
+	default:
+		break;
+	}
+	mcp_msg_free(&msg);
+}
+
+/* Passes the complete lines of a server's standard error; at EOF, all. */
+static void
+err_lines(struct mcp *m, struct mcp_server *s, int eof)
+{
+	char *nl;
+	size_t off = 0;
+
+	if (s->ebuf.len == 0)
+		return;
+	while ((nl = memchr(s->ebuf.data + off, '\n', s->ebuf.len - off))
+	    != NULL) {
+		note(m, s, s->ebuf.data + off, (size_t)(nl - s->ebuf.data) -
+		    off);
+		off = (size_t)(nl - s->ebuf.data) + 1;
+	}
+	if (eof && off < s->ebuf.len) {
+		note(m, s, s->ebuf.data + off, s->ebuf.len - off);
+		off = s->ebuf.len;
+	}
+	memmove(s->ebuf.data, s->ebuf.data + off, s->ebuf.len - off);
+	s->ebuf.len -= off;
+}
+
+/* Reads more of a pipe into b; 1 read, 0 nothing now, -1 its end. */
+static int
+read_more(int *fd, struct buf *b)
+{
+	ssize_t n;
+
+	buf_reserve(b, CHUNK);
+	while ((n = read(*fd, b->data + b->len, CHUNK)) == -1 &&
+	    errno == EINTR)
+		continue;
+	if (n > 0) {
+		b->len += (size_t)n;
+		return 1;
+	}
+	if (n == -1 && errno == EAGAIN)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+static void
+read_err(struct mcp *m, struct mcp_server *s)
+{
+	int rc;
+
+	if (s->ch.err == -1)
+		return;
+	rc = read_more(&s->ch.err, &s->ebuf);
+	if (rc != 0)
+		err_lines(m, s, rc == -1);
+}
+
+/* The servers being stopped, for drain. */
+struct stopping {
+	struct mcp		 *m;
+	struct mcp_server	**set;
+};
+
+/* A stopping server's output is thrown away; its stderr passed on. */
+static void
+drain(void *arg, size_t i, int fd)
+{
+	struct stopping *st = arg;
+	struct mcp_server *s = st->set[i];
+
+	if (fd == s->ch.err)
+		read_err(st->m, s);
+	else {
+		buf_reset(&s->rbuf);
+		(void)read_more(&s->ch.out, &s->rbuf);
+	}
+}
+
+/*
+ * Stops the servers of set (n of them), as proc_end does, MCP_GRACE
+ * seconds a step; their standard error is passed on meanwhile, their
+ * output thrown away. res (or NULL) gets how the first one ended.
+ */
+static void
+stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
+    struct proc_result *res)
+{
+	struct stopping st = { m, set };
+	struct proc_child **ch;
+	struct proc_result *ends;
+	struct mcp_server *s;
+	size_t i;
+
+	ch = xcalloc(n, sizeof(*ch));
+	ends = xcalloc(n, sizeof(*ends));
+	for (i = 0; i < n; i++)
+		ch[i] = &set[i]->ch;
+	proc_end(ch, n, gentle, MCP_GRACE, drain, &st, ends);
+	if (res != NULL)
+		*res = ends[0];
+	for (i = 0; i < n; i++) {
+		s = set[i];
+		while (s->ch.err != -1 && read_more(&s->ch.err, &s->ebuf) > 0)
+			continue;
+		err_lines(m, s, 1);
+		proc_close(&s->ch);
+		s->running = 0;
+		s->modern = 0;
+		buf_reset(&s->wbuf);
+		buf_reset(&s->rbuf);
+		buf_reset(&s->ebuf);
+		s->woff = 0;
+	}
+	free(ch);
+	free(ends);
+}
+
+static void
+stop(struct mcp *m, struct mcp_server *s, int gentle,
+    struct proc_result *res)
+{
+	stop_set(m, &s, 1, gentle, res);
+}
+
+/* "server NAME exited with status N" or "... was killed by signal N". */
+static void
+ended(struct reply *r, const struct mcp_server *s,
+    const struct proc_result *res)
+{
+	if (res->signo != 0)
+		fail(r, F_DIED, "server %s was killed by signal %d", s->name,
+		    res->signo);
+	else
+		fail(r, F_DIED, "server %s exited with status %d", s->name,
+		    res->status);
+}
+
+/*
+ * The lines of server s's output read so far; r fills with the answer
+ * to request id of w. A server that broke the protocol is stopped, and
+ * so is one whose output has ended.
+ */
+static void
+out_lines(struct mcp *m, struct mcp_server *s, int eof,
+    struct mcp_server *w, long long id, struct reply *r)
+{
+	struct buf broke = BUF_INIT;
+	struct proc_result res;
+	char *nl;
+	size_t off = 0, end;
+
+	while (broke.len == 0 && off < s->rbuf.len) {
+		nl = memchr(s->rbuf.data + off, '\n', s->rbuf.len - off);
+		if (nl == NULL && !eof)
+			break;
+		end = nl != NULL ? (size_t)(nl - s->rbuf.data) : s->rbuf.len;
+		handle_line(m, s, s->rbuf.data + off, end - off, w, id, r,
+		    &broke);
+		off = nl != NULL ? end + 1 : end;
+	}
+	if (off > 0) {
+		memmove(s->rbuf.data, s->rbuf.data + off, s->rbuf.len - off);
+		s->rbuf.len -= off;
+	}
+	if (broke.len > 0) {
+		stop(m, s, 0, NULL);
+		if (s == w && r->kind == R_PENDING)
+			fail(r, F_BROKEN, "%s", buf_cstr(&broke));
+	} else if (eof) {
+		memset(&res, 0, sizeof(res));
+		stop(m, s, 1, &res);
+		if (s == w && r->kind == R_PENDING)
+			ended(r, s, &res);
+	}
+	buf_free(&broke);
+}
+
+/*
+ * Listens to every running server until the answer to request id of w
+ * has come, or until the deadline (fail F_TIMEOUT), or until w ended
+ * (F_DIED) or broke the protocol (F_BROKEN), or a stop signal came
+ * (F_CAUGHT). Meanwhile the servers' requests are answered, their log
+ * messages and standard error said. With w NULL (and deadline 0), until
+ * infd is readable: returns 1 then, and 0 after a stop signal.
+ */
+static int
+pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
+    struct reply *r, int infd)
+{
+	struct pollfd *p;
+	struct mcp_server *s;
+	size_t i, np;
+	double t;
+	int ms, rc, ready = 0;
+
+	p = xcalloc(3 * m->n + 2, sizeof(*p));
+	while (r->kind == R_PENDING) {
+		if (proc_caught()) {
+			m->caught = 1;
+			fail(r, F_CAUGHT, "interrupted by signal %d",
+			    proc_caught());
+			break;
+		}
+		if (w != NULL && !w->running) {
+			fail(r, F_DIED, "server %s is not running", w->name);
+			break;
+		}
+		t = now();
+		if (deadline > 0 && t >= deadline) {
+			fail(r, F_TIMEOUT, "no answer");
+			break;
+		}
+		np = 0;
+		p[np].fd = proc_wakefd();
+		p[np++].events = POLLIN;
+		p[np].fd = infd;
+		p[np++].events = POLLIN;
+		for (i = 0; i < m->n; i++) {
+			s = &m->v[i];
+			p[np].fd = s->running ? s->ch.out : -1;
+			p[np++].events = POLLIN;
+			p[np].fd = s->running ? s->ch.err : -1;
+			p[np++].events = POLLIN;
+			p[np].fd = s->running && s->woff < s->wbuf.len ?
+			    s->ch.in : -1;
+			p[np++].events = POLLOUT;
+		}
+		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 : -1;
+		if (poll(p, np, ms) <= 0)
+			continue;
+		if (p[0].revents != 0)
+			proc_woken();
+		for (i = 0; i < m->n; i++) {
+			s = &m->v[i];
+			if (!s->running)
+				continue;
+			if (p[4 + 3 * i].revents != 0)
+				flush_out(s);
+			if (p[3 + 3 * i].revents != 0)
+				read_err(m, s);
+			if (p[2 + 3 * i].revents != 0 && s->ch.out != -1) {
+				rc = read_more(&s->ch.out, &s->rbuf);
+				if (rc != 0)
+					out_lines(m, s, rc == -1, w, id, r);
+			}
+		}
+		if (infd != -1 && p[1].revents != 0) {
+			ready = 1;
+			break;
+		}
+	}
+	free(p);
+	return ready;
+}
+
+/*
+ * Waits until fd can be read, listening to the running servers
+ * meanwhile (their requests, log messages, standard error, ends).
+ * Returns 0, or -1 when a stop signal came.
+ */
+int
+mcp_wait(struct mcp *m, int fd)
+{
+	struct reply r;
+	int ready;
+
+	memset(&r, 0, sizeof(r));
+	ready = pump(m, NULL, 0, 0, &r, fd);
+	reply_reset(&r);
+	buf_free(&r.why);
+	return ready ? 0 : -1;
+}
+
+/* A request to s and its answer in r, within timeout seconds. */
+static long long
+request(struct mcp *m, struct mcp_server *s, const char *method,
+    json_t *params, double timeout, struct reply *r)
+{
+	long long id;
+
+	reply_reset(r);
+	id = send_request(s, method, params);
+	pump(m, s, id, now() + timeout, r, -1);
+	return id;
+}
+
+/* A fault that makes s useless: said, s stopped, status 3 at the end. */
+static void
+trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(r, F_TROUBLE, fmt, ap);
+	va_end(ap);
+	diag_warnx("%s", buf_cstr(&r->why));
+	m->trouble = 1;
+	if (s->running)
+		stop(m, s, 0, NULL);
+}
+
+/*
+ * What a failed request of the lifecycle or of tools/list means: the
+ * server is of no use (said; r->fail F_TROUBLE) unless a stop signal
+ * came. what names the request.
+ */
+static void
+lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
+{
+	struct buf b = BUF_INIT;
+
+	if (r->kind == R_ERROR) {
+		rpc_error_text(&b, r->error);
+		trouble(m, s, r, "%s: %s failed: %s", s->name, what,
+		    buf_cstr(&b));
+	} else if (r->fail == F_TIMEOUT)
+		trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
+		    what, m->timeout);
+	else if (r->fail == F_DIED) {
+		buf_adds(&b, buf_cstr(&r->why));
+		trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
+	} else if (r->fail == F_BROKEN) {
+		r->fail = F_TROUBLE;	/* said already */
+		m->trouble = 1;
+	}
+	buf_free(&b);
+}
+
+static int
+spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	char **env;
+	size_t i;
+	int rc;
+
+	env = mcp_environment(s);
+	rc = proc_spawn(s->argv, s->cwd, env, &s->ch);
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+	if (rc == 0) {
+		s->running = 1;
+		s->modern = 0;
+		s->next_id = 0;
+		return 0;
+	}
+	if (rc == PROC_NOCWD)
+		trouble(m, s, r, "%s: cannot start %s in %s: %s", s->name,
+		    s->argv[0], s->cwd, strerror(errno));
+	else
+		trouble(m, s, r, "%s: cannot start %s: %s", s->name,
+		    s->argv[0], strerror(errno));
+	return -1;
+}
+
+/* Whether the array a holds the string v. */
+static int
+holds(const json_t *a, const char *v)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(a, i, e)
+		if (json_is_string(e) && strcmp(json_string_value(e), v) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
+ * started again (the server ended), -1 failed (said).
+ */
+static int
+discover(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	const json_t *sup;
+	struct buf b = BUF_INIT;
+	double t = m->timeout < MCP_DISCOVER_TIMEOUT ? m->timeout :
+	    MCP_DISCOVER_TIMEOUT;
+	size_t i;
+	int rc = 0;
+
+	reply_reset(r);
+	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
+	    modern_meta()));
+	pump(m, s, s->next_id, now() + t, r, -1);
+	if (r->kind == R_RESULT) {
+		sup = json_object_get(r->result, "supportedVersions");
+		if (holds(sup, MCP_MODERN_VERSION))
+			return s->modern = 1;
+		return 0;
+	}
+	if (r->kind == R_ERROR) {
+		if (json_number_value(json_object_get(r->error, "code")) !=
+		    -32022)
+			return 0;
+		sup = json_object_get(json_object_get(r->error, "data"),
+		    "supported");
+		if (!json_is_array(sup))
+			return 0;
+		for (i = 0; i < sizeof(legacy_versions) /
+		    sizeof(legacy_versions[0]); i++)
+			if (holds(sup, legacy_versions[i]))
+				return 0;
+		if (holds(sup, MCP_MODERN_VERSION))
+			return s->modern = 1;
+		jsonw_stringify(&b, sup);
+		trouble(m, s, r, "%s: the server speaks only %s, which mcp-run "
+		    "does not speak", s->name, buf_cstr(&b));
+		buf_free(&b);
+		return -1;
+	}
+	if (r->fail == F_TIMEOUT)
+		return 0;
+	if (r->fail == F_DIED)
+		rc = spawn(m, s, r) == 0 ? 2 : -1;
+	else
+		lost(m, s, r, "server/discover");
+	return rc == 2 ? 2 : -1;
+}
+
+/* The lifecycle of the 2025 era: initialize; 0, or -1 (said). */
+static int
+initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	const json_t *pv;
+	char q[80];
+	size_t i;
+
+	request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
+	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
+	    m->timeout, r);
+	if (r->kind != R_RESULT) {
+		lost(m, s, r, "initialize");
+		return -1;
+	}
+	pv = json_object_get(r->result, "protocolVersion");
+	for (i = 0; i < sizeof(legacy_versions) / sizeof(legacy_versions[0]);
+	    i++)
+		if (json_is_string(pv) &&
+		    strcmp(json_string_value(pv), legacy_versions[i]) == 0)
+			break;
+	if (i == sizeof(legacy_versions) / sizeof(legacy_versions[0])) {
+		if (json_is_string(pv))
+			diag_quote(q, sizeof(q), json_string_value(pv),
+			    json_string_length(pv));
+		else
+			snprintf(q, sizeof(q), "%s", pv == NULL ? "none" :
+			    "that is not a string");
+		trouble(m, s, r, "%s: the server answered protocol revision "
+		    "%s, which mcp-run does not speak", s->name, q);
+		return -1;
+	}
+	send_notification(s, "notifications/initialized", NULL);
+	return 0;
+}
+
+/* Starts s and agrees on a revision with it: 0, or -1 (said, in r). */
+static int
+start(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (spawn(m, s, r) != 0)
+		return -1;
+	if (m->proto == MCP_PROTO_MODERN) {
+		s->modern = 1;
+		return 0;
+	}
+	if (m->proto == MCP_PROTO_AUTO) {
+		switch (discover(m, s, r)) {
+		case -1:
+			return -1;
+		case 1:
+			return 0;
+		default:
+			break;
+		}
+	}
+	return initialize(m, s, r);
+}
+
+/* Lists the tools of s, once for its life: 0, or -1 (said, in r). */
+static int
+list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	json_t *tools, *cursor = NULL, *params;
+	const json_t *page;
+	int npages;
+
+	if (s->tools != NULL)
+		return 0;
+	if (!s->running && start(m, s, r) != 0)
+		return -1;
+	tools = json_array();
+	for (npages = 0; npages < MCP_MAX_PAGES; npages++) {
+		params = cursor != NULL ? json_pack("{s:O}", "cursor", cursor) :
+		    NULL;
+		json_decref(cursor);
+		cursor = NULL;
+		request(m, s, "tools/list", params, m->timeout, r);
+		if (r->kind != R_RESULT) {
+			lost(m, s, r, "tools/list");
+			break;
+		}
+		page = json_object_get(r->result, "tools");
+		if (!json_is_array(page)) {
+			trouble(m, s, r, "%s: tools/list answered without a "
+			    "\"tools\" array", s->name);
+			break;
+		}
+		json_array_extend(tools, (json_t *)page);
+		cursor = json_object_get(r->result, "nextCursor");
+		if (!json_is_string(cursor)) {
+			cursor = NULL;
+			s->tools = tools;
+			return 0;
+		}
+		json_incref(cursor);
+	}
+	if (npages == MCP_MAX_PAGES)
+		trouble(m, s, r, "%s: tools/list goes on past %d pages",
+		    s->name, MCP_MAX_PAGES);
+	json_decref(cursor);
+	json_decref(tools);
+	return -1;
+}
+
+/*
+ * The tools of s for the routing: listed once; a server that cannot be
+ * listed (said once) has none, and is not tried again for the routing.
+ */
+static const json_t *
+routing_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (s->tools == NULL && list_tools(m, s, r) != 0 && !m->caught)
+		s->tools = json_array();
+	return s->tools;
+}
+
+/* Whether the listed tools of s hold one called name. */
+static int
+has_tool(const struct mcp_server *s, const char *name)
+{
+	const json_t *t, *n;
+	size_t i;
+
+	json_array_foreach(s->tools, i, t) {
+		n = json_object_get(t, "name");
+		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The server that is to run call c, or NULL with the refusal in
+ * o->message (and o->ptr its place). No server named, or "local" (the
+ * name toolcall-parse gives when the model named none) unless a server
+ * is called so: the one server that has the tool.
+ */
+static struct mcp_server *
+route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
+    struct reply *r)
+{
+	struct mcp_server *s, *found = NULL;
+	struct buf names = BUF_INIT;
+	char q[80];
+	size_t i, n = 0;
+
+	if (c->server != NULL && *c->server != '\0' &&
+	    (strcmp(c->server, "local") != 0 || mcp_find(m, "local") != NULL)) {
+		if ((s = mcp_find(m, c->server)) != NULL)
+			return s;
+		buf_printf(&o->message, "no server %s is configured",
+		    diag_quote(q, sizeof(q), c->server, strlen(c->server)));
+		o->ptr = c->ptr_server;
+		return NULL;
+	}
+	for (i = 0; i < m->n && !m->caught; i++) {
+		s = &m->v[i];
+		if (routing_tools(m, s, r) == NULL || !has_tool(s, c->tool))
+			continue;
+		if (n++ > 0)
+			buf_adds(&names, ", ");
+		buf_adds(&names, s->name);
+		found = s;
+	}
+	diag_quote(q, sizeof(q), c->tool, strlen(c->tool));
+	o->ptr = c->ptr_tool;
+	if (n == 0)
+		buf_printf(&o->message, "no server has a tool %s", q);
+	else if (n > 1)
+		buf_printf(&o->message, "tool %s is on more than one server "
+		    "(%s): name one in server_name", q, buf_cstr(&names));
+	buf_free(&names);
+	return n == 1 ? found : NULL;
+}
+
+/* {"type":TYPE,"toolCallId":ID,"toolName":T[,"serverName":S] */
+static void
+event_head(struct buf *b, const char *type, const struct mcp_call *c,
+    const struct mcp_server *s)
+{
+	buf_printf(b, "{\"type\":\"%s\",\"toolCallId\":", type);
+	jsonw_string(b, c->id, strlen(c->id));
+	buf_adds(b, ",\"toolName\":");
+	jsonw_string(b, c->tool, strlen(c->tool));
+	if (s != NULL) {
+		buf_adds(b, ",\"serverName\":");
+		jsonw_string(b, s->name, strlen(s->name));
+	}
+}
+
+static void
+event_iteration(struct buf *b, const struct mcp_call *c)
+{
+	buf_adds(b, ",\"iteration\":");
+	if (c->iteration != NULL)
+		jsonw_stringify(b, c->iteration);
+	else
+		buf_addc(b, '0');
+}
+
+/* The error event of c, its message that of o. */
+static void
+error_event(struct mcp_outcome *o, const struct mcp_call *c,
+    const struct mcp_server *s)
+{
+	event_head(&o->record, "error", c, s);
+	buf_adds(&o->record, ",\"error\":");
+	jsonw_string(&o->record, o->message.data != NULL ? o->message.data :
+	    "", o->message.len);
+	buf_adds(&o->record, ",\"recoverable\":true");
+	event_iteration(&o->record, c);
+	buf_adds(&o->record, "}\n");
+}
+
+/* The text of a result's text items, joined by newlines. */
+static void
+joined_text(struct buf *b, const json_t *content)
+{
+	const json_t *item, *text;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(content, i, item) {
+		text = json_object_get(item, "text");
+		if (!json_is_string(json_object_get(item, "type")) ||
+		    strcmp(json_string_value(json_object_get(item, "type")),
+		    "text") != 0 || !json_is_string(text))
+			continue;
+		if (n++ > 0)
+			buf_addc(b, '\n');
+		buf_add(b, json_string_value(text), json_string_length(text));
+	}
+}
+
+/* The event of a tools/call result: tool_result, or error for isError. */
+static void
+result_event(struct mcp_outcome *o, const struct mcp_call *c,
+    const struct mcp_server *s, const json_t *result)
+{
+	const json_t *content, *item, *sc, *type;
+	struct buf text = BUF_INIT;
+	size_t i;
+	int others = 0;
+
+	content = json_object_get(result, "content");
+	if (!json_is_array(content))
+		content = NULL;
+	joined_text(&text, content);
+	if (json_is_true(json_object_get(result, "isError"))) {
+		buf_add(&o->message, text.data, text.len);
+		buf_free(&text);
+		error_event(o, c, s);
+		o->status = DIAG_INVALID;
+		return;
+	}
+	event_head(&o->record, "tool_result", c, s);
+	buf_adds(&o->record, ",\"result\":");
+	jsonw_string(&o->record, text.data != NULL ? text.data : "",
+	    text.len);
+	buf_free(&text);
+	event_iteration(&o->record, c);
+	if ((sc = json_object_get(result, "structuredContent")) != NULL) {
+		buf_adds(&o->record, ",\"structuredContent\":");
+		jsonw_stringify(&o->record, sc);
+	}
+	json_array_foreach(content, i, item) {
+		type = json_object_get(item, "type");
+		if (json_is_string(type) &&
+		    strcmp(json_string_value(type), "text") == 0)
+			continue;
+		buf_adds(&o->record, others++ == 0 ? ",\"content\":[" : ",");
+		jsonw_stringify(&o->record, item);
+	}
+	buf_adds(&o->record, others > 0 ? "]}\n" : "}\n");
+}
+
+/*
+ * Runs call c: routes it, starts its server if it is not running, sends
+ * tools/call and waits for the answer. o (initialised by the caller)
+ * gets the event line and, for a failed call, its message; o->status is
+ * 0, 1 for a failed or refused call, 3 when the server could not be
+ * started or broke the protocol. After a stop signal o->record is empty.
+ */
+void
+mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
+{
+	struct reply r;
+	struct mcp_server *s;
+	json_t *params;
+	long long id;
+
+	memset(&r, 0, sizeof(r));
+	o->status = DIAG_OK;
+	if ((s = route(m, c, o, &r)) == NULL) {
+		if (!m->caught) {
+			o->refused = 1;
+			o->status = DIAG_INVALID;
+			error_event(o, c, NULL);
+		}
+		goto out;
+	}
+	o->server = s->name;
+	if (!s->running && start(m, s, &r) != 0)
+		goto failed;
+	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
+	    c->args);
+	id = request(m, s, "tools/call", params, m->timeout, &r);
+	if (r.kind == R_RESULT) {
+		result_event(o, c, s, r.result);
+		goto out;
+	}
+	if (r.kind == R_ERROR) {
+		rpc_error_text(&o->message, r.error);
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+	if (r.fail == F_TIMEOUT) {
+		buf_printf(&o->message, "timed out after %g s", m->timeout);
+		send_notification(s, "notifications/cancelled", json_pack(
+		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
+		    buf_cstr(&o->message)));
+		flush_out(s);
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+	if (r.fail == F_DIED) {
+		buf_printf(&o->message, "%s during the call", buf_cstr(&r.why));
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+failed:
+	if (r.fail != F_CAUGHT && !m->caught) {
+		buf_adds(&o->message, buf_cstr(&r.why));
+		o->status = DIAG_TROUBLE;
+		error_event(o, c, s);
+	}
+out:
+	reply_reset(&r);
+	buf_free(&r.why);
+}
+
+/*
+ * Starts every server, in the order of their names, and writes all their
+ * tools to out as one tools/list result, each tool's _meta marked with
+ * "llmkit/server". Returns 0, or -1 when a server could not be listed
+ * (said; nothing is written).
+ */
+int
+mcp_list_tools(struct mcp *m, struct buf *out)
+{
+	struct reply r;
+	json_t *all, *t, *meta;
+	const json_t *e;
+	size_t i, j;
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	all = json_array();
+	for (i = 0; i < m->n && rc == 0; i++) {
+		if (list_tools(m, &m->v[i], &r) != 0) {
+			rc = -1;
+			break;
+		}
+		json_array_foreach(m->v[i].tools, j, e) {
+			t = json_is_object(e) ? json_copy((json_t *)e) :
+			    json_object();
+			meta = json_object_get(t, "_meta");
+			meta = json_is_object(meta) ? json_copy(meta) :
+			    json_object();
+			json_object_set_new(meta, "llmkit/server",
+			    json_string(m->v[i].name));
+			json_object_set_new(t, "_meta", meta);
+			json_array_append_new(all, t);
+		}
+	}
+	if (rc == 0 && !m->caught) {
+		buf_adds(out, "{\"tools\":");
+		jsonw_stringify(out, all);
+		buf_adds(out, "}\n");
+	}
+	json_decref(all);
+	reply_reset(&r);
+	buf_free(&r.why);
+	return m->caught ? -1 : rc;
+}
+
+/*
+ * The end: each running server's standard input closed, MCP_GRACE
+ * seconds for all to end, then SIGTERM, then SIGKILL.
+ */
+int
+mcp_shutdown(struct mcp *m)
+{
+	struct mcp_server **set;
+	size_t i, n = 0;
+
+	set = xcalloc(m->n + 1, sizeof(*set));
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].running) {
+			flush_out(&m->v[i]);
+			set[n++] = &m->v[i];
+		}
+	if (n > 0)
+		stop_set(m, set, n, 1, NULL);
+	free(set);
+	return 0;
+}
+
+void
+mcp_free(struct mcp *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		mcp_server_clear(&m->v[i]);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}

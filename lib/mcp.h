@@ -1,0 +1,125 @@
+/*
+ * mcp: a client of the Model Context Protocol over stdio. The servers of
+ * an editor's {"mcpServers": {...}} configuration, each started on first
+ * use without a shell and spoken to in JSON-RPC 2.0, one message a line;
+ * the lifecycle of the 2026-07-28 revision (server/discover, _meta on
+ * every request) or, failing that, of 2025-11-25 (initialize); tool calls
+ * routed by server or by tool name, and their answers as the tool_result
+ * and error events that thread-serialize reads.
+ */
+#ifndef LLMKIT_MCP_H
+#define LLMKIT_MCP_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "proc.h"
+
+#define MCP_MODERN_VERSION	"2026-07-28"
+#define MCP_LEGACY_VERSION	"2025-11-25"
+#define MCP_TIMEOUT		60.0	/* seconds, a request's default */
+#define MCP_DISCOVER_TIMEOUT	5.0	/* the most the probe waits */
+#define MCP_GRACE		2.0	/* each step of a server's shutdown */
+#define MCP_MAX_PAGES		1000	/* tools/list pages of one server */
+
+/* --protocol: negotiate, or pin an era. */
+enum mcp_proto {
+	MCP_PROTO_AUTO,
+	MCP_PROTO_MODERN,
+	MCP_PROTO_LEGACY
+};
+
+struct mcp_server {
+	char		 *name;
+	char		**argv;		/* the command and its arguments */
+	char		**env;		/* declared "NAME=VALUE"s, or NULL */
+	char		 *cwd;		/* or NULL: ours */
+	const char	 *file;		/* where it was declared */
+	struct proc_child ch;
+	int		  running;
+	int		  modern;	/* the 2026-07-28 era was agreed */
+	long long	  next_id;
+	struct buf	  wbuf;		/* messages not yet written */
+	size_t		  woff;
+	struct buf	  rbuf;		/* its standard output, a line's start */
+	struct buf	  ebuf;		/* its standard error, a line's start */
+	json_t		 *tools;	/* its tools, once listed */
+};
+
+/* A line of a server's standard error or a log message, as it is said. */
+typedef void	mcp_note_fn(void *, const char *server, const char *text,
+		    size_t len);
+
+struct mcp {
+	struct mcp_server *v;		/* sorted by name */
+	size_t		   n;
+	double		   timeout;
+	enum mcp_proto	   proto;
+	int		   trouble;	/* a server failed or broke: status 3 */
+	int		   caught;	/* a stop signal came */
+	mcp_note_fn	  *note;
+	void		  *note_arg;
+};
+
+/* One tool call read from an input record (mcp_call_read). */
+struct mcp_call {
+	const char	*tool;
+	const char	*server;	/* or NULL when none is named */
+	json_t		*args;
+	char		*id;		/* toolCallId, made when not given */
+	json_t		*iteration;	/* the number given, or NULL: 0 */
+	const char	*ptr_tool;	/* JSON Pointers, for diagnostics */
+	const char	*ptr_server;
+};
+
+/* What a server sent, read by mcp_msg_parse. */
+enum mcp_msg_kind {
+	MCP_MSG_BAD,
+	MCP_MSG_RESPONSE,
+	MCP_MSG_REQUEST,
+	MCP_MSG_NOTIFICATION
+};
+
+struct mcp_msg {
+	enum mcp_msg_kind kind;
+	json_t		*doc;
+	json_t		*id;		/* request or response, or NULL */
+	const char	*method;	/* request or notification */
+	json_t		*params;	/* or NULL */
+	json_t		*result;	/* response: its result, or NULL */
+	json_t		*error;		/* response: its error, or NULL */
+	char		 why[96];	/* bad: what is wrong with it */
+};
+
+/* What a call became: its event, and a diagnostic for a failed call. */
+struct mcp_outcome {
+	struct buf	 record;	/* the event line, newline ended */
+	struct buf	 message;	/* the error, or empty */
+	const char	*ptr;		/* where the fault points, or NULL */
+	const char	*server;	/* the server it went to, or NULL */
+	int		 status;	/* 0, 1, or 3 for trouble */
+	int		 refused;	/* not sent: the routing refused it */
+};
+
+void	 mcp_init(struct mcp *);
+int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
+int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
+void	 mcp_sort(struct mcp *);
+struct mcp_server *mcp_find(struct mcp *, const char *);
+char	**mcp_environment(const struct mcp_server *);
+void	 mcp_server_clear(struct mcp_server *);
+int	 mcp_call_read(struct mcp_call *, json_t *, unsigned long, char *,
+	    size_t, const char **);
+void	 mcp_call_free(struct mcp_call *);
+int	 mcp_msg_parse(struct mcp_msg *, const char *, size_t);
+void	 mcp_msg_free(struct mcp_msg *);
+void	 mcp_call_run(struct mcp *, const struct mcp_call *,
+	    struct mcp_outcome *);
+int	 mcp_list_tools(struct mcp *, struct buf *);
+int	 mcp_wait(struct mcp *, int);
+int	 mcp_shutdown(struct mcp *);
+void	 mcp_free(struct mcp *);
+
+#endif

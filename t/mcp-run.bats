@@ -1,0 +1,620 @@
+#!/usr/bin/env bats
+# mcp-run against real MCP servers, the reference servers the protocol's
+# project publishes (installed by make deps into t/mcp/node_modules): the
+# lifecycle with each, a call per kind of result, every way a call fails,
+# the routing, a timeout, a server killed, one that writes garbage, one
+# that ignores the end of its input, 1,000 calls, the thread form through
+# thread-serialize, --list-tools through toolcall-parse, the environment,
+# every configuration error and usage error with its status.
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
+EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
+FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
+USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--protocol VERSION]
+               [--server NAME=COMMAND] [-T SECONDS] [FILE ...]
+       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] [-T SECONDS]'
+STARTING='everything: Starting default (STDIO) server...'
+FS_STARTING="fs: Secure MCP Filesystem Server running on stdio"
+
+# The configuration every test shares: the everything server, and the
+# filesystem server over a directory of one file.
+setup_file() {
+	if [ ! -f "$EVERYTHING" ] || [ ! -f "$FILESYSTEM" ]; then
+		echo "the MCP servers are not in $MCP_MODULES: run make deps" >&3
+		return 1
+	fi
+	mkdir "$BATS_FILE_TMPDIR/root" || return 1
+	printf 'hello from a file\n' >"$BATS_FILE_TMPDIR/root/note.txt"
+	cat >"$BATS_FILE_TMPDIR/servers.json" <<EOF || return 1
+{
+  "mcpServers": {
+    "everything": {
+      "command": "node",
+      "args": ["$EVERYTHING", "stdio"]
+    },
+    "fs": {
+      "type": "stdio",
+      "command": "node",
+      "args": ["$FILESYSTEM", "$BATS_FILE_TMPDIR/root"],
+      "disabled": false
+    }
+  }
+}
+EOF
+	export CONF=$BATS_FILE_TMPDIR/servers.json ROOT=$BATS_FILE_TMPDIR/root
+	export EVERYTHING FILESYSTEM
+}
+
+# call SERVER TOOL ARGUMENTS: one plain record.
+call() {
+	printf '{"server_name":"%s","tool_name":"%s","arguments":%s}\n' \
+	    "$1" "$2" "$3"
+}
+
+# result ID TOOL SERVER TEXT [MORE]: the tool_result line; TEXT is JSON.
+result() {
+	printf '{"type":"tool_result","toolCallId":"%s","toolName":"%s","serverName":"%s","result":%s,"iteration":0%s}' \
+	    "$1" "$2" "$3" "$4" "${5:-}"
+}
+
+# failed ID TOOL SERVER MESSAGE: the error line; MESSAGE is JSON.
+failed() {
+	printf '{"type":"error","toolCallId":"%s","toolName":"%s","serverName":"%s","error":%s,"recoverable":true,"iteration":0}' \
+	    "$1" "$2" "$3" "$4"
+}
+
+# refused ID TOOL MESSAGE: the error line of a call that was not routed.
+refused() {
+	printf '{"type":"error","toolCallId":"%s","toolName":"%s","error":%s,"recoverable":true,"iteration":0}' \
+	    "$1" "$2" "$3"
+}
+
+# logged NAME: a configuration of the everything server called NAME whose
+# input is copied to NAME.log, in conf-NAME.json; extra "args" first.
+logged() {
+	cat >"conf-$1.json" <<EOF
+{"mcpServers": {"$1": {"command": "sh",
+  "args": ["-c", "tee \"\$0\" | node \"\$1\" stdio", "$PWD/$1.log", "$EVERYTHING"]}}}
+EOF
+}
+
+VERSION=$(mcp-run --version | sed 's/.* //')
+META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}'
+INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}}'
+
+@test "the everything server is probed with server/discover, then initialized" {
+	logged ev
+	call ev echo '{"message":"hi"}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf-ev.json in.jsonl
+	assert_output "$(result call-0-1 echo ev '"Echo: hi"')"
+	assert_equal "$stderr" "ev: Starting default (STDIO) server..."
+	run -0 cat ev.log
+	assert_output '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$META"'}}
+{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}'
+}
+
+@test "--protocol 2025-11-25 initializes at once, without the probe" {
+	logged ev
+	call ev get-sum '{"a":2,"b":40}' >in.jsonl
+	run -0 --separate-stderr mcp-run --protocol 2025-11-25 -c conf-ev.json in.jsonl
+	assert_output "$(result call-0-1 get-sum ev '"The sum of 2 and 40 is 42."')"
+	run -0 cat ev.log
+	assert_output '{"jsonrpc":"2.0","id":1,'"$INITIALIZE"'
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":2,"b":40}}}'
+}
+
+@test "--protocol 2026-07-28 sends the _meta of the era with every request" {
+	logged ev
+	call ev echo '{"message":"hi"}' >in.jsonl
+	run -0 --separate-stderr mcp-run --protocol 2026-07-28 -c conf-ev.json in.jsonl
+	assert_output "$(result call-0-1 echo ev '"Echo: hi"')"
+	run -0 cat ev.log
+	assert_output '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},'"$META"'}}'
+}
+
+@test "the filesystem server reads a file of its directory and refuses one outside" {
+	{
+		call fs read_text_file "{\"path\":\"$ROOT/note.txt\"}"
+		call fs read_text_file '{"path":"/etc/passwd"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(result call-0-1 read_text_file fs '"hello from a file\n"' ',"structuredContent":{"content":"hello from a file\n"}')
+$(failed call-0-2 read_text_file fs "\"Access denied - path outside allowed directories: /etc/passwd not in $ROOT\"")"
+	assert_equal "$stderr" "$FS_STARTING
+fs: Client does not support MCP Roots, using allowed directories set from server args: [ '$ROOT' ]
+in.jsonl:2:33: error: tool \"read_text_file\" on fs failed: Access denied - path outside allowed directories: /etc/passwd not in $ROOT"
+}
+
+@test "structured content and non-text content are kept beside the text" {
+	{
+		call everything get-structured-content '{"location":"Chicago"}'
+		call everything get-resource-links '{"count":2}'
+		call everything get-tiny-image '{}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_equal "${lines[0]}" "$(result call-0-1 get-structured-content everything '"{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}"' ',"structuredContent":{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}')"
+	assert_equal "${lines[1]}" "$(result call-0-2 get-resource-links everything '"Here are 2 resource links to resources available in this server:"' ',"content":[{"name":"Blob Resource 1","uri":"demo://resource/dynamic/blob/1","description":"Resource 1: plaintext resource","mimeType":"text/plain","type":"resource_link"},{"name":"Text Resource 2","uri":"demo://resource/dynamic/text/2","description":"Resource 2: plaintext resource","mimeType":"text/plain","type":"resource_link"}]')"
+	# the image: the texts around it, then the image item as sent
+	run -0 jq -c '[.result, (.content | map({type, mimeType, size: (.data | length)}))]' <<<"${lines[2]}"
+	assert_output '["Here'"'"'s the image you requested:\nThe image above is the MCP logo.",[{"type":"image","mimeType":"image/png","size":5380}]]'
+	assert_equal "$stderr" "$STARTING"
+}
+
+@test "an isError result is an error event with its text, status 1" {
+	call everything nosuch '{}' >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(failed call-0-1 nosuch everything '"MCP error -32602: Tool nosuch not found"')"
+	assert_equal "$stderr" "$STARTING
+in.jsonl:1:41: error: tool \"nosuch\" on everything failed: MCP error -32602: Tool nosuch not found"
+}
+
+@test "bad arguments are an isError result of the server's" {
+	call everything get-sum '{"a":"x","b":1}' >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(failed call-0-1 get-sum everything '"MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a"')"
+}
+
+@test "a JSON-RPC error is an error event with its message and code" {
+	call everything echo '"not an object"' >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(failed call-0-1 echo everything '"[\n  {\n    \"expected\": \"record\",\n    \"code\": \"invalid_type\",\n    \"path\": [\n      \"params\",\n      \"arguments\"\n    ],\n    \"message\": \"Invalid input: expected record, received string\"\n  }\n] (JSON-RPC error -32603)"')"
+	assert_equal "${stderr_lines[1]}" 'in.jsonl:1:41: error: tool "echo" on everything failed: [\n  {\n    "expected": "record",\n    "code": "invalid_type",\n    "path": [\n      "params",\n      "arguments"\n    ],\n    "message": "Invalid input: expected record, received string"\n  }\n] (JSON-RPC error -32603)'
+}
+
+@test "a call without a server, or to local, goes to the one server that has the tool" {
+	{
+		printf '{"tool_name":"echo","arguments":{"message":"a"}}\n'
+		call local list_allowed_directories '{}'
+		call "" get-sum '{"a":1,"b":1}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(result call-0-1 echo everything '"Echo: a"')
+$(result call-0-2 list_allowed_directories fs "\"Allowed directories:\\n$ROOT\"" ",\"structuredContent\":{\"content\":\"Allowed directories:\\n$ROOT\"}")
+$(result call-0-3 get-sum everything '"The sum of 1 and 1 is 2."')"
+}
+
+@test "a tool on two servers, on none, and an unconfigured server are refused" {
+	{
+		call local echo '{"message":"a"}'
+		printf '{"tool_name":"nosuch","arguments":{}}\n'
+		call elsewhere echo '{"message":"a"}'
+		call twin echo '{"message":"b"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" --server "twin=node $EVERYTHING stdio" in.jsonl
+	assert_output "$(refused call-0-1 echo '"tool \"echo\" is on more than one server (everything, twin): name one in server_name"')
+$(refused call-0-2 nosuch '"no server has a tool \"nosuch\""')
+$(refused call-0-3 echo '"no server \"elsewhere\" is configured"')
+$(result call-0-4 echo twin '"Echo: b"')"
+	run -0 grep -v '^\(everything\|twin\|fs\): ' <<<"$stderr"
+	assert_output 'in.jsonl:1:36: error: tool "echo" is on more than one server (everything, twin): name one in server_name
+in.jsonl:2:14: error: no server has a tool "nosuch"
+in.jsonl:3:16: error: no server "elsewhere" is configured'
+}
+
+@test "a server named local takes the calls to local" {
+	call local echo '{"message":"here"}' >in.jsonl
+	run -0 --separate-stderr mcp-run --server "local=node $EVERYTHING stdio" in.jsonl
+	assert_output "$(result call-0-1 echo local '"Echo: here"')"
+	assert_equal "$stderr" "local: Starting default (STDIO) server..."
+}
+
+@test "a call past -T is cancelled and the server still answers the next" {
+	logged ev
+	{
+		call ev trigger-long-running-operation '{"duration":2,"steps":1}'
+		call ev echo '{"message":"still here"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -T 1 -c conf-ev.json in.jsonl
+	assert_output "$(failed call-0-1 trigger-long-running-operation ev '"timed out after 1 s"')
+$(result call-0-2 echo ev '"Echo: still here"')"
+	assert_equal "$stderr" 'ev: Starting default (STDIO) server...
+in.jsonl:1:33: error: tool "trigger-long-running-operation" on ev failed: timed out after 1 s'
+	run -0 sed -n 5,6p ev.log
+	assert_output '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 1 s"}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"}}}'
+}
+
+@test "a server killed during a call fails that call and is started again" {
+	cat >conf.json <<EOF
+{"mcpServers": {"victim": {"command": "sh",
+  "args": ["-c", "echo \$\$ >\"\$0\"; exec node \"\$1\" stdio", "$PWD/pid", "$EVERYTHING"]}}}
+EOF
+	coproc MCP { exec mcp-run -u -c conf.json 2>err; }
+	call victim echo '{"message":"one"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	call victim trigger-long-running-operation '{"duration":30,"steps":1}' >&"${MCP[1]}"
+	kill -KILL "$(cat pid)"
+	read -r -t 20 two <&"${MCP[0]}"
+	call victim echo '{"message":"three"}' >&"${MCP[1]}"
+	read -r -t 20 three <&"${MCP[0]}"
+	exec {MCP[1]}>&-
+	local st=0
+	wait "$MCP_PID" || st=$?
+	assert_equal "$st" 1
+	assert_equal "$one" "$(result call-0-1 echo victim '"Echo: one"')"
+	assert_equal "$two" "$(failed call-0-2 trigger-long-running-operation victim '"server victim was killed by signal 9 during the call"')"
+	assert_equal "$three" "$(result call-0-3 echo victim '"Echo: three"')"
+	run -0 cat err
+	assert_output 'victim: Starting default (STDIO) server...
+<stdin>:2:37: error: tool "trigger-long-running-operation" on victim failed: server victim was killed by signal 9 during the call
+victim: Starting default (STDIO) server...'
+}
+
+@test "a server whose command does not exist is trouble, status 3" {
+	call ghost echo '{}' >in.jsonl
+	run -3 --separate-stderr mcp-run --server 'ghost=/nonexistent/mcp-server --stdio' in.jsonl
+	assert_output "$(failed call-0-1 echo ghost '"ghost: cannot start /nonexistent/mcp-server: No such file or directory"')"
+	assert_equal "$stderr" 'mcp-run: ghost: cannot start /nonexistent/mcp-server: No such file or directory'
+}
+
+@test "a server whose directory does not exist is trouble, status 3" {
+	printf '{"mcpServers":{"s":{"command":"node","cwd":"/nonexistent/dir"}}}' >conf.json
+	call s echo '{}' >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_equal "$stderr" 'mcp-run: s: cannot start node in /nonexistent/dir: No such file or directory'
+}
+
+@test "a server that writes garbage is stopped: the call fails, status 3" {
+	cat >conf.json <<'EOF'
+{"mcpServers": {"junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+EOF
+	{
+		call junk echo '{}'
+		call junk echo '{}'
+	} >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(failed call-0-1 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')
+$(failed call-0-2 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
+	assert_equal "$stderr" 'mcp-run: junk: not a JSON-RPC message (not JSON): "garbage"
+mcp-run: junk: not a JSON-RPC message (not JSON): "garbage"'
+}
+
+@test "a server that never answers is given up after -T" {
+	printf '{"mcpServers":{"mute":{"command":"sh","args":["-c","cat >/dev/null"]}}}' >conf.json
+	call mute echo '{}' >in.jsonl
+	run -3 --separate-stderr mcp-run -T 0.2 -c conf.json in.jsonl
+	assert_output "$(failed call-0-1 echo mute '"mute: no answer to initialize within 0.2 s"')"
+	assert_equal "$stderr" 'mcp-run: mute: no answer to initialize within 0.2 s'
+}
+
+@test "1,000 calls run in one session, in order" {
+	for i in $(seq 1000); do
+		call everything echo "{\"message\":\"m$i\"}"
+	done >in.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_equal "${#lines[@]}" 1000
+	assert_equal "${lines[0]}" "$(result call-0-1 echo everything '"Echo: m1"')"
+	assert_equal "${lines[499]}" "$(result call-0-500 echo everything '"Echo: m500"')"
+	assert_equal "${lines[999]}" "$(result call-0-1000 echo everything '"Echo: m1000"')"
+	assert_equal "$stderr" "$STARTING"
+}
+
+@test "the thread form goes in, other events are passed over, and thread-serialize reads what comes out" {
+	cat >thread.jsonl <<'EOF'
+{"type":"message","role":"user","content":"add 2 and 3, echo hi","iteration":0}
+{"type":"tool_call","toolName":"get-sum","args":{"a":2,"b":3},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-2","iteration":1,"serverName":"everything"}
+EOF
+	run -0 --separate-stderr mcp-run -c "$CONF" thread.jsonl
+	assert_output '{"type":"tool_result","toolCallId":"call-1-1","toolName":"get-sum","serverName":"everything","result":"The sum of 2 and 3 is 5.","iteration":1}
+{"type":"tool_result","toolCallId":"call-1-2","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}'
+	printf '%s\n' "$output" >>thread.jsonl
+	run -0 --separate-stderr thread-serialize thread.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">add 2 and 3, echo hi</event>
+  <event type="tool_input" id="1" name="get-sum" iteration="1">{&quot;a&quot;:2,&quot;b&quot;:3}</event>
+  <event type="tool_input" id="2" name="echo" iteration="1">{&quot;message&quot;:&quot;hi&quot;}</event>
+  <event type="tool_output" id="3" name="get-sum" status="success" iteration="1">The sum of 2 and 3 is 5.</event>
+  <event type="tool_output" id="4" name="echo" status="success" iteration="1">Echo: hi</event>
+</thread>'
+}
+
+@test "an error event goes through thread-serialize" {
+	call everything nosuch '{}' | mcp-run -c "$CONF" >out.jsonl 2>/dev/null || :
+	run -0 --separate-stderr thread-serialize out.jsonl
+	assert_output '<thread>
+  <event type="error" id="0" iteration="0" recoverable="true">MCP error -32602: Tool nosuch not found</event>
+</thread>'
+}
+
+@test "toolcall-parse --thread feeds mcp-run straight" {
+	printf 'Sure. <tool><tool_name>get-sum</tool_name><arguments><a>20</a><b>22</b></arguments></tool>\n' |
+	    toolcall-parse --thread --iteration 2 >calls.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" calls.jsonl
+	assert_output '{"type":"tool_result","toolCallId":"call-2-1","toolName":"get-sum","serverName":"everything","result":"The sum of 20 and 22 is 42.","iteration":2}'
+}
+
+@test "--list-tools writes every server's tools, marked, for toolcall-parse" {
+	run -0 --separate-stderr mcp-run --list-tools -c "$CONF"
+	printf '%s\n' "$output" >tools.json
+	run -0 jq -c '[.tools[] | [.name, ._meta["llmkit/server"]]] | [length, .[0], .[-1]]' tools.json
+	assert_output '[27,["echo","everything"],["list_allowed_directories","fs"]]'
+	run -0 jq -c '.tools[0]' tools.json
+	assert_output '{"name":"echo","title":"Echo Tool","description":"Echoes back the input string","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"},"_meta":{"llmkit/server":"everything"}}'
+	run -0 --separate-stderr toolcall-parse --tools tools.json --print-prompt
+	assert_line '<tool_name>get-sum</tool_name>'
+	printf '<tool><tool_name>get-sum</tool_name><arguments><a>1</a><b>2</b></arguments></tool>' |
+	    toolcall-parse --tools tools.json --thread >calls.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" calls.jsonl
+	assert_output '{"type":"tool_result","toolCallId":"call-0-1","toolName":"get-sum","serverName":"everything","result":"The sum of 1 and 2 is 3.","iteration":0}'
+}
+
+@test "--list-tools with a server that cannot start writes nothing, status 3" {
+	run -3 --separate-stderr mcp-run --list-tools -c "$CONF" --server 'ghost=/nonexistent/x'
+	assert_output ''
+	assert_equal "${stderr_lines[-1]}" 'mcp-run: ghost: cannot start /nonexistent/x: No such file or directory'
+}
+
+@test "a server gets a minimal environment and its declared variables" {
+	cat >conf.json <<EOF
+{"mcpServers": {"e": {"command": "node", "args": ["$EVERYTHING", "stdio"],
+  "env": {"API_KEY": "k", "TZ": "Europe/Paris"}}}}
+EOF
+	call e get-env '{}' >in.jsonl
+	run -0 --separate-stderr env -i PATH="$PATH" HOME=/home/x SECRET=s \
+	    LANG=C.UTF-8 TZ=UTC mcp-run -c conf.json in.jsonl
+	run -0 jq -r .result <<<"$output"
+	assert_output "{
+  \"HOME\": \"/home/x\",
+  \"PATH\": \"$PATH\",
+  \"LANG\": \"C.UTF-8\",
+  \"API_KEY\": \"k\",
+  \"TZ\": \"Europe/Paris\"
+}"
+}
+
+@test "a server runs in its declared directory" {
+	cat >conf.json <<EOF
+{"mcpServers": {"fs": {"command": "node", "args": ["$FILESYSTEM", "."], "cwd": "$ROOT"}}}
+EOF
+	call fs list_allowed_directories '{}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 list_allowed_directories fs "\"Allowed directories:\\n$ROOT\"" ",\"structuredContent\":{\"content\":\"Allowed directories:\\n$ROOT\"}")"
+}
+
+@test "a server's log messages reach stderr with its name" {
+	call everything toggle-simulated-logging '{}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_equal "${stderr_lines[0]}" "$STARTING"
+	assert_regex "${stderr_lines[1]}" '^everything: (debug|info|notice|warning|error|critical|alert|emergency): [A-Z][a-z]*[- ]level[- ]message$'
+}
+
+@test "a server that ignores the end of its input is stopped by SIGTERM, then SIGKILL" {
+	cat >conf.json <<EOF
+{"mcpServers": {"stubborn": {"command": "sh",
+  "args": ["-c", "trap '' TERM; node \"\$0\" stdio; exec sleep 61.75", "$EVERYTHING"]}}}
+EOF
+	call stubborn echo '{"message":"x"}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 echo stubborn '"Echo: x"')"
+	run -1 pgrep -f 'sleep 61.75'
+}
+
+@test "bad input lines are reported at their place, and the next line is read" {
+	{
+		printf '{"tool_name":"echo",\n'
+		printf '[1]\n'
+		printf '{"type":"tool_call","args":{}}\n'
+		printf '{"type":"tool_call","toolName":"echo"}\n'
+		printf '{"tool_name":"echo","arguments":{},"server_name":7}\n'
+		printf '{"type":"tool_call","toolName":"echo","args":{},"toolCallId":1}\n'
+		printf '{"type":"tool_call","toolName":"echo","args":{},"iteration":-1}\n'
+		printf '{"tool_name":"","arguments":{}}\n'
+		printf '\n'
+		printf '{"type":7}\n'
+		printf '{"tool_name":"echo","arguments":{"message":"ok"}} x\n'
+		call everything echo '{"message":"last"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -c "$CONF" in.jsonl
+	assert_output "$(result call-0-1 echo everything '"Echo: last"')"
+	assert_equal "$stderr" 'in.jsonl:1:21: error: invalid JSON: string or '"'"'}'"'"' expected near end of line
+in.jsonl:2:1: error: a call must be an object, not an array
+in.jsonl:3:1: error: a call must have a "toolName" string
+in.jsonl:4:1: error: a call must have "args"
+in.jsonl:5:50: error: "server_name" must be a string, not a number
+in.jsonl:6:62: error: "toolCallId" must be a string, not a number
+in.jsonl:7:61: error: "iteration" must be a whole number from 0
+in.jsonl:8:14: error: the tool'"'"'s name is empty
+in.jsonl:10:9: error: "type" must be a string, not a number
+in.jsonl:11:51: error: invalid JSON: text after the record
+'"$STARTING"
+}
+
+@test "--errors=json writes each diagnostic as a JSON object" {
+	{
+		printf '{"tool_name":"nosuch","arguments":{}}\n'
+		printf 'nope\n'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --errors=json -c "$CONF" in.jsonl
+	run -0 grep '^{' <<<"$stderr"
+	assert_output '{"file":"in.jsonl","line":1,"column":14,"severity":"error","rule":"mcp-refused","message":"no server has a tool \"nosuch\"","path":"/tool_name"}
+{"file":"in.jsonl","line":2,"column":1,"severity":"error","rule":"json-syntax","message":"invalid JSON: invalid token near '"'"'nope'"'"'"}'
+}
+
+@test "every fault of a configuration is reported at its place, status 2" {
+	cat >bad.json <<'EOF'
+{"mcpServers": {
+  "a": {"args": []},
+  "b": {"command": 7},
+  "c": {"command": "x", "args": ["ok", 3]},
+  "d": {"command": "x", "env": {"K": 1}},
+  "e": {"command": "x", "type": "http"},
+  "f": {"command": "x", "cwd": false},
+  "g": [],
+  "": {"command": "x"},
+  "h": {"command": ""},
+  "i": {"command": "x", "env": {"A=B": "v"}},
+  "j": {"command": "x", "args": "y"},
+  "k": {"command": "x", "env": []},
+  "l": {"command": "x", "type": 1}
+}}
+EOF
+	run -2 --separate-stderr mcp-run -c bad.json
+	assert_output ''
+	assert_equal "$stderr" 'bad.json:2:8: error: server "a" has no "command" string
+bad.json:3:20: error: server "b": "command" must be a string, not a number
+bad.json:4:40: error: server "c": args[1] must be a string, not a number
+bad.json:5:38: error: server "d": env "K" must be a string, not a number
+bad.json:6:33: error: server "e": type "http" is not supported: mcp-run speaks stdio only
+bad.json:7:32: error: server "f": "cwd" must be a string, not a boolean
+bad.json:8:8: error: server "g" must be an object, not an array
+bad.json:9:7: error: a server'"'"'s name is empty
+bad.json:10:20: error: server "h": "command" is empty
+bad.json:11:40: error: server "i": env "A=B" is not a variable'"'"'s name
+bad.json:12:33: error: server "j": "args" must be an array of strings, not a string
+bad.json:13:32: error: server "k": "env" must be an object of strings, not an array
+bad.json:14:33: error: server "l": "type" must be a string, not a number'
+}
+
+@test "a configuration that is not one is reported at its place, status 2" {
+	printf '{"servers": {}}' >a.json
+	printf '[]' >b.json
+	printf '{"mcpServers": 1}' >c.json
+	printf '{"mcpServers": {}\n' >d.json
+	printf '{"mcpServers": {}} {}' >e.json
+	printf '{"mcpServers": {"a": {"command": "x"}, "a": {}}}' >f.json
+	for f in a b c d e f; do
+		run -2 --separate-stderr mcp-run -c $f.json
+		printf '%s\n' "$stderr"
+	done >errs
+	run -0 cat errs
+	assert_output 'a.json:1:1: error: the configuration has no "mcpServers" object
+b.json:1:1: error: the configuration must be an object, not an array
+c.json:1:16: error: "mcpServers" must be an object, not a number
+d.json:1:18: error: invalid JSON: '"'"'}'"'"' expected near end of file
+e.json:1:20: error: invalid JSON: text after the configuration
+f.json:1:40: error: duplicate key "a", first at line 1, column 17'
+}
+
+@test "a server declared twice is a usage error" {
+	run -2 --separate-stderr mcp-run -c "$CONF" --server 'fs=true'
+	assert_equal "$stderr" "mcp-run: server \"fs\" is declared twice
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$CONF" -c "$CONF"
+	assert_equal "$stderr" "$CONF:3:19: error: server \"everything\" is declared twice
+$CONF:7:11: error: server \"fs\" is declared twice"
+}
+
+@test "an unreadable configuration is trouble, status 3" {
+	run -3 --separate-stderr mcp-run -c nonexistent.json
+	assert_equal "$stderr" 'mcp-run: nonexistent.json: No such file or directory'
+}
+
+@test "usage errors name what is wrong, status 2" {
+	run -2 --separate-stderr mcp-run
+	assert_equal "$stderr" "mcp-run: no server: give -c FILE or --server NAME=COMMAND
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'noequals'
+	assert_equal "$stderr" "mcp-run: --server wants NAME=COMMAND, not \"noequals\"
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=  '
+	assert_equal "$stderr" "mcp-run: --server wants NAME=COMMAND, not \"x=  \"
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' -T 0
+	assert_equal "$stderr" "mcp-run: -T must be a number of seconds above 0, at most 86400, not \"0\"
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' -t soon
+	assert_equal "$stderr" "mcp-run: -t must be a number of seconds above 0, at most 86400, not \"soon\"
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' --protocol 2024-11-05
+	assert_equal "$stderr" "mcp-run: --protocol must be auto, 2026-07-28 or 2025-11-25, not \"2024-11-05\"
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' --list-tools in.jsonl
+	assert_equal "$stderr" "mcp-run: --list-tools reads no input, so no FILE
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' --bogus
+	assert_equal "$stderr" "mcp-run: unrecognized option '--bogus'
+$USAGE"
+}
+
+@test "-h prints the usage and the exit statuses" {
+	run -0 --separate-stderr mcp-run -h
+	assert_output "$USAGE
+exit status: 0 every call succeeded, 1 a call failed or was refused, 2 usage, 3 trouble"
+}
+
+@test "an unreadable operand is trouble; the others are read" {
+	call everything echo '{"message":"a"}' >in.jsonl
+	run -3 --separate-stderr mcp-run -c "$CONF" missing.jsonl in.jsonl
+	assert_output "$(result call-0-1 echo everything '"Echo: a"')"
+	assert_equal "$stderr" "mcp-run: missing.jsonl: No such file or directory
+$STARTING"
+}
+
+@test "no input starts no server" {
+	run -0 --separate-stderr mcp-run -c "$CONF" </dev/null
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+@test "SIGTERM stops the servers and mcp-run, status 3" {
+	coproc MCP { exec mcp-run -u -c "$CONF" 2>err; }
+	call everything echo '{"message":"a"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	kill -TERM "$MCP_PID"
+	local st=0
+	wait "$MCP_PID" || st=$?
+	assert_equal "$st" 3
+	assert_equal "$one" "$(result call-0-1 echo everything '"Echo: a"')"
+}
+
+@test "a server that cannot be listed is tried once for the routing, and named is tried again" {
+	cat >conf.json <<EOF
+{"mcpServers": {"everything": {"command": "node", "args": ["$EVERYTHING", "stdio"]},
+  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+EOF
+	{
+		call local echo '{"message":"a"}'
+		call local echo '{"message":"b"}'
+		call junk echo '{"message":"c"}'
+	} >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 echo everything '"Echo: a"')
+$(result call-0-2 echo everything '"Echo: b"')
+$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
+	assert_equal "$stderr" "$STARTING
+mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\"
+mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\""
+}
+
+@test "without -u, what is written reaches the reader before mcp-run waits for input" {
+	coproc MCP { exec mcp-run -c "$CONF" 2>/dev/null; }
+	call everything echo '{"message":"now"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	exec {MCP[1]}>&-
+	wait "$MCP_PID"
+	assert_equal "$one" "$(result call-0-1 echo everything '"Echo: now"')"
+}
+
+@test "a server that died between calls is started again without a word" {
+	cat >conf.json <<EOF
+{"mcpServers": {"victim": {"command": "sh",
+  "args": ["-c", "echo \$\$ >\"\$0\"; exec node \"\$1\" stdio", "$PWD/pid", "$EVERYTHING"]}}}
+EOF
+	coproc MCP { exec mcp-run -c conf.json 2>err; }
+	call victim echo '{"message":"one"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	local pid i=0
+	pid=$(cat pid)
+	kill -KILL "$pid"
+	# gone once mcp-run has reaped it, having seen its output end
+	while kill -0 "$pid" 2>/dev/null && [ $((i += 1)) -lt 400 ]; do
+		sleep 0.05
+	done
+	call victim echo '{"message":"two"}' >&"${MCP[1]}"
+	read -r -t 20 two <&"${MCP[0]}"
+	exec {MCP[1]}>&-
+	wait "$MCP_PID"
+	assert_equal "$one" "$(result call-0-1 echo victim '"Echo: one"')"
+	assert_equal "$two" "$(result call-0-2 echo victim '"Echo: two"')"
+	run -0 cat err
+	assert_output 'victim: Starting default (STDIO) server...
+victim: Starting default (STDIO) server...'
+}

@@ -1,0 +1,307 @@
+/*
+ * Unit tests of lib/mcp's reading: a configuration (good, and each fault
+ * at its place), --server NAME=COMMAND, the environment a server gets,
+ * the calls of input records in both forms, and the messages a server
+ * may send, each kind and each way of not being JSON-RPC.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "mcp.h"
+#include "unit.h"
+
+/* Loads text as the configuration "c.json"; its diagnostics in *err. */
+static int
+load(struct mcp *m, const char *text, const char **err)
+{
+	int rc;
+
+	unit_capture_begin();
+	rc = mcp_config_load(m, "c.json", text, strlen(text));
+	*err = unit_capture_end();
+	return rc;
+}
+
+static void
+test_config(void)
+{
+	struct mcp m;
+	const char *err;
+
+	mcp_init(&m);
+	unit_long(load(&m, "{\"mcpServers\": {\"b\": {\"command\": \"node\", "
+	    "\"args\": [\"x.js\", \"--stdio\"], \"env\": {\"K\": \"v\"}, "
+	    "\"cwd\": \"/tmp\", \"disabled\": true}, \"a\": {\"type\": "
+	    "\"stdio\", \"command\": \"a\"}}, \"other\": 1}", &err), 0,
+	    "a configuration of two servers");
+	unit_str(err, "", "silently");
+	unit_long((long)m.n, 2, "both declared");
+	mcp_sort(&m);
+	unit_str(m.v[0].name, "a", "sorted by name");
+	unit_ok(m.v[0].argv[1] == NULL && m.v[0].env == NULL &&
+	    m.v[0].cwd == NULL, "a: its command alone");
+	unit_str(m.v[1].argv[0], "node", "b: its command");
+	unit_str(m.v[1].argv[2], "--stdio", "its arguments after it");
+	unit_ok(m.v[1].argv[3] == NULL, "and no more");
+	unit_str(m.v[1].env[0], "K=v", "its environment");
+	unit_str(m.v[1].cwd, "/tmp", "its directory");
+	unit_str(m.v[1].file, "c.json", "where it was declared");
+	unit_ok(mcp_find(&m, "b") == &m.v[1], "found by name");
+	unit_ok(mcp_find(&m, "c") == NULL, "an unknown name is not");
+
+	unit_long(load(&m, "{\"mcpServers\": {\"b\": {\"command\": \"x\"}, "
+	    "\"c\": {\"command\": \"x\"}}}", &err), -1, "b again");
+	unit_str(err, "c.json:1:22: error: server \"b\" is declared twice\n",
+	    "is declared twice");
+	unit_long((long)m.n, 2, "and c of the same file is not declared");
+
+	unit_long(load(&m, "{\"mcpServers\": {\"d\": {\"command\": \"x\", "
+	    "\"args\": [\"a\\u0000b\"]}}}", &err), -1, "a NUL in an argument");
+	unit_str(err, "c.json:1:48: error: server \"d\": args[0] holds a NUL "
+	    "character\n", "is reported");
+	unit_long(load(&m, "{\"mcpServers\": {\"d\": {\"command\": \"x\\u0000\"}}}",
+	    &err), -1, "a NUL in the command");
+	unit_str(err, "c.json:1:34: error: server \"d\": \"command\" holds a "
+	    "NUL character\n", "is reported");
+	unit_long(load(&m, "\xEF\xBB\xBF{\"mcpServers\": []}", &err), -1,
+	    "a byte order mark, and servers in an array");
+	unit_str(err, "c.json:1:16: error: \"mcpServers\" must be an object, "
+	    "not an array\n", "columns count from after the mark");
+	unit_long(load(&m, "", &err), -1, "an empty file");
+	unit_ok(strncmp(err, "c.json:1:1: error: invalid JSON: ", 33) == 0,
+	    "is not JSON");
+	mcp_free(&m);
+	unit_long((long)m.n, 0, "all freed");
+}
+
+static void
+test_server_arg(void)
+{
+	struct mcp m;
+	char err[128];
+
+	mcp_init(&m);
+	unit_long(mcp_server_arg(&m, "e=node  x.js\tstdio ", err, sizeof(err)),
+	    0, "--server with blanks");
+	unit_str(m.v[0].name, "e", "its name");
+	unit_str(m.v[0].argv[0], "node", "its command");
+	unit_str(m.v[0].argv[1], "x.js", "words split at spaces");
+	unit_str(m.v[0].argv[2], "stdio", "and tabs");
+	unit_ok(m.v[0].argv[3] == NULL, "the blanks at the end are no word");
+	unit_long(mcp_server_arg(&m, "e=other", err, sizeof(err)), -1,
+	    "the same name again");
+	unit_str(err, "server \"e\" is declared twice", "is refused");
+	unit_long(mcp_server_arg(&m, "=x", err, sizeof(err)), -1,
+	    "no name");
+	unit_str(err, "--server wants NAME=COMMAND, not \"=x\"", "is refused");
+	unit_long(mcp_server_arg(&m, "x", err, sizeof(err)), -1, "no =");
+	unit_long(mcp_server_arg(&m, "x= \t", err, sizeof(err)), -1,
+	    "no command");
+	unit_long((long)m.n, 1, "none of them declared");
+	mcp_free(&m);
+}
+
+static void
+test_environment(void)
+{
+	struct mcp_server s;
+	char *declared[] = { (char *)"TZ=Asia/Tokyo", (char *)"KEY=k", NULL };
+	char **env;
+	size_t i;
+	struct buf all = BUF_INIT;
+
+	memset(&s, 0, sizeof(s));
+	setenv("HOME", "/home/u", 1);
+	setenv("TZ", "UTC", 1);
+	setenv("LLMKIT_SECRET", "s", 1);
+	unsetenv("TMPDIR");
+	s.env = declared;
+	env = mcp_environment(&s);
+	for (i = 0; env[i] != NULL; i++) {
+		buf_adds(&all, env[i]);
+		buf_addc(&all, '\n');
+		free(env[i]);
+	}
+	free(env);
+	unit_ok(strstr(buf_cstr(&all), "HOME=/home/u\n") != NULL,
+	    "HOME is inherited");
+	unit_ok(strstr(buf_cstr(&all), "LLMKIT_SECRET") == NULL,
+	    "another variable is not");
+	unit_ok(strstr(buf_cstr(&all), "TMPDIR") == NULL,
+	    "nor one that is not set");
+	unit_ok(strstr(buf_cstr(&all), "TZ=UTC") == NULL,
+	    "a declared one replaces ours");
+	unit_ok(strstr(buf_cstr(&all), "TZ=Asia/Tokyo\nKEY=k\n") != NULL,
+	    "the declared ones come last, in order");
+	buf_free(&all);
+}
+
+/* The record last read, which the call's strings point into. */
+static json_t *rec;
+
+/* Reads text as an input record: 1 call, 0 passed over, -1 bad. */
+static int
+record(struct mcp_call *c, const char *text, unsigned long k, char *err,
+    const char **ptr)
+{
+	json_decref(rec);
+	rec = json_loads(text, JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, NULL);
+	if (rec == NULL)
+		unit_bail("json_loads");
+	return mcp_call_read(c, rec, k, err, 128, ptr);
+}
+
+static void
+test_calls(void)
+{
+	struct mcp_call c;
+	const char *ptr;
+	char err[128];
+
+	unit_long(record(&c, "{\"server_name\":\"s\",\"tool_name\":\"t\","
+	    "\"arguments\":{\"a\":1}}", 7, err, &ptr), 1, "a plain call");
+	unit_str(c.tool, "t", "its tool");
+	unit_str(c.server, "s", "its server");
+	unit_str(c.id, "call-0-7", "its id made from its number");
+	unit_ok(c.iteration == NULL, "no iteration: 0");
+	unit_ok(json_is_object(c.args), "its arguments kept");
+	unit_str(c.ptr_tool, "/tool_name", "where its tool is");
+	mcp_call_free(&c);
+
+	unit_long(record(&c, "{\"type\":\"tool_call\",\"toolName\":\"t\","
+	    "\"args\":{},\"toolCallId\":\"x-1\",\"iteration\":3}", 1, err, &ptr),
+	    1, "a thread event");
+	unit_str(c.id, "x-1", "its own id");
+	unit_ok(json_number_value(c.iteration) == 3, "its iteration");
+	unit_ok(c.server == NULL, "no server named");
+	unit_str(c.ptr_server, "/serverName", "where a server would be");
+	mcp_call_free(&c);
+
+	unit_long(record(&c, "{\"type\":\"tool_call\",\"toolName\":\"t\","
+	    "\"args\":{},\"iteration\":2}", 5, err, &ptr), 1,
+	    "a thread event without an id");
+	unit_str(c.id, "call-2-5", "gets one of its iteration");
+	mcp_call_free(&c);
+
+	unit_long(record(&c, "{\"type\":\"message\",\"role\":\"user\"}", 1,
+	    err, &ptr), 0, "another event is passed over");
+	unit_long(record(&c, "{\"tool_name\":\"t\"}", 1, err, &ptr), -1,
+	    "a call without arguments");
+	unit_str(err, "a call must have \"arguments\"", "is refused");
+	unit_str(ptr, "", "at the record");
+	unit_long(record(&c, "{\"tool_name\":1,\"arguments\":{}}", 1, err,
+	    &ptr), -1, "a tool's name that is a number");
+	unit_str(err, "a call must have a \"tool_name\" string, not a number",
+	    "is refused");
+	unit_str(ptr, "/tool_name", "at the name");
+	unit_long(record(&c, "{\"type\":\"tool_call\",\"toolName\":\"t\","
+	    "\"args\":{},\"iteration\":1.5}", 1, err, &ptr), -1,
+	    "an iteration of 1.5");
+	unit_str(err, "\"iteration\" must be a whole number from 0",
+	    "is refused");
+	unit_long(record(&c, "{\"type\":\"tool_call\",\"toolName\":\"t\","
+	    "\"args\":{},\"iteration\":1e300}", 1, err, &ptr), -1,
+	    "an iteration beyond any whole number");
+	unit_long(record(&c, "{\"tool_name\":\"a\\u0000b\",\"arguments\":{}}",
+	    1, err, &ptr), -1, "a tool's name with a NUL");
+	unit_str(err, "the tool's name holds a NUL character", "is refused");
+	json_decref(rec);
+	rec = NULL;
+}
+
+/* Parses text as a line of a server's: its kind, or MCP_MSG_BAD. */
+static int
+msg(const char *text, struct mcp_msg *m)
+{
+	int kind;
+
+	mcp_msg_parse(m, text, strlen(text));
+	kind = m->kind;
+	return kind;
+}
+
+static void
+test_messages(void)
+{
+	static const struct {
+		const char	*line;
+		const char	*why;
+	} bad[] = {
+		{ "garbage", "not JSON" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}} x",
+		    "text after the message" },
+		{ "[1]", "not an object" },
+		{ "{\"id\":1,\"result\":{}}", "no \"jsonrpc\": \"2.0\"" },
+		{ "{\"jsonrpc\":\"1.0\",\"id\":1,\"result\":{}}",
+		    "no \"jsonrpc\": \"2.0\"" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":[],\"result\":{}}",
+		    "an \"id\" that is neither a number nor a string" },
+		{ "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":1}",
+		    "\"params\" that are neither an object nor an array" },
+		{ "{\"jsonrpc\":\"2.0\",\"method\":1}",
+		    "a \"method\" that is not a string" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"m\"}",
+		    "a request whose \"id\" is null" },
+		{ "{\"jsonrpc\":\"2.0\",\"result\":{}}",
+		    "neither a \"method\" nor an \"id\"" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1}",
+		    "a response without one of \"result\" and \"error\"" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{}}",
+		    "a response without one of \"result\" and \"error\"" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}",
+		    "a result whose \"id\" is null" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1.5,"
+		    "\"message\":\"m\"}}", "an \"error\" without an integer "
+		    "\"code\" and a \"message\" string" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}",
+		    "an \"error\" without an integer \"code\" and a \"message\" "
+		    "string" },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"result\":{}}",
+		    "not JSON" },
+	};
+	struct mcp_msg m;
+	size_t i;
+
+	unit_long(msg("{\"result\":{\"content\":[]},\"jsonrpc\":\"2.0\","
+	    "\"id\":3}", &m), MCP_MSG_RESPONSE, "a result");
+	unit_ok(json_number_value(m.id) == 3 && json_is_object(m.result) &&
+	    m.error == NULL, "its id and result");
+	mcp_msg_free(&m);
+	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
+	    "-32700,\"message\":\"Parse error\"}}", &m), MCP_MSG_RESPONSE,
+	    "an error about a request the server could not read");
+	unit_ok(json_is_object(m.error), "its error");
+	mcp_msg_free(&m);
+	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":\"p1\",\"method\":\"ping\"}",
+	    &m), MCP_MSG_REQUEST, "a request with a string id");
+	unit_str(m.method, "ping", "its method");
+	mcp_msg_free(&m);
+	unit_long(msg(" {\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
+	    "message\",\"params\":{\"level\":\"info\",\"data\":\"x\"}} ", &m),
+	    MCP_MSG_NOTIFICATION, "a notification, blanks around it");
+	unit_ok(json_is_object(m.params), "its params");
+	mcp_msg_free(&m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unit_long(msg(bad[i].line, &m), MCP_MSG_BAD,
+		    unit_fmt("not JSON-RPC: %s", bad[i].line));
+		unit_str(m.why, bad[i].why, "says why");
+		mcp_msg_free(&m);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	diag_setprogname("test_mcp");
+	test_config();
+	test_server_arg();
+	test_environment();
+	test_calls();
+	test_messages();
+	unit_free();
+	return unit_done();
+}
