@@ -1,5 +1,5 @@
-// sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]: an MCP
-// server over stdio built on the official v2 server SDK
+// sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]:
+// an MCP server over stdio built on the official v2 server SDK
 // (@modelcontextprotocol/server), for mcp-run's tests, the agent loop,
 // the demo and the benchmark. Everything on the wire is the SDK's own
 // protocol code; only the tools are ours.
@@ -11,7 +11,10 @@
 //   legacy  2025-11-25 (and older) only: McpServer hand-wired to a
 //           StdioServerTransport, which knows nothing of server/discover
 // --page-size N (or SDK_SERVER_PAGE_SIZE) pages tools/list, N tools a
-// page, with nextCursor (the SDK itself never pages).
+// page, with nextCursor (the SDK itself never pages). --prefix P (or
+// SDK_SERVER_PREFIX) puts P before every tool's name ("sdk_" makes
+// sdk_echo), so that its tools and another server's echo can be offered
+// to one model: toolcall-parse --tools takes a name only once.
 //
 // Tools:
 //   echo {text}          text: the text
@@ -94,16 +97,19 @@
 // (a ping overtakes a pending call).
 
 import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport }
+    from '@modelcontextprotocol/server/stdio';
 
 function usage(message) {
 	process.stderr.write(`sdk-server: ${message}\n` +
-	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]\n');
+	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]' +
+	    ' [--prefix P]\n');
 	process.exit(2);
 }
 
 let eras = process.env.SDK_SERVER_ERAS ?? 'dual';
 let pageSize = Number(process.env.SDK_SERVER_PAGE_SIZE ?? 0);
+let prefix = process.env.SDK_SERVER_PREFIX ?? '';
 const argv = process.argv.slice(2);
 while (argv.length > 0) {
 	const opt = argv.shift();
@@ -113,6 +119,8 @@ while (argv.length > 0) {
 		eras = argv.shift();
 	else if (opt === '--page-size')
 		pageSize = Number(argv.shift());
+	else if (opt === '--prefix')
+		prefix = argv.shift();
 	else
 		usage(`${opt}: unknown option`);
 }
@@ -143,7 +151,8 @@ const tools = [
 	['fail', 'Always fails, with its text or "failed".',
 	    object({ text: { type: 'string' } }), null,
 	    async ({ text: s }) => ({ ...text(s ?? 'failed'), isError: true })],
-	['crash', 'Exits (with status, default 1) or kills itself (with signal) before answering.',
+	['crash', 'Exits (with status, default 1) or kills itself (with' +
+	    ' signal) before answering.',
 	    object({ status: { type: 'integer' }, signal: { type: 'string' } }),
 	    null, async ({ status, signal }) => {
 		if (signal !== undefined)
@@ -156,7 +165,10 @@ const tools = [
 		try {
 			await sleep(seconds * 1000, ctx.mcpReq.signal);
 		} catch (reason) {
-			process.stderr.write(`sdk-server: slow: cancelled: ${reason instanceof Error ? reason.message : reason}\n`);
+			const why = reason instanceof Error ?
+			    reason.message : reason;
+			process.stderr.write(
+			    `sdk-server: slow: cancelled: ${why}\n`);
 			throw reason;
 		}
 		return text(`slept ${seconds} s`);
@@ -180,7 +192,8 @@ const tools = [
 		process.stderr.write(`${s}\n`);
 		return text('written');
 	}],
-	['garbage', 'Writes a line that is not JSON-RPC to standard output and never answers.',
+	['garbage', 'Writes a line that is not JSON-RPC to standard output' +
+	    ' and never answers.',
 	    object({ text: { type: 'string' } }), null,
 	    async ({ text: s }) => {
 		process.stdout.write(`${s ?? 'this is not JSON'}\n`);
@@ -189,7 +202,7 @@ const tools = [
 ];
 
 function listed([name, description, input, output]) {
-	return { name, description, inputSchema: input,
+	return { name: prefix + name, description, inputSchema: input,
 	    ...(output !== null && { outputSchema: output }) };
 }
 
@@ -198,7 +211,7 @@ function build() {
 	    { name: 'llmkit-sdk-server', version: '1.0.0' },
 	    { capabilities: { tools: {}, logging: {} } });
 	for (const [name, description, input, output, handler] of tools)
-		server.registerTool(name, {
+		server.registerTool(prefix + name, {
 			description,
 			inputSchema: fromJsonSchema(input),
 			...(output !== null && { outputSchema: fromJsonSchema(output) }),
