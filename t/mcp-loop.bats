@@ -140,12 +140,13 @@ EOF
 	run -0 --separate-stderr sh "$LOOP" -f hermes -c servers.json a \
 	    'Add 2 and 40.' "$FAKE" m
 	assert_output ''
-	# toolcall-parse says why it refused the first call; iterations 1 and
-	# 2 route by the tool's name alone: every server is started, the
-	# everything server included
+	# toolcall-parse says why it refused the first call, mcp-run which
+	# call failed; iterations 1 and 2 route by the tool's name alone:
+	# every server is started, the everything server included
 	[ "$stderr" = "$STARTING
 <stdin>:2:1: error: the arguments of \"sdk_add\" do not match its schema: /a: expected number, found string \"two\"
 $STARTING
+<stdin>:2:32: error: tool \"sdk_fail\" on sdk failed: the disk is full
 $STARTING" ]
 	run -0 cat m/calls
 	assert_output 3
