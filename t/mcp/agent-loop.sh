@@ -53,7 +53,9 @@ while getopts c:f:n: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$servers" ] && [ $# -ge 3 ] || usage
+if [ -z "$servers" ] || [ $# -lt 3 ]; then
+	usage
+fi
 case $max in
 '' | *[!0-9]*) usage ;;
 esac
