@@ -6,8 +6,9 @@
 # the v1 SDK, and t/mcp/sdk-server.mjs serving only 2026-07-28, on the v2
 # SDK), thread-serialize makes the next prompt of the thread, and the
 # loop ends on the model's answer without a call. The fake model is the
-# only stand-in. t/mcp/agent-loop.sh drives the loop; the last test runs
-# the README's one-line pipeline itself.
+# only stand-in. t/mcp/agent-loop.sh drives the loop; one test runs the
+# README's one-line pipeline itself. The first tests hold sdk-server.mjs
+# to the exchanges its header writes down, one message at a time.
 
 load helper
 
@@ -37,11 +38,106 @@ answer() {
 	cat >"m/reply.$1"
 }
 
+# The envelope of a 2026-07-28 request; the same with a log level; a
+# 2025-11-25 initialize.
+M='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}'
+ML='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}'
+INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+
+# converse ARG...: runs sdk-server.mjs ARG... and sends it the lines of
+# standard input one at a time; after a request (a line with an id) it
+# writes what the server sends up to the answer with that id, so that
+# the order is always the same. Then it closes the server's stdin and
+# returns its status; its stderr is in err.
+converse() {
+	local line id got
+	coproc SRV { exec node "$SDK" "$@" 2>err; }
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >&"${SRV[1]}"
+		id=$(jq -r '.id // empty' <<<"$line")
+		[ -n "$id" ] || continue
+		while IFS= read -r -t 10 got <&"${SRV[0]}"; do
+			printf '%s\n' "$got"
+			[ "$(jq -r '.id // empty' <<<"$got")" != "$id" ] || break
+		done
+	done
+	exec {SRV[1]}>&-
+	wait "$SRV_PID"
+}
+
 # is FILE: FILE holds exactly the bytes of standard input.
 is() {
 	cat >want
 	run -0 diff -u want "$1"
 	assert_output ''
+}
+
+@test "sdk-server --eras modern: server/discover, per-request _meta, paged tools/list; no initialize, no ping" {
+	converse --eras modern --page-size 1 >out <<EOF
+{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{$M}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{$M}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},$M}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"logging","arguments":{},$M}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"logging","arguments":{"level":"debug","data":"not sent"},$ML}}
+{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"logging","arguments":{"level":"warning","data":"sent"},$ML}}
+{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}
+{"jsonrpc":"2.0","id":8,"method":"ping","params":{$M}}
+$INIT
+EOF
+	is out <<'EOF'
+{"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"logging":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":1}
+{"result":{"tools":[{"name":"echo","description":"Answers with its text.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}}],"nextCursor":"1","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":2}
+{"result":{"content":[{"type":"text","text":"hi"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":3}
+{"result":{"content":[{"type":"text","text":"logged"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":4}
+{"result":{"content":[{"type":"text","text":"logged"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":5}
+{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","data":"sent"}}
+{"result":{"content":[{"type":"text","text":"logged"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":6}
+{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Request is missing the required _meta envelope for protocol revision 2026-07-28 (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)"}}
+{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found"}}
+{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 2025-11-25","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}
+EOF
+	is err <<'EOF'
+sdk-server: Rejected 2025-era request on a modern-only stdio connection (modern-only-missing-envelope): Unsupported protocol version: 2025-11-25
+EOF
+}
+
+@test "sdk-server --eras dual: a 2025-11-25 opening pins the old era; an unknown tool, refused arguments" {
+	converse --eras dual >out <<EOF
+$INIT
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"logging","arguments":{"data":{"x":1}}}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{$M}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope","arguments":{}}}
+{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}}
+EOF
+	is out <<'EOF'
+{"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}},"jsonrpc":"2.0","id":1}
+{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"x":1}}}
+{"result":{"content":[{"type":"text","text":"logged"}]},"jsonrpc":"2.0","id":2}
+{"result":{},"jsonrpc":"2.0","id":3}
+{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}
+{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Tool nope not found"}}
+{"result":{"content":[{"type":"text","text":"Input validation error: Invalid arguments for tool echo: data/text must be string"}],"isError":true},"jsonrpc":"2.0","id":6}
+EOF
+	is err </dev/null
+}
+
+@test "sdk-server --eras legacy: server/discover is an unknown method, initialize follows on the same connection" {
+	converse --eras legacy --page-size 8 --prefix p_ >out <<EOF
+{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{$M}}
+$INIT
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"8"}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"p_structured","arguments":{"a":6,"b":7}}}
+EOF
+	is out <<'EOF'
+{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}
+{"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}},"jsonrpc":"2.0","id":1}
+{"result":{"tools":[{"name":"p_garbage","description":"Writes a line that is not JSON-RPC to standard output and never answers.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":[]}}]},"jsonrpc":"2.0","id":2}
+{"result":{"content":[{"type":"text","text":"{\"sum\":13,\"product\":42}"}],"structuredContent":{"sum":13,"product":42}},"jsonrpc":"2.0","id":3}
+EOF
+	is err </dev/null
 }
 
 @test "the loop: <tool> calls to two servers of two eras, their outputs in the next prompt, a completion" {

@@ -63,8 +63,9 @@
 //     io.modelcontextprotocol/clientCapabilities)"}}
 //   ping (with or without M): -32601 "Method not found".
 //   notifications/message is sent only for a request whose _meta also has
-//   "io.modelcontextprotocol/logLevel" (e.g. "debug"); without it the
-//   logging tool logs nothing in this era.
+//   "io.modelcontextprotocol/logLevel" (e.g. "debug"), and only at that
+//   level or above; without it the logging tool logs nothing in this era
+//   (logging/setLevel is the 2025 way).
 //
 // modern only, a 2025 opening (or any request without M):
 //   > {"jsonrpc":"2.0","id":1,"method":"initialize","params":
