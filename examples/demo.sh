@@ -188,6 +188,8 @@ run 'llmstore -d "$t/conversation/llmstore.db" fsck && echo "fsck: clean"'
 status_is 0
 
 heading "mcp-run: a call runs on the MCP server that has its tool"
+[ -f t/mcp/node_modules/@modelcontextprotocol/server-everything/package.json ] ||
+	fail "the MCP servers are not installed in t/mcp/node_modules (make deps)"
 echo "(examples/servers.json names two real servers: the protocol's"
 echo " \"everything\" reference server, which speaks 2025-11-25, and"
 echo " t/mcp/sdk-server.mjs, on the official SDK, which speaks only 2026-07-28;"
