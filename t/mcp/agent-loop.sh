@@ -24,7 +24,8 @@
 # loop: it is added to the thread as its completion, and the status is 0.
 # -f FORMAT reads the calls in that dialect (toolcall-parse --format).
 #
-# DIR, which must exist, keeps every file named above. The tools are
+# DIR, which must exist, keeps every file named above, and status, the
+# exit statuses of the last iteration's three programs. The tools are
 # those in $LLMKIT_BIN, else on PATH. A call that fails, or a call the
 # model got wrong, is only an event of the thread; the status is 1 when
 # MAX iterations end without a completion, 2 for a usage error, and 3
