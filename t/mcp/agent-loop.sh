@@ -80,7 +80,7 @@ while [ "$i" -le "$max" ]; do
 	thread-serialize "$d/thread.jsonl" >"$d/prompt.$i" ||
 		fail "iteration $i: thread-serialize failed"
 	rm -f "$d/calls.$i" "$d/status"
-	# Each status goes to a file of its own: sh has no PIPESTATUS.
+	# Each status is a line of $d/status: sh has no PIPESTATUS.
 	{ "$@" <"$d/prompt.$i"; echo "model $?" >>"$d/status"; } |
 	    tee "$d/reply.$i" |
 	    { toolcall-parse --thread --iteration "$i" --format "$format" \
