@@ -34,8 +34,9 @@ mr=$bin/mcp-run
 everything=$top/t/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 client=$top/t/bench/mcp-sdk-client.mjs
 
+# printf, not echo: dash's echo would expand the backslashes of JSON
 fail() {
-	echo "bench: $*" >&2
+	printf 'bench: %s\n' "$*" >&2
 	exit 1
 }
 
