@@ -187,6 +187,32 @@ status_is 0
 run 'llmstore -d "$t/conversation/llmstore.db" fsck && echo "fsck: clean"'
 status_is 0
 
+heading "mcp-run: a call runs on the MCP server that has its tool"
+[ -f t/mcp/node_modules/@modelcontextprotocol/server-everything/package.json ] ||
+	fail "the MCP servers are not installed in t/mcp/node_modules (make deps)"
+echo "(examples/servers.json names two real servers: the protocol's"
+echo " \"everything\" reference server, which speaks 2025-11-25, and"
+echo " t/mcp/sdk-server.mjs, on the official SDK, which speaks only 2026-07-28;"
+echo " their stderr comes to ours with the server's name in front)"
+run 'echo '\''{"tool_name":"sdk_add","arguments":{"a":2,"b":40}}'\'' | mcp-run -c examples/servers.json'
+status_is 0
+
+heading "The agent loop: t/fake-model asks for tools, real servers run them"
+mkdir "$t/agent" "$t/agent-model" || exit 3
+cp examples/agent-loop/reply.1 examples/agent-loop/reply.2 "$t/agent-model" ||
+	exit 3
+echo "(t/mcp/agent-loop.sh: thread-serialize | model | toolcall-parse --thread |"
+echo " tee -a thread.jsonl | mcp-run, until an answer without a call; the model"
+echo " answers with examples/agent-loop/reply.1, two calls, then reply.2)"
+run 'sh t/mcp/agent-loop.sh -c examples/servers.json "$t/agent" "Repeat my note and add up my two bills." t/fake-model "$t/agent-model" 2>/dev/null'
+status_is 0
+
+heading "The thread it left: the calls, what the servers answered, the completion"
+run 'thread-serialize "$t/agent/thread.jsonl"'
+status_is 0
+grep -q '"result":"1337.5"' "$t/agent/thread.jsonl" ||
+	fail "the loop's thread lacks the sum"
+
 heading "Hostile answers: a key given twice, a nesting bomb, an endless input"
 echo "(a model's output is untrusted: each ends in a clear error, never a crash,"
 echo " a lost call or a read without end)"

@@ -1,0 +1,239 @@
+// sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]:
+// an MCP server over stdio built on the official v2 server SDK
+// (@modelcontextprotocol/server), for mcp-run's tests, the agent loop,
+// the demo and the benchmark. Everything on the wire is the SDK's own
+// protocol code; only the tools are ours.
+//
+// --eras (or SDK_SERVER_ERAS; default dual) chooses the revisions served:
+//   modern  2026-07-28 only: serveStdio with legacy: 'reject'
+//   dual    2026-07-28 and the 2025 revisions: serveStdio, legacy: 'serve'
+//           (the first message pins the era for the connection's life)
+//   legacy  2025-11-25 (and older) only: McpServer hand-wired to a
+//           StdioServerTransport, which knows nothing of server/discover
+// --page-size N (or SDK_SERVER_PAGE_SIZE) pages tools/list, N tools a
+// page, with nextCursor (the SDK itself never pages). --prefix P (or
+// SDK_SERVER_PREFIX) puts P before every tool's name ("sdk_" makes
+// sdk_echo), so that its tools and another server's echo can be offered
+// to one model: toolcall-parse --tools takes a name only once.
+//
+// Tools:
+//   echo {text}          text: the text
+//   add {a, b}           text: a + b
+//   fail {text?}         an isError result whose text is text (or "failed")
+//   crash {status?, signal?}  exits with status (default 1), or kills
+//                        itself with signal, while the call is pending
+//   slow {seconds}       text "slept N s" after N seconds; a
+//                        notifications/cancelled for it stops the wait,
+//                        writes "sdk-server: slow: cancelled: REASON" to
+//                        stderr and answers nothing (the SDK drops it)
+//   structured {a, b}    structuredContent {sum, product} (outputSchema
+//                        declared) and the same as JSON text
+//   logging {level?, data?}  sends notifications/message (level default
+//                        "info", data default "hello"), then text "logged"
+//   stderr {text}        writes text and a newline to stderr; text "written"
+//   garbage {text?}      writes text (default "this is not JSON") as a raw
+//                        line to stdout and never answers the call
+//
+// The exchanges, as this server (SDK 2.4.0) answers them, one line each
+// way (M stands for the envelope
+//   "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//     "io.modelcontextprotocol/clientCapabilities":{},
+//     "io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"0.1"}}
+// and S for "_meta":{"io.modelcontextprotocol/serverInfo":
+//   {"name":"llmkit-sdk-server","version":"1.0.0"}}):
+//
+// modern and dual, 2026-07-28:
+//   > {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{M}}
+//   < {"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":
+//     {"listChanged":true},"logging":{}},"resultType":"complete","ttlMs":0,
+//     "cacheScope":"private",S},"jsonrpc":"2.0","id":1}
+//   > {"jsonrpc":"2.0","id":2,"method":"tools/list","params":{M}}
+//   < {"result":{"tools":[{"name":"echo","description":"…","inputSchema":
+//     {…}},…],"resultType":"complete","ttlMs":0,"cacheScope":"private",S},
+//     "jsonrpc":"2.0","id":2}
+//   > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo",
+//     "arguments":{"text":"hi"},M}}
+//   < {"result":{"content":[{"type":"text","text":"hi"}],
+//     "resultType":"complete",S},"jsonrpc":"2.0","id":3}
+//   No initialize is needed, and none is sent by a 2026 client.
+//   A request without M, once pinned modern:
+//   < {"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Request is
+//     missing the required _meta envelope for protocol revision 2026-07-28
+//     (io.modelcontextprotocol/protocolVersion,
+//     io.modelcontextprotocol/clientCapabilities)"}}
+//   ping (with or without M): -32601 "Method not found".
+//   notifications/message is sent only for a request whose _meta also has
+//   "io.modelcontextprotocol/logLevel" (e.g. "debug"), and only at that
+//   level or above; without it the logging tool logs nothing in this era
+//   (logging/setLevel is the 2025 way).
+//
+// modern only, a 2025 opening (or any request without M):
+//   > {"jsonrpc":"2.0","id":1,"method":"initialize","params":
+//     {"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{…}}}
+//   < {"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported
+//     protocol version: 2025-11-25","data":{"supported":["2026-07-28"],
+//     "requested":"2025-11-25"}}}
+//   (for a request without M: "message":"Unsupported protocol version: the
+//   request did not name a protocol version","data":{"supported":
+//   ["2026-07-28"]}); the connection stays open for a modern opening.
+//
+// dual and legacy, 2025-11-25:
+//   > the initialize above
+//   < {"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":
+//     {"listChanged":true},"logging":{}},"serverInfo":{"name":
+//     "llmkit-sdk-server","version":"1.0.0"}},"jsonrpc":"2.0","id":1}
+//   > {"jsonrpc":"2.0","method":"notifications/initialized"}
+//   > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo",
+//     "arguments":{"text":"hi"}}}
+//   < {"result":{"content":[{"type":"text","text":"hi"}]},"jsonrpc":"2.0",
+//     "id":3}
+//   ping: {"result":{},"jsonrpc":"2.0","id":N}. server/discover once pinned
+//   legacy (dual), or ever (legacy): -32601 "Method not found"; in legacy
+//   an initialize may follow that error on the same connection.
+//
+// Either era: an unknown tool is a JSON-RPC error, -32602 "Tool nope not
+// found"; arguments the inputSchema refuses are an isError result
+// ("Input validation error: Invalid arguments for tool echo: data/text
+// must be string"). Answers come as handlers finish, not in request order
+// (a ping overtakes a pending call).
+
+import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport }
+    from '@modelcontextprotocol/server/stdio';
+
+function usage(message) {
+	process.stderr.write(`sdk-server: ${message}\n` +
+	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]' +
+	    ' [--prefix P]\n');
+	process.exit(2);
+}
+
+let eras = process.env.SDK_SERVER_ERAS ?? 'dual';
+let pageSize = Number(process.env.SDK_SERVER_PAGE_SIZE ?? 0);
+let prefix = process.env.SDK_SERVER_PREFIX ?? '';
+const argv = process.argv.slice(2);
+while (argv.length > 0) {
+	const opt = argv.shift();
+	if (argv.length === 0)
+		usage(`${opt}: an option and its value expected`);
+	if (opt === '--eras')
+		eras = argv.shift();
+	else if (opt === '--page-size')
+		pageSize = Number(argv.shift());
+	else if (opt === '--prefix')
+		prefix = argv.shift();
+	else
+		usage(`${opt}: unknown option`);
+}
+if (!['modern', 'dual', 'legacy'].includes(eras))
+	usage(`${eras}: eras are modern, dual or legacy`);
+if (!Number.isInteger(pageSize) || pageSize < 0)
+	usage('the page size is a whole number');
+
+const object = (properties, required = []) =>
+    ({ type: 'object', properties, required });
+const text = (s) => ({ content: [{ type: 'text', text: s }] });
+const sleep = (ms, signal) => new Promise((resolve, reject) => {
+	const timer = setTimeout(resolve, ms);
+	signal.addEventListener('abort', () => {
+		clearTimeout(timer);
+		reject(signal.reason);
+	}, { once: true });
+});
+
+// name, description, inputSchema, outputSchema (or null), handler
+const tools = [
+	['echo', 'Answers with its text.',
+	    object({ text: { type: 'string' } }, ['text']), null,
+	    async ({ text: s }) => text(s)],
+	['add', 'Adds two numbers.',
+	    object({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']),
+	    null, async ({ a, b }) => text(String(a + b))],
+	['fail', 'Always fails, with its text or "failed".',
+	    object({ text: { type: 'string' } }), null,
+	    async ({ text: s }) => ({ ...text(s ?? 'failed'), isError: true })],
+	['crash', 'Exits (with status, default 1) or kills itself (with' +
+	    ' signal) before answering.',
+	    object({ status: { type: 'integer' }, signal: { type: 'string' } }),
+	    null, async ({ status, signal }) => {
+		if (signal !== undefined)
+			process.kill(process.pid, signal);
+		process.exit(status ?? 1);
+	}],
+	['slow', 'Answers after the given number of seconds; honours cancellation.',
+	    object({ seconds: { type: 'number' } }, ['seconds']), null,
+	    async ({ seconds }, ctx) => {
+		try {
+			await sleep(seconds * 1000, ctx.mcpReq.signal);
+		} catch (reason) {
+			const why = reason instanceof Error ?
+			    reason.message : reason;
+			process.stderr.write(
+			    `sdk-server: slow: cancelled: ${why}\n`);
+			throw reason;
+		}
+		return text(`slept ${seconds} s`);
+	}],
+	['structured', 'The sum and product of two numbers, as structured content.',
+	    object({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']),
+	    object({ sum: { type: 'number' }, product: { type: 'number' } },
+	    ['sum', 'product']), async ({ a, b }) => {
+		const out = { sum: a + b, product: a * b };
+		return { ...text(JSON.stringify(out)), structuredContent: out };
+	}],
+	['logging', 'Sends a log message (notifications/message) to the client.',
+	    object({ level: { type: 'string' }, data: {} }), null,
+	    async ({ level, data }, ctx) => {
+		await ctx.mcpReq.log(level ?? 'info', data ?? 'hello');
+		return text('logged');
+	}],
+	['stderr', 'Writes its text as a line on standard error.',
+	    object({ text: { type: 'string' } }, ['text']), null,
+	    async ({ text: s }) => {
+		process.stderr.write(`${s}\n`);
+		return text('written');
+	}],
+	['garbage', 'Writes a line that is not JSON-RPC to standard output' +
+	    ' and never answers.',
+	    object({ text: { type: 'string' } }), null,
+	    async ({ text: s }) => {
+		process.stdout.write(`${s ?? 'this is not JSON'}\n`);
+		return new Promise(() => {});
+	}],
+];
+
+function listed([name, description, input, output]) {
+	return { name: prefix + name, description, inputSchema: input,
+	    ...(output !== null && { outputSchema: output }) };
+}
+
+function build() {
+	const server = new McpServer(
+	    { name: 'llmkit-sdk-server', version: '1.0.0' },
+	    { capabilities: { tools: {}, logging: {} } });
+	for (const [name, description, input, output, handler] of tools)
+		server.registerTool(prefix + name, {
+			description,
+			inputSchema: fromJsonSchema(input),
+			...(output !== null && { outputSchema: fromJsonSchema(output) }),
+		}, handler);
+	if (pageSize > 0)
+		server.server.setRequestHandler('tools/list', (request) => {
+			const start = Number(request.params?.cursor ?? 0);
+			const end = start + pageSize;
+			return {
+				tools: tools.slice(start, end).map(listed),
+				...(end < tools.length && { nextCursor: String(end) }),
+			};
+		});
+	return server;
+}
+
+const onerror = (e) => process.stderr.write(`sdk-server: ${e.message}\n`);
+if (eras === 'legacy') {
+	const server = build();
+	server.server.onerror = onerror;
+	await server.connect(new StdioServerTransport());
+} else
+	serveStdio(() => build(),
+	    { legacy: eras === 'dual' ? 'serve' : 'reject', onerror });
