@@ -191,13 +191,22 @@ void
 diag_at(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
     const char *fmt, ...)
 {
-	struct diag_item it;
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vprintf(&msg, fmt, ap);
+	diag_vat(sev, loc, rule, fmt, ap);
 	va_end(ap);
+}
+
+/* diag_at with its arguments in a va_list. */
+void
+diag_vat(enum diag_severity sev, const struct diag_loc *loc, const char *rule,
+    const char *fmt, va_list ap)
+{
+	struct diag_item it;
+	struct buf msg = BUF_INIT;
+
+	buf_vprintf(&msg, fmt, ap);
 	memset(&it, 0, sizeof(it));
 	it.severity = sev;
 	it.line = loc->line;

@@ -6,6 +6,8 @@
 #ifndef LLMKIT_DIAG_H
 #define LLMKIT_DIAG_H
 
+#include <stdarg.h>
+
 enum diag_status {
 	DIAG_OK = 0,		/* every input accepted, all output written */
 	DIAG_INVALID = 1,	/* at least one input read and rejected */
@@ -72,6 +74,9 @@ void		 diag_setquiet(int);
 void		 diag_at(enum diag_severity, const struct diag_loc *,
 		    const char *, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
+void		 diag_vat(enum diag_severity, const struct diag_loc *,
+		    const char *, const char *, va_list)
+		    __attribute__((format(printf, 4, 0)));
 void		 diag_schema(enum diag_severity, const struct diag_loc *,
 		    const char *, const char *, const char *, const char *);
 void		 diag_warnx(const char *, ...)

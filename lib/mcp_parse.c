@@ -48,16 +48,13 @@ static void
 conf_fail(struct conf *c, const char *ptr, const char *fmt, ...)
 {
 	struct diag_loc loc;
-	struct buf msg = BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
 	src_loc(&c->src, jsonx_locate(&c->loc, c->top, ptr), &loc);
 	loc.path = ptr;
-	diag_at(DIAG_ERROR, &loc, "mcp-config", "%s", buf_cstr(&msg));
-	buf_free(&msg);
+	va_start(ap, fmt);
+	diag_vat(DIAG_ERROR, &loc, "mcp-config", fmt, ap);
+	va_end(ap);
 	c->failed++;
 }
 
