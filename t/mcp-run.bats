@@ -83,7 +83,7 @@ EOF
 }
 
 VERSION=$(mcp-run --version | sed 's/.* //')
-META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}'
+META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"'$VERSION'"},"io.modelcontextprotocol/logLevel":"debug"}'
 INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}}'
 
 @test "the everything server is probed with server/discover, then initialized" {
