@@ -960,6 +960,31 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 }
 
 /*
+ * Whether a result of the 2026 era is other than complete, as the
+ * "input_required" of a server that asks the client for input (which
+ * mcp-run, declaring no capability, gives none); said in o->message.
+ */
+static int
+incomplete(struct mcp_outcome *o, const json_t *result)
+{
+	const json_t *rt;
+	char q[80];
+
+	rt = json_object_get(result, "resultType");
+	if (rt == NULL || (json_is_string(rt) &&
+	    strcmp(json_string_value(rt), "complete") == 0))
+		return 0;
+	if (json_is_string(rt))
+		diag_quote(q, sizeof(q), json_string_value(rt),
+		    json_string_length(rt));
+	else
+		snprintf(q, sizeof(q), "that is not a string");
+	buf_printf(&o->message, "the server answered a result of type %s, "
+	    "which mcp-run does not take", q);
+	return 1;
+}
+
+/*
  * Runs call c: routes it, starts its server if it is not running, sends
  * tools/call and waits for the answer. o (initialised by the caller)
  * gets the event line and, for a failed call, its message; o->status is
@@ -990,6 +1015,11 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
 	    c->args);
 	id = request(m, s, "tools/call", params, m->timeout, &r);
+	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
 	if (r.kind == R_RESULT) {
 		result_event(o, c, s, r.result);
 		goto out;

@@ -348,6 +348,33 @@ $(failed call-0-2 echo past '"past: the server answered protocol revision \"2024
 mcp-run: past: the server answered protocol revision "2024-10-07", which mcp-run does not speak'
 }
 
+@test "a 2026-07-28 result that asks for input is a failed call: mcp-run gives none" {
+	# the SDK never sends one to a client without the capability: a
+	# scripted server does
+	cat >asks.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"resultType":"complete"}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"roots":{"method":"roots/list","params":{}}}}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":3,"result":{"content":[],"resultType":7}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"done"}],"resultType":"complete"}}'
+cat >/dev/null
+EOF
+	{
+		call asks roots '{}'
+		call asks roots '{}'
+		call asks roots '{}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --server "asks=sh $PWD/asks.sh" in.jsonl
+	assert_output "$(failed call-0-1 roots asks '"the server answered a result of type \"input_required\", which mcp-run does not take"')
+$(failed call-0-2 roots asks '"the server answered a result of type that is not a string, which mcp-run does not take"')
+$(result call-0-3 roots asks '"done"')"
+	assert_equal "$stderr" 'in.jsonl:1:35: error: tool "roots" on asks failed: the server answered a result of type "input_required", which mcp-run does not take
+in.jsonl:2:35: error: tool "roots" on asks failed: the server answered a result of type that is not a string, which mcp-run does not take'
+}
+
 @test "the filesystem server reads a file of its directory and refuses one outside" {
 	{
 		call fs read_text_file "{\"path\":\"$ROOT/note.txt\"}"
