@@ -54,7 +54,8 @@
 // way (M stands for the envelope mcp-run sends
 //   "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
 //     "io.modelcontextprotocol/clientCapabilities":{},
-//     "io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"0.1"},
+//     "io.modelcontextprotocol/clientInfo":
+//       {"name":"mcp-run","version":"0.1.0"},
 //     "io.modelcontextprotocol/logLevel":"debug"}
 // and S for "_meta":{"io.modelcontextprotocol/serverInfo":
 //   {"name":"llmkit-sdk-server","version":"1.0.0"}}):
