@@ -22,11 +22,6 @@
 
 #define CHUNK	65536
 
-/* The revisions of the 2025 era that a server may answer initialize with. */
-static const char *const legacy_versions[] = {
-	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"
-};
-
 /* How a request ended. */
 enum {
 	R_PENDING,
@@ -135,15 +130,20 @@ send_msg(struct mcp_server *s, json_t *msg)
 	json_decref(msg);
 }
 
-/* The _meta of the 2026-07-28 era, a new reference. */
+/*
+ * The _meta of the 2026-07-28 era, a new reference. Its log level asks
+ * for every log message, as a server of the 2025 era sends them when no
+ * logging/setLevel came.
+ */
 static json_t *
 modern_meta(void)
 {
-	return json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	return json_pack("{s:s,s:{},s:{s:s,s:s},s:s}",
 	    "io.modelcontextprotocol/protocolVersion", MCP_MODERN_VERSION,
 	    "io.modelcontextprotocol/clientCapabilities",
 	    "io.modelcontextprotocol/clientInfo",
-	    "name", "mcp-run", "version", LLMKIT_VERSION);
+	    "name", "mcp-run", "version", LLMKIT_VERSION,
+	    "io.modelcontextprotocol/logLevel", "debug");
 }
 
 /* Sends a request (params stolen, NULL for none); returns its id. */
@@ -640,19 +640,6 @@ spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return -1;
 }
 
-/* Whether the array a holds the string v. */
-static int
-holds(const json_t *a, const char *v)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(a, i, e)
-		if (json_is_string(e) && strcmp(json_string_value(e), v) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
  * started again (the server ended), -1 failed (said).
@@ -660,42 +647,28 @@ holds(const json_t *a, const char *v)
 static int
 discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
-	const json_t *sup;
 	struct buf b = BUF_INIT;
 	double t = m->timeout < MCP_DISCOVER_TIMEOUT ? m->timeout :
 	    MCP_DISCOVER_TIMEOUT;
-	size_t i;
 	int rc = 0;
 
 	reply_reset(r);
 	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
 	    modern_meta()));
 	pump(m, s, s->next_id, now() + t, r, -1);
-	if (r->kind == R_RESULT) {
-		sup = json_object_get(r->result, "supportedVersions");
-		if (holds(sup, MCP_MODERN_VERSION))
+	if (r->kind == R_RESULT || r->kind == R_ERROR) {
+		switch (mcp_discover_era(r->result, r->error)) {
+		case MCP_ERA_MODERN:
 			return s->modern = 1;
-		return 0;
-	}
-	if (r->kind == R_ERROR) {
-		if (json_number_value(json_object_get(r->error, "code")) !=
-		    -32022)
+		case MCP_ERA_NONE:
+			jsonw_stringify(&b, mcp_unsupported(r->error));
+			trouble(m, s, r, "%s: the server speaks only %s, which "
+			    "mcp-run does not speak", s->name, buf_cstr(&b));
+			buf_free(&b);
+			return -1;
+		default:
 			return 0;
-		sup = json_object_get(json_object_get(r->error, "data"),
-		    "supported");
-		if (!json_is_array(sup))
-			return 0;
-		for (i = 0; i < sizeof(legacy_versions) /
-		    sizeof(legacy_versions[0]); i++)
-			if (holds(sup, legacy_versions[i]))
-				return 0;
-		if (holds(sup, MCP_MODERN_VERSION))
-			return s->modern = 1;
-		jsonw_stringify(&b, sup);
-		trouble(m, s, r, "%s: the server speaks only %s, which mcp-run "
-		    "does not speak", s->name, buf_cstr(&b));
-		buf_free(&b);
-		return -1;
+		}
 	}
 	if (r->fail == F_TIMEOUT)
 		return 0;
@@ -710,25 +683,27 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 static int
 initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
-	const json_t *pv;
+	struct buf b = BUF_INIT;
+	const json_t *pv, *sup;
 	char q[80];
-	size_t i;
 
 	request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
 	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
 	    m->timeout, r);
+	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
+		jsonw_stringify(&b, sup);
+		trouble(m, s, r, "%s: the server speaks only %s, not %s",
+		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION);
+		buf_free(&b);
+		return -1;
+	}
 	if (r->kind != R_RESULT) {
 		lost(m, s, r, "initialize");
 		return -1;
 	}
 	pv = json_object_get(r->result, "protocolVersion");
-	for (i = 0; i < sizeof(legacy_versions) / sizeof(legacy_versions[0]);
-	    i++)
-		if (json_is_string(pv) &&
-		    strcmp(json_string_value(pv), legacy_versions[i]) == 0)
-			break;
-	if (i == sizeof(legacy_versions) / sizeof(legacy_versions[0])) {
+	if (!mcp_legacy_version(pv)) {
 		if (json_is_string(pv))
 			diag_quote(q, sizeof(q), json_string_value(pv),
 			    json_string_length(pv));
@@ -985,6 +960,31 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 }
 
 /*
+ * Whether a result of the 2026 era is other than complete, as the
+ * "input_required" of a server that asks the client for input (which
+ * mcp-run, declaring no capability, gives none); said in o->message.
+ */
+static int
+incomplete(struct mcp_outcome *o, const json_t *result)
+{
+	const json_t *rt;
+	char q[80];
+
+	rt = json_object_get(result, "resultType");
+	if (rt == NULL || (json_is_string(rt) &&
+	    strcmp(json_string_value(rt), "complete") == 0))
+		return 0;
+	if (json_is_string(rt))
+		diag_quote(q, sizeof(q), json_string_value(rt),
+		    json_string_length(rt));
+	else
+		snprintf(q, sizeof(q), "that is not a string");
+	buf_printf(&o->message, "the server answered a result of type %s, "
+	    "which mcp-run does not take", q);
+	return 1;
+}
+
+/*
  * Runs call c: routes it, starts its server if it is not running, sends
  * tools/call and waits for the answer. o (initialised by the caller)
  * gets the event line and, for a failed call, its message; o->status is
@@ -1015,6 +1015,11 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
 	    c->args);
 	id = request(m, s, "tools/call", params, m->timeout, &r);
+	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
 	if (r.kind == R_RESULT) {
 		result_event(o, c, s, r.result);
 		goto out;

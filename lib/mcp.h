@@ -93,6 +93,13 @@ struct mcp_msg {
 	char		 why[96];	/* bad: what is wrong with it */
 };
 
+/* What the answer to the server/discover probe says (mcp_discover_era). */
+enum mcp_era {
+	MCP_ERA_LEGACY,			/* initialize is to be tried */
+	MCP_ERA_MODERN,			/* 2026-07-28 */
+	MCP_ERA_NONE			/* no revision we speak */
+};
+
 /* What a call became: its event, and a diagnostic for a failed call. */
 struct mcp_outcome {
 	struct buf	 record;	/* the event line, newline ended */
@@ -115,6 +122,9 @@ int	 mcp_call_read(struct mcp_call *, json_t *, unsigned long, char *,
 void	 mcp_call_free(struct mcp_call *);
 int	 mcp_msg_parse(struct mcp_msg *, const char *, size_t);
 void	 mcp_msg_free(struct mcp_msg *);
+int	 mcp_legacy_version(const json_t *);
+const json_t *mcp_unsupported(const json_t *);
+enum mcp_era mcp_discover_era(const json_t *, const json_t *);
 void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 	    struct mcp_outcome *);
 int	 mcp_list_tools(struct mcp *, struct buf *);

@@ -682,3 +682,73 @@ mcp_msg_free(struct mcp_msg *m)
 	json_decref(m->doc);
 	m->doc = NULL;
 }
+
+/* The revisions of the 2025 era that a server may answer initialize with. */
+static const char *const legacy_versions[] = {
+	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"
+};
+
+/* Whether v (a JSON value) is a revision of the 2025 era we speak. */
+int
+mcp_legacy_version(const json_t *v)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(legacy_versions) / sizeof(legacy_versions[0]);
+	    i++)
+		if (json_is_string(v) &&
+		    strcmp(json_string_value(v), legacy_versions[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the array a holds the string v. */
+static int
+holds(const json_t *a, const char *v)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(a, i, e)
+		if (json_is_string(e) && strcmp(json_string_value(e), v) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The "supported" array of an UnsupportedProtocolVersion error (-32022),
+ * or NULL when error is another error or has none.
+ */
+const json_t *
+mcp_unsupported(const json_t *error)
+{
+	const json_t *sup;
+
+	if (json_number_value(json_object_get(error, "code")) != -32022)
+		return NULL;
+	sup = json_object_get(json_object_get(error, "data"), "supported");
+	return json_is_array(sup) ? sup : NULL;
+}
+
+/*
+ * What the answer to the server/discover probe (its result, or its
+ * error) says: MCP_ERA_MODERN when the server speaks 2026-07-28;
+ * MCP_ERA_NONE for a -32022 error whose "supported" names no revision we
+ * speak; otherwise MCP_ERA_LEGACY, initialize is to be tried.
+ */
+enum mcp_era
+mcp_discover_era(const json_t *result, const json_t *error)
+{
+	const json_t *sup, *e;
+	size_t i;
+
+	if (result != NULL)
+		return holds(json_object_get(result, "supportedVersions"),
+		    MCP_MODERN_VERSION) ? MCP_ERA_MODERN : MCP_ERA_LEGACY;
+	if ((sup = mcp_unsupported(error)) == NULL)
+		return MCP_ERA_LEGACY;
+	json_array_foreach(sup, i, e)
+		if (mcp_legacy_version(e))
+			return MCP_ERA_LEGACY;
+	return holds(sup, MCP_MODERN_VERSION) ? MCP_ERA_MODERN : MCP_ERA_NONE;
+}

@@ -134,7 +134,7 @@ EOF
 	is out <<'EOF'
 {"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}
 {"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}},"jsonrpc":"2.0","id":1}
-{"result":{"tools":[{"name":"p_garbage","description":"Writes a line that is not JSON-RPC to standard output and never answers.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":[]}}]},"jsonrpc":"2.0","id":2}
+{"result":{"tools":[{"name":"p_garbage","description":"Writes a line that is not JSON-RPC to standard output and never answers.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":[]}},{"name":"p_ask","description":"Sends the client a request (method, default \"ping\") and answers with what came back.","inputSchema":{"type":"object","properties":{"method":{"type":"string"}},"required":[]}}]},"jsonrpc":"2.0","id":2}
 {"result":{"content":[{"type":"text","text":"{\"sum\":13,\"product\":42}"}],"structuredContent":{"sum":13,"product":42}},"jsonrpc":"2.0","id":3}
 EOF
 	is err </dev/null

@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # mcp-run against real MCP servers, the reference servers the protocol's
-# project publishes (installed by make deps into t/mcp/node_modules): the
-# lifecycle with each, a call per kind of result, every way a call fails,
-# the routing, a timeout, a server killed, one that writes garbage, one
-# that ignores the end of its input, 1,000 calls, the thread form through
-# thread-serialize, --list-tools through toolcall-parse, the environment,
-# every configuration error and usage error with its status.
+# project publishes (installed by make deps into t/mcp/node_modules), of
+# the 2025 era, and t/mcp/sdk-server.mjs on its v2 SDK, of either era or
+# both: the lifecycle with each, the exact bytes mcp-run sends them, log
+# messages and a server's requests in each era, a call per kind of
+# result, every way a call fails, the routing, a timeout, a server killed,
+# one that writes garbage, one that ignores the end of its input, 1,000
+# calls, the thread form through thread-serialize, --list-tools through
+# toolcall-parse, the environment, every configuration error and usage
+# error with its status.
 
 load helper
 
@@ -14,6 +17,7 @@ bats_require_minimum_version 1.5.0
 MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
 EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
+SDK=$TOP/t/mcp/sdk-server.mjs
 USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--protocol VERSION]
                [--server NAME=COMMAND] [-T SECONDS] [FILE ...]
        mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] [-T SECONDS]'
@@ -46,7 +50,7 @@ setup_file() {
 }
 EOF
 	export CONF=$BATS_FILE_TMPDIR/servers.json ROOT=$BATS_FILE_TMPDIR/root
-	export EVERYTHING FILESYSTEM
+	export EVERYTHING FILESYSTEM SDK
 }
 
 # call SERVER TOOL ARGUMENTS: one plain record.
@@ -73,18 +77,32 @@ refused() {
 	    "$1" "$2" "$3"
 }
 
-# logged NAME: a configuration of the everything server called NAME whose
-# input is copied to NAME.log, in conf-NAME.json; extra "args" first.
+# logged NAME [SCRIPT ARG...]: a configuration of a server called NAME,
+# node running SCRIPT ARG... (by default the everything server), whose
+# input is copied to NAME.log (each start of it adds to the file), in
+# conf-NAME.json. node is the server's process itself, and alone holds
+# its output: when node ends, mcp-run sees it end.
 logged() {
-	cat >"conf-$1.json" <<EOF
-{"mcpServers": {"$1": {"command": "sh",
-  "args": ["-c", "tee \"\$0\" | node \"\$1\" stdio", "$PWD/$1.log", "$EVERYTHING"]}}}
-EOF
+	local name=$1
+	shift
+	[ $# -gt 0 ] || set -- "$EVERYTHING" stdio
+	printf '%s\n' "$@" | jq -R . | jq -s --arg n "$name" \
+	    --arg log "$PWD/$name.log" '{mcpServers: {($n): {command: "bash",
+	    args: (["-c", "exec node \"$@\" < <(exec tee -a \"$0\")",
+	    $log] + .)}}}' >"conf-$name.json"
 }
 
 VERSION=$(mcp-run --version | sed 's/.* //')
-META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}'
+META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"'$VERSION'"},"io.modelcontextprotocol/logLevel":"debug"}'
 INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}}'
+PROBE='{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$META"'}}'
+
+# sent ID TOOL ARGUMENTS [META]: the tools/call request ID of TOOL, with
+# the _meta of the 2026-07-28 era when META is given.
+sent() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s%s}}' \
+	    "$1" "$2" "$3" "${4:+,$4}"
+}
 
 @test "the everything server is probed with server/discover, then initialized" {
 	logged ev
@@ -93,8 +111,8 @@ INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capa
 	assert_output "$(result call-0-1 echo ev '"Echo: hi"')"
 	assert_equal "$stderr" "ev: Starting default (STDIO) server..."
 	run -0 cat ev.log
-	assert_output '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$META"'}}
-{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
+	assert_output "$PROBE
+"'{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}'
 }
@@ -117,6 +135,244 @@ INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capa
 	assert_output "$(result call-0-1 echo ev '"Echo: hi"')"
 	run -0 cat ev.log
 	assert_output '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},'"$META"'}}'
+}
+
+# The servers of t/mcp/sdk-server.mjs, on the protocol's own v2 SDK: of
+# the 2026-07-28 revision alone (--eras modern), of both, or of 2025-11-25.
+
+@test "a 2026-07-28 server: the probe, then the _meta on every request and no initialize; a call of each kind" {
+	logged sdk "$SDK" --eras modern
+	{
+		call sdk echo '{"text":"hi"}'
+		call sdk structured '{"a":6,"b":7}'
+		call sdk fail '{"text":"no luck"}'
+		call sdk nope '{}'
+		call sdk logging '{"level":"debug","data":"every level"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -c conf-sdk.json in.jsonl
+	assert_output "$(result call-0-1 echo sdk '"hi"')
+$(result call-0-2 structured sdk '"{\"sum\":13,\"product\":42}"' ',"structuredContent":{"sum":13,"product":42}')
+$(failed call-0-3 fail sdk '"no luck"')
+$(failed call-0-4 nope sdk '"Tool nope not found (JSON-RPC error -32602)"')
+$(result call-0-5 logging sdk '"logged"')"
+	# the log message: the envelope's log level asks for every level
+	assert_equal "$stderr" 'in.jsonl:3:34: error: tool "fail" on sdk failed: no luck
+in.jsonl:4:34: error: tool "nope" on sdk failed: Tool nope not found (JSON-RPC error -32602)
+sdk: debug: every level'
+	run -0 cat sdk.log
+	assert_output "$PROBE
+$(sent 2 echo '{"text":"hi"}' "$META")
+$(sent 3 structured '{"a":6,"b":7}' "$META")
+$(sent 4 fail '{"text":"no luck"}' "$META")
+$(sent 5 nope '{}' "$META")
+$(sent 6 logging '{"level":"debug","data":"every level"}' "$META")"
+}
+
+@test "a 2026-07-28 server sends no request: its SDK refuses a ping, and a roots/list the _meta gives no capability for" {
+	{
+		call sdk ask '{}'
+		call sdk ask '{"method":"roots/list"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --server "sdk=node $SDK --eras modern" in.jsonl
+	assert_output "$(failed call-0-1 ask sdk '"ping: Method '"'"'ping'"'"' is not supported by the negotiated protocol version (wire era 2026-07-28) (METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION)"')
+$(failed call-0-2 ask sdk '"Cannot request input '"'"'roots'"'"' (roots/list): the request'"'"'s client capabilities do not declare the required capability (JSON-RPC error -32021)"')"
+}
+
+@test "--list-tools over a paged tools/list of a 2026-07-28 server, read by toolcall-parse as it is" {
+	logged sdk "$SDK" --eras modern --page-size 2 --prefix sdk_
+	run -0 --separate-stderr mcp-run --list-tools -c conf-sdk.json
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >tools.json
+	run -0 jq -c '[.tools[] | [.name, ._meta["llmkit/server"]]]' tools.json
+	assert_output '[["sdk_echo","sdk"],["sdk_add","sdk"],["sdk_fail","sdk"],["sdk_crash","sdk"],["sdk_slow","sdk"],["sdk_structured","sdk"],["sdk_logging","sdk"],["sdk_stderr","sdk"],["sdk_garbage","sdk"],["sdk_ask","sdk"]]'
+	run -0 jq -c '.tools[5]' tools.json
+	assert_output '{"name":"sdk_structured","description":"The sum and product of two numbers, as structured content.","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"},"product":{"type":"number"}},"required":["sum","product"]},"_meta":{"llmkit/server":"sdk"}}'
+	run -0 cat sdk.log
+	assert_output "$PROBE
+"'{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{'"$META"'}}
+{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"2",'"$META"'}}
+{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"4",'"$META"'}}
+{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":"6",'"$META"'}}
+{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"cursor":"8",'"$META"'}}'
+	run -0 --separate-stderr toolcall-parse --tools tools.json --print-prompt
+	assert_line '## sdk_structured'
+	printf '<tool><tool_name>sdk_add</tool_name><arguments><a>1</a><b>2</b></arguments></tool>' |
+	    toolcall-parse --tools tools.json --thread >calls.jsonl
+	run -0 --separate-stderr mcp-run -c conf-sdk.json calls.jsonl
+	assert_output "$(result call-0-1 sdk_add sdk '"3"')"
+}
+
+@test "a 2026-07-28 server: a call past -T is cancelled; a crash, and garbage, stop it, and the next call starts it again through the probe" {
+	logged sdk "$SDK" --eras modern
+	{
+		call sdk slow '{"seconds":30}'
+		call sdk echo '{"text":"still here"}'
+		call sdk crash '{"status":7}'
+		call sdk echo '{"text":"again"}'
+		call sdk garbage '{}'
+		call sdk echo '{"text":"once more"}'
+	} >in.jsonl
+	run -3 --separate-stderr mcp-run -T 1 -c conf-sdk.json in.jsonl
+	assert_output "$(failed call-0-1 slow sdk '"timed out after 1 s"')
+$(result call-0-2 echo sdk '"still here"')
+$(failed call-0-3 crash sdk '"server sdk exited with status 7 during the call"')
+$(result call-0-4 echo sdk '"again"')
+$(failed call-0-5 garbage sdk '"sdk: not a JSON-RPC message (not JSON): \"this is not JSON\""')
+$(result call-0-6 echo sdk '"once more"')"
+	assert_equal "$stderr" 'in.jsonl:1:34: error: tool "slow" on sdk failed: timed out after 1 s
+sdk: sdk-server: slow: cancelled: timed out after 1 s
+in.jsonl:3:34: error: tool "crash" on sdk failed: server sdk exited with status 7 during the call
+mcp-run: sdk: not a JSON-RPC message (not JSON): "this is not JSON"'
+	run -0 cat sdk.log
+	assert_output "$PROBE
+$(sent 2 slow '{"seconds":30}' "$META")
+"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"timed out after 1 s"}}'"
+$(sent 3 echo '{"text":"still here"}' "$META")
+$(sent 4 crash '{"status":7}' "$META")
+$PROBE
+$(sent 2 echo '{"text":"again"}' "$META")
+$(sent 3 garbage '{}' "$META")
+$PROBE
+$(sent 2 echo '{"text":"once more"}' "$META")"
+}
+
+@test "--protocol 2025-11-25 with a server of 2026-07-28 alone is trouble that names the revisions it speaks" {
+	logged sdk "$SDK" --eras modern
+	call sdk echo '{"text":"hi"}' >in.jsonl
+	run -3 --separate-stderr mcp-run --protocol 2025-11-25 -c conf-sdk.json in.jsonl
+	assert_output "$(failed call-0-1 echo sdk '"sdk: the server speaks only [\"2026-07-28\"], not 2025-11-25"')"
+	assert_equal "$stderr" 'sdk: sdk-server: Rejected 2025-era request on a modern-only stdio connection (modern-only-missing-envelope): Unsupported protocol version: 2025-11-25
+mcp-run: sdk: the server speaks only ["2026-07-28"], not 2025-11-25'
+	run -0 cat sdk.log
+	assert_output '{"jsonrpc":"2.0","id":1,'"$INITIALIZE"
+}
+
+@test "a server of both eras speaks 2026-07-28, or 2025-11-25 when --protocol says so" {
+	logged sdk "$SDK" --eras dual
+	call sdk echo '{"text":"hi"}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf-sdk.json in.jsonl
+	assert_output "$(result call-0-1 echo sdk '"hi"')"
+	run -0 cat sdk.log
+	assert_output "$PROBE
+$(sent 2 echo '{"text":"hi"}' "$META")"
+	rm sdk.log
+	run -0 --separate-stderr mcp-run --protocol 2025-11-25 -c conf-sdk.json in.jsonl
+	assert_output "$(result call-0-1 echo sdk '"hi"')"
+	run -0 cat sdk.log
+	assert_output '{"jsonrpc":"2.0","id":1,'"$INITIALIZE"'
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+'"$(sent 2 echo '{"text":"hi"}')"
+}
+
+@test "a 2025-11-25 server: initialize after the probe's error; every log level; its ping answered, its other requests refused" {
+	logged sdk "$SDK" --eras legacy
+	{
+		call sdk logging '{"level":"debug","data":{"every":"level"}}'
+		call sdk ask '{}'
+		call sdk ask '{"method":"roots/list"}'
+		call sdk ask '{"method":"sampling/createMessage"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -c conf-sdk.json in.jsonl
+	assert_output "$(result call-0-1 logging sdk '"logged"')
+$(result call-0-2 ask sdk '"ping: {}"')
+$(failed call-0-3 ask sdk '"roots/list: Method not found (-32601)"')
+$(failed call-0-4 ask sdk '"sampling/createMessage: Method not found (-32601)"')"
+	assert_equal "$stderr" 'sdk: debug: {"every":"level"}
+in.jsonl:3:34: error: tool "ask" on sdk failed: roots/list: Method not found (-32601)
+in.jsonl:4:34: error: tool "ask" on sdk failed: sampling/createMessage: Method not found (-32601)'
+	run -0 cat sdk.log
+	assert_output "$PROBE
+"'{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+'"$(sent 3 logging '{"level":"debug","data":{"every":"level"}}')
+$(sent 4 ask '{}')
+"'{"jsonrpc":"2.0","id":0,"result":{}}'"
+$(sent 5 ask '{"method":"roots/list"}')
+"'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'"
+$(sent 6 ask '{"method":"sampling/createMessage"}')
+"'{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}'
+}
+
+@test "servers of two eras in one configuration, each with its own lifecycle" {
+	logged ev
+	logged sdk "$SDK" --eras modern
+	jq -s '{mcpServers: (.[0].mcpServers + .[1].mcpServers)}' \
+	    conf-ev.json conf-sdk.json >conf.json
+	{
+		call ev echo '{"message":"a"}'
+		call sdk echo '{"text":"b"}'
+		call ev echo '{"message":"c"}'
+		call sdk echo '{"text":"d"}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 echo ev '"Echo: a"')
+$(result call-0-2 echo sdk '"b"')
+$(result call-0-3 echo ev '"Echo: c"')
+$(result call-0-4 echo sdk '"d"')"
+	assert_equal "$stderr" 'ev: Starting default (STDIO) server...'
+	run -0 cat ev.log
+	assert_output "$PROBE
+"'{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+'"$(sent 3 echo '{"message":"a"}')
+$(sent 4 echo '{"message":"c"}')"
+	run -0 cat sdk.log
+	assert_output "$PROBE
+$(sent 2 echo '{"text":"b"}' "$META")
+$(sent 3 echo '{"text":"d"}' "$META")"
+}
+
+@test "a server that speaks no revision of mcp-run's is trouble, told by its -32022 to the probe or by its answer to initialize" {
+	# no server at hand answers so: two scripted ones
+	cat >future.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 2026-07-28","data":{"supported":["2027-03-01","2027-09-01"],"requested":"2026-07-28"}}}'
+cat >/dev/null
+EOF
+	cat >past.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'
+read -r initialize
+echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2024-10-07","capabilities":{},"serverInfo":{"name":"past","version":"1"}}}'
+cat >/dev/null
+EOF
+	{
+		call future echo '{}'
+		call past echo '{}'
+	} >in.jsonl
+	run -3 --separate-stderr mcp-run --server "future=sh $PWD/future.sh" \
+	    --server "past=sh $PWD/past.sh" in.jsonl
+	assert_output "$(failed call-0-1 echo future '"future: the server speaks only [\"2027-03-01\",\"2027-09-01\"], which mcp-run does not speak"')
+$(failed call-0-2 echo past '"past: the server answered protocol revision \"2024-10-07\", which mcp-run does not speak"')"
+	assert_equal "$stderr" 'mcp-run: future: the server speaks only ["2027-03-01","2027-09-01"], which mcp-run does not speak
+mcp-run: past: the server answered protocol revision "2024-10-07", which mcp-run does not speak'
+}
+
+@test "a 2026-07-28 result that asks for input is a failed call: mcp-run gives none" {
+	# the SDK never sends one to a client without the capability: a
+	# scripted server does
+	cat >asks.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"resultType":"complete"}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"roots":{"method":"roots/list","params":{}}}}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":3,"result":{"content":[],"resultType":7}}'
+read -r call
+echo '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"done"}],"resultType":"complete"}}'
+cat >/dev/null
+EOF
+	{
+		call asks roots '{}'
+		call asks roots '{}'
+		call asks roots '{}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --server "asks=sh $PWD/asks.sh" in.jsonl
+	assert_output "$(failed call-0-1 roots asks '"the server answered a result of type \"input_required\", which mcp-run does not take"')
+$(failed call-0-2 roots asks '"the server answered a result of type that is not a string, which mcp-run does not take"')
+$(result call-0-3 roots asks '"done"')"
+	assert_equal "$stderr" 'in.jsonl:1:35: error: tool "roots" on asks failed: the server answered a result of type "input_required", which mcp-run does not take
+in.jsonl:2:35: error: tool "roots" on asks failed: the server answered a result of type that is not a string, which mcp-run does not take'
 }
 
 @test "the filesystem server reads a file of its directory and refuses one outside" {

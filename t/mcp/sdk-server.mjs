@@ -33,12 +33,30 @@
 //   stderr {text}        writes text and a newline to stderr; text "written"
 //   garbage {text?}      writes text (default "this is not JSON") as a raw
 //                        line to stdout and never answers the call
+//   ask {method?}        sends the client a request of method (default
+//                        "ping", params {}) while the call is pending and
+//                        answers with text "METHOD: RESULT" (RESULT as
+//                        JSON), or an isError result "METHOD: MESSAGE
+//                        (CODE)" when the client refuses it. In the 2025
+//                        era the request goes on the wire (see below). A
+//                        2026-07-28 server has no requests to send: the SDK
+//                        refuses them before the wire ("ping: Method 'ping'
+//                        is not supported by the negotiated protocol
+//                        version (wire era 2026-07-28)
+//                        (METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION)"); the
+//                        era's way, an input_required result, is what ask
+//                        returns for roots/list, and the SDK turns it into
+//                        a -32021 error when the request's
+//                        clientCapabilities lack "roots", as mcp-run's do
+//                        (so no input_required reaches such a client)
 //
 // The exchanges, as this server (SDK 2.4.0) answers them, one line each
-// way (M stands for the envelope
+// way (M stands for the envelope mcp-run sends
 //   "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
 //     "io.modelcontextprotocol/clientCapabilities":{},
-//     "io.modelcontextprotocol/clientInfo":{"name":"mcp-run","version":"0.1"}}
+//     "io.modelcontextprotocol/clientInfo":
+//       {"name":"mcp-run","version":"0.1.0"},
+//     "io.modelcontextprotocol/logLevel":"debug"}
 // and S for "_meta":{"io.modelcontextprotocol/serverInfo":
 //   {"name":"llmkit-sdk-server","version":"1.0.0"}}):
 //
@@ -62,10 +80,16 @@
 //     (io.modelcontextprotocol/protocolVersion,
 //     io.modelcontextprotocol/clientCapabilities)"}}
 //   ping (with or without M): -32601 "Method not found".
-//   notifications/message is sent only for a request whose _meta also has
-//   "io.modelcontextprotocol/logLevel" (e.g. "debug"), and only at that
-//   level or above; without it the logging tool logs nothing in this era
-//   (logging/setLevel is the 2025 way).
+//   ask {"method":"roots/list"} (M declares no "roots" capability):
+//   < {"jsonrpc":"2.0","id":3,"error":{"code":-32021,"message":"Cannot
+//     request input 'roots' (roots/list): the request's client
+//     capabilities do not declare the required capability","data":
+//     {"requiredCapabilities":{"roots":{}}}}}
+//   notifications/message is sent only for a request whose _meta has
+//   "io.modelcontextprotocol/logLevel" (M's "debug" lets every level
+//   through), and only at that level or above; without it the logging
+//   tool logs nothing in this era (logging/setLevel is the 2025 way, and
+//   a 2025 server that never got one sends every level).
 //
 // modern only, a 2025 opening (or any request without M):
 //   > {"jsonrpc":"2.0","id":1,"method":"initialize","params":
@@ -76,6 +100,10 @@
 //   (for a request without M: "message":"Unsupported protocol version: the
 //   request did not name a protocol version","data":{"supported":
 //   ["2026-07-28"]}); the connection stays open for a modern opening.
+//   The same -32022 answers a request whose M names another revision.
+//   Its "supported" is the SDK's own list of modern revisions, which no
+//   option changes: this server cannot answer the probe with -32022 (a
+//   server that speaks only other modern revisions would).
 //
 // dual and legacy, 2025-11-25:
 //   > the initialize above
@@ -87,6 +115,11 @@
 //     "arguments":{"text":"hi"}}}
 //   < {"result":{"content":[{"type":"text","text":"hi"}]},"jsonrpc":"2.0",
 //     "id":3}
+//   ask, during a tools/call with id 3 (the server's ids count from 0):
+//   < {"method":"ping","params":{},"jsonrpc":"2.0","id":0}
+//   > {"jsonrpc":"2.0","id":0,"result":{}}
+//   < {"result":{"content":[{"type":"text","text":"ping: {}"}]},
+//     "jsonrpc":"2.0","id":3}
 //   ping: {"result":{},"jsonrpc":"2.0","id":N}. server/discover once pinned
 //   legacy (dual), or ever (legacy): -32601 "Method not found"; in legacy
 //   an initialize may follow that error on the same connection.
@@ -97,7 +130,8 @@
 // must be string"). Answers come as handlers finish, not in request order
 // (a ping overtakes a pending call).
 
-import { McpServer, fromJsonSchema } from '@modelcontextprotocol/server';
+import { McpServer, fromJsonSchema, inputRequired }
+    from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport }
     from '@modelcontextprotocol/server/stdio';
 
@@ -199,6 +233,25 @@ const tools = [
 	    async ({ text: s }) => {
 		process.stdout.write(`${s ?? 'this is not JSON'}\n`);
 		return new Promise(() => {});
+	}],
+	['ask', 'Sends the client a request (method, default "ping") and' +
+	    ' answers with what came back.',
+	    object({ method: { type: 'string' } }), null,
+	    async ({ method }, ctx) => {
+		const m = method ?? 'ping';
+		try {
+			const got = await ctx.mcpReq.send({ method: m,
+			    params: {} });
+			return text(`${m}: ${JSON.stringify(got)}`);
+		} catch (e) {
+			if (m === 'roots/list' && e.code ===
+			    'METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION')
+				return inputRequired({ inputRequests:
+				    { roots: inputRequired.listRoots() } });
+			return { ...text(`${m}: ${e.message}` +
+			    (e.code !== undefined ? ` (${e.code})` : '')),
+			    isError: true };
+		}
 	}],
 ];
 

@@ -1,8 +1,9 @@
 /*
  * Unit tests of lib/mcp's reading: a configuration (good, and each fault
  * at its place), --server NAME=COMMAND, the environment a server gets,
- * the calls of input records in both forms, and the messages a server
- * may send, each kind and each way of not being JSON-RPC.
+ * the calls of input records in both forms, the messages a server may
+ * send, each kind and each way of not being JSON-RPC, and what the
+ * answer to the server/discover probe says of the server's era.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,84 @@ test_messages(void)
 	}
 }
 
+/* The era the probe's answer (JSON text, "result" or "error") says. */
+static enum mcp_era
+probe(const char *text)
+{
+	json_t *doc;
+	enum mcp_era era;
+
+	if ((doc = json_loads(text, 0, NULL)) == NULL)
+		unit_bail("json_loads");
+	era = mcp_discover_era(json_object_get(doc, "result"),
+	    json_object_get(doc, "error"));
+	json_decref(doc);
+	return era;
+}
+
+/*
+ * The answers to server/discover: a server of 2026-07-28, one of the 2025
+ * era, and the -32022 errors, of a server that speaks only revisions of
+ * the 2026 era other than ours among them: no reference server sends it.
+ */
+static void
+test_probe(void)
+{
+	static const struct {
+		const char	*answer;
+		enum mcp_era	 era;
+	} t[] = {
+		{ "{\"result\":{\"supportedVersions\":[\"2026-07-28\"]}}",
+		    MCP_ERA_MODERN },
+		{ "{\"result\":{\"supportedVersions\":[\"2027-03-01\","
+		    "\"2026-07-28\"]}}", MCP_ERA_MODERN },
+		{ "{\"result\":{\"supportedVersions\":[\"2027-03-01\"]}}",
+		    MCP_ERA_LEGACY },
+		{ "{\"result\":{}}", MCP_ERA_LEGACY },
+		{ "{\"error\":{\"code\":-32601,\"message\":\"Method not "
+		    "found\"}}", MCP_ERA_LEGACY },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"Unsupported "
+		    "protocol version: 2026-07-28\",\"data\":{\"supported\":"
+		    "[\"2027-03-01\",\"2027-09-01\"],\"requested\":"
+		    "\"2026-07-28\"}}}", MCP_ERA_NONE },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":"
+		    "{\"supported\":[]}}}", MCP_ERA_NONE },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":"
+		    "{\"supported\":[\"2027-03-01\",\"2025-06-18\"]}}}",
+		    MCP_ERA_LEGACY },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":"
+		    "{\"supported\":[\"2026-07-28\"]}}}", MCP_ERA_MODERN },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"x\"}}",
+		    MCP_ERA_LEGACY },
+		{ "{\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":"
+		    "{\"supported\":\"2027-03-01\"}}}", MCP_ERA_LEGACY },
+	};
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		unit_long(probe(t[i].answer), t[i].era, t[i].answer);
+
+	v = json_loads("{\"code\":-32022,\"message\":\"x\",\"data\":"
+	    "{\"supported\":[\"2027-03-01\"]}}", 0, NULL);
+	unit_ok(json_equal(mcp_unsupported(v), json_object_get(
+	    json_object_get(v, "data"), "supported")),
+	    "the supported revisions of a -32022 error");
+	json_decref(v);
+	v = json_loads("{\"code\":-32601,\"message\":\"x\",\"data\":"
+	    "{\"supported\":[\"2027-03-01\"]}}", 0, NULL);
+	unit_ok(mcp_unsupported(v) == NULL, "none in another error");
+	json_decref(v);
+
+	v = json_string("2024-11-05");
+	unit_ok(mcp_legacy_version(v), "2024-11-05 is of the 2025 era");
+	json_decref(v);
+	v = json_string("2026-07-28");
+	unit_ok(!mcp_legacy_version(v), "2026-07-28 is not");
+	json_decref(v);
+	unit_ok(!mcp_legacy_version(NULL), "nor is nothing");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -302,6 +381,7 @@ main(int argc, char *argv[])
 	test_environment();
 	test_calls();
 	test_messages();
+	test_probe();
 	unit_free();
 	return unit_done();
 }
