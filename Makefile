@@ -179,6 +179,7 @@ uninstall:
 # make variables of this run (SANITIZE, OUT, BINDIR).
 DEB_DIR ?= obj/deb
 deb:
+	@git rev-parse --is-inside-work-tree >/dev/null
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_DIR)/llmkit
 	git ls-files -z --cached --others --exclude-standard | \
