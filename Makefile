@@ -14,7 +14,7 @@ MAN7     := $(sort $(wildcard man/*.7))
 DATA     := $(sort $(wildcard data/*))
 
 # Goals that must work before ./configure can (deps installs what it needs).
-NOCONF_GOALS := deps clean distclean
+NOCONF_GOALS := deps clean distclean deb
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mk
 endif
@@ -65,7 +65,7 @@ BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
 BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
 
-.PHONY: all check demo bench fuzz install uninstall clean distclean deps lint
+.PHONY: all check demo bench fuzz install uninstall clean distclean deps lint deb
 .SUFFIXES:
 
 all: $(BINS)
@@ -170,6 +170,25 @@ uninstall:
 		$(MAN1:man/%=$(DESTDIR)$(PREFIX)/share/man/man1/%) \
 		$(MAN7:man/%=$(DESTDIR)$(PREFIX)/share/man/man7/%)
 	rm -rf $(DESTDIR)$(PREFIX)/share/llmkit
+
+# The Debian package (debian/): dpkg-buildpackage -b in a copy of the
+# tree's files that git tracks or would track (build products and
+# t/mcp/node_modules left out) under DEB_DIR, so that nothing lands beside
+# the clone; the .deb is DEB_DIR/llmkit_VERSION_ARCH.deb, checked by
+# lintian, which fails the build on an error. The build runs without the
+# make variables of this run (SANITIZE, OUT, BINDIR).
+DEB_DIR ?= obj/deb
+deb:
+	@git rev-parse --is-inside-work-tree >/dev/null
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/llmkit
+	git ls-files -z --cached --others --exclude-standard | \
+		xargs -0 sh -c 'for f; do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh | \
+		tar -c --null -T - -f - | tar -x -C $(DEB_DIR)/llmkit -f -
+	cd $(DEB_DIR)/llmkit && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		-u SANITIZE -u OUT -u BINDIR dpkg-buildpackage -us -uc -b -J
+	lintian --fail-on error $(DEB_DIR)/llmkit_*.changes
+	@ls $(DEB_DIR)/llmkit_*.deb
 
 # Installs the Debian packages that are missing (and only those).
 deps:
