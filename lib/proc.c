@@ -55,10 +55,12 @@ static void
 on_signal(int signo)
 {
 	int saved = errno;
+	ssize_t n;
 
 	if (signo != SIGCHLD && caught == 0)
 		caught = signo;
-	(void)write(wake[1], "", 1);	/* full: a wake-up is pending */
+	n = write(wake[1], "", 1);	/* full: a wake-up is pending */
+	(void)n;
 	errno = saved;
 }
 
@@ -222,6 +224,17 @@ proc_die(void)
 	raise(signo);
 }
 
+/* In the child: tells the parent why the command did not start, and ends. */
+static void __attribute__((noreturn))
+tell(int err, int e)
+{
+	ssize_t n;
+
+	n = write(err, &e, sizeof(e));
+	(void)n;
+	_exit(127);
+}
+
 /*
  * In the child: the dispositions we found, then the command, in the
  * directory cwd and with the environment envp when they are not NULL.
@@ -233,7 +246,7 @@ child(char *const argv[], int in, int out, int eout, int err,
 {
 	extern char **environ;
 	sigset_t none;
-	int e, signo;
+	int signo;
 
 	setpgid(0, 0);
 	for (signo = 1; signo < NSIGS; signo++)
@@ -254,18 +267,13 @@ child(char *const argv[], int in, int out, int eout, int err,
 		close(out);
 	if (eout > 2)
 		close(eout);
-	if (cwd != NULL && chdir(cwd) == -1) {
-		e = -errno;
-		(void)write(err, &e, sizeof(e));
-		_exit(127);
-	}
+	if (cwd != NULL && chdir(cwd) == -1)
+		tell(err, -errno);
 	if (envp != NULL)
 		environ = (char **)envp;
 	execvp(argv[0], argv);
 fail:
-	e = errno;
-	(void)write(err, &e, sizeof(e));
-	_exit(127);
+	tell(err, errno);
 }
 
 /* The running command and the pipes to it. */
