@@ -112,6 +112,14 @@ llmstore_paths() {
 	    done
 }
 
+# on_path NAME: a command NAME, found on PATH.
+on_path() {
+	mkdir -p bin
+	printf '#!/bin/sh\n' >"bin/$1"
+	chmod +x "bin/$1"
+	PATH=$PWD/bin:$PATH
+}
+
 tools() {
 	for c in "$TOP"/cmd/*.c; do basename "$c" .c; done
 }
@@ -297,10 +305,7 @@ tools() {
 
 @test "bash: llm-retry completes the model's command, then its arguments" {
 	: >prompt.txt
-	mkdir bin
-	printf '#!/bin/sh\n' >bin/llmkit-fake-model
-	chmod +x bin/llmkit-fake-model
-	PATH=$PWD/bin:$PATH
+	on_path llmkit-fake-model
 	run bash_complete "llm-retry -c true -- llmkit-fake-m"
 	assert_output "llmkit-fake-model"
 	run bash_complete "llm-retry -c true llmkit-fake-m"
@@ -314,10 +319,7 @@ tools() {
 }
 
 @test "bash: mcp-run completes a server's command after --server NAME=" {
-	mkdir bin
-	printf '#!/bin/sh\n' >bin/llmkit-fake-server
-	chmod +x bin/llmkit-fake-server
-	PATH=$PWD/bin:$PATH
+	on_path llmkit-fake-server
 	run bash_complete "mcp-run --server files=llmkit-fake-s"
 	assert_output "llmkit-fake-server"
 	run bash_complete "mcp-run --server=files=llmkit-fake-s"
