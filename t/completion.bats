@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # The shell completions: bash's completion function driven as bash drives
 # it (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT) and its COMPREPLY
-# checked; the zsh and fish files loaded by those shells, fish's candidates
-# checked too; the options offered are exactly those of each tool's usage;
-# make install puts each file where its shell looks.
+# checked; the zsh and fish files loaded by those shells and their
+# candidates checked too; the options offered are exactly those of each
+# tool's usage; make install puts each file where its shell looks.
 
 load helper
 
@@ -42,6 +42,13 @@ fish_complete() {
 	HOME=$BATS_TEST_TMPDIR fish --no-config -c \
 	    'source $argv[1]; and complete -C $argv[2]' \
 	    "$TOP/completions/fish/${1%% *}.fish" "$1" | cut -f 1
+}
+
+# zsh_complete LINE: zsh's candidates for LINE, sorted, with
+# completions/zsh first on fpath (t/zsh-complete).
+zsh_complete() {
+	HOME=$BATS_TEST_TMPDIR timeout 60 zsh -f "$TOP/t/zsh-complete" \
+	    "$TOP/completions/zsh" "$1"
 }
 
 # usage_options TOOL [COMMAND ...]: the options that TOOL -h (llmstore:
@@ -161,6 +168,18 @@ tools() {
 	done
 	llmstore_paths | while read -r p; do
 		got=$(fish_complete "llmstore $p -" | sort)
+		[ "$got" = "$(expected_options llmstore $p)" ] ||
+			fail "llmstore $p: $(echo $got)"
+	done
+}
+
+@test "zsh: each tool and llmstore command offers exactly its usage's options" {
+	for t in $(tools); do
+		got=$(zsh_complete "$t -")
+		[ "$got" = "$(expected_options "$t")" ] || fail "$t: $(echo $got)"
+	done
+	llmstore_paths | while read -r p; do
+		got=$(zsh_complete "llmstore $p -")
 		[ "$got" = "$(expected_options llmstore $p)" ] ||
 			fail "llmstore $p: $(echo $got)"
 	done
@@ -374,6 +393,35 @@ tools() {
 	run fish_complete "llmstore cat "
 	assert_output ""
 	run fish_complete "llmstore put -t t -m m a"
+	assert_output "a.json"
+}
+
+@test "zsh: options' values, files, commands and llmstore's commands" {
+	: >a.json
+	on_path llmkit-fake-model
+	run zsh_complete "toolcall-parse --format "
+	assert_output $'auto\nglm\nhermes\ninvoke\nqwen3\ntool'
+	run zsh_complete "jsonresp-check --draft="
+	assert_output $'2019-09\n2020-12\n4\n6\n7'
+	run zsh_complete "llmr-validate -t "
+	assert_output $'query\nresponse'
+	run zsh_complete "mcp-run --errors="
+	assert_output $'json\ntext'
+	run zsh_complete "mcp-run --protocol "
+	assert_output $'2025-11-25\n2026-07-28\nauto'
+	run zsh_complete "jsonresp-check --schema a"
+	assert_output "a.json"
+	run zsh_complete "mcp-run -c a"
+	assert_output "a.json"
+	run zsh_complete "llm-retry -c true -- llmkit-fake-m"
+	assert_output "llmkit-fake-model"
+	run zsh_complete "llmstore "
+	assert_output "$(llmstore_paths | cut -d ' ' -f 1 | sort -u)"
+	run zsh_complete "llmstore -d a.json prompt "
+	assert_output $'get\nls\nset'
+	run zsh_complete "llmstore ls --format "
+	assert_output $'llm-query\nllm-response'
+	run zsh_complete "llmstore put -t t -m m a"
 	assert_output "a.json"
 }
 
