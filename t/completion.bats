@@ -131,14 +131,26 @@ tools() {
 	for c in "$TOP"/cmd/*.c; do basename "$c" .c; done
 }
 
-@test "bash: each tool offers exactly the options of its usage" {
-	for t in $(tools); do
-		want=$(expected_options "$t")
-		got=$(bash_complete "$t -" | sort)
-		[ -n "$want" ] || fail "$t: no options in its usage"
-		[ "$got" = "$want" ] ||
-			fail "$t: offers $(echo $got), usage has $(echo $want)"
-	done
+# same_options COMPLETE: fails unless COMPLETE (bash_complete,
+# fish_complete or zsh_complete) offers, for each tool and each llmstore
+# command, exactly the options of its usage (expected_options).
+same_options() {
+	local t p got
+	[ "$(llmstore_paths | wc -l)" -eq 16 ] || fail "llmstore's usage not read"
+	{
+		tools
+		llmstore_paths | sed 's/^/llmstore /'
+	} >paths
+	while read -r p; do
+		got=$("$1" "$p -" | sort)
+		[ -n "$got" ] || fail "$p: no option offered"
+		[ "$got" = "$(expected_options $p)" ] ||
+			fail "$p: offers $(echo $got), usage has $(echo $(expected_options $p))"
+	done <paths
+}
+
+@test "bash: each tool and llmstore command offers exactly its usage's options" {
+	same_options bash_complete
 }
 
 @test "bash: llmstore offers exactly the commands of its usage" {
@@ -151,38 +163,12 @@ tools() {
 	assert_output $'put\nprompt'
 }
 
-@test "bash: each llmstore command offers exactly the options of its usage" {
-	[ "$(llmstore_paths | wc -l)" -eq 16 ]
-	llmstore_paths | while read -r p; do
-		want=$(expected_options llmstore $p)
-		got=$(bash_complete "llmstore $p -" | sort)
-		[ "$got" = "$want" ] ||
-			fail "llmstore $p: offers $(echo $got), usage has $(echo $want)"
-	done
-}
-
 @test "fish: each tool and llmstore command offers exactly its usage's options" {
-	for t in $(tools); do
-		[ "$(fish_complete "$t -" | sort)" = "$(expected_options "$t")" ] ||
-			fail "$t: $(fish_complete "$t -" | tr '\n' ' ')"
-	done
-	llmstore_paths | while read -r p; do
-		got=$(fish_complete "llmstore $p -" | sort)
-		[ "$got" = "$(expected_options llmstore $p)" ] ||
-			fail "llmstore $p: $(echo $got)"
-	done
+	same_options fish_complete
 }
 
 @test "zsh: each tool and llmstore command offers exactly its usage's options" {
-	for t in $(tools); do
-		got=$(zsh_complete "$t -")
-		[ "$got" = "$(expected_options "$t")" ] || fail "$t: $(echo $got)"
-	done
-	llmstore_paths | while read -r p; do
-		got=$(zsh_complete "llmstore $p -")
-		[ "$got" = "$(expected_options llmstore $p)" ] ||
-			fail "llmstore $p: $(echo $got)"
-	done
+	same_options zsh_complete
 }
 
 @test "bash: options complete from their prefix, long and short" {
