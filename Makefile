@@ -14,13 +14,17 @@ MAN7     := $(sort $(wildcard man/*.7))
 DATA     := $(sort $(wildcard data/*))
 
 # Goals that must work before ./configure can (deps installs what it needs).
-NOCONF_GOALS := deps clean distclean deb
+NOCONF_GOALS := completions deps clean distclean deb
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mk
 endif
 
 PREFIX  ?= $(prefix)
 DESTDIR ?=
+# Where each shell looks for completions (configure finds bash-completion's).
+BASHCOMPDIR ?= $(PREFIX)/$(or $(BASH_COMPLETIONS),share/bash-completion/completions)
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wpointer-arith -Wwrite-strings \
@@ -65,7 +69,7 @@ BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
 BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
 
-.PHONY: all check demo bench fuzz install uninstall clean distclean deps lint deb
+.PHONY: all check completions demo bench fuzz install uninstall clean distclean deps lint deb
 .SUFFIXES:
 
 all: $(BINS)
@@ -157,18 +161,32 @@ fuzz: $(FUZZERS)
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN7)
 
+# The zsh and fish completions, written from the bash one's description.
+completions:
+	bash tools/completions
+
 install: $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/llmkit
+		$(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/llmkit \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
 	$(if $(DATA),install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/llmkit)
+	for t in $(TOOLS); do \
+		install -m 644 completions/bash/llmkit $(DESTDIR)$(BASHCOMPDIR)/$$t; \
+	done
+	install -m 644 completions/zsh/_llmkit $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 $(TOOLS:%=completions/fish/%.fish) $(DESTDIR)$(FISHCOMPDIR)
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) \
 		$(MAN1:man/%=$(DESTDIR)$(PREFIX)/share/man/man1/%) \
-		$(MAN7:man/%=$(DESTDIR)$(PREFIX)/share/man/man7/%)
+		$(MAN7:man/%=$(DESTDIR)$(PREFIX)/share/man/man7/%) \
+		$(TOOLS:%=$(DESTDIR)$(BASHCOMPDIR)/%) \
+		$(DESTDIR)$(ZSHCOMPDIR)/_llmkit \
+		$(TOOLS:%=$(DESTDIR)$(FISHCOMPDIR)/%.fish)
 	rm -rf $(DESTDIR)$(PREFIX)/share/llmkit
 
 # The Debian package (debian/): dpkg-buildpackage -b in a copy of the

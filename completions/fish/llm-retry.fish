@@ -1,0 +1,13 @@
+# Written by tools/completions from completions/bash/llmkit; do not edit.
+complete -c llm-retry -s h -l help -d 'print the usage and exit'
+complete -c llm-retry -l version -d 'print the version and exit'
+complete -c llm-retry -s c -l check -x -d 'command line that judges each answer'
+complete -c llm-retry -l emit-last -d 'write the last answer when none is accepted'
+complete -c llm-retry -l max-size -x -d 'largest answer in bytes'
+complete -c llm-retry -s n -l attempts -x -d 'how many times to ask'
+complete -c llm-retry -s p -l prompt -r -F -d 'file of the prompt'
+complete -c llm-retry -l pass -x -d 'statuses of the check that also accept'
+complete -c llm-retry -s T -l timeout -x -d 'limit on each attempt in seconds'
+complete -c llm-retry -s v -l verbose -d 'report each attempt'
+complete -c llm-retry -s w -l delay -x -d 'wait between attempts in seconds'
+complete -c llm-retry -x -a '(__fish_complete_subcommand -- -c --check --max-size -n --attempts -p --prompt --pass -T --timeout -w --delay)'

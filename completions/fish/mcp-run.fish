@@ -1,0 +1,10 @@
+# Written by tools/completions from completions/bash/llmkit; do not edit.
+complete -c mcp-run -l errors -x -a 'json text' -d 'how to write diagnostics'
+complete -c mcp-run -s h -l help -d 'print the usage and exit'
+complete -c mcp-run -l version -d 'print the version and exit'
+complete -c mcp-run -s c -l config -r -F -d 'a configuration file of servers'
+complete -c mcp-run -l list-tools -d 'list the tools of every server'
+complete -c mcp-run -l protocol -x -a 'auto 2026-07-28 2025-11-25' -d 'the revision to speak'
+complete -c mcp-run -l server -x -d 'a server as NAME=COMMAND'
+complete -c mcp-run -s T -l timeout -x -d 'limit on each request in seconds'
+complete -c mcp-run -s u -l unbuffered -d 'flush after each event'
