@@ -12,8 +12,8 @@ bats_require_minimum_version 1.5.0
 
 D="$DATA/llmr-validate"
 USAGE='usage: llmr-validate [-hqW] [--errors=json|text] [--feedback] [--find]
-                     [-o none|json|text] [--strict] [-t query|response]
-                     [FILE ...]
+                     [--lines] [-o none|json|report|text] [--strict]
+                     [--summary] [-t query|response] [FILE ...]
        llmr-validate --print-prompt'
 HINT=' (use --find to read a document inside other text)'
 SEED_JSON='{"response":"For college savings, financial advisors often recommend 529 plans. They offer tax advantages and can be used for qualified education expenses. The amount to save depends on factors like current age of children, expected college costs, and your timeframe.","subjects":[{"name":"college-savings","description":"Discussion of saving strategies for children'"'"'s higher education","isNew":true,"keywords":[{"term":"529-plan","confidence":0.95},{"term":"tax-advantages","confidence":0.85},{"term":"education-expenses","confidence":0.9},{"term":"financial-planning","confidence":0.75}]}],"summaryUpdate":"User asked about college savings amounts. Assistant explained 529 plans and mentioned that savings targets depend on children'"'"'s ages and expected costs."}'
@@ -94,10 +94,10 @@ $USAGE"
 $USAGE"
 }
 
-@test "-o with a value other than none, json or text is a usage error" {
+@test "-o with a value other than none, json, report or text is a usage error" {
 	run -2 --separate-stderr llmr-validate -o xml "$D/seed-response.xml"
 	assert_output ""
-	assert_equal "$stderr" "llmr-validate: -o must be none, json or text, not \"xml\"
+	assert_equal "$stderr" "llmr-validate: -o must be none, json, report or text, not \"xml\"
 $USAGE"
 }
 

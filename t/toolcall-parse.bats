@@ -9,9 +9,10 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--format NAME]
-                      [--iteration N] [--max-size BYTES] [--no-validate]
-                      [--print-prompt] [--strict] [--thread] [--tools FILE]
+USAGE='usage: toolcall-parse [-hqu] [--errors=json|text] [--events] [--format NAME]
+                      [--iteration N] [--lines] [--max-size BYTES]
+                      [--no-validate] [-o none|report] [--print-prompt]
+                      [--strict] [--summary] [--thread] [--tools FILE]
                       [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
