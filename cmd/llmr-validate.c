@@ -9,6 +9,7 @@
  * exits 1 when a document is invalid, 3 when a file cannot be read.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -16,7 +17,6 @@
 #include "diag.h"
 #include "embed.h"
 #include "io.h"
-#include "jsonx.h"
 #include "llmr.h"
 #include "verdict.h"
 #include "xalloc.h"
@@ -57,6 +57,7 @@ struct run {
 	enum output		 output;
 	int			 feedback;
 	int			 lines;
+	const char		*name;		/* the operand being read */
 	struct verdict_tally	 tally;
 	struct diag_list	 errs;		/* a line that is no string */
 	struct diag_item	*placed;	/* a line's problems, placed */
@@ -119,9 +120,11 @@ done(struct run *r, int status, const char *name, unsigned long line,
  * are placed where their text is written in the line.
  */
 static int
-check_line(struct run *r, const char *name, const char *s, size_t n,
-    unsigned long lineno, int *status)
+check_line(void *arg, const char *s, size_t n, unsigned long lineno,
+    int *status)
 {
+	struct run *r = arg;
+	const char *name = r->name;
 	const struct diag_item *v;
 	size_t nv, tok;
 
@@ -144,35 +147,6 @@ check_line(struct run *r, const char *name, const char *s, size_t n,
 	    llmr_doc(r->v));
 }
 
-/* --lines: each line that is not blank a document. */
-static int
-process_lines(FILE *fp, const char *name, struct run *r)
-{
-	struct verdict_lines lr;
-	const char *s;
-	size_t n, base;
-	unsigned long lineno;
-	int status = DIAG_OK, st, more;
-
-	verdict_lines_init(&lr, fileno(fp));
-	for (lineno = 1; (more = verdict_lines_next(&lr, &s, &n, &base)) == 1;
-	    lineno++) {
-		if (jsonx_skip_ws(s, n, 0) == n)
-			continue;
-		if (check_line(r, name, s, n, lineno, &st) != 0) {
-			status = DIAG_TROUBLE;
-			break;
-		}
-		status = diag_max(status, st);
-	}
-	if (more == -1) {
-		diag_warn("%s", name);
-		status = DIAG_TROUBLE;
-	}
-	verdict_lines_free(&lr);
-	return status;
-}
-
 /* Validates one operand: a document, or with --lines one a line. */
 static int
 process(FILE *fp, const char *name, void *arg)
@@ -183,8 +157,10 @@ process(FILE *fp, const char *name, void *arg)
 	int status;
 
 	r->opts.file = name;
-	if (r->lines)
-		return process_lines(fp, name, r);
+	if (r->lines) {
+		r->name = name;
+		return verdict_each(fileno(fp), name, check_line, r);
+	}
 	/* as far as llmr_check looks: to the first NUL byte */
 	buf_reset(&r->in);
 	if (io_slurp_text(fp, &r->in) != 0) {

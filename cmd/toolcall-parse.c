@@ -17,7 +17,6 @@
 #include "cmd.h"
 #include "diag.h"
 #include "io.h"
-#include "jsonx.h"
 #include "num.h"
 #include "toolcall.h"
 #include "tooldefs.h"
@@ -90,6 +89,7 @@ format_arg(const char *name)
 struct run {
 	struct toolcall_opts	 opts;
 	int			 lines;
+	const char		*name;		/* the operand being read */
 	int			 report;	/* -o report */
 	struct verdict_tally	 tally;
 	struct diag_list	 diags;		/* an input's, to place or report */
@@ -184,9 +184,11 @@ process_stream(FILE *fp, const char *name, struct run *r)
  * standard output has failed.
  */
 static int
-check_line(struct run *r, const char *name, const char *s, size_t n,
-    unsigned long lineno, int *status)
+check_line(void *arg, const char *s, size_t n, unsigned long lineno,
+    int *status)
 {
+	struct run *r = arg;
+	const char *name = r->name;
 	struct toolcall *tc;
 	size_t tok;
 	int bad;
@@ -208,42 +210,15 @@ check_line(struct run *r, const char *name, const char *s, size_t n,
 	return done(r, *status, name, lineno);
 }
 
-/* --lines: each line that is not blank a model's output. */
-static int
-process_lines(FILE *fp, const char *name, struct run *r)
-{
-	struct verdict_lines lr;
-	const char *s;
-	size_t n, base;
-	unsigned long lineno;
-	int status = DIAG_OK, st, more;
-
-	verdict_lines_init(&lr, fileno(fp));
-	for (lineno = 1; (more = verdict_lines_next(&lr, &s, &n, &base)) == 1;
-	    lineno++) {
-		if (jsonx_skip_ws(s, n, 0) == n)
-			continue;
-		if (check_line(r, name, s, n, lineno, &st) != 0) {
-			status = DIAG_TROUBLE;
-			break;
-		}
-		status = diag_max(status, st);
-	}
-	if (more == -1) {
-		diag_warn("%s", name);
-		status = DIAG_TROUBLE;
-	}
-	verdict_lines_free(&lr);
-	return status;
-}
-
 static int
 process(FILE *fp, const char *name, void *arg)
 {
 	struct run *r = arg;
 
-	if (r->lines)
-		return process_lines(fp, name, r);
+	if (r->lines) {
+		r->name = name;
+		return verdict_each(fileno(fp), name, check_line, r);
+	}
 	return process_stream(fp, name, r);
 }
 

@@ -142,6 +142,40 @@ verdict_lines_next(struct verdict_lines *r, const char **s, size_t *n,
 	}
 }
 
+/*
+ * --lines of llmr-validate and toolcall-parse: each line of fd that is
+ * not blank handed to fn, one at a time, so that memory grows with the
+ * longest line. Returns the highest status of the lines, or DIAG_TROUBLE
+ * once fn has stopped or fd cannot be read (said, as name).
+ */
+int
+verdict_each(int fd, const char *name, verdict_line_fn *fn, void *arg)
+{
+	struct verdict_lines lr;
+	const char *s;
+	size_t n, base;
+	unsigned long lineno;
+	int status = DIAG_OK, st, more;
+
+	verdict_lines_init(&lr, fd);
+	for (lineno = 1; (more = verdict_lines_next(&lr, &s, &n, &base)) == 1;
+	    lineno++) {
+		if (jsonx_skip_ws(s, n, 0) == n)
+			continue;
+		if (fn(arg, s, n, lineno, &st) != 0) {
+			status = DIAG_TROUBLE;
+			break;
+		}
+		status = diag_max(status, st);
+	}
+	if (more == -1) {
+		diag_warn("%s", name);
+		status = DIAG_TROUBLE;
+	}
+	verdict_lines_free(&lr);
+	return status;
+}
+
 /* The column of byte off of line lineno, s[0..n), in characters. */
 static unsigned long
 column(const char *s, size_t n, unsigned long lineno, size_t off)

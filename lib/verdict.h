@@ -43,6 +43,14 @@ void	verdict_close(struct buf *);
 void	verdict_tally(struct verdict_tally *, int);
 void	verdict_summary(struct buf *, const struct verdict_tally *, int, int);
 
+/*
+ * A line of verdict_each, not blank, numbered from 1: its status in *st;
+ * returns -1 to stop reading (the output has failed), else 0.
+ */
+typedef int	verdict_line_fn(void *, const char *, size_t, unsigned long,
+		    int *);
+
+int	verdict_each(int, const char *, verdict_line_fn *, void *);
 void	verdict_lines_init(struct verdict_lines *, int);
 int	verdict_lines_next(struct verdict_lines *, const char **, size_t *,
 	    size_t *);
