@@ -295,28 +295,27 @@ verdict_place(const char *s, size_t n, size_t tok, unsigned long lineno,
     struct diag_item *v, size_t nv)
 {
 	unsigned long line, col;
-	uint32_t c;
-	size_t i, j, k;
-	int cr;
+	uint32_t c, next;
+	size_t i, j, k, kn;
 
 	for (j = 0; j < nv; j++) {
 		line = col = 1;
-		cr = 0;
 		for (i = tok + 1; i < n && s[i] != '"'; i += k) {
 			if (line > v[j].line || (line == v[j].line &&
 			    col >= v[j].col))
 				break;
 			k = raw_char(s, n, i, &c);
-			if (c == '\n' && cr)
-				cr = 0;
-			else if (c == '\n' || c == '\r') {
+			/* CR LF is one line end: taken as one step */
+			if (c == '\r' && i + k < n && s[i + k] != '"') {
+				kn = raw_char(s, n, i + k, &next);
+				if (next == '\n')
+					k += kn;
+			}
+			if (c == '\n' || c == '\r') {
 				line++;
 				col = 1;
-				cr = c == '\r';
-			} else {
+			} else
 				col++;
-				cr = 0;
-			}
 		}
 		v[j].line = lineno;
 		v[j].col = column(s, n, lineno, i < n ? i : n);
