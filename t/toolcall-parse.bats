@@ -2158,3 +2158,12 @@ $USAGE"
 	run -0 --separate-stderr toolcall-parse -o report -o none "$TOP/examples/model-output.txt"
 	assert_output "$(toolcall-parse "$TOP/examples/model-output.txt")"
 }
+
+@test "--lines with --events: an error event's place is in the output, its diagnostic's in the file" {
+	jq -Rs . "$TOP/examples/bad-calls.txt" >l.jsonl
+	run -1 --separate-stderr toolcall-parse --lines --events l.jsonl
+	assert_equal "$(printf '%s\n' "$output" | jq -c 'select(.type == "error") | [.line, .column]')" '[17,23]
+[23,1]'
+	assert_equal "$stderr" 'l.jsonl:1:308: error: malformed tool call: mismatched tag
+l.jsonl:1:372: error: truncated tool call: input ended before </tool>'
+}
