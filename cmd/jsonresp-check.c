@@ -16,6 +16,7 @@
 #include "jsonresp.h"
 #include "jsschema.h"
 #include "src.h"
+#include "verdict.h"
 
 enum {
 	OPT_ASSERT_FORMAT = CMD_OPT_FIRST, OPT_DRAFT, OPT_FEEDBACK, OPT_FIND, OPT_LINES,
@@ -62,7 +63,7 @@ struct run {
 	int		 lines;
 	int		 feedback;
 	int		 output;	/* enum jsonresp_output */
-	struct jsonresp_tally tally;
+	struct verdict_tally tally;
 	struct buf	 out;
 };
 
@@ -77,7 +78,7 @@ report(const struct jsonresp *jr, int status, void *arg)
 	struct run *r = arg;
 
 	diag_list_print(jsonresp_diags(jr), r->name);
-	jsonresp_tally(&r->tally, status);
+	verdict_tally(&r->tally, status);
 	buf_reset(&r->out);
 	if (r->output == JSONRESP_OUT_REPORT)
 		jsonresp_report(&r->out, jr, r->name, r->lines, status);
@@ -224,8 +225,8 @@ main(int argc, char *argv[])
 	status = cmd_loop(argc, argv, process, &r);
 	if (summary) {
 		buf_reset(&r.out);
-		jsonresp_summary(&r.out, &r.tally,
-		    r.output != JSONRESP_OUT_NONE);
+		verdict_summary(&r.out, &r.tally,
+		    r.output != JSONRESP_OUT_NONE, 1);
 		(void)io_write(r.out.data, r.out.len, stdout);
 	}
 	status = cmd_exit(status);

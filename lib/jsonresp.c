@@ -1,10 +1,8 @@
 /* jsonresp: seed 002's response checks, feedback and prompt. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -13,6 +11,7 @@
 #include "jsonx.h"
 #include "jsschema.h"
 #include "src.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 static const char feedback_head[] = "\xE2\x9A\xA0\xEF\xB8\x8F Your previous "
@@ -537,70 +536,6 @@ line_src(struct src *src, const char *name, const char *s, size_t n,
 	src_setrecord(src, lineno);
 }
 
-/* --lines reads its input in chunks, and keeps the line being read. */
-struct jsonresp_reader {
-	int		 fd;
-	struct buf	 in;
-	size_t		 off;		/* in.data[0]'s offset in the input */
-	size_t		 start;		/* the next line's, in in */
-	size_t		 scan;		/* where its '\n' may be, in in */
-	int		 eof;
-};
-
-/*
- * The next line of the input, without its '\n': 1 with it at *s, n bytes
- * long, *base its offset in the input; 0 at the end; -1 on a read error,
- * errno set. read(2) as in io_slurp_text: a line is handed on as soon as
- * it has come, and a NUL byte ends the input just after it.
- */
-static int
-next_line(struct jsonresp_reader *r, const char **s, size_t *n,
-    size_t *base)
-{
-	char *nl = NULL, *nul;
-	ssize_t got;
-
-	for (;;) {
-		if (r->in.len > r->scan)
-			nl = memchr(r->in.data + r->scan, '\n',
-			    r->in.len - r->scan);
-		if (nl != NULL || (r->eof && r->start < r->in.len)) {
-			*s = r->in.data + r->start;
-			*n = (nl != NULL ? (size_t)(nl - r->in.data) :
-			    r->in.len) - r->start;
-			*base = r->off + r->start;
-			r->start = r->scan = r->start + *n + (nl != NULL);
-			return 1;
-		}
-		if (r->eof)
-			return 0;
-		/* the line begun goes to the front, more is read after it */
-		if (r->start > 0) {
-			memmove(r->in.data, r->in.data + r->start,
-			    r->in.len - r->start);
-			r->in.len -= r->start;
-			r->off += r->start;
-			r->start = 0;
-		}
-		r->scan = r->in.len;
-		buf_reserve(&r->in, 65536 + 1);
-		got = read(r->fd, r->in.data + r->in.len,
-		    r->in.cap - r->in.len - 1);
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got == -1)
-			return -1;
-		if (got == 0)
-			r->eof = 1;
-		else if ((nul = memchr(r->in.data + r->in.len, '\0',
-		    (size_t)got)) != NULL) {
-			r->in.len = (size_t)(nul - r->in.data) + 1;
-			r->eof = 1;
-		} else
-			r->in.len += (size_t)got;
-	}
-}
-
 /*
  * --lines: each line of fp is a document, checked (a blank one skipped)
  * and then handed to report, one line at a time, so that memory grows
@@ -612,16 +547,16 @@ int
 jsonresp_lines(struct jsonresp *jr, FILE *fp, const char *name,
     jsonresp_report_fn *report, void *arg)
 {
-	struct jsonresp_reader r;
+	struct verdict_lines r;
 	struct src src;
 	const char *line;
 	size_t n;
 	unsigned long lineno;
 	int status = DIAG_OK, st, more;
 
-	memset(&r, 0, sizeof(r));
-	r.fd = fileno(fp);
-	for (lineno = 1; (more = next_line(&r, &line, &n, &jr->base)) == 1;
+	verdict_lines_init(&r, fileno(fp));
+	for (lineno = 1; (more = verdict_lines_next(&r, &line, &n,
+	    &jr->base)) == 1;
 	    lineno++) {
 		line_src(&src, name, line, n, lineno);
 		if (jsonx_skip_ws(line, n, src.start) == n)
@@ -636,7 +571,7 @@ jsonresp_lines(struct jsonresp *jr, FILE *fp, const char *name,
 		status = DIAG_TROUBLE;
 	}
 	jr->base = 0;
-	buf_free(&r.in);
+	verdict_lines_free(&r);
 	return status;
 }
 
@@ -697,55 +632,16 @@ jsonresp_clean(struct buf *b, const struct jsonresp *jr)
 }
 
 /*
- * -o report: the last document's line, {"file", "line" (with lines),
- * "valid", "status", "errors"}, its problems in the order found, each
- * in the --errors=json shape.
+ * -o report: the last document's record (lib/verdict), its problems in
+ * the order found.
  */
 void
 jsonresp_report(struct buf *b, const struct jsonresp *jr, const char *file,
     int lines, int status)
 {
-	size_t i;
-
-	buf_adds(b, "{\"file\":\"");
-	diag_escape(b, file, strlen(file), DIAG_ESC_JSON);
-	buf_addc(b, '"');
-	if (lines)
-		buf_printf(b, ",\"line\":%lu", jr->line);
-	buf_printf(b, ",\"valid\":%s,\"status\":%d,\"errors\":[",
-	    status == DIAG_INVALID ? "false" : "true", status);
-	for (i = 0; i < jr->diags.n; i++) {
-		if (i > 0)
-			buf_addc(b, ',');
-		diag_item_json(b, file, &jr->diags.v[i]);
-	}
-	buf_adds(b, "]}\n");
-}
-
-/* A document's status counted for --summary. */
-void
-jsonresp_tally(struct jsonresp_tally *t, int status)
-{
-	t->documents++;
-	if (status == DIAG_INVALID)
-		t->invalid++;
-	else
-		t->valid++;
-	if (status == DIAG_CRITICAL)
-		t->critical++;
-	else if (status == DIAG_EMERGENCY)
-		t->emergency++;
-}
-
-/* --summary's line: a JSON object with json, else a sentence. */
-void
-jsonresp_summary(struct buf *b, const struct jsonresp_tally *t, int json)
-{
-	buf_printf(b, json ? "{\"documents\":%lu,\"valid\":%lu,"
-	    "\"invalid\":%lu,\"critical\":%lu,\"emergency\":%lu}\n" :
-	    "%lu documents: %lu valid, %lu invalid, %lu critical, "
-	    "%lu emergency\n", t->documents, t->valid, t->invalid,
-	    t->critical, t->emergency);
+	verdict_open(b, file, lines ? jr->line : 0, status, jr->diags.v,
+	    jr->diags.n);
+	verdict_close(b);
 }
 
 /*

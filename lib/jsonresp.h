@@ -12,8 +12,7 @@
  * to the model, and jsonresp_prompt puts a schema into seed 002's
  * prompt. With clean, an accepted document's text is kept without its
  * fence, prose and white space, for jsonresp_clean; jsonresp_report
- * renders a document's verdict and problems as a line of JSON, and
- * jsonresp_summary the counts of a run.
+ * renders a document's verdict and problems as lib/verdict's record.
  * A checker serves any number of documents, one after another;
  * what it holds stays valid until the next jsonresp_check.
  */
@@ -49,15 +48,6 @@ enum jsonresp_output {
 	JSONRESP_OUT_REPORT	/* a line of verdict, status and errors */
 };
 
-/* The counts of --summary. */
-struct jsonresp_tally {
-	unsigned long	documents;
-	unsigned long	valid;		/* status 0, 4 or 5 */
-	unsigned long	invalid;
-	unsigned long	critical;
-	unsigned long	emergency;
-};
-
 struct jsonresp;
 
 /*
@@ -77,9 +67,6 @@ int		 jsonresp_output_arg(const char *);
 void		 jsonresp_clean(struct buf *, const struct jsonresp *);
 void		 jsonresp_report(struct buf *, const struct jsonresp *,
 		    const char *, int, int);
-void		 jsonresp_tally(struct jsonresp_tally *, int);
-void		 jsonresp_summary(struct buf *, const struct jsonresp_tally *,
-		    int);
 
 int		 jsonresp_unfence(const char *, size_t *, size_t *);
 json_t		*jsonresp_find(const char *, size_t, size_t, size_t *,

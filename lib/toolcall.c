@@ -343,13 +343,18 @@ is_ws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* A problem said at once, or kept in the caller's list. */
 static void
-diag_pos(enum diag_severity sev, const char *file, const struct pos *p,
+diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
     const char *rule, const char *msg)
 {
-	struct diag_loc loc = { file, p->line, p->col, NULL };
+	struct diag_loc loc = { tc->file, p->line, p->col, NULL };
 
-	diag_at(sev, &loc, rule, "%s", msg);
+	if (tc->opt.diags != NULL)
+		diag_list_add(tc->opt.diags, sev, p->line, p->col, rule, NULL,
+		    "%s", msg);
+	else
+		diag_at(sev, &loc, rule, "%s", msg);
 }
 
 /* Output. A failed write is remembered and reported by the caller. */
@@ -403,6 +408,8 @@ put_ulong(struct toolcall *tc, unsigned long v)
 static void
 flush(struct toolcall *tc)
 {
+	if (tc->out == NULL)
+		return;
 	if (fflush(tc->out) == EOF || ferror(tc->out))
 		tc->trouble = 1;
 }
@@ -546,7 +553,7 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 
 	snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
 	    "offset %llu", (unsigned char)s[0], tc->pos.off);
-	diag_pos(DIAG_ERROR, tc->file, &tc->pos, "utf8", msg);
+	diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
 	tc->status = DIAG_INVALID;
 	/* one character, whatever its bytes: no line ends in it */
 	advance(&tc->pos, s, n);
@@ -865,7 +872,7 @@ call_error(struct toolcall *tc, struct pos p, const char *rule,
 	va_start(ap, fmt);
 	buf_vprintf(&tc->msg, fmt, ap);
 	va_end(ap);
-	diag_pos(DIAG_ERROR, tc->file, &p, rule, buf_cstr(&tc->msg));
+	diag_pos(tc, DIAG_ERROR, &p, rule, buf_cstr(&tc->msg));
 }
 
 /* An error at a byte expat was given: fed offsets count the "amp;"s. */
@@ -1882,7 +1889,7 @@ emit_call(struct toolcall *tc)
 		tc->build = 1;
 		args = put_call(tc, def);
 		tc->build = 0;
-		tc->sink = NULL;
+		tc->sink = tc->opt.sink;
 		r = call_valid(tc, def, args);
 		json_decref(args);
 		if (r != 0)
@@ -2184,7 +2191,7 @@ amp_literal(struct toolcall *tc)
 	}
 	advance(&tc->wpos, tc->raw.data + tc->wraw, tc->ampraw - tc->wraw);
 	tc->wraw = tc->ampraw;
-	diag_pos(DIAG_WARNING, tc->file, &tc->wpos, "bare-ampersand",
+	diag_pos(tc, DIAG_WARNING, &tc->wpos, "bare-ampersand",
 	    "bare \"&\" taken as text (write &amp;)");
 	if (tc->nins == tc->insc) {
 		tc->insc = tc->insc ? 2 * tc->insc : 16;
@@ -3096,6 +3103,7 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	if (tc->maxitems < ITEMS_MIN)
 		tc->maxitems = ITEMS_MIN;
 	tc->out = out;
+	tc->sink = tc->opt.sink;
 	tc->file = file;
 	tc->status = DIAG_OK;
 	tc->pos.line = tc->pos.col = 1;

@@ -3,6 +3,8 @@
  * fed a model's output in pieces of any size, finds every <tool> block in
  * the prose, and writes each call as one JSON line the moment its </tool>
  * has been read (or, with events, the prose, calls and errors in order).
+ * A caller may take the records in a buffer and the problems in a list
+ * instead (toolcall-parse's -o report).
  */
 #ifndef LLMKIT_TOOLCALL_H
 #define LLMKIT_TOOLCALL_H
@@ -10,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct buf;
+struct diag_list;
 struct tooldefs;
 
 struct toolcall_opts {
@@ -22,6 +26,8 @@ struct toolcall_opts {
 	int	thread;		/* thread-serialize's events */
 	long	iteration;	/* theirs, with thread */
 	int	format;		/* TOOLCALL_FMT_* */
+	struct buf *sink;	/* or NULL: records go here, not to the FILE */
+	struct diag_list *diags;	/* or NULL: problems kept, not said */
 };
 
 /*

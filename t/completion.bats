@@ -215,7 +215,7 @@ same_options() {
 	run bash_complete "jsonresp-check -oj"
 	assert_output "-ojson"
 	run bash_complete "llmr-validate -o "
-	assert_output $'none\njson\ntext'
+	assert_output $'none\njson\nreport\ntext'
 	run bash_complete "llmr-validate --type "
 	assert_output $'query\nresponse'
 	run bash_complete "llmr-validate -t r"

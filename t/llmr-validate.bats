@@ -12,8 +12,8 @@ bats_require_minimum_version 1.5.0
 
 D="$DATA/llmr-validate"
 USAGE='usage: llmr-validate [-hqW] [--errors=json|text] [--feedback] [--find]
-                     [-o none|json|text] [--strict] [-t query|response]
-                     [FILE ...]
+                     [--lines] [-o none|json|report|text] [--strict]
+                     [--summary] [-t query|response] [FILE ...]
        llmr-validate --print-prompt'
 HINT=' (use --find to read a document inside other text)'
 SEED_JSON='{"response":"For college savings, financial advisors often recommend 529 plans. They offer tax advantages and can be used for qualified education expenses. The amount to save depends on factors like current age of children, expected college costs, and your timeframe.","subjects":[{"name":"college-savings","description":"Discussion of saving strategies for children'"'"'s higher education","isNew":true,"keywords":[{"term":"529-plan","confidence":0.95},{"term":"tax-advantages","confidence":0.85},{"term":"education-expenses","confidence":0.9},{"term":"financial-planning","confidence":0.75}]}],"summaryUpdate":"User asked about college savings amounts. Assistant explained 529 plans and mentioned that savings targets depend on children'"'"'s ages and expected costs."}'
@@ -94,10 +94,10 @@ $USAGE"
 $USAGE"
 }
 
-@test "-o with a value other than none, json or text is a usage error" {
+@test "-o with a value other than none, json, report or text is a usage error" {
 	run -2 --separate-stderr llmr-validate -o xml "$D/seed-response.xml"
 	assert_output ""
-	assert_equal "$stderr" "llmr-validate: -o must be none, json or text, not \"xml\"
+	assert_equal "$stderr" "llmr-validate: -o must be none, json, report or text, not \"xml\"
 $USAGE"
 }
 
@@ -1179,4 +1179,75 @@ $QUERY_JSON"
 	sed 's|$|\r|' "$D/seed-response.xml" | sed 's|isNew="true"|isNew="yes"|' >r.xml
 	run -1 --separate-stderr llmr-validate r.xml
 	assert_equal "$stderr" 'r.xml:4:115: error: /llmResponse/analysis/subject[1]: isNew "yes" is not "true" or "false"'
+}
+
+@test "--lines reads a JSON string a line and reports each problem where its text is written" {
+	run -1 --separate-stderr llmr-validate --lines "$TOP/examples/replies.jsonl"
+	assert_output ""
+	assert_equal "$stderr" "$TOP/examples/replies.jsonl:2:212: error: /llmResponse/analysis/subject[1]: isNew \"yes\" is not \"true\" or \"false\"
+$TOP/examples/replies.jsonl:2:261: error: /llmResponse/analysis/subject[1]/keyword[1]: confidence \"1.4\" is outside 0.0-1.0"
+}
+
+@test "--lines places a problem past escapes, CR LF and a surrogate pair, and skips blank lines" {
+	printf '%s\n' '"<llmResponse>\n<response>\u00e9 & B</response></llmResponse>"' '' \
+	    '"<llmQuery>\r\n<x>\ud83d\ude00</llmQuery>"' >l.jsonl
+	run -1 --separate-stderr llmr-validate --lines l.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'l.jsonl:1:34: error: bare "&" (write &amp;)
+l.jsonl:3:33: error: mismatched tag'
+}
+
+@test "-o report writes one record a line, valid or not, in the shape jsonresp-check writes" {
+	printf '%s\n' '"<llmResponse>\n<response>\u00e9 & B</response></llmResponse>"' '' \
+	    "$(jq -Rs . "$D/seed-response.xml")" >l.jsonl
+	run -1 --separate-stderr llmr-validate -q --lines -o report l.jsonl
+	assert_output '{"file":"l.jsonl","line":1,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":1,"column":34,"severity":"error","rule":"bare-ampersand","message":"bare \"&\" (write &amp;)"}]}
+{"file":"l.jsonl","line":3,"valid":true,"status":0,"errors":[]}'
+	assert_equal "$stderr" ""
+}
+
+@test "-o report of a file has no line, and -W's warnings are in its errors" {
+	run -1 --separate-stderr llmr-validate -q -W -o report "$D/seed-response.xml" "$TOP/examples/bad-reply.xml"
+	assert_equal "${lines[0]}" "{\"file\":\"$D/seed-response.xml\",\"valid\":true,\"status\":0,\"errors\":[]}"
+	assert_equal "$(printf '%s\n' "${lines[1]}" | jq -c '[.file == "'"$TOP"'/examples/bad-reply.xml", .valid, .status, [.errors[] | "\(.line):\(.column):\(.severity)"]]')" \
+	    '[true,false,1,["2:3:warning","4:5:warning","4:37:warning","4:90:error","5:32:error","6:16:warning","6:32:warning"]]'
+	assert_equal "${#lines[@]}" 2
+}
+
+@test "a line that is not one JSON string is invalid, and says what it is" {
+	printf '%s\n' '42' '{"reply":"<llmQuery/>"}' '"a" x' '[1' >l.jsonl
+	run -1 --separate-stderr llmr-validate --lines l.jsonl
+	assert_output ""
+	assert_equal "$stderr" "l.jsonl:1:1: error: expected a JSON string that holds the text, found a number
+l.jsonl:2:1: error: expected a JSON string that holds the text, found an object
+l.jsonl:3:5: error: invalid JSON: text after the string
+l.jsonl:4:3: error: invalid JSON: ']' expected near end of file"
+	run -1 --separate-stderr llmr-validate -q --lines -o report l.jsonl
+	assert_equal "${lines[0]}" '{"file":"l.jsonl","line":1,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":1,"column":1,"severity":"error","rule":"line-type","message":"expected a JSON string that holds the text, found a number"}]}'
+	assert_equal "${lines[2]}" '{"file":"l.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":3,"column":5,"severity":"error","rule":"json-syntax","message":"invalid JSON: text after the string"}]}'
+	assert_equal "${#lines[@]}" 4
+}
+
+@test "--summary counts the documents: a sentence, or a JSON object with -o report" {
+	run -1 --separate-stderr llmr-validate -q --lines --summary "$TOP/examples/replies.jsonl"
+	assert_output "2 documents: 1 valid, 1 invalid"
+	run -1 --separate-stderr llmr-validate -q --lines -o report --summary "$TOP/examples/replies.jsonl"
+	assert_equal "${lines[2]}" '{"documents":2,"valid":1,"invalid":1}'
+	run -0 --separate-stderr llmr-validate --summary "$D/seed-response.xml"
+	assert_output "1 documents: 1 valid, 0 invalid"
+}
+
+@test "-o json and -o text go with --lines, a valid line each" {
+	run -1 --separate-stderr llmr-validate -q --lines -o text "$TOP/examples/replies.jsonl"
+	assert_output "$(llmr-validate -o text "$TOP/examples/reply.xml")"
+}
+
+@test "--feedback cannot go with --lines, -o report or --summary" {
+	for o in --lines '-o report' --summary; do
+		# shellcheck disable=SC2086
+		run -2 --separate-stderr llmr-validate --feedback $o
+		assert_output ""
+		assert_equal "$stderr" "llmr-validate: --feedback cannot go with --lines, -o report or --summary: it is for one document, and alone on standard output
+$USAGE"
+	done
 }

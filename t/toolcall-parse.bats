@@ -9,9 +9,10 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hu] [--errors=json|text] [--events] [--format NAME]
-                      [--iteration N] [--max-size BYTES] [--no-validate]
-                      [--print-prompt] [--strict] [--thread] [--tools FILE]
+USAGE='usage: toolcall-parse [-hqu] [--errors=json|text] [--events] [--format NAME]
+                      [--iteration N] [--lines] [--max-size BYTES]
+                      [--no-validate] [-o none|report] [--print-prompt]
+                      [--strict] [--summary] [--thread] [--tools FILE]
                       [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
@@ -2084,4 +2085,85 @@ a.c
 	run -1 --separate-stderr toolcall-parse --format hermes --tools tools.json in.txt
 	assert_output "$want"
 	assert_equal "$stderr" "$err"
+}
+
+@test "--lines reads a model's output a JSON line and writes its calls, problems placed in the line" {
+	run -1 --separate-stderr toolcall-parse --lines "$TOP/examples/outputs.jsonl"
+	assert_equal "$(printf '%s\n' "$output" | jq -r .tool_name | tr '\n' ' ')" \
+	    "read_file write_to_file execute_command list_files "
+	assert_equal "$stderr" "$TOP/examples/outputs.jsonl:2:308: error: malformed tool call: mismatched tag
+$TOP/examples/outputs.jsonl:2:372: error: truncated tool call: input ended before </tool>"
+}
+
+@test "--lines: the calls of a line are those of the same output read as a file" {
+	jq -Rs . "$TOP/examples/model-output.txt" >l.jsonl
+	run -0 --separate-stderr toolcall-parse --lines l.jsonl
+	assert_output "$(toolcall-parse "$TOP/examples/model-output.txt")"
+	assert_equal "$stderr" ""
+}
+
+@test "-o report writes one record an output: verdict, errors, warnings and the calls" {
+	printf '%s\n' '"a <tool><tool_name>x</tool_name><arguments><n>1</n><s>A &amp; B</s></arguments></tool> & <tool>"' \
+	    '' '"<tool><tool_name>x</tool_name><arguments><s>A & B</s></arguments></tool>"' \
+	    '"no call here"' >l.jsonl
+	run -1 --separate-stderr toolcall-parse --lines -o report l.jsonl
+	assert_output '{"file":"l.jsonl","line":1,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":1,"column":91,"severity":"error","rule":"truncated","message":"truncated tool call: input ended before </tool>"}],"calls":[{"server_name":"local","tool_name":"x","arguments":{"n":1,"s":"A & B"}}]}
+{"file":"l.jsonl","line":3,"valid":true,"status":0,"errors":[{"file":"l.jsonl","line":3,"column":48,"severity":"warning","rule":"bare-ampersand","message":"bare \"&\" taken as text (write &amp;)"}],"calls":[{"server_name":"local","tool_name":"x","arguments":{"s":"A & B"}}]}
+{"file":"l.jsonl","line":4,"valid":true,"status":0,"errors":[],"calls":[]}'
+	assert_equal "$stderr" 'l.jsonl:1:91: error: truncated tool call: input ended before </tool>
+l.jsonl:3:48: warning: bare "&" taken as text (write &amp;)'
+}
+
+@test "-o report of a file: one record, no line, its positions those of the file" {
+	run -1 --separate-stderr toolcall-parse -q -o report "$TOP/examples/bad-calls.txt"
+	assert_equal "$(printf '%s\n' "$output" | jq -c '[.file == "'"$TOP"'/examples/bad-calls.txt", has("line"), .valid, .status, [.errors[] | "\(.line):\(.column)"], [.calls[].tool_name]]')" \
+	    '[true,false,false,1,["17:23","23:1"],["list_files"]]'
+	assert_equal "$stderr" ""
+}
+
+@test "-q silences the diagnostics, not the status" {
+	run -1 --separate-stderr toolcall-parse -q "$TOP/examples/bad-calls.txt"
+	assert_output '{"server_name":"local","tool_name":"list_files","arguments":{"path":"src","recursive":true}}'
+	assert_equal "$stderr" ""
+}
+
+@test "a line that is not one JSON string is bad, and says what it is" {
+	printf '%s\n' 'null' '"<tool>" ,' >l.jsonl
+	run -1 --separate-stderr toolcall-parse --lines -o report l.jsonl
+	assert_output '{"file":"l.jsonl","line":1,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":1,"column":1,"severity":"error","rule":"line-type","message":"expected a JSON string that holds the text, found null"}],"calls":[]}
+{"file":"l.jsonl","line":2,"valid":false,"status":1,"errors":[{"file":"l.jsonl","line":2,"column":10,"severity":"error","rule":"json-syntax","message":"invalid JSON: text after the string"}],"calls":[]}'
+	assert_equal "$stderr" 'l.jsonl:1:1: error: expected a JSON string that holds the text, found null
+l.jsonl:2:10: error: invalid JSON: text after the string'
+}
+
+@test "--summary counts the outputs: a sentence, or a JSON object with -o report" {
+	run -1 --separate-stderr toolcall-parse -q --lines --summary "$TOP/examples/outputs.jsonl"
+	assert_equal "${lines[${#lines[@]}-1]}" "3 documents: 2 valid, 1 invalid"
+	run -1 --separate-stderr toolcall-parse -q --lines -o report --summary "$TOP/examples/outputs.jsonl"
+	assert_equal "${lines[3]}" '{"documents":3,"valid":2,"invalid":1}'
+	assert_equal "${#lines[@]}" 4
+}
+
+@test "-o takes none or report, and report cannot go with --events or --thread" {
+	run -2 --separate-stderr toolcall-parse -o json
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: -o must be none or report, not \"json\"
+$USAGE"
+	run -2 --separate-stderr toolcall-parse -o report --events
+	assert_equal "$stderr" "toolcall-parse: -o report cannot go with --events: the record holds the calls
+$USAGE"
+	run -2 --separate-stderr toolcall-parse -o report --thread
+	assert_equal "$stderr" "toolcall-parse: -o report cannot go with --thread: the record holds the calls
+$USAGE"
+	run -0 --separate-stderr toolcall-parse -o report -o none "$TOP/examples/model-output.txt"
+	assert_output "$(toolcall-parse "$TOP/examples/model-output.txt")"
+}
+
+@test "--lines with --events: an error event's place is in the output, its diagnostic's in the file" {
+	jq -Rs . "$TOP/examples/bad-calls.txt" >l.jsonl
+	run -1 --separate-stderr toolcall-parse --lines --events l.jsonl
+	assert_equal "$(printf '%s\n' "$output" | jq -c 'select(.type == "error") | [.line, .column]')" '[17,23]
+[23,1]'
+	assert_equal "$stderr" 'l.jsonl:1:308: error: malformed tool call: mismatched tag
+l.jsonl:1:372: error: truncated tool call: input ended before </tool>'
 }

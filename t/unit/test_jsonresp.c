@@ -21,6 +21,7 @@
 #include "jsschema.h"
 #include "src.h"
 #include "unit.h"
+#include "verdict.h"
 
 static const char minimal[] = "{\"type\":\"response\",\"safety\":"
     "{\"is_safe\":true,\"danger_level\":null,\"detected_concerns\":[],"
@@ -475,7 +476,7 @@ test_clean(void)
 static void
 test_report(struct jsonresp *jr)
 {
-	struct jsonresp_tally t = { 0, 0, 0, 0, 0 };
+	struct verdict_tally t = { 0, 0, 0, 0, 0 };
 	struct buf b = BUF_INIT;
 	struct src src;
 	int st;
@@ -488,7 +489,7 @@ test_report(struct jsonresp *jr)
 	    "\"message\":\"expected object, found array\","
 	    "\"path\":\"\",\"keywordLocation\":\"/type\"}]}\n",
 	    "report: an invalid document, its errors as --errors=json");
-	jsonresp_tally(&t, st);
+	verdict_tally(&t, st);
 	buf_reset(&b);
 	src_init(&src, "l.jsonl", minimal, strlen(minimal));
 	src_setrecord(&src, 7);
@@ -497,15 +498,15 @@ test_report(struct jsonresp *jr)
 	unit_str(buf_cstr(&b), "{\"file\":\"l.jsonl\",\"line\":7,"
 	    "\"valid\":true,\"status\":0,\"errors\":[]}\n",
 	    "report: a valid line of --lines, with its line");
-	jsonresp_tally(&t, st);
-	jsonresp_tally(&t, DIAG_CRITICAL);
-	jsonresp_tally(&t, DIAG_EMERGENCY);
+	verdict_tally(&t, st);
+	verdict_tally(&t, DIAG_CRITICAL);
+	verdict_tally(&t, DIAG_EMERGENCY);
 	buf_reset(&b);
-	jsonresp_summary(&b, &t, 1);
+	verdict_summary(&b, &t, 1, 1);
 	unit_str(buf_cstr(&b), "{\"documents\":4,\"valid\":3,\"invalid\":1,"
 	    "\"critical\":1,\"emergency\":1}\n", "summary: as JSON");
 	buf_reset(&b);
-	jsonresp_summary(&b, &t, 0);
+	verdict_summary(&b, &t, 0, 1);
 	unit_str(buf_cstr(&b), "4 documents: 3 valid, 1 invalid, 1 critical, "
 	    "1 emergency\n", "summary: as text");
 	unit_long(jsonresp_output_arg("none"), JSONRESP_OUT_NONE, "-o none");

@@ -1,0 +1,209 @@
+/*
+ * test_verdict: the map step's pieces. The record with and without its
+ * line, a tool's own members after it, the counts of --summary with and
+ * without the danger levels; a line that holds a JSON string, and the
+ * lines that do not; a problem in a string's text moved to where that
+ * character is written in the line, past every kind of escape; and the
+ * loop over lines, blank ones skipped, stopped when asked.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "unit.h"
+#include "verdict.h"
+
+static void
+test_record(void)
+{
+	struct diag_item it = { DIAG_WARNING, 3, 9, "bare-ampersand", NULL,
+	    NULL, "bare \"&\"", 0 };
+	struct verdict_tally t = { 0, 0, 0, 0, 0 };
+	struct buf b = BUF_INIT;
+
+	verdict_open(&b, "a.jsonl", 3, DIAG_OK, &it, 1);
+	buf_adds(&b, ",\"calls\":[]");
+	verdict_close(&b);
+	unit_str(buf_cstr(&b), "{\"file\":\"a.jsonl\",\"line\":3,\"valid\":true,"
+	    "\"status\":0,\"errors\":[{\"file\":\"a.jsonl\",\"line\":3,"
+	    "\"column\":9,\"severity\":\"warning\",\"rule\":\"bare-ampersand\","
+	    "\"message\":\"bare \\\"&\\\"\"}],\"calls\":[]}\n",
+	    "record: a line's, a warning in it, a member of the tool's after");
+	buf_reset(&b);
+	verdict_open(&b, "<stdin>", 0, DIAG_INVALID, NULL, 0);
+	verdict_close(&b);
+	unit_str(buf_cstr(&b), "{\"file\":\"<stdin>\",\"valid\":false,"
+	    "\"status\":1,\"errors\":[]}\n", "record: a file's, no line");
+	verdict_tally(&t, DIAG_OK);
+	verdict_tally(&t, DIAG_INVALID);
+	verdict_tally(&t, DIAG_INVALID);
+	buf_reset(&b);
+	verdict_summary(&b, &t, 1, 0);
+	unit_str(buf_cstr(&b), "{\"documents\":3,\"valid\":1,\"invalid\":2}\n",
+	    "summary: JSON, no danger levels");
+	buf_reset(&b);
+	verdict_summary(&b, &t, 0, 0);
+	unit_str(buf_cstr(&b), "3 documents: 1 valid, 2 invalid\n",
+	    "summary: a sentence, no danger levels");
+	buf_free(&b);
+}
+
+/* verdict_string over s: its text, or its one error as "L:C rule: msg". */
+static const char *
+string(const char *s, unsigned long lineno, size_t *tok)
+{
+	static struct buf text;
+	struct diag_list errs = DIAG_LIST_INIT;
+	const char *r;
+
+	*tok = (size_t)-1;
+	if (verdict_string(s, strlen(s), lineno, &text, tok, &errs) == 0)
+		r = unit_fmt("%s", buf_cstr(&text));
+	else
+		r = unit_fmt("%lu:%lu %s: %s", errs.v[0].line, errs.v[0].col,
+		    errs.v[0].rule, errs.v[0].message);
+	unit_long((long)errs.n, *tok == (size_t)-1, "one error, or none");
+	diag_list_clear(&errs);
+	diag_list_free(&errs);
+	if (lineno == 0)
+		buf_free(&text);
+	return r;
+}
+
+static void
+test_string(void)
+{
+	size_t tok;
+
+	unit_str(string(" \t\"a\\nb\" ", 4, &tok), "a\nb", "a string, decoded");
+	unit_long((long)tok, 2, "its opening quote");
+	unit_str(string("\xEF\xBB\xBF\"x\"", 1, &tok), "x",
+	    "a byte order mark before the first line's string");
+	unit_str(string("\xEF\xBB\xBF\"x\"", 2, &tok),
+	    "2:1 json-syntax: invalid JSON: invalid token near "
+	    "'\xEF\xBB\xBF'",
+	    "the same bytes on a later line are no JSON");
+	unit_str(string("{\"a\":1}", 5, &tok), "5:1 line-type: expected a "
+	    "JSON string that holds the text, found an object", "an object");
+	unit_str(string("  true", 5, &tok), "5:3 line-type: expected a JSON "
+	    "string that holds the text, found a boolean", "a boolean, placed");
+	unit_str(string("\"\xC3\xA9\" x", 6, &tok), "6:5 json-syntax: invalid "
+	    "JSON: text after the string", "text after it, columns in "
+	    "characters");
+	unit_str(string("\"abc", 7, &tok), "7:1 json-syntax: invalid JSON: "
+	    "premature end of input near '\"abc'", "a string not ended");
+	unit_str(string("\"\"", 0, &tok), "", "the empty string");
+}
+
+/* Where verdict_place puts a problem at (line, col) of s's text. */
+static const char *
+place(const char *s, unsigned long line, unsigned long col)
+{
+	struct diag_item it;
+	size_t tok = strspn(s, " ");
+
+	memset(&it, 0, sizeof(it));
+	it.line = line;
+	it.col = col;
+	verdict_place(s, strlen(s), tok, 9, &it, 1);
+	return unit_fmt("%lu:%lu", it.line, it.col);
+}
+
+static void
+test_place(void)
+{
+	const char *s = "  \"ab\\ncd\\r\\nef\\rg\\u00e9\\ud83d\\ude00\xC3\xA9"
+	    "\\\"h\\\\i\\/j\\tk\"";
+
+	unit_str(place(s, 1, 1), "9:4", "the first character");
+	unit_str(place(s, 1, 2), "9:5", "the second");
+	unit_str(place(s, 1, 3), "9:6", "the escaped LF that ends line 1");
+	unit_str(place(s, 2, 1), "9:8", "line 2, after \\n");
+	unit_str(place(s, 2, 3), "9:10", "\\r\\n, one line end, 2 escapes");
+	unit_str(place(s, 3, 1), "9:14", "line 3, after \\r\\n");
+	unit_str(place(s, 4, 1), "9:18", "line 4, after a lone \\r");
+	unit_str(place(s, 4, 2), "9:19", "a \\u escape");
+	unit_str(place(s, 4, 3), "9:25", "a surrogate pair, one character");
+	unit_str(place(s, 4, 4), "9:37", "raw UTF-8, one column");
+	unit_str(place(s, 4, 5), "9:38", "\\\"");
+	unit_str(place(s, 4, 6), "9:40", "h");
+	unit_str(place(s, 4, 7), "9:41", "\\\\");
+	unit_str(place(s, 4, 9), "9:44", "\\/");
+	unit_str(place(s, 4, 11), "9:47", "\\t");
+	unit_str(place(s, 4, 12), "9:49", "k");
+	unit_str(place(s, 4, 13), "9:50", "the end: the closing quote");
+	unit_str(place(s, 8, 1), "9:50", "past the end: the closing quote");
+}
+
+struct each {
+	struct buf	 seen;
+	int		 stop;		/* at this line, -1 */
+};
+
+static int
+each_line(void *arg, const char *s, size_t n, unsigned long lineno, int *st)
+{
+	struct each *e = arg;
+
+	buf_printf(&e->seen, "%lu:", lineno);
+	buf_add(&e->seen, s, n);
+	buf_addc(&e->seen, ';');
+	*st = n > 0 && s[0] == 'x' ? DIAG_INVALID : DIAG_OK;
+	return (long)lineno == e->stop ? -1 : 0;
+}
+
+/* verdict_each over data; what it handed on goes to seen. */
+static int
+each(const char *data, size_t n, int stop, struct buf *seen)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	struct each e = { BUF_INIT, stop };
+	int fd, st;
+
+	unit_tmpfile(path, data, n);
+	if ((fd = open(path, O_RDONLY)) == -1)
+		unit_bail(path);
+	st = verdict_each(fd, "t.jsonl", each_line, &e);
+	close(fd);
+	unlink(path);
+	buf_free(seen);
+	*seen = e.seen;
+	return st;
+}
+
+static void
+test_each(void)
+{
+	static const char in[] = "a\n\n \t\nx\nb";
+	static const char nul[] = "a\nb\0c\nd\n";
+	struct buf seen = BUF_INIT;
+
+	unit_long(each(in, sizeof(in) - 1, 0, &seen), DIAG_INVALID,
+	    "each: the highest status");
+	unit_str(buf_cstr(&seen), "1:a;4:x;5:b;",
+	    "each: blank lines skipped, counted");
+	unit_long(each(in, sizeof(in) - 1, 4, &seen), DIAG_TROUBLE,
+	    "each: stopped");
+	unit_str(buf_cstr(&seen), "1:a;4:x;", "each: nothing after the stop");
+	unit_long(each(nul, sizeof(nul) - 1, 0, &seen), DIAG_OK,
+	    "each: a NUL ends the input");
+	unit_bytes(seen.data, seen.len, "1:a;2:b\0;", 9,
+	    "each: the line of the NUL, with it, is the last");
+	buf_free(&seen);
+}
+
+int
+main(int argc, char *argv[])
+{
+	diag_setprogname(argc > 0 ? argv[0] : "test_verdict");
+	test_record();
+	test_string();
+	test_place();
+	test_each();
+	unit_free();
+	return unit_done();
+}
