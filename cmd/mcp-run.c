@@ -4,7 +4,8 @@
  * on first use, without a shell), and writes each answer as the
  * tool_result or error event thread-serialize reads, in input order.
  * A call that fails or is refused is status 1; a server that cannot be
- * started or breaks the protocol, 3. --list-tools writes their tools.
+ * started or breaks the protocol, 3. --list-tools writes their tools,
+ * --list-servers their names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@
 #define READ_SIZE	65536
 
 enum {
-	OPT_LIST_TOOLS = CMD_OPT_FIRST,
+	OPT_LIST_SERVERS = CMD_OPT_FIRST,
+	OPT_LIST_TOOLS,
 	OPT_PROTOCOL,
 	OPT_SERVER
 };
@@ -34,6 +36,7 @@ enum {
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
 	{ "config",		required_argument,	NULL, 'c' },
+	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
@@ -47,9 +50,11 @@ static const struct cmd self = {
 	"[--protocol VERSION]\n"
 	"               [--server NAME=COMMAND] [-T SECONDS] [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] "
-	"[-T SECONDS]\n",
-	"0 every call succeeded, 1 a call failed or was refused, 2 usage, "
-	"3 trouble"
+	"[-T SECONDS]\n"
+	"               [NAME ...]\n"
+	"       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]\n",
+	"0 every call succeeded, 1 a call failed or was refused (a name was "
+	"not listed), 2 usage, 3 trouble"
 };
 
 struct run {
@@ -232,8 +237,9 @@ main(int argc, char *argv[])
 	struct mcp m;
 	struct run r;
 	struct buf out = BUF_INIT;
+	const char *unknown;
 	char err[256];
-	int ch, list = 0, status = DIAG_OK;
+	int ch, list = 0, names = 0, status = DIAG_OK;
 
 	proc_ignore_xfsz();	/* first: the servers get back what it finds */
 	cmd_init(&self, argv);
@@ -256,6 +262,9 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			r.unbuffered = 1;
+			break;
+		case OPT_LIST_SERVERS:
+			names = 1;
 			break;
 		case OPT_LIST_TOOLS:
 			list = 1;
@@ -284,9 +293,22 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (m.n == 0)
 		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND");
-	if (list && argc > 0)
-		cmd_usagex("--list-tools reads no input, so no FILE");
+	if (list && names)
+		cmd_usagex("--list-tools and --list-servers go one at a time");
+	if (names && argc > 0)
+		cmd_usagex("--list-servers takes no operand");
+	if (list && argc > 0 &&
+	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL)
+		cmd_usagex("--list-tools: no server %s is configured",
+		    diag_quote(err, sizeof(err), unknown, strlen(unknown)));
 	mcp_sort(&m);
+	if (names) {
+		if (mcp_list_servers(&m, &out) > 0)
+			status = DIAG_INVALID;
+		(void)io_write(out.data, out.len, stdout);
+		status = cmd_exit(status);
+		goto out;
+	}
 	m.note = say;
 	if (proc_init() == -1) {
 		diag_warn("signals");

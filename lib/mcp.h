@@ -115,6 +115,8 @@ int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
 void	 mcp_sort(struct mcp *);
 struct mcp_server *mcp_find(struct mcp *, const char *);
+const char *mcp_keep(struct mcp *, char *const [], size_t);
+size_t	 mcp_list_servers(const struct mcp *, struct buf *);
 char	**mcp_environment(const struct mcp_server *);
 void	 mcp_server_clear(struct mcp_server *);
 int	 mcp_call_read(struct mcp_call *, json_t *, unsigned long, char *,

@@ -15,6 +15,7 @@
 #include "jsonx.h"
 #include "mcp.h"
 #include "src.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* The variables a server inherits from us, where we have them. */
@@ -462,6 +463,66 @@ mcp_sort(struct mcp *m)
 {
 	if (m->n > 1)
 		qsort(m->v, m->n, sizeof(*m->v), by_name);
+}
+
+/*
+ * Keeps the servers that the n names name, and clears the others; a name
+ * given twice counts once. Returns NULL, or the first name that no server
+ * has, and then every server is kept.
+ */
+const char *
+mcp_keep(struct mcp *m, char *const names[], size_t n)
+{
+	size_t i, j, kept = 0;
+
+	for (j = 0; j < n; j++)
+		if (mcp_find(m, names[j]) == NULL)
+			return names[j];
+	for (i = 0; i < m->n; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(m->v[i].name, names[j]) == 0)
+				break;
+		if (j == n)
+			mcp_server_clear(&m->v[i]);
+		else
+			m->v[kept++] = m->v[i];
+	}
+	m->n = kept;
+	return NULL;
+}
+
+/*
+ * The servers' names, one a line, into out, none started. A name that
+ * a diagnostic would escape (a control character, a byte that is not
+ * UTF-8) is left out and reported: a line of out is always a whole name,
+ * as it was declared. Returns how many were left out.
+ */
+size_t
+mcp_list_servers(const struct mcp *m, struct buf *out)
+{
+	struct buf esc = BUF_INIT;
+	const char *name;
+	char q[80];
+	size_t i, len, left = 0;
+
+	for (i = 0; i < m->n; i++) {
+		name = m->v[i].name;
+		len = strlen(name);
+		buf_reset(&esc);
+		diag_escape(&esc, name, len, 0);
+		if (esc.len == len && memcmp(esc.data, name, len) == 0) {
+			buf_add(out, name, len);
+			buf_addc(out, '\n');
+			continue;
+		}
+		diag_warnx("server %s is not listed: its name %s",
+		    diag_quote(q, sizeof(q), name, len),
+		    utf8_valid(name, len) < len ? "is not UTF-8" :
+		    "holds a control character");
+		left++;
+	}
+	buf_free(&esc);
+	return left;
 }
 
 /*

@@ -119,6 +119,18 @@ llmstore_paths() {
 	    done
 }
 
+# servers: conf.json, a configuration of the servers "files", "fetch" and
+# "my server", whose commands, if they were run, would leave a file
+# behind; and conf2.json, of one server "zeta".
+servers() {
+	printf '%s\n' '{"mcpServers": {' \
+	    '"files": {"command": "touch", "args": ["started"]},' \
+	    '"fetch": {"command": "touch", "args": ["started"]},' \
+	    '"my server": {"command": "touch", "args": ["started"]}}}' >conf.json
+	printf '%s\n' '{"mcpServers": {"zeta": {"command": "touch", "args": ["started"]}}}' \
+	    >conf2.json
+}
+
 # on_path NAME: a command NAME, found on PATH.
 on_path() {
 	mkdir -p bin
@@ -181,6 +193,8 @@ same_options() {
 	run bash_complete "llmr-validate -W"
 	assert_output "-W"
 	run bash_complete "mcp-run --li"
+	assert_output $'--list-servers\n--list-tools'
+	run bash_complete "mcp-run --list-t"
 	assert_output "--list-tools"
 	run bash_complete "thread-serialize --re"
 	assert_output "--response-prefix"
@@ -331,6 +345,51 @@ same_options() {
 	assert_output "llmkit-fake-server"
 }
 
+@test "bash: mcp-run --list-tools completes the names of the servers of -c" {
+	servers
+	run bash_complete "mcp-run --list-tools -c conf.json "
+	assert_output $'fetch\nfiles\nmy\\ server'
+	run bash_complete "mcp-run --list-tools -c conf.json fi"
+	assert_output "files"
+	run bash_complete "mcp-run --list-tools -c conf.json my"
+	assert_output 'my\ server'
+	run bash_complete "mcp-run -c conf.json --list-tools fe"
+	assert_output "fetch"
+	run bash_complete "mcp-run --list-tools --config=conf.json f"
+	assert_output $'fetch\nfiles'
+	run bash_complete "mcp-run --list-tools -cconf.json fe"
+	assert_output "fetch"
+	HOME=$PWD run bash_complete "mcp-run --list-tools -c ~/conf.json fe"
+	assert_output "fetch"
+	run bash_complete "mcp-run --list-tools -c conf.json files "
+	assert_output $'fetch\nfiles\nmy\\ server'
+	# Every -c, and --server, as mcp-run reads them.
+	run bash_complete "mcp-run --list-tools -c conf.json -c conf2.json --server x=true "
+	assert_output $'fetch\nfiles\nmy\\ server\nx\nzeta'
+	[ ! -e started ]
+}
+
+@test "bash: nothing for mcp-run's servers without --list-tools, without -c, or with a bad one" {
+	servers
+	run bash_complete "mcp-run -c conf.json f"
+	assert_output ""
+	run bash_complete "mcp-run --list-servers -c conf.json f"
+	assert_output ""
+	run bash_complete "mcp-run --list-tools "
+	assert_output ""
+	run bash_complete "mcp-run --list-tools -c nonexistent.json "
+	assert_output ""
+	printf '{"mcpServers": {"a": {}}}\n' >bad.json
+	run --separate-stderr bash_complete "mcp-run --list-tools -c bad.json "
+	assert_output ""
+	assert_equal "$stderr" ""
+	# Not the mcp-run of PATH: nothing, quietly.
+	run --separate-stderr env PATH=/usr/bin:/bin bash -c \
+	    "$(declare -f bash_complete); TOP='$TOP'; bash_complete 'mcp-run --list-tools -c conf.json '"
+	assert_output ""
+	assert_equal "$stderr" ""
+}
+
 @test "bash: llmstore's commands take their own options and operands" {
 	: >m.xml
 	run bash_complete "llmstore ls --format "
@@ -380,6 +439,54 @@ same_options() {
 	assert_output ""
 	run fish_complete "llmstore put -t t -m m a"
 	assert_output "a.json"
+}
+
+@test "fish: mcp-run --list-tools completes the names of the servers of -c" {
+	servers
+	run fish_complete "mcp-run --list-tools -c conf.json "
+	assert_output $'fetch\nfiles\nmy server'
+	run fish_complete "mcp-run --list-tools -c conf.json fi"
+	assert_output "files"
+	run fish_complete "mcp-run -c conf.json --list-tools --server=x=true "
+	assert_output $'fetch\nfiles\nmy server\nx'
+	run fish_complete "mcp-run --list-tools --config conf.json -c conf2.json z"
+	assert_output "zeta"
+	run fish_complete "mcp-run --list-tools -c ~/conf.json fe"
+	assert_output "fetch"
+	run fish_complete "mcp-run --list-servers -c conf.json f"
+	assert_output ""
+	run fish_complete "mcp-run -c conf.json conf2"
+	assert_output "conf2.json"
+	run fish_complete "mcp-run --list-tools -c conf"
+	assert_output $'conf.json\nconf2.json'
+	run fish_complete "llmq-encode -t t conf"
+	assert_output ""
+	run fish_complete "llmq-encode --from-json conf"
+	assert_output $'conf.json\nconf2.json'
+	[ ! -e started ]
+}
+
+@test "zsh: mcp-run --list-tools completes the names of the servers of -c" {
+	servers
+	run zsh_complete "mcp-run --list-tools -c conf.json "
+	assert_output $'fetch\nfiles\nmy\\ server'
+	run zsh_complete "mcp-run --list-tools -c conf.json fi"
+	assert_output "files"
+	run zsh_complete "mcp-run --config=conf.json --list-tools --server x=true "
+	assert_output $'fetch\nfiles\nmy\\ server\nx'
+	run zsh_complete "mcp-run --list-tools -c conf.json -c conf2.json z"
+	assert_output "zeta"
+	run zsh_complete "mcp-run --list-tools -c ~/conf.json fe"
+	assert_output "fetch"
+	run zsh_complete "mcp-run --list-servers -c conf.json f"
+	assert_output ""
+	run zsh_complete "mcp-run -c conf.json conf2"
+	assert_output "conf2.json"
+	run zsh_complete "llmq-encode -t t conf"
+	assert_output ""
+	run zsh_complete "llmq-encode --from-json conf"
+	assert_output $'conf.json\nconf2.json'
+	[ ! -e started ]
 }
 
 @test "zsh: options' values, files, commands and llmstore's commands" {

@@ -20,7 +20,9 @@ FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
 SDK=$TOP/t/mcp/sdk-server.mjs
 USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--protocol VERSION]
                [--server NAME=COMMAND] [-T SECONDS] [FILE ...]
-       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] [-T SECONDS]'
+       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] [-T SECONDS]
+               [NAME ...]
+       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]'
 STARTING='everything: Starting default (STDIO) server...'
 FS_STARTING="fs: Secure MCP Filesystem Server running on stdio"
 
@@ -608,6 +610,86 @@ EOF
 	assert_equal "${stderr_lines[-1]}" 'mcp-run: ghost: cannot start /nonexistent/x: No such file or directory'
 }
 
+@test "--list-tools NAME starts and lists that server alone" {
+	jq '{mcpServers: {fs: .mcpServers.fs}}' "$CONF" >fs.json
+	run -0 --separate-stderr mcp-run --list-tools -c fs.json
+	printf '%s\n' "$output" >fs-alone.json
+	run -0 --separate-stderr mcp-run --list-tools -c "$CONF" \
+	    --server "ghost=touch $PWD/ghost-started" fs
+	assert_equal "$stderr" "$FS_STARTING
+fs: Client does not support MCP Roots, using allowed directories set from server args: [ '$ROOT' ]"
+	printf '%s\n' "$output" >fs-named.json
+	cmp fs-alone.json fs-named.json
+	run -0 jq -c '[.tools[]._meta["llmkit/server"]] | unique' fs-named.json
+	assert_output '["fs"]'
+	[ ! -e ghost-started ]
+}
+
+@test "--list-tools NAME NAME lists each once, in the order of their names" {
+	run -0 --separate-stderr mcp-run --list-tools -c "$CONF" \
+	    --server "ghost=touch $PWD/ghost-started" fs everything fs
+	printf '%s\n' "$output" >named.json
+	run -0 --separate-stderr mcp-run --list-tools -c "$CONF"
+	printf '%s\n' "$output" >all.json
+	cmp all.json named.json
+	[ ! -e ghost-started ]
+}
+
+@test "--list-tools with a name that no server has is a usage error, and starts none" {
+	run -2 --separate-stderr mcp-run --list-tools -c "$CONF" fs nope
+	assert_output ''
+	assert_equal "$stderr" "mcp-run: --list-tools: no server \"nope\" is configured
+$USAGE"
+	run -2 --separate-stderr mcp-run --list-tools --server 'a=true' ''
+	assert_equal "$stderr" "mcp-run: --list-tools: no server \"\" is configured
+$USAGE"
+}
+
+@test "--list-servers writes the names of -c and --server, sorted, and starts none" {
+	cat >conf.json <<EOF
+{"mcpServers": {
+  "zeta": {"command": "touch", "args": ["$PWD/zeta-started"]},
+  "Alpha": {"command": "touch", "args": ["$PWD/alpha-started"]},
+  "files and more": {"command": "touch", "args": ["$PWD/files-started"]}
+}}
+EOF
+	run -0 --separate-stderr mcp-run --list-servers -c conf.json \
+	    --server "mid=touch $PWD/mid-started"
+	assert_equal "$stderr" ''
+	assert_output 'Alpha
+files and more
+mid
+zeta'
+	run -0 --separate-stderr mcp-run --list-servers --server 'b=x' --server 'a=y'
+	assert_output 'a
+b'
+	run -0 find . -name '*-started'
+	assert_output ''
+}
+
+@test "--list-servers leaves out, and names, a name that holds a control character, status 1" {
+	printf '%s\n' '{"mcpServers": {"a\nb": {"command": "x"},' \
+	    '"\u001b[2J": {"command": "x"}, "ok": {"command": "x"},' \
+	    '"\u0085": {"command": "x"}}}' >conf.json
+	run -1 --separate-stderr mcp-run --list-servers -c conf.json \
+	    --server $'\xff=x'
+	assert_output 'ok'
+	assert_equal "$stderr" 'mcp-run: server "\u001b[2J" is not listed: its name holds a control character
+mcp-run: server "a\nb" is not listed: its name holds a control character
+mcp-run: server "\u0085" is not listed: its name holds a control character
+mcp-run: server "�" is not listed: its name is not UTF-8'
+}
+
+@test "--list-servers with a bad configuration: its diagnostics, status 2" {
+	printf '{"mcpServers": {"a": {"command": "x"}, "b": {}}}\n' >conf.json
+	run -2 --separate-stderr mcp-run --list-servers -c conf.json
+	assert_output ''
+	assert_equal "$stderr" 'conf.json:1:45: error: server "b" has no "command" string'
+	run -3 --separate-stderr mcp-run --list-servers -c nonexistent.json
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: nonexistent.json: No such file or directory'
+}
+
 @test "a server gets a minimal environment and its declared variables" {
 	cat >conf.json <<EOF
 {"mcpServers": {"e": {"command": "node", "args": ["$EVERYTHING", "stdio"],
@@ -782,8 +864,14 @@ $USAGE"
 	run -2 --separate-stderr mcp-run --server 'x=true' --protocol 2024-11-05
 	assert_equal "$stderr" "mcp-run: --protocol must be auto, 2026-07-28 or 2025-11-25, not \"2024-11-05\"
 $USAGE"
-	run -2 --separate-stderr mcp-run --server 'x=true' --list-tools in.jsonl
-	assert_equal "$stderr" "mcp-run: --list-tools reads no input, so no FILE
+	run -2 --separate-stderr mcp-run --server 'x=true' --list-servers in.jsonl
+	assert_equal "$stderr" "mcp-run: --list-servers takes no operand
+$USAGE"
+	run -2 --separate-stderr mcp-run --server 'x=true' --list-servers --list-tools
+	assert_equal "$stderr" "mcp-run: --list-tools and --list-servers go one at a time
+$USAGE"
+	run -2 --separate-stderr mcp-run --list-servers
+	assert_equal "$stderr" "mcp-run: no server: give -c FILE or --server NAME=COMMAND
 $USAGE"
 	run -2 --separate-stderr mcp-run --server 'x=true' --bogus
 	assert_equal "$stderr" "mcp-run: unrecognized option '--bogus'
@@ -793,7 +881,7 @@ $USAGE"
 @test "-h prints the usage and the exit statuses" {
 	run -0 --separate-stderr mcp-run -h
 	assert_output "$USAGE
-exit status: 0 every call succeeded, 1 a call failed or was refused, 2 usage, 3 trouble"
+exit status: 0 every call succeeded, 1 a call failed or was refused (a name was not listed), 2 usage, 3 trouble"
 }
 
 @test "an unreadable operand is trouble; the others are read" {

@@ -11,3 +11,4 @@ complete -c llmq-encode -s s -l subject -x -d 'the subject'
 complete -c llmq-encode -l subjects -x -d 'the recent subjects, comma separated'
 complete -c llmq-encode -s t -l topic -x -d 'the topic'
 complete -c llmq-encode -s u -l unbuffered -d 'flush after each query'
+complete -c llmq-encode -n 'not __fish_seen_argument -l from-json' -f

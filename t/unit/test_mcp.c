@@ -106,6 +106,41 @@ test_server_arg(void)
 	mcp_free(&m);
 }
 
+/* --list-servers and --list-tools NAME: the names listed, and kept. */
+static void
+test_names(void)
+{
+	struct mcp m;
+	struct buf out = BUF_INIT;
+	char *some[] = { (char *)"c", (char *)"a", (char *)"c" };
+	char *unknown[] = { (char *)"a", (char *)"x" };
+	const char *err;
+	char msg[128];
+
+	mcp_init(&m);
+	unit_long(load(&m, "{\"mcpServers\": {\"c\": {\"command\": \"x\"}, "
+	    "\"a\\nb\": {\"command\": \"x\"}, \"b\": {\"command\": \"x\"}, "
+	    "\"a\": {\"command\": \"x\"}}}", &err), 0, "four servers");
+	unit_long(mcp_server_arg(&m, "\xff=x", msg, sizeof(msg)), 0,
+	    "and one whose name is not UTF-8");
+	mcp_sort(&m);
+	unit_capture_begin();
+	unit_long((long)mcp_list_servers(&m, &out), 2, "two names left out");
+	err = unit_capture_end();
+	unit_mem(out.data, out.len, "a\nb\nc\n", "the others, a line each");
+	unit_str(err, "test_mcp: server \"a\\nb\" is not listed: its name "
+	    "holds a control character\ntest_mcp: server \"\xEF\xBF\xBD\" is "
+	    "not listed: its name is not UTF-8\n", "each said, escaped");
+	unit_ok(mcp_keep(&m, unknown, 2) == unknown[1], "x is no server's name");
+	unit_long((long)m.n, 5, "and every server is kept");
+	unit_ok(mcp_keep(&m, some, 3) == NULL, "c and a, c twice");
+	unit_long((long)m.n, 2, "are kept");
+	unit_ok(strcmp(m.v[0].name, "a") == 0 && strcmp(m.v[1].name, "c") ==
+	    0, "in their order");
+	buf_free(&out);
+	mcp_free(&m);
+}
+
 static void
 test_environment(void)
 {
@@ -378,6 +413,7 @@ main(int argc, char *argv[])
 	diag_setprogname("test_mcp");
 	test_config();
 	test_server_arg();
+	test_names();
 	test_environment();
 	test_calls();
 	test_messages();
