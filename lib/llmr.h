@@ -87,5 +87,7 @@ void			 llmr_report(const struct llmr *);
 void			 llmr_json(struct buf *, const struct llmr_doc *);
 void			 llmr_feedback(struct buf *, const struct llmr *,
 			    const char *, size_t);
+void			 llmr_place(struct llmr *, const char *, size_t,
+			    size_t, unsigned long);
 
 #endif

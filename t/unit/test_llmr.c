@@ -5,7 +5,8 @@
  * order), warnings and --strict, --find origins, positions past a chunk
  * boundary, the nesting limit, the NUL byte that ends a text, one
  * validator reused for many documents (a deep one among them), the JSON
- * and feedback writers, and llmr_report's lines on stderr.
+ * and feedback writers, llmr_report's lines on stderr, and problems
+ * placed in a JSON line by llmr_place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +609,31 @@ test_hint(struct llmr *v)
 	    "<analysis>\n", "hint: none with find");
 }
 
+/*
+ * llmr_place: a problem in a JSON line's string moves from the text's
+ * line and column to where the line writes it, escapes and all.
+ */
+static void
+test_place(struct llmr *v)
+{
+	static const char line[] = " \"<llmResponse>\\n<response>x</response>"
+	    "<analysis><subject name=\\\"a\\\" description=\\\"d\\\" "
+	    "isNew=\\\"maybe\\\"/><summaryUpdate>s</summaryUpdate></analysis>"
+	    "</llmResponse>\"";
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+
+	check(v, "<llmResponse>\n<response>x</response><analysis><subject "
+	    "name=\"a\" description=\"d\" isNew=\"maybe\"/><summaryUpdate>s"
+	    "</summaryUpdate></analysis></llmResponse>", &o);
+	want_problems(v, "2:67 error is-new /llmResponse/analysis/subject[1]: "
+	    "isNew \"maybe\" is not \"true\" or \"false\"\n",
+	    "place: the problem in the text");
+	llmr_place(v, line, sizeof(line) - 1, 1, 7);
+	want_problems(v, "7:88 error is-new /llmResponse/analysis/subject[1]: "
+	    "isNew \"maybe\" is not \"true\" or \"false\"\n",
+	    "place: the problem where line 7 writes it");
+}
+
 int
 main(void)
 {
@@ -628,6 +654,7 @@ main(void)
 	test_offsets(v);
 	test_confidence(v);
 	test_hint(v);
+	test_place(v);
 	test_response_doc(v);	/* the validator is still as new */
 	llmr_free(v);
 	return unit_done();
