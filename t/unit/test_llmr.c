@@ -5,8 +5,8 @@
  * order), warnings and --strict, --find origins, positions past a chunk
  * boundary, the nesting limit, the NUL byte that ends a text, one
  * validator reused for many documents (a deep one among them), the JSON
- * and feedback writers, llmr_report's lines on stderr, and problems
- * placed in a JSON line by llmr_place.
+ * and feedback writers, llmr_report's lines on stderr, problems placed
+ * in a JSON line by llmr_place, and the -o and -t arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -634,6 +634,20 @@ test_place(struct llmr *v)
 	    "place: the problem where line 7 writes it");
 }
 
+/* -o's and -t's arguments, and what names none. */
+static void
+test_args(void)
+{
+	unit_long(llmr_output_arg("none"), LLMR_OUT_NONE, "-o none");
+	unit_long(llmr_output_arg("json"), LLMR_OUT_JSON, "-o json");
+	unit_long(llmr_output_arg("report"), LLMR_OUT_REPORT, "-o report");
+	unit_long(llmr_output_arg("text"), LLMR_OUT_TEXT, "-o text");
+	unit_long(llmr_output_arg("Text"), -1, "-o Text: none");
+	unit_long(llmr_type_arg("query"), LLMR_QUERY, "-t query");
+	unit_long(llmr_type_arg("response"), LLMR_RESPONSE, "-t response");
+	unit_long(llmr_type_arg(""), -1, "-t \"\": none");
+}
+
 int
 main(void)
 {
@@ -655,6 +669,7 @@ main(void)
 	test_confidence(v);
 	test_hint(v);
 	test_place(v);
+	test_args();
 	test_response_doc(v);	/* the validator is still as new */
 	llmr_free(v);
 	return unit_done();
