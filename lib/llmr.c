@@ -25,6 +25,7 @@
 #include "llmr.h"
 #include "src.h"
 #include "utf8.h"
+#include "verdict.h"
 #include "xalloc.h"
 #include "xmlesc.h"
 #include "xmlp.h"
@@ -1439,6 +1440,18 @@ llmr_diags(const struct llmr *v, size_t *n)
 {
 	*n = v->diags.n;
 	return v->diags.v;
+}
+
+/*
+ * The problems llmr_check last found in the text of the JSON string at
+ * s[tok..n), line lineno of JSON lines, moved to where their characters
+ * are written in that line (verdict_place).
+ */
+void
+llmr_place(struct llmr *v, const char *s, size_t n, size_t tok,
+    unsigned long lineno)
+{
+	verdict_place(s, n, tok, lineno, v->diags.v, v->diags.n);
 }
 
 /* The problems printed: "FILE:LINE:COL: error: PATH: MESSAGE". */

@@ -10,6 +10,7 @@
  * returns stays valid until the next llmr_check. Elements nest at most
  * XMLP_DEPTH_MAX deep. A text ends at its first NUL byte, which no
  * document holds; io_slurp_text reads an input that far and no further.
+ * llmr_run (lib/llmr_run.c) is llmr-validate's run over its operands.
  */
 #ifndef LLMKIT_LLMR_H
 #define LLMKIT_LLMR_H
@@ -75,6 +76,23 @@ struct llmr_doc {
 	size_t			 nrecent_keywords;
 };
 
+/* What llmr_run writes on standard output for each document (-o). */
+enum llmr_output {
+	LLMR_OUT_NONE,
+	LLMR_OUT_JSON,		/* a valid one as a line of JSON */
+	LLMR_OUT_TEXT,		/* a valid one's response or message */
+	LLMR_OUT_REPORT		/* lib/verdict's record, valid or not */
+};
+
+/* llmr-validate's run: the checks, and what it writes. */
+struct llmr_run_opts {
+	struct llmr_opts	 check;		/* its file set per operand */
+	int			 output;	/* enum llmr_output */
+	int			 feedback;	/* the message for a model */
+	int			 lines;		/* a JSON string a line */
+	int			 summary;	/* the counts, last */
+};
+
 struct llmr;
 
 struct llmr		*llmr_new(void);
@@ -87,5 +105,11 @@ void			 llmr_report(const struct llmr *);
 void			 llmr_json(struct buf *, const struct llmr_doc *);
 void			 llmr_feedback(struct buf *, const struct llmr *,
 			    const char *, size_t);
+void			 llmr_place(struct llmr *, const char *, size_t,
+			    size_t, unsigned long);
+
+int			 llmr_output_arg(const char *);
+int			 llmr_type_arg(const char *);
+int			 llmr_run(const struct llmr_run_opts *, int, char *[]);
 
 #endif

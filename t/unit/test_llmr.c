@@ -5,7 +5,8 @@
  * order), warnings and --strict, --find origins, positions past a chunk
  * boundary, the nesting limit, the NUL byte that ends a text, one
  * validator reused for many documents (a deep one among them), the JSON
- * and feedback writers, and llmr_report's lines on stderr.
+ * and feedback writers, llmr_report's lines on stderr, problems placed
+ * in a JSON line by llmr_place, and the -o and -t arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +609,45 @@ test_hint(struct llmr *v)
 	    "<analysis>\n", "hint: none with find");
 }
 
+/*
+ * llmr_place: a problem in a JSON line's string moves from the text's
+ * line and column to where the line writes it, escapes and all.
+ */
+static void
+test_place(struct llmr *v)
+{
+	static const char line[] = " \"<llmResponse>\\n<response>x</response>"
+	    "<analysis><subject name=\\\"a\\\" description=\\\"d\\\" "
+	    "isNew=\\\"maybe\\\"/><summaryUpdate>s</summaryUpdate></analysis>"
+	    "</llmResponse>\"";
+	struct llmr_opts o = opts(LLMR_ANY, 0, 0, 0);
+
+	check(v, "<llmResponse>\n<response>x</response><analysis><subject "
+	    "name=\"a\" description=\"d\" isNew=\"maybe\"/><summaryUpdate>s"
+	    "</summaryUpdate></analysis></llmResponse>", &o);
+	want_problems(v, "2:67 error is-new /llmResponse/analysis/subject[1]: "
+	    "isNew \"maybe\" is not \"true\" or \"false\"\n",
+	    "place: the problem in the text");
+	llmr_place(v, line, sizeof(line) - 1, 1, 7);
+	want_problems(v, "7:88 error is-new /llmResponse/analysis/subject[1]: "
+	    "isNew \"maybe\" is not \"true\" or \"false\"\n",
+	    "place: the problem where line 7 writes it");
+}
+
+/* -o's and -t's arguments, and what names none. */
+static void
+test_args(void)
+{
+	unit_long(llmr_output_arg("none"), LLMR_OUT_NONE, "-o none");
+	unit_long(llmr_output_arg("json"), LLMR_OUT_JSON, "-o json");
+	unit_long(llmr_output_arg("report"), LLMR_OUT_REPORT, "-o report");
+	unit_long(llmr_output_arg("text"), LLMR_OUT_TEXT, "-o text");
+	unit_long(llmr_output_arg("Text"), -1, "-o Text: none");
+	unit_long(llmr_type_arg("query"), LLMR_QUERY, "-t query");
+	unit_long(llmr_type_arg("response"), LLMR_RESPONSE, "-t response");
+	unit_long(llmr_type_arg(""), -1, "-t \"\": none");
+}
+
 int
 main(void)
 {
@@ -628,6 +668,8 @@ main(void)
 	test_offsets(v);
 	test_confidence(v);
 	test_hint(v);
+	test_place(v);
+	test_args();
 	test_response_doc(v);	/* the validator is still as new */
 	llmr_free(v);
 	return unit_done();
