@@ -71,21 +71,6 @@ static const struct cmd self = {
 	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 };
 
-/* The TOOLCALL_FMT_ of --format's name, or -1. */
-static int
-format_arg(const char *name)
-{
-	static const char *const names[] = {
-		"tool", "qwen3", "invoke", "glm", "hermes", "auto"
-	};
-	int i;
-
-	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (strcmp(name, names[i]) == 0)
-			return i;
-	return -1;
-}
-
 struct run {
 	struct toolcall_opts	 opts;
 	int			 lines;
@@ -258,7 +243,7 @@ main(int argc, char *argv[])
 			r.opts.events = 1;
 			break;
 		case OPT_FORMAT:
-			if ((r.opts.format = format_arg(optarg)) == -1)
+			if ((r.opts.format = toolcall_format(optarg)) == -1)
 				cmd_usagex("--format must be tool, qwen3, invoke, "
 				    "glm, hermes or auto, not \"%s\"", optarg);
 			break;

@@ -53,4 +53,6 @@ int		 toolcall_status(const struct toolcall *);
 unsigned long long toolcall_work(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
 
+int		 toolcall_format(const char *);
+
 #endif
