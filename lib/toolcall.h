@@ -4,7 +4,8 @@
  * the prose, and writes each call as one JSON line the moment its </tool>
  * has been read (or, with events, the prose, calls and errors in order).
  * A caller may take the records in a buffer and the problems in a list
- * instead (toolcall-parse's -o report).
+ * instead (toolcall-parse's -o report). toolcall_run (lib/toolcall_cmd.c)
+ * is toolcall-parse's run over its operands.
  */
 #ifndef LLMKIT_TOOLCALL_H
 #define LLMKIT_TOOLCALL_H
@@ -52,5 +53,16 @@ int		 toolcall_end(struct toolcall *);
 int		 toolcall_status(const struct toolcall *);
 unsigned long long toolcall_work(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
+
+/* What toolcall-parse's command line asks of its run (toolcall_run). */
+struct toolcall_args {
+	struct toolcall_opts opts;	/* its diags and sink set by the run */
+	int	lines;		/* --lines: a JSON string a line */
+	int	report;		/* -o report: a verdict record an input */
+	int	summary;	/* --summary: the counts at the end */
+};
+
+int		 toolcall_format(const char *);
+int		 toolcall_run(const struct toolcall_args *, int, char *[]);
 
 #endif
