@@ -216,21 +216,6 @@ process(FILE *fp, const char *name, void *arg)
 	return status;
 }
 
-/* Declares the servers of the configuration file path; a status. */
-static int
-config(struct mcp *m, const char *path)
-{
-	struct buf text = BUF_INIT;
-	int status = DIAG_OK;
-
-	if (io_read_text(path, &text) != DIAG_OK)
-		status = DIAG_TROUBLE;
-	else if (mcp_config_load(m, io_name(path), text.data, text.len) != 0)
-		status = DIAG_USAGE;
-	buf_free(&text);
-	return status;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -257,7 +242,7 @@ main(int argc, char *argv[])
 				    optarg);
 			break;
 		case 'c':
-			if ((status = config(&m, optarg)) != DIAG_OK)
+			if ((status = mcp_config_file(&m, optarg)) != DIAG_OK)
 				goto out;
 			break;
 		case 'u':
@@ -270,13 +255,7 @@ main(int argc, char *argv[])
 			list = 1;
 			break;
 		case OPT_PROTOCOL:
-			if (strcmp(optarg, "auto") == 0)
-				m.proto = MCP_PROTO_AUTO;
-			else if (strcmp(optarg, MCP_MODERN_VERSION) == 0)
-				m.proto = MCP_PROTO_MODERN;
-			else if (strcmp(optarg, MCP_LEGACY_VERSION) == 0)
-				m.proto = MCP_PROTO_LEGACY;
-			else
+			if (mcp_proto_arg(&m, optarg) != 0)
 				cmd_usagex("--protocol must be auto, %s or %s, "
 				    "not \"%s\"", MCP_MODERN_VERSION,
 				    MCP_LEGACY_VERSION, optarg);

@@ -112,6 +112,8 @@ struct mcp_outcome {
 
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
+int	 mcp_config_file(struct mcp *, const char *);
+int	 mcp_proto_arg(struct mcp *, const char *);
 int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
 void	 mcp_sort(struct mcp *);
 struct mcp_server *mcp_find(struct mcp *, const char *);
