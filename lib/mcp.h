@@ -110,6 +110,13 @@ struct mcp_outcome {
 	int		 refused;	/* not sent: the routing refused it */
 };
 
+/* What mcp_run does. */
+enum mcp_run_mode {
+	MCP_RUN_CALLS,			/* the calls of the input records */
+	MCP_RUN_TOOLS,			/* --list-tools */
+	MCP_RUN_SERVERS			/* --list-servers */
+};
+
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
@@ -134,6 +141,7 @@ void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 int	 mcp_list_tools(struct mcp *, struct buf *);
 int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);
+int	 mcp_run(struct mcp *, enum mcp_run_mode, int, int, char *[]);
 void	 mcp_free(struct mcp *);
 
 #endif
