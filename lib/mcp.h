@@ -110,8 +110,17 @@ struct mcp_outcome {
 	int		 refused;	/* not sent: the routing refused it */
 };
 
+/* What mcp_run does. */
+enum mcp_run_mode {
+	MCP_RUN_CALLS,			/* the calls of the input records */
+	MCP_RUN_TOOLS,			/* --list-tools */
+	MCP_RUN_SERVERS			/* --list-servers */
+};
+
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
+int	 mcp_config_file(struct mcp *, const char *);
+int	 mcp_proto_arg(struct mcp *, const char *);
 int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
 void	 mcp_sort(struct mcp *);
 struct mcp_server *mcp_find(struct mcp *, const char *);
@@ -132,6 +141,7 @@ void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 int	 mcp_list_tools(struct mcp *, struct buf *);
 int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);
+int	 mcp_run(struct mcp *, enum mcp_run_mode, int, int, char *[]);
 void	 mcp_free(struct mcp *);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "io.h"
 #include "jsonw.h"
 #include "jsonx.h"
 #include "mcp.h"
@@ -401,6 +402,39 @@ mcp_config_load(struct mcp *m, const char *file, const char *text,
 		mcp_server_clear(&m->v[i]);
 	m->n = had;
 	return -1;
+}
+
+/*
+ * -c FILE: declares the servers of the configuration file path. Returns a
+ * status: 2 for a configuration with a fault, 3 for a file not read.
+ */
+int
+mcp_config_file(struct mcp *m, const char *path)
+{
+	struct buf text = BUF_INIT;
+	int status = DIAG_OK;
+
+	if (io_read_text(path, &text) != DIAG_OK)
+		status = DIAG_TROUBLE;
+	else if (mcp_config_load(m, io_name(path), text.data, text.len) != 0)
+		status = DIAG_USAGE;
+	buf_free(&text);
+	return status;
+}
+
+/* --protocol VERSION: auto, or one revision's era. Returns 0, or -1. */
+int
+mcp_proto_arg(struct mcp *m, const char *arg)
+{
+	if (strcmp(arg, "auto") == 0)
+		m->proto = MCP_PROTO_AUTO;
+	else if (strcmp(arg, MCP_MODERN_VERSION) == 0)
+		m->proto = MCP_PROTO_MODERN;
+	else if (strcmp(arg, MCP_LEGACY_VERSION) == 0)
+		m->proto = MCP_PROTO_LEGACY;
+	else
+		return -1;
+	return 0;
 }
 
 /*

@@ -1,13 +1,15 @@
 /*
  * Unit tests of lib/mcp's reading: a configuration (good, and each fault
- * at its place), --server NAME=COMMAND, the environment a server gets,
- * the calls of input records in both forms, the messages a server may
- * send, each kind and each way of not being JSON-RPC, and what the
- * answer to the server/discover probe says of the server's era.
+ * at its place), a configuration file, --protocol, --server NAME=COMMAND,
+ * the environment a server gets, the calls of input records in both
+ * forms, the messages a server may send, each kind and each way of not
+ * being JSON-RPC, and what the answer to the server/discover probe says
+ * of the server's era.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -103,6 +105,47 @@ test_server_arg(void)
 	unit_long(mcp_server_arg(&m, "x= \t", err, sizeof(err)), -1,
 	    "no command");
 	unit_long((long)m.n, 1, "none of them declared");
+	mcp_free(&m);
+}
+
+/* -c FILE read whole, each way it can fail; --protocol's values. */
+static void
+test_config_file(void)
+{
+	static const char good[] =
+	    "{\"mcpServers\": {\"e\": {\"command\": \"node\"}}}";
+	static const char bad[] = "{\"mcpServers\": {\"b\": {\"args\": [1]}}}";
+	struct mcp m;
+	char path[sizeof(UNIT_TMPNAME)];
+	const char *err;
+
+	mcp_init(&m);
+	unit_tmpfile(path, good, strlen(good));
+	unit_long(mcp_config_file(&m, path), DIAG_OK, "a configuration file");
+	unit_long((long)m.n, 1, "its server declared");
+	unlink(path);
+	unit_tmpfile(path, bad, strlen(bad));
+	unit_capture_begin();
+	unit_long(mcp_config_file(&m, path), DIAG_USAGE, "one with a fault");
+	err = unit_capture_end();
+	unit_ok(strstr(err, ": error: ") != NULL, "the fault reported");
+	unit_long((long)m.n, 1, "and none of its servers declared");
+	unlink(path);
+	unit_capture_begin();
+	unit_long(mcp_config_file(&m, path), DIAG_TROUBLE,
+	    "one that cannot be read");
+	err = unit_capture_end();
+	unit_ok(strstr(err, path) != NULL, "named in its diagnostic");
+	unit_long(mcp_proto_arg(&m, MCP_LEGACY_VERSION), 0, "--protocol "
+	    MCP_LEGACY_VERSION);
+	unit_long(m.proto, MCP_PROTO_LEGACY, "pins the legacy era");
+	unit_long(mcp_proto_arg(&m, MCP_MODERN_VERSION), 0, "--protocol "
+	    MCP_MODERN_VERSION);
+	unit_long(m.proto, MCP_PROTO_MODERN, "pins the modern era");
+	unit_long(mcp_proto_arg(&m, "auto"), 0, "--protocol auto");
+	unit_long(m.proto, MCP_PROTO_AUTO, "negotiates");
+	unit_long(mcp_proto_arg(&m, "2024-11-05"), -1, "another revision");
+	unit_long(m.proto, MCP_PROTO_AUTO, "leaves it as it was");
 	mcp_free(&m);
 }
 
@@ -413,6 +456,7 @@ main(int argc, char *argv[])
 	diag_setprogname("test_mcp");
 	test_config();
 	test_server_arg();
+	test_config_file();
 	test_names();
 	test_environment();
 	test_calls();
