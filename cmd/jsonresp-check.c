@@ -223,12 +223,8 @@ main(int argc, char *argv[])
 	o.clean = r.output == JSONRESP_OUT_JSON;
 	r.jr = jsonresp_new(&o);
 	status = cmd_loop(argc, argv, process, &r);
-	if (summary) {
-		buf_reset(&r.out);
-		verdict_summary(&r.out, &r.tally,
-		    r.output != JSONRESP_OUT_NONE, 1);
-		(void)io_write(r.out.data, r.out.len, stdout);
-	}
+	if (summary)
+		verdict_put_summary(&r.tally, r.output != JSONRESP_OUT_NONE, 1);
 	status = cmd_exit(status);
 out:
 	jsonresp_free(r.jr);

@@ -174,12 +174,8 @@ llmr_run(const struct llmr_run_opts *ro, int argc, char *argv[])
 	r.opts.hint = !ro->feedback;
 	r.v = llmr_new();
 	status = cmd_loop(argc, argv, process, &r);
-	if (ro->summary) {
-		buf_reset(&r.out);
-		verdict_summary(&r.out, &r.tally, ro->output == LLMR_OUT_REPORT,
-		    0);
-		(void)io_write(r.out.data, r.out.len, stdout);
-	}
+	if (ro->summary)
+		verdict_put_summary(&r.tally, ro->output == LLMR_OUT_REPORT, 0);
 	llmr_free(r.v);
 	diag_list_free(&r.errs);
 	buf_free(&r.in);

@@ -195,11 +195,8 @@ toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
 	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
 		return DIAG_TROUBLE;
 	status = cmd_loop(argc, argv, process, &r);
-	if (a->summary) {
-		buf_reset(&r.out);
-		verdict_summary(&r.out, &r.tally, a->report, 0);
-		(void)io_write(r.out.data, r.out.len, stdout);
-	}
+	if (a->summary)
+		verdict_put_summary(&r.tally, a->report, 0);
 	diag_list_free(&r.diags);
 	buf_free(&r.calls);
 	buf_free(&r.in);

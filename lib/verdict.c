@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "io.h"
 #include "jsonx.h"
 #include "src.h"
 #include "utf8.h"
@@ -73,6 +74,20 @@ verdict_summary(struct buf *b, const struct verdict_tally *t, int json,
 		buf_printf(b, json ? ",\"critical\":%lu,\"emergency\":%lu" :
 		    ", %lu critical, %lu emergency", t->critical, t->emergency);
 	buf_adds(b, json ? "}\n" : "\n");
+}
+
+/*
+ * verdict_summary's line written on standard output; a failed write is
+ * seen when standard output is closed.
+ */
+void
+verdict_put_summary(const struct verdict_tally *t, int json, int danger)
+{
+	struct buf b = BUF_INIT;
+
+	verdict_summary(&b, t, json, danger);
+	(void)io_write(b.data, b.len, stdout);
+	buf_free(&b);
 }
 
 void

@@ -42,6 +42,7 @@ void	verdict_open(struct buf *, const char *, unsigned long, int,
 void	verdict_close(struct buf *);
 void	verdict_tally(struct verdict_tally *, int);
 void	verdict_summary(struct buf *, const struct verdict_tally *, int, int);
+void	verdict_put_summary(const struct verdict_tally *, int, int);
 
 /*
  * A line of verdict_each, not blank, numbered from 1: its status in *st;
