@@ -303,6 +303,14 @@ close_fd(int *fd)
 	}
 }
 
+/* Closes both ends of a pipe that are still open. */
+static void
+close_pipe(int p[2])
+{
+	close_fd(&p[0]);
+	close_fd(&p[1]);
+}
+
 /* Sends the signal to the command's group, and SIGKILL after a grace. */
 static void
 stop_group(struct run *r, int signo, double t)
@@ -637,14 +645,10 @@ out:
 	close_fd(&r.in);
 	close_fd(&r.out);
 	close_fd(&r.eout);
-	close_fd(&eout[0]);
-	close_fd(&eout[1]);
-	close_fd(&in[0]);
-	close_fd(&in[1]);
-	close_fd(&out[0]);
-	close_fd(&out[1]);
-	close_fd(&err[0]);
-	close_fd(&err[1]);
+	close_pipe(in);
+	close_pipe(out);
+	close_pipe(eout);
+	close_pipe(err);
 	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	errno = saved;
 	return rc;
@@ -686,14 +690,10 @@ proc_spawn(char *const argv[], const char *cwd, char *const envp[],
 	rc = 0;
 out:
 	saved = errno;
-	close_fd(&in[0]);
-	close_fd(&in[1]);
-	close_fd(&out[0]);
-	close_fd(&out[1]);
-	close_fd(&eout[0]);
-	close_fd(&eout[1]);
-	close_fd(&err[0]);
-	close_fd(&err[1]);
+	close_pipe(in);
+	close_pipe(out);
+	close_pipe(eout);
+	close_pipe(err);
 	errno = saved;
 	return rc;
 }
