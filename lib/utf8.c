@@ -87,6 +87,32 @@ utf8_valid(const char *s, size_t n)
 	return n;
 }
 
+/*
+ * The length of the longest prefix that is UTF-8 and holds no control
+ * character (C0, DEL or C1): n when all of s is plain text of one line,
+ * as a name that goes into a prompt, a heading or a routing table must be.
+ */
+size_t
+utf8_plain(const char *s, size_t n)
+{
+	size_t i = 0, len;
+	uint32_t cp;
+
+	while (i < n) {
+		if ((unsigned char)s[i] < 0x80) {
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
+				return i;
+			i++;
+			continue;
+		}
+		if ((len = utf8_decode(s + i, n - i, &cp)) == 0 ||
+		    (cp >= 0x80 && cp < 0xA0))
+			return i;
+		i += len;
+	}
+	return n;
+}
+
 /* Code points in s, which must be valid UTF-8 (continuation bytes skipped). */
 size_t
 utf8_count(const char *s, size_t n)

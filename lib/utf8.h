@@ -8,6 +8,7 @@
 size_t	utf8_decode(const char *, size_t, uint32_t *);
 size_t	utf8_encode(uint32_t, char *);
 size_t	utf8_valid(const char *, size_t);
+size_t	utf8_plain(const char *, size_t);
 size_t	utf8_count(const char *, size_t);
 
 /* Walks a text forward, so that many positions in one text cost one pass. */

@@ -235,6 +235,18 @@ test_encode(void)
 static void
 test_valid(void)
 {
+	unit_long((long)utf8_plain("", 0), 0, "plain: empty text");
+	unit_long((long)utf8_plain("read_file", 9), 9, "plain: a name");
+	unit_long((long)utf8_plain("r\xC3\xA9sum\xC3\xA9 <x>", 12), 12,
+	    "plain: accents and markup are plain");
+	unit_long((long)utf8_plain("echo\0evil", 9), 4, "plain: NUL ends it");
+	unit_long((long)utf8_plain("a\nb", 3), 1, "plain: a newline ends it");
+	unit_long((long)utf8_plain("a\tb", 3), 1, "plain: a tab ends it");
+	unit_long((long)utf8_plain("a\x1B[2J", 5), 1, "plain: ESC ends it");
+	unit_long((long)utf8_plain("ab\x7F", 3), 2, "plain: DEL ends it");
+	unit_long((long)utf8_plain("a\xC2\x85", 3), 1, "plain: C1 NEL ends it");
+	unit_long((long)utf8_plain("a\xC2\xA0", 3), 3, "plain: U+00A0 is plain");
+	unit_long((long)utf8_plain("ab\xFF", 3), 2, "plain: a bad byte ends it");
 	unit_long((long)utf8_valid("", 0), 0, "valid: empty text");
 	unit_long((long)utf8_valid("abc", 3), 3, "valid: ASCII");
 	unit_long((long)utf8_valid("a\0b", 3), 3, "valid: NUL is a character");
