@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jsonw.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /*
@@ -163,10 +164,6 @@ jsonw_string(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '"');
 }
 
-/*
- * The inside of a JSON string holding s, as JSON.stringify writes it, so
- * that pieces escaped apart join into the escape of the whole.
- */
 /* The bytes a JSON string cannot hold as they are. */
 static const unsigned char needs_escape[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -174,7 +171,10 @@ static const unsigned char needs_escape[256] = {
 	['"'] = 1, ['\\'] = 1
 };
 
-/* Whether any of the eight bytes at p is below 0x20, '"' or '\\'. */
+/*
+ * Whether any of the eight bytes at p is below 0x20, '"', '\\' or
+ * above 0x7F (the start or the rest of a character to be checked).
+ */
 static inline int
 escapes8(const unsigned char *p)
 {
@@ -185,15 +185,23 @@ escapes8(const unsigned char *p)
 	q = x ^ (ones * '"');
 	b = x ^ (ones * '\\');
 	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) |
-	    ((b - ones) & ~b)) & highs ? 1 : 0;
+	    ((b - ones) & ~b) | x) & highs ? 1 : 0;
 }
 
+/*
+ * The inside of a JSON string holding s, as JSON.stringify writes it, so
+ * that pieces escaped apart join into the escape of the whole. What is
+ * written is always UTF-8: a byte that does not begin a well-formed
+ * character of s (raw bytes a server or a command line gave) is written
+ * as U+FFFD, so that no reader of the kit's JSON ever refuses it.
+ */
 void
 jsonw_escape(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, block, end;
+	size_t i = 0, block, end, len;
+	uint32_t cp;
 	char *o;
 #ifdef __SSE2__
 	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
@@ -216,7 +224,8 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 				m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
 				    _mm_cmpeq_epi8(v, quote),
 				    _mm_cmpeq_epi8(v, bslash)), _mm_cmpeq_epi8(
-				    _mm_min_epu8(v, ctl), v)));
+				    _mm_min_epu8(v, ctl), v))) |
+				    _mm_movemask_epi8(v);
 				_mm_storeu_si128((__m128i *)(void *)o, v);
 				if (m == 0) {
 					o += 16;
@@ -238,6 +247,18 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 			}
 			if (i == end)
 				break;
+			if (u[i] >= 0x80) {
+				/* may run past end: the next block starts after */
+				if ((len = utf8_decode(s + i, n - i, &cp)) == 0) {
+					memcpy(o, "\xEF\xBF\xBD", 3);
+					o += 3;
+				} else {
+					memcpy(o, u + i, len);
+					o += len;
+					i += len - 1;
+				}
+				continue;
+			}
 			if (!needs_escape[u[i]]) {
 				*o++ = (char)u[i];
 				continue;

@@ -572,6 +572,49 @@ test_string(void)
 	jsonw_string(&b, "\x1b[1mbold\x1b[0m", 12);
 	unit_str(buf_cstr(&b), "\"\\u001b[1mbold\\u001b[0m\"",
 	    "string: ANSI escapes in lowercase hex");
+	buf_reset(&b);
+	jsonw_string(&b, "\xff\xc0\x80", 3);
+	unit_str(buf_cstr(&b), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"",
+	    "string: each byte of no character is U+FFFD");
+	buf_reset(&b);
+	jsonw_string(&b, "a\xED\xA0\x80z\xC3", 6);
+	unit_str(buf_cstr(&b), "\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDz"
+	    "\xEF\xBF\xBD\"", "string: an encoded surrogate and a cut "
+	    "character are U+FFFD");
+	/* every position of a bad byte and of a 4-byte character in a long
+	 * text, so that the 16- and 8-byte steps and the 4096-byte blocks
+	 * all meet them */
+	{
+		char text[9000], wanted[9100];
+		size_t at, k, w;
+		int bad = 0, good = 0, cases = 0;
+
+		for (at = 0; at < sizeof(text) - 4; at += 1 + at / 64) {
+			memset(text, 'x', sizeof(text));
+			text[at] = (char)0xFF;
+			buf_reset(&b);
+			jsonw_escape(&b, text, sizeof(text));
+			w = 0;
+			for (k = 0; k < sizeof(text); k++)
+				if (k == at) {
+					memcpy(wanted + w, "\xEF\xBF\xBD", 3);
+					w += 3;
+				} else
+					wanted[w++] = 'x';
+			cases++;
+			bad += b.len == w && memcmp(b.data, wanted, w) == 0;
+			memset(text, 'x', sizeof(text));
+			memcpy(text + at, "\xF0\x9F\x98\x80", 4);
+			buf_reset(&b);
+			jsonw_escape(&b, text, sizeof(text));
+			good += b.len == sizeof(text) &&
+			    memcmp(b.data, text, sizeof(text)) == 0;
+		}
+		unit_long(bad, cases, "string: a bad byte anywhere in a long "
+		    "text is U+FFFD");
+		unit_long(good, cases, "string: a 4-byte character anywhere "
+		    "in a long text is kept");
+	}
 	buf_free(&b);
 }
 
