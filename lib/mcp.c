@@ -18,6 +18,7 @@
 #include "jsonw.h"
 #include "mcp.h"
 #include "proc.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 #define CHUNK	65536
@@ -121,9 +122,11 @@ flush_out(struct mcp_server *s)
 	s->woff = 0;
 }
 
+/* Queues a line for the server; send_request then marks it its own. */
 static void
 send_msg(struct mcp_server *s, json_t *msg)
 {
+	s->last_sent = 0;
 	jsonw_stringify(&s->wbuf, msg);
 	buf_addc(&s->wbuf, '\n');
 	flush_out(s);
@@ -163,6 +166,7 @@ send_request(struct mcp_server *s, const char *method, json_t *params)
 	if (params != NULL)
 		json_object_set_new(msg, "params", params);
 	send_msg(s, msg);
+	s->last_sent = id;
 	return id;
 }
 
@@ -222,11 +226,33 @@ answer(struct mcp_server *s, const struct mcp_msg *msg)
 	send_msg(s, out);
 }
 
-/* Whether the response id is the request id. */
+/*
+ * Whether the response id is the request id: by JSON type and value, as
+ * JSON-RPC compares them, so that neither 1.0 nor "1" answers request 1.
+ */
 static int
-same_id(const json_t *v, long long id)
+same_id(const struct mcp_msg *msg, long long id)
 {
-	return json_is_number(v) && json_number_value(v) == (double)id;
+	return msg->id_integer && json_number_value(msg->id) == (double)id;
+}
+
+/*
+ * Whether an error with a null id answers request id of s. JSON-RPC
+ * gives a null id to the error about a message whose id could not be
+ * read (a parse error, an invalid request): that can only be request id
+ * when it was the last line sent to s. Otherwise it answers nothing.
+ */
+static int
+null_answers(const struct mcp_server *s, const struct mcp_msg *msg,
+    long long id)
+{
+	double code;
+
+	if (!json_is_null(msg->id) || msg->error == NULL ||
+	    s->last_sent != id)
+		return 0;
+	code = json_number_value(json_object_get(msg->error, "code"));
+	return code == -32700 || code == -32600;
 }
 
 /*
@@ -267,9 +293,15 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 			log_message(m, s, msg.params);
 		break;
 	case MCP_MSG_RESPONSE:
-		if (s != w || r->kind != R_PENDING || !(same_id(msg.id, id) ||
-		    (json_is_null(msg.id) && msg.error != NULL)))
+		if (s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
+		    !null_answers(s, &msg, id))) {
+			if (json_is_null(msg.id))
+				diag_warnx("%s: an error for no request (its "
+				    "\"id\" is null) is passed over: %s",
+				    s->name, diag_quote(q, sizeof(q), line,
+				    len));
 			break;
+		}
 		r->kind = msg.result != NULL ? R_RESULT : R_ERROR;
 		r->result = msg.result;
 		r->error = msg.error;
@@ -629,6 +661,7 @@ spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 		s->running = 1;
 		s->modern = 0;
 		s->next_id = 0;
+		s->last_sent = 0;
 		return 0;
 	}
 	if (rc == PROC_NOCWD)
@@ -741,6 +774,44 @@ start(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return initialize(m, s, r);
 }
 
+/*
+ * The tools of a listing that can be offered and routed to: an object
+ * with a name of plain text (utf8_plain: no NUL, newline, ESC or other
+ * control character), which a prompt, a routing table and a terminal
+ * all take as one name. Each other is left out, said with its server.
+ */
+static json_t *
+good_tools(const struct mcp_server *s, json_t *tools)
+{
+	json_t *kept, *t;
+	const json_t *n;
+	char q[80];
+	size_t i, len;
+
+	kept = json_array();
+	json_array_foreach(tools, i, t) {
+		n = json_object_get(t, "name");
+		len = json_string_length(n);
+		if (!json_is_object(t))
+			diag_warnx("%s: a tool that is not an object is left "
+			    "out", s->name);
+		else if (!json_is_string(n))
+			diag_warnx("%s: a tool without a \"name\" string is "
+			    "left out", s->name);
+		else if (len == 0)
+			diag_warnx("%s: a tool with an empty name is left out",
+			    s->name);
+		else if (utf8_plain(json_string_value(n), len) < len)
+			diag_warnx("%s: tool %s is left out: its name holds a "
+			    "control character", s->name, diag_quote(q,
+			    sizeof(q), json_string_value(n), len));
+		else
+			json_array_append(kept, t);
+	}
+	json_decref(tools);
+	return kept;
+}
+
 /* Lists the tools of s, once for its life: 0, or -1 (said, in r). */
 static int
 list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
@@ -774,7 +845,7 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		cursor = json_object_get(r->result, "nextCursor");
 		if (!json_is_string(cursor)) {
 			cursor = NULL;
-			s->tools = tools;
+			s->tools = good_tools(s, tools);
 			return 0;
 		}
 		json_incref(cursor);
@@ -799,16 +870,20 @@ routing_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return s->tools;
 }
 
-/* Whether the listed tools of s hold one called name. */
+/*
+ * Whether the listed tools of s hold one called name (len bytes), the
+ * names compared whole, so that "echo\u0000evil" is never "echo".
+ */
 static int
-has_tool(const struct mcp_server *s, const char *name)
+has_tool(const struct mcp_server *s, const char *name, size_t len)
 {
 	const json_t *t, *n;
 	size_t i;
 
 	json_array_foreach(s->tools, i, t) {
 		n = json_object_get(t, "name");
-		if (json_is_string(n) && strcmp(json_string_value(n), name) == 0)
+		if (json_is_string(n) && json_string_length(n) == len &&
+		    memcmp(json_string_value(n), name, len) == 0)
 			return 1;
 	}
 	return 0;
@@ -840,7 +915,8 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 	}
 	for (i = 0; i < m->n && !m->caught; i++) {
 		s = &m->v[i];
-		if (routing_tools(m, s, r) == NULL || !has_tool(s, c->tool))
+		if (routing_tools(m, s, r) == NULL ||
+		    !has_tool(s, c->tool, strlen(c->tool)))
 			continue;
 		if (n++ > 0)
 			buf_adds(&names, ", ");
@@ -931,9 +1007,19 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 	if (!json_is_array(content))
 		content = NULL;
 	joined_text(&text, content);
+	sc = json_object_get(result, "structuredContent");
 	if (json_is_true(json_object_get(result, "isError"))) {
 		buf_add(&o->message, text.data, text.len);
 		buf_free(&text);
+		/* the model is told something, whatever the tool gave */
+		if (o->message.len == 0 && sc != NULL) {
+			buf_adds(&o->message, "the tool reported an error: ");
+			jsonw_stringify(&o->message, sc);
+		} else if (o->message.len == 0)
+			buf_adds(&o->message, content != NULL ?
+			    "the tool reported an error without a text" :
+			    "the tool reported an error without a text (its "
+			    "\"content\" is not an array)");
 		error_event(o, c, s);
 		o->status = DIAG_INVALID;
 		return;
@@ -944,7 +1030,7 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 	    text.len);
 	buf_free(&text);
 	event_iteration(&o->record, c);
-	if ((sc = json_object_get(result, "structuredContent")) != NULL) {
+	if (sc != NULL) {
 		buf_adds(&o->record, ",\"structuredContent\":");
 		jsonw_stringify(&o->record, sc);
 	}

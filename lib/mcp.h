@@ -41,6 +41,7 @@ struct mcp_server {
 	int		  running;
 	int		  modern;	/* the 2026-07-28 era was agreed */
 	long long	  next_id;
+	long long	  last_sent;	/* the request last sent, if a line's last */
 	struct buf	  wbuf;		/* messages not yet written */
 	size_t		  woff;
 	struct buf	  rbuf;		/* its standard output, a line's start */
@@ -86,6 +87,7 @@ struct mcp_msg {
 	enum mcp_msg_kind kind;
 	json_t		*doc;
 	json_t		*id;		/* request or response, or NULL */
+	int		 id_integer;	/* a number id written as an integer */
 	const char	*method;	/* request or notification */
 	json_t		*params;	/* or NULL */
 	json_t		*result;	/* response: its result, or NULL */

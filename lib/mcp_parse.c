@@ -466,6 +466,11 @@ mcp_server_arg(struct mcp *m, const char *arg, char *err, size_t errlen)
 		    diag_quote(q, sizeof(q), arg, strlen(arg)));
 		goto fail;
 	}
+	if (utf8_valid(arg, (size_t)(eq - arg)) < (size_t)(eq - arg)) {
+		snprintf(err, errlen, "--server: the name %s is not UTF-8",
+		    diag_quote(q, sizeof(q), arg, (size_t)(eq - arg)));
+		goto fail;
+	}
 	name = dupn(arg, (size_t)(eq - arg));
 	if (mcp_find(m, name) != NULL) {
 		snprintf(err, errlen, "server %s is declared twice",
@@ -527,14 +532,13 @@ mcp_keep(struct mcp *m, char *const names[], size_t n)
 
 /*
  * The servers' names, one a line, into out, none started. A name that
- * a diagnostic would escape (a control character, a byte that is not
- * UTF-8) is left out and reported: a line of out is always a whole name,
- * as it was declared. Returns how many were left out.
+ * holds a control character (a configuration's key may; --server's
+ * names are UTF-8 too) is left out and reported: a line of out is always
+ * a whole name, as it was declared. Returns how many were left out.
  */
 size_t
 mcp_list_servers(const struct mcp *m, struct buf *out)
 {
-	struct buf esc = BUF_INIT;
 	const char *name;
 	char q[80];
 	size_t i, len, left = 0;
@@ -542,20 +546,15 @@ mcp_list_servers(const struct mcp *m, struct buf *out)
 	for (i = 0; i < m->n; i++) {
 		name = m->v[i].name;
 		len = strlen(name);
-		buf_reset(&esc);
-		diag_escape(&esc, name, len, 0);
-		if (esc.len == len && memcmp(esc.data, name, len) == 0) {
+		if (utf8_plain(name, len) == len) {
 			buf_add(out, name, len);
 			buf_addc(out, '\n');
 			continue;
 		}
-		diag_warnx("server %s is not listed: its name %s",
-		    diag_quote(q, sizeof(q), name, len),
-		    utf8_valid(name, len) < len ? "is not UTF-8" :
-		    "holds a control character");
+		diag_warnx("server %s is not listed: its name holds a control "
+		    "character", diag_quote(q, sizeof(q), name, len));
 		left++;
 	}
-	buf_free(&esc);
 	return left;
 }
 
@@ -660,10 +659,11 @@ mcp_call_read(struct mcp_call *c, json_t *rec, unsigned long ordinal,
 		return -1;
 	}
 	if (json_string_length(v) == 0 ||
-	    strlen(json_string_value(v)) != json_string_length(v))
+	    utf8_plain(json_string_value(v), json_string_length(v)) !=
+	    json_string_length(v))
 		return bad(err, errlen, ptr, c->ptr_tool,
 		    json_string_length(v) == 0 ? "the tool's name is empty" :
-		    "the tool's name holds a NUL character", NULL);
+		    "the tool's name holds a control character", NULL);
 	c->tool = json_string_value(v);
 	if ((v = json_object_get(rec, ks)) != NULL) {
 		if (!json_is_string(v)) {
@@ -672,6 +672,10 @@ mcp_call_read(struct mcp_call *c, json_t *rec, unsigned long ordinal,
 			*ptr = c->ptr_server;
 			return -1;
 		}
+		/* a server is named whole: "a\u0000b" is never "a" */
+		if (strlen(json_string_value(v)) != json_string_length(v))
+			return bad(err, errlen, ptr, c->ptr_server,
+			    "the server's name holds a NUL character", NULL);
 		c->server = json_string_value(v);
 	}
 	if ((c->args = json_object_get(rec, ka)) == NULL) {
@@ -707,6 +711,22 @@ msg_bad(struct mcp_msg *m, const char *why)
 }
 
 /*
+ * Whether the number at off of s is written as an integer: JSON-RPC
+ * compares ids by type and value, and every number is read as a double.
+ */
+static int
+integer_text(const char *s, size_t n, size_t off)
+{
+	if (off < n && s[off] == '-')
+		off++;
+	if (off >= n || s[off] < '0' || s[off] > '9')
+		return 0;
+	while (off < n && s[off] >= '0' && s[off] <= '9')
+		off++;
+	return off == n || (s[off] != '.' && s[off] != 'e' && s[off] != 'E');
+}
+
+/*
  * One line a server wrote (len bytes, its newline taken off): a response,
  * a request or a notification of JSON-RPC 2.0. Returns 0, or -1 with
  * m->kind MCP_MSG_BAD and m->why saying what is wrong. The values point
@@ -717,12 +737,13 @@ mcp_msg_parse(struct mcp_msg *m, const char *line, size_t len)
 {
 	struct jsonx_error err;
 	const json_t *v;
-	size_t end;
+	size_t start, end;
 
 	memset(m, 0, sizeof(*m));
-	if ((m->doc = jsonx_parse(line, len, jsonx_skip_ws(line, len, 0),
-	    &end, &err)) == NULL)
-		return msg_bad(m, "not JSON");
+	start = jsonx_skip_ws(line, len, 0);
+	if ((m->doc = jsonx_parse(line, len, start, &end, &err)) == NULL)
+		return msg_bad(m, strcmp(err.rule, "json-depth") == 0 ?
+		    "nested too deep" : "not JSON");
 	if (jsonx_skip_ws(line, len, end) != len)
 		return msg_bad(m, "text after the message");
 	if (!json_is_object(m->doc))
@@ -735,6 +756,9 @@ mcp_msg_parse(struct mcp_msg *m, const char *line, size_t len)
 	    !json_is_number(m->id) && !json_is_null(m->id))
 		return msg_bad(m, "an \"id\" that is neither a number nor a "
 		    "string");
+	if (json_is_number(m->id))
+		m->id_integer = integer_text(line, len,
+		    jsonx_member(line, len, start, "id"));
 	m->params = json_object_get(m->doc, "params");
 	if (m->params != NULL && !json_is_object(m->params) &&
 	    !json_is_array(m->params))

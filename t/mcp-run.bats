@@ -671,13 +671,11 @@ b'
 	printf '%s\n' '{"mcpServers": {"a\nb": {"command": "x"},' \
 	    '"\u001b[2J": {"command": "x"}, "ok": {"command": "x"},' \
 	    '"\u0085": {"command": "x"}}}' >conf.json
-	run -1 --separate-stderr mcp-run --list-servers -c conf.json \
-	    --server $'\xff=x'
+	run -1 --separate-stderr mcp-run --list-servers -c conf.json
 	assert_output 'ok'
 	assert_equal "$stderr" 'mcp-run: server "\u001b[2J" is not listed: its name holds a control character
 mcp-run: server "a\nb" is not listed: its name holds a control character
-mcp-run: server "\u0085" is not listed: its name holds a control character
-mcp-run: server "�" is not listed: its name is not UTF-8'
+mcp-run: server "\u0085" is not listed: its name holds a control character'
 }
 
 @test "--list-servers with a bad configuration: its diagnostics, status 2" {
@@ -961,4 +959,131 @@ EOF
 	run -0 cat err
 	assert_output 'victim: Starting default (STDIO) server...
 victim: Starting default (STDIO) server...'
+}
+
+# What no well-behaved server sends: t/mcp/raw-server.mjs answers each
+# call with the lines of a script, byte for byte.
+
+RAW=$TOP/t/mcp/raw-server.mjs
+
+# raw TOOLS: conf.json declares the server raw, listing the tools TOOLS
+# (a JSON array's text) and answering each call with the next block of
+# the file script ("---" ends a block, "@ID@" is the request's id).
+raw() {
+	printf '%s' "$1" >tools.json
+	printf '{"mcpServers":{"raw":{"command":"node","args":["%s","%s","%s"]}}}' \
+	    "$RAW" "$PWD/tools.json" "$PWD/script" >conf.json
+}
+
+@test "an error whose id is null answers no call: the answer that follows is taken" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	cat >script <<'EOF'
+{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}
+{"jsonrpc":"2.0","id":@ID@,"result":{"content":[{"type":"text","text":"real"}]}}
+EOF
+	call raw t '{}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 t raw '"real"')"
+	assert_equal "$stderr" 'mcp-run: raw: an error for no request (its "id" is null) is passed over: "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"boom\"}}"'
+}
+
+@test "a parse error whose id is null answers the call that was the last line sent" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	cat >script <<'EOF'
+{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}
+---
+{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}
+EOF
+	{ call raw t '{}'; call raw t '{}'; } >in.jsonl
+	run -1 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(failed call-0-1 t raw '"Parse error (JSON-RPC error -32700)"')
+$(failed call-0-2 t raw '"Invalid Request (JSON-RPC error -32600)"')"
+	assert_equal "$stderr" 'in.jsonl:1:34: error: tool "t" on raw failed: Parse error (JSON-RPC error -32700)
+in.jsonl:2:34: error: tool "t" on raw failed: Invalid Request (JSON-RPC error -32600)'
+}
+
+@test "ids compare by type and value: 1.0, 1e0 and \"1\" answer no call 1" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	cat >script <<'EOF'
+{"jsonrpc":"2.0","id":@ID@.0,"result":{"content":[{"type":"text","text":"float"}]}}
+{"jsonrpc":"2.0","id":@ID@e0,"result":{"content":[{"type":"text","text":"exponent"}]}}
+{"jsonrpc":"2.0","id":"@ID@","result":{"content":[{"type":"text","text":"string"}]}}
+{"jsonrpc":"2.0","id":@ID@,"result":{"content":[{"type":"text","text":"integer"}]}}
+EOF
+	call raw t '{}' >in.jsonl
+	run -0 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(result call-0-1 t raw '"integer"')"
+	assert_equal "$stderr" ''
+}
+
+@test "bytes of no character that a server writes come out as U+FFFD, and thread-serialize reads the event" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	printf '\377\300\200 {}\n' >script
+	call raw t '{}' >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	local fffd=$'\xef\xbf\xbd'
+	assert_output "$(failed call-0-1 t raw '"raw: not a JSON-RPC message (not JSON): \"'"$fffd$fffd$fffd"' {}\""')"
+	assert_equal "$stderr" "mcp-run: raw: not a JSON-RPC message (not JSON): \"$fffd$fffd$fffd {}\""
+	mcp-run -c conf.json in.jsonl >events.jsonl 2>/dev/null || true
+	run -0 thread-serialize events.jsonl
+	assert_output "<thread>
+  <event type=\"error\" id=\"0\" iteration=\"0\" recoverable=\"true\">raw: not a JSON-RPC message (not JSON): &quot;$fffd$fffd$fffd {}&quot;</event>
+</thread>"
+}
+
+@test "a --server name that is not UTF-8 is a usage error, and a name of letters of any script is taken" {
+	run -2 --separate-stderr mcp-run --server $'\xff=cat' --list-servers
+	assert_equal "$stderr" "mcp-run: --server: the name \"$(printf '\357\277\275')\" is not UTF-8
+$USAGE"
+	run -0 --separate-stderr mcp-run --server 'état=cat' --list-servers
+	assert_output 'état'
+}
+
+@test "a tool whose name holds a NUL or a control character is left out, named with its server; names compare whole" {
+	raw '[{"name":"echo\u0000evil"},{"name":"a\nb"},{"name":"\u001b[2J"},{"name":""},{"description":"no name"},5,{"name":"ok","inputSchema":{"type":"object"}}]'
+	: >script
+	run -0 --separate-stderr mcp-run --list-tools -c conf.json
+	assert_output '{"tools":[{"name":"ok","inputSchema":{"type":"object"},"_meta":{"llmkit/server":"raw"}}]}'
+	assert_equal "$stderr" 'mcp-run: raw: tool "echo\u0000evil" is left out: its name holds a control character
+mcp-run: raw: tool "a\nb" is left out: its name holds a control character
+mcp-run: raw: tool "\u001b[2J" is left out: its name holds a control character
+mcp-run: raw: a tool with an empty name is left out
+mcp-run: raw: a tool without a "name" string is left out
+mcp-run: raw: a tool that is not an object is left out'
+	printf '{"tool_name":"echo","arguments":{}}\n{"tool_name":"echo\\u0000evil","arguments":{}}\n{"server_name":"raw\\u0000x","tool_name":"ok","arguments":{}}\n' >in.jsonl
+	run -1 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(refused call-0-1 echo '"no server has a tool \"echo\""')"
+	assert_equal "$(printf '%s\n' "$stderr" | tail -3)" 'in.jsonl:1:14: error: no server has a tool "echo"
+in.jsonl:2:14: error: the tool'"'"'s name holds a control character
+in.jsonl:3:16: error: the server'"'"'s name holds a NUL character'
+}
+
+@test "an isError result without text still tells the model what went wrong" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	cat >script <<'EOF'
+{"jsonrpc":"2.0","id":@ID@,"result":{"isError":true,"content":"oops"}}
+---
+{"jsonrpc":"2.0","id":@ID@,"result":{"isError":true,"content":[]}}
+---
+{"jsonrpc":"2.0","id":@ID@,"result":{"isError":true,"content":[],"structuredContent":{"code":7}}}
+EOF
+	{ call raw t '{}'; call raw t '{}'; call raw t '{}'; } >in.jsonl
+	run -1 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output "$(failed call-0-1 t raw '"the tool reported an error without a text (its \"content\" is not an array)"')
+$(failed call-0-2 t raw '"the tool reported an error without a text"')
+$(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"')"
+}
+
+@test "a reply nested too deep is said to be so, not to be no JSON" {
+	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
+	{
+		printf '{"jsonrpc":"2.0","id":@ID@,"result":'
+		printf '%*s' 3000 '' | tr ' ' '['
+		printf '%*s' 3000 '' | tr ' ' ']'
+		printf '}\n'
+	} >script
+	call raw t '{}' >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_output --partial '"serverName":"raw","error":"raw: not a JSON-RPC message (nested too deep): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3,\\\"result\\\":[[[['
+	assert_equal "${stderr:0:57}" 'mcp-run: raw: not a JSON-RPC message (nested too deep): "'
 }

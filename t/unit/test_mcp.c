@@ -164,16 +164,20 @@ test_names(void)
 	unit_long(load(&m, "{\"mcpServers\": {\"c\": {\"command\": \"x\"}, "
 	    "\"a\\nb\": {\"command\": \"x\"}, \"b\": {\"command\": \"x\"}, "
 	    "\"a\": {\"command\": \"x\"}}}", &err), 0, "four servers");
-	unit_long(mcp_server_arg(&m, "\xff=x", msg, sizeof(msg)), 0,
-	    "and one whose name is not UTF-8");
+	unit_long(mcp_server_arg(&m, "\xff\xc0=x", msg, sizeof(msg)), -1,
+	    "a --server name that is not UTF-8");
+	unit_str(msg, "--server: the name \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not "
+	    "UTF-8", "is refused, its bytes shown as U+FFFD");
+	unit_long(mcp_server_arg(&m, "\xc3\xa9t\xc3\xa9=x", msg, sizeof(msg)),
+	    0, "a --server name of accented letters is taken");
 	mcp_sort(&m);
 	unit_capture_begin();
-	unit_long((long)mcp_list_servers(&m, &out), 2, "two names left out");
+	unit_long((long)mcp_list_servers(&m, &out), 1, "one name left out");
 	err = unit_capture_end();
-	unit_mem(out.data, out.len, "a\nb\nc\n", "the others, a line each");
+	unit_mem(out.data, out.len, "a\nb\nc\n\xc3\xa9t\xc3\xa9\n",
+	    "the others, a line each");
 	unit_str(err, "test_mcp: server \"a\\nb\" is not listed: its name "
-	    "holds a control character\ntest_mcp: server \"\xEF\xBF\xBD\" is "
-	    "not listed: its name is not UTF-8\n", "each said, escaped");
+	    "holds a control character\n", "said, escaped");
 	unit_ok(mcp_keep(&m, unknown, 2) == unknown[1], "x is no server's name");
 	unit_long((long)m.n, 5, "and every server is kept");
 	unit_ok(mcp_keep(&m, some, 3) == NULL, "c and a, c twice");
@@ -287,7 +291,22 @@ test_calls(void)
 	    "an iteration beyond any whole number");
 	unit_long(record(&c, "{\"tool_name\":\"a\\u0000b\",\"arguments\":{}}",
 	    1, err, &ptr), -1, "a tool's name with a NUL");
-	unit_str(err, "the tool's name holds a NUL character", "is refused");
+	unit_str(err, "the tool's name holds a control character",
+	    "is refused");
+	unit_str(ptr, "/tool_name", "at the tool's name");
+	unit_long(record(&c, "{\"tool_name\":\"a\\nb\",\"arguments\":{}}",
+	    1, err, &ptr), -1, "a tool's name with a newline");
+	unit_str(err, "the tool's name holds a control character",
+	    "is refused too");
+	unit_long(record(&c, "{\"tool_name\":\"a\\u001b[2Jb\","
+	    "\"arguments\":{}}", 1, err, &ptr), -1, "a tool's name with ESC");
+	unit_str(err, "the tool's name holds a control character",
+	    "is refused too");
+	unit_long(record(&c, "{\"server_name\":\"s\\u0000x\",\"tool_name\":"
+	    "\"t\",\"arguments\":{}}", 1, err, &ptr), -1,
+	    "a server's name with a NUL");
+	unit_str(err, "the server's name holds a NUL character", "is refused");
+	unit_str(ptr, "/server_name", "at the server's name");
 	json_decref(rec);
 	rec = NULL;
 }
@@ -349,7 +368,41 @@ test_messages(void)
 	    "\"id\":3}", &m), MCP_MSG_RESPONSE, "a result");
 	unit_ok(json_number_value(m.id) == 3 && json_is_object(m.result) &&
 	    m.error == NULL, "its id and result");
+	unit_long(m.id_integer, 1, "its id written as an integer");
 	mcp_msg_free(&m);
+	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":3.0,\"result\":{}}", &m),
+	    MCP_MSG_RESPONSE, "a result whose id is 3.0");
+	unit_long(m.id_integer, 0, "its id is no integer");
+	mcp_msg_free(&m);
+	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":3e0,\"result\":{}}", &m),
+	    MCP_MSG_RESPONSE, "a result whose id is 3e0");
+	unit_long(m.id_integer, 0, "its id is no integer either");
+	mcp_msg_free(&m);
+	unit_long(msg("{\"id\" : -12 ,\"jsonrpc\":\"2.0\",\"id2\":1.5,"
+	    "\"result\":{}}", &m), MCP_MSG_RESPONSE, "an id of -12, blanks "
+	    "around it");
+	unit_long(m.id_integer, 1, "is an integer");
+	mcp_msg_free(&m);
+	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":\"3\",\"result\":{}}", &m),
+	    MCP_MSG_RESPONSE, "a result whose id is the string \"3\"");
+	unit_long(m.id_integer, 0, "is no integer");
+	mcp_msg_free(&m);
+	{
+		struct buf deep = BUF_INIT;
+		int k;
+
+		buf_adds(&deep, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":");
+		for (k = 0; k < 3000; k++)
+			buf_addc(&deep, '[');
+		for (k = 0; k < 3000; k++)
+			buf_addc(&deep, ']');
+		buf_addc(&deep, '}');
+		unit_long(msg(buf_cstr(&deep), &m), MCP_MSG_BAD,
+		    "a result nested 3,000 deep");
+		unit_str(m.why, "nested too deep", "says so, not \"not JSON\"");
+		mcp_msg_free(&m);
+		buf_free(&deep);
+	}
 	unit_long(msg("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
 	    "-32700,\"message\":\"Parse error\"}}", &m), MCP_MSG_RESPONSE,
 	    "an error about a request the server could not read");
