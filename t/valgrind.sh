@@ -845,5 +845,23 @@ check 3 "mcp-run: a server that breaks the protocol" "$tmp/junk" \
 vg --server "e=$ev" "$tmp/mcp-thread.jsonl" </dev/null >/dev/full
 verdict 3 "mcp-run: onto a full disk"
 
+# t/mcp/raw-server.mjs: null and float ids, tools with bad names, an
+# isError without text, bytes of no character
+printf '[{"name":"a\\u0000b"},{"name":""},5,{"name":"t"}]' >"$tmp/raw-tools"
+cat >"$tmp/raw-script" <<'EOF'
+{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"x"}}
+{"jsonrpc":"2.0","id":@ID@.0,"result":{}}
+{"jsonrpc":"2.0","id":@ID@,"result":{"isError":true,"content":"x"}}
+---
+{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}
+---
+EOF
+printf '\377\300\200\n' >>"$tmp/raw-script"
+printf '{"tool_name":"t","arguments":{}}\n%.0s' 1 2 3 >"$tmp/raw-calls"
+printf '{"tool_name":"a","arguments":{}}\n' >>"$tmp/raw-calls"
+check 3 "mcp-run: null and float ids, bad tool names, bad bytes" \
+    "$tmp/raw-calls" --server \
+    "raw=node $top/t/mcp/raw-server.mjs $tmp/raw-tools $tmp/raw-script"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
