@@ -261,9 +261,10 @@ verdict_string(const char *s, size_t n, unsigned long lineno, size_t base,
 		return -1;
 	}
 	if ((end = jsonx_skip_ws(s, n, end)) < n) {
+		/* a NUL is named as jsonx_parse names it, wherever it is */
 		diag_list_add(errs, DIAG_ERROR, lineno, column(s, n, lineno,
-		    end), "json-syntax", NULL, "invalid JSON: text after the "
-		    "string");
+		    end), "json-syntax", NULL, "invalid JSON: %s",
+		    s[end] == '\0' ? "NUL byte" : "text after the string");
 		json_decref(v);
 		return -1;
 	}

@@ -53,27 +53,34 @@ test_record(void)
 	buf_free(&b);
 }
 
-/* verdict_string over s: its text, or its one error as "L:C rule: msg". */
+/*
+ * verdict_string over s[0..n), a line at byte 1000 of its input: its
+ * text, or its one error as "L:C rule: msg".
+ */
 static const char *
-string(const char *s, unsigned long lineno, size_t *tok)
+string2(const char *s, size_t n, unsigned long lineno, size_t *tok)
 {
-	static struct buf text;
 	struct diag_list errs = DIAG_LIST_INIT;
+	struct buf text = BUF_INIT;
 	const char *r;
 
 	*tok = (size_t)-1;
-	if (verdict_string(s, strlen(s), lineno, 1000, &text, tok,
-	    &errs) == 0)
+	if (verdict_string(s, n, lineno, 1000, &text, tok, &errs) == 0)
 		r = unit_fmt("%s", buf_cstr(&text));
 	else
 		r = unit_fmt("%lu:%lu %s: %s", errs.v[0].line, errs.v[0].col,
 		    errs.v[0].rule, errs.v[0].message);
 	unit_long((long)errs.n, *tok == (size_t)-1, "one error, or none");
-	diag_list_clear(&errs);
 	diag_list_free(&errs);
-	if (lineno == 0)
-		buf_free(&text);
+	buf_free(&text);
 	return r;
+}
+
+/* string2 of a C string. */
+static const char *
+string(const char *s, unsigned long lineno, size_t *tok)
+{
+	return string2(s, strlen(s), lineno, tok);
 }
 
 static void
@@ -96,6 +103,14 @@ test_string(void)
 	unit_str(string("\"\xC3\xA9\" x", 6, &tok), "6:5 json-syntax: invalid "
 	    "JSON: text after the string", "text after it, columns in "
 	    "characters");
+	unit_str(string2("\"a\" \0x", 6, 7, &tok), "7:5 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL after the string is named");
+	unit_str(string2("\"a\"\0", 4, 7, &tok), "7:4 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL just after it too");
+	unit_str(string2("\0\"a\"", 4, 7, &tok), "7:1 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL before it");
+	unit_str(string2("\"a\0\"", 4, 7, &tok), "7:3 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL in it");
 	unit_str(string("\"abc", 7, &tok), "7:1 json-syntax: invalid JSON: "
 	    "premature end of input near '\"abc'", "a string not ended");
 	unit_str(string(" \"a\xC3\xA9\xFF\"", 3, &tok), "3:5 utf8: invalid "
