@@ -74,7 +74,8 @@ check_places(const char *s, size_t n, size_t tok, const struct buf *text)
 		}
 		cr = c == '\r';
 		if (c == '\n' || c == '\r') {
-			if (!(c == '\n' && i > 0 && text->data[i - 1] == '\r')) {
+			if (c == '\r' || i == 0 ||
+			    text->data[i - 1] != '\r') {
 				line++;
 				col = 1;
 			}

@@ -312,7 +312,8 @@ test_skip_line(void)
 	memcpy(in + 2 + big, "b\nc\0", 4);
 	unit_tmpfile(path, in, big + 6);
 	fp = fopen(path, "rb");
-	unit_long(io_getline_text(&line, &cap, fp), 2, "a NUL line, to its NUL");
+	unit_long(io_getline_text(&line, &cap, fp), 2,
+	    "a NUL line, to its NUL");
 	unit_ok(cap < 1024, "io_getline_text holds no more of it");
 	unit_long((long)io_skip_line(fp), (long)big + 2,
 	    "io_skip_line drops the rest of it, with its LF");

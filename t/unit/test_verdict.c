@@ -212,7 +212,8 @@ test_each(void)
 	    "each: blank lines skipped, counted");
 	unit_long(each(in, sizeof(in) - 1, 4, &seen), DIAG_TROUBLE,
 	    "each: stopped");
-	unit_str(buf_cstr(&seen), "1@0:a;4@6:x;", "each: nothing after the stop");
+	unit_str(buf_cstr(&seen), "1@0:a;4@6:x;",
+	    "each: nothing after the stop");
 	unit_long(each(nul, sizeof(nul) - 1, 0, &seen), DIAG_OK,
 	    "each: NUL bytes end no input");
 	unit_bytes(seen.data, seen.len, "1@0:a;2@2:b\0;3@6:d;4@8:\0;"
