@@ -309,7 +309,7 @@ json_line(struct llmq_input *in, struct buf *out)
  * The --from-json lines of fp (name for diagnostics): each good one
  * written to out as soon as it is read (flushed, with unbuffered), each
  * bad one reported and skipped. A line that holds a NUL byte is bad at
- * it, reported at once, and the rest of it dropped unread into memory:
+ * it, reported at once, and the rest of it read and dropped, not kept:
  * the next line is read. Returns the highest status; once out fails
  * nothing more is read, and DIAG_TROUBLE is returned (the caller reports
  * the failed output when it closes it).
