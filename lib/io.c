@@ -130,9 +130,10 @@ io_read_text(const char *operand, struct buf *b)
 
 /*
  * getline(3), but a line also ends just after a NUL byte, which no text
- * line holds: the caller reports it and reads no further, so that an
- * endless input such as /dev/zero is not read for ever. Returns the
- * length, or -1 at the end of the input or on a read error (ferror).
+ * line holds: the caller reports the line, at once, and then either ends
+ * its input there or drops the rest of the line with io_skip_line, so
+ * that the bytes after the NUL are never kept. Returns the length, or -1
+ * at the end of the input or on a read error (ferror).
  */
 ssize_t
 io_getline_text(char **line, size_t *cap, FILE *fp)
@@ -153,6 +154,26 @@ io_getline_text(char **line, size_t *cap, FILE *fp)
 		return -1;
 	(*line)[n] = '\0';
 	return (ssize_t)n;
+}
+
+/*
+ * Reads and drops the rest of a line up to and including its '\n': what
+ * io_getline_text left of a line that held a NUL byte, however long, in
+ * constant memory. Returns the number of bytes dropped; a read error is
+ * seen with ferror.
+ */
+size_t
+io_skip_line(FILE *fp)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(fp)) != EOF) {
+		n++;
+		if (c == '\n')
+			break;
+	}
+	return n;
 }
 
 /* Writes n bytes; -1 (errno set) when the stream fails. */

@@ -539,9 +539,10 @@ line_src(struct src *src, const char *name, const char *s, size_t n,
 /*
  * --lines: each line of fp is a document, checked (a blank one skipped)
  * and then handed to report, one line at a time, so that memory grows
- * with the longest line and not with the input. A NUL byte ends the
- * input: its line is the last one read. Returns the highest status of
- * the lines, or DIAG_TROUBLE (said) when fp cannot be read.
+ * with the longest line and not with the input. A line that holds a
+ * NUL byte ends at it, as a file does, and the rest of it is skipped
+ * (verdict_lines_next): the next line is read. Returns the highest
+ * status of the lines, or DIAG_TROUBLE (said) when fp cannot be read.
  */
 int
 jsonresp_lines(struct jsonresp *jr, FILE *fp, const char *name,

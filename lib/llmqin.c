@@ -308,9 +308,11 @@ json_line(struct llmq_input *in, struct buf *out)
 /*
  * The --from-json lines of fp (name for diagnostics): each good one
  * written to out as soon as it is read (flushed, with unbuffered), each
- * bad one reported and skipped. Returns the highest status; once out
- * fails nothing more is read, and DIAG_TROUBLE is returned (the caller
- * reports the failed output when it closes it).
+ * bad one reported and skipped. A line that holds a NUL byte is bad at
+ * it, reported at once, and the rest of it read and dropped, not kept:
+ * the next line is read. Returns the highest status; once out fails
+ * nothing more is read, and DIAG_TROUBLE is returned (the caller reports
+ * the failed output when it closes it).
  */
 int
 llmq_read_lines(FILE *fp, const char *name, FILE *out, int unbuffered)
@@ -336,7 +338,7 @@ llmq_read_lines(FILE *fp, const char *name, FILE *out, int unbuffered)
 			goto out;
 		}
 		if (line[len - 1] == '\0')
-			break;		/* reported: no JSON line holds one */
+			base += io_skip_line(fp);
 	}
 	if (ferror(fp)) {
 		diag_warn("%s", name);

@@ -114,14 +114,15 @@ done(struct run *r, int status, unsigned long line,
  */
 static int
 check_line(void *arg, const char *s, size_t n, unsigned long lineno,
-    int *status)
+    size_t base, int *status)
 {
 	struct run *r = arg;
 	const struct diag_item *v;
 	size_t nv, tok;
 
 	diag_list_clear(&r->errs);
-	if (verdict_string(s, n, lineno, &r->in, &tok, &r->errs) != 0) {
+	if (verdict_string(s, n, lineno, base, &r->in, &tok,
+	    &r->errs) != 0) {
 		*status = DIAG_INVALID;
 		return done(r, *status, lineno, r->errs.v, r->errs.n, NULL);
 	}

@@ -694,7 +694,14 @@ store_import(struct store *s, const char *file, FILE *in)
 		if (text[n - 1] == '\n')
 			n--;
 		else if (text[n - 1] == '\0') {
-			/* no JSON text holds one: the import ends there */
+			/*
+			 * No JSON text holds one: the import ends there.
+			 * Not read on to the next line, as the checkers'
+			 * --lines are: an import stores all its lines or
+			 * none, and holds the store's write lock while it
+			 * reads, which an endless line (/dev/zero) would
+			 * then hold for ever.
+			 */
 			struct diag_loc loc = { file, l.no, 1, NULL };
 
 			loc.col += utf8_count(text, n - 1);

@@ -136,7 +136,7 @@ process_stream(FILE *fp, const char *name, struct run *r)
  */
 static int
 check_line(void *arg, const char *s, size_t n, unsigned long lineno,
-    int *status)
+    size_t base, int *status)
 {
 	struct run *r = arg;
 	const char *name = r->name;
@@ -146,7 +146,8 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 
 	buf_reset(&r->calls);
 	diag_list_clear(&r->diags);
-	if (verdict_string(s, n, lineno, &r->in, &tok, &r->diags) != 0) {
+	if (verdict_string(s, n, lineno, base, &r->in, &tok,
+	    &r->diags) != 0) {
 		*status = DIAG_INVALID;
 		return done(r, *status, name, lineno);
 	}

@@ -1,5 +1,6 @@
 /* verdict: the map step's input lines and its record, shared by checkers. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -107,26 +108,50 @@ verdict_lines_free(struct verdict_lines *r)
  * The next line of the input, without its '\n': 1 with it at *s, n bytes
  * long, *base its offset in the input; 0 at the end; -1 on a read error,
  * errno set. read(2) as in io_slurp_text: a line is handed on as soon as
- * it has come, and a NUL byte ends the input just after it.
+ * it has come. No line of text holds a NUL byte, so a line that does is
+ * handed on at its first NUL, that byte its last, for the caller to
+ * refuse; the rest of it up to its '\n' is read and dropped, not kept,
+ * so that memory stays bounded by the longest line handed on, and the
+ * next call gives the next line. An endless line of NULs (/dev/zero) is
+ * thus read for ever, in constant memory, after its one line.
  */
 int
 verdict_lines_next(struct verdict_lines *r, const char **s, size_t *n,
     size_t *base)
 {
-	char *nl = NULL, *nul;
+	char *nl, *nul;
+	size_t end;
 	ssize_t got;
 
 	for (;;) {
+		nl = nul = NULL;
 		if (r->in.len > r->scan)
 			nl = memchr(r->in.data + r->scan, '\n',
 			    r->in.len - r->scan);
-		if (nl != NULL || (r->eof && r->start < r->in.len)) {
-			*s = r->in.data + r->start;
-			*n = (nl != NULL ? (size_t)(nl - r->in.data) :
-			    r->in.len) - r->start;
-			*base = r->off + r->start;
-			r->start = r->scan = r->start + *n + (nl != NULL);
-			return 1;
+		end = nl != NULL ? (size_t)(nl - r->in.data) : r->in.len;
+		if (r->skip) {
+			/* the rest of a line that held a NUL */
+			r->start = r->scan = end + (nl != NULL);
+			r->skip = nl == NULL;
+			if (nl != NULL)
+				continue;
+		} else {
+			if (end > r->scan)
+				nul = memchr(r->in.data + r->scan, '\0',
+				    end - r->scan);
+			if (nul != NULL)
+				end = (size_t)(nul - r->in.data) + 1;
+			if (nul != NULL || nl != NULL ||
+			    (r->eof && r->start < r->in.len)) {
+				*s = r->in.data + r->start;
+				*n = end - r->start;
+				*base = r->off + r->start;
+				r->start = r->scan = end +
+				    (nul == NULL && nl != NULL);
+				r->skip = nul != NULL;
+				return 1;
+			}
+			r->scan = r->in.len;
 		}
 		if (r->eof)
 			return 0;
@@ -135,10 +160,10 @@ verdict_lines_next(struct verdict_lines *r, const char **s, size_t *n,
 			memmove(r->in.data, r->in.data + r->start,
 			    r->in.len - r->start);
 			r->in.len -= r->start;
+			r->scan -= r->start;
 			r->off += r->start;
 			r->start = 0;
 		}
-		r->scan = r->in.len;
 		buf_reserve(&r->in, 65536 + 1);
 		got = read(r->fd, r->in.data + r->in.len,
 		    r->in.cap - r->in.len - 1);
@@ -148,11 +173,7 @@ verdict_lines_next(struct verdict_lines *r, const char **s, size_t *n,
 			return -1;
 		if (got == 0)
 			r->eof = 1;
-		else if ((nul = memchr(r->in.data + r->in.len, '\0',
-		    (size_t)got)) != NULL) {
-			r->in.len = (size_t)(nul - r->in.data) + 1;
-			r->eof = 1;
-		} else
+		else
 			r->in.len += (size_t)got;
 	}
 }
@@ -160,8 +181,10 @@ verdict_lines_next(struct verdict_lines *r, const char **s, size_t *n,
 /*
  * --lines of llmr-validate and toolcall-parse: each line of fd that is
  * not blank handed to fn, one at a time, so that memory grows with the
- * longest line. Returns the highest status of the lines, or DIAG_TROUBLE
- * once fn has stopped or fd cannot be read (said, as name).
+ * longest line; a line that holds a NUL byte ends there, as
+ * verdict_lines_next says, and the next line is read. Returns the
+ * highest status of the lines, or DIAG_TROUBLE once fn has stopped or fd
+ * cannot be read (said, as name).
  */
 int
 verdict_each(int fd, const char *name, verdict_line_fn *fn, void *arg)
@@ -177,7 +200,7 @@ verdict_each(int fd, const char *name, verdict_line_fn *fn, void *arg)
 	    lineno++) {
 		if (jsonx_skip_ws(s, n, 0) == n)
 			continue;
-		if (fn(arg, s, n, lineno, &st) != 0) {
+		if (fn(arg, s, n, lineno, base, &st) != 0) {
 			status = DIAG_TROUBLE;
 			break;
 		}
@@ -205,13 +228,15 @@ column(const char *s, size_t n, unsigned long lineno, size_t off)
 }
 
 /*
- * A line of llmr-validate's or toolcall-parse's --lines: one JSON string,
- * white space around it, that holds the text to check. 0 with its text
- * in text and the offset of its opening quote in *tok; -1 with the
- * problem added to errs, placed on the line.
+ * A line of llmr-validate's or toolcall-parse's --lines, at byte base of
+ * the input: one JSON string, white space around it, that holds the text
+ * to check. 0 with its text in text and the offset of its opening quote
+ * in *tok; -1 with the problem added to errs, placed on the line. A byte
+ * that is not UTF-8 is named by its offset in the input, as in a whole
+ * file: the line and column already place it in the line.
  */
 int
-verdict_string(const char *s, size_t n, unsigned long lineno,
+verdict_string(const char *s, size_t n, unsigned long lineno, size_t base,
     struct buf *text, size_t *tok, struct diag_list *errs)
 {
 	struct jsonx_error err;
@@ -220,6 +245,10 @@ verdict_string(const char *s, size_t n, unsigned long lineno,
 
 	at = jsonx_skip_ws(s, n, src_bom(s, lineno == 1 ? n : 0));
 	if ((v = jsonx_parse(s, n, at, &end, &err)) == NULL) {
+		if (strcmp(err.rule, "utf8") == 0)
+			snprintf(err.text, sizeof(err.text), "invalid UTF-8: "
+			    "byte 0x%02x at byte offset %zu",
+			    (unsigned char)s[err.offset], base + err.offset);
 		diag_list_add(errs, DIAG_ERROR, lineno, column(s, n, lineno,
 		    err.offset), err.rule, NULL, "%s", err.text);
 		return -1;
@@ -232,9 +261,10 @@ verdict_string(const char *s, size_t n, unsigned long lineno,
 		return -1;
 	}
 	if ((end = jsonx_skip_ws(s, n, end)) < n) {
+		/* a NUL is named as jsonx_parse names it, wherever it is */
 		diag_list_add(errs, DIAG_ERROR, lineno, column(s, n, lineno,
-		    end), "json-syntax", NULL, "invalid JSON: text after the "
-		    "string");
+		    end), "json-syntax", NULL, "invalid JSON: %s",
+		    s[end] == '\0' ? "NUL byte" : "text after the string");
 		json_decref(v);
 		return -1;
 	}

@@ -34,6 +34,7 @@ struct verdict_lines {
 	size_t		 off;		/* in.data[0]'s offset in the input */
 	size_t		 start;		/* the next line's, in in */
 	size_t		 scan;		/* where its '\n' may be, in in */
+	int		 skip;		/* the rest of a line with a NUL */
 	int		 eof;
 };
 
@@ -45,11 +46,12 @@ void	verdict_summary(struct buf *, const struct verdict_tally *, int, int);
 void	verdict_put_summary(const struct verdict_tally *, int, int);
 
 /*
- * A line of verdict_each, not blank, numbered from 1: its status in *st;
- * returns -1 to stop reading (the output has failed), else 0.
+ * A line of verdict_each, not blank, numbered from 1, at a byte offset
+ * of the input: its status in *st; returns -1 to stop reading (the
+ * output has failed), else 0.
  */
 typedef int	verdict_line_fn(void *, const char *, size_t, unsigned long,
-		    int *);
+		    size_t, int *);
 
 int	verdict_each(int, const char *, verdict_line_fn *, void *);
 void	verdict_lines_init(struct verdict_lines *, int);
@@ -57,8 +59,8 @@ int	verdict_lines_next(struct verdict_lines *, const char **, size_t *,
 	    size_t *);
 void	verdict_lines_free(struct verdict_lines *);
 
-int	verdict_string(const char *, size_t, unsigned long, struct buf *,
-	    size_t *, struct diag_list *);
+int	verdict_string(const char *, size_t, unsigned long, size_t,
+	    struct buf *, size_t *, struct diag_list *);
 void	verdict_place(const char *, size_t, size_t, unsigned long,
 	    struct diag_item *, size_t);
 

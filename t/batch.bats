@@ -163,3 +163,51 @@ teardown() {
 	run -0 grep -c 'Accepted publickey' "$BATS_TEST_TMPDIR/ssh/sshd.log"
 	[ "$output" -ge $((blocks + 1)) ]
 }
+
+# A NUL byte in a line (issue 25)
+
+@test "a NUL byte costs its line alone: a record a line, in one process and in parallel blocks" {
+	big 20000
+	# a NUL byte in every 1000th line, after its 10th byte
+	perl -pe 's/^(.{10})/$1\0/ if $. % 1000 == 0' big.jsonl >nul.jsonl
+	run -4 --separate-stderr sh -c \
+	    'jsonresp-check -q -o report --lines <nul.jsonl >one.jsonl'
+	assert_equal "$stderr" ""
+	run -0 wc -l <one.jsonl
+	assert_output 20000
+	run -0 --separate-stderr sh -c "jq -c 'select(.errors[0].message == \"invalid JSON: NUL byte\") | [.line, .errors[0].column]' one.jsonl | sed -n '1p;\$p;\$='"
+	assert_output '[1000,11]
+[20000,11]
+20'
+	HOME=$BATS_TEST_TMPDIR run --separate-stderr sh -c \
+	    'parallel --pipe --block 100k --keep-order \
+	    jsonresp-check -q -o report --lines <nul.jsonl >verdicts.jsonl'
+	assert_equal "$stderr" ""
+	renumber verdicts.jsonl >verdicts.renumbered
+	cmp one.jsonl verdicts.renumbered
+}
+
+@test "a NUL byte costs its line alone in llmr-validate's and toolcall-parse's --lines too" {
+	{ cat "$TOP/examples/replies.jsonl"; printf '"\0"\n'; cat "$TOP/examples/replies.jsonl"; } >r.jsonl
+	run -1 --separate-stderr sh -c 'llmr-validate -q -o report --summary --lines r.jsonl >r.out'
+	assert_equal "$stderr" ""
+	run -0 jq -c '[.line, .valid, .documents]' r.out
+	assert_output '[1,true,null]
+[2,false,null]
+[3,false,null]
+[4,true,null]
+[5,false,null]
+[null,2,5]'
+	{ cat "$TOP/examples/outputs.jsonl"; printf '"\0"\n'; cat "$TOP/examples/outputs.jsonl"; } >o.jsonl
+	run -1 --separate-stderr sh -c 'toolcall-parse -q -o report --summary --lines o.jsonl >o.out'
+	assert_equal "$stderr" ""
+	run -0 jq -c '[.line, .valid, .documents]' o.out
+	assert_output '[1,true,null]
+[2,false,null]
+[3,true,null]
+[4,false,null]
+[5,true,null]
+[6,false,null]
+[7,true,null]
+[null,4,7]'
+}

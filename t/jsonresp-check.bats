@@ -901,7 +901,7 @@ $USAGE"
 	assert_equal "$stderr" 'jsonresp-check: no\nsuch: No such file or directory'
 }
 
-@test "a NUL byte is \"NUL byte\" at its own column, and nothing after it is read" {
+@test "a NUL byte is \"NUL byte\" at its own column, and nothing of a file after it is read" {
 	run -1 --separate-stderr jsonresp-check < <(printf '\0')
 	assert_equal "$stderr" '<stdin>:1:1: error: invalid JSON: NUL byte'
 	printf '{"a":\0}' >n.json
@@ -910,15 +910,10 @@ $USAGE"
 	printf '{"a":1} \0' >n.json
 	run -1 --separate-stderr jsonresp-check --schema <(echo true) n.json
 	assert_equal "$stderr" 'n.json:1:9: error: invalid JSON: NUL byte'
-	{ jq -c . "$D/minimal.json"; printf '{"a":"x\0"}\n{}\n'; } >n.jsonl
-	run -1 --separate-stderr jsonresp-check --lines n.jsonl
-	assert_equal "$stderr" 'n.jsonl:2:8: error: invalid JSON: NUL byte'
 }
 
-@test "/dev/zero stops at its first byte, whole, with --lines and with --find" {
+@test "/dev/zero stops at its first byte, whole and with --find" {
 	run -1 --separate-stderr timeout 10 jsonresp-check /dev/zero
-	assert_equal "$stderr" '/dev/zero:1:1: error: invalid JSON: NUL byte'
-	run -1 --separate-stderr timeout 10 jsonresp-check --lines /dev/zero
 	assert_equal "$stderr" '/dev/zero:1:1: error: invalid JSON: NUL byte'
 	run -1 --separate-stderr timeout 10 jsonresp-check --find - </dev/zero
 	assert_equal "$stderr" '<stdin>:1:1: error: invalid JSON: NUL byte'
@@ -1729,4 +1724,111 @@ d.jsonl:2:24: error: /x: expected integer, found string "1"'
 	assert_output ""
 	assert_equal "$stderr" "jsonresp-check: option requires an argument -- 'r'
 $USAGE"
+}
+
+# A NUL byte in --lines input, offsets in the input (issue 25)
+
+# nul_peak CMD: runs the shell command CMD with stdout to out and stderr
+# to err, and prints its status and the peak resident memory of its
+# processes in KiB.
+nul_peak() {
+	python3 -c '
+import resource, subprocess, sys
+with open("out", "wb") as o, open("err", "wb") as e:
+	st = subprocess.run(["sh", "-c", sys.argv[1]], stdout=o, stderr=e).returncode
+print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$1"
+}
+
+@test "--lines: a line with a NUL byte is refused and every line after it is read, with --summary and -o report" {
+	m=$(jq -c . "$D/minimal.json")
+	printf '%s\n{"a":"b\0c"}\n%s\n%s\n' "$m" "$m" "$m" >nul.jsonl
+	run -1 --separate-stderr jsonresp-check --lines --summary <nul.jsonl
+	assert_output "4 documents: 3 valid, 1 invalid, 0 critical, 0 emergency"
+	assert_equal "$stderr" "<stdin>:2:8: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr jsonresp-check --lines -o report --summary <nul.jsonl
+	assert_output '{"file":"<stdin>","line":1,"valid":true,"status":0,"errors":[]}
+{"file":"<stdin>","line":2,"valid":false,"status":1,"errors":[{"file":"<stdin>","line":2,"column":8,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}]}
+{"file":"<stdin>","line":3,"valid":true,"status":0,"errors":[]}
+{"file":"<stdin>","line":4,"valid":true,"status":0,"errors":[]}
+{"documents":4,"valid":3,"invalid":1,"critical":0,"emergency":0}'
+	assert_equal "$stderr" "<stdin>:2:8: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr jsonresp-check --lines -o json <nul.jsonl
+	assert_output "$m
+$m
+$m"
+}
+
+@test "--lines: a NUL at a line's start, at its end, in a string and out, two lines running and a last line without LF are each one error" {
+	printf '{"n":1}\n\0{}\n{}\0\n{}  \0x\n{"a\0":1}\n\0\n\0\0{}\n{"n":8}\n{"a":\0' >l.jsonl
+	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"object"}') --lines -o json l.jsonl
+	assert_output '{"n":1}
+{"n":8}'
+	assert_equal "$stderr" "l.jsonl:2:1: error: invalid JSON: NUL byte
+l.jsonl:3:3: error: invalid JSON: NUL byte
+l.jsonl:4:5: error: invalid JSON: NUL byte
+l.jsonl:5:4: error: invalid JSON: NUL byte
+l.jsonl:6:1: error: invalid JSON: NUL byte
+l.jsonl:7:1: error: invalid JSON: NUL byte
+l.jsonl:9:6: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"object"}') -q --lines -o report --summary l.jsonl
+	assert_equal "$(printf '%s\n' "$output" | jq -c 'if .documents then [.documents, .valid, .invalid] else [.line, .valid, [.errors[] | .column]] end' | tr '\n' ' ')" \
+	    '[1,true,[]] [2,false,[1]] [3,false,[3]] [4,false,[5]] [5,false,[4]] [6,false,[1]] [7,false,[1]] [8,true,[]] [9,false,[6]] [9,2,7] '
+}
+
+@test "--lines --find: a line ends at its NUL as a file does, a value found before it taken, and the next line is read" {
+	printf 'Here: {"n":1} then \0 junk {\nprose \0 {"n":2}\n{"n":3}\n' >f.jsonl
+	run -1 --separate-stderr jsonresp-check --find --schema <(echo '{"type":"object"}') --lines -o report f.jsonl
+	assert_output '{"file":"f.jsonl","line":1,"valid":true,"status":0,"errors":[]}
+{"file":"f.jsonl","line":2,"valid":false,"status":1,"errors":[{"file":"f.jsonl","line":2,"column":7,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}]}
+{"file":"f.jsonl","line":3,"valid":true,"status":0,"errors":[]}'
+	assert_equal "$stderr" "f.jsonl:2:7: error: invalid JSON: NUL byte"
+	# as a file
+	printf 'Here: {"n":1} then \0 junk {' >f.txt
+	run -0 --separate-stderr jsonresp-check --find --schema <(echo '{"type":"object"}') -o json f.txt
+	assert_output '{"n":1}'
+}
+
+@test "--lines: a NUL line longer than 64 KiB is refused at its NUL, and the line after it is read" {
+	{
+		printf '{"a":"'
+		head -c 70000 /dev/zero | tr '\0' x
+		printf '\0'
+		head -c 35000 /dev/zero
+		printf '"}\\'
+		head -c 35000 /dev/zero | tr '\0' y
+		printf '"}\n{"n":2}\n'
+	} >long.jsonl
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) --lines -o json long.jsonl
+	assert_output '{"n":2}'
+	assert_equal "$stderr" "long.jsonl:1:70007: error: invalid JSON: NUL byte"
+}
+
+@test "--lines: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
+	echo true >true.json
+	read -r st kb < <(nul_peak '{ head -c 100M /dev/zero; printf "\n{\"n\":2}\n"; } | jsonresp-check --schema true.json --lines -o json')
+	assert_equal "$st" 1
+	assert_equal "$(cat out)" '{"n":2}'
+	assert_equal "$(cat err)" "<stdin>:1:1: error: invalid JSON: NUL byte"
+	(( kb < 60000 )) || fail "peak memory $kb KiB for a NUL line of 100 MB"
+}
+
+@test "--lines /dev/zero: line 1 is refused at once, and its endless rest read on in constant memory" {
+	run -124 --separate-stderr timeout 1 jsonresp-check --lines /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "invalid UTF-8 is named by its offset in the input, in a file and with --lines alike" {
+	printf '{"a":\n"\377"}' >u.json
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) u.json
+	assert_equal "$stderr" "u.json:2:2: error: invalid UTF-8: byte 0xff at byte offset 7"
+	printf '{}\n{"a":\n{"a":"\\n\377"}\n' >u.jsonl
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) -q --lines -o report u.jsonl
+	assert_equal "${lines[2]}" '{"file":"u.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"u.jsonl","line":3,"column":9,"severity":"error","rule":"utf8","message":"invalid UTF-8: byte 0xff at byte offset 17"}]}'
+	# a byte order mark counts, on line 1 of a file as of --lines
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) < <(printf '\357\273\277{"a":\n"\377"}')
+	assert_equal "$stderr" "<stdin>:2:2: error: invalid UTF-8: byte 0xff at byte offset 10"
+	run -1 --separate-stderr jsonresp-check --schema <(echo true) --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
+	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
+<stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
 }

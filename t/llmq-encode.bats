@@ -957,25 +957,13 @@ EOF
 	assert_equal "$stderr" 'c\u001b�.json:1:12: error: "topicId" must be a string, found a number'
 }
 
-@test "/dev/zero as the message, the --context file or --from-json input is refused at its first byte" {
+@test "/dev/zero as the message or the --context file is refused at its first byte" {
 	run -1 --separate-stderr timeout 10 llmq-encode -t t </dev/zero
 	assert_output ""
 	assert_equal "$stderr" "<stdin>:1:1: error: the message holds U+0000, a character XML 1.0 forbids"
 	run -1 --separate-stderr timeout 10 llmq-encode --context /dev/zero hi
 	assert_output ""
 	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
-	run -1 --separate-stderr timeout 10 llmq-encode --from-json /dev/zero
-	assert_output ""
-	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
-}
-
-@test "--from-json stops at a NUL byte: the lines before it are written, none after" {
-	printf '%s\n' '{"userMessage":"a","context":{"topicId":"t"}}' >in.jsonl
-	printf '{"userMessage":\0"b"}\n' >>in.jsonl
-	printf '%s\n' '{"userMessage":"c","context":{"topicId":"t"}}' >>in.jsonl
-	run -1 --separate-stderr llmq-encode --from-json in.jsonl
-	assert_output "$(line a t 0 '' '')"
-	assert_equal "$stderr" "in.jsonl:2:16: error: invalid JSON: NUL byte"
 }
 
 # One house (issue 14)
@@ -1011,4 +999,66 @@ EOF
 	run -0 --separate-stderr llmq-encode -t t no-such.jsonl
 	assert_output "$(doc no-such.jsonl t 0 '' '')"
 	assert_equal "$stderr" ""
+}
+
+# A NUL byte in --from-json input (issue 25)
+
+# nul_q TEXT: a --from-json line whose message is TEXT, topic t.
+nul_q() {
+	printf '{"userMessage":"%s","context":{"topicId":"t"}}\n' "$1"
+}
+
+@test "--from-json: a line with a NUL byte is refused and every line after it is read" {
+	{
+		nul_q a
+		printf '{"userMessage":\0"b"}\n'
+		printf '\0'
+		nul_q x
+		nul_q c | tr -d '\n'
+		printf '\0\n\0\n\0\0\n'
+		nul_q d
+		printf '{"userMessage":"e\0'
+	} >in.jsonl
+	run -1 --separate-stderr llmq-encode --from-json in.jsonl
+	assert_output "$(line a t 0 '' ''; line d t 0 '' '')"
+	assert_equal "$stderr" "in.jsonl:2:16: error: invalid JSON: NUL byte
+in.jsonl:3:1: error: invalid JSON: NUL byte
+in.jsonl:4:46: error: invalid JSON: NUL byte
+in.jsonl:5:1: error: invalid JSON: NUL byte
+in.jsonl:6:1: error: invalid JSON: NUL byte
+in.jsonl:8:18: error: invalid JSON: NUL byte"
+}
+
+@test "--from-json: a NUL line longer than 64 KiB is skipped to its end, and offsets after it count every byte of it" {
+	{
+		printf '{"userMessage":"'
+		head -c 70000 /dev/zero | tr '\0' x
+		printf '\0'
+		head -c 70000 /dev/zero
+		printf '"}\n'
+		printf '{"userMessage":"b\\n\377","context":{"topicId":"t"}}\n'
+	} >in.jsonl
+	run -1 --separate-stderr llmq-encode --from-json in.jsonl
+	assert_output ""
+	assert_equal "$stderr" "in.jsonl:1:70017: error: invalid JSON: NUL byte
+in.jsonl:2:20: error: invalid UTF-8: byte 0xff at byte offset 140039"
+}
+
+@test "--from-json: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
+	nul_q a >a.jsonl
+	run -1 --separate-stderr python3 -c '
+import resource, subprocess, sys
+st = subprocess.run(["sh", "-c", "{ head -c 100M /dev/zero; echo; cat a.jsonl; } | llmq-encode --from-json"]).returncode
+sys.stdout.flush()
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(st)'
+	assert_output "$(line a t 0 '' '')"
+	assert_equal "${stderr%%$'\n'*}" "<stdin>:1:1: error: invalid JSON: NUL byte"
+	(( ${stderr##*$'\n'} < 60000 )) || fail "peak memory ${stderr##*$'\n'} KiB for a NUL line of 100 MB"
+}
+
+@test "--from-json /dev/zero: line 1 is refused at once, and its endless rest read on in constant memory" {
+	run -124 --separate-stderr timeout 1 llmq-encode --from-json /dev/zero
+	assert_output ""
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
 }

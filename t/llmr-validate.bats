@@ -1251,3 +1251,113 @@ l.jsonl:4:3: error: invalid JSON: ']' expected near end of file"
 $USAGE"
 	done
 }
+
+# A NUL byte in --lines input, offsets in the input (issue 25)
+
+# nul_resp TEXT: a --lines line that holds a valid response whose text
+# is TEXT.
+nul_resp() {
+	printf '"<llmResponse><response>%s</response><analysis><subject name=\\"greeting\\" description=\\"A hello.\\" isNew=\\"true\\"><keyword term=\\"hello\\" confidence=\\"0.9\\"/></subject><summaryUpdate>Said hi.</summaryUpdate></analysis></llmResponse>"\n' "$1"
+}
+
+# nul_peak CMD: runs the shell command CMD with stdout to out and stderr
+# to err, and prints its status and the peak resident memory of its
+# processes in KiB.
+nul_peak() {
+	python3 -c '
+import resource, subprocess, sys
+with open("out", "wb") as o, open("err", "wb") as e:
+	st = subprocess.run(["sh", "-c", sys.argv[1]], stdout=o, stderr=e).returncode
+print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$1"
+}
+
+@test "--lines: a line with a NUL byte is refused and every line after it is read, with --summary and -o report" {
+	{ nul_resp A; printf '"ab\0c"\n'; nul_resp B; nul_resp C; } >nul.jsonl
+	run -1 --separate-stderr llmr-validate --lines --summary <nul.jsonl
+	assert_output "4 documents: 3 valid, 1 invalid"
+	assert_equal "$stderr" "<stdin>:2:4: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr llmr-validate --lines -o report --summary <nul.jsonl
+	assert_output '{"file":"<stdin>","line":1,"valid":true,"status":0,"errors":[]}
+{"file":"<stdin>","line":2,"valid":false,"status":1,"errors":[{"file":"<stdin>","line":2,"column":4,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}]}
+{"file":"<stdin>","line":3,"valid":true,"status":0,"errors":[]}
+{"file":"<stdin>","line":4,"valid":true,"status":0,"errors":[]}
+{"documents":4,"valid":3,"invalid":1}'
+	assert_equal "$stderr" "<stdin>:2:4: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr llmr-validate --lines -o text <nul.jsonl
+	assert_output "A
+B
+C"
+}
+
+@test "--lines: a NUL at a line's start, at its end, in the string and out, two lines running and a last line without LF are each one error" {
+	{
+		nul_resp A
+		printf '\0"<llmResponse/>"\n'
+		printf '"<llmResponse/>"\0\n'
+		printf '"<llmResponse/>" \0 x\n'
+		printf '"<llm\0Response/>"\n'
+		printf '\0\n\0\0"x"\n'
+		nul_resp B
+		printf '"a\0'
+	} >l.jsonl
+	run -1 --separate-stderr llmr-validate --lines -o text --summary l.jsonl
+	assert_output "A
+B
+9 documents: 2 valid, 7 invalid"
+	assert_equal "$stderr" "l.jsonl:2:1: error: invalid JSON: NUL byte
+l.jsonl:3:17: error: invalid JSON: NUL byte
+l.jsonl:4:18: error: invalid JSON: NUL byte
+l.jsonl:5:6: error: invalid JSON: NUL byte
+l.jsonl:6:1: error: invalid JSON: NUL byte
+l.jsonl:7:1: error: invalid JSON: NUL byte
+l.jsonl:9:3: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr llmr-validate -q --lines -o report l.jsonl
+	assert_equal "$(printf '%s\n' "$output" | jq -c '[.line, .valid, [.errors[] | .column]]' | tr '\n' ' ')" \
+	    '[1,true,[]] [2,false,[1]] [3,false,[17]] [4,false,[18]] [5,false,[6]] [6,false,[1]] [7,false,[1]] [8,true,[]] [9,false,[3]] '
+}
+
+@test "--lines: a NUL line longer than 64 KiB is refused at its NUL, and the line after it is read" {
+	{
+		printf '"'
+		head -c 70000 /dev/zero | tr '\0' x
+		printf '\0'
+		head -c 35000 /dev/zero
+		printf '"z\\'
+		head -c 35000 /dev/zero | tr '\0' y
+		printf '"\n'
+		nul_resp A
+	} >long.jsonl
+	run -1 --separate-stderr llmr-validate --lines -o text long.jsonl
+	assert_output "A"
+	assert_equal "$stderr" "long.jsonl:1:70002: error: invalid JSON: NUL byte"
+}
+
+@test "--lines: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
+	nul_resp A >a.jsonl
+	read -r st kb < <(nul_peak '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | llmr-validate --lines -o text')
+	assert_equal "$st" 1
+	assert_equal "$(cat out)" "A"
+	assert_equal "$(cat err)" "<stdin>:1:1: error: invalid JSON: NUL byte"
+	(( kb < 60000 )) || fail "peak memory $kb KiB for a NUL line of 100 MB"
+}
+
+@test "--lines /dev/zero: line 1 is refused at once, and its endless rest read on in constant memory" {
+	run -124 --separate-stderr timeout 1 llmr-validate --lines -o report /dev/zero
+	assert_output '{"file":"/dev/zero","line":1,"valid":false,"status":1,"errors":[{"file":"/dev/zero","line":1,"column":1,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}]}'
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "invalid UTF-8 is named by its offset in the input, in a file and with --lines alike" {
+	printf '<llmResponse>\n<response>\377' >u.xml
+	run -1 --separate-stderr llmr-validate u.xml
+	assert_equal "$stderr" "u.xml:2:11: error: invalid UTF-8: byte 0xff at byte offset 24"
+	printf '"<llmResponse/>"\n"<llmResponse>\\n<response>\377"\n' >u.jsonl
+	run -1 --separate-stderr llmr-validate -q --lines -o report u.jsonl
+	assert_equal "${lines[1]}" '{"file":"u.jsonl","line":2,"valid":false,"status":1,"errors":[{"file":"u.jsonl","line":2,"column":27,"severity":"error","rule":"utf8","message":"invalid UTF-8: byte 0xff at byte offset 43"}]}'
+	# a byte order mark counts, on line 1 of a file as of --lines
+	run -1 --separate-stderr llmr-validate < <(printf '\357\273\277<llmResponse>\n<response>\377')
+	assert_equal "$stderr" "<stdin>:2:11: error: invalid UTF-8: byte 0xff at byte offset 27"
+	run -1 --separate-stderr llmr-validate --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
+	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
+<stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
+}

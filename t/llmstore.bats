@@ -1948,3 +1948,21 @@ $(cat "$D/bad.err")"
 	run -0 st ls
 	assert_output ""
 }
+
+# A NUL byte in import's lines (issue 25)
+
+@test "import ends at a NUL byte, reads no line after it and stores nothing: it holds the write lock while it reads" {
+	crafted .
+	{ head -n 1 crafted.jsonl; printf '{"$type$":\0"x"} and more\n'; tail -n +2 crafted.jsonl; echo 'not json'; } >nul.jsonl
+	run -1 --separate-stderr llmstore -d new.db import nul.jsonl
+	assert_output ""
+	assert_equal "$stderr" "nul.jsonl:2:11: error: NUL byte"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+	# without the NUL line, every line is read, and the bad one named
+	{ head -n 1 crafted.jsonl; tail -n +2 crafted.jsonl; echo 'not json'; } >bad.jsonl
+	run -1 --separate-stderr llmstore -d new.db import bad.jsonl
+	assert_equal "$stderr" "bad.jsonl:$(wc -l <bad.jsonl):1: error: not a JSON object: '[' or '{' expected near 'not'"
+	run -0 llmstore -d new.db export
+	assert_output '{"$type$":"llmstore","version":1}'
+}

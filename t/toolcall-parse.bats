@@ -2167,3 +2167,100 @@ $USAGE"
 	assert_equal "$stderr" 'l.jsonl:1:308: error: malformed tool call: mismatched tag
 l.jsonl:1:372: error: truncated tool call: input ended before </tool>'
 }
+
+# A NUL byte in --lines input, offsets in the input (issue 25)
+
+# nul_call NAME: a --lines line that holds a call of NAME.
+nul_call() {
+	printf '"<tool><tool_name>%s</tool_name></tool>"\n' "$1"
+}
+
+@test "--lines: a line with a NUL byte is refused and every line after it is read, with --summary and -o report" {
+	printf '"<tool><tool_name>a</tool_name></tool>"\n"ab\0c"\n"<tool><tool_name>b</tool_name></tool>"\n"<tool><tool_name>c</tool_name></tool>"\n' >nul.jsonl
+	run -1 --separate-stderr toolcall-parse --lines --summary <nul.jsonl
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}
+{"server_name":"local","tool_name":"c","arguments":{}}
+4 documents: 3 valid, 1 invalid'
+	assert_equal "$stderr" "<stdin>:2:4: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr toolcall-parse --lines -o report --summary <nul.jsonl
+	assert_output '{"file":"<stdin>","line":1,"valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"a","arguments":{}}]}
+{"file":"<stdin>","line":2,"valid":false,"status":1,"errors":[{"file":"<stdin>","line":2,"column":4,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}],"calls":[]}
+{"file":"<stdin>","line":3,"valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"b","arguments":{}}]}
+{"file":"<stdin>","line":4,"valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"c","arguments":{}}]}
+{"documents":4,"valid":3,"invalid":1}'
+	assert_equal "$stderr" "<stdin>:2:4: error: invalid JSON: NUL byte"
+}
+
+@test "--lines: a NUL at a line's start, at its end, in the string and out, two lines running and a last line without LF are each one error" {
+	{
+		nul_call a
+		printf '\0"<tool><tool_name>x</tool_name></tool>"\n'
+		printf '"<tool><tool_name>x</tool_name></tool>"\0\n'
+		printf '"<tool><tool_name>x</tool_name></tool>"  \0x\n'
+		printf '"<tool><tool_\0name>x</tool_name></tool>"\n'
+		printf '\0\n\0\0\n'
+		nul_call b
+		printf '"<tool>\0'
+	} >l.jsonl
+	run -1 --separate-stderr toolcall-parse --lines --summary l.jsonl
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}
+9 documents: 2 valid, 7 invalid'
+	assert_equal "$stderr" "l.jsonl:2:1: error: invalid JSON: NUL byte
+l.jsonl:3:40: error: invalid JSON: NUL byte
+l.jsonl:4:42: error: invalid JSON: NUL byte
+l.jsonl:5:14: error: invalid JSON: NUL byte
+l.jsonl:6:1: error: invalid JSON: NUL byte
+l.jsonl:7:1: error: invalid JSON: NUL byte
+l.jsonl:9:8: error: invalid JSON: NUL byte"
+	run -1 --separate-stderr toolcall-parse -q --lines -o report l.jsonl
+	assert_equal "$(printf '%s\n' "$output" | jq -c '[.line, .valid, [.errors[] | .column], [.calls[] | .tool_name]]' | tr '\n' ' ')" \
+	    '[1,true,[],["a"]] [2,false,[1],[]] [3,false,[40],[]] [4,false,[42],[]] [5,false,[14],[]] [6,false,[1],[]] [7,false,[1],[]] [8,true,[],["b"]] [9,false,[8],[]] '
+}
+
+@test "--lines: a NUL line longer than 64 KiB is refused at its NUL, and the line after it is read" {
+	{
+		printf '"'
+		head -c 70000 /dev/zero | tr '\0' x
+		printf '\0'
+		head -c 35000 /dev/zero
+		printf '"<tool>\\'
+		head -c 35000 /dev/zero | tr '\0' y
+		printf '"\n'
+		nul_call a
+	} >long.jsonl
+	run -1 --separate-stderr toolcall-parse --lines long.jsonl
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}'
+	assert_equal "$stderr" "long.jsonl:1:70002: error: invalid JSON: NUL byte"
+}
+
+@test "--lines: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
+	nul_call a >a.jsonl
+	read -r st kb < <(peak sh -c '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | toolcall-parse --lines')
+	assert_equal "$st" 1
+	assert_equal "$(cat out)" '{"server_name":"local","tool_name":"a","arguments":{}}'
+	assert_equal "$(cat err)" "<stdin>:1:1: error: invalid JSON: NUL byte"
+	(( kb < 60000 )) || fail "peak memory $kb KiB for a NUL line of 100 MB"
+}
+
+@test "--lines /dev/zero: line 1 is refused at once, and its endless rest read on in constant memory" {
+	run -124 --separate-stderr timeout 1 toolcall-parse --lines -o report /dev/zero
+	assert_output '{"file":"/dev/zero","line":1,"valid":false,"status":1,"errors":[{"file":"/dev/zero","line":1,"column":1,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}],"calls":[]}'
+	assert_equal "$stderr" "/dev/zero:1:1: error: invalid JSON: NUL byte"
+}
+
+@test "invalid UTF-8 is named by its offset in the input, in a file and with --lines alike" {
+	printf 'ab\n\377c\n' >u.txt
+	run -1 --separate-stderr toolcall-parse u.txt
+	assert_equal "$stderr" "u.txt:2:1: error: invalid UTF-8: byte 0xff at byte offset 3"
+	printf '"a"\n"<tool>\\n<tool_name>\377"\n' >u.jsonl
+	run -1 --separate-stderr toolcall-parse -q --lines -o report u.jsonl
+	assert_equal "${lines[1]}" '{"file":"u.jsonl","line":2,"valid":false,"status":1,"errors":[{"file":"u.jsonl","line":2,"column":21,"severity":"error","rule":"utf8","message":"invalid UTF-8: byte 0xff at byte offset 24"}],"calls":[]}'
+	# a byte order mark counts, on line 1 of a file as of --lines
+	run -1 --separate-stderr toolcall-parse < <(printf '\357\273\277ab\n\377c\n')
+	assert_equal "$stderr" "<stdin>:2:1: error: invalid UTF-8: byte 0xff at byte offset 6"
+	run -1 --separate-stderr toolcall-parse --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
+	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
+<stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
+}

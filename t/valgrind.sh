@@ -863,5 +863,43 @@ check 3 "mcp-run: null and float ids, bad tool names, bad bytes" \
     "$tmp/raw-calls" --server \
     "raw=node $top/t/mcp/raw-server.mjs $tmp/raw-tools $tmp/raw-script"
 
+# A NUL byte in line input: its line refused at it, the rest of that line
+# (longer than a read) skipped, and every line after it read.
+{
+	printf '"<tool><tool_name>a</tool_name></tool>"\n"ab\0c"\n\0"x"\n"'
+	head -c 70000 /dev/zero | tr '\0' x
+	printf '\0'
+	head -c 70000 /dev/zero
+	printf '"\n"<tool><tool_name>b</tool_name></tool>"\n"c\0'
+} >"$tmp/nul-strings.jsonl"
+{
+	tr -d '\n' <"$top/t/data/jsonresp-check/minimal.json"
+	printf '\n{"a":"b\0c"}\n\0{}\n{"a":"'
+	head -c 70000 /dev/zero | tr '\0' x
+	printf '\0'
+	head -c 70000 /dev/zero
+	printf '"}\n{}\n{"a":\0'
+} >"$tmp/nul-values.jsonl"
+{
+	printf '{"userMessage":"a","context":{"topicId":"t"}}\n'
+	printf '{"userMessage":"b\0"}\n\0\n{"userMessage":"'
+	head -c 70000 /dev/zero | tr '\0' x
+	printf '\0'
+	head -c 70000 /dev/zero
+	printf '"}\n{"userMessage":"c","context":{"topicId":"t"}}\n"d\0'
+} >"$tmp/nul-queries.jsonl"
+tool=toolcall-parse
+check 1 "toolcall-parse: --lines with NUL bytes, -o report --summary" \
+    /dev/null --lines -o report --summary "$tmp/nul-strings.jsonl"
+tool=llmr-validate
+check 1 "llmr-validate: --lines with NUL bytes on stdin, -o report --summary" \
+    "$tmp/nul-strings.jsonl" --lines -o report --summary
+tool=jsonresp-check
+check 1 "jsonresp-check: --lines with NUL bytes, -o report --summary" \
+    /dev/null --lines -o report --summary "$tmp/nul-values.jsonl"
+tool=llmq-encode
+check 1 "llmq-encode: --from-json with NUL bytes" /dev/null --from-json \
+    "$tmp/nul-queries.jsonl"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

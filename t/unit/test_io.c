@@ -293,6 +293,41 @@ test_text(void)
 	buf_free(&b);
 }
 
+/*
+ * io_skip_line drops the rest of a line that held a NUL byte, through
+ * its LF, however long; the line after it is read whole.
+ */
+static void
+test_skip_line(void)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	size_t big = 200000, cap = 0;
+	char *in, *line = NULL;
+	FILE *fp;
+
+	if ((in = malloc(big + 8)) == NULL)
+		unit_bail("malloc");
+	memcpy(in, "a\0", 2);
+	memset(in + 2, '\0', big);
+	memcpy(in + 2 + big, "b\nc\0", 4);
+	unit_tmpfile(path, in, big + 6);
+	fp = fopen(path, "rb");
+	unit_long(io_getline_text(&line, &cap, fp), 2,
+	    "a NUL line, to its NUL");
+	unit_ok(cap < 1024, "io_getline_text holds no more of it");
+	unit_long((long)io_skip_line(fp), (long)big + 2,
+	    "io_skip_line drops the rest of it, with its LF");
+	unit_long(io_getline_text(&line, &cap, fp), 2, "the next line");
+	unit_ok(memcmp(line, "c\0", 3) == 0, "is read, up to its own NUL");
+	unit_long((long)io_skip_line(fp), 0, "nothing left to skip");
+	unit_long(io_getline_text(&line, &cap, fp), -1, "the end");
+	unit_ok(!ferror(fp), "no read error");
+	fclose(fp);
+	unlink(path);
+	free(line);
+	free(in);
+}
+
 int
 main(void)
 {
@@ -303,5 +338,6 @@ main(void)
 	test_fshut();
 	test_read();
 	test_text();
+	test_skip_line();
 	return unit_done();
 }

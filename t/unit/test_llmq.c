@@ -879,8 +879,13 @@ test_lines(void)
 	    "b.jsonl:2:4: error: invalid JSON: text after the object on the "
 	    "line\n", "a value may not span lines");
 	LINES(Q("a") "\n{\"userMessage\":\0\"b\"}\n" Q("c") "\n", DIAG_INVALID,
-	    DOC("a"), "b.jsonl:2:16: error: invalid JSON: NUL byte\n",
-	    "a NUL byte ends the input");
+	    DOC("a") DOC("c"), "b.jsonl:2:16: error: invalid JSON: NUL "
+	    "byte\n", "a NUL byte ends its line: the next one is read");
+	LINES(Q("a") "\n{\"x\":\0abc}\n" Q("\xFF") "\n", DIAG_INVALID,
+	    DOC("a"),
+	    "b.jsonl:2:6: error: invalid JSON: NUL byte\n"
+	    "b.jsonl:3:17: error: invalid UTF-8: byte 0xff at byte offset "
+	    "73\n", "the rest of a NUL line, skipped, counts in offsets");
 	lines("", 0, 0, DIAG_OK, "", "", "an empty input");
 
 	/* out fails: the line after the first good one is not read */

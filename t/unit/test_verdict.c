@@ -4,7 +4,8 @@
  * without the danger levels; a line that holds a JSON string, and the
  * lines that do not; a problem in a string's text moved to where that
  * character is written in the line, past every kind of escape; and the
- * loop over lines, blank ones skipped, stopped when asked.
+ * loop over lines, blank ones skipped, stopped when asked, a line that
+ * holds a NUL byte cut there and its rest skipped, not held.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -52,26 +53,34 @@ test_record(void)
 	buf_free(&b);
 }
 
-/* verdict_string over s: its text, or its one error as "L:C rule: msg". */
+/*
+ * verdict_string over s[0..n), a line at byte 1000 of its input: its
+ * text, or its one error as "L:C rule: msg".
+ */
 static const char *
-string(const char *s, unsigned long lineno, size_t *tok)
+string2(const char *s, size_t n, unsigned long lineno, size_t *tok)
 {
-	static struct buf text;
 	struct diag_list errs = DIAG_LIST_INIT;
+	struct buf text = BUF_INIT;
 	const char *r;
 
 	*tok = (size_t)-1;
-	if (verdict_string(s, strlen(s), lineno, &text, tok, &errs) == 0)
+	if (verdict_string(s, n, lineno, 1000, &text, tok, &errs) == 0)
 		r = unit_fmt("%s", buf_cstr(&text));
 	else
 		r = unit_fmt("%lu:%lu %s: %s", errs.v[0].line, errs.v[0].col,
 		    errs.v[0].rule, errs.v[0].message);
 	unit_long((long)errs.n, *tok == (size_t)-1, "one error, or none");
-	diag_list_clear(&errs);
 	diag_list_free(&errs);
-	if (lineno == 0)
-		buf_free(&text);
+	buf_free(&text);
 	return r;
+}
+
+/* string2 of a C string. */
+static const char *
+string(const char *s, unsigned long lineno, size_t *tok)
+{
+	return string2(s, strlen(s), lineno, tok);
 }
 
 static void
@@ -94,8 +103,22 @@ test_string(void)
 	unit_str(string("\"\xC3\xA9\" x", 6, &tok), "6:5 json-syntax: invalid "
 	    "JSON: text after the string", "text after it, columns in "
 	    "characters");
+	unit_str(string2("\"a\" \0x", 6, 7, &tok), "7:5 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL after the string is named");
+	unit_str(string2("\"a\"\0", 4, 7, &tok), "7:4 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL just after it too");
+	unit_str(string2("\0\"a\"", 4, 7, &tok), "7:1 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL before it");
+	unit_str(string2("\"a\0\"", 4, 7, &tok), "7:3 json-syntax: invalid "
+	    "JSON: NUL byte", "a NUL in it");
 	unit_str(string("\"abc", 7, &tok), "7:1 json-syntax: invalid JSON: "
 	    "premature end of input near '\"abc'", "a string not ended");
+	unit_str(string(" \"a\xC3\xA9\xFF\"", 3, &tok), "3:5 utf8: invalid "
+	    "UTF-8: byte 0xff at byte offset 1005", "invalid UTF-8: at the "
+	    "line's column, by its offset in the input");
+	unit_str(string("\xEF\xBB\xBF\"\xC0\x80\"", 1, &tok), "1:2 utf8: "
+	    "invalid UTF-8: byte 0xc0 at byte offset 1004", "the first line's "
+	    "byte order mark counts in the offset");
 	unit_str(string("\"\"", 0, &tok), "", "the empty string");
 }
 
@@ -145,11 +168,12 @@ struct each {
 };
 
 static int
-each_line(void *arg, const char *s, size_t n, unsigned long lineno, int *st)
+each_line(void *arg, const char *s, size_t n, unsigned long lineno,
+    size_t base, int *st)
 {
 	struct each *e = arg;
 
-	buf_printf(&e->seen, "%lu:", lineno);
+	buf_printf(&e->seen, "%lu@%zu:", lineno, base);
 	buf_add(&e->seen, s, n);
 	buf_addc(&e->seen, ';');
 	*st = n > 0 && s[0] == 'x' ? DIAG_INVALID : DIAG_OK;
@@ -179,21 +203,100 @@ static void
 test_each(void)
 {
 	static const char in[] = "a\n\n \t\nx\nb";
-	static const char nul[] = "a\nb\0c\nd\n";
+	static const char nul[] = "a\nb\0c\nd\n\0\n\0\0x\n\0";
 	struct buf seen = BUF_INIT;
 
 	unit_long(each(in, sizeof(in) - 1, 0, &seen), DIAG_INVALID,
 	    "each: the highest status");
-	unit_str(buf_cstr(&seen), "1:a;4:x;5:b;",
+	unit_str(buf_cstr(&seen), "1@0:a;4@6:x;5@8:b;",
 	    "each: blank lines skipped, counted");
 	unit_long(each(in, sizeof(in) - 1, 4, &seen), DIAG_TROUBLE,
 	    "each: stopped");
-	unit_str(buf_cstr(&seen), "1:a;4:x;", "each: nothing after the stop");
+	unit_str(buf_cstr(&seen), "1@0:a;4@6:x;",
+	    "each: nothing after the stop");
 	unit_long(each(nul, sizeof(nul) - 1, 0, &seen), DIAG_OK,
-	    "each: a NUL ends the input");
-	unit_bytes(seen.data, seen.len, "1:a;2:b\0;", 9,
-	    "each: the line of the NUL, with it, is the last");
+	    "each: NUL bytes end no input");
+	unit_bytes(seen.data, seen.len, "1@0:a;2@2:b\0;3@6:d;4@8:\0;"
+	    "5@10:\0;6@14:\0;", 39, "each: a line ends at its first NUL, "
+	    "the next line is read");
 	buf_free(&seen);
+}
+
+/*
+ * verdict_lines_next over data, a line at a time, into seen: each line,
+ * then "@base;"; the most the reader held at once in *held.
+ */
+static void
+lines(const char *data, size_t n, struct buf *seen, size_t *held)
+{
+	char path[sizeof(UNIT_TMPNAME)];
+	struct verdict_lines r;
+	const char *s;
+	size_t len, base;
+	int fd, more;
+
+	unit_tmpfile(path, data, n);
+	if ((fd = open(path, O_RDONLY)) == -1)
+		unit_bail(path);
+	verdict_lines_init(&r, fd);
+	buf_reset(seen);
+	*held = 0;
+	while ((more = verdict_lines_next(&r, &s, &len, &base)) == 1) {
+		buf_add(seen, s, len);
+		buf_printf(seen, "@%zu;", base);
+		if (r.in.cap > *held)
+			*held = r.in.cap;
+	}
+	unit_long(more, 0, "lines: the end, no error");
+	verdict_lines_free(&r);
+	close(fd);
+	unlink(path);
+}
+
+/*
+ * The rest of a line that holds a NUL byte is skipped, not held, however
+ * long, and the line after it is read; a long line without one is read
+ * whole.
+ */
+static void
+test_lines_nul(void)
+{
+	size_t big = 16 * 65536 + 17, n, held;
+	char *in = malloc(big + 16);
+	struct buf seen = BUF_INIT, want = BUF_INIT;
+
+	if (in == NULL)
+		unit_bail("malloc");
+	/* "a\n", a line of big NULs, "b\n", "c" */
+	memcpy(in, "a\n", 2);
+	memset(in + 2, '\0', big);
+	memcpy(in + 2 + big, "\nb\nc", 4);
+	n = big + 6;
+	lines(in, n, &seen, &held);
+	buf_printf(&want, "a@0;%c@2;b@%zu;c@%zu;", '\0', big + 3, big + 5);
+	unit_bytes(seen.data, seen.len, want.data, want.len,
+	    "lines: a NUL line ends at its first NUL, the next is read");
+	unit_ok(held <= 2 * 65536 + 2, "lines: the NULs skipped are not held");
+	/* the same line, of x's but for its last byte */
+	memset(in + 2, 'x', big - 1);
+	lines(in, n, &seen, &held);
+	buf_reset(&want);
+	buf_adds(&want, "a@0;");
+	buf_add(&want, in + 2, big);
+	buf_printf(&want, "@2;b@%zu;c@%zu;", big + 3, big + 5);
+	unit_bytes(seen.data, seen.len, want.data, want.len,
+	    "lines: a long line is whole, up to its NUL at the end");
+	unit_ok(held > big, "lines: a line handed on is held whole");
+	/* a NUL line last, with no LF, and nothing after the NUL */
+	lines("a\n\0", 3, &seen, &held);
+	unit_bytes(seen.data, seen.len, "a@0;\0@2;", 8,
+	    "lines: a NUL as the last byte");
+	lines("a\nb\0c", 5, &seen, &held);
+	unit_bytes(seen.data, seen.len, "a@0;b\0@2;", 9,
+	    "lines: a NUL line last, no LF");
+	free(in);
+	buf_free(&seen);
+	buf_free(&want);
 }
 
 int
@@ -204,6 +307,7 @@ main(int argc, char *argv[])
 	test_string();
 	test_place();
 	test_each();
+	test_lines_nul();
 	unit_free();
 	return unit_done();
 }
