@@ -178,6 +178,7 @@ struct toolcall {
 	int			 ltset;		/* the lexer passed a "<" at ltidx */
 	size_t			 ltidx;
 	unsigned long long	 work;		/* bytes expat has scanned */
+	unsigned long long	 scanned;	/* bytes our own scanners passed */
 	int			 done;		/* expat closed </tool> */
 	int			 xerr;		/* expat failed */
 	size_t			 skipfrom;	/* refused: the raw offset to skip from */
@@ -640,7 +641,7 @@ static int	ref_len(const char *, size_t);
  * stops after each tag with LEX_TAG.
  */
 static enum lexev
-lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
+lex_run(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 {
 	size_t i = *ip;
 	const char *p;
@@ -826,6 +827,17 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 	}
 	*ip = n;
 	return LEX_END;
+}
+
+/* The same, the bytes it passed counted. */
+static enum lexev
+lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
+{
+	size_t from = *ip;
+	enum lexev ev = lex_run(tc, s, n, ip, amps);
+
+	tc->scanned += *ip - from;
+	return ev;
 }
 
 /* After LEX_TAG: 1 for "</tool>", 2 for "<tool>", 0 for any other tag. */
@@ -2149,6 +2161,7 @@ rest(struct toolcall *tc, size_t end, size_t base)
 	if (end >= base)
 		return end - base;
 	n = base - end;
+	tc->scanned += n;
 	again = xmemdup(tc->raw.data + end, n);
 	process(tc, again, n);
 	free(again);
@@ -2328,15 +2341,26 @@ keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
 {
 	if (upto > *kept) {
 		buf_add(&tc->raw, s + *kept, upto - *kept);
+		tc->scanned += upto - *kept;
 		*kept = upto;
 	}
 }
 
-/* Whether the tag just lexed may be "</tool>", which expat must see now. */
+/*
+ * Whether expat must see the tag just lexed now: it may be "</tool>",
+ * which ends the call, or a <tool> start tag, which may begin the next
+ * call right inside this one. Either way nothing after it is lexed for
+ * this call before expat has said, so that a call cut short by the next
+ * leaves no bytes to read again but that tag.
+ */
 static int
 end_tag(const struct toolcall *tc)
 {
-	return tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0;
+	if (tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0)
+		return 1;
+	return tc->ntag >= 5 && memcmp(tc->tag, "<tool", 5) == 0 &&
+	    (tc->ntag == 5 || tc->tag[5] == '/' ||
+	    is_ws((unsigned char)tc->tag[5]));
 }
 
 /*
@@ -2402,7 +2426,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 			tc->nextflush = tok_fed(tc) + FEED_MIN;
 		}
 		if (ev == LEX_TAG && end_tag(tc)) {
-			/* whole tokens go to expat at once: </tool> is answered */
+			/* whole tokens go to expat at once: the tag is answered */
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
 				return 0;
 			fs = i;
@@ -2554,11 +2578,15 @@ skip_chunk(struct toolcall *tc, const char *s, size_t n)
 		}
 		if (n > room)
 			n = room;
-		buf_add(&tc->raw, s, n);
 	}
 	while (lex(tc, s, n, &i, 0) == LEX_TAG)
 		if ((t = tool_tag(tc)) != 0)
 			break;
+	/* up to the end of the skip, not the read's: the rest comes again */
+	if (!tc->rawgone) {
+		buf_add(&tc->raw, s, t == 0 ? n : i);
+		tc->scanned += t == 0 ? n : i;
+	}
 	if (t == 0) {
 		if (tc->rawgone)
 			advance(&tc->pos, s, n);
@@ -3200,6 +3228,17 @@ unsigned long long
 toolcall_work(const struct toolcall *tc)
 {
 	return tc->work;
+}
+
+/*
+ * The bytes the reader's own scanners have passed: lexed, searched for
+ * a dialect's markup, kept and read again. A few times the input at
+ * most, however its calls repeat or are cut short.
+ */
+unsigned long long
+toolcall_scanned(const struct toolcall *tc)
+{
+	return tc->scanned;
 }
 
 void
