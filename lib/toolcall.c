@@ -141,7 +141,8 @@ struct toolcall {
 	int			 dial;		/* TCD_*, D_PEEK; 0: <tool> */
 	const struct opener	*opener;
 	int			 phase;		/* qwen3 in a wrapper: 1 past </function> */
-	size_t			 scan;		/* raw: no marker starts before */
+	size_t			 scan;		/* raw: no marker starts before; */
+						/* where the next look begins */
 	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
 	size_t			 ncarry;
 	json_t			*hargs;		/* hermes: its arguments, */
@@ -178,6 +179,7 @@ struct toolcall {
 	int			 ltset;		/* the lexer passed a "<" at ltidx */
 	size_t			 ltidx;
 	unsigned long long	 work;		/* bytes expat has scanned */
+	unsigned long long	 scanned;	/* bytes our own scanners passed */
 	int			 done;		/* expat closed </tool> */
 	int			 xerr;		/* expat failed */
 	size_t			 skipfrom;	/* refused: the raw offset to skip from */
@@ -640,7 +642,7 @@ static int	ref_len(const char *, size_t);
  * stops after each tag with LEX_TAG.
  */
 static enum lexev
-lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
+lex_run(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 {
 	size_t i = *ip;
 	const char *p;
@@ -826,6 +828,17 @@ lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 	}
 	*ip = n;
 	return LEX_END;
+}
+
+/* The same, the bytes it passed counted. */
+static enum lexev
+lex(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
+{
+	size_t from = *ip;
+	enum lexev ev = lex_run(tc, s, n, ip, amps);
+
+	tc->scanned += *ip - from;
+	return ev;
 }
 
 /* After LEX_TAG: 1 for "</tool>", 2 for "<tool>", 0 for any other tag. */
@@ -2149,6 +2162,7 @@ rest(struct toolcall *tc, size_t end, size_t base)
 	if (end >= base)
 		return end - base;
 	n = base - end;
+	tc->scanned += n;
 	again = xmemdup(tc->raw.data + end, n);
 	process(tc, again, n);
 	free(again);
@@ -2328,15 +2342,26 @@ keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
 {
 	if (upto > *kept) {
 		buf_add(&tc->raw, s + *kept, upto - *kept);
+		tc->scanned += upto - *kept;
 		*kept = upto;
 	}
 }
 
-/* Whether the tag just lexed may be "</tool>", which expat must see now. */
+/*
+ * Whether expat must see the tag just lexed now: it may be "</tool>",
+ * which ends the call, or a <tool> start tag, which may begin the next
+ * call right inside this one. Either way nothing after it is lexed for
+ * this call before expat has said, so that a call cut short by the next
+ * leaves no bytes to read again but that tag.
+ */
 static int
 end_tag(const struct toolcall *tc)
 {
-	return tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0;
+	if (tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0)
+		return 1;
+	return tc->ntag >= 5 && memcmp(tc->tag, "<tool", 5) == 0 &&
+	    (tc->ntag == 5 || tc->tag[5] == '/' ||
+	    is_ws((unsigned char)tc->tag[5]));
 }
 
 /*
@@ -2402,7 +2427,7 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 			tc->nextflush = tok_fed(tc) + FEED_MIN;
 		}
 		if (ev == LEX_TAG && end_tag(tc)) {
-			/* whole tokens go to expat at once: </tool> is answered */
+			/* whole tokens go to expat at once: the tag is answered */
 			if (!feed(tc, s + fs, i - fs) || !flush_all(tc))
 				return 0;
 			fs = i;
@@ -2554,11 +2579,15 @@ skip_chunk(struct toolcall *tc, const char *s, size_t n)
 		}
 		if (n > room)
 			n = room;
-		buf_add(&tc->raw, s, n);
 	}
 	while (lex(tc, s, n, &i, 0) == LEX_TAG)
 		if ((t = tool_tag(tc)) != 0)
 			break;
+	/* up to the end of the skip, not the read's: the rest comes again */
+	if (!tc->rawgone) {
+		buf_add(&tc->raw, s, t == 0 ? n : i);
+		tc->scanned += t == 0 ? n : i;
+	}
 	if (t == 0) {
 		if (tc->rawgone)
 			advance(&tc->pos, s, n);
@@ -2711,26 +2740,28 @@ begin_raw(struct toolcall *tc, const struct opener *o)
 /*
  * Under auto, what "<tool_call>" opens, from the bytes after it: "{" a
  * hermes call, "<function=" a qwen3 one, anything else a glm one. 0 once
- * known, 1 while the bytes so far do not say.
+ * known, 1 while the bytes so far do not say. The white space after it
+ * is passed once (scan moves over it), however many reads bring it.
  */
 static int
 peek(struct toolcall *tc)
 {
-	const char *p = tc->raw.data + tc->opener->len;
-	const char *e = tc->raw.data + tc->raw.len;
-	size_t m;
+	const char *d = tc->raw.data;
+	size_t i = tc->scan, n = tc->raw.len, m;
 
-	while (p < e && is_ws((unsigned char)*p))
-		p++;
-	if (p == e)
+	while (i < n && is_ws((unsigned char)d[i]))
+		i++;
+	tc->scanned += i - tc->scan;
+	tc->scan = i;
+	if (i == n)
 		return 1;
-	if (*p == '{')
+	if (d[i] == '{')
 		tc->dial = TCD_HERMES;
-	else if (*p != '<')
+	else if (d[i] != '<')
 		tc->dial = TCD_GLM;
 	else {
-		m = (size_t)(e - p) < 10 ? (size_t)(e - p) : 10;
-		if (memcmp(p, "<function=", m) != 0)
+		m = n - i < 10 ? n - i : 10;
+		if (memcmp(d + i, "<function=", m) != 0)
 			tc->dial = TCD_GLM;
 		else if (m < 10)
 			return 1;
@@ -2773,19 +2804,6 @@ find_bytes(const char *s, size_t n, const char *t, size_t m)
 		s = p + 1;
 	}
 	return NULL;
-}
-
-/* The first occurrence of tag in raw from offset from, or NONE. */
-static size_t
-raw_find(const struct toolcall *tc, size_t from, const char *tag)
-{
-	const char *p;
-	size_t m = strlen(tag);
-
-	if (tc->raw.len < from + m)
-		return NONE;
-	p = find_bytes(tc->raw.data + from, tc->raw.len - from, tag, m);
-	return p == NULL ? NONE : (size_t)(p - tc->raw.data);
 }
 
 /* Adds s (n bytes, JSON-escaped) to the arena as the value of node id. */
@@ -2905,16 +2923,17 @@ raw_done(struct toolcall *tc, size_t end)
 /*
  * hermes: the "</tool_call>" that ends the call, or a "<tool_call>" that
  * cuts it short (*restart), outside the strings of its JSON, which may
- * hold both; from where the last look stopped, the strings' state kept.
- * NONE when neither has come yet.
+ * hold both, in d[from, n), the strings' state kept from the last look:
+ * its offset, or NONE with *stop where the next look begins (n, or a
+ * "<" too near the end to say).
  */
 static size_t
-hermes_find(struct toolcall *tc, int *restart)
+hermes_find(struct toolcall *tc, const char *d, size_t from, size_t n,
+    int *restart, size_t *stop)
 {
-	const char *d = tc->raw.data;
-	size_t i, n = tc->raw.len;
+	size_t i;
 
-	for (i = tc->scan; i < n; i++) {
+	for (i = from; i < n; i++) {
 		if (tc->jesc) {
 			tc->jesc = 0;
 			continue;
@@ -2933,74 +2952,184 @@ hermes_find(struct toolcall *tc, int *restart)
 			continue;
 		}
 		if (n - i >= 11 && memcmp(d + i, "<tool_call>", 11) == 0) {
-			tc->scan = i;
+			*stop = i;
 			*restart = 1;
 			return i;
 		}
 		if (n - i < 12)
 			break;		/* more bytes will say */
 		if (memcmp(d + i, "</tool_call>", 12) == 0) {
-			tc->scan = i;
+			*stop = i;
 			*restart = 0;
 			return i;
 		}
 	}
-	tc->scan = i;
+	*stop = i;
 	return NONE;
 }
 
-/* The bytes of a dialect's call, held to --max-size, until it ends. */
+/* 2 when the m bytes of t are at p (avail there), 1 when its start is. */
+static int
+mark_at(const char *p, size_t avail, const char *t, size_t m)
+{
+	if (avail >= m)
+		return memcmp(p, t, m) == 0 ? 2 : 0;
+	return memcmp(p, t, avail) == 0;
+}
+
+/*
+ * The first markup in d[from, n) that ends the call or its part, or that
+ * cuts it short (the same opener again: *restart), in one pass over the
+ * bytes however the markup repeats: its offset, or NONE with *stop where
+ * the next look begins (n, or the "<" of markup that the bytes end in).
+ */
+static size_t
+mark_find(struct toolcall *tc, const char *d, size_t from, size_t n,
+    int *restart, size_t *stop)
+{
+	const char *end = raw_end(tc), *p;
+	size_t i, m = strlen(end);
+	int a, b;
+
+	if (tc->dial == TCD_HERMES)
+		return hermes_find(tc, d, from, n, restart, stop);
+	*stop = n;
+	for (i = from; i < n && (p = memchr(d + i, '<', n - i)) != NULL;
+	    i++) {
+		i = (size_t)(p - d);
+		a = mark_at(p, n - i, end, m);
+		b = mark_at(p, n - i, tc->opener->tag, tc->opener->len);
+		if (a == 2 || b == 2) {
+			*stop = i;
+			*restart = b == 2;
+			return i;
+		}
+		if (a == 1 || b == 1) {
+			*stop = i;	/* more bytes will say */
+			break;
+		}
+	}
+	return NONE;
+}
+
+/*
+ * The first markup (mark_find's) from scan on, in raw's bytes up to old,
+ * the last ones held, and then in the n at s that follow them: its
+ * offset in raw, or NONE with scan moved on. Each byte is looked at once
+ * (the few held at most twice), and s is not copied for the look.
+ */
+static size_t
+raw_next(struct toolcall *tc, size_t old, const char *s, size_t n,
+    int *restart)
+{
+	size_t t, k, e, stop, from;
+
+	if (tc->scan < old) {
+		/* markup begun in the last read: its bytes and a few of s */
+		t = old - tc->scan;
+		k = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
+		buf_reset(&tc->tmp);
+		buf_add(&tc->tmp, tc->raw.data + tc->scan, t);
+		buf_add(&tc->tmp, s, k);
+		e = mark_find(tc, tc->tmp.data, 0, t + k, restart, &stop);
+		tc->scanned += (e != NONE ? e : stop);
+		if (e != NONE)
+			return tc->scan + e;
+		if (stop < t || k == n) {
+			tc->scan += stop;
+			return NONE;
+		}
+		tc->scan = old + (stop - t);
+	}
+	from = tc->scan - old;
+	e = mark_find(tc, s, from, n, restart, &stop);
+	tc->scanned += stop - from;
+	tc->scan = old + stop;
+	return e == NONE ? NONE : old + e;
+}
+
+/* Raw holds the bytes of the call up to offset upto, s following old. */
+static void
+raw_upto(struct toolcall *tc, const char *s, size_t old, size_t upto)
+{
+	size_t got = tc->raw.len - old;
+
+	if (upto > tc->raw.len) {
+		buf_add(&tc->raw, s + got, upto - tc->raw.len);
+		tc->scanned += upto - old - got;
+	}
+}
+
+/*
+ * Under auto, the bytes of s (n of them, following old) that peek needs
+ * to say what "<tool_call>" opens, put in raw: 0 once it knows, 1 when
+ * it cannot yet, all n in raw then.
+ */
+static int
+raw_peek(struct toolcall *tc, const char *s, size_t n, size_t old)
+{
+	size_t w;
+
+	for (;;) {
+		w = tc->raw.len - old;
+		/* white space, and then the bytes that peek looks at */
+		if (tc->scan == tc->raw.len)
+			while (w < n && is_ws((unsigned char)s[w]))
+				w++;
+		w = n - w > 10 ? w + 10 : n;
+		raw_upto(tc, s, old, old + w);
+		if (peek(tc) == 0)
+			return 0;
+		if (w == n)
+			return 1;
+	}
+}
+
+/*
+ * The bytes of a dialect's call, held to --max-size, until it ends: only
+ * those up to the markup that ends it or cuts it short are put in raw,
+ * and those after are read anew.
+ */
 static size_t
 raw_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t old = tc->raw.len, room, take, e, r, m;
+	size_t old = tc->raw.len, room, take, e, end, m;
 	const char *tag;
 	int restart = 0;
 
 	room = tc->opt.max_size > old ? tc->opt.max_size - old : 0;
 	take = n < room ? n : room;
-	buf_add(&tc->raw, s, take);
 	for (;;) {
-		if (tc->dial == D_PEEK && peek(tc) != 0)
+		if (tc->dial == D_PEEK && raw_peek(tc, s, take, old) != 0)
 			break;
 		tag = raw_end(tc);
-		if (tc->dial == TCD_HERMES) {
-			e = hermes_find(tc, &restart);
-			r = restart ? e : NONE;
-			if (restart)
-				e = NONE;
-		} else {
-			e = raw_find(tc, tc->scan, tag);
-			/* the same opener again first: cut short */
-			r = raw_find(tc, tc->scan, tc->opener->tag);
+		if ((e = raw_next(tc, old, s, take, &restart)) == NONE) {
+			raw_upto(tc, s, old, old + take);
+			break;
 		}
-		if (r != NONE && (e == NONE || r < e)) {
+		if (restart) {
 			/* "<invoke " without its space */
+			raw_upto(tc, s, old, e);
 			call_error(tc, tc->cpos, "truncated", "truncated tool "
 			    "call: a new %.*s began before %s",
 			    (int)strcspn(tc->opener->tag, " "),
 			    tc->opener->tag, tag);
-			end_bad(tc, r);
-			return rest(tc, r, old);
+			end_bad(tc, e);
+			return rest(tc, e, old);
 		}
-		if (e == NONE)
-			break;
+		end = e + strlen(tag);
+		raw_upto(tc, s, old, end);
 		if (tc->dial == TCD_QWEN3 && tc->phase == 0 &&
 		    strcmp(tag, "</function>") == 0 &&
 		    tc->opener->tag[1] != 'f') {
 			/* </function>; its wrapper's end comes next */
 			tc->phase = 1;
-			tc->scan = e + strlen(tag);
+			tc->scan = end;
 			continue;
 		}
-		raw_done(tc, e + strlen(tag));
-		return rest(tc, e + strlen(tag), old);
+		raw_done(tc, end);
+		return rest(tc, end, old);
 	}
-	/* no marker starts before the last bytes, which may begin one */
-	m = HOLD_MAX + 2;
-	if (tc->dial != TCD_HERMES && tc->raw.len > m &&
-	    tc->raw.len - m > tc->scan)
-		tc->scan = tc->raw.len - m;
 	if (take < n) {
 		call_error(tc, tc->cpos, "max-size", "tool call larger than "
 		    "--max-size (%zu bytes)", tc->opt.max_size);
@@ -3200,6 +3329,17 @@ unsigned long long
 toolcall_work(const struct toolcall *tc)
 {
 	return tc->work;
+}
+
+/*
+ * The bytes the reader's own scanners have passed: lexed, searched for
+ * a dialect's markup, kept and read again. A few times the input at
+ * most, however its calls repeat or are cut short.
+ */
+unsigned long long
+toolcall_scanned(const struct toolcall *tc)
+{
+	return tc->scanned;
 }
 
 void

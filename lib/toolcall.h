@@ -52,6 +52,7 @@ int		 toolcall_feed(struct toolcall *, const char *, size_t);
 int		 toolcall_end(struct toolcall *);
 int		 toolcall_status(const struct toolcall *);
 unsigned long long toolcall_work(const struct toolcall *);
+unsigned long long toolcall_scanned(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
 
 /* What toolcall-parse's command line asks of its run (toolcall_run). */

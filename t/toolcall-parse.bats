@@ -2263,4 +2263,160 @@ l.jsonl:9:8: error: invalid JSON: NUL byte"
 	run -1 --separate-stderr toolcall-parse --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
 	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
 <stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
+
+# ------------------------------------------- openings again and again
+
+# A model caught in a repetition loop writes a call's opening again and
+# again, with no closing markup between. Each opening is a call cut short
+# by the next, reported at its place, and the call after them is read.
+# The inputs are about 1 MB: read again from each opening on, as they
+# once were, they take from seconds to minutes; read once, milliseconds.
+
+TRUNC='truncated tool call: a new'
+OUTSIDE='malformed tool call: text in <tool> outside any element'
+NOT_WF='malformed tool call: not well-formed (invalid token)'
+TOOL_OK='<tool><tool_name>ok</tool_name></tool>'
+INVOKE_OK='<invoke name="ok"></invoke>'
+GLM_OK='<tool_call>ok</tool_call>'
+HERMES_OK='<tool_call>{"name": "ok"}</tool_call>'
+
+# again N UNIT GOOD: in.txt holds UNIT N times (as awk reads a string: \n
+# is a newline), then the line GOOD.
+again() {
+	{ rep "$2" "$1"; printf '%s\n' "$3"; } >in.txt
+}
+
+# cut_short N LEN COL MESSAGE [lines]: the diagnostics of N openings of
+# LEN bytes each in in.txt, each error at column COL of its own opening,
+# all on line 1, or each on its own line with "lines".
+cut_short() {
+	awk -v n="$1" -v len="$2" -v col="$3" -v m="$4" -v nl="${5:-}" 'BEGIN {
+		for (i = 0; i < n; i++)
+			if (nl != "")
+				printf "in.txt:%d:%d: error: %s\n", i + 1, col, m
+			else
+				printf "in.txt:1:%d: error: %s\n", i * len + col, m
+	}'
+}
+
+# repeated N UNIT COL MESSAGE GOOD [lines] -- OPTION...: UNIT N times and
+# GOOD, read with the options: status 1, the call "ok", and the N errors.
+repeated() {
+	local n=$1 unit=$2 col=$3 msg=$4 good=$5 nl=
+	shift 5
+	[ "$1" = -- ] || { nl=$1; shift; }
+	shift
+	again "$n" "$unit" "$good"
+	files 1 "$@" in.txt
+	assert_equal "$(cat out)" "$OK_CALL"
+	cut_short "$n" "$(rep "$unit" 1 | wc -c)" "$col" "$msg" $nl >want
+	cmp err want
+}
+
+@test "1 MB of <tool> openings, a line each, is as many calls cut short, each at its place; the call after them is read" {
+	repeated 149796 '<tool>\n' 1 "$TRUNC <tool> began before </tool>" \
+	    "$TOOL_OK" lines --
+}
+
+@test "512 KB of <tool> openings on one line, the same" {
+	repeated 87381 '<tool>' 1 "$TRUNC <tool> began before </tool>" \
+	    "$TOOL_OK" --
+}
+
+@test "--events: 1 MB of <tool> openings is an error event each, with its bytes, in order, then the call" {
+	again 149796 '<tool>\n' "$TOOL_OK"
+	files 1 --events in.txt
+	awk -v n=149796 -v m="$TRUNC <tool> began before </tool>" 'BEGIN {
+		for (i = 1; i <= n; i++)
+			printf "{\"type\":\"error\",\"message\":\"%s\",\"line\":%d,\"column\":1,\"raw\":\"<tool>\\n\"}\n", m, i
+		print "{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_name\":\"ok\",\"arguments\":{}}"
+		print "{\"type\":\"text\",\"text\":\"\\n\"}"
+	}' >want
+	cmp out want
+	[ "$(wc -l <err)" -eq 149796 ]
+}
+
+@test "<tool> openings with text, CDATA or half a </tool> after each, 1 MB of each: each call's own error at its place" {
+	repeated 95325 '<tool>text ' 7 "$OUTSIDE" "$TOOL_OK" --
+	repeated 43690 '<tool><![CDATA[<tool>]]>' 16 "$OUTSIDE" "$TOOL_OK" --
+	repeated 95325 '<tool></too' 12 "$NOT_WF" "$TOOL_OK" --
+}
+
+@test "--format invoke: 1 MB of <invoke  openings, on one line and a line each, is as many calls cut short" {
+	repeated 131072 '<invoke ' 1 "$TRUNC <invoke began before </invoke>" \
+	    "$INVOKE_OK" -- --format invoke
+	repeated 116508 '<invoke \n' 1 "$TRUNC <invoke began before </invoke>" \
+	    "$INVOKE_OK" lines -- --format invoke
+}
+
+@test "--format qwen3: 1 MB of <function=, <tool_call> or <seed:tool_call> openings is as many calls cut short" {
+	repeated 87381 '<function=f>' 1 "$TRUNC <function= began before </function>" \
+	    '<function=ok></function>' -- --format qwen3
+	repeated 87381 '<tool_call>\n' 1 "$TRUNC <tool_call> began before </function>" \
+	    '<tool_call><function=ok></function></tool_call>' lines -- --format qwen3
+	repeated 65536 '<seed:tool_call>' 1 "$TRUNC <seed:tool_call> began before </function>" \
+	    '<seed:tool_call><function=ok></function></seed:tool_call>' -- --format qwen3
+}
+
+@test "--format glm and hermes: 1 MB of <tool_call> openings is as many calls cut short" {
+	repeated 95325 '<tool_call>' 1 "$TRUNC <tool_call> began before </tool_call>" \
+	    "$GLM_OK" -- --format glm
+	repeated 95325 '<tool_call>' 1 "$TRUNC <tool_call> began before </tool_call>" \
+	    "$HERMES_OK" -- --format hermes
+	repeated 87381 '<tool_call>\n' 1 "$TRUNC <tool_call> began before </tool_call>" \
+	    "$HERMES_OK" lines -- --format auto
+}
+
+@test "each dialect's opening followed by half its closer, 1 MB of each: the next opening cuts each call short" {
+	repeated 41943 '<invoke name="f"></invoke' 1 "$TRUNC <invoke began before </invoke>" \
+	    "$INVOKE_OK" -- --format invoke
+	repeated 47662 '<function=f></function' 1 "$TRUNC <function= began before </function>" \
+	    '<function=ok></function>' -- --format qwen3
+	repeated 45590 '<tool_call>f</tool_call' 1 "$TRUNC <tool_call> began before </tool_call>" \
+	    "$GLM_OK" -- --format glm
+	repeated 43690 '<tool_call>{}</tool_call' 1 "$TRUNC <tool_call> began before </tool_call>" \
+	    "$HERMES_OK" -- --format hermes
+}
+
+@test "--format auto: 1 MB of several dialects' openings interleaved, each call cut short by its own opening" {
+	repeated 28339 '<tool_call><invoke <function=f><tool>' 1 \
+	    "$TRUNC <tool_call> began before </tool_call>" "$HERMES_OK" -- --format auto
+	repeated 28339 '<invoke <tool_call><function=f><tool>' 1 \
+	    "$TRUNC <invoke began before </invoke>" "$INVOKE_OK" -- --format auto
+	repeated 28339 '<function=f><tool><invoke <tool_call>' 1 \
+	    "$TRUNC <function= began before </function>" '<function=ok></function>' -- --format auto
+	repeated 28339 '<tool><invoke <tool_call><function=f>' 15 "$NOT_WF" \
+	    "$TOOL_OK" -- --format auto
+}
+
+@test "--format auto: 16 MB of white space after <tool_call> is read once, then the dialect its next bytes say" {
+	{
+		printf '<tool_call>'
+		head -c 16777216 /dev/zero | tr '\0' ' '
+		printf '{"name": "ok"}</tool_call>\n'
+	} >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto in.txt
+	assert_output "$OK_CALL"
+	assert_equal "$stderr" ""
+}
+
+@test "openings again and again, fed a byte at a time through a pipe, say what the file says, in every format" {
+	for f in tool qwen3 invoke glm hermes auto; do
+		{
+			printf 'a\n'
+			rep '<tool>' 20
+			rep '<invoke \n' 20
+			rep '<function=f>' 20
+			rep '<tool_call>' 20
+			rep '<seed:tool_call>\n' 20
+			rep '<invoke name="f"></invoke' 20
+			rep '<tool_call>{}</tool_call' 20
+			printf '%s\n' "$TOOL_OK" "$INVOKE_OK" "$HERMES_OK"
+		} >in.txt
+		toolcall-parse --format $f --events in.txt >whole 2>whole.err || :
+		[ -s whole.err ] || fail "$f: no error"
+		dd bs=1 status=none <in.txt | toolcall-parse --format $f --events >bytes 2>bytes.err || :
+		cmp whole bytes
+		diff <(sed 's/^[^:]*:/F:/' whole.err) <(sed 's/^[^:]*:/F:/' bytes.err)
+	done
 }

@@ -788,6 +788,18 @@ check 2 "toolcall-parse: an unknown --format" /dev/null --format xml \
 vg --format auto "$tmp/dialects.txt" </dev/null >/dev/full
 verdict 3 "toolcall-parse: --format auto onto a full disk"
 
+# Openings written again and again, no closing markup between, in every
+# format, over more than one read.
+{
+	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "<tool>\n<invoke " \
+	    "<function=f>\n<tool_call> <seed:tool_call><tool></too<tool>x" }'
+	cat "$tmp/calls.txt"
+} >"$tmp/again.txt"
+for f in tool qwen3 invoke glm hermes auto; do
+	check 1 "toolcall-parse: --format $f, openings again and again" \
+	    /dev/null --format "$f" --events "$tmp/again.txt"
+done
+
 tool=mcp-run
 mcp=$top/t/mcp/node_modules/@modelcontextprotocol
 ev="node $mcp/server-everything/dist/index.js stdio"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # t/bench/scale-toolcall.sh: how toolcall-parse's time and memory grow
-# with hostile input (issue 13, findings 16 and 17). Each case is
-# generated at 1x, 2x, 4x and 8x its size and timed (median of 3 runs); a
-# line per case gives the times and, in parentheses, each one over the one
-# before it: about 2 when the time is linear in the input, about 4 when it
-# is quadratic.
+# with hostile input (issue 13, findings 16 and 17, and a model's
+# openings repeated). Each case is generated at 1x, 2x, 4x and 8x its
+# size and timed (median of 3 runs); a line per case gives the times and,
+# in parentheses, each one over the one before it: about 2 when the time
+# is linear in the input, about 4 when it is quadratic.
 #   dense      N calls of 37 bytes back to back, no byte between them
 #              (N = 50,000 at 1x, 1.85 MB)
 #   attribute  one call whose argument has an attribute value of N bytes
@@ -13,6 +13,17 @@
 #   open-a     one call of N open <a> elements, ended by </tool>, then a
 #              good call (N = 1,000,000 at 1x, 3 MB): the peak resident
 #              memory is printed beside the input size
+# and a model in a repetition loop: an opening written N times with no
+# closing markup, each a call cut short by the next, then a good call
+# (512 KB of openings at 1x):
+#   tool-nl    "<tool>\n"
+#   tool       "<tool>"
+#   invoke     "<invoke " (--format invoke)
+#   function   "<function=f>", qwen3-tc "<tool_call>", seed
+#              "<seed:tool_call>" (--format qwen3)
+#   glm        "<tool_call>" (--format glm); hermes, the same (hermes)
+#   auto       "<tool_call><invoke <function=f><tool>" (--format auto)
+#   auto-ws    one "<tool_call>", N spaces, then a hermes call (auto; 4 MB)
 # Outputs are checked (status, output, diagnostics); times and memory are
 # reported, never judged.
 #
@@ -35,7 +46,26 @@ gen() {
 import sys
 case, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 head = "<tool><tool_name>x</tool_name>"
-if case == "dense":
+units = {
+    "tool-nl": ("<tool>\n", "<tool><tool_name>x</tool_name></tool>\n"),
+    "tool": ("<tool>", "<tool><tool_name>x</tool_name></tool>\n"),
+    "invoke": ("<invoke ", '<invoke name="x"></invoke>\n'),
+    "function": ("<function=f>", "<function=x></function>\n"),
+    "qwen3-tc": ("<tool_call>", "<tool_call><function=x></function>"
+                 "</tool_call>\n"),
+    "seed": ("<seed:tool_call>", "<seed:tool_call><function=x></function>"
+             "</seed:tool_call>\n"),
+    "glm": ("<tool_call>", "<tool_call>x</tool_call>\n"),
+    "hermes": ("<tool_call>", '<tool_call>{"name": "x"}</tool_call>\n'),
+    "auto": ("<tool_call><invoke <function=f><tool>",
+             '<tool_call>{"name": "x"}</tool_call>\n'),
+}
+if case in units:
+    unit, good = units[case]
+    text = unit * n + good
+elif case == "auto-ws":
+    text = "<tool_call>" + " " * n + '{"name": "x"}</tool_call>\n'
+elif case == "dense":
     text = (head + "</tool>") * n
 elif case == "attribute":
     text = head + '<arguments><a b="' + "x" * n + '">1</a></arguments></tool>\n'
@@ -51,11 +81,67 @@ PY
 
 call='{"server_name":"local","tool_name":"x","arguments":{}}'
 
+# opts CASE: the options that read it.
+opts() {
+	case $1 in
+	invoke) echo --format invoke ;;
+	function|qwen3-tc|seed) echo --format qwen3 ;;
+	glm) echo --format glm ;;
+	hermes) echo --format hermes ;;
+	auto|auto-ws) echo --format auto ;;
+	esac
+}
+
+# unit_len CASE: the length of the opening it repeats.
+unit_len() {
+	case $1 in
+	tool) echo 6 ;;
+	tool-nl) echo 7 ;;
+	invoke) echo 8 ;;
+	function) echo 12 ;;
+	seed) echo 16 ;;
+	auto) echo 37 ;;
+	*) echo 11 ;;
+	esac
+}
+
+# cut_short CASE: the error of each of its openings, after "truncated
+# tool call: ".
+cut_short() {
+	case $1 in
+	tool-nl|tool) echo 'a new <tool> began before </tool>' ;;
+	invoke) echo 'a new <invoke began before </invoke>' ;;
+	function) echo 'a new <function= began before </function>' ;;
+	qwen3-tc) echo 'a new <tool_call> began before </function>' ;;
+	seed) echo 'a new <seed:tool_call> began before </function>' ;;
+	*) echo 'a new <tool_call> began before </tool_call>' ;;
+	esac
+}
+
 # check CASE N FILE: the run's status, output and diagnostics are right.
 check() {
-	"$tp" "$3" >"$tmp/out" 2>"$tmp/err"
+	# shellcheck disable=SC2046
+	"$tp" $(opts "$1") "$3" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	case $1 in
+	tool-nl|tool|invoke|function|qwen3-tc|seed|glm|hermes|auto)
+		# N errors, each at its opening: a line each, or all on line 1
+		awk -v f="$3" -v n="$2" -v len="$(unit_len "$1")" \
+		    -v m="truncated tool call: $(cut_short "$1")" \
+		    -v nl="$([ "$1" != tool-nl ] || echo 1)" 'BEGIN {
+			for (i = 0; i < n; i++)
+				printf "%s:%d:%d: error: %s\n", f,
+				    nl ? i + 1 : 1, nl ? 1 : 1 + i * len, m
+		}' >"$tmp/want"
+		[ "$st" -eq 1 ] && [ "$(cat "$tmp/out")" = "$call" ] &&
+		    cmp -s "$tmp/err" "$tmp/want" ||
+		    fail "$1 $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
+	auto-ws)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		    [ "$(cat "$tmp/out")" = "$call" ] ||
+		    fail "$1 $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
 	dense)
 		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		    [ "$(wc -l <"$tmp/out")" -eq "$2" ] &&
@@ -89,9 +175,10 @@ scale() {
 		f=$tmp/$c-$k
 		gen "$c" "$n" "$f"
 		check "$c" "$n" "$f"
-		# open-a exits 1 by design: sh makes that 0
+		# open-a and the openings exit 1 by design: sh makes that 0
+		# shellcheck disable=SC2046
 		line=$("$bench/measure" -n 3 -- sh -c '"$@" >/dev/null 2>&1;
-		    [ $? -le 1 ]' sh "$tp" "$f") ||
+		    [ $? -le 1 ]' sh "$tp" $(opts "$c") "$f") ||
 		    fail "$c $n: the timed run failed"
 		scale_time "$k" "$line"
 		if [ "$c" = open-a ]; then
@@ -114,3 +201,13 @@ scale dense 50000
 scale attribute 4000000
 scale comment 4000000
 scale open-a 1000000
+scale tool-nl 74898
+scale tool 87381
+scale invoke 65536
+scale function 43690
+scale qwen3-tc 47662
+scale seed 32768
+scale glm 47662
+scale hermes 47662
+scale auto 14169
+scale auto-ws 4194304

@@ -8,8 +8,9 @@
  * markup and come out the moment that markup is fed, as the same call in
  * both modes; the text and error records of valid UTF-8 must give the
  * input back, calls aside; the status must say whether an error was
- * reported; and --strict may only refuse more (without an error it
- * changes nothing). Anything else aborts.
+ * reported; --strict may only refuse more (without an error it changes
+ * nothing); and the bytes the reader and expat scan stay within a few
+ * times the input, however its openings repeat. Anything else aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -133,6 +134,10 @@ run(const char *in, size_t n, int events, int strict, uint32_t seed,
 	o->warnings = diag_count(DIAG_WARNING) - warnings;
 	if ((o->status == DIAG_INVALID) != (o->errors > 0))
 		fail("a status that does not match the errors", in, n);
+	/* each byte passed a few times, not once more for each call after */
+	if (toolcall_scanned(t) > 32 * (unsigned long long)n + 4096 ||
+	    toolcall_work(t) > 32 * (unsigned long long)n + 4096)
+		fail("the work is not linear in the input", in, n);
 	toolcall_free(t);
 	if (fclose(f) != 0)
 		abort();

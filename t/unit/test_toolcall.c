@@ -34,6 +34,7 @@ struct run {
 	int	 status;
 	int	 failed;	/* a feed or the end returned other than 0 */
 	unsigned long long work;	/* toolcall_work at the end */
+	unsigned long long scanned;	/* toolcall_scanned at the end */
 };
 
 /* How a run cuts its input into pieces for toolcall_feed. */
@@ -124,6 +125,7 @@ run(const struct toolcall_opts *o, const char *in, size_t n, int how,
 		r->failed = 1;
 	r->status = toolcall_status(t);
 	r->work = toolcall_work(t);
+	r->scanned = toolcall_scanned(t);
 	toolcall_free(t);
 	if (fclose(f) != 0)
 		unit_bail("fclose");
@@ -1572,6 +1574,249 @@ test_chunking(void)
 	tooldefs_free(&defs);
 }
 
+/*
+ * A model in a repetition loop writes an opening again and again, with
+ * no closing markup (or half of it) between: each is a call cut short by
+ * the next, reported at its place, and the good call after them is
+ * read. Fed as toolcall-parse reads, the reader passes each byte a few
+ * times at most, not again for every opening after it; in small pieces
+ * it says the same as fed whole.
+ */
+struct repeated {
+	int		 format;
+	const char	*unit;		/* written again and again */
+	size_t		 col;		/* the column of its error in it, */
+	const char	*msg;		/* and the error */
+	const char	*good;		/* then a call of tool "ok" */
+};
+
+#define TRUNC		"error: truncated tool call: a new "
+#define OUTSIDE		"error: malformed tool call: text in <tool> outside " \
+			"any element"
+#define INVALID		"error: malformed tool call: not well-formed " \
+			"(invalid token)"
+#define TOOL_OK		"<tool><tool_name>ok</tool_name></tool>\n"
+#define INVOKE_OK	"<invoke name=\"ok\"></invoke>\n"
+#define GLM_OK		"<tool_call>ok</tool_call>\n"
+#define HERMES_OK	"<tool_call>{\"name\": \"ok\"}</tool_call>\n"
+
+static const struct repeated repeats[] = {
+	{ TOOLCALL_FMT_TOOL, "<tool>\n", 1, TRUNC "<tool> began before "
+	    "</tool>", TOOL_OK },
+	{ TOOLCALL_FMT_TOOL, "<tool>", 1, TRUNC "<tool> began before </tool>",
+	    TOOL_OK },
+	{ TOOLCALL_FMT_TOOL, "<tool>text ", 7, OUTSIDE, TOOL_OK },
+	{ TOOLCALL_FMT_TOOL, "<tool><![CDATA[<tool>]]>", 16, OUTSIDE,
+	    TOOL_OK },
+	{ TOOLCALL_FMT_TOOL, "<tool></too", 12, INVALID, TOOL_OK },
+	{ TOOLCALL_FMT_INVOKE, "<invoke ", 1, TRUNC "<invoke began before "
+	    "</invoke>", INVOKE_OK },
+	{ TOOLCALL_FMT_INVOKE, "<invoke name=\"f\"></invoke", 1, TRUNC
+	    "<invoke began before </invoke>", INVOKE_OK },
+	{ TOOLCALL_FMT_QWEN3, "<function=f>", 1, TRUNC "<function= began "
+	    "before </function>", "<function=ok></function>\n" },
+	{ TOOLCALL_FMT_QWEN3, "<tool_call>\n", 1, TRUNC "<tool_call> began "
+	    "before </function>", "<tool_call><function=ok></function>"
+	    "</tool_call>\n" },
+	{ TOOLCALL_FMT_QWEN3, "<seed:tool_call><function=f></function>", 1,
+	    TRUNC "<seed:tool_call> began before </seed:tool_call>",
+	    "<seed:tool_call><function=ok></function></seed:tool_call>\n" },
+	{ TOOLCALL_FMT_GLM, "<tool_call>", 1, TRUNC "<tool_call> began "
+	    "before </tool_call>", GLM_OK },
+	{ TOOLCALL_FMT_GLM, "<tool_call>f</tool_call", 1, TRUNC "<tool_call> "
+	    "began before </tool_call>", GLM_OK },
+	{ TOOLCALL_FMT_HERMES, "<tool_call>", 1, TRUNC "<tool_call> began "
+	    "before </tool_call>", HERMES_OK },
+	{ TOOLCALL_FMT_HERMES, "<tool_call>{\"a\": \"</tool_call>\"}", 1,
+	    TRUNC "<tool_call> began before </tool_call>", HERMES_OK },
+	{ TOOLCALL_FMT_AUTO, "<tool_call> ", 1, TRUNC "<tool_call> began "
+	    "before </tool_call>", HERMES_OK },
+	{ TOOLCALL_FMT_AUTO, "<tool_call><invoke <function=f><tool>", 1,
+	    TRUNC "<tool_call> began before </tool_call>", HERMES_OK },
+	{ TOOLCALL_FMT_AUTO, "<invoke <tool_call><function=f>", 1, TRUNC
+	    "<invoke began before </invoke>", INVOKE_OK },
+	{ TOOLCALL_FMT_AUTO, "<tool><invoke ", 15, INVALID, TOOL_OK },
+	{ TOOLCALL_FMT_AUTO, "<tool_call><tool>", 1, TRUNC "<tool_call> "
+	    "began before </tool_call>", HERMES_OK },
+};
+
+/* The k-th line of s (from 1), in *line; whether there is one. */
+static int
+nth_line(const char *s, size_t k, struct buf *line)
+{
+	const char *e;
+
+	for (; k > 1 && (s = strchr(s, '\n')) != NULL; k--)
+		s++;
+	if (s == NULL || *s == '\0')
+		return 0;
+	e = strchr(s, '\n');
+	buf_reset(line);
+	buf_add(line, s, e != NULL ? (size_t)(e - s) : strlen(s));
+	return 1;
+}
+
+/* The unit as a test's name shows it: a newline as a backslash and n. */
+static const char *
+shown(const char *unit)
+{
+	static char s[64];
+	size_t i = 0;
+
+	for (; *unit != '\0' && i + 3 < sizeof(s); unit++)
+		if (*unit == '\n') {
+			s[i++] = '\\';
+			s[i++] = 'n';
+		} else
+			s[i++] = *unit;
+	s[i] = '\0';
+	return s;
+}
+
+static void
+test_repeats(void)
+{
+	const struct repeated *rp;
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT, line = BUF_INIT, want = BUF_INIT;
+	struct run whole, cut;
+	const char *name;
+	size_t i, k, len, col;
+	int how;
+
+	for (i = 0; i < sizeof(repeats) / sizeof(repeats[0]); i++) {
+		rp = &repeats[i];
+		name = shown(rp->unit);
+		o.format = rp->format;
+		len = strlen(rp->unit);
+		/* 256 KiB: seconds when each opening costs the rest again */
+		k = ((size_t)256 << 10) / len;
+		buf_reset(&in);
+		repeat(&in, rp->unit, k);
+		buf_adds(&in, rp->good);
+		run(&o, in.data, in.len, FEED_READS, &whole);
+		unit_mem(whole.out, whole.outlen, CALL("ok", "{}"), unit_fmt("%s "
+		    "again and again: the good call after them", name));
+		unit_long(whole.status, DIAG_INVALID, unit_fmt("%s again and "
+		    "again: status 1", name));
+		unit_long((long)lines(whole.err, strlen(whole.err)), (long)k,
+		    unit_fmt("%s again and again: %zu errors", name, k));
+		buf_reset(&want);
+		buf_printf(&want, FILE_NAME ":1:%zu: %s", rp->col, rp->msg);
+		nth_line(whole.err, 1, &line);
+		unit_str(buf_cstr(&line), buf_cstr(&want), unit_fmt("%s again "
+		    "and again: the first error", name));
+		/* the last at its place: a line each, or one line of them */
+		buf_reset(&want);
+		col = rp->col + (k - 1) * len;
+		if (strchr(rp->unit, '\n') != NULL)
+			buf_printf(&want, FILE_NAME ":%zu:%zu: %s", k, rp->col,
+			    rp->msg);
+		else
+			buf_printf(&want, FILE_NAME ":1:%zu: %s", col, rp->msg);
+		nth_line(whole.err, k, &line);
+		unit_str(buf_cstr(&line), buf_cstr(&want), unit_fmt("%s again "
+		    "and again: the last error", name));
+		unit_ok(whole.scanned <= 4 * (unsigned long long)in.len,
+		    unit_fmt("%s again and again: %llu bytes scanned of %zu, "
+		    "at most 4 times", name, whole.scanned, in.len));
+		unit_ok(whole.work <= 3 * (unsigned long long)in.len,
+		    unit_fmt("%s again and again: expat scans %llu bytes of "
+		    "%zu, at most 3 times", name, whole.work, in.len));
+		run(&o, in.data, in.len, FEED_RANDOM + 3, &cut);
+		same(&whole, &cut, unit_fmt("%s again and again: 64 KiB = "
+		    "%s", name, how_name(FEED_RANDOM + 3)));
+		run_free(&cut);
+		run_free(&whole);
+
+		/* a few of them, cut anywhere */
+		buf_reset(&in);
+		buf_adds(&in, "a\n");
+		repeat(&in, rp->unit, 20);
+		buf_adds(&in, rp->good);
+		buf_adds(&in, "b\n");
+		for (o.events = 0; o.events <= 1; o.events++) {
+			run(&o, in.data, in.len, FEED_WHOLE, &whole);
+			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
+			    how++) {
+				run(&o, in.data, in.len, how, &cut);
+				same(&whole, &cut, unit_fmt("20 of %s%s: whole "
+				    "= %s", name, o.events ? ", events" :
+				    "", how_name(how)));
+				run_free(&cut);
+			}
+			run_free(&whole);
+		}
+		o.events = 0;
+	}
+	buf_free(&in);
+	buf_free(&line);
+	buf_free(&want);
+}
+
+/*
+ * One long call of a dialect, its text free of markup or its opening
+ * followed by a long run of white space (under auto, before the bytes
+ * that say which dialect it is): fed as toolcall-parse reads, the look
+ * for its end goes on where the last one stopped, once over each byte.
+ */
+static void
+test_long_calls(void)
+{
+	static const struct {
+		int		 format;
+		const char	*head, *fill, *tail, *call;
+	} longs[] = {
+		{ TOOLCALL_FMT_INVOKE, "<invoke name=\"f\"><parameter name=\"a\">",
+		    "x", "</parameter></invoke>", "{\"a\":\"" },
+		{ TOOLCALL_FMT_QWEN3, "<tool_call><function=f><parameter=a>",
+		    "x", "</function></tool_call>", "{\"a\":\"" },
+		{ TOOLCALL_FMT_GLM, "<tool_call>f<arg_key>a</arg_key>"
+		    "<arg_value>", "x", "</arg_value></tool_call>",
+		    "{\"a\":\"" },
+		{ TOOLCALL_FMT_HERMES, "<tool_call>{\"name\": \"f\", "
+		    "\"arguments\": {\"a\": \"", "x", "\"}}</tool_call>",
+		    "{\"a\":\"" },
+		{ TOOLCALL_FMT_AUTO, "<tool_call>", " ", "{\"name\": \"f\"}"
+		    "</tool_call>", "{}" },
+		{ TOOLCALL_FMT_AUTO, "<tool_call>", "\n", "<function=f>"
+		    "</function></tool_call>", "{}" },
+	};
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT, want = BUF_INIT;
+	struct run r;
+	size_t i, k = (size_t)1 << 20;
+
+	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		o.format = longs[i].format;
+		buf_reset(&in);
+		buf_adds(&in, longs[i].head);
+		repeat(&in, longs[i].fill, k);
+		buf_adds(&in, longs[i].tail);
+		buf_reset(&want);
+		buf_adds(&want, "{\"server_name\":\"local\",\"tool_name\":"
+		    "\"f\",\"arguments\":");
+		buf_adds(&want, longs[i].call);
+		if (strcmp(longs[i].call, "{}") != 0) {
+			repeat(&want, longs[i].fill, k);
+			buf_adds(&want, "\"}");
+		}
+		buf_adds(&want, "}\n");
+		run(&o, in.data, in.len, FEED_READS, &r);
+		unit_mem(r.out, r.outlen, buf_cstr(&want), unit_fmt("%s, 1 MiB "
+		    "of %s: the call", longs[i].head, shown(longs[i].fill)));
+		unit_str(r.err, "", unit_fmt("%s, 1 MiB of %s: no diagnostics",
+		    longs[i].head, shown(longs[i].fill)));
+		unit_ok(r.scanned <= 3 * (unsigned long long)in.len,
+		    unit_fmt("%s, 1 MiB of %s: %llu bytes scanned of %zu, at "
+		    "most 3 times", longs[i].head, shown(longs[i].fill),
+		    r.scanned, in.len));
+		run_free(&r);
+	}
+	buf_free(&in);
+	buf_free(&want);
+}
+
 int
 main(void)
 {
@@ -1589,6 +1834,8 @@ main(void)
 	test_linear();
 	test_long_token_error();
 	test_surrogate();
+	test_repeats();
+	test_long_calls();
 	test_chunking();
 	return unit_done();
 }
