@@ -2263,6 +2263,7 @@ l.jsonl:9:8: error: invalid JSON: NUL byte"
 	run -1 --separate-stderr toolcall-parse --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
 	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
 <stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
+}
 
 # ------------------------------------------- openings again and again
 
