@@ -1721,8 +1721,10 @@ Parameters: not described.
 	refused tools-no-name.json ': /tools/0: a tool must have a "name" string'
 }
 
-@test "--tools: an empty name is refused" {
-	refused tools-empty-name.json ": /0: the tool's name is empty"
+@test "--tools: a tool with an empty name is left out with a warning" {
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-empty-name.json" /dev/null
+	assert_output ""
+	assert_equal "$stderr" "$D/tools-empty-name.json:1:11: warning: tool \"\" is left out: its name is empty"
 }
 
 @test "--tools: a name defined twice in a file is refused" {
