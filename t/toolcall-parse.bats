@@ -2329,10 +2329,13 @@ Example:
 {"server_name":"local","tool_name":"read_file","arguments":{"path":"example"}}'
 }
 
-@test "a call to a name that differs from a tool's past its first bytes is not that tool" {
-	printf '<tool><tool_name>read_file&#0;</tool_name></tool>\n<tool><tool_name>read_fil</tool_name></tool>\n' >in.txt
-	run -1 --separate-stderr toolcall-parse -q --tools "$D/tools-names.json" in.txt
+@test "a call is to a tool whose name has its length and bytes, no other" {
+	printf '<tool><tool_name><![CDATA[read_file ]]></tool_name></tool>\n<tool><tool_name>read_fil</tool_name></tool>\n<tool><tool_name><![CDATA[ padded]]></tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-names.json" in.txt
 	assert_output ""
+	assert_equal "$(printf '%s\n' "$stderr" | grep -v warning | sed 's/, which.*//')" 'in.txt:1:1: error: tool call to "read_file "
+in.txt:2:1: error: tool call to "read_fil"
+in.txt:3:1: error: tool call to " padded"'
 }
 
 @test "shared and recursive schemas: each described once, by name, byte for byte" {
