@@ -123,6 +123,8 @@ struct walk {
 	size_t		 weight;	/* the schema's size, about its bytes */
 	size_t		 stop;		/* the description's end, in bytes */
 	int		 over;
+	size_t		 exleft;	/* what the example may still make */
+	int		 exover;
 };
 
 /* ---- the table of nodes ---- */
@@ -1065,6 +1067,23 @@ describe(struct buf *b, struct walk *w)
 /* ---- the example ---- */
 
 /*
+ * Spends n of what making the example may take (the properties looked
+ * at, the members and items made): 0, or -1 once it is spent, so that
+ * making an example that would be too large to show stops early, in time
+ * that grows with the schema.
+ */
+static int
+spend(struct walk *w, size_t n)
+{
+	if (w->exover || n > w->exleft) {
+		w->exover = 1;
+		return -1;
+	}
+	w->exleft -= n;
+	return 0;
+}
+
+/*
  * Example values. A string, where nothing else says what it is, is a
  * placeholder of its format.
  */
@@ -1145,8 +1164,8 @@ gen_object(struct walk *w, const json_t *s, int depth)
 	props_collect(w, s, &p);
 	for (i = 0; i < p.n; i++)
 		nreq += p.v[i].required;
-	for (i = 0; i < p.n; i++) {
-		if (nreq > 0 && !p.v[i].required)
+	for (i = 0; spend(w, i == 0 ? p.n : 0) == 0 && i < p.n; i++) {
+		if ((nreq > 0 && !p.v[i].required) || spend(w, 1) != 0)
 			continue;
 		v = p.v[i].schema != NULL ? gen(w, p.v[i].schema, depth + 1) :
 		    json_string("example");
@@ -1166,13 +1185,16 @@ gen_array(struct walk *w, const json_t *s, int depth)
 	json_t *a = json_array(), *v;
 	json_int_t n, i;
 
-	for (i = 0; i < (json_int_t)json_array_size(pre); i++)
+	for (i = 0; i < (json_int_t)json_array_size(pre) && spend(w, 1) == 0;
+	    i++)
 		if ((v = gen(w, json_array_get(pre, i), depth + 1)) != NULL)
 			json_array_append_new(a, v);
 	if (json_array_size(pre) > 0)
 		return a;
 	n = json_integer_value(kw(w, s, K_MINITEMS));
 	n = n < 1 ? 1 : n > MAX_ITEMS ? MAX_ITEMS : n;
+	if (spend(w, (size_t)n) != 0)
+		return a;
 	v = items != NULL ? gen(w, items, depth + 1) : json_string("example");
 	for (i = 0; v != NULL && i < n; i++)
 		json_array_append(a, v);
@@ -1244,6 +1266,8 @@ gen(struct walk *w, const json_t *s, int depth)
 	if (!json_is_object(s))
 		return json_string("example");
 	n = node(w, s);
+	if (w->exover)
+		return NULL;
 	if (n->exstate == DONE)
 		return n->ex != NULL ? json_incref(n->ex) : NULL;
 	if (n->exstate == BUSY || depth > MAX_NEST)
@@ -1449,8 +1473,9 @@ example(struct buf *b, struct walk *w, const struct tooldef *d)
 	const char *k;
 	json_t *args, *v;
 
+	w->exleft = limit / ELEMENT_COST;
 	args = d->schema != NULL ? gen(w, d->schema, 0) : NULL;
-	if (args != NULL && cost(&memo, args, limit) > limit) {
+	if (w->exover || (args != NULL && cost(&memo, args, limit) > limit)) {
 		buf_adds(b, "(None: a call of this tool would be too large to "
 		    "show.)\n");
 		goto out;
