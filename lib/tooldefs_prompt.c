@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <expat.h>
 #include <jansson.h>
 
 #include "buf.h"
@@ -1310,21 +1311,39 @@ gen(struct walk *w, const json_t *s, int depth)
 	return r != NULL ? json_incref(r) : NULL;
 }
 
-/* Whether s can be an element's name in a call. */
+/*
+ * Whether s can be an element's name in a call: an ASCII name without
+ * ':', or else one that expat, which reads the calls, takes (XML's rules
+ * for other characters are long, and expat's are the ones that count).
+ */
 static int
 xml_name(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	struct buf doc = BUF_INIT;
+	XML_Parser xp;
+	int ascii = 1, ok;
 
 	if (!(*p >= 0x80 || *p == '_' ||
 	    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
 		return 0;
-	for (p++; *p != '\0'; p++)
-		if (!(*p >= 0x80 || *p == '_' || *p == '-' || *p == '.' ||
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x80)
+			ascii = 0;
+		else if (!(*p == '_' || *p == '-' || *p == '.' ||
 		    (*p >= '0' && *p <= '9') ||
 		    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
 			return 0;
-	return 1;
+	}
+	if (ascii)
+		return 1;
+	if ((xp = XML_ParserCreate("UTF-8")) == NULL)
+		return 0;
+	buf_printf(&doc, "<%s/>", s);
+	ok = XML_Parse(xp, doc.data, (int)doc.len, 1) == XML_STATUS_OK;
+	XML_ParserFree(xp);
+	buf_free(&doc);
+	return ok;
 }
 
 /* Whether object o can be written as elements. */

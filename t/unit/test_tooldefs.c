@@ -560,6 +560,14 @@ test_prompt_examples(void)
 		    "  <v>\n    <k>example</k>\n  </v>\n"
 		    "  <w>\n    <k>example</k>\n  </w>\n"
 		    "  <x>\n    <k>example</k>\n  </x>\n" CALL_TAIL },
+		{ "element names as expat reads them: a letter of another "
+		    "script is one, a multiplication sign or a space is not",
+		    "{\"properties\": {\"\xe5\x90\x8d\": {\"type\": "
+		    "\"integer\"}, \"a\xc3\x97" "b\": {\"type\": \"integer\"}, "
+		    "\"x\xe2\x80\x80y\": {\"type\": \"integer\"}}}",
+		    "Parameters:\n- \xe5\x90\x8d (integer)\n"
+		    "- a\xc3\x97" "b (integer)\n- x\xe2\x80\x80y (integer)\n"
+		    CALL_HEAD "  <\xe5\x90\x8d>1</\xe5\x90\x8d>\n" CALL_TAIL },
 		{ "a call whose smallest example is far larger than the "
 		    "schema is not shown",
 		    LATTICE30,
