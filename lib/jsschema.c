@@ -1687,8 +1687,9 @@ doc_known(const struct jsschema *js, const char *uri)
 {
 	size_t i;
 
+	/* below a root, a meta-schema not had is a reference refused */
 	if (builtin_meta(uri) != NULL || reg_find(js, uri) != NULL ||
-	    strncasecmp(uri, "file:", 5) == 0)
+	    strncasecmp(uri, "file:", 5) == 0 || js->rootdir != NULL)
 		return 1;
 	for (i = 0; i < js->nrefmap; i++)
 		if (strncmp(uri, js->refmap[i].uri,

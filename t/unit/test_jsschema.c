@@ -1351,6 +1351,10 @@ test_below_root(void)
 	snprintf(path, sizeof(path), "{\"$schema\": \"file://%s/secret.json\"}",
 	    top);
 	check_below(dir, path, EACCES, want, "below: a $schema out");
+	snprintf(want, sizeof(want), "cannot load \"https://example.com/m\": "
+	    "not a file below %s", real);
+	check_below(dir, "{\"$schema\": \"https://example.com/m\"}", EACCES,
+	    want, "below: a $schema over http: is refused too");
 	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/"
 	    "none.json\": No such file or directory", dir);
 	check_below(dir, "{\"$ref\": \"none.json\"}", EINVAL, want,
