@@ -1,7 +1,7 @@
 /*
  * tooldefs_prompt: the system prompt that teaches seed 003's format for a
  * set of tools, with each tool's parameters and one example call made
- * from its schema.
+ * from its schema (tooldefs_example.c).
  *
  * A schema is read as a view of its own keywords, those of the "$ref" it
  * names and those of its allOf, as if they were one schema: the first
@@ -17,115 +17,34 @@
  * to the size of its schema.
  */
 #include <stdint.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <expat.h>
 #include <jansson.h>
 
 #include "buf.h"
 #include "jsonw.h"
 #include "jsschema.h"
 #include "tooldefs.h"
+#include "tooldefs_int.h"
 #include "xalloc.h"
-#include "xmlesc.h"
 
 /* How far views and labels follow subschemas, "$ref"s included. */
 #define MAX_DEPTH	1000
-/* How deep the lists of properties and the example values nest. */
-#define MAX_NEST	32
-/* The most items an example array is given, whatever its minItems. */
-#define MAX_ITEMS	16
 /* A label longer than this is a type of its own where it is used. */
 #define LABEL_MAX	120
-/* The budgets of a tool: BUDGET_BASE bytes and so many per schema byte. */
-#define BUDGET_BASE	65536
-#define BUDGET_DESC	32
-#define BUDGET_EXAMPLE	64
-/* What an element of the example costs beyond its text, at the most. */
-#define ELEMENT_COST	80
-
-/* The keywords a view is asked for. */
-enum kwi {
-	K_TYPE, K_ENUM, K_CONST, K_DEFAULT, K_DESCRIPTION, K_ITEMS,
-	K_PREFIXITEMS, K_ANYOF, K_ONEOF, K_PROPERTIES, K_FORMAT,
-	K_MINLENGTH, K_MAXLENGTH, K_MINIMUM, K_EXCLUSIVEMINIMUM, K_MAXIMUM,
-	K_EXCLUSIVEMAXIMUM, K_MINITEMS, K_EXAMPLES, NKW
-};
-
-static const char *const kwname[NKW] = {
-	"type", "enum", "const", "default", "description", "items",
-	"prefixItems", "anyOf", "oneOf", "properties", "format",
-	"minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum",
-	"exclusiveMaximum", "minItems", "examples"
-};
-
-/* The states of a value worked out once. */
-#define NOT_YET		0
-#define BUSY		1
-#define DONE		2
 
 /* The decision to describe a schema by name. */
 #define NAMED_YES	1
 #define NAMED_NO	2
 #define NAMED_DECIDING	3
 
-/* What the prompt knows of one schema object of a tool. */
-struct node {
-	const json_t	*s;
-	const char	*uri;		/* the document it stands in */
-	const char	*key;		/* the name it stands under, or NULL */
-	unsigned	 indeg;		/* the places that expand it */
-	int		 walked;
-	const json_t	*ref;		/* where its "$ref" leads */
-	unsigned char	 refstate;
-	unsigned char	 kst[NKW];
-	const json_t	*kv[NKW];	/* its view */
-	unsigned	 mark;		/* props_collect's visit */
-	unsigned char	 lstate;
-	char		*label;
-	unsigned char	 named;
-	int		 reentered;
-	char		*name;
-	unsigned char	 nstate;
-	const json_t	*nest;		/* what nested() found */
-	int		 listing;
-	unsigned char	 exstate;
-	json_t		*ex;		/* its example value */
-};
-
-/* An open-addressing table keyed by pointer. */
-struct ptab {
-	const void	**k;
-	void		**v;
-	size_t		 cap, n;
-};
-
-/*
- * One tool's walk: its schema, its base URI, the nodes of its schema and
- * of the documents its references lead to, the names given and the types
- * to describe, in order.
- */
-struct walk {
-	const struct tooldef *d;
-	const json_t	*root;
-	const json_t	*top;		/* what the root stands for */
-	const char	*base;
-	struct ptab	 nodes;		/* json_t * -> struct node * */
-	struct node	**order;	/* the nodes as they were made */
-	size_t		 norder;
-	json_t		*uris;		/* the documents' URIs, kept */
-	json_t		*names;		/* the names given */
-	struct node	**queue;	/* the types to describe */
-	size_t		 nqueue;
-	unsigned	 gen;
-	size_t		 weight;	/* the schema's size, about its bytes */
-	size_t		 stop;		/* the description's end, in bytes */
-	int		 over;
-	size_t		 exleft;	/* what the example may still make */
-	int		 exover;
+static const char *const kwname[NKW] = {
+	"type", "enum", "const", "default", "description", "items",
+	"prefixItems", "anyOf", "oneOf", "properties", "format",
+	"minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum",
+	"exclusiveMaximum", "minItems", "examples"
 };
 
 /* ---- the table of nodes ---- */
@@ -141,8 +60,8 @@ ptr_hash(const void *p)
 	return (size_t)x;
 }
 
-static void **
-ptab_slot(struct ptab *t, const void *k)
+void **
+tooldefs_ptab_slot(struct ptab *t, const void *k)
 {
 	const void **ok = t->k;
 	void **ov = t->v;
@@ -173,8 +92,8 @@ ptab_slot(struct ptab *t, const void *k)
 	return &t->v[i];
 }
 
-static void *
-ptab_get(const struct ptab *t, const void *k)
+void *
+tooldefs_ptab_get(const struct ptab *t, const void *k)
 {
 	size_t i;
 
@@ -187,8 +106,8 @@ ptab_get(const struct ptab *t, const void *k)
 	return NULL;
 }
 
-static void
-ptab_free(struct ptab *t)
+void
+tooldefs_ptab_free(struct ptab *t)
 {
 	free(t->k);
 	free(t->v);
@@ -196,15 +115,15 @@ ptab_free(struct ptab *t)
 }
 
 /* The node of schema object s, made when it is new. */
-static struct node *
-node(struct walk *w, const json_t *s)
+struct node *
+tooldefs_node(struct walk *w, const json_t *s)
 {
 	struct node *n;
 	void **slot;
 
-	if ((n = ptab_get(&w->nodes, s)) != NULL)
+	if ((n = tooldefs_ptab_get(&w->nodes, s)) != NULL)
 		return n;
-	slot = ptab_slot(&w->nodes, s);
+	slot = tooldefs_ptab_slot(&w->nodes, s);
 	n = xcalloc(1, sizeof(*n));
 	n->s = s;
 	*slot = n;
@@ -305,7 +224,7 @@ walk_doc(struct walk *w, const json_t *doc, const char *uri,
 			}
 			continue;
 		}
-		nd = node(w, it.v);
+		nd = tooldefs_node(w, it.v);
 		nd->indeg += it.expand != 0;
 		if (nd->walked)
 			continue;
@@ -362,7 +281,7 @@ hexval(int c)
 static const json_t *
 deref(struct walk *w, const json_t *s)
 {
-	struct node *n = node(w, s);
+	struct node *n = tooldefs_node(w, s);
 	struct buf tok = BUF_INIT;
 	const json_t *t, *ref;
 	const char *p, *frag;
@@ -384,7 +303,7 @@ deref(struct walk *w, const json_t *s)
 	if (strcmp(uri, w->base) == 0)
 		t = w->root;
 	else if ((t = jsschema_document(w->d->js, uri)) != NULL &&
-	    json_is_object(t) && !node(w, t)->walked)
+	    json_is_object(t) && !tooldefs_node(w, t)->walked)
 		walk_doc(w, t, keep_uri(w, uri), doc_key(uri));
 	for (p = frag; t != NULL && *p == '/'; ) {
 		buf_reset(&tok);
@@ -438,16 +357,16 @@ is_alias(struct walk *w, const json_t *s)
 }
 
 /* What s stands for: the end of its chain of aliases. */
-static const json_t *
-canon(struct walk *w, const json_t *s)
+const json_t *
+tooldefs_canon(struct walk *w, const json_t *s)
 {
 	int i;
 
 	w->gen++;
 	for (i = 0; i < MAX_DEPTH && json_is_object(s) && is_alias(w, s);
 	    i++) {
-		node(w, s)->mark = w->gen;
-		if (node(w, deref(w, s))->mark == w->gen)
+		tooldefs_node(w, s)->mark = w->gen;
+		if (tooldefs_node(w, deref(w, s))->mark == w->gen)
 			break;
 		s = deref(w, s);
 	}
@@ -469,19 +388,19 @@ walk_tool(struct walk *w)
 	walk_doc(w, w->root, w->base, NULL);
 	if (!json_is_object(w->root))
 		return;
-	node(w, w->root)->indeg++;
+	tooldefs_node(w, w->root)->indeg++;
 	/* in the order the nodes were made, which following grows */
 	for (i = 0; i < w->norder; i++) {
 		n = w->order[i];
 		if ((r = deref(w, n->s)) != NULL && json_is_object(r) &&
 		    !is_alias(w, n->s))
-			node(w, r)->indeg++;
+			tooldefs_node(w, r)->indeg++;
 	}
 	for (i = 0; i < w->norder; i++) {
 		n = w->order[i];
 		if (n->indeg == 0 || !is_alias(w, n->s))
 			continue;
-		t = node(w, canon(w, n->s));
+		t = tooldefs_node(w, tooldefs_canon(w, n->s));
 		if (t != n)
 			t->indeg += n->indeg;
 	}
@@ -501,7 +420,7 @@ kw_at(struct walk *w, const json_t *s, enum kwi k, int depth)
 		return NULL;
 	if ((v = json_object_get(s, kwname[k])) != NULL)
 		return v;
-	n = node(w, s);
+	n = tooldefs_node(w, s);
 	if (n->kst[k] == DONE)
 		return n->kv[k];
 	if (n->kst[k] == BUSY || depth > MAX_DEPTH)
@@ -518,24 +437,11 @@ kw_at(struct walk *w, const json_t *s, enum kwi k, int depth)
 	return v;
 }
 
-static const json_t *
-kw(struct walk *w, const json_t *s, enum kwi k)
+const json_t *
+tooldefs_kw(struct walk *w, const json_t *s, enum kwi k)
 {
 	return kw_at(w, s, k, 0);
 }
-
-/* One property of an object schema: its name, schema and requiredness. */
-struct prop {
-	const char	*name;
-	const json_t	*schema;
-	int		 required;
-};
-
-struct props {
-	struct prop	*v;
-	size_t		 n;
-	json_t		*index;		/* name -> its place in v */
-};
 
 static struct prop *
 prop_get(struct props *p, const char *name)
@@ -567,7 +473,7 @@ collect(struct walk *w, const json_t *s, struct props *p, int depth)
 	size_t i;
 
 	if (!json_is_object(s) || depth > MAX_DEPTH ||
-	    (n = node(w, s))->mark == w->gen)
+	    (n = tooldefs_node(w, s))->mark == w->gen)
 		return;
 	n->mark = w->gen;
 	json_object_foreach((json_t *)json_object_get(s, "properties"), name,
@@ -589,8 +495,8 @@ collect(struct walk *w, const json_t *s, struct props *p, int depth)
 	}
 }
 
-static void
-props_collect(struct walk *w, const json_t *s, struct props *p)
+void
+tooldefs_props(struct walk *w, const json_t *s, struct props *p)
 {
 	p->v = NULL;
 	p->n = 0;
@@ -599,50 +505,24 @@ props_collect(struct walk *w, const json_t *s, struct props *p)
 	collect(w, s, p, 0);
 }
 
-static void
-props_free(struct props *p)
+void
+tooldefs_props_free(struct props *p)
 {
 	free(p->v);
 	json_decref(p->index);
 }
 
 /* The branches of the view's anyOf, or else its oneOf, or NULL. */
-static const json_t *
-branches(struct walk *w, const json_t *s)
+const json_t *
+tooldefs_branches(struct walk *w, const json_t *s)
 {
 	const json_t *v;
 
-	if (json_array_size(v = kw(w, s, K_ANYOF)) > 0)
+	if (json_array_size(v = tooldefs_kw(w, s, K_ANYOF)) > 0)
 		return v;
-	if (json_array_size(v = kw(w, s, K_ONEOF)) > 0)
+	if (json_array_size(v = tooldefs_kw(w, s, K_ONEOF)) > 0)
 		return v;
 	return NULL;
-}
-
-static int
-is_null_type(struct walk *w, const json_t *s)
-{
-	const char *t = json_string_value(kw(w, s, K_TYPE));
-
-	return t != NULL && strcmp(t, "null") == 0;
-}
-
-/*
- * The schema an example value is made from: the first branch of anyOf
- * or oneOf that is not {"type":"null"}, or s.
- */
-static const json_t *
-first_branch(struct walk *w, const json_t *s)
-{
-	const json_t *br;
-	size_t i;
-
-	if (kw(w, s, K_TYPE) != NULL || (br = branches(w, s)) == NULL)
-		return s;
-	for (i = 0; i < json_array_size(br); i++)
-		if (!is_null_type(w, json_array_get(br, i)))
-			return json_array_get(br, i);
-	return json_array_get(br, 0);
 }
 
 /* ---- types by name ---- */
@@ -679,7 +559,7 @@ use_name(struct walk *w, const json_t *t)
 	    "string", "integer", "number", "boolean", "null", "object",
 	    "array", "any", "arguments"
 	};
-	struct node *n = node(w, t);
+	struct node *n = tooldefs_node(w, t);
 	struct buf b = BUF_INIT;
 	const char *k;
 	size_t i, base, nth;
@@ -722,7 +602,7 @@ use_name(struct walk *w, const json_t *t)
 static int
 is_named(struct walk *w, const json_t *t)
 {
-	struct node *n = node(w, t);
+	struct node *n = tooldefs_node(w, t);
 	const char *l;
 	int yes;
 
@@ -753,7 +633,7 @@ child_label(struct walk *w, const json_t *c, int depth)
 
 	if (!json_is_object(c))
 		return "any";
-	t = canon(w, c);
+	t = tooldefs_canon(w, c);
 	if (is_named(w, t))
 		return use_name(w, t);
 	if ((l = label(w, c, depth)) != NULL)
@@ -781,9 +661,9 @@ one_type(struct buf *b, struct walk *w, const json_t *s, const char *t,
 	const json_t *items;
 
 	buf_adds(b, t);
-	if (strcmp(t, "array") != 0 || kw(w, s, K_PREFIXITEMS) != NULL)
+	if (strcmp(t, "array") != 0 || tooldefs_kw(w, s, K_PREFIXITEMS) != NULL)
 		return;
-	items = kw(w, s, K_ITEMS);
+	items = tooldefs_kw(w, s, K_ITEMS);
 	if (json_is_object(items) && json_object_size(items) > 0) {
 		buf_adds(b, " of ");
 		buf_adds(b, child_label(w, items, depth + 1));
@@ -824,15 +704,15 @@ label(struct walk *w, const json_t *s, int depth)
 
 	if (!json_is_object(s) || depth > MAX_DEPTH)
 		return "any";
-	n = node(w, s);
+	n = tooldefs_node(w, s);
 	if (n->lstate == DONE)
 		return n->label;
 	if (n->lstate == BUSY)
 		return NULL;
 	n->lstate = BUSY;
 	seen = json_object();
-	t = kw(w, s, K_TYPE);
-	br = branches(w, s);
+	t = tooldefs_kw(w, s, K_TYPE);
+	br = tooldefs_branches(w, s);
 	if (json_is_string(t)) {
 		one_type(&one, w, s, json_string_value(t), depth);
 		label_add(&l, seen, buf_cstr(&one));
@@ -848,9 +728,9 @@ label(struct walk *w, const json_t *s, int depth)
 		label_add(&l, seen, child_label(w, json_array_get(br, i),
 		    depth + 1));
 	if (l.len == 0 && br == NULL &&
-	    ((e = kw(w, s, K_ENUM)) != NULL || (e = kw(w, s, K_CONST)) !=
-	    NULL)) {
-		if (json_is_array(e) && e == kw(w, s, K_ENUM))
+	    ((e = tooldefs_kw(w, s, K_ENUM)) != NULL ||
+	    (e = tooldefs_kw(w, s, K_CONST)) != NULL)) {
+		if (json_is_array(e) && e == tooldefs_kw(w, s, K_ENUM))
 			for (i = 0; i < json_array_size(e); i++)
 				label_add(&l, seen, value_type(
 				    json_array_get(e, i)));
@@ -859,10 +739,10 @@ label(struct walk *w, const json_t *s, int depth)
 	}
 	if (l.len == 0 && br == NULL) {
 		buf_reset(&one);
-		if (kw(w, s, K_PROPERTIES) != NULL)
+		if (tooldefs_kw(w, s, K_PROPERTIES) != NULL)
 			buf_adds(&one, "object");
-		else if (kw(w, s, K_ITEMS) != NULL ||
-		    kw(w, s, K_PREFIXITEMS) != NULL)
+		else if (tooldefs_kw(w, s, K_ITEMS) != NULL ||
+		    tooldefs_kw(w, s, K_PREFIXITEMS) != NULL)
 			one_type(&one, w, s, "array", depth);
 		if (one.len > 0)
 			label_add(&l, seen, buf_cstr(&one));
@@ -892,21 +772,21 @@ nested(struct walk *w, const json_t *s, int top, int depth)
 
 	if (!json_is_object(s) || depth > MAX_DEPTH)
 		return NULL;
-	if (!top && is_named(w, canon(w, s)))
+	if (!top && is_named(w, tooldefs_canon(w, s)))
 		return NULL;
-	n = node(w, s);
+	n = tooldefs_node(w, s);
 	if (n->nstate == DONE)
 		return n->nest;
 	if (n->nstate == BUSY)
 		return NULL;
 	n->nstate = BUSY;
-	props_collect(w, s, &p);
+	tooldefs_props(w, s, &p);
 	if (p.n > 0)
 		r = s;
-	props_free(&p);
-	if (r == NULL && (v = kw(w, s, K_ITEMS)) != NULL)
+	tooldefs_props_free(&p);
+	if (r == NULL && (v = tooldefs_kw(w, s, K_ITEMS)) != NULL)
 		r = nested(w, v, 0, depth + 1);
-	br = branches(w, s);
+	br = tooldefs_branches(w, s);
 	for (i = 0; r == NULL && i < json_array_size(br); i++)
 		r = nested(w, json_array_get(br, i), 0, depth + 1);
 	n->nest = r;
@@ -953,7 +833,7 @@ add_values(struct buf *b, const json_t *v)
 static const json_t *
 kw_line(struct walk *w, const json_t *s, enum kwi k, int own)
 {
-	return own ? json_object_get(s, kwname[k]) : kw(w, s, k);
+	return own ? json_object_get(s, kwname[k]) : tooldefs_kw(w, s, k);
 }
 
 /*
@@ -967,7 +847,8 @@ line(struct buf *b, struct walk *w, int indent, const char *lead,
 	const json_t *v;
 	int own;
 
-	own = json_is_object(s) && is_alias(w, s) && is_named(w, canon(w, s));
+	own = json_is_object(s) && is_alias(w, s) &&
+	    is_named(w, tooldefs_canon(w, s));
 	buf_printf(b, "%*s%s%s (%s", indent, "", lead, name, lab);
 	if (required)
 		buf_adds(b, ", required");
@@ -1010,14 +891,14 @@ list_props(struct buf *b, struct walk *w, const json_t *s, int indent,
     int depth)
 {
 	struct props p;
-	struct node *n = node(w, s);
+	struct node *n = tooldefs_node(w, s);
 	const json_t *ps, *sub;
 	size_t i;
 
 	if (n->listing || depth > MAX_NEST)
 		return;
 	n->listing = 1;
-	props_collect(w, s, &p);
+	tooldefs_props(w, s, &p);
 	for (i = 0; i < p.n && !spent(b, w); i++) {
 		ps = p.v[i].schema;
 		line(b, w, indent, "- ", p.v[i].name, ps,
@@ -1025,7 +906,7 @@ list_props(struct buf *b, struct walk *w, const json_t *s, int indent,
 		if ((sub = nested(w, ps, 0, 0)) != NULL)
 			list_props(b, w, sub, indent + 2, depth + 1);
 	}
-	props_free(&p);
+	tooldefs_props_free(&p);
 	n->listing = 0;
 }
 
@@ -1050,9 +931,9 @@ describe(struct buf *b, struct walk *w)
 	}
 	buf_adds(b, "Parameters:\n");
 	list_props(b, w, top, 0, 0);
-	t = node(w, w->top);
+	t = tooldefs_node(w, w->top);
 	if (t->name == NULL)
-		t = node(w, w->root);
+		t = tooldefs_node(w, w->root);
 	if (t->name != NULL && !spent(b, w))
 		buf_adds(b, "\nType arguments: an object that holds the "
 		    "parameters above.\n");
@@ -1063,453 +944,6 @@ describe(struct buf *b, struct walk *w)
 		if ((sub = nested(w, t->s, 1, 0)) != NULL)
 			list_props(b, w, sub, 0, 0);
 	}
-}
-
-/* ---- the example ---- */
-
-/*
- * Spends n of what making the example may take (the properties looked
- * at, the members and items made): 0, or -1 once it is spent, so that
- * making an example that would be too large to show stops early, in time
- * that grows with the schema.
- */
-static int
-spend(struct walk *w, size_t n)
-{
-	if (w->exover || n > w->exleft) {
-		w->exover = 1;
-		return -1;
-	}
-	w->exleft -= n;
-	return 0;
-}
-
-/*
- * Example values. A string, where nothing else says what it is, is a
- * placeholder of its format.
- */
-static const struct {
-	const char	*format;
-	const char	*value;
-} formats[] = {
-	{ "date",		"2024-01-31" },
-	{ "date-time",		"2024-01-31T12:00:00Z" },
-	{ "email",		"user@example.com" },
-	{ "hostname",		"example.com" },
-	{ "ipv4",		"192.0.2.1" },
-	{ "ipv6",		"2001:db8::1" },
-	{ "iri",		"https://example.com/" },
-	{ "time",		"12:00:00Z" },
-	{ "uri",		"https://example.com/" },
-	{ "uuid",		"123e4567-e89b-12d3-a456-426614174000" },
-};
-
-static json_t *
-gen_string(struct walk *w, const json_t *s)
-{
-	const char *f = json_string_value(kw(w, s, K_FORMAT));
-	json_int_t min = json_integer_value(kw(w, s, K_MINLENGTH));
-	const json_t *maxv = kw(w, s, K_MAXLENGTH);
-	struct buf t = BUF_INIT;
-	json_t *v;
-	size_t i;
-
-	buf_adds(&t, "example");
-	for (i = 0; f != NULL && i < sizeof(formats) / sizeof(formats[0]);
-	    i++)
-		if (strcmp(f, formats[i].format) == 0) {
-			buf_reset(&t);
-			buf_adds(&t, formats[i].value);
-		}
-	while ((json_int_t)t.len < min && t.len < 64)
-		buf_addc(&t, 'x');
-	if (json_is_integer(maxv) && json_integer_value(maxv) >= 0 &&
-	    (json_int_t)t.len > json_integer_value(maxv))
-		t.len = (size_t)json_integer_value(maxv);
-	v = json_stringn(t.data, t.len);
-	buf_free(&t);
-	return v;
-}
-
-/* x, moved into the bounds of s when it is out of them. */
-static double
-in_bounds(struct walk *w, const json_t *s, double x, double step)
-{
-	const json_t *v;
-
-	if (json_is_number(v = kw(w, s, K_MINIMUM)) &&
-	    x < json_number_value(v))
-		x = json_number_value(v);
-	if (json_is_number(v = kw(w, s, K_EXCLUSIVEMINIMUM)) &&
-	    x <= json_number_value(v))
-		x = json_number_value(v) + step;
-	if (json_is_number(v = kw(w, s, K_MAXIMUM)) &&
-	    x > json_number_value(v))
-		x = json_number_value(v);
-	if (json_is_number(v = kw(w, s, K_EXCLUSIVEMAXIMUM)) &&
-	    x >= json_number_value(v))
-		x = json_number_value(v) - step;
-	return x;
-}
-
-static json_t	*gen(struct walk *, const json_t *, int);
-
-/* An object: its required properties, or all of them when none is. */
-static json_t *
-gen_object(struct walk *w, const json_t *s, int depth)
-{
-	struct props p;
-	json_t *o = json_object(), *v;
-	size_t i, nreq = 0;
-
-	props_collect(w, s, &p);
-	for (i = 0; i < p.n; i++)
-		nreq += p.v[i].required;
-	for (i = 0; spend(w, i == 0 ? p.n : 0) == 0 && i < p.n; i++) {
-		if ((nreq > 0 && !p.v[i].required) || spend(w, 1) != 0)
-			continue;
-		v = p.v[i].schema != NULL ? gen(w, p.v[i].schema, depth + 1) :
-		    json_string("example");
-		if (v != NULL)
-			json_object_set_new(o, p.v[i].name, v);
-	}
-	props_free(&p);
-	return o;
-}
-
-/* An array: one item per prefixItems, or max(1, minItems) items. */
-static json_t *
-gen_array(struct walk *w, const json_t *s, int depth)
-{
-	const json_t *pre = kw(w, s, K_PREFIXITEMS);
-	const json_t *items = kw(w, s, K_ITEMS);
-	json_t *a = json_array(), *v;
-	json_int_t n, i;
-
-	for (i = 0; i < (json_int_t)json_array_size(pre) && spend(w, 1) == 0;
-	    i++)
-		if ((v = gen(w, json_array_get(pre, i), depth + 1)) != NULL)
-			json_array_append_new(a, v);
-	if (json_array_size(pre) > 0)
-		return a;
-	n = json_integer_value(kw(w, s, K_MINITEMS));
-	n = n < 1 ? 1 : n > MAX_ITEMS ? MAX_ITEMS : n;
-	if (spend(w, (size_t)n) != 0)
-		return a;
-	v = items != NULL ? gen(w, items, depth + 1) : json_string("example");
-	for (i = 0; v != NULL && i < n; i++)
-		json_array_append(a, v);
-	json_decref(v);
-	return a;
-}
-
-/* The type an example of s is made as: its first type but null. */
-static const char *
-gen_type(struct walk *w, const json_t *s)
-{
-	const json_t *t = kw(w, s, K_TYPE);
-	const char *first = NULL, *n;
-	size_t i;
-
-	if (json_is_string(t))
-		return json_string_value(t);
-	for (i = 0; i < json_array_size(t); i++) {
-		if ((n = json_string_value(json_array_get(t, i))) == NULL)
-			continue;
-		if (strcmp(n, "null") != 0)
-			return n;
-		first = n;
-	}
-	if (first != NULL)
-		return first;
-	if (kw(w, s, K_PROPERTIES) != NULL)
-		return "object";
-	if (kw(w, s, K_ITEMS) != NULL || kw(w, s, K_PREFIXITEMS) != NULL)
-		return "array";
-	return "string";
-}
-
-/*
- * The example of the first branch of s, b, or else of the first of the
- * others that has one (the first may hold s itself).
- */
-static json_t *
-gen_branch(struct walk *w, const json_t *s, const json_t *b, int depth)
-{
-	const json_t *br = branches(w, s);
-	json_t *r;
-	size_t i;
-
-	if ((r = gen(w, b, depth)) != NULL)
-		return r;
-	for (i = 0; r == NULL && i < json_array_size(br); i++)
-		if (json_array_get(br, i) != b)
-			r = gen(w, json_array_get(br, i), depth);
-	return r;
-}
-
-/*
- * An example value of schema s: its const, its first enum value, its
- * default, its first example, or a placeholder of its type. Made once
- * for each schema, and shared where the schema is used again; NULL when
- * s is already being made (a recursive schema) or nests too deep (in
- * objects and arrays), so that the property or item that would hold it
- * is left out.
- */
-static json_t *
-gen(struct walk *w, const json_t *s, int depth)
-{
-	const json_t *v, *b;
-	const char *t;
-	struct node *n;
-	json_t *r;
-
-	if (!json_is_object(s))
-		return json_string("example");
-	n = node(w, s);
-	if (w->exover)
-		return NULL;
-	if (n->exstate == DONE)
-		return n->ex != NULL ? json_incref(n->ex) : NULL;
-	if (n->exstate == BUSY || depth > MAX_NEST)
-		return NULL;
-	n->exstate = BUSY;
-	if ((v = kw(w, s, K_CONST)) != NULL ||
-	    json_array_size(v = kw(w, s, K_ENUM)) > 0 ||
-	    (v = kw(w, s, K_DEFAULT)) != NULL ||
-	    json_array_size(v = kw(w, s, K_EXAMPLES)) > 0) {
-		if (json_is_array(v) && v != kw(w, s, K_CONST) &&
-		    v != kw(w, s, K_DEFAULT))
-			v = json_array_get(v, 0);
-		r = json_incref((json_t *)v);
-	} else if ((b = canon(w, s)) != s) {
-		/* what holds itself: its properties that do not, or none */
-		if (node(w, b)->exstate != BUSY)
-			r = gen(w, b, depth);
-		else if (kw(w, s, K_PROPERTIES) != NULL)
-			r = gen_object(w, s, depth);
-		else
-			r = NULL;
-	} else if ((b = first_branch(w, s)) != s)
-		r = gen_branch(w, s, b, depth);
-	else if (strcmp(t = gen_type(w, s), "object") == 0)
-		r = gen_object(w, s, depth);
-	else if (strcmp(t, "array") == 0)
-		r = gen_array(w, s, depth);
-	else if (strcmp(t, "integer") == 0)
-		r = json_integer((json_int_t)ceil(in_bounds(w, s, 1, 1)));
-	else if (strcmp(t, "number") == 0)
-		r = json_real(in_bounds(w, s, 1.5, 1));
-	else if (strcmp(t, "boolean") == 0)
-		r = json_true();
-	else if (strcmp(t, "null") == 0)
-		r = json_null();
-	else
-		r = gen_string(w, s);
-	n->ex = r;
-	n->exstate = DONE;
-	return r != NULL ? json_incref(r) : NULL;
-}
-
-/*
- * Whether s can be an element's name in a call: an ASCII name without
- * ':', or else one that expat, which reads the calls, takes (XML's rules
- * for other characters are long, and expat's are the ones that count).
- */
-static int
-xml_name(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct buf doc = BUF_INIT;
-	XML_Parser xp;
-	int ascii = 1, ok;
-
-	if (!(*p >= 0x80 || *p == '_' ||
-	    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
-		return 0;
-	for (; *p != '\0'; p++) {
-		if (*p >= 0x80)
-			ascii = 0;
-		else if (!(*p == '_' || *p == '-' || *p == '.' ||
-		    (*p >= '0' && *p <= '9') ||
-		    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
-			return 0;
-	}
-	if (ascii)
-		return 1;
-	if ((xp = XML_ParserCreate("UTF-8")) == NULL)
-		return 0;
-	buf_printf(&doc, "<%s/>", s);
-	ok = XML_Parse(xp, doc.data, (int)doc.len, 1) == XML_STATUS_OK;
-	XML_ParserFree(xp);
-	buf_free(&doc);
-	return ok;
-}
-
-/* Whether object o can be written as elements. */
-static int
-xml_object(const json_t *o)
-{
-	const char *k;
-	json_t *v;
-
-	if (json_object_size(o) == 0)
-		return 0;
-	json_object_foreach((json_t *)o, k, v)
-		if (!xml_name(k))
-			return 0;
-	return 1;
-}
-
-/*
- * What writing v costs, about its bytes, up to limit (then limit + 1):
- * a value shared in several places costs in each, though it is counted
- * once for each, so that an example made of shared values is priced in
- * time that grows with the values, not with the example.
- */
-static size_t
-cost(struct ptab *memo, const json_t *v, size_t limit)
-{
-	const char *k;
-	json_t *m;
-	void *was;
-	size_t c, i;
-
-	if ((was = ptab_get(memo, v)) != NULL)
-		return (size_t)(uintptr_t)was - 1;
-	c = ELEMENT_COST;
-	if (json_is_string(v))
-		c += json_string_length(v);
-	else if (json_is_array(v))
-		json_array_foreach((json_t *)v, i, m) {
-			c += cost(memo, m, limit);
-			if (c > limit)
-				break;
-		}
-	else if (json_is_object(v))
-		json_object_foreach((json_t *)v, k, m) {
-			c += 2 * strlen(k) + cost(memo, m, limit);
-			if (c > limit)
-				break;
-		}
-	if (c > limit)
-		c = limit + 1;
-	/* kept plus one, so that no value is a NULL slot */
-	*ptab_slot(memo, v) = (void *)(uintptr_t)(c + 1);
-	return c;
-}
-
-static void
-add_escaped(struct buf *b, const char *s, size_t n)
-{
-	xmlesc_append(b, s, n, 0, NULL);
-}
-
-/*
- * A string as the element's text: escaped, or in CDATA when it spans
- * lines or begins or ends with white space, which plain text loses.
- */
-static void
-xml_string(struct buf *b, const char *s, size_t n)
-{
-	size_t i;
-
-	if (n == 0 || (memchr(s, '\n', n) == NULL &&
-	    strchr(" \t\r\n", s[0]) == NULL &&
-	    strchr(" \t\r\n", s[n - 1]) == NULL)) {
-		add_escaped(b, s, n);
-		return;
-	}
-	buf_adds(b, "<![CDATA[");
-	for (i = 0; i < n; i++) {
-		buf_addc(b, s[i]);
-		/* "]]>" would end the section: "]]" in it, ">" in the next */
-		if (s[i] == ']' && i + 2 < n && s[i + 1] == ']' &&
-		    s[i + 2] == '>') {
-			buf_adds(b, "]]]><![CDATA[");
-			i++;
-		}
-	}
-	buf_adds(b, "]]>");
-}
-
-/*
- * Value v as the element name, at indent: an array as the element
- * repeated, an object as elements inside it; what elements cannot hold
- * (an array in an array, an empty array or object, a key that is no XML
- * name) as JSON text.
- */
-static void
-xml_value(struct buf *b, const char *name, const json_t *v, int indent)
-{
-	struct buf t = BUF_INIT;
-	const char *k;
-	json_t *m;
-	size_t i;
-
-	if (json_is_array(v) && json_array_size(v) > 0) {
-		for (i = 0; i < json_array_size(v); i++) {
-			m = json_array_get(v, i);
-			if (!json_is_array(m)) {
-				xml_value(b, name, m, indent);
-				continue;
-			}
-			buf_printf(b, "%*s<%s>", indent, "", name);
-			jsonw_stringify(&t, m);
-			add_escaped(b, t.data, t.len);
-			buf_reset(&t);
-			buf_printf(b, "</%s>\n", name);
-		}
-		buf_free(&t);
-		return;
-	}
-	buf_printf(b, "%*s<%s>", indent, "", name);
-	if (json_is_object(v) && xml_object(v)) {
-		buf_addc(b, '\n');
-		json_object_foreach((json_t *)v, k, m)
-			xml_value(b, k, m, indent + 2);
-		buf_printf(b, "%*s", indent, "");
-	} else if (json_is_string(v))
-		xml_string(b, json_string_value(v), json_string_length(v));
-	else {
-		jsonw_stringify(&t, v);
-		add_escaped(b, t.data, t.len);
-	}
-	buf_printf(b, "</%s>\n", name);
-	buf_free(&t);
-}
-
-/*
- * The call of d that the prompt shows, or a line that says there is none
- * when writing it would pass the budget (a schema whose smallest call is
- * far larger than itself).
- */
-static void
-example(struct buf *b, struct walk *w, const struct tooldef *d)
-{
-	struct ptab memo = { NULL, NULL, 0, 0 };
-	size_t limit = BUDGET_BASE + BUDGET_EXAMPLE * w->weight;
-	const char *k;
-	json_t *args, *v;
-
-	w->exleft = limit / ELEMENT_COST;
-	args = d->schema != NULL ? gen(w, d->schema, 0) : NULL;
-	if (w->exover || (args != NULL && cost(&memo, args, limit) > limit)) {
-		buf_adds(b, "(None: a call of this tool would be too large to "
-		    "show.)\n");
-		goto out;
-	}
-	buf_adds(b, "<tool>\n<server_name>local</server_name>\n<tool_name>");
-	xml_string(b, d->name, strlen(d->name));
-	buf_adds(b, "</tool_name>\n<arguments>\n");
-	if (json_is_object(args))
-		json_object_foreach(args, k, v)
-			if (xml_name(k))
-				xml_value(b, k, v, 2);
-	buf_adds(b, "</arguments>\n</tool>\n");
-out:
-	json_decref(args);
-	ptab_free(&memo);
 }
 
 /* ---- the prompt ---- */
@@ -1563,7 +997,7 @@ walk_free(struct walk *w)
 		free(w->order[i]);
 	}
 	free(w->order);
-	ptab_free(&w->nodes);
+	tooldefs_ptab_free(&w->nodes);
 	free(w->queue);
 	json_decref(w->uris);
 	json_decref(w->names);
@@ -1594,11 +1028,11 @@ tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
 		w.root = d->schema;
 		if (w.root != NULL) {
 			walk_tool(&w);
-			w.top = canon(&w, w.root);
+			w.top = tooldefs_canon(&w, w.root);
 		}
 		/* the name as <tool_name> holds it, in the heading too */
 		buf_adds(b, "\n## ");
-		add_escaped(b, d->name, strlen(d->name));
+		tooldefs_xml_text(b, d->name, strlen(d->name));
 		buf_adds(b, "\n\n");
 		if (d->description != NULL && *d->description != '\0') {
 			add_text(b, d->description, 0);
@@ -1608,7 +1042,7 @@ tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
 		w.stop = start + BUDGET_BASE + BUDGET_DESC * w.weight;
 		describe(b, &w);
 		buf_adds(b, "\nExample:\n\n");
-		example(b, &w, d);
+		tooldefs_example(b, &w, d);
 		walk_free(&w);
 	}
 }
