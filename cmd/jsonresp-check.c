@@ -200,7 +200,7 @@ main(int argc, char *argv[])
 	if (schema_file == NULL)
 		buf_add(&text, embed_llm_response_schema,
 		    embed_llm_response_schema_len);
-	else if (io_read(schema_file, &text) != DIAG_OK) {
+	else if (jsonresp_schema_read(schema_file, &text) != DIAG_OK) {
 		status = DIAG_TROUBLE;
 		goto out;
 	}

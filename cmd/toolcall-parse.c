@@ -9,6 +9,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -17,6 +18,7 @@
 #include "num.h"
 #include "toolcall.h"
 #include "tooldefs.h"
+#include "xalloc.h"
 
 enum {
 	OPT_EVENTS = CMD_OPT_FIRST,
@@ -69,9 +71,9 @@ main(int argc, char *argv[])
 	struct toolcall_args a;
 	struct tooldefs defs = { NULL, 0 };
 	struct buf prompt = BUF_INIT;
-	const char *errstr;
+	const char *errstr, **tools = NULL;
 	char err[1024];
-	int ch, ntools = 0, print_prompt = 0, status, iteration = 0;
+	int ch, ntools = 0, print_prompt = 0, status, iteration = 0, i;
 
 	memset(&a, 0, sizeof(a));
 	a.opts.max_size = TOOLCALL_MAX_SIZE;
@@ -135,12 +137,11 @@ main(int argc, char *argv[])
 			a.opts.thread = 1;
 			break;
 		case OPT_TOOLS:
-			if (tooldefs_load(&defs, optarg, err, sizeof(err)) != 0) {
-				diag_warnx("%s", err);
-				tooldefs_free(&defs);
-				return DIAG_USAGE;
-			}
-			ntools++;
+			/* read after the options: their warnings follow -q
+			 * and --errors wherever those are */
+			tools = xreallocarray(tools, ntools + 1,
+			    sizeof(*tools));
+			tools[ntools++] = optarg;
 			break;
 		default:
 			cmd_usage();
@@ -148,6 +149,14 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	for (i = 0; i < ntools; i++)
+		if (tooldefs_load(&defs, tools[i], err, sizeof(err)) != 0) {
+			diag_warnx("%s", err);
+			tooldefs_free(&defs);
+			free(tools);
+			return DIAG_USAGE;
+		}
+	free(tools);
 	if (a.opts.thread && a.opts.events)
 		cmd_usagex("--thread and --events cannot go together: each "
 		    "says how calls are written");

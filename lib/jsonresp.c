@@ -7,6 +7,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "embed.h"
+#include "io.h"
 #include "jsonresp.h"
 #include "jsonx.h"
 #include "jsschema.h"
@@ -643,6 +644,33 @@ jsonresp_report(struct buf *b, const struct jsonresp *jr, const char *file,
 	verdict_open(b, file, lines ? jr->line : 0, status, jr->diags.v,
 	    jr->diags.n);
 	verdict_close(b);
+}
+
+/*
+ * Appends the text of the schema file (or standard input for "-") to b:
+ * DIAG_OK, or DIAG_TROUBLE, said, when it cannot be read or is no
+ * regular file, so that a FIFO, a device or a directory is never waited
+ * on or read for ever.
+ */
+int
+jsonresp_schema_read(const char *file, struct buf *b)
+{
+	const char *why;
+	FILE *fp;
+	int status;
+
+	if (strcmp(file, "-") == 0)
+		return io_read(file, b);
+	if ((fp = jsschema_fopen(file, &why)) == NULL) {
+		diag_warnx("%s: %s", file, why);
+		return DIAG_TROUBLE;
+	}
+	status = DIAG_OK;
+	if (io_slurp(fp, b) != 0) {
+		diag_warn("%s", file);
+		status = DIAG_TROUBLE;
+	}
+	return diag_max(status, io_close(fp, file));
 }
 
 /*

@@ -74,6 +74,7 @@ json_t		*jsonresp_find(const char *, size_t, size_t, size_t *,
 void		 jsonresp_seed_rules(const json_t *, struct diag_list *);
 int		 jsonresp_safety(const json_t *, struct buf *);
 
+int		 jsonresp_schema_read(const char *, struct buf *);
 struct jsschema	*jsonresp_schema(const char *, const char *, size_t,
 		    const struct jsschema_opts *);
 void		 jsonresp_prompt(struct buf *, const char *, size_t);

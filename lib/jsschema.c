@@ -25,6 +25,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -272,6 +273,7 @@ struct jsschema {
 	int		 draft;		/* without "$schema" */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
+	char		*rootdir;	/* files only below it, or NULL */
 	json_t		**docs;
 	size_t		 ndocs;
 	struct reg	*regs;
@@ -312,6 +314,7 @@ struct cctx {
 	char		*err;
 	size_t		 errlen;
 	int		 failed;
+	int		 refused;	/* the error is a refused reference */
 	int		 depth;		/* compile() calls under way */
 	const char	*lastref;	/* the last "$ref" followed */
 	int		 draft;		/* of the schema being compiled */
@@ -1240,30 +1243,89 @@ add_loaded(struct jsschema *js, json_t *doc, const char *uri)
 	return js->dup != NULL ? -1 : 0;
 }
 
+/* Why open_regular() refused a file that is there. */
+#define NOT_DIR		1	/* a directory */
+#define NOT_REGULAR	2	/* a FIFO, a device, a socket */
+
 /*
- * The JSON document in the file path, or NULL: then *errnum is the
- * reason it could not be read, or 0 and jerr says why it is no JSON.
+ * path opened for reading when it is a regular file, without waiting on
+ * a FIFO or reading a device for ever: a stream, or NULL with errno set
+ * or *notreg (NOT_DIR, NOT_REGULAR) set for a file that is there.
  */
-static json_t *
-read_file(const char *path, json_error_t *jerr, int *errnum)
+static FILE *
+open_regular(const char *path, int *notreg)
 {
 	struct stat st;
+	FILE *fp;
+	int fd, flags, e;
+
+	*notreg = 0;
+	/* O_NONBLOCK: open(2) of a FIFO without a writer would wait */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*notreg = S_ISDIR(st.st_mode) ? NOT_DIR : NOT_REGULAR;
+		close(fd);
+		return NULL;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1 ||
+	    (fp = fdopen(fd, "r")) == NULL) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return fp;
+}
+
+/* What open_regular()'s failure was, in words. */
+static const char *
+open_why(int notreg, int errnum)
+{
+	if (notreg == NOT_REGULAR)
+		return "not a regular file";
+	return strerror(notreg == NOT_DIR ? EISDIR : errnum);
+}
+
+FILE *
+jsschema_fopen(const char *path, const char **why)
+{
+	FILE *fp;
+	int notreg;
+
+	if ((fp = open_regular(path, &notreg)) == NULL)
+		*why = open_why(notreg, errno);
+	return fp;
+}
+
+/*
+ * The JSON document in the file path, or NULL: then *why is the reason
+ * it could not be read (and *notreg set when it is there but no regular
+ * file), or *why is NULL and jerr says why it is no JSON.
+ */
+static json_t *
+read_file(const char *path, json_error_t *jerr, const char **why,
+    int *notreg)
+{
 	json_t *doc;
 	FILE *fp;
 
-	*errnum = 0;
-	if ((fp = fopen(path, "r")) == NULL) {
-		*errnum = errno;
+	*why = NULL;
+	if ((fp = open_regular(path, notreg)) == NULL) {
+		*why = open_why(*notreg, errno);
 		return NULL;
 	}
-	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		*errnum = EISDIR;
-		return NULL;
-	}
+	errno = 0;
 	doc = json_loadf(fp, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, jerr);
 	if (doc == NULL && ferror(fp))
-		*errnum = errno != 0 ? errno : EIO;
+		*why = strerror(errno != 0 ? errno : EIO);
 	fclose(fp);
 	return doc;
 }
@@ -1276,6 +1338,7 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 {
 	json_error_t jerr;
 	json_t *doc;
+	const char *why;
 	char *uri;
 	size_t i;
 	int e;
@@ -1285,10 +1348,9 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 			cc_error(cc, NULL, "%s: %s", files[i], strerror(errno));
 			return -1;
 		}
-		if ((doc = read_file(files[i], &jerr, &e)) == NULL) {
-			if (e != 0)
-				cc_error(cc, NULL, "%s: %s", files[i],
-				    strerror(e));
+		if ((doc = read_file(files[i], &jerr, &why, &e)) == NULL) {
+			if (why != NULL)
+				cc_error(cc, NULL, "%s: %s", files[i], why);
 			else
 				cc_error(cc, NULL, "%s:%d:%d: the schema is "
 				    "not JSON: %s", files[i], jerr.line,
@@ -1313,10 +1375,72 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 	return 0;
 }
 
+/* A reference jsschema_compile_below refuses: the error says so. */
+static void
+cc_refuse(struct cctx *cc, const struct kpath *where, const char *uri,
+    const char *why)
+{
+	if (!cc->failed)
+		cc->refused = 1;
+	cc_error(cc, where, "cannot load \"%s\": %s", uri, why);
+}
+
+/*
+ * The document in the file the file: URI uri names, read as
+ * jsschema_compile_below asks: when the file, its symbolic links
+ * resolved, is below the root and is a regular file. NULL with the
+ * error set.
+ */
+static json_t *
+load_below_root(struct cctx *cc, const char *uri, const struct kpath *where)
+{
+	const char *root = cc->js->rootdir, *why;
+	struct buf path = BUF_INIT, msg = BUF_INIT;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	char *real = NULL;
+	size_t n = strlen(root);
+	int notreg;
+
+	if (file_path(uri, &path) == -1) {
+		buf_printf(&msg, "not a file below %s", root);
+		cc_refuse(cc, where, uri, buf_cstr(&msg));
+		goto out;
+	}
+	if ((real = realpath(path.data, NULL)) == NULL) {
+		cc_error(cc, where, "cannot load \"%s\": %s", uri,
+		    strerror(errno));
+		goto out;
+	}
+	/* the root itself is no file; "/" is the root of every file */
+	if (strncmp(real, root, n) != 0 || (real[n] != '/' &&
+	    !(n == 1 && root[0] == '/'))) {
+		buf_printf(&msg, "not a file below %s", root);
+		cc_refuse(cc, where, uri, buf_cstr(&msg));
+		goto out;
+	}
+	if ((doc = read_file(real, &jerr, &why, &notreg)) != NULL)
+		goto out;
+	if (notreg)
+		cc_refuse(cc, where, uri, why);
+	else if (why != NULL)
+		cc_error(cc, where, "cannot load \"%s\": %s", uri, why);
+	else
+		cc_error(cc, where, "cannot load \"%s\": not JSON at line %d, "
+		    "column %d: %s", uri, jerr.line, jerr.column > 0 ?
+		    jerr.column : 1, jerr.text);
+out:
+	free(real);
+	buf_free(&path);
+	buf_free(&msg);
+	return doc;
+}
+
 /*
  * Loads the document at uri (no fragment): the built-in meta-schema, a
- * file under a ref map, or the local file a file: URI names. 0, or -1
- * with the error set.
+ * file under a ref map, or the local file a file: URI names; with a
+ * root, the built-in meta-schemas and files below the root alone. 0, or
+ * -1 with the error set.
  */
 static int
 load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
@@ -1324,7 +1448,7 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	struct jsschema *js = cc->js;
 	json_error_t jerr;
 	json_t *doc = NULL;
-	const char *rest;
+	const char *rest, *why;
 	struct buf path = BUF_INIT;
 	const struct meta *meta;
 	size_t i, n;
@@ -1337,6 +1461,17 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 			    jerr.text);
 			return -1;
 		}
+	}
+	if (doc == NULL && js->rootdir != NULL) {
+		if (strncasecmp(uri, "file:", 5) == 0)
+			doc = load_below_root(cc, uri, where);
+		else {
+			buf_printf(&path, "not a file below %s", js->rootdir);
+			cc_refuse(cc, where, uri, buf_cstr(&path));
+			buf_free(&path);
+		}
+		if (doc == NULL)
+			return -1;
 	}
 	for (i = 0; doc == NULL && i < js->nrefmap; i++) {
 		n = strlen(js->refmap[i].uri);
@@ -1356,11 +1491,17 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		    rest[0] != '/')
 			buf_addc(&path, '/');
 		buf_adds(&path, rest);
-		doc = json_load_file(buf_cstr(&path), JSON_DECODE_ANY |
-		    JSON_REJECT_DUPLICATES, &jerr);
+		doc = read_file(buf_cstr(&path), &jerr, &why, &e);
 		if (doc == NULL) {
-			cc_error(cc, where, "cannot load \"%s\" from %s: %s",
-			    uri, buf_cstr(&path), jerr.text);
+			if (why != NULL)
+				cc_error(cc, where, "cannot load \"%s\" from "
+				    "%s: %s", uri, path.data, why);
+			else
+				cc_error(cc, where, "cannot load \"%s\" from "
+				    "%s: not JSON at line %d, column %d: %s",
+				    uri, path.data, jerr.line,
+				    jerr.column > 0 ? jerr.column : 1,
+				    jerr.text);
 			buf_free(&path);
 			return -1;
 		}
@@ -1373,12 +1514,12 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 			    "file", uri);
 			return -1;
 		}
-		doc = read_file(path.data, &jerr, &e);
+		doc = read_file(path.data, &jerr, &why, &e);
 		buf_free(&path);
 		if (doc == NULL) {
-			if (e != 0)
+			if (why != NULL)
 				cc_error(cc, where, "cannot load \"%s\": %s",
-				    uri, strerror(e));
+				    uri, why);
 			else
 				cc_error(cc, where, "cannot load \"%s\": not "
 				    "JSON at line %d, column %d: %s", uri,
@@ -1411,14 +1552,144 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	return 0;
 }
 
+/*
+ * jsschema_external_ref: the references of a document, with the base
+ * each is read against, and the URIs its "$id"s give it.
+ */
+struct xref {
+	json_t		*ids;		/* URI -> true */
+	const json_t	*first;		/* the first reference that leaves */
+	json_t		*refs;		/* [[resolved URI, the reference]] */
+};
+
+/* Whether key k of a schema holds data (an instance), not schemas. */
+static int
+data_keyword(const char *k)
+{
+	return strcmp(k, "enum") == 0 || strcmp(k, "const") == 0 ||
+	    strcmp(k, "default") == 0 || strcmp(k, "examples") == 0;
+}
+
+/* Whether key k of a schema holds an object whose values are schemas. */
+static int
+map_keyword(const char *k)
+{
+	return strcmp(k, "properties") == 0 ||
+	    strcmp(k, "patternProperties") == 0 ||
+	    strcmp(k, "$defs") == 0 || strcmp(k, "definitions") == 0 ||
+	    strcmp(k, "dependentSchemas") == 0 ||
+	    strcmp(k, "dependencies") == 0;
+}
+
+static void
+xref_walk(struct xref *x, const json_t *v, const char *base, int map)
+{
+	static const char *const refkw[] = {
+	    "$ref", "$dynamicRef", "$recursiveRef"
+	};
+	const json_t *id, *r;
+	const char *k;
+	char *nb = NULL, *u;
+	json_t *m;
+	size_t i;
+
+	if (json_is_array(v)) {
+		json_array_foreach((json_t *)v, i, m)
+			xref_walk(x, m, base, 0);
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	if (map) {
+		json_object_foreach((json_t *)v, k, m)
+			xref_walk(x, m, base, 0);
+		return;
+	}
+	if (json_is_string(id = json_object_get(v, "$id"))) {
+		nb = uri_key(uri_resolve(base, json_string_value(id)));
+		if (strchr(nb, '#') != NULL)
+			*strchr(nb, '#') = '\0';
+		json_object_set_new(x->ids, nb, json_true());
+		base = nb;
+	}
+	for (i = 0; i < sizeof(refkw) / sizeof(refkw[0]); i++) {
+		if (!json_is_string(r = json_object_get(v, refkw[i])))
+			continue;
+		u = uri_resolve(base, json_string_value(r));
+		if (strchr(u, '#') != NULL)
+			*strchr(u, '#') = '\0';
+		json_array_append_new(x->refs, json_pack("[sO]", u, r));
+		free(u);
+	}
+	r = json_object_get(v, "$schema");
+	if (x->first == NULL && json_is_string(r) &&
+	    uri_draft(json_string_value(r)) == DRAFT_UNKNOWN) {
+		u = uri_key(xstrdup(json_string_value(r)));
+		if (builtin_meta(u) == NULL)
+			x->first = r;
+		free(u);
+	}
+	json_object_foreach((json_t *)v, k, m)
+		if (!data_keyword(k))
+			xref_walk(x, m, base, map_keyword(k));
+	free(nb);
+}
+
+const json_t *
+jsschema_document(const struct jsschema *js, const char *uri)
+{
+	const json_t *doc;
+	char *u;
+
+	u = uri_key(uri_resolve("", uri));
+	if (strchr(u, '#') != NULL)
+		*strchr(u, '#') = '\0';
+	doc = reg_find(js, u);
+	free(u);
+	return doc;
+}
+
+char *
+jsschema_external_ref(const json_t *schema, const char *base_uri)
+{
+	struct xref x;
+	const json_t *r;
+	const char *u;
+	char *base, *found = NULL;
+	size_t i;
+
+	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
+	if (strchr(base, '#') != NULL)
+		*strchr(base, '#') = '\0';
+	x.ids = json_object();
+	x.refs = json_array();
+	x.first = NULL;
+	json_object_set_new(x.ids, base, json_true());
+	xref_walk(&x, schema, base, 0);
+	for (i = 0; x.first == NULL && i < json_array_size(x.refs); i++) {
+		r = json_array_get(x.refs, i);
+		u = json_string_value(json_array_get(r, 0));
+		if (json_object_get(x.ids, u) == NULL &&
+		    builtin_meta(u) == NULL)
+			x.first = json_array_get(r, 1);
+	}
+	if (x.first != NULL)
+		found = xstrdup(json_string_value(x.first));
+	json_decref(x.ids);
+	json_decref(x.refs);
+	free(base);
+	return found;
+}
+
 /* Whether load_doc() has a place to look for uri: a doc is there or not. */
 static int
 doc_known(const struct jsschema *js, const char *uri)
 {
 	size_t i;
 
+	/* below a root, a meta-schema not had is a reference refused */
 	if (builtin_meta(uri) != NULL || reg_find(js, uri) != NULL ||
-	    strncasecmp(uri, "file:", 5) == 0)
+	    strncasecmp(uri, "file:", 5) == 0 || js->rootdir != NULL)
 		return 1;
 	for (i = 0; i < js->nrefmap; i++)
 		if (strncmp(uri, js->refmap[i].uri,
@@ -2530,6 +2801,7 @@ jsschema_free(struct jsschema *js)
 		free((char *)js->refmap[i].dir);
 	}
 	free(js->refmap);
+	free(js->rootdir);
 	for (i = 0; i < js->ndocs; i++)
 		json_decref(js->docs[i]);
 	free(js->docs);
@@ -2569,6 +2841,15 @@ struct jsschema *
 jsschema_compile(json_t *schema, const char *base_uri,
     const struct jsschema_opts *opts, char *err, size_t errlen)
 {
+	return jsschema_compile_below(schema, base_uri, NULL, opts, err,
+	    errlen);
+}
+
+struct jsschema *
+jsschema_compile_below(json_t *schema, const char *base_uri,
+    const char *root, const struct jsschema_opts *opts, char *err,
+    size_t errlen)
+{
 	struct jsschema *js;
 	struct cctx cc;
 	char *base;
@@ -2582,7 +2863,7 @@ jsschema_compile(json_t *schema, const char *base_uri,
 		js->format = opts->format;
 		if (opts->draft != 0)
 			js->draft = opts->draft;
-		if (opts->nrefmap > 0) {
+		if (opts->nrefmap > 0 && root == NULL) {
 			js->refmap = xcalloc(opts->nrefmap,
 			    sizeof(*js->refmap));
 			for (i = 0; i < opts->nrefmap; i++) {
@@ -2595,6 +2876,7 @@ jsschema_compile(json_t *schema, const char *base_uri,
 		}
 	}
 	cc.js = js;
+	cc.refused = 0;
 	cc.err = err;
 	cc.errlen = errlen;
 	cc.failed = 0;
@@ -2608,13 +2890,21 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	if (!draft_supported(js->draft)) {
 		cc_error(&cc, NULL, "draft %d is not known", js->draft);
 		jsschema_free(js);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (root != NULL && (js->rootdir = realpath(root, NULL)) == NULL) {
+		cc_error(&cc, NULL, "%s: %s", root, strerror(errno));
+		jsschema_free(js);
+		errno = EINVAL;
 		return NULL;
 	}
 	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
 	if (strchr(base, '#') != NULL)
 		*strchr(base, '#') = '\0';
 	reg_add(js, base, schema);
-	if ((opts == NULL || load_files(&cc, opts->files, opts->nfiles) == 0) &&
+	if ((opts == NULL || root != NULL ||
+	    load_files(&cc, opts->files, opts->nfiles) == 0) &&
 	    load_metas(&cc, schema) == 0) {
 		js->regmark = js->nregs;
 		index_schema(js, schema, base);
@@ -2630,6 +2920,7 @@ jsschema_compile(json_t *schema, const char *base_uri,
 	free(base);
 	if (cc.failed) {
 		jsschema_free(js);
+		errno = cc.refused ? EACCES : EINVAL;
 		return NULL;
 	}
 	return js;

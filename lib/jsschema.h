@@ -13,6 +13,7 @@
 #define LLMKIT_JSSCHEMA_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -84,9 +85,22 @@ struct jsschema_result {
  * known by its file: URI and its $ids. NULL with a message in err (errlen
  * bytes) for an invalid schema, a $ref that cannot be resolved, or
  * subschemas nested (counting each $ref followed) more than 1000 deep.
+ * A file, whatever the options, is read only when it is a regular file:
+ * never a FIFO, a device or a directory.
  */
 struct jsschema	*jsschema_compile(json_t *schema, const char *base_uri,
 		    const struct jsschema_opts *, char *err, size_t errlen);
+/*
+ * jsschema_compile for a schema that is not the user's own (a tool's
+ * input schema): it reads no file but the regular files below the
+ * directory root, their symbolic links resolved, and nothing from a ref
+ * map or over any other scheme (the built-in meta-schemas are still
+ * known; opts's ref map and files are not used). When it fails, errno is EACCES if the error is a reference so
+ * refused, EINVAL otherwise.
+ */
+struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
+		    const char *root, const struct jsschema_opts *,
+		    char *err, size_t errlen);
 /*
  * 0 when instance is valid, 1 when not: then every error is in *res,
  * which the caller frees with jsschema_result_free (*res is empty, and
@@ -136,5 +150,28 @@ void		 jsschema_place_free(struct jsschema_place *);
 char		*jsschema_file_uri(const char *path);
 /* RFC 3986 resolution of ref against base, a new string. */
 char		*jsschema_uri_resolve(const char *base, const char *ref);
+/*
+ * The document (or the schema whose "$id" it is) that uri names among
+ * those js has read, the fragment ignored; NULL for one it has not. A
+ * reader of the schema follows its references so, to what was checked
+ * when it compiled, and never opens a file of its own.
+ */
+const json_t	*jsschema_document(const struct jsschema *, const char *uri);
+/*
+ * path opened for reading when it is a regular file, without waiting on
+ * a FIFO or a device; NULL with *why set ("not a regular file", "Is a
+ * directory" or the system's reason).
+ */
+FILE		*jsschema_fopen(const char *path, const char **why);
+/*
+ * The first reference in schema (read against base_uri, or NULL) that
+ * leaves its document: a "$ref", "$dynamicRef" or "$recursiveRef" to a
+ * URI that is neither the document's nor one of its "$id"s, or a
+ * "$schema" that names no draft known here; NULL when there is none.
+ * Built-in meta-schemas, which are read from no file, do not count. A
+ * new string, the reference as written.
+ */
+char		*jsschema_external_ref(const json_t *schema,
+		    const char *base_uri);
 
 #endif

@@ -39,7 +39,12 @@ struct tooldefs {
  * Adds the tools the file path defines. 0, or -1 with a one-line message
  * in err (errlen bytes) that names the file, and the tool when the fault
  * is one tool's: a file in none of the forms, a tool without a name, a
- * name defined twice, a schema that does not compile.
+ * name defined twice (byte for byte), a schema that does not compile.
+ * A tool a server may have sent to do harm is left out, with a warning
+ * (diag_at) at its place that names it and its server: a name that is
+ * empty or holds a control character, a schema that refers outside
+ * itself and the regular files below the directory of path (symbolic
+ * links resolved), which is never read.
  */
 int		 tooldefs_load(struct tooldefs *, const char *path,
 		    char *err, size_t errlen);
@@ -51,7 +56,9 @@ void		 tooldefs_names(const struct tooldefs *, struct buf *);
 /*
  * The system prompt that teaches seed 003's format for these tools, with
  * one example call per tool made from its schema: the same definitions
- * always give the same bytes.
+ * always give the same bytes. It grows with the schemas, no faster: a
+ * schema used in several places, or in itself, is described once under a
+ * name; it reads no file (tooldefs_prompt.c).
  */
 void		 tooldefs_prompt(const struct tooldefs *, struct buf *);
 void		 tooldefs_free(struct tooldefs *);

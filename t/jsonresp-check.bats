@@ -741,7 +741,7 @@ d.jsonl:3" ]
 	echo '{"properties": {"n": {"$ref": "http://schemas.example.org/sub/name.json"}}}' >s.json
 	run -2 --separate-stderr jsonresp-check --schema s.json \
 	    --ref-map http://schemas.example.org/=nodir "$D/minimal.json"
-	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/n/$ref: cannot load "http://schemas.example.org/sub/name.json" from nodir/sub/name.json: unable to open nodir/sub/name.json: No such file or directory'
+	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/n/$ref: cannot load "http://schemas.example.org/sub/name.json" from nodir/sub/name.json: No such file or directory'
 }
 
 @test "--ref-map without URI=DIR is a usage error" {
@@ -883,10 +883,10 @@ $USAGE"
 
 @test "control characters in a key are escaped in the pointer, the feedback and JSON" {
 	printf '{"x\\ny\\u001b[31mRED":1}' >c.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo '{"additionalProperties":false}') --feedback c.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch '{"additionalProperties":false}')" --feedback c.json
 	assert_output "${FEEDBACK}/x\\ny\\u001b[31mRED: unexpected property \"x\\ny\\u001b[31mRED\""
 	assert_equal "$stderr" 'c.json:1:22: error: /x\ny\u001b[31mRED: unexpected property "x\ny\u001b[31mRED"'
-	run -1 --separate-stderr jsonresp-check --schema <(echo '{"additionalProperties":false}') --errors=json c.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch '{"additionalProperties":false}')" --errors=json c.json
 	assert_equal "$(printf '%s' "$stderr" | jq -r .path)" $'/x\ny\e[31mRED'
 }
 
@@ -908,7 +908,7 @@ $USAGE"
 	run -1 --separate-stderr jsonresp-check n.json
 	assert_equal "$stderr" 'n.json:1:6: error: invalid JSON: NUL byte'
 	printf '{"a":1} \0' >n.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) n.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch true)" n.json
 	assert_equal "$stderr" 'n.json:1:9: error: invalid JSON: NUL byte'
 }
 
@@ -921,31 +921,31 @@ $USAGE"
 
 @test "a number beyond the double range is refused by name; one too small is 0" {
 	printf '{"a": [1, -1.5e400]}' >big.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) big.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch true)" big.json
 	assert_equal "$stderr" 'big.json:1:11: error: invalid JSON: the number -1.5e400 is out of range (beyond the largest double, 1.7976931348623157e308)'
 	python3 -c 'print("1" * 400)' >long.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) --errors=json long.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch true)" --errors=json long.json
 	assert_equal "$stderr" '{"file":"long.json","line":1,"column":1,"severity":"error","rule":"json-number","message":"invalid JSON: the number 1111111111111111111111111111111111111... is out of range (beyond the largest double, 1.7976931348623157e308)"}'
 	printf '1e-400' >small.json
-	run -0 --separate-stderr jsonresp-check --schema <(echo '{"const":0}') small.json
+	run -0 --separate-stderr jsonresp-check --schema "$(sch '{"const":0}')" small.json
 	assert_equal "$stderr" ""
 }
 
 @test "nesting: 2048 levels are read, level 2049 is json-depth at the value too deep" {
 	python3 -c 'print("[" * 2048 + "]" * 2048)' >ok.json
-	run -0 --separate-stderr jsonresp-check --schema <(echo true) ok.json
+	run -0 --separate-stderr jsonresp-check --schema "$(sch true)" ok.json
 	assert_equal "$stderr" ""
 	python3 -c 'print("{\"a\":" * 2047 + "1" + "}" * 2047)' >ok.json
-	run -0 --separate-stderr jsonresp-check --schema <(echo true) ok.json
+	run -0 --separate-stderr jsonresp-check --schema "$(sch true)" ok.json
 	assert_equal "$stderr" ""
 	python3 -c 'print("[" * 2049 + "]" * 2049)' >deep.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) --errors=json deep.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch true)" --errors=json deep.json
 	assert_equal "$stderr" '{"file":"deep.json","line":1,"column":2049,"severity":"error","rule":"json-depth","message":"invalid JSON: a value nested deeper than 2048 levels"}'
 	python3 -c 'print("{\"a\":" * 2048 + "1" + "}" * 2048)' >deep.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) deep.json
+	run -1 --separate-stderr jsonresp-check --schema "$(sch true)" deep.json
 	assert_equal "$stderr" 'deep.json:1:10241: error: invalid JSON: a value nested deeper than 2048 levels'
 	python3 -c 'print("x " + "[" * 2049 + "]" * 2049)' >deep.txt
-	run -1 --separate-stderr jsonresp-check --find --schema <(echo true) deep.txt
+	run -1 --separate-stderr jsonresp-check --find --schema "$(sch true)" deep.txt
 	assert_equal "$stderr" 'deep.txt:1:2051: error: invalid JSON: a value nested deeper than 2048 levels'
 }
 
@@ -972,7 +972,7 @@ f.json:1:3349069: error: /content/form/fields/79999/id: field id "f0" is already
 	python3 -c '
 import json
 print(json.dumps({"safety": {"detected_concerns": ["c%d" % i for i in range(40000)]}}))' >c.json
-	run -1 --separate-stderr timeout 20 jsonresp-check --schema <(echo '{"properties":{"safety":{"properties":{"detected_concerns":{"items":{"enum":["suicide"]}}}}}}') c.json
+	run -1 --separate-stderr timeout 20 jsonresp-check --schema "$(sch '{"properties":{"safety":{"properties":{"detected_concerns":{"items":{"enum":["suicide"]}}}}}}')" c.json
 	[ "${#stderr_lines[@]}" -eq 10001 ]
 	assert_equal "${stderr_lines[0]}" 'c.json:1:35: error: /safety/detected_concerns/0: expected one of ["suicide"], found string "c0"'
 	assert_equal "${stderr_lines[9999]}" 'c.json:1:88916: error: /safety/detected_concerns/9999: expected one of ["suicide"], found string "c9999"'
@@ -1240,7 +1240,7 @@ d.json:1:20002: error: /10000: more than 10000 errors; validation stopped here'
 
 @test "stdout to a full disk stops --lines at once: the next line is not checked" {
 	printf '{"type":"x"}\n{"type":"y"}\n' >r.jsonl
-	run -3 --separate-stderr sh -c 'jsonresp-check --schema "$1" --feedback --lines r.jsonl >/dev/full' sh <(echo '{"properties":{"type":{"const":"response"}}}')
+	run -3 --separate-stderr sh -c 'jsonresp-check --schema "$1" --feedback --lines r.jsonl >/dev/full' sh "$(sch '{"properties":{"type":{"const":"response"}}}')"
 	assert_equal "$stderr" 'r.jsonl:1:9: error: /type: expected "response" (const), found string "x"
 jsonresp-check: <stdout>: No space left on device'
 }
@@ -1285,7 +1285,7 @@ bad.json:1:9: error: /type: expected "response" (const), found string "x"'
 @test "--lines: a line longer than a read is one document, and offsets count from the file's start" {
 	python3 -c 'print("[" + "1," * 100000 + "1]")' >r.jsonl
 	printf '{"a":"\xff"}\n' >>r.jsonl
-	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"array"}') --lines r.jsonl
+	run -1 --separate-stderr jsonresp-check --schema "$(sch '{"type":"array"}')" --lines r.jsonl
 	assert_equal "$stderr" 'r.jsonl:2:7: error: invalid UTF-8: byte 0xff at byte offset 200010'
 }
 
@@ -1320,14 +1320,14 @@ bad.json:1:1: error: missing required property \"metadata\""
 
 @test "-o report with -q: the report alone, nothing on stderr" {
 	echo '[1]' >a.json
-	run -1 --separate-stderr jsonresp-check -q -o report --schema <(echo '{"type":"object"}') a.json
+	run -1 --separate-stderr jsonresp-check -q -o report --schema "$(sch '{"type":"object"}')" a.json
 	assert_equal "$output" '{"file":"a.json","valid":false,"status":1,"errors":[{"file":"a.json","line":1,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}'
 	assert_equal "$stderr" ''
 }
 
 @test "-o report --lines: each line's report names its line; a blank line has none" {
 	printf '{}\n\n[1]\n{"a":\n' >r.jsonl
-	run -1 --separate-stderr jsonresp-check -q -o report --summary --lines --schema <(echo '{"type":"object"}') r.jsonl
+	run -1 --separate-stderr jsonresp-check -q -o report --summary --lines --schema "$(sch '{"type":"object"}')" r.jsonl
 	assert_equal "$output" '{"file":"r.jsonl","line":1,"valid":true,"status":0,"errors":[]}
 {"file":"r.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":3,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}
 {"file":"r.jsonl","line":4,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":4,"column":6,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}]}
@@ -1336,7 +1336,7 @@ bad.json:1:1: error: missing required property \"metadata\""
 
 @test "-o report: an unreadable file has no line and is not counted; its message is on stderr, status 3" {
 	echo '{}' >a.json
-	run -3 --separate-stderr jsonresp-check -o report --summary --schema <(echo '{}') nofile a.json
+	run -3 --separate-stderr jsonresp-check -o report --summary --schema "$(sch '{}')" nofile a.json
 	assert_equal "$output" '{"file":"a.json","valid":true,"status":0,"errors":[]}
 {"documents":1,"valid":1,"invalid":0,"critical":0,"emergency":0}'
 	assert_equal "$stderr" 'jsonresp-check: nofile: No such file or directory'
@@ -1345,24 +1345,24 @@ bad.json:1:1: error: missing required property \"metadata\""
 @test "--summary without -o: one line of text after the run" {
 	printf '{}' >a.json
 	printf '[]' >b.json
-	run -1 --separate-stderr jsonresp-check --summary --schema <(echo '{"type":"object"}') a.json b.json a.json
+	run -1 --separate-stderr jsonresp-check --summary --schema "$(sch '{"type":"object"}')" a.json b.json a.json
 	assert_equal "$output" '3 documents: 2 valid, 1 invalid, 0 critical, 0 emergency'
 	assert_equal "$stderr" 'b.json:1:1: error: expected object, found array'
 }
 
 @test "-o json: a fenced answer comes out as compact JSON, strings and numbers as written" {
 	printf '```json\n{ "a" : [1, 2.50, "x  \\"y\\" \\u00e9"],\n\t"b": null }\n```\n' >f.txt
-	run -0 --separate-stderr jsonresp-check -o json --schema <(echo '{}') f.txt
+	run -0 --separate-stderr jsonresp-check -o json --schema "$(sch '{}')" f.txt
 	assert_equal "$output" '{"a":[1,2.50,"x  \"y\" \u00e9"],"b":null}'
 	assert_equal "$stderr" ''
-	jsonresp-check -o json --schema <(echo '{}') f.txt | jq -e '.a[2] == "x  \"y\" é"'
+	jsonresp-check -o json --schema "$(sch '{}')" f.txt | jq -e '.a[2] == "x  \"y\" é"'
 }
 
 @test "-x --find: the JSON out of prose, without the prose; -x is -o json" {
 	printf 'Sure! Here it is: {"k": [ 1e3 ,true ]} Anything else? [1]\n' >p.txt
-	run -0 --separate-stderr jsonresp-check -x --find --schema <(echo '{}') p.txt
+	run -0 --separate-stderr jsonresp-check -x --find --schema "$(sch '{}')" p.txt
 	assert_equal "$output" '{"k":[1e3,true]}'
-	run -0 --separate-stderr jsonresp-check -o json -x --find --schema <(echo '{}') p.txt
+	run -0 --separate-stderr jsonresp-check -o json -x --find --schema "$(sch '{}')" p.txt
 	assert_equal "$output" '{"k":[1e3,true]}'
 }
 
@@ -1376,7 +1376,7 @@ bad.json:1:1: error: missing required property \"metadata\""
 
 @test "-o json --lines: a line out for each accepted line, --summary as JSON after them" {
 	printf '{ "a" : 1 }\n\n[ 1 , 2 ]\n"s"\n{bad\n' >l.jsonl
-	run -1 --separate-stderr jsonresp-check -o json --lines --summary --schema <(echo '{}') l.jsonl
+	run -1 --separate-stderr jsonresp-check -o json --lines --summary --schema "$(sch '{}')" l.jsonl
 	assert_equal "$output" '{"a":1}
 [1,2]
 "s"
@@ -1401,7 +1401,7 @@ $USAGE"
 $USAGE"
 	done
 	echo '[1]' >a.json
-	run -1 --separate-stderr jsonresp-check -q -o none --feedback --schema <(echo '{"type":"object"}') a.json
+	run -1 --separate-stderr jsonresp-check -q -o none --feedback --schema "$(sch '{"type":"object"}')" a.json
 	assert_equal "$output" "${FEEDBACK}expected object, found array"
 }
 
@@ -1650,12 +1650,11 @@ d.jsonl:2:24: error: /x: expected integer, found string "1"'
 	assert_equal "$stderr" 'd.jsonl:2:7: error: /x: expected string, found integer 1'
 }
 
-@test "-r: a schema is also known by its file's location, and read once" {
-	# a pipe can be read once: a \$ref to it finds what -r read
-	echo '{"$ref": "file:///dev/fd/7"}' >main.json
-	exec 7< <(echo '{"type": "string"}')
-	run -1 --separate-stderr jsonresp-check --schema main.json -r /dev/fd/7 "$D/minimal.json"
-	exec 7<&-
+@test "-r: a schema is also known by its file's location" {
+	mkdir sub
+	echo '{"type": "string"}' >sub/x.json
+	echo "{\"\$ref\": \"file://$(pwd -P)/sub/x.json\"}" >main.json
+	run -1 --separate-stderr jsonresp-check --schema main.json -r sub/x.json "$D/minimal.json"
 	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
 }
 
@@ -1831,4 +1830,92 @@ l.jsonl:9:6: error: invalid JSON: NUL byte"
 	run -1 --separate-stderr jsonresp-check --schema <(echo true) --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
 	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
 <stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
+}
+
+# ------------------------------------ schema files: regular files alone
+
+# sch TEXT: TEXT written to schema.json, whose name is printed, for
+# --schema: a schema is read from a regular file, never from a pipe.
+sch() {
+	printf '%s\n' "$1" >schema.json
+	echo schema.json
+}
+
+@test "--schema: a FIFO, a device or a directory is refused at once, status 3" {
+	mkfifo fifo
+	mkdir d
+	run -3 --separate-stderr timeout 10 jsonresp-check --schema fifo "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: fifo: not a regular file"
+	run -3 --separate-stderr timeout 10 jsonresp-check --schema /dev/zero "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: /dev/zero: not a regular file"
+	run -3 --separate-stderr timeout 10 jsonresp-check --schema d "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: d: Is a directory"
+	run -3 --separate-stderr timeout 10 jsonresp-check --print-schema --schema fifo
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: fifo: not a regular file"
+}
+
+@test "--schema: a pipe is refused by its name, and read as -, standard input" {
+	run -3 --separate-stderr timeout 10 bash -c 'exec 3< <(echo true); jsonresp-check --schema /dev/fd/3 "$1"' sh "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: /dev/fd/3: not a regular file"
+	run -1 --separate-stderr timeout 10 jsonresp-check --schema - "$D/minimal.json" <<<'{"type": "string"}'
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
+}
+
+@test "-r: a FIFO, a device or a directory is refused at once, status 2" {
+	echo '{}' >main.json
+	mkfifo fifo
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema main.json -r fifo "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: main.json: fifo: not a regular file"
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema main.json -r /dev/null "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: main.json: /dev/null: not a regular file"
+	run -2 --separate-stderr timeout 10 jsonresp-check -r /dev/zero "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: llm-response.schema.json: /dev/zero: not a regular file"
+}
+
+@test "a \$ref to a FIFO, a device or a directory is refused at once, status 2" {
+	mkfifo fifo
+	mkdir d
+	P=$(pwd -P)
+	echo '{"properties": {"a": {"$ref": "fifo"}}}' >s.json
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema s.json "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: s.json: /properties/a/\$ref: cannot load \"file://$P/fifo\": not a regular file"
+	echo '{"$ref": "file:///dev/zero"}' >s.json
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" 'jsonresp-check: s.json: /$ref: cannot load "file:///dev/zero": not a regular file'
+	echo '{"$ref": "d"}' >s.json
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: s.json: /\$ref: cannot load \"file://$P/d\": Is a directory"
+	# a symbolic link is followed to what it names
+	ln -s fifo link.json
+	echo '{"$ref": "link.json"}' >s.json
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" "jsonresp-check: s.json: /\$ref: cannot load \"file://$P/link.json\": not a regular file"
+}
+
+@test "--ref-map: a FIFO where the mapped file would be is refused, status 2" {
+	mkdir -p remote/sub
+	mkfifo remote/sub/name.json
+	echo '{"properties": {"n": {"$ref": "http://schemas.example.org/sub/name.json"}}}' >s.json
+	run -2 --separate-stderr timeout 10 jsonresp-check --schema s.json \
+	    --ref-map http://schemas.example.org/=remote "$D/minimal.json"
+	assert_output ""
+	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/n/$ref: cannot load "http://schemas.example.org/sub/name.json" from remote/sub/name.json: not a regular file'
+}
+
+@test "--schema, -r and \$ref keep reading regular files, through a symbolic link too" {
+	mkdir real
+	echo '{"type": "string"}' >real/x.json
+	ln -s real/x.json x.json
+	echo '{"$ref": "x.json"}' >s.json
+	run -1 --separate-stderr jsonresp-check --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
+	run -1 --separate-stderr jsonresp-check --schema x.json "$D/minimal.json"
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
+	run -1 --separate-stderr jsonresp-check -r x.json --schema s.json "$D/minimal.json"
+	assert_equal "$stderr" "$D/minimal.json:1:1: error: expected string, found object"
 }

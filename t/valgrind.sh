@@ -913,5 +913,72 @@ tool=llmq-encode
 check 1 "llmq-encode: --from-json with NUL bytes" /dev/null --from-json \
     "$tmp/nul-queries.jsonl"
 
+# Tools from servers (issue 25): references out of the tools file's
+# directory, to a FIFO, a device or over http: refused; names with control
+# characters left out; shared, recursive and exponential schemas in the
+# prompt; and schema files that are no regular files, refused.
+tool=toolcall-parse
+mkdir "$tmp/srv" "$tmp/srv/tools"
+echo '{"description": "SECRET"}' >"$tmp/srv/secret.json"
+echo '{"properties": {"x": {"type": "number"}}}' >"$tmp/srv/tools/pt.json"
+mkfifo "$tmp/srv/tools/fifo"
+cat >"$tmp/srv/tools/t.json" <<EOF
+{"tools": [
+{"name": "a", "inputSchema": {"\$ref": "../secret.json"}, "_meta": {"llmkit/server": "s"}},
+{"name": "b", "inputSchema": {"\$ref": "fifo"}},
+{"name": "c", "inputSchema": {"\$ref": "file:///dev/zero"}},
+{"name": "d", "inputSchema": {"\$ref": "https://example.com/s.json"}},
+{"name": "e", "inputSchema": {"\$schema": "file://$tmp/srv/secret.json"}},
+{"name": "ok", "inputSchema": {"properties": {"p": {"\$ref": "pt.json"}}}}
+]}
+EOF
+printf '%s\n' '<tool><tool_name>a</tool_name></tool>' \
+    '<tool><tool_name>ok</tool_name><arguments><p><x>1</x></p></arguments></tool>' \
+    >"$tmp/srv/calls.txt"
+check 0 "toolcall-parse: --print-prompt, tools left out for their references" \
+    /dev/null --print-prompt --tools "$tmp/srv/tools/t.json"
+check 1 "toolcall-parse: a call to a tool left out, --errors=json" \
+    /dev/null --errors=json --tools "$tmp/srv/tools/t.json" \
+    "$tmp/srv/calls.txt"
+check 0 "toolcall-parse: --print-prompt, names with control characters" \
+    /dev/null --print-prompt --tools "$tc/tools-names.json"
+check 0 "toolcall-parse: --print-prompt, shared and recursive types" \
+    /dev/null --print-prompt --tools "$tc/tools-shared.json"
+toolcall-parse -q --print-prompt --tools "$tc/tools-shared.json" |
+    awk '/^Example:$/ { ex = 1 } ex && /^<tool>$/ { on = 1 } on { print }
+	/^<\/tool>$/ { on = ex = 0 }' \
+    >"$tmp/srv/shared.txt"
+check 0 "toolcall-parse: the shared types' examples, typed and valid" \
+    "$tmp/srv/shared.txt" --tools "$tc/tools-shared.json"
+python3 - "$tmp/srv" <<'PY'
+import json, sys
+d = {}
+for i in range(40):
+    r = {"$ref": "#/$defs/l%d" % (i + 1)}
+    d["l%d" % i] = {"properties": {"a": r, "b": r}, "required": ["a", "b"]}
+d["l40"] = {"type": "integer"}
+p = {}
+for i in range(60):
+    r = {"$ref": "#/$defs/base"}
+    p["o%d" % i] = {"allOf": [r], "properties": {"own": {"type": "integer"}}}
+d["base"] = {"properties": {"b%d" % j: {"type": "string"} for j in range(60)}}
+r = {"$ref": "#/properties/s"}
+p["s"] = {"anyOf": [r, r, {"type": "integer"}]}
+with open(sys.argv[1] + "/big.json", "w") as f:
+    json.dump([{"name": "lattice", "input_schema": {"$ref": "#/$defs/l0",
+        "$defs": d}}, {"name": "wide", "input_schema": {"properties": p,
+        "$defs": d}}], f)
+PY
+check 0 "toolcall-parse: --print-prompt, a lattice and an allOf base past the budgets" \
+    /dev/null --print-prompt --tools "$tmp/srv/big.json"
+tool=jsonresp-check
+echo '{"$ref": "fifo"}' >"$tmp/srv/tools/s.json"
+check 3 "jsonresp-check: --schema a FIFO" /dev/null \
+    --schema "$tmp/srv/tools/fifo" "$tmp/srv/tools/pt.json"
+check 2 "jsonresp-check: a \$ref to a FIFO" /dev/null \
+    --schema "$tmp/srv/tools/s.json" "$tmp/srv/tools/pt.json"
+check 2 "jsonresp-check: -r /dev/zero" /dev/null -r /dev/zero \
+    "$tmp/srv/tools/pt.json"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,10 @@
 /* Unit tests of lib/jsschema: compile errors, messages, locations, refs. */
 #include <sys/stat.h>
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -638,8 +641,8 @@ test_refmap(void)
 	check_opts("{\"$ref\": \"http://remote.test/s/int.json#/definitions/"
 	    "pos\"}", "2", &opts, "", "a ref map: a fragment of a remote file");
 	snprintf(path, sizeof(path), "/$ref: cannot load "
-	    "\"http://remote.test/s/none.json\" from %s/none.json: unable to "
-	    "open %s/none.json: No such file or directory", dir, dir);
+	    "\"http://remote.test/s/none.json\" from %s/none.json: No such "
+	    "file or directory", dir);
 	check_compile_error("{\"$ref\": \"http://remote.test/s/none.json\"}",
 	    &opts, path, "a ref map: a missing file");
 	check_compile_error("{\"$ref\": \"http://remote.test/s/x/../../y\"}",
@@ -648,8 +651,8 @@ test_refmap(void)
 	    "directory with --ref-map URI=DIR)",
 	    "a ref map: dot segments do not lead out of its directory");
 	snprintf(path, sizeof(path), "/$ref: cannot load "
-	    "\"http://remote.test/s/bad.json\" from %s/bad.json: unexpected "
-	    "token near end of file", dir);
+	    "\"http://remote.test/s/bad.json\" from %s/bad.json: not JSON at "
+	    "line 1, column 9: unexpected token near end of file", dir);
 	check_compile_error("{\"$ref\": \"http://remote.test/s/bad.json\"}",
 	    &opts, path, "a ref map: a file that is no JSON");
 
@@ -1172,6 +1175,253 @@ test_places(void)
 	    JSSCHEMA_T_ARRAY, "a recursive schema");
 }
 
+/* jsschema_external_ref on schema (against base) is want (NULL: none). */
+static void
+check_external(const char *schema, const char *base, const char *want,
+    const char *what)
+{
+	json_t *s = parse(schema);
+	char *got = jsschema_external_ref(s, base);
+
+	if (want == NULL)
+		unit_ok(got == NULL, what);
+	else
+		unit_str(got != NULL ? got : "(none)", want, what);
+	free(got);
+	json_decref(s);
+}
+
+static void
+test_external_ref(void)
+{
+	check_external("{\"$ref\": \"#/$defs/a\", \"$defs\": {\"a\": {}}}",
+	    NULL, NULL, "a pointer into the document stays in it");
+	check_external("{\"properties\": {\"a\": {\"$ref\": \"#\"}}}", NULL,
+	    NULL, "\"#\" stays");
+	check_external("{\"$ref\": \"file:///home/user/secret.json\"}", NULL,
+	    "file:///home/user/secret.json", "a file: URI leaves");
+	check_external("{\"properties\": {\"a\": {\"items\": {\"$ref\": "
+	    "\"other.json#/x\"}}}}", NULL, "other.json#/x",
+	    "a relative reference leaves, deep in the schema");
+	check_external("{\"anyOf\": [{\"$ref\": \"#/$defs/x\"}], \"$defs\": "
+	    "{\"x\": {\"$ref\": \"https://example.com/s.json\"}}}", NULL,
+	    "https://example.com/s.json", "an http: one, in $defs");
+	check_external("{\"$id\": \"https://example.com/a.json\", \"$defs\": "
+	    "{\"b\": {\"$id\": \"b.json\", \"type\": \"string\"}}, "
+	    "\"properties\": {\"x\": {\"$ref\": \"b.json\"}, \"y\": "
+	    "{\"$ref\": \"https://example.com/a.json#/$defs/b\"}}}", NULL,
+	    NULL, "one to a URI the document's $ids give stays");
+	check_external("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}",
+	    NULL, NULL, "a built-in meta-schema, which reads no file, does "
+	    "not count");
+	check_external("{\"$schema\": \"file:///etc/meta.json\"}", NULL,
+	    "file:///etc/meta.json", "a $schema no draft knows leaves");
+	check_external("{\"$schema\": "
+	    "\"https://json-schema.org/draft/2020-12/schema\"}", NULL, NULL,
+	    "a draft's $schema does not");
+	check_external("{\"$dynamicRef\": \"x.json#meta\"}", NULL, "x.json#meta",
+	    "a $dynamicRef leaves too");
+	check_external("{\"enum\": [{\"$ref\": \"x.json\"}], \"const\": "
+	    "{\"$ref\": \"x.json\"}, \"default\": {\"$ref\": \"x.json\"}, "
+	    "\"examples\": [{\"$ref\": \"x.json\"}]}", NULL, NULL,
+	    "a \"$ref\" in data (enum, const, default, examples) is no "
+	    "reference");
+	check_external("{\"properties\": {\"enum\": {\"$ref\": \"x.json\"}}}",
+	    NULL, "x.json", "a property named enum is a schema");
+	check_external("{\"$ref\": \"t.json#/$defs/a\"}", "file:///d/t.json",
+	    NULL, "against its base, its own file stays");
+	check_external("{\"$ref\": \"u.json\"}", "file:///d/t.json", "u.json",
+	    "a sibling file leaves its document");
+	check_external("true", NULL, NULL, "a boolean schema has none");
+}
+
+/*
+ * jsschema_compile_below on schema, whose base is dir/t.json and root
+ * dir: NULL and the message want with errno EACCES (refused) or EINVAL,
+ * or a schema (want NULL).
+ */
+static void
+check_below(const char *dir, const char *schema, int errnum,
+    const char *want, const char *what)
+{
+	json_t *s = parse(schema);
+	struct jsschema *js;
+	char base[512], err[512];
+
+	snprintf(base, sizeof(base), "file://%s/t.json", dir);
+	errno = 0;
+	js = jsschema_compile_below(s, base, dir, NULL, err, sizeof(err));
+	if (want == NULL) {
+		unit_ok(js != NULL, what);
+		if (js == NULL)
+			printf("#   %s\n", err);
+	} else {
+		unit_ok(js == NULL && errno == errnum, unit_fmt("%s: refused, "
+		    "errno %s", what, errnum == EACCES ? "EACCES" : "EINVAL"));
+		unit_str(err, want, unit_fmt("%s: message", what));
+	}
+	jsschema_free(js);
+	json_decref(s);
+}
+
+static void
+test_below_root(void)
+{
+	char top[] = "/tmp/llmkit-jsschema-XXXXXX", dir[256], path[512];
+	char want[1024], *real;
+	static const char *const made[] = {
+		"d/sub/s.json", "d/sub/q.json", "d/sub", "d/fifo", "d/dir",
+		"d/out.json",
+		"d/in.json", "d/p.json", "d", "secret.json"
+	};
+	const char *why;
+	FILE *fp;
+	size_t i;
+
+	if (mkdtemp(top) == NULL)
+		unit_bail("mkdtemp");
+	snprintf(dir, sizeof(dir), "%s/d", top);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	if (mkdir(dir, 0700) == -1 || mkdir(path, 0700) == -1)
+		unit_bail(path);
+	if ((real = realpath(dir, NULL)) == NULL)
+		unit_bail(dir);
+	put(top, "secret.json", "{\"type\": \"string\"}");
+	put(dir, "p.json", "{\"type\": \"integer\"}");
+	put(path, "s.json", "{\"$ref\": \"../p.json\"}");
+	put(path, "q.json", "{\"type\": \"integer\"}");
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	if (mkfifo(path, 0600) == -1)
+		unit_bail(path);
+	snprintf(path, sizeof(path), "%s/dir", dir);
+	if (mkdir(path, 0700) == -1)
+		unit_bail(path);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	snprintf(want, sizeof(want), "%s/secret.json", top);
+	if (symlink(want, path) == -1)
+		unit_bail(path);
+	snprintf(path, sizeof(path), "%s/in.json", dir);
+	if (symlink("sub/q.json", path) == -1)
+		unit_bail(path);
+
+	check_below(dir, "{\"$ref\": \"#/$defs/a\", \"$defs\": {\"a\": {}}}",
+	    0, NULL, "below: the same document");
+	check_below(dir, "{\"$ref\": \"p.json\"}", 0, NULL,
+	    "below: a sibling file");
+	check_below(dir, "{\"$ref\": \"sub/s.json\"}", 0, NULL,
+	    "below: a file in a subdirectory, which refers back up to the root");
+	check_below(dir, "{\"$ref\": \"in.json\"}", 0, NULL,
+	    "below: a symbolic link that stays below");
+	check_below(dir, "{\"$ref\": \"http://json-schema.org/draft-07/"
+	    "schema#\"}", 0, NULL, "below: a built-in meta-schema");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/"
+	    "secret.json\": not a file below %s", top, real);
+	check_below(dir, "{\"$ref\": \"../secret.json\"}", EACCES, want,
+	    "below: a parent's file");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/"
+	    "out.json\": not a file below %s", dir, real);
+	check_below(dir, "{\"$ref\": \"out.json\"}", EACCES, want,
+	    "below: a symbolic link out");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/"
+	    "%%2E%%2E/secret.json\": not a file below %s", dir, real);
+	check_below(dir, "{\"$ref\": \"%2e%2e/secret.json\"}", EACCES, want,
+	    "below: dots percent-encoded");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/fifo\": "
+	    "not a regular file", dir);
+	check_below(dir, "{\"$ref\": \"fifo\"}", EACCES, want,
+	    "below: a FIFO, not waited on");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/dir\": "
+	    "Is a directory", dir);
+	check_below(dir, "{\"$ref\": \"dir\"}", EACCES, want,
+	    "below: a directory");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file:///dev/zero\": "
+	    "not a file below %s", real);
+	check_below(dir, "{\"$ref\": \"file:///dev/zero\"}", EACCES, want,
+	    "below: a device");
+	snprintf(want, sizeof(want), "/$ref: cannot load "
+	    "\"https://example.com/s.json\": not a file below %s", real);
+	check_below(dir, "{\"$ref\": \"https://example.com/s.json\"}", EACCES,
+	    want, "below: http:");
+	snprintf(want, sizeof(want), "/$ref: cannot load "
+	    "\"file://host/x.json\": not a file below %s", real);
+	check_below(dir, "{\"$ref\": \"file://host/x.json\"}", EACCES, want,
+	    "below: a file: URI with a host");
+	snprintf(want, sizeof(want), "cannot load \"file://%s/secret.json\": "
+	    "not a file below %s", top, real);
+	snprintf(path, sizeof(path), "{\"$schema\": \"file://%s/secret.json\"}",
+	    top);
+	check_below(dir, path, EACCES, want, "below: a $schema out");
+	snprintf(want, sizeof(want), "cannot load \"https://example.com/m\": "
+	    "not a file below %s", real);
+	check_below(dir, "{\"$schema\": \"https://example.com/m\"}", EACCES,
+	    want, "below: a $schema over http: is refused too");
+	snprintf(want, sizeof(want), "/$ref: cannot load \"file://%s/"
+	    "none.json\": No such file or directory", dir);
+	check_below(dir, "{\"$ref\": \"none.json\"}", EINVAL, want,
+	    "below: a missing file is an error, not a refusal");
+	snprintf(want, sizeof(want), "/$ref: cannot resolve $ref "
+	    "\"#/nowhere\" (\"file://%s/t.json#/nowhere\")", dir);
+	check_below(dir, "{\"$ref\": \"#/nowhere\"}", EINVAL, want,
+	    "below: an error of the document itself");
+
+	/* jsschema_fopen: regular files alone, at once */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	unit_ok(jsschema_fopen(path, &why) == NULL &&
+	    strcmp(why, "not a regular file") == 0, "fopen: a FIFO is refused "
+	    "without waiting for a writer");
+	unit_ok(jsschema_fopen("/dev/null", &why) == NULL &&
+	    strcmp(why, "not a regular file") == 0, "fopen: a device too");
+	unit_ok(jsschema_fopen(dir, &why) == NULL &&
+	    strcmp(why, "Is a directory") == 0, "fopen: a directory");
+	unit_ok(jsschema_fopen("/nonexistent/x", &why) == NULL &&
+	    strcmp(why, "No such file or directory") == 0,
+	    "fopen: a missing file");
+	snprintf(path, sizeof(path), "%s/p.json", dir);
+	fp = jsschema_fopen(path, &why);
+	unit_ok(fp != NULL && fgetc(fp) == '{', "fopen: a regular file is "
+	    "read, and blocks again as files do");
+	if (fp != NULL)
+		fclose(fp);
+
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", top, made[i]);
+		if (unlink(path) == -1)
+			rmdir(path);
+	}
+	rmdir(top);
+	free(real);
+}
+
+/* jsschema_document: what the compilation read, by URI. */
+static void
+test_document(void)
+{
+	json_t *s = parse("{\"$id\": \"https://example.com/a.json\", "
+	    "\"definitions\": {\"b\": {\"$id\": \"b.json\"}}, "
+	    "\"properties\": {\"m\": {\"$ref\": "
+	    "\"http://json-schema.org/draft-07/schema#\"}}}");
+	struct jsschema *js;
+	const json_t *m;
+	char err[512];
+
+	js = jsschema_compile(s, "file:///x/t.json", NULL, err, sizeof(err));
+	unit_ok(js != NULL, "document: compiles");
+	unit_ok(jsschema_document(js, "file:///x/t.json") == s,
+	    "document: the schema, by its base");
+	unit_ok(jsschema_document(js, "https://example.com/a.json#/x") == s,
+	    "document: by its $id, the fragment ignored");
+	unit_ok(jsschema_document(js, "https://example.com/b.json") ==
+	    json_object_get(json_object_get(s, "definitions"), "b"),
+	    "document: a subschema by its $id");
+	m = jsschema_document(js, "http://json-schema.org/draft-07/schema");
+	unit_ok(json_is_object(m) && json_object_get(m, "definitions") != NULL,
+	    "document: a meta-schema it read");
+	unit_ok(jsschema_document(js, "file:///x/other.json") == NULL,
+	    "document: none for what it did not read");
+	jsschema_free(js);
+	json_decref(s);
+}
+
 int
 main(void)
 {
@@ -1194,5 +1444,8 @@ main(void)
 	test_places();
 	test_hashed_equality();
 	test_opts();
+	test_external_ref();
+	test_below_root();
+	test_document();
 	return unit_done();
 }

@@ -6,6 +6,9 @@
  * golden prompt of tools-nested.json has them), and the example calls
  * that schemas of every kind give.
  */
+#include <sys/stat.h>
+
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,7 +241,6 @@ test_errors(void)
 		    "tools" },
 		{ "tools-no-name.json", ": /tools/0: a tool must have a "
 		    "\"name\" string" },
-		{ "tools-empty-name.json", ": /0: the tool's name is empty" },
 		{ "tools-twice.json", ": /1: tool \"a\" is defined twice, "
 		    "first in " DIR "tools-twice.json" },
 		{ "tools-schema-string.json", ": /0: tool \"f\": the input "
@@ -366,6 +368,31 @@ tool_part(const char *schema, struct buf *out)
 #define CALL_HEAD	"\nExample:\n\n<tool>\n<server_name>local</server_name>\n" \
 			"<tool_name>t</tool_name>\n<arguments>\n"
 #define CALL_TAIL	"</arguments>\n</tool>\n"
+#define ARGS		"Type arguments: an object that holds the parameters " \
+			"above.\n"
+
+/* d0 to d24 of an anyOf of two references to the next, d25 an integer. */
+#define D(i, j)		"\"d" #i "\": {\"anyOf\": [{\"$ref\": \"#/$defs/d" \
+			#j "\"}, {\"$ref\": \"#/$defs/d" #j "\"}]}, "
+#define CHAIN25		"{\"properties\": {\"a\": {\"$ref\": \"#/$defs/d0\"}}, " \
+			"\"$defs\": {" D(0, 1) D(1, 2) D(2, 3) D(3, 4) \
+			D(4, 5) D(5, 6) D(6, 7) D(7, 8) D(8, 9) D(9, 10) \
+			D(10, 11) D(11, 12) D(12, 13) D(13, 14) D(14, 15) \
+			D(15, 16) D(16, 17) D(17, 18) D(18, 19) D(19, 20) \
+			D(20, 21) D(21, 22) D(22, 23) D(23, 24) D(24, 25) \
+			"\"d25\": {\"type\": \"integer\"}}}"
+/* l0 to l29 of two required properties of the next, l30 an integer. */
+#define L(i, j)		"\"l" #i "\": {\"properties\": {\"a\": {\"$ref\": " \
+			"\"#/$defs/l" #j "\"}, \"b\": {\"$ref\": \"#/$defs/l" \
+			#j "\"}}, \"required\": [\"a\", \"b\"]}, "
+#define LATTICE30	"{\"$ref\": \"#/$defs/l0\", \"$defs\": {" L(0, 1) \
+			L(1, 2) L(2, 3) L(3, 4) L(4, 5) L(5, 6) L(6, 7) \
+			L(7, 8) L(8, 9) L(9, 10) L(10, 11) L(11, 12) \
+			L(12, 13) L(13, 14) L(14, 15) L(15, 16) L(16, 17) \
+			L(17, 18) L(18, 19) L(19, 20) L(20, 21) L(21, 22) \
+			L(22, 23) L(23, 24) L(24, 25) L(25, 26) L(26, 27) \
+			L(27, 28) L(28, 29) L(29, 30) \
+			"\"l30\": {\"type\": \"integer\"}}}"
 
 static void
 test_prompt_examples(void)
@@ -473,24 +500,222 @@ test_prompt_examples(void)
 		    "  - y (string, one of \"q\")\n" CALL_HEAD
 		    "  <n>1</n>\n  <a>{\"x~/\":\"q\",\"y\":\"q\"}</a>\n"
 		    CALL_TAIL },
-		{ "a recursive schema stops where it would repeat",
+		{ "a recursive schema is named, its example stops where it "
+		    "would repeat",
 		    "{\"$ref\": \"#/$defs/node\", \"$defs\": {\"node\": "
 		    "{\"type\": \"object\", \"properties\": {\"name\": "
 		    "{\"type\": \"string\"}, \"kids\": {\"type\": \"array\", "
 		    "\"items\": {\"$ref\": \"#/$defs/node\"}}}}}}",
 		    "Parameters:\n- name (string)\n"
-		    "- kids (array of object)\n  - name (string)\n"
-		    "  - kids (array of object)\n" CALL_HEAD
+		    "- kids (array of arguments)\n\n" ARGS CALL_HEAD
 		    "  <name>example</name>\n  <kids>\n"
 		    "    <name>example</name>\n  </kids>\n" CALL_TAIL },
+		{ "a schema used twice is described once, by name",
+		    "{\"properties\": {\"from\": {\"$ref\": \"#/$defs/pt\", "
+		    "\"description\": \"Start.\"}, \"to\": {\"$ref\": "
+		    "\"#/$defs/pt\"}}, \"required\": [\"to\"], \"$defs\": "
+		    "{\"pt\": {\"description\": \"A point.\", \"properties\": "
+		    "{\"x\": {\"type\": \"number\"}}, \"required\": "
+		    "[\"x\"]}}}",
+		    "Parameters:\n- from (pt): Start.\n- to (pt, required)\n"
+		    "\nType pt (object): A point.\n- x (number, required)\n"
+		    CALL_HEAD "  <to>\n    <x>1.5</x>\n  </to>\n" CALL_TAIL },
+		{ "a shared type of one word is that word where it is used",
+		    "{\"properties\": {\"a\": {\"$ref\": \"#/$defs/id\"}, "
+		    "\"b\": {\"type\": \"array\", \"items\": {\"$ref\": "
+		    "\"#/$defs/id\"}}}, \"$defs\": {\"id\": {\"type\": "
+		    "\"string\", \"format\": \"uuid\"}}}",
+		    "Parameters:\n- a (string)\n- b (array of string)\n"
+		    CALL_HEAD "  <a>123e4567-e89b-12d3-a456-426614174000</a>\n"
+		    "  <b>123e4567-e89b-12d3-a456-426614174000</b>\n"
+		    CALL_TAIL },
+		{ "an anyOf of itself twice is named, its example the branch "
+		    "that ends",
+		    "{\"properties\": {\"a\": {\"anyOf\": [{\"$ref\": "
+		    "\"#/properties/a\"}, {\"$ref\": \"#/properties/a\"}, "
+		    "{\"type\": \"integer\"}]}}}",
+		    "Parameters:\n- a (a)\n\nType a (a or integer)\n"
+		    CALL_HEAD "  <a>1</a>\n" CALL_TAIL },
+		{ "25 $defs, each an anyOf of two references to the next",
+		    CHAIN25,
+		    "Parameters:\n- a (integer)\n" CALL_HEAD "  <a>1</a>\n"
+		    CALL_TAIL },
+		{ "types named after where they stand, made unique, never a "
+		    "type's word",
+		    "{\"properties\": {\"s\": {\"$ref\": \"#/$defs/string\"}, "
+		    "\"t\": {\"$ref\": \"#/$defs/string\"}, \"u\": {\"$ref\": "
+		    "\"#/$defs/a%20b\"}, \"v\": {\"$ref\": \"#/$defs/a%20b\"}, "
+		    "\"w\": {\"$ref\": \"#/$defs/ab\"}, \"x\": {\"$ref\": "
+		    "\"#/$defs/ab\"}}, \"$defs\": {\"string\": "
+		    "{\"properties\": {\"k\": {}}}, \"a b\": {\"properties\": "
+		    "{\"k\": {}}}, \"ab\": {\"properties\": {\"k\": {}}}}}",
+		    "Parameters:\n- s (string-2)\n- t (string-2)\n- u (ab)\n"
+		    "- v (ab)\n- w (ab-2)\n- x (ab-2)\n"
+		    "\nType string-2 (object)\n- k (any)\n"
+		    "\nType ab (object)\n- k (any)\n"
+		    "\nType ab-2 (object)\n- k (any)\n" CALL_HEAD
+		    "  <s>\n    <k>example</k>\n  </s>\n"
+		    "  <t>\n    <k>example</k>\n  </t>\n"
+		    "  <u>\n    <k>example</k>\n  </u>\n"
+		    "  <v>\n    <k>example</k>\n  </v>\n"
+		    "  <w>\n    <k>example</k>\n  </w>\n"
+		    "  <x>\n    <k>example</k>\n  </x>\n" CALL_TAIL },
+		{ "element names as expat reads them: a letter of another "
+		    "script is one, a multiplication sign or a space is not",
+		    "{\"properties\": {\"\xe5\x90\x8d\": {\"type\": "
+		    "\"integer\"}, \"a\xc3\x97" "b\": {\"type\": \"integer\"}, "
+		    "\"x\xe2\x80\x80y\": {\"type\": \"integer\"}}}",
+		    "Parameters:\n- \xe5\x90\x8d (integer)\n"
+		    "- a\xc3\x97" "b (integer)\n- x\xe2\x80\x80y (integer)\n"
+		    CALL_HEAD "  <\xe5\x90\x8d>1</\xe5\x90\x8d>\n" CALL_TAIL },
+		{ "a call whose smallest example is far larger than the "
+		    "schema is not shown",
+		    LATTICE30,
+		    NULL },
 	};
 	struct buf b = BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		tool_part(t[i].schema, &b);
-		unit_mem(b.data, b.len, t[i].want, t[i].what);
+		if (t[i].want != NULL)
+			unit_mem(b.data, b.len, t[i].want, t[i].what);
+		else
+			unit_ok(b.len > 0 && b.len < 4096 && strstr(b.data,
+			    "\nType l29 (object)\n- a (integer, required)\n"
+			    "- b (integer, required)\n\nExample:\n\n(None: a "
+			    "call of this tool would be too large to show.)\n")
+			    != NULL, t[i].what);
 	}
+	buf_free(&b);
+}
+
+/* Writes text to dir/name. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((fp = fopen(path, "w")) == NULL || fputs(text, fp) == EOF ||
+	    fclose(fp) != 0)
+		unit_bail(path);
+}
+
+/*
+ * Tools that a server could send to do harm are left out, each with a
+ * warning at its place that names it and its server, and the others are
+ * kept: a name that is empty or holds a control character, a schema
+ * whose reference leaves the file's directory or names what is not a
+ * regular file. A sibling file below the directory is read, once: the
+ * prompt shows what the compilation read, never the file as it is now.
+ */
+static void
+test_left_out(void)
+{
+	static const char tools[] =
+	    "{\"tools\": [\n"
+	    "{\"name\": \"nul\\u0000\", \"_meta\": {\"llmkit/server\": "
+	    "\"evil\"}},\n"
+	    "{\"name\": \"\"},\n"
+	    "{\"name\": \"esc\\u001b[2J\", \"_meta\": {\"llmkit/server\": "
+	    "\"e\\nvil\"}},\n"
+	    "{\"name\": \"up\", \"inputSchema\": {\"$ref\": "
+	    "\"../secret.json\"}},\n"
+	    "{\"name\": \"meta\", \"inputSchema\": {\"$schema\": "
+	    "\"file://%s/secret.json\"}},\n"
+	    "{\"name\": \"ok\", \"inputSchema\": {\"properties\": "
+	    "{\"p\": {\"$ref\": \"pt.json\"}}}}\n"
+	    "]}\n";
+	struct tooldefs defs = { NULL, 0 };
+	struct buf b = BUF_INIT, want = BUF_INIT, text = BUF_INIT;
+	char top[] = "/tmp/llmkit-unit-XXXXXX", dir[64], path[128];
+	char err[1024], *real;
+	const char *got;
+
+	if (mkdtemp(top) == NULL)
+		unit_bail("mkdtemp");
+	snprintf(dir, sizeof(dir), "%s/d", top);
+	if (mkdir(dir, 0700) == -1)
+		unit_bail(dir);
+	put(top, "secret.json", "{\"description\": \"SECRET\"}");
+	put(dir, "pt.json", "{\"properties\": {\"x\": {\"type\": "
+	    "\"number\"}}}");
+	buf_printf(&text, tools, top);
+	put(dir, "t.json", buf_cstr(&text));
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	if ((real = realpath(dir, NULL)) == NULL)
+		unit_bail(dir);
+	unit_capture_begin();
+	unit_long(load(&defs, path, err, sizeof(err)), 0,
+	    "left out: the file is read");
+	got = unit_capture_end();
+	unit_str(err, "", "left out: no error");
+	tooldefs_names(&defs, &b);
+	unit_mem(b.data, b.len, "ok", "left out: the other tools are kept");
+	buf_printf(&want,
+	    "%s:2:10: warning: tool \"nul\\u0000\" of server \"evil\" is "
+	    "left out: its name holds a control character\n"
+	    "%s:3:10: warning: tool \"\" is left out: its name is empty\n"
+	    "%s:4:10: warning: tool \"esc\\u001b[2J\" of server "
+	    "\"e\\nvil\" is left out: its name holds a control character\n"
+	    "%s:5:31: warning: tool \"up\" is left out: a reference of its "
+	    "input schema is refused: /$ref: cannot load \"file://%s/"
+	    "secret.json\": not a file below %s\n"
+	    "%s:6:33: warning: tool \"meta\" is left out: a reference of its "
+	    "input schema is refused: cannot load \"file://%s/"
+	    "secret.json\": not a file below %s\n",
+	    path, path, path, path, top, real, path, top, real);
+	unit_str(got, buf_cstr(&want), "left out: a warning each, at its "
+	    "place, naming the tool and its server");
+
+	/* the sibling changed after loading: the prompt shows what was read */
+	put(dir, "pt.json", "{\"properties\": {\"y\": {\"type\": "
+	    "\"string\"}}}");
+	buf_reset(&b);
+	tooldefs_prompt(&defs, &b);
+	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n- p (object)\n"
+	    "  - x (number)\n") != NULL, "the prompt follows a $ref to the "
+	    "document the compilation read, not to the file again");
+	tooldefs_free(&defs);
+
+	snprintf(path, sizeof(path), "%s/pt.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	unlink(path);
+	rmdir(dir);
+	snprintf(path, sizeof(path), "%s/secret.json", top);
+	unlink(path);
+	rmdir(top);
+	free(real);
+	buf_free(&b);
+	buf_free(&want);
+	buf_free(&text);
+}
+
+/* Names are bytes: two that differ past a NUL's place are two names. */
+static void
+test_names_bytes(void)
+{
+	static const char tools[] =
+	    "[{\"name\": \"é\"}, {\"name\": \"e\\u0301\"}, "
+	    "{\"name\": \"a\"}, {\"name\": \"a \"}]";
+	struct tooldefs defs = { NULL, 0 };
+	struct buf b = BUF_INIT;
+	char err[1024], path[sizeof(UNIT_TMPNAME)];
+
+	unit_tmpfile(path, tools, sizeof(tools) - 1);
+	unit_long(load(&defs, path, err, sizeof(err)), 0,
+	    "names: no two alike byte for byte");
+	tooldefs_names(&defs, &b);
+	unit_mem(b.data, b.len, "é, e\xcc\x81, a, a ",
+	    "names: composed and decomposed, with and without a space");
+	unit_ok(tooldefs_find(&defs, "a ", 2) == &defs.v[3] &&
+	    tooldefs_find(&defs, "a", 1) == &defs.v[2],
+	    "names: found by length and bytes");
+	tooldefs_free(&defs);
+	unlink(path);
 	buf_free(&b);
 }
 
@@ -502,6 +727,8 @@ main(void)
 	test_find();
 	test_validate();
 	test_errors();
+	test_left_out();
+	test_names_bytes();
 	test_prompt_exact();
 	test_prompt_examples();
 	return unit_done();

@@ -1,0 +1,499 @@
+/*
+ * tooldefs_example: the example call the prompt shows for a tool, made
+ * from its schema: the required parameters (or all, when none is), each
+ * its const, first enum value, default, first example or a placeholder
+ * of its type, written as seed 003's XML. A schema is made into a value
+ * once and shared where it is used again; making and writing stop at a
+ * budget in proportion to the schema, and then no example is shown.
+ */
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <expat.h>
+#include <jansson.h>
+
+#include "buf.h"
+#include "jsonw.h"
+#include "tooldefs.h"
+#include "tooldefs_int.h"
+#include "xmlesc.h"
+
+/* ---- the example ---- */
+
+static int
+is_null_type(struct walk *w, const json_t *s)
+{
+	const char *t = json_string_value(tooldefs_kw(w, s, K_TYPE));
+
+	return t != NULL && strcmp(t, "null") == 0;
+}
+
+/*
+ * The schema an example value is made from: the first branch of anyOf
+ * or oneOf that is not {"type":"null"}, or s.
+ */
+static const json_t *
+first_branch(struct walk *w, const json_t *s)
+{
+	const json_t *br;
+	size_t i;
+
+	if (tooldefs_kw(w, s, K_TYPE) != NULL ||
+	    (br = tooldefs_branches(w, s)) == NULL)
+		return s;
+	for (i = 0; i < json_array_size(br); i++)
+		if (!is_null_type(w, json_array_get(br, i)))
+			return json_array_get(br, i);
+	return json_array_get(br, 0);
+}
+
+
+/*
+ * Spends n of what making the example may take (the properties looked
+ * at, the members and items made): 0, or -1 once it is spent, so that
+ * making an example that would be too large to show stops early, in time
+ * that grows with the schema.
+ */
+static int
+spend(struct walk *w, size_t n)
+{
+	if (w->exover || n > w->exleft) {
+		w->exover = 1;
+		return -1;
+	}
+	w->exleft -= n;
+	return 0;
+}
+
+/*
+ * Example values. A string, where nothing else says what it is, is a
+ * placeholder of its format.
+ */
+static const struct {
+	const char	*format;
+	const char	*value;
+} formats[] = {
+	{ "date",		"2024-01-31" },
+	{ "date-time",		"2024-01-31T12:00:00Z" },
+	{ "email",		"user@example.com" },
+	{ "hostname",		"example.com" },
+	{ "ipv4",		"192.0.2.1" },
+	{ "ipv6",		"2001:db8::1" },
+	{ "iri",		"https://example.com/" },
+	{ "time",		"12:00:00Z" },
+	{ "uri",		"https://example.com/" },
+	{ "uuid",		"123e4567-e89b-12d3-a456-426614174000" },
+};
+
+static json_t *
+gen_string(struct walk *w, const json_t *s)
+{
+	const char *f = json_string_value(tooldefs_kw(w, s, K_FORMAT));
+	json_int_t min = json_integer_value(tooldefs_kw(w, s, K_MINLENGTH));
+	const json_t *maxv = tooldefs_kw(w, s, K_MAXLENGTH);
+	struct buf t = BUF_INIT;
+	json_t *v;
+	size_t i;
+
+	buf_adds(&t, "example");
+	for (i = 0; f != NULL && i < sizeof(formats) / sizeof(formats[0]);
+	    i++)
+		if (strcmp(f, formats[i].format) == 0) {
+			buf_reset(&t);
+			buf_adds(&t, formats[i].value);
+		}
+	while ((json_int_t)t.len < min && t.len < 64)
+		buf_addc(&t, 'x');
+	if (json_is_integer(maxv) && json_integer_value(maxv) >= 0 &&
+	    (json_int_t)t.len > json_integer_value(maxv))
+		t.len = (size_t)json_integer_value(maxv);
+	v = json_stringn(t.data, t.len);
+	buf_free(&t);
+	return v;
+}
+
+/* x, moved into the bounds of s when it is out of them. */
+static double
+in_bounds(struct walk *w, const json_t *s, double x, double step)
+{
+	const json_t *v;
+
+	if (json_is_number(v = tooldefs_kw(w, s, K_MINIMUM)) &&
+	    x < json_number_value(v))
+		x = json_number_value(v);
+	if (json_is_number(v = tooldefs_kw(w, s, K_EXCLUSIVEMINIMUM)) &&
+	    x <= json_number_value(v))
+		x = json_number_value(v) + step;
+	if (json_is_number(v = tooldefs_kw(w, s, K_MAXIMUM)) &&
+	    x > json_number_value(v))
+		x = json_number_value(v);
+	if (json_is_number(v = tooldefs_kw(w, s, K_EXCLUSIVEMAXIMUM)) &&
+	    x >= json_number_value(v))
+		x = json_number_value(v) - step;
+	return x;
+}
+
+static json_t	*gen(struct walk *, const json_t *, int);
+
+/* An object: its required properties, or all of them when none is. */
+static json_t *
+gen_object(struct walk *w, const json_t *s, int depth)
+{
+	struct props p;
+	json_t *o = json_object(), *v;
+	size_t i, nreq = 0;
+
+	tooldefs_props(w, s, &p);
+	for (i = 0; i < p.n; i++)
+		nreq += p.v[i].required;
+	for (i = 0; spend(w, i == 0 ? p.n : 0) == 0 && i < p.n; i++) {
+		if ((nreq > 0 && !p.v[i].required) || spend(w, 1) != 0)
+			continue;
+		v = p.v[i].schema != NULL ? gen(w, p.v[i].schema, depth + 1) :
+		    json_string("example");
+		if (v != NULL)
+			json_object_set_new(o, p.v[i].name, v);
+	}
+	tooldefs_props_free(&p);
+	return o;
+}
+
+/* An array: one item per prefixItems, or max(1, minItems) items. */
+static json_t *
+gen_array(struct walk *w, const json_t *s, int depth)
+{
+	const json_t *pre = tooldefs_kw(w, s, K_PREFIXITEMS);
+	const json_t *items = tooldefs_kw(w, s, K_ITEMS);
+	json_t *a = json_array(), *v;
+	json_int_t n, i;
+
+	for (i = 0; i < (json_int_t)json_array_size(pre) && spend(w, 1) == 0;
+	    i++)
+		if ((v = gen(w, json_array_get(pre, i), depth + 1)) != NULL)
+			json_array_append_new(a, v);
+	if (json_array_size(pre) > 0)
+		return a;
+	n = json_integer_value(tooldefs_kw(w, s, K_MINITEMS));
+	n = n < 1 ? 1 : n > MAX_ITEMS ? MAX_ITEMS : n;
+	if (spend(w, (size_t)n) != 0)
+		return a;
+	v = items != NULL ? gen(w, items, depth + 1) : json_string("example");
+	for (i = 0; v != NULL && i < n; i++)
+		json_array_append(a, v);
+	json_decref(v);
+	return a;
+}
+
+/* The type an example of s is made as: its first type but null. */
+static const char *
+gen_type(struct walk *w, const json_t *s)
+{
+	const json_t *t = tooldefs_kw(w, s, K_TYPE);
+	const char *first = NULL, *n;
+	size_t i;
+
+	if (json_is_string(t))
+		return json_string_value(t);
+	for (i = 0; i < json_array_size(t); i++) {
+		if ((n = json_string_value(json_array_get(t, i))) == NULL)
+			continue;
+		if (strcmp(n, "null") != 0)
+			return n;
+		first = n;
+	}
+	if (first != NULL)
+		return first;
+	if (tooldefs_kw(w, s, K_PROPERTIES) != NULL)
+		return "object";
+	if (tooldefs_kw(w, s, K_ITEMS) != NULL ||
+	    tooldefs_kw(w, s, K_PREFIXITEMS) != NULL)
+		return "array";
+	return "string";
+}
+
+/*
+ * The example of the first branch of s, b, or else of the first of the
+ * others that has one (the first may hold s itself).
+ */
+static json_t *
+gen_branch(struct walk *w, const json_t *s, const json_t *b, int depth)
+{
+	const json_t *br = tooldefs_branches(w, s);
+	json_t *r;
+	size_t i;
+
+	if ((r = gen(w, b, depth)) != NULL)
+		return r;
+	for (i = 0; r == NULL && i < json_array_size(br); i++)
+		if (json_array_get(br, i) != b)
+			r = gen(w, json_array_get(br, i), depth);
+	return r;
+}
+
+/*
+ * An example value of schema s: its const, its first enum value, its
+ * default, its first example, or a placeholder of its type. Made once
+ * for each schema, and shared where the schema is used again; NULL when
+ * s is already being made (a recursive schema) or nests too deep (in
+ * objects and arrays), so that the property or item that would hold it
+ * is left out.
+ */
+static json_t *
+gen(struct walk *w, const json_t *s, int depth)
+{
+	const json_t *v, *b;
+	const char *t;
+	struct node *n;
+	json_t *r;
+
+	if (!json_is_object(s))
+		return json_string("example");
+	n = tooldefs_node(w, s);
+	if (w->exover)
+		return NULL;
+	if (n->exstate == DONE)
+		return n->ex != NULL ? json_incref(n->ex) : NULL;
+	if (n->exstate == BUSY || depth > MAX_NEST)
+		return NULL;
+	n->exstate = BUSY;
+	if ((v = tooldefs_kw(w, s, K_CONST)) != NULL ||
+	    json_array_size(v = tooldefs_kw(w, s, K_ENUM)) > 0 ||
+	    (v = tooldefs_kw(w, s, K_DEFAULT)) != NULL ||
+	    json_array_size(v = tooldefs_kw(w, s, K_EXAMPLES)) > 0) {
+		if (json_is_array(v) && v != tooldefs_kw(w, s, K_CONST) &&
+		    v != tooldefs_kw(w, s, K_DEFAULT))
+			v = json_array_get(v, 0);
+		r = json_incref((json_t *)v);
+	} else if ((b = tooldefs_canon(w, s)) != s) {
+		/* what holds itself: its properties that do not, or none */
+		if (tooldefs_node(w, b)->exstate != BUSY)
+			r = gen(w, b, depth);
+		else if (tooldefs_kw(w, s, K_PROPERTIES) != NULL)
+			r = gen_object(w, s, depth);
+		else
+			r = NULL;
+	} else if ((b = first_branch(w, s)) != s)
+		r = gen_branch(w, s, b, depth);
+	else if (strcmp(t = gen_type(w, s), "object") == 0)
+		r = gen_object(w, s, depth);
+	else if (strcmp(t, "array") == 0)
+		r = gen_array(w, s, depth);
+	else if (strcmp(t, "integer") == 0)
+		r = json_integer((json_int_t)ceil(in_bounds(w, s, 1, 1)));
+	else if (strcmp(t, "number") == 0)
+		r = json_real(in_bounds(w, s, 1.5, 1));
+	else if (strcmp(t, "boolean") == 0)
+		r = json_true();
+	else if (strcmp(t, "null") == 0)
+		r = json_null();
+	else
+		r = gen_string(w, s);
+	n->ex = r;
+	n->exstate = DONE;
+	return r != NULL ? json_incref(r) : NULL;
+}
+
+/*
+ * Whether s can be an element's name in a call: an ASCII name without
+ * ':', or else one that expat, which reads the calls, takes (XML's rules
+ * for other characters are long, and expat's are the ones that count).
+ */
+static int
+xml_name(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct buf doc = BUF_INIT;
+	XML_Parser xp;
+	int ascii = 1, ok;
+
+	if (!(*p >= 0x80 || *p == '_' ||
+	    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+		return 0;
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x80)
+			ascii = 0;
+		else if (!(*p == '_' || *p == '-' || *p == '.' ||
+		    (*p >= '0' && *p <= '9') ||
+		    ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')))
+			return 0;
+	}
+	if (ascii)
+		return 1;
+	if ((xp = XML_ParserCreate("UTF-8")) == NULL)
+		return 0;
+	buf_printf(&doc, "<%s/>", s);
+	ok = XML_Parse(xp, doc.data, (int)doc.len, 1) == XML_STATUS_OK;
+	XML_ParserFree(xp);
+	buf_free(&doc);
+	return ok;
+}
+
+/* Whether object o can be written as elements. */
+static int
+xml_object(const json_t *o)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_object_size(o) == 0)
+		return 0;
+	json_object_foreach((json_t *)o, k, v)
+		if (!xml_name(k))
+			return 0;
+	return 1;
+}
+
+/*
+ * What writing v costs, about its bytes, up to limit (then limit + 1):
+ * a value shared in several places costs in each, though it is counted
+ * once for each, so that an example made of shared values is priced in
+ * time that grows with the values, not with the example.
+ */
+static size_t
+cost(struct ptab *memo, const json_t *v, size_t limit)
+{
+	const char *k;
+	json_t *m;
+	void *was;
+	size_t c, i;
+
+	if ((was = tooldefs_ptab_get(memo, v)) != NULL)
+		return (size_t)(uintptr_t)was - 1;
+	c = ELEMENT_COST;
+	if (json_is_string(v))
+		c += json_string_length(v);
+	else if (json_is_array(v))
+		json_array_foreach((json_t *)v, i, m) {
+			c += cost(memo, m, limit);
+			if (c > limit)
+				break;
+		}
+	else if (json_is_object(v))
+		json_object_foreach((json_t *)v, k, m) {
+			c += 2 * strlen(k) + cost(memo, m, limit);
+			if (c > limit)
+				break;
+		}
+	if (c > limit)
+		c = limit + 1;
+	/* kept plus one, so that no value is a NULL slot */
+	*tooldefs_ptab_slot(memo, v) = (void *)(uintptr_t)(c + 1);
+	return c;
+}
+
+void
+tooldefs_xml_text(struct buf *b, const char *s, size_t n)
+{
+	xmlesc_append(b, s, n, 0, NULL);
+}
+
+/*
+ * A string as the element's text: escaped, or in CDATA when it spans
+ * lines or begins or ends with white space, which plain text loses.
+ */
+static void
+xml_string(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || (memchr(s, '\n', n) == NULL &&
+	    strchr(" \t\r\n", s[0]) == NULL &&
+	    strchr(" \t\r\n", s[n - 1]) == NULL)) {
+		tooldefs_xml_text(b, s, n);
+		return;
+	}
+	buf_adds(b, "<![CDATA[");
+	for (i = 0; i < n; i++) {
+		buf_addc(b, s[i]);
+		/* "]]>" would end the section: "]]" in it, ">" in the next */
+		if (s[i] == ']' && i + 2 < n && s[i + 1] == ']' &&
+		    s[i + 2] == '>') {
+			buf_adds(b, "]]]><![CDATA[");
+			i++;
+		}
+	}
+	buf_adds(b, "]]>");
+}
+
+/*
+ * Value v as the element name, at indent: an array as the element
+ * repeated, an object as elements inside it; what elements cannot hold
+ * (an array in an array, an empty array or object, a key that is no XML
+ * name) as JSON text.
+ */
+static void
+xml_value(struct buf *b, const char *name, const json_t *v, int indent)
+{
+	struct buf t = BUF_INIT;
+	const char *k;
+	json_t *m;
+	size_t i;
+
+	if (json_is_array(v) && json_array_size(v) > 0) {
+		for (i = 0; i < json_array_size(v); i++) {
+			m = json_array_get(v, i);
+			if (!json_is_array(m)) {
+				xml_value(b, name, m, indent);
+				continue;
+			}
+			buf_printf(b, "%*s<%s>", indent, "", name);
+			jsonw_stringify(&t, m);
+			tooldefs_xml_text(b, t.data, t.len);
+			buf_reset(&t);
+			buf_printf(b, "</%s>\n", name);
+		}
+		buf_free(&t);
+		return;
+	}
+	buf_printf(b, "%*s<%s>", indent, "", name);
+	if (json_is_object(v) && xml_object(v)) {
+		buf_addc(b, '\n');
+		json_object_foreach((json_t *)v, k, m)
+			xml_value(b, k, m, indent + 2);
+		buf_printf(b, "%*s", indent, "");
+	} else if (json_is_string(v))
+		xml_string(b, json_string_value(v), json_string_length(v));
+	else {
+		jsonw_stringify(&t, v);
+		tooldefs_xml_text(b, t.data, t.len);
+	}
+	buf_printf(b, "</%s>\n", name);
+	buf_free(&t);
+}
+
+/*
+ * The call of d that the prompt shows, or a line that says there is none
+ * when writing it would pass the budget (a schema whose smallest call is
+ * far larger than itself).
+ */
+void
+tooldefs_example(struct buf *b, struct walk *w, const struct tooldef *d)
+{
+	struct ptab memo = { NULL, NULL, 0, 0 };
+	size_t limit = BUDGET_BASE + BUDGET_EXAMPLE * w->weight;
+	const char *k;
+	json_t *args, *v;
+
+	w->exleft = limit / ELEMENT_COST;
+	args = d->schema != NULL ? gen(w, d->schema, 0) : NULL;
+	if (w->exover || (args != NULL && cost(&memo, args, limit) > limit)) {
+		buf_adds(b, "(None: a call of this tool would be too large to "
+		    "show.)\n");
+		goto out;
+	}
+	buf_adds(b, "<tool>\n<server_name>local</server_name>\n<tool_name>");
+	xml_string(b, d->name, strlen(d->name));
+	buf_adds(b, "</tool_name>\n<arguments>\n");
+	if (json_is_object(args))
+		json_object_foreach(args, k, v)
+			if (xml_name(k))
+				xml_value(b, k, v, 2);
+	buf_adds(b, "</arguments>\n</tool>\n");
+out:
+	json_decref(args);
+	tooldefs_ptab_free(&memo);
+}
+

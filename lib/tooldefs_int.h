@@ -1,0 +1,124 @@
+/*
+ * tooldefs_int: what the parts of the prompt share and no caller of
+ * tooldefs.h sees: the walk of one tool's schema, its nodes and their
+ * views. tooldefs_prompt.c walks the schema and writes the description;
+ * tooldefs_example.c makes and writes the example call.
+ */
+#ifndef LLMKIT_TOOLDEFS_INT_H
+#define LLMKIT_TOOLDEFS_INT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "tooldefs.h"
+
+/* How deep the lists of properties and the example values nest. */
+#define MAX_NEST	32
+/* The most items an example array is given, whatever its minItems. */
+#define MAX_ITEMS	16
+/* The budgets of a tool: BUDGET_BASE bytes and so many per schema byte. */
+#define BUDGET_BASE	65536
+#define BUDGET_DESC	32
+#define BUDGET_EXAMPLE	64
+/* What an element of the example costs beyond its text, at the most. */
+#define ELEMENT_COST	80
+
+/* The keywords a view is asked for. */
+enum kwi {
+	K_TYPE, K_ENUM, K_CONST, K_DEFAULT, K_DESCRIPTION, K_ITEMS,
+	K_PREFIXITEMS, K_ANYOF, K_ONEOF, K_PROPERTIES, K_FORMAT,
+	K_MINLENGTH, K_MAXLENGTH, K_MINIMUM, K_EXCLUSIVEMINIMUM, K_MAXIMUM,
+	K_EXCLUSIVEMAXIMUM, K_MINITEMS, K_EXAMPLES, NKW
+};
+
+/* The states of a value worked out once. */
+#define NOT_YET		0
+#define BUSY		1
+#define DONE		2
+
+/* What the prompt knows of one schema object of a tool. */
+struct node {
+	const json_t	*s;
+	const char	*uri;		/* the document it stands in */
+	const char	*key;		/* the name it stands under */
+	unsigned	 indeg;		/* the places that expand it */
+	int		 walked;
+	const json_t	*ref;		/* where its "$ref" leads */
+	unsigned char	 refstate;
+	unsigned char	 kst[NKW];
+	const json_t	*kv[NKW];	/* its view */
+	unsigned	 mark;		/* tooldefs_props' visit */
+	unsigned char	 lstate;
+	char		*label;
+	unsigned char	 named;
+	int		 reentered;
+	char		*name;
+	unsigned char	 nstate;
+	const json_t	*nest;		/* what nested() found */
+	int		 listing;
+	unsigned char	 exstate;
+	json_t		*ex;		/* its example value */
+};
+
+/* An open-addressing table keyed by pointer. */
+struct ptab {
+	const void	**k;
+	void		**v;
+	size_t		 cap, n;
+};
+
+/*
+ * One tool's walk: its schema, its base URI, the nodes of its schema and
+ * of the documents its references lead to, the names given and the types
+ * to describe, in order.
+ */
+struct walk {
+	const struct tooldef *d;
+	const json_t	*root;
+	const json_t	*top;		/* what the root stands for */
+	const char	*base;
+	struct ptab	 nodes;		/* json_t * -> its node */
+	struct node	**order;	/* the nodes as they were made */
+	size_t		 norder;
+	json_t		*uris;		/* the documents' URIs */
+	json_t		*names;		/* the names given */
+	struct node	**queue;	/* the types to describe */
+	size_t		 nqueue;
+	unsigned	 gen;
+	size_t		 weight;	/* the schema's size in bytes */
+	size_t		 stop;		/* the description's end */
+	int		 over;
+	size_t		 exleft;	/* what the example may make */
+	int		 exover;
+};
+
+/* One property of an object schema: its name, schema and requiredness. */
+struct prop {
+	const char	*name;
+	const json_t	*schema;
+	int		 required;
+};
+
+struct props {
+	struct prop	*v;
+	size_t		 n;
+	json_t		*index;		/* name -> place in v */
+};
+
+struct node	*tooldefs_node(struct walk *, const json_t *);
+const json_t	*tooldefs_kw(struct walk *, const json_t *, enum kwi);
+const json_t	*tooldefs_canon(struct walk *, const json_t *);
+const json_t	*tooldefs_branches(struct walk *, const json_t *);
+void		 tooldefs_props(struct walk *, const json_t *,
+		    struct props *);
+void		 tooldefs_props_free(struct props *);
+void		*tooldefs_ptab_get(const struct ptab *, const void *);
+void		**tooldefs_ptab_slot(struct ptab *, const void *);
+void		 tooldefs_ptab_free(struct ptab *);
+void		 tooldefs_xml_text(struct buf *, const char *, size_t);
+void		 tooldefs_example(struct buf *, struct walk *,
+		    const struct tooldef *);
+
+#endif
