@@ -1758,8 +1758,9 @@ $m"
 }
 
 @test "--lines: a NUL at a line's start, at its end, in a string and out, two lines running and a last line without LF are each one error" {
+	echo '{"type":"object"}' >object.schema.json
 	printf '{"n":1}\n\0{}\n{}\0\n{}  \0x\n{"a\0":1}\n\0\n\0\0{}\n{"n":8}\n{"a":\0' >l.jsonl
-	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"object"}') --lines -o json l.jsonl
+	run -1 --separate-stderr jsonresp-check --schema object.schema.json --lines -o json l.jsonl
 	assert_output '{"n":1}
 {"n":8}'
 	assert_equal "$stderr" "l.jsonl:2:1: error: invalid JSON: NUL byte
@@ -1769,25 +1770,27 @@ l.jsonl:5:4: error: invalid JSON: NUL byte
 l.jsonl:6:1: error: invalid JSON: NUL byte
 l.jsonl:7:1: error: invalid JSON: NUL byte
 l.jsonl:9:6: error: invalid JSON: NUL byte"
-	run -1 --separate-stderr jsonresp-check --schema <(echo '{"type":"object"}') -q --lines -o report --summary l.jsonl
+	run -1 --separate-stderr jsonresp-check --schema object.schema.json -q --lines -o report --summary l.jsonl
 	assert_equal "$(printf '%s\n' "$output" | jq -c 'if .documents then [.documents, .valid, .invalid] else [.line, .valid, [.errors[] | .column]] end' | tr '\n' ' ')" \
 	    '[1,true,[]] [2,false,[1]] [3,false,[3]] [4,false,[5]] [5,false,[4]] [6,false,[1]] [7,false,[1]] [8,true,[]] [9,false,[6]] [9,2,7] '
 }
 
 @test "--lines --find: a line ends at its NUL as a file does, a value found before it taken, and the next line is read" {
+	echo '{"type":"object"}' >object.schema.json
 	printf 'Here: {"n":1} then \0 junk {\nprose \0 {"n":2}\n{"n":3}\n' >f.jsonl
-	run -1 --separate-stderr jsonresp-check --find --schema <(echo '{"type":"object"}') --lines -o report f.jsonl
+	run -1 --separate-stderr jsonresp-check --find --schema object.schema.json --lines -o report f.jsonl
 	assert_output '{"file":"f.jsonl","line":1,"valid":true,"status":0,"errors":[]}
 {"file":"f.jsonl","line":2,"valid":false,"status":1,"errors":[{"file":"f.jsonl","line":2,"column":7,"severity":"error","rule":"json-syntax","message":"invalid JSON: NUL byte"}]}
 {"file":"f.jsonl","line":3,"valid":true,"status":0,"errors":[]}'
 	assert_equal "$stderr" "f.jsonl:2:7: error: invalid JSON: NUL byte"
 	# as a file
 	printf 'Here: {"n":1} then \0 junk {' >f.txt
-	run -0 --separate-stderr jsonresp-check --find --schema <(echo '{"type":"object"}') -o json f.txt
+	run -0 --separate-stderr jsonresp-check --find --schema object.schema.json -o json f.txt
 	assert_output '{"n":1}'
 }
 
 @test "--lines: a NUL line longer than 64 KiB is refused at its NUL, and the line after it is read" {
+	echo true >true.schema.json
 	{
 		printf '{"a":"'
 		head -c 70000 /dev/zero | tr '\0' x
@@ -1797,7 +1800,7 @@ l.jsonl:9:6: error: invalid JSON: NUL byte"
 		head -c 35000 /dev/zero | tr '\0' y
 		printf '"}\n{"n":2}\n'
 	} >long.jsonl
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) --lines -o json long.jsonl
+	run -1 --separate-stderr jsonresp-check --schema true.schema.json --lines -o json long.jsonl
 	assert_output '{"n":2}'
 	assert_equal "$stderr" "long.jsonl:1:70007: error: invalid JSON: NUL byte"
 }
@@ -1818,16 +1821,17 @@ l.jsonl:9:6: error: invalid JSON: NUL byte"
 }
 
 @test "invalid UTF-8 is named by its offset in the input, in a file and with --lines alike" {
+	echo true >true.schema.json
 	printf '{"a":\n"\377"}' >u.json
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) u.json
+	run -1 --separate-stderr jsonresp-check --schema true.schema.json u.json
 	assert_equal "$stderr" "u.json:2:2: error: invalid UTF-8: byte 0xff at byte offset 7"
 	printf '{}\n{"a":\n{"a":"\\n\377"}\n' >u.jsonl
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) -q --lines -o report u.jsonl
+	run -1 --separate-stderr jsonresp-check --schema true.schema.json -q --lines -o report u.jsonl
 	assert_equal "${lines[2]}" '{"file":"u.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"u.jsonl","line":3,"column":9,"severity":"error","rule":"utf8","message":"invalid UTF-8: byte 0xff at byte offset 17"}]}'
 	# a byte order mark counts, on line 1 of a file as of --lines
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) < <(printf '\357\273\277{"a":\n"\377"}')
+	run -1 --separate-stderr jsonresp-check --schema true.schema.json < <(printf '\357\273\277{"a":\n"\377"}')
 	assert_equal "$stderr" "<stdin>:2:2: error: invalid UTF-8: byte 0xff at byte offset 10"
-	run -1 --separate-stderr jsonresp-check --schema <(echo true) --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
+	run -1 --separate-stderr jsonresp-check --schema true.schema.json --lines < <(printf '\357\273\277"\377"\n"\300\200"\n')
 	assert_equal "$stderr" "<stdin>:1:2: error: invalid UTF-8: byte 0xff at byte offset 4
 <stdin>:2:2: error: invalid UTF-8: byte 0xc0 at byte offset 8"
 }
