@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "jsonw.h"
+#include "jsschema.h"
 #include "mcp.h"
 #include "proc.h"
 #include "utf8.h"
@@ -775,6 +776,29 @@ start(struct mcp *m, struct mcp_server *s, struct reply *r)
 }
 
 /*
+ * Says when tool t's input schema refers outside itself: a server's
+ * schema is never let read a file or a URL of the user's, so that
+ * toolcall-parse --tools leaves such a tool out (unless the reference is
+ * to a regular file below the tools file's directory). Told here, where
+ * the server is named, so that the user knows before a prompt lacks it.
+ */
+static void
+external_ref(const struct mcp_server *s, const json_t *t)
+{
+	const json_t *n = json_object_get(t, "name");
+	char q[80], r[120], *ref;
+
+	if ((ref = jsschema_external_ref(json_object_get(t, "inputSchema"),
+	    NULL)) == NULL)
+		return;
+	diag_warnx("%s: tool %s: its input schema refers outside itself, to "
+	    "%s", s->name, diag_quote(q, sizeof(q), json_string_value(n),
+	    json_string_length(n)), diag_quote(r, sizeof(r), ref,
+	    strlen(ref)));
+	free(ref);
+}
+
+/*
  * The tools of a listing that can be offered and routed to: an object
  * with a name of plain text (utf8_plain: no NUL, newline, ESC or other
  * control character), which a prompt, a routing table and a terminal
@@ -805,8 +829,10 @@ good_tools(const struct mcp_server *s, json_t *tools)
 			diag_warnx("%s: tool %s is left out: its name holds a "
 			    "control character", s->name, diag_quote(q,
 			    sizeof(q), json_string_value(n), len));
-		else
+		else {
 			json_array_append(kept, t);
+			external_ref(s, t);
+		}
 	}
 	json_decref(tools);
 	return kept;

@@ -1087,3 +1087,18 @@ $(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"')"
 	assert_output --partial '"serverName":"raw","error":"raw: not a JSON-RPC message (nested too deep): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3,\\\"result\\\":[[[['
 	assert_equal "${stderr:0:57}" 'mcp-run: raw: not a JSON-RPC message (nested too deep): "'
 }
+
+@test "--list-tools says when a tool's input schema refers outside itself, and toolcall-parse --tools leaves that tool out" {
+	raw '[{"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"file:///etc/passwd"},"b":{"$ref":"#/$defs/x"}},"$defs":{"x":{}}}},{"name":"u","inputSchema":{"$ref":"https://example.com/s.json"}},{"name":"v","inputSchema":{"$id":"urn:x","properties":{"p":{"$ref":"urn:x#/$defs/d"}},"$defs":{"d":{}}}}]'
+	: >script
+	run -0 --separate-stderr mcp-run --list-tools -c conf.json
+	assert_equal "$stderr" 'mcp-run: raw: tool "t": its input schema refers outside itself, to "file:///etc/passwd"
+mcp-run: raw: tool "u": its input schema refers outside itself, to "https://example.com/s.json"'
+	printf '%s\n' "$output" >tools-out.json
+	run -0 --separate-stderr toolcall-parse --tools tools-out.json --print-prompt
+	assert_output --partial '## v'
+	refute_output --partial '## t'
+	refute_output --partial 'root:'
+	assert_equal "$stderr" "tools-out.json:1:37: warning: tool \"t\" of server \"raw\" is left out: a reference of its input schema is refused: /properties/a/\$ref: cannot load \"file:///etc/passwd\": not a file below $PWD
+tools-out.json:1:205: warning: tool \"u\" of server \"raw\" is left out: a reference of its input schema is refused: /\$ref: cannot load \"https://example.com/s.json\": not a file below $PWD"
+}
