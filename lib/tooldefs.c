@@ -123,6 +123,19 @@ read_json(struct at *at, struct buf *text)
 	return doc;
 }
 
+/* The server that listed tool t (in the element el), or NULL. */
+static const json_t *
+server_of(const json_t *t, const json_t *el)
+{
+	const json_t *s;
+
+	s = json_object_get(json_object_get(t, "_meta"), "llmkit/server");
+	if (!json_is_string(s))
+		s = json_object_get(json_object_get(el, "_meta"),
+		    "llmkit/server");
+	return json_is_string(s) ? s : NULL;
+}
+
 /* "tool NAME" and " of server SERVER" when the MCP tool t says one. */
 static void
 tool_said(char *out, size_t size, const char *q, const json_t *t,
@@ -131,11 +144,7 @@ tool_said(char *out, size_t size, const char *q, const json_t *t,
 	const json_t *s;
 	char sq[80];
 
-	s = json_object_get(json_object_get(t, "_meta"), "llmkit/server");
-	if (!json_is_string(s))
-		s = json_object_get(json_object_get(el, "_meta"),
-		    "llmkit/server");
-	if (json_is_string(s)) {
+	if ((s = server_of(t, el)) != NULL) {
 		diag_quote(sq, sizeof(sq), json_string_value(s),
 		    json_string_length(s));
 		snprintf(out, size, "tool %s of server %s", q, sq);
@@ -154,10 +163,11 @@ add(struct tooldefs *defs, struct at *at, const json_t *t, const json_t *el,
 {
 	struct jsschema_opts opts;
 	struct tooldef d;
-	const json_t *v;
+	const struct tooldef *first;
+	const json_t *v, *srv;
 	const char *name;
 	char q[80], who[200], msg[400];
-	size_t i, len;
+	size_t len;
 
 	name = json_string_value(v = json_object_get(t, "name"));
 	if (name == NULL)
@@ -171,15 +181,28 @@ add(struct tooldefs *defs, struct at *at, const json_t *t, const json_t *el,
 		    "holds a control character");
 		return 0;
 	}
-	for (i = 0; i < defs->n; i++)
-		if (strlen(defs->v[i].name) == len &&
-		    memcmp(defs->v[i].name, name, len) == 0)
+	srv = server_of(t, el);
+	if ((first = tooldefs_find(defs, name, len)) != NULL) {
+		if (srv == NULL)
 			return fail(at, "tool %s is defined twice, first in %s",
-			    q, defs->v[i].file);
+			    q, first->file);
+		warn_at(at, "name", "tool-name", "%s is left out: a tool of "
+		    "that name is defined before it, in %s%s%s", who,
+		    first->file, first->server != NULL ? " by server " : "",
+		    first->server != NULL ? first->server : "");
+		return 0;
+	}
 	if (schema != NULL && !json_is_object(schema) &&
-	    !json_is_boolean(schema))
-		return fail(at, "tool %s: the input schema must be an object "
-		    "or a boolean, not %s", q, jsonx_typename(schema));
+	    !json_is_boolean(schema)) {
+		if (srv == NULL)
+			return fail(at, "tool %s: the input schema must be an "
+			    "object or a boolean, not %s", q,
+			    jsonx_typename(schema));
+		warn_at(at, member, "tool-schema", "%s is left out: its input "
+		    "schema must be an object or a boolean, not %s", who,
+		    jsonx_typename(schema));
+		return 0;
+	}
 	memset(&d, 0, sizeof(d));
 	if (schema != NULL) {
 		memset(&opts, 0, sizeof(opts));
@@ -192,12 +215,26 @@ add(struct tooldefs *defs, struct at *at, const json_t *t, const json_t *el,
 			    "%s", who, msg);
 			return 0;
 		}
-		if (d.js == NULL)
+		if (d.js == NULL && srv == NULL)
 			return fail(at, "tool %s: the input schema does not "
 			    "compile: %s", q, msg);
+		if (d.js == NULL) {
+			warn_at(at, member, "tool-schema", "%s is left out: "
+			    "its input schema does not compile: %s", who, msg);
+			return 0;
+		}
 		d.schema = json_incref(schema);
 	}
 	d.name = xstrdup(name);
+	if (srv != NULL) {
+		diag_quote(q, sizeof(q), json_string_value(srv),
+		    json_string_length(srv));
+		d.server = xstrdup(q);
+	}
+	if (defs->index == NULL)
+		defs->index = json_object();
+	json_object_setn_new_nocheck(defs->index, name, len,
+	    json_integer((json_int_t)defs->n));
 	v = json_object_get(t, "description");
 	if (json_is_string(v))
 		d.description = xstrdup(json_string_value(v));
@@ -335,13 +372,13 @@ out:
 const struct tooldef *
 tooldefs_find(const struct tooldefs *defs, const char *name, size_t len)
 {
-	size_t i;
+	const json_t *i;
 
-	for (i = 0; i < defs->n; i++)
-		if (strlen(defs->v[i].name) == len &&
-		    memcmp(defs->v[i].name, name, len) == 0)
-			return &defs->v[i];
-	return NULL;
+	/* a name with a NUL is no tool's: each is plain text */
+	if (defs->index == NULL || memchr(name, '\0', len) != NULL ||
+	    (i = json_object_getn(defs->index, name, len)) == NULL)
+		return NULL;
+	return &defs->v[json_integer_value(i)];
 }
 
 void
@@ -363,11 +400,14 @@ tooldefs_free(struct tooldefs *defs)
 
 	for (i = 0; i < defs->n; i++) {
 		free(defs->v[i].name);
+		free(defs->v[i].server);
 		free(defs->v[i].description);
 		json_decref(defs->v[i].schema);
 		jsschema_free(defs->v[i].js);
 	}
 	free(defs->v);
+	json_decref(defs->index);
 	defs->v = NULL;
 	defs->n = 0;
+	defs->index = NULL;
 }

@@ -28,18 +28,24 @@ struct tooldef {
 	json_t		*schema;	/* its input schema (a reference), or NULL */
 	struct jsschema	*js;		/* compiled, or NULL with schema */
 	const char	*file;		/* the path given to tooldefs_load */
+	char		*server;	/* the server that listed it, quoted,
+					   or NULL */
 };
 
 struct tooldefs {
 	struct tooldef	*v;
 	size_t		 n;
+	json_t		*index;		/* name -> its place in v, or NULL */
 };
 
 /*
  * Adds the tools the file path defines. 0, or -1 with a one-line message
  * in err (errlen bytes) that names the file, and the tool when the fault
  * is one tool's: a file in none of the forms, a tool without a name, a
- * name defined twice (byte for byte), a schema that does not compile.
+ * name defined twice (byte for byte), a schema that does not compile;
+ * but a tool that an MCP server listed (marked "llmkit/server" by
+ * mcp-run --list-tools) is left out with a warning for each of these, so
+ * that no server's tool refuses the others.
  * A tool a server may have sent to do harm is left out, with a warning
  * (diag_at) at its place that names it and its server: a name that is
  * empty or holds a control character, a schema that refers outside

@@ -2670,3 +2670,41 @@ Example:
 (None: a call of this tool would be too large to show.)'
 	assert_equal "$(printf '%s\n' "$output" | grep -c '^Type l')" 39
 }
+
+@test "--tools: a server's tool defined twice or with a schema that does not compile is left out, and the others are kept" {
+	cat >srv.json <<'EOF'
+{"tools":[
+{"name":"a","inputSchema":{"type":"object"},"_meta":{"llmkit/server":"one"}},
+{"name":"a","inputSchema":{"type":"object"},"_meta":{"llmkit/server":"two"}},
+{"name":"b","inputSchema":{"type":"object","properties":{"x":{"type":7}}},"_meta":{"llmkit/server":"two"}},
+{"name":"c","inputSchema":"object","_meta":{"llmkit/server":"two"}},
+{"name":"d","inputSchema":{"type":"object"},"_meta":{"llmkit/server":"two"}}
+]}
+EOF
+	run -0 --separate-stderr toolcall-parse --tools srv.json --print-prompt
+	assert_equal "$(printf '%s\n' "$output" | grep '^## ')" '## a
+## d'
+	assert_equal "$stderr" 'srv.json:3:9: warning: tool "a" of server "two" is left out: a tool of that name is defined before it, in srv.json by server "one"
+srv.json:4:27: warning: tool "b" of server "two" is left out: its input schema does not compile: /properties/x: "type" must be a type name or an array of them
+srv.json:5:27: warning: tool "c" of server "two" is left out: its input schema must be an object or a boolean, not a string'
+	printf '<tool><tool_name>b</tool_name></tool>\n<tool><tool_name>d</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse -q --tools srv.json in.txt
+	assert_output '{"server_name":"local","tool_name":"d","arguments":{}}'
+}
+
+@test "--tools: the user's own file that defines a tool twice, or a schema that does not compile, is still refused whole" {
+	echo '[{"name":"a"},{"name":"a"}]' >own.json
+	run -2 --separate-stderr toolcall-parse --tools own.json in.txt
+	assert_equal "$stderr" 'toolcall-parse: own.json: /1: tool "a" is defined twice, first in own.json'
+	echo '[{"name":"b","inputSchema":{"type":7}}]' >own.json
+	run -2 --separate-stderr toolcall-parse --tools own.json in.txt
+	assert_equal "$stderr" 'toolcall-parse: own.json: /0: tool "b": the input schema does not compile: "type" must be a type name or an array of them'
+}
+
+@test "--tools: 20,000 tools load and each is found by its name" {
+	awk 'BEGIN { printf "["; for (i = 0; i < 20000; i++) printf "%s{\"name\":\"t%d\"}", i ? "," : "", i; print "]" }' >many.json
+	printf '<tool><tool_name>t19999</tool_name></tool><tool><tool_name>t0</tool_name></tool><tool><tool_name>t20000</tool_name></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --tools many.json in.txt
+	assert_output '{"server_name":"local","tool_name":"t19999","arguments":{}}
+{"server_name":"local","tool_name":"t0","arguments":{}}'
+}

@@ -182,7 +182,7 @@ out:
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf p = BUF_INIT, again = BUF_INIT, h = BUF_INIT;
 	const char *from;
 	char err[1024];

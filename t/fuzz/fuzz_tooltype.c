@@ -341,6 +341,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v[1].file = file;
 	defs.v = v;
 	defs.n = 1 + (h & 1);
+	defs.index = json_pack("{s:i}", "t", 0);
+	if (defs.n > 1)
+		json_object_set_new(defs.index, "u", json_integer(1));
 
 	for (m = 0; m < 4; m++) {
 		memset(&opts, 0, sizeof(opts));
@@ -369,6 +372,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(whole[m].s);
 	}
 	jsschema_free(v[0].js);
+	json_decref(defs.index);
 	json_decref(schema);
 	return 0;
 }

@@ -1518,7 +1518,7 @@ test_chunking(void)
 		"tools", "tools, thread", "auto", "auto, events, max 256",
 		"auto, tools, thread"
 	};
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct run whole, cut;
 	char err[512];
 	size_t i, m;

@@ -97,7 +97,7 @@ test_forms(void)
 		    "with the replacement." },
 		{ DIR "tools-ref.json", "move_to", NULL },
 	};
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT;
 	char err[1024];
 	size_t i;
@@ -129,7 +129,7 @@ test_forms(void)
 static void
 test_no_schema(void)
 {
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	const struct tooldef *d;
 	char err[1024];
 
@@ -143,7 +143,7 @@ test_no_schema(void)
 static void
 test_find(void)
 {
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT;
 	char err[1024];
 
@@ -177,7 +177,7 @@ test_validate(void)
 	    "\"http://json-schema.org/draft-07/schema#\", \"type\": "
 	    "\"object\", \"properties\": {\"p\": {\"prefixItems\": "
 	    "[{\"type\": \"integer\"}]}}}}]";
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 
@@ -256,7 +256,7 @@ test_errors(void)
 		    "not a number" },
 		{ "missing.json", ": No such file or directory" },
 	};
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	char err[1024], cwd[4096], want[8192];
 	size_t i;
 
@@ -319,7 +319,7 @@ test_prompt_exact(void)
 	    "  <unit>celsius</unit>\n"
 	    "</arguments>\n"
 	    "</tool>\n";
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT, again = BUF_INIT, want = BUF_INIT;
 	char err[1024];
 
@@ -346,7 +346,7 @@ test_prompt_exact(void)
 static void
 tool_part(const char *schema, struct buf *out)
 {
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT, doc = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 	const char *at;
@@ -628,7 +628,7 @@ test_left_out(void)
 	    "{\"name\": \"ok\", \"inputSchema\": {\"properties\": "
 	    "{\"p\": {\"$ref\": \"pt.json\"}}}}\n"
 	    "]}\n";
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT, want = BUF_INIT, text = BUF_INIT;
 	char top[] = "/tmp/llmkit-unit-XXXXXX", dir[64], path[128];
 	char err[1024], *real;
@@ -701,7 +701,7 @@ test_names_bytes(void)
 	static const char tools[] =
 	    "[{\"name\": \"é\"}, {\"name\": \"e\\u0301\"}, "
 	    "{\"name\": \"a\"}, {\"name\": \"a \"}]";
-	struct tooldefs defs = { NULL, 0 };
+	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 
