@@ -1132,6 +1132,8 @@ mcp_free(struct mcp *m)
 	for (i = 0; i < m->n; i++)
 		mcp_server_clear(&m->v[i]);
 	free(m->v);
+	free(m->slots);
 	m->v = NULL;
-	m->n = 0;
+	m->slots = NULL;
+	m->n = m->cap = m->nslots = 0;
 }

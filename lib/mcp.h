@@ -55,6 +55,9 @@ typedef void	mcp_note_fn(void *, const char *server, const char *text,
 struct mcp {
 	struct mcp_server *v;		/* sorted by name */
 	size_t		   n;
+	size_t		   cap;		/* room in v */
+	size_t		  *slots;	/* index + 1 of v by name's hash, or 0 */
+	size_t		   nslots;	/* a power of two, or 0 */
 	double		   timeout;
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */

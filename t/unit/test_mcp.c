@@ -3,8 +3,8 @@
  * at its place), a configuration file, --protocol, --server NAME=COMMAND,
  * the environment a server gets, the calls of input records in both
  * forms, the messages a server may send, each kind and each way of not
- * being JSON-RPC, and what the answer to the server/discover probe says
- * of the server's era.
+ * being JSON-RPC, what the answer to the server/discover probe says of
+ * the server's era, and many servers found by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,6 +450,61 @@ test_probe(void)
 	unit_ok(!mcp_legacy_version(NULL), "nor is nothing");
 }
 
+/* Many servers: each found by its name, after each way the list changes. */
+static void
+test_index(void)
+{
+	struct mcp m;
+	struct buf conf = BUF_INIT;
+	char name[32], arg[64], err[128], *keep[] = { (char *)"s2999",
+	    (char *)"c17" };
+	const char *diags;
+	int i, found = 0;
+
+	mcp_init(&m);
+	for (i = 0; i < 3000; i++) {
+		snprintf(arg, sizeof(arg), "s%d=x", i);
+		if (mcp_server_arg(&m, arg, err, sizeof(err)) != 0)
+			break;
+	}
+	unit_long(i, 3000, "3,000 servers by --server");
+	buf_adds(&conf, "{\"mcpServers\": {");
+	for (i = 0; i < 3000; i++)
+		buf_printf(&conf, "%s\"c%d\": {\"command\": \"x\"}",
+		    i > 0 ? ", " : "", i);
+	buf_adds(&conf, "}}");
+	unit_long(load(&m, buf_cstr(&conf), &diags), 0, "3,000 by a file");
+	buf_reset(&conf);
+	buf_adds(&conf, "{\"mcpServers\": {\"new\": {\"command\": \"x\"}, "
+	    "\"s1500\": {\"command\": \"x\"}}}");
+	unit_long(load(&m, buf_cstr(&conf), &diags), -1,
+	    "a file that declares one of them again");
+	unit_str(diags, "c.json:1:51: error: server \"s1500\" is declared "
+	    "twice\n", "is refused at its place");
+	unit_ok(mcp_find(&m, "new") == NULL, "and none of it is declared");
+	unit_long(mcp_server_arg(&m, "c2999=x", err, sizeof(err)), -1,
+	    "--server with a name of the file");
+	unit_str(err, "server \"c2999\" is declared twice", "is refused");
+	mcp_sort(&m);
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		found += mcp_find(&m, name) != NULL &&
+		    strcmp(mcp_find(&m, name)->name, name) == 0;
+		snprintf(name, sizeof(name), "c%d", i);
+		found += mcp_find(&m, name) != NULL &&
+		    strcmp(mcp_find(&m, name)->name, name) == 0;
+	}
+	unit_long(found, 6000, "sorted, each is found by its name");
+	unit_ok(mcp_find(&m, "s3000") == NULL && mcp_find(&m, "") == NULL,
+	    "and no other name");
+	unit_ok(mcp_keep(&m, keep, 2) == NULL && m.n == 2, "two kept");
+	unit_ok(mcp_find(&m, "c17") == &m.v[0] && mcp_find(&m, "s2999") ==
+	    &m.v[1] && mcp_find(&m, "s0") == NULL, "are found, the rest not");
+	buf_free(&conf);
+	mcp_free(&m);
+	unit_ok(mcp_find(&m, "c17") == NULL, "nor once freed");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -462,6 +517,7 @@ main(int argc, char *argv[])
 	test_calls();
 	test_messages();
 	test_probe();
+	test_index();
 	unit_free();
 	return unit_done();
 }
