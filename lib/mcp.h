@@ -23,6 +23,8 @@
 #define MCP_DISCOVER_TIMEOUT	5.0	/* the most the probe waits */
 #define MCP_GRACE		2.0	/* each step of a server's shutdown */
 #define MCP_MAX_PAGES		1000	/* tools/list pages of one server */
+#define MCP_MAX_LINE		((size_t)64 << 20)	/* --max-line */
+#define MCP_ERR_LINE		4096	/* bytes of a server's line said */
 
 /* --protocol: negotiate, or pin an era. */
 enum mcp_proto {
@@ -40,11 +42,19 @@ struct mcp_server {
 	struct proc_child ch;
 	int		  running;
 	int		  modern;	/* the 2026-07-28 era was agreed */
+	int		  reaped;	/* its process has ended, as end says */
+	struct proc_result end;
 	long long	  next_id;
 	struct buf	  wbuf;		/* messages not yet written */
 	size_t		  woff;
+	unsigned long long wrote;	/* bytes written to its input */
+	unsigned long long took;	/* of them, those it may have read */
+	unsigned long long call_at;	/* where the call waited on begins */
 	struct buf	  rbuf;		/* its standard output, a line's start */
+	size_t		  rscan;	/* rbuf up to here holds no newline */
 	struct buf	  ebuf;		/* its standard error, a line's start */
+	size_t		  escan;	/* see err_lines */
+	size_t		  ecut;		/* bytes cut from ebuf's line */
 	json_t		 *tools;	/* its tools, once listed */
 };
 
@@ -58,6 +68,7 @@ struct mcp {
 	size_t		   cap;		/* room in v */
 	size_t		  *slots;	/* index + 1 of v by name's hash, or 0 */
 	size_t		   nslots;	/* a power of two, or 0 */
+	size_t		   max_line;	/* the longest line a server may write */
 	double		   timeout;
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */

@@ -44,6 +44,7 @@ mcp_init(struct mcp *m)
 	memset(m, 0, sizeof(*m));
 	m->timeout = MCP_TIMEOUT;
 	m->proto = MCP_PROTO_AUTO;
+	m->max_line = MCP_MAX_LINE;
 }
 
 /* An error at the value the JSON Pointer ptr names ("" the whole). */
