@@ -868,25 +868,38 @@ lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
 	buf_free(&b);
 }
 
+/*
+ * Takes child ch, just started, as the process of server s, which is not
+ * running: a new life, no revision agreed yet. A test may start a server
+ * its own way and attach it.
+ */
+void
+mcp_attach(struct mcp_server *s, const struct proc_child *ch)
+{
+	s->ch = *ch;
+	s->running = 1;
+	s->modern = 0;
+	s->reaped = 0;
+	s->next_id = 0;
+	s->wrote = 0;
+	s->took = s->call_at = NONE;
+}
+
 static int
 spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
+	struct proc_child ch;
 	char **env;
 	size_t i;
 	int rc;
 
 	env = mcp_environment(s);
-	rc = proc_spawn(s->argv, s->cwd, env, &s->ch);
+	rc = proc_spawn(s->argv, s->cwd, env, &ch);
 	for (i = 0; env[i] != NULL; i++)
 		free(env[i]);
 	free(env);
 	if (rc == 0) {
-		s->running = 1;
-		s->modern = 0;
-		s->reaped = 0;
-		s->next_id = 0;
-		s->wrote = 0;
-		s->took = s->call_at = NONE;
+		mcp_attach(s, &ch);
 		return 0;
 	}
 	if (rc == PROC_NOCWD)

@@ -150,6 +150,7 @@ void	 mcp_msg_free(struct mcp_msg *);
 int	 mcp_legacy_version(const json_t *);
 const json_t *mcp_unsupported(const json_t *);
 enum mcp_era mcp_discover_era(const json_t *, const json_t *);
+void	 mcp_attach(struct mcp_server *, const struct proc_child *);
 void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 	    struct mcp_outcome *);
 int	 mcp_list_tools(struct mcp *, struct buf *);
