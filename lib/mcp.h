@@ -66,9 +66,9 @@ struct mcp {
 	struct mcp_server *v;		/* sorted by name */
 	size_t		   n;
 	size_t		   cap;		/* room in v */
-	size_t		  *slots;	/* index + 1 of v by name's hash, or 0 */
+	size_t		  *slots;	/* by names' hashes: index + 1, or 0 */
 	size_t		   nslots;	/* a power of two, or 0 */
-	size_t		   max_line;	/* the longest line a server may write */
+	size_t		   max_line;	/* the longest line of a server's */
 	double		   timeout;
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */

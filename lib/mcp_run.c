@@ -133,7 +133,8 @@ process(FILE *fp, const char *name, void *arg)
 		    NULL;
 		if (nl == NULL && !eof) {
 			scan = in.len;
-			if (cmd_flush() != DIAG_OK) {	/* nothing waits in it */
+			/* the events so far reach the reader before we wait */
+			if (cmd_flush() != DIAG_OK) {
 				status = DIAG_TROUBLE;
 				break;
 			}

@@ -125,7 +125,7 @@ record(const char *s, size_t n)
 	json_decref(v);
 }
 
-/* What a scripted server does (the bytes after 's'): a header, then what it writes. */
+/* A scripted server (the bytes after 's'): a header, then what it writes. */
 enum {
 	S_READ = 0x01,		/* it reads the call's line first */
 	S_ORPHAN = 0x02,	/* it leaves a child that holds its output */
@@ -216,8 +216,8 @@ ended(pid_t pid)
 			return 1;
 		p = fgets(st, sizeof(st), fp);
 		fclose(fp);
-		if (p != NULL && (p = strrchr(st, ')')) != NULL && p[1] == ' ' &&
-		    (p[2] == 'Z' || p[2] == 'X'))
+		if (p != NULL && (p = strrchr(st, ')')) != NULL &&
+		    p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
 			return 1;
 		usleep(10000);
 	}
@@ -311,8 +311,8 @@ server(const uint8_t *h, size_t size)
 	check(nl == o.record.data + o.record.len - 1, "a record of two lines");
 	check(utf8_valid(o.record.data, o.record.len) == o.record.len,
 	    "a record that is not UTF-8");
-	rec = json_loadb(o.record.data, o.record.len - 1, JSON_REJECT_DUPLICATES,
-	    NULL);
+	rec = json_loadb(o.record.data, o.record.len - 1,
+	    JSON_REJECT_DUPLICATES, NULL);
 	check(rec != NULL, "a record that is not JSON");
 	check(json_is_string(json_object_get(rec, "toolCallId")) &&
 	    strcmp(json_string_value(json_object_get(rec, "toolCallId")),
