@@ -1257,3 +1257,23 @@ s: $(e 4096)... (95907 more bytes cut)"
 	assert_equal "$stderr" "mcp-run: server \"s777\" is declared twice
 $USAGE"
 }
+
+@test "a line without a newline past --max-line fails its call as soon as it is past, not at its end" {
+	{
+		scall endless '{"bytes":3000000}'
+		scall echo '{"text":"after"}'
+	} >in.jsonl
+	# the server sleeps without end after the line: -T would say "timed out"
+	run -1 --separate-stderr mcp-run -T 60 --max-line 1M --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(failed call-0-1 endless s '"server s wrote a line longer than --max-line (1048576 bytes)"')
+$(result call-0-2 echo s '"after"')"
+	assert_equal "$stderr" 'in.jsonl:1:32: error: tool "endless" on s failed: server s wrote a line longer than --max-line (1048576 bytes)'
+}
+
+@test "a line past --max-line while a server is started is trouble, status 3" {
+	# the answer to server/discover is longer than 50 bytes
+	scall echo '{"text":"x"}' >in.jsonl
+	run -3 --separate-stderr mcp-run --max-line 50 --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(failed call-0-1 echo s '"server s wrote a line longer than --max-line (50 bytes) during server/discover"')"
+	assert_equal "$stderr" 'mcp-run: server s wrote a line longer than --max-line (50 bytes) during server/discover'
+}

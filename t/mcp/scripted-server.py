@@ -20,6 +20,8 @@
 #                          and, with answer, text "bye"; then exits with
 #                          status (default 0)
 #   big {bytes, char}      text: bytes times char (default "x")
+#   endless {bytes}        writes bytes "x"s and no newline, then sleeps
+#                          300 s
 #   stderr {bytes, char, newline}  writes bytes times char (default "e")
 #                          on its standard error, then a newline with
 #                          newline; text "written"
@@ -96,6 +98,11 @@ def call(rid, name, a):
         os._exit(a.get("status", 0))
     elif name == "big":
         text(rid, a.get("char", "x") * a.get("bytes", 0))
+    elif name == "endless":
+        data = b"x" * a.get("bytes", 0)
+        while data:
+            data = data[os.write(1, data):]
+        time.sleep(300)
     elif name == "stderr":
         data = (a.get("char", "e") * a.get("bytes", 0)).encode()
         if a.get("newline"):
