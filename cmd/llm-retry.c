@@ -10,7 +10,6 @@
 #include "buf.h"
 #include "cmd.h"
 #include "diag.h"
-#include "io.h"
 #include "num.h"
 #include "proc.h"
 #include "retry.h"
@@ -87,12 +86,12 @@ run(struct retry *r, int emit_last)
 		return 128 + proc_caught();
 	}
 	if (rc == RETRY_ACCEPTED)
-		rc = io_write(r->answer.data, r->answer.len, stdout) != 0 ?
+		rc = cmd_write(r->answer.data, r->answer.len) != DIAG_OK ?
 		    DIAG_TROUBLE : r->status;
 	else if (rc == RETRY_NONE) {
 		no_answer(r);
 		if (emit_last && r->rejected &&
-		    io_write(r->last.data, r->last.len, stdout) != 0)
+		    cmd_write(r->last.data, r->last.len) != DIAG_OK)
 			rc = DIAG_TROUBLE;
 	}
 	return rc;

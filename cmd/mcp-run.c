@@ -22,6 +22,7 @@
 enum {
 	OPT_LIST_SERVERS = CMD_OPT_FIRST,
 	OPT_LIST_TOOLS,
+	OPT_MAX_LINE,
 	OPT_PROTOCOL,
 	OPT_SERVER
 };
@@ -31,6 +32,7 @@ static const struct option longopts[] = {
 	{ "config",		required_argument,	NULL, 'c' },
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
+	{ "max-line",		required_argument,	NULL, OPT_MAX_LINE },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
 	{ "timeout",		required_argument,	NULL, 'T' },
@@ -40,11 +42,13 @@ static const struct option longopts[] = {
 
 static const struct cmd self = {
 	"usage: mcp-run [-hu] [-c FILE] [--errors=json|text] "
-	"[--protocol VERSION]\n"
-	"               [--server NAME=COMMAND] [-T SECONDS] [FILE ...]\n"
-	"       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] "
+	"[--max-line SIZE]\n"
+	"               [--protocol VERSION] [--server NAME=COMMAND] "
 	"[-T SECONDS]\n"
-	"               [NAME ...]\n"
+	"               [FILE ...]\n"
+	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
+	"[--server NAME=COMMAND]\n"
+	"               [-T SECONDS] [NAME ...]\n"
 	"       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]\n",
 	"0 every call succeeded, 1 a call failed or was refused (a name was "
 	"not listed), 2 usage, 3 trouble"
@@ -98,6 +102,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_LIST_TOOLS:
 			list = 1;
+			break;
+		case OPT_MAX_LINE:
+			if ((m.max_line = num_size(optarg)) == 0)
+				cmd_usagex("--max-line must be a positive size "
+				    "in bytes (K, M, G allowed), not \"%s\"",
+				    optarg);
 			break;
 		case OPT_PROTOCOL:
 			if (mcp_proto_arg(&m, optarg) != 0)

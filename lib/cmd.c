@@ -1,4 +1,5 @@
 /* cmd: program name, help, version, usage and the loop over operands. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,11 +14,15 @@
 
 static const struct cmd	*self;
 static const char	*sub;		/* the command of a tool of several */
+static int		 out_said;	/* a failed write to stdout was told */
 
 /*
  * Names the program after argv[0] (getopt's own messages too), and
  * ignores SIGXFSZ, so that a file grown past `ulimit -f` is a failed
- * write (status 3) rather than a killed tool. SIGPIPE keeps its default.
+ * write (status 3) rather than a killed tool. SIGPIPE keeps its default,
+ * so that `tool | head` ends quietly; a tool that starts commands has
+ * proc_init catch it, and a closed pipe is then a failed write, which
+ * cmd_write reports (llmkit(7)).
  */
 void
 cmd_init(const struct cmd *c, char *argv[])
@@ -155,6 +160,50 @@ cmd_loop(int argc, char *argv[], cmd_process_fn *fn, void *arg)
 	return status;
 }
 
+/*
+ * Says that standard output failed, with the reason the failed call gave
+ * (so that no later system call's errno stands in for it), once.
+ */
+static int
+out_failed(int e)
+{
+	if (!out_said) {
+		out_said = 1;
+		errno = e != 0 ? e : EIO;
+		diag_warn("<stdout>");
+	}
+	return DIAG_TROUBLE;
+}
+
+/*
+ * Writes n bytes on standard output, through its buffer. A failure (a
+ * full disk; with SIGPIPE caught, a reader that has gone) is reported at
+ * once, "tool: <stdout>: Broken pipe", and once. Returns DIAG_OK or
+ * DIAG_TROUBLE.
+ */
+int
+cmd_write(const void *p, size_t n)
+{
+	if (ferror(stdout))
+		return DIAG_TROUBLE;
+	errno = 0;
+	if (io_write(p, n, stdout) != 0)
+		return out_failed(errno);
+	return DIAG_OK;
+}
+
+/* Flushes standard output, as cmd_write writes. */
+int
+cmd_flush(void)
+{
+	if (ferror(stdout))
+		return DIAG_TROUBLE;
+	errno = 0;
+	if (fflush(stdout) != 0)
+		return out_failed(errno);
+	return DIAG_OK;
+}
+
 /* cmd_loop, then the status with standard output closed and checked. */
 int
 cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
@@ -162,9 +211,15 @@ cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
 	return cmd_exit(cmd_loop(argc, argv, fn, arg));
 }
 
-/* A tool's last step: standard output flushed and closed, checked. */
+/*
+ * A tool's last step: standard output flushed and closed, checked; a
+ * failure that cmd_write or cmd_flush told already is not told again.
+ */
 int
 cmd_exit(int status)
 {
-	return diag_max(status, io_fshut(stdout, "<stdout>"));
+	if (!out_said)
+		return diag_max(status, io_fshut(stdout, "<stdout>"));
+	(void)fclose(stdout);
+	return DIAG_TROUBLE;
 }

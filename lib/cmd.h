@@ -53,6 +53,8 @@ void		 cmd_usagex(const char *, ...)
 int		 cmd_loop(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operands(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operand(const char *, cmd_process_fn *, void *);
+int		 cmd_write(const void *, size_t);
+int		 cmd_flush(void);
 int		 cmd_exit(int);
 
 #endif

@@ -2,7 +2,10 @@
  * mcp: the servers' lives (start, the lifecycle, stop), the JSON-RPC
  * conversation with them, the routing of a call, and its event.
  */
+#include <sys/ioctl.h>
+
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,8 @@
 #include "xalloc.h"
 
 #define CHUNK	65536
+#define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
+#define BIG	(16 * CHUNK)	/* a buffer given back once it is empty */
 
 /* How a request ended. */
 enum {
@@ -37,7 +42,8 @@ enum {
 	F_DIED,			/* the server ended */
 	F_BROKEN,		/* the server wrote what is not JSON-RPC */
 	F_CAUGHT,		/* a stop signal came */
-	F_TROUBLE		/* the server cannot be started or spoken to */
+	F_TROUBLE,		/* the server cannot be started or spoken to */
+	F_LONG			/* the server wrote a line past --max-line */
 };
 
 struct reply {
@@ -47,6 +53,7 @@ struct reply {
 	json_t		*result;
 	json_t		*error;
 	struct buf	 why;		/* R_FAIL: what happened */
+	int		 unread;	/* F_DIED: the request was never read */
 };
 
 static void	vfail(struct reply *, int, const char *, va_list)
@@ -70,6 +77,7 @@ reply_reset(struct reply *r)
 	r->doc = r->result = r->error = NULL;
 	r->kind = R_PENDING;
 	r->fail = 0;
+	r->unread = 0;
 	buf_reset(&r->why);
 }
 
@@ -101,6 +109,49 @@ rpc_error_text(struct buf *b, const json_t *error)
 	    (long long)json_number_value(json_object_get(error, "code")));
 }
 
+/*
+ * How much of its input server s may have read, in s->took, as the pipe
+ * to it is about to be closed: all that was written to it, unless no
+ * process holds the pipe's other end any more (it has ended, and left
+ * nothing that reads for it), when what the pipe still holds was never
+ * read. With wait, while a call is waited on whose bytes may all be in
+ * the pipe still, the last reader (a process on its way out) is given up
+ * to MCP_GRACE seconds to let go. A pipe that cannot tell what it holds
+ * (FIONREAD on its writing end is Linux's) counts as read.
+ */
+static void
+measure(struct mcp_server *s, int wait)
+{
+	struct pollfd p[2];
+	double until = now() + MCP_GRACE, t;
+	unsigned long long left;
+	int unread;
+
+	if (s->ch.in == -1)
+		return;		/* measured as it was closed */
+	s->took = s->wrote;
+	for (;;) {
+		if (ioctl(s->ch.in, FIONREAD, &unread) == -1 || unread < 0 ||
+		    (unsigned long long)unread > s->wrote)
+			return;
+		left = s->wrote - (unsigned long long)unread;
+		p[0].fd = s->ch.in;
+		p[0].events = 0;
+		if (poll(p, 1, 0) == 1 && (p[0].revents & POLLERR) != 0) {
+			s->took = left;
+			return;
+		}
+		if (!wait || s->call_at == NONE || left > s->call_at ||
+		    proc_caught() || (t = now()) >= until)
+			return;
+		p[1].fd = proc_wakefd();
+		p[1].events = POLLIN;
+		if (poll(p, 2, (int)((until - t) * 1000) + 1) > 0 &&
+		    p[1].revents != 0)
+			proc_woken();
+	}
+}
+
 /* Writes what is waiting for the server; a closed pipe drops it. */
 static void
 flush_out(struct mcp_server *s)
@@ -110,14 +161,17 @@ flush_out(struct mcp_server *s)
 	while (s->woff < s->wbuf.len && s->ch.in != -1) {
 		n = proc_write(s->ch.in, s->wbuf.data + s->woff,
 		    s->wbuf.len - s->woff);
-		if (n > 0)
+		if (n > 0) {
 			s->woff += (size_t)n;
-		else if (n == -1 && errno == EINTR)
+			s->wrote += (unsigned long long)n;
+		} else if (n == -1 && errno == EINTR)
 			continue;
 		else if (n == -1 && errno == EAGAIN)
 			return;
-		else
+		else {
+			measure(s, 0);
 			proc_close_in(&s->ch);
+		}
 	}
 	buf_reset(&s->wbuf);
 	s->woff = 0;
@@ -182,14 +236,47 @@ send_notification(struct mcp_server *s, const char *method, json_t *params)
 	send_msg(s, msg);
 }
 
-/* Says a line of the server's (len bytes) through the note function. */
-static void
-note(struct mcp *m, struct mcp_server *s, const char *text, size_t len)
+/* How much of text (len bytes) to keep for at most max: whole characters. */
+static size_t
+cut_at(const char *text, size_t len, size_t max)
 {
-	if (len > 0 && text[len - 1] == '\r')
+	size_t keep = max;
+	int i;
+
+	if (len <= max)
+		return len;
+	for (i = 0; i < 3 && keep > 1 &&
+	    ((unsigned char)text[keep] & 0xC0) == 0x80; i++)
+		keep--;
+	return keep;
+}
+
+/*
+ * Says a line of the server's (len bytes, and cut more that were dropped
+ * before they were kept) through the note function: its first
+ * MCP_ERR_LINE bytes at most, and then how many more were cut.
+ */
+static void
+note(struct mcp *m, struct mcp_server *s, const char *text, size_t len,
+    size_t cut)
+{
+	struct buf b = BUF_INIT;
+	size_t keep;
+
+	if (cut == 0 && len > 0 && text[len - 1] == '\r')
 		len--;
-	if (m->note != NULL)
+	keep = cut_at(text, len, MCP_ERR_LINE);
+	cut += len - keep;
+	if (m->note == NULL)
+		return;
+	if (cut == 0) {
 		m->note(m->note_arg, s->name, text, len);
+		return;
+	}
+	buf_add(&b, text, keep);
+	buf_printf(&b, "... (%zu more bytes cut)", cut);
+	m->note(m->note_arg, s->name, b.data, b.len);
+	buf_free(&b);
 }
 
 /* A log message: "LEVEL: DATA", DATA as is when a string, else JSON. */
@@ -208,7 +295,7 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 		buf_add(&b, json_string_value(data), json_string_length(data));
 	else if (data != NULL)
 		jsonw_stringify(&b, data);
-	note(m, s, b.data, b.len);
+	note(m, s, b.data, b.len, 0);
 	buf_free(&b);
 }
 
@@ -314,27 +401,50 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 	mcp_msg_free(&msg);
 }
 
-/* Passes the complete lines of a server's standard error; at EOF, all. */
+/*
+ * Passes on the complete lines of a server's standard error; at EOF, the
+ * rest too. Of a line, the first MCP_ERR_LINE bytes are kept, and what
+ * comes after them, up to its end, is counted and dropped as it comes:
+ * a server's standard error holds no more memory than that, however long
+ * its lines. While ecut is not 0, ebuf's first escan bytes are the kept
+ * part of a line that was cut; otherwise its first escan bytes hold no
+ * newline.
+ */
 static void
 err_lines(struct mcp *m, struct mcp_server *s, int eof)
 {
+	struct buf *b = &s->ebuf;
+	size_t off = 0, from = s->escan, end, keep;
 	char *nl;
-	size_t off = 0;
 
-	if (s->ebuf.len == 0)
+	if (b->len == 0)
 		return;
-	while ((nl = memchr(s->ebuf.data + off, '\n', s->ebuf.len - off))
-	    != NULL) {
-		note(m, s, s->ebuf.data + off, (size_t)(nl - s->ebuf.data) -
-		    off);
-		off = (size_t)(nl - s->ebuf.data) + 1;
+	while ((nl = memchr(b->data + from, '\n', b->len - from)) != NULL) {
+		end = (size_t)(nl - b->data);
+		if (s->ecut > 0) {	/* its kept part, then all it cut */
+			note(m, s, b->data, s->escan, s->ecut + end -
+			    s->escan);
+			s->ecut = 0;
+		} else
+			note(m, s, b->data + off, end - off, 0);
+		off = from = end + 1;
 	}
-	if (eof && off < s->ebuf.len) {
-		note(m, s, s->ebuf.data + off, s->ebuf.len - off);
-		off = s->ebuf.len;
+	if (s->ecut > 0) {		/* the cut line goes on */
+		s->ecut += b->len - s->escan;
+		b->len = s->escan;
+	} else if (b->len - off > MCP_ERR_LINE) {
+		keep = cut_at(b->data + off, b->len - off, MCP_ERR_LINE);
+		s->ecut = b->len - off - keep;
+		b->len = off + keep;
 	}
-	memmove(s->ebuf.data, s->ebuf.data + off, s->ebuf.len - off);
-	s->ebuf.len -= off;
+	if (eof && (off < b->len || s->ecut > 0)) {
+		note(m, s, b->data + off, b->len - off, s->ecut);
+		s->ecut = 0;
+		off = b->len;
+	}
+	memmove(b->data, b->data + off, b->len - off);
+	b->len -= off;
+	s->escan = b->len;
 }
 
 /* Reads more of a pipe into b; 1 read, 0 nothing now, -1 its end. */
@@ -358,6 +468,21 @@ read_more(int *fd, struct buf *b)
 	return -1;
 }
 
+/*
+ * How many bytes pipe fd holds now; a chunk's worth when it cannot say.
+ * What is read of a server that has ended stops there, so that a process
+ * it left that keeps its pipes open and writes cannot keep us reading.
+ */
+static size_t
+pending(int fd)
+{
+	int n;
+
+	if (ioctl(fd, FIONREAD, &n) == -1 || n < 0)
+		return CHUNK;
+	return (size_t)n;
+}
+
 static void
 read_err(struct mcp *m, struct mcp_server *s)
 {
@@ -368,6 +493,24 @@ read_err(struct mcp *m, struct mcp_server *s)
 	rc = read_more(&s->ch.err, &s->ebuf);
 	if (rc != 0)
 		err_lines(m, s, rc == -1);
+}
+
+/* What the standard error of a server that has ended holds now, said. */
+static void
+err_now(struct mcp *m, struct mcp_server *s)
+{
+	size_t left, len;
+
+	if (s->ch.err != -1)
+		for (left = pending(s->ch.err); left > 0; ) {
+			len = s->ebuf.len;
+			if (read_more(&s->ch.err, &s->ebuf) != 1)
+				break;
+			len = s->ebuf.len - len;
+			left -= len < left ? len : left;
+			err_lines(m, s, 0);
+		}
+	err_lines(m, s, 1);
 }
 
 /* The servers being stopped, for drain. */
@@ -411,21 +554,22 @@ stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
 	for (i = 0; i < n; i++)
 		ch[i] = &set[i]->ch;
 	proc_end(ch, n, gentle, MCP_GRACE, drain, &st, ends);
-	if (res != NULL)
-		*res = ends[0];
 	for (i = 0; i < n; i++) {
 		s = set[i];
-		while (s->ch.err != -1 && read_more(&s->ch.err, &s->ebuf) > 0)
-			continue;
-		err_lines(m, s, 1);
+		if (!s->reaped)		/* else it was reaped before */
+			s->end = ends[i];
+		err_now(m, s);
 		proc_close(&s->ch);
 		s->running = 0;
 		s->modern = 0;
+		s->reaped = 0;
 		buf_reset(&s->wbuf);
-		buf_reset(&s->rbuf);
-		buf_reset(&s->ebuf);
-		s->woff = 0;
+		buf_free(&s->rbuf);
+		buf_free(&s->ebuf);
+		s->woff = s->rscan = s->escan = s->ecut = 0;
 	}
+	if (res != NULL)
+		*res = set[0]->end;
 	free(ch);
 	free(ends);
 }
@@ -451,52 +595,137 @@ ended(struct reply *r, const struct mcp_server *s,
 }
 
 /*
- * The lines of server s's output read so far; r fills with the answer
- * to request id of w. A server that broke the protocol is stopped, and
- * so is one whose output has ended.
+ * Whether the process of running server s has ended: reaped now or
+ * before, how in s->end; what it left in its group has been killed.
  */
-static void
+static int
+reaped(struct mcp_server *s)
+{
+	struct proc_result res;
+
+	if (!s->reaped && s->ch.pid != -1 && proc_reaped(&s->ch, &res)) {
+		s->end = res;
+		s->reaped = 1;
+	}
+	return s->reaped;
+}
+
+/*
+ * The lines of server s's output read so far, at eof the rest too; r
+ * fills with the answer to request id of w. The search for a newline
+ * goes on where it stopped. Returns 0, or -1 when s broke the protocol
+ * or wrote a line longer than m->max_line: it has been stopped, and the
+ * request of w failed if it was waiting for s.
+ */
+static int
 out_lines(struct mcp *m, struct mcp_server *s, int eof,
     struct mcp_server *w, long long id, struct reply *r)
 {
-	struct buf broke = BUF_INIT;
-	struct proc_result res;
+	struct buf broke = BUF_INIT, *b = &s->rbuf;
 	char *nl;
 	size_t off = 0, end;
+	int kind = F_BROKEN;
 
-	while (broke.len == 0 && off < s->rbuf.len) {
-		nl = memchr(s->rbuf.data + off, '\n', s->rbuf.len - off);
-		if (nl == NULL && !eof)
+	while (broke.len == 0 && off < b->len) {
+		nl = memchr(b->data + s->rscan, '\n', b->len - s->rscan);
+		end = nl != NULL ? (size_t)(nl - b->data) : b->len;
+		if (end - off > m->max_line) {
+			kind = F_LONG;
+			buf_printf(&broke, "server %s wrote a line longer than "
+			    "--max-line (%zu bytes)", s->name, m->max_line);
+			if (s != w || r->kind != R_PENDING) {
+				diag_warnx("%s", buf_cstr(&broke));
+				m->trouble = 1;
+			}
 			break;
-		end = nl != NULL ? (size_t)(nl - s->rbuf.data) : s->rbuf.len;
-		handle_line(m, s, s->rbuf.data + off, end - off, w, id, r,
-		    &broke);
-		off = nl != NULL ? end + 1 : end;
-	}
-	if (off > 0) {
-		memmove(s->rbuf.data, s->rbuf.data + off, s->rbuf.len - off);
-		s->rbuf.len -= off;
+		}
+		if (nl == NULL && !eof) {
+			s->rscan = b->len;
+			break;
+		}
+		handle_line(m, s, b->data + off, end - off, w, id, r, &broke);
+		off = s->rscan = nl != NULL ? end + 1 : end;
 	}
 	if (broke.len > 0) {
 		stop(m, s, 0, NULL);
 		if (s == w && r->kind == R_PENDING)
-			fail(r, F_BROKEN, "%s", buf_cstr(&broke));
-	} else if (eof) {
-		memset(&res, 0, sizeof(res));
-		stop(m, s, 1, &res);
-		if (s == w && r->kind == R_PENDING)
-			ended(r, s, &res);
+			fail(r, kind, "%s", buf_cstr(&broke));
+		buf_free(&broke);
+		return -1;
 	}
-	buf_free(&broke);
+	if (off > 0) {
+		memmove(b->data, b->data + off, b->len - off);
+		b->len -= off;
+		s->rscan -= off;
+	}
+	if (b->cap > BIG && b->len <= CHUNK) {	/* a long line's room */
+		memset(&broke, 0, sizeof(broke));
+		buf_add(&broke, b->data, b->len);
+		buf_free(b);
+		*b = broke;
+	}
+	return 0;
+}
+
+/*
+ * Server s has ended, or has closed its output: what it may have read
+ * of its input is measured, it is stopped (what is left of its group
+ * ends), and the request of w fails if it was waiting for s, unread set
+ * when the request was never read.
+ */
+static void
+finish(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
+    struct reply *r)
+{
+	struct proc_result res;
+	int waited = s == w && r->kind == R_PENDING, unread;
+
+	measure(s, waited);
+	unread = s->call_at != NONE && s->took <= s->call_at;
+	memset(&res, 0, sizeof(res));
+	stop(m, s, 1, &res);
+	if (waited) {
+		ended(r, s, &res);
+		r->unread = unread;
+	}
+}
+
+/*
+ * Server s's process has ended, while a process it left may hold its
+ * output open: what the pipes hold now is read (what it wrote before it
+ * ended is not lost), and it is finished.
+ */
+static void
+gone(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
+    long long id, struct reply *r)
+{
+	size_t left, len;
+
+	if (s->ch.out != -1)
+		for (left = pending(s->ch.out); left > 0; ) {
+			len = s->rbuf.len;
+			if (read_more(&s->ch.out, &s->rbuf) != 1)
+				break;
+			len = s->rbuf.len - len;
+			left -= len < left ? len : left;
+			if (out_lines(m, s, 0, w, id, r) != 0)
+				return;
+		}
+	if (out_lines(m, s, 1, w, id, r) == 0)
+		finish(m, s, w, r);
 }
 
 /*
  * Listens to every running server until the answer to request id of w
  * has come, or until the deadline (fail F_TIMEOUT), or until w ended
- * (F_DIED) or broke the protocol (F_BROKEN), or a stop signal came
- * (F_CAUGHT). Meanwhile the servers' requests are answered, their log
- * messages and standard error said. With w NULL (and deadline 0), until
- * infd is readable: returns 1 then, and 0 after a stop signal.
+ * (F_DIED), broke the protocol (F_BROKEN) or wrote too long a line
+ * (F_LONG), or a stop signal came (F_CAUGHT). Meanwhile the servers'
+ * requests are answered, their log messages and standard error said, and
+ * the end of each noticed: the end of its output, or of its process even
+ * while a process it left holds its output open. With w NULL and
+ * deadline 0, until infd is readable: returns 1 then, and 0 after a stop
+ * signal; with deadline -1, what the servers have done so far is taken
+ * in, without waiting.
  */
 static int
 pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
@@ -506,7 +735,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 	struct mcp_server *s;
 	size_t i, np;
 	double t;
-	int ms, rc, ready = 0;
+	int ms, rc, ready = 0, rounds = 0;
 
 	p = xcalloc(3 * m->n + 2, sizeof(*p));
 	while (r->kind == R_PENDING) {
@@ -516,6 +745,11 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			    proc_caught());
 			break;
 		}
+		for (i = 0; i < m->n; i++)
+			if (m->v[i].running && reaped(&m->v[i]))
+				gone(m, &m->v[i], w, id, r);
+		if (r->kind != R_PENDING)
+			break;
 		if (w != NULL && !w->running) {
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
@@ -540,24 +774,28 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			    s->ch.in : -1;
 			p[np++].events = POLLOUT;
 		}
-		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 : -1;
-		if (poll(p, np, ms) <= 0)
+		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 :
+		    deadline < 0 ? 0 : -1;
+		rc = poll(p, np, ms);
+		if (deadline < 0 && (rc == 0 || ++rounds > 8))
+			break;
+		if (rc <= 0)
 			continue;
 		if (p[0].revents != 0)
 			proc_woken();
 		for (i = 0; i < m->n; i++) {
 			s = &m->v[i];
-			if (!s->running)
-				continue;
-			if (p[4 + 3 * i].revents != 0)
+			if (s->running && p[4 + 3 * i].revents != 0)
 				flush_out(s);
-			if (p[3 + 3 * i].revents != 0)
+			if (s->running && p[3 + 3 * i].revents != 0)
 				read_err(m, s);
-			if (p[2 + 3 * i].revents != 0 && s->ch.out != -1) {
-				rc = read_more(&s->ch.out, &s->rbuf);
-				if (rc != 0)
-					out_lines(m, s, rc == -1, w, id, r);
-			}
+			if (!s->running || p[2 + 3 * i].revents == 0 ||
+			    s->ch.out == -1)
+				continue;
+			rc = read_more(&s->ch.out, &s->rbuf);
+			if (rc != 0 && out_lines(m, s, rc == -1, w, id, r) ==
+			    0 && rc == -1)
+				finish(m, s, w, r);
 		}
 		if (infd != -1 && p[1].revents != 0) {
 			ready = 1;
@@ -566,6 +804,23 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 	}
 	free(p);
 	return ready;
+}
+
+/*
+ * Takes in what the servers have done meanwhile, without waiting: the
+ * lines they wrote, and the end of one that has ended, which is then
+ * started again when it is needed rather than sent a call it will never
+ * read.
+ */
+static void
+settle(struct mcp *m)
+{
+	struct reply r;
+
+	memset(&r, 0, sizeof(r));
+	pump(m, NULL, 0, -1, &r, -1);
+	reply_reset(&r);
+	buf_free(&r.why);
 }
 
 /*
@@ -636,7 +891,7 @@ lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
 	} else if (r->fail == F_TIMEOUT)
 		trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
 		    what, m->timeout);
-	else if (r->fail == F_DIED) {
+	else if (r->fail == F_DIED || r->fail == F_LONG) {
 		buf_adds(&b, buf_cstr(&r->why));
 		trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
 	} else if (r->fail == F_BROKEN) {
@@ -646,23 +901,39 @@ lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
 	buf_free(&b);
 }
 
+/*
+ * Takes child ch, just started, as the process of server s, which is not
+ * running: a new life, no revision agreed yet. A test may start a server
+ * its own way and attach it.
+ */
+void
+mcp_attach(struct mcp_server *s, const struct proc_child *ch)
+{
+	s->ch = *ch;
+	s->running = 1;
+	s->modern = 0;
+	s->reaped = 0;
+	s->next_id = 0;
+	s->last_sent = 0;
+	s->wrote = 0;
+	s->took = s->call_at = NONE;
+}
+
 static int
 spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
+	struct proc_child ch;
 	char **env;
 	size_t i;
 	int rc;
 
 	env = mcp_environment(s);
-	rc = proc_spawn(s->argv, s->cwd, env, &s->ch);
+	rc = proc_spawn(s->argv, s->cwd, env, &ch);
 	for (i = 0; env[i] != NULL; i++)
 		free(env[i]);
 	free(env);
 	if (rc == 0) {
-		s->running = 1;
-		s->modern = 0;
-		s->next_id = 0;
-		s->last_sent = 0;
+		mcp_attach(s, &ch);
 		return 0;
 	}
 	if (rc == PROC_NOCWD)
@@ -848,6 +1119,8 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 
 	if (s->tools != NULL)
 		return 0;
+	if (s->running)
+		settle(m);
 	if (!s->running && start(m, s, r) != 0)
 		return -1;
 	tools = json_array();
@@ -1097,8 +1370,11 @@ incomplete(struct mcp_outcome *o, const json_t *result)
 }
 
 /*
- * Runs call c: routes it, starts its server if it is not running, sends
- * tools/call and waits for the answer. o (initialised by the caller)
+ * Runs call c: routes it, starts its server if it is not running (or
+ * has ended since its last call), sends tools/call and waits for the
+ * answer. A server that ends without having read any of the call (its
+ * bytes all still in the pipe) is started again and sent it, once; one
+ * that read it, even in part, fails it. o (initialised by the caller)
  * gets the event line and, for a failed call, its message; o->status is
  * 0, 1 for a failed or refused call, 3 when the server could not be
  * started or broke the protocol. After a stop signal o->record is empty.
@@ -1110,6 +1386,7 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	struct mcp_server *s;
 	json_t *params;
 	long long id;
+	int again = 1;
 
 	memset(&r, 0, sizeof(r));
 	o->status = DIAG_OK;
@@ -1122,11 +1399,20 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 		goto out;
 	}
 	o->server = s->name;
+send:
+	if (s->running)
+		settle(m);
 	if (!s->running && start(m, s, &r) != 0)
 		goto failed;
 	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
 	    c->args);
+	s->call_at = s->wrote + (s->wbuf.len - s->woff);
 	id = request(m, s, "tools/call", params, m->timeout, &r);
+	s->call_at = NONE;
+	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
+		again = 0;
+		goto send;
+	}
 	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
 		o->status = DIAG_INVALID;
 		error_event(o, c, s);
@@ -1152,8 +1438,11 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 		error_event(o, c, s);
 		goto out;
 	}
-	if (r.fail == F_DIED) {
-		buf_printf(&o->message, "%s during the call", buf_cstr(&r.why));
+	if (r.fail == F_DIED || r.fail == F_LONG) {
+		buf_adds(&o->message, buf_cstr(&r.why));
+		if (r.fail == F_DIED)
+			buf_adds(&o->message, r.unread ?
+			    " before it read the call" : " during the call");
 		o->status = DIAG_INVALID;
 		error_event(o, c, s);
 		goto out;
@@ -1244,6 +1533,8 @@ mcp_free(struct mcp *m)
 	for (i = 0; i < m->n; i++)
 		mcp_server_clear(&m->v[i]);
 	free(m->v);
+	free(m->slots);
 	m->v = NULL;
-	m->n = 0;
+	m->slots = NULL;
+	m->n = m->cap = m->nslots = 0;
 }

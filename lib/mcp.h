@@ -23,6 +23,8 @@
 #define MCP_DISCOVER_TIMEOUT	5.0	/* the most the probe waits */
 #define MCP_GRACE		2.0	/* each step of a server's shutdown */
 #define MCP_MAX_PAGES		1000	/* tools/list pages of one server */
+#define MCP_MAX_LINE		((size_t)64 << 20)	/* --max-line */
+#define MCP_ERR_LINE		4096	/* bytes of a server's line said */
 
 /* --protocol: negotiate, or pin an era. */
 enum mcp_proto {
@@ -40,12 +42,20 @@ struct mcp_server {
 	struct proc_child ch;
 	int		  running;
 	int		  modern;	/* the 2026-07-28 era was agreed */
+	int		  reaped;	/* its process has ended, as end says */
+	struct proc_result end;
 	long long	  next_id;
 	long long	  last_sent;	/* the request last sent, if a line's last */
 	struct buf	  wbuf;		/* messages not yet written */
 	size_t		  woff;
+	unsigned long long wrote;	/* bytes written to its input */
+	unsigned long long took;	/* of them, those it may have read */
+	unsigned long long call_at;	/* where the call waited on begins */
 	struct buf	  rbuf;		/* its standard output, a line's start */
+	size_t		  rscan;	/* rbuf up to here holds no newline */
 	struct buf	  ebuf;		/* its standard error, a line's start */
+	size_t		  escan;	/* see err_lines */
+	size_t		  ecut;		/* bytes cut from ebuf's line */
 	json_t		 *tools;	/* its tools, once listed */
 };
 
@@ -56,6 +66,10 @@ typedef void	mcp_note_fn(void *, const char *server, const char *text,
 struct mcp {
 	struct mcp_server *v;		/* sorted by name */
 	size_t		   n;
+	size_t		   cap;		/* room in v */
+	size_t		  *slots;	/* by names' hashes: index + 1, or 0 */
+	size_t		   nslots;	/* a power of two, or 0 */
+	size_t		   max_line;	/* the longest line of a server's */
 	double		   timeout;
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */
@@ -138,6 +152,7 @@ void	 mcp_msg_free(struct mcp_msg *);
 int	 mcp_legacy_version(const json_t *);
 const json_t *mcp_unsupported(const json_t *);
 enum mcp_era mcp_discover_era(const json_t *, const json_t *);
+void	 mcp_attach(struct mcp_server *, const struct proc_child *);
 void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 	    struct mcp_outcome *);
 int	 mcp_list_tools(struct mcp *, struct buf *);

@@ -3,6 +3,7 @@
  * --server NAME=COMMAND), the tool calls of its input records, and the
  * messages a server sends. None of it starts anything.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ mcp_init(struct mcp *m)
 	memset(m, 0, sizeof(*m));
 	m->timeout = MCP_TIMEOUT;
 	m->proto = MCP_PROTO_AUTO;
+	m->max_line = MCP_MAX_LINE;
 }
 
 /* An error at the value the JSON Pointer ptr names ("" the whole). */
@@ -114,30 +116,84 @@ mcp_server_clear(struct mcp_server *s)
 	memset(s, 0, sizeof(*s));
 }
 
-struct mcp_server *
-mcp_find(struct mcp *m, const char *name)
+/* FNV-1a of a server's name: its slot in the index. */
+static size_t
+name_hash(const char *name)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* Puts server i in the index, which has room for it. */
+static void
+index_put(struct mcp *m, size_t i)
+{
+	size_t h;
+
+	for (h = name_hash(m->v[i].name); m->slots[h & (m->nslots - 1)] != 0;
+	    h++)
+		continue;
+	m->slots[h & (m->nslots - 1)] = i + 1;
+}
+
+/*
+ * Indexes the servers by name anew, in a table at most half full, so
+ * that declaring and finding them takes a time that grows with their
+ * number, not with its square.
+ */
+static void
+index_servers(struct mcp *m)
 {
 	size_t i;
 
+	if (m->nslots < 2 * (m->n + 1)) {
+		free(m->slots);
+		for (m->nslots = m->nslots > 0 ? m->nslots : 16;
+		    m->nslots < 2 * (m->n + 1); m->nslots *= 2)
+			continue;
+		m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	} else
+		memset(m->slots, 0, m->nslots * sizeof(*m->slots));
 	for (i = 0; i < m->n; i++)
-		if (strcmp(m->v[i].name, name) == 0)
-			return &m->v[i];
-	return NULL;
+		index_put(m, i);
 }
 
+struct mcp_server *
+mcp_find(struct mcp *m, const char *name)
+{
+	size_t h, at;
+
+	if (m->nslots == 0)
+		return NULL;
+	for (h = name_hash(name); (at = m->slots[h & (m->nslots - 1)]) != 0;
+	    h++)
+		if (strcmp(m->v[at - 1].name, name) == 0)
+			return &m->v[at - 1];
+	return NULL;
+}
 
 static struct mcp_server *
 add_server(struct mcp *m, const char *name, const char *file)
 {
 	struct mcp_server *s;
 
-	m->v = xreallocarray(m->v, m->n + 1, sizeof(*m->v));
+	if (m->n == m->cap) {
+		m->cap = m->cap > 0 ? 2 * m->cap : 8;
+		m->v = xreallocarray(m->v, m->cap, sizeof(*m->v));
+	}
 	s = &m->v[m->n++];
 	memset(s, 0, sizeof(*s));
 	s->name = xstrdup(name);
 	s->file = file;
 	s->ch.pid = -1;
 	s->ch.in = s->ch.out = s->ch.err = -1;
+	if (m->nslots < 2 * (m->n + 1))
+		index_servers(m);
+	else
+		index_put(m, m->n - 1);
 	return s;
 }
 
@@ -401,6 +457,7 @@ mcp_config_load(struct mcp *m, const char *file, const char *text,
 	for (i = had; i < m->n; i++)
 		mcp_server_clear(&m->v[i]);
 	m->n = had;
+	index_servers(m);
 	return -1;
 }
 
@@ -502,6 +559,7 @@ mcp_sort(struct mcp *m)
 {
 	if (m->n > 1)
 		qsort(m->v, m->n, sizeof(*m->v), by_name);
+	index_servers(m);
 }
 
 /*
@@ -512,21 +570,27 @@ mcp_sort(struct mcp *m)
 const char *
 mcp_keep(struct mcp *m, char *const names[], size_t n)
 {
+	struct mcp_server *s;
+	unsigned char *named;
 	size_t i, j, kept = 0;
 
-	for (j = 0; j < n; j++)
-		if (mcp_find(m, names[j]) == NULL)
+	named = xcalloc(m->n + 1, 1);
+	for (j = 0; j < n; j++) {
+		if ((s = mcp_find(m, names[j])) == NULL) {
+			free(named);
 			return names[j];
+		}
+		named[s - m->v] = 1;
+	}
 	for (i = 0; i < m->n; i++) {
-		for (j = 0; j < n; j++)
-			if (strcmp(m->v[i].name, names[j]) == 0)
-				break;
-		if (j == n)
+		if (!named[i])
 			mcp_server_clear(&m->v[i]);
 		else
 			m->v[kept++] = m->v[i];
 	}
+	free(named);
 	m->n = kept;
+	index_servers(m);
 	return NULL;
 }
 

@@ -14,7 +14,6 @@
 #include "buf.h"
 #include "cmd.h"
 #include "diag.h"
-#include "io.h"
 #include "jsonx.h"
 #include "mcp.h"
 #include "src.h"
@@ -100,8 +99,8 @@ one_line(struct run *r, struct src *src)
 		at(src, off, c.ptr_tool, "mcp-failed", buf_cstr(&text));
 		buf_free(&text);
 	}
-	if (io_write(o.record.data, o.record.len, stdout) != 0 ||
-	    (r->unbuffered && fflush(stdout) != 0))
+	if (cmd_write(o.record.data, o.record.len) != DIAG_OK ||
+	    (r->unbuffered && cmd_flush() != DIAG_OK))
 		o.status = DIAG_TROUBLE;
 	mcp_call_free(&c);
 	json_decref(v);
@@ -134,7 +133,11 @@ process(FILE *fp, const char *name, void *arg)
 		    NULL;
 		if (nl == NULL && !eof) {
 			scan = in.len;
-			(void)fflush(stdout);	/* nothing waits in it meanwhile */
+			/* the events so far reach the reader before we wait */
+			if (cmd_flush() != DIAG_OK) {
+				status = DIAG_TROUBLE;
+				break;
+			}
 			if (mcp_wait(r->m, fileno(fp)) != 0)
 				break;
 			while ((n = read(fileno(fp), chunk, sizeof(chunk))) ==
@@ -184,13 +187,13 @@ mcp_run(struct mcp *m, enum mcp_run_mode mode, int unbuffered, int argc,
 
 	if (mode == MCP_RUN_SERVERS) {
 		status = mcp_list_servers(m, &out) > 0 ? DIAG_INVALID : DIAG_OK;
-		(void)io_write(out.data, out.len, stdout);
+		status = diag_max(status, cmd_write(out.data, out.len));
 		buf_free(&out);
 		return status;
 	}
 	if (mode == MCP_RUN_TOOLS) {
 		status = mcp_list_tools(m, &out) == 0 ? DIAG_OK : DIAG_TROUBLE;
-		(void)io_write(out.data, out.len, stdout);
+		status = diag_max(status, cmd_write(out.data, out.len));
 		buf_free(&out);
 	} else {
 		memset(&r, 0, sizeof(r));

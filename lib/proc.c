@@ -21,14 +21,17 @@
 
 /*
  * The signals whose default action ends a process and that may be caught,
- * but for SIGPIPE (see proc_run), SIGXFSZ (proc_ignore_xfsz) and those a
- * fault raises (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT):
- * each is sent on to the running command, and then ends us. The realtime
- * signals, SIGRTMIN to SIGRTMAX, are stop signals too.
+ * but for SIGXFSZ (proc_ignore_xfsz) and those a fault raises (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT): each is sent on to
+ * the running command, and then ends us. The realtime signals, SIGRTMIN
+ * to SIGRTMAX, are stop signals too, and so is SIGPIPE: caught, it lets
+ * a write of ours to a closed pipe fail with EPIPE, an output failure the
+ * caller reports and ends on once its commands have been stopped, where
+ * its default action would end us at once and leave them running.
  */
 static const int stop_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGVTALRM, SIGPROF, SIGXCPU,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGPIPE,
 #ifdef SIGPOLL
 	SIGPOLL,
 #endif
@@ -127,7 +130,10 @@ proc_ignore_xfsz(void)
 /*
  * Installs the handlers. A stop signal that was ignored when we started
  * (a command run with nohup, or in the background of a script) stays
- * ignored, as the shell meant. Returns -1 with errno on failure.
+ * ignored, as the shell meant. From now on a write of ours to a pipe
+ * whose reader has gone fails with EPIPE rather than ending us with our
+ * commands still running: the caller reports it as a failed write, and
+ * stops its commands before it ends. Returns -1 with errno on failure.
  */
 int
 proc_init(void)
@@ -152,9 +158,7 @@ proc_init(void)
 		if (catch_signal(signo, &sa) == -1)
 			return -1;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-	if (sigaction(SIGCHLD, &sa, &old_act[SIGCHLD]) == -1)
-		return -1;
-	return sigaction(SIGPIPE, NULL, &old_act[SIGPIPE]);
+	return sigaction(SIGCHLD, &sa, &old_act[SIGCHLD]);
 }
 
 /* The stop signal that arrived, or 0. */
@@ -253,7 +257,6 @@ child(char *const argv[], int in, int out, int eout, int err,
 		if (handled[signo])
 			sigaction(signo, &old_act[signo], NULL);
 	sigaction(SIGCHLD, &old_act[SIGCHLD], NULL);
-	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	if (xfsz_saved)
 		sigaction(SIGXFSZ, &old_act[SIGXFSZ], NULL);
 	sigemptyset(&none);
@@ -591,7 +594,6 @@ proc_run_err(char *const argv[], const void *input, size_t len,
     struct buf *answer, size_t max, double timeout,
     const struct proc_err *perr, struct proc_result *res)
 {
-	struct sigaction sa;
 	struct run r;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	int eout[2] = { -1, -1 };
@@ -611,18 +613,6 @@ proc_run_err(char *const argv[], const void *input, size_t len,
 	if (perr != NULL && (pipe(eout) == -1 ||
 	    set_flags(eout[0], FD_CLOEXEC, O_NONBLOCK) == -1))
 		goto out;
-	/*
-	 * SIGPIPE from another process is a stop signal while the command
-	 * runs; the one a command that stops reading raises is not (feed).
-	 */
-	if (old_act[SIGPIPE].sa_handler != SIG_IGN) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESTART;
-		if (sigaction(SIGPIPE, &sa, NULL) == -1)
-			goto out;
-	}
 	if ((rc = fork_child(argv, NULL, NULL, in, out, eout, err,
 	    &r.pid)) != 0)
 		goto out;
@@ -649,7 +639,6 @@ out:
 	close_pipe(out);
 	close_pipe(eout);
 	close_pipe(err);
-	sigaction(SIGPIPE, &old_act[SIGPIPE], NULL);
 	errno = saved;
 	return rc;
 }

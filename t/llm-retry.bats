@@ -835,12 +835,12 @@ llm-retry: attempt 2: the model command wrote no answer
 	same err ''
 }
 
-@test "llm-retry | head -c 1 ends quietly, of SIGPIPE" {
+@test "llm-retry | head -c 1: the closed pipe is a failed write, status 3" {
 	head -c 5000000 /dev/urandom >big.answer
 	llm-retry -c 'exit 0' -- cat big.answer </dev/null 2>err | head -c 1 >first
 	status=${PIPESTATUS[0]}
-	status_is 141
-	same err ''
+	status_is 3
+	same err $'llm-retry: <stdout>: Broken pipe\n'
 	same_file first <(head -c 1 big.answer)
 }
 
@@ -1454,4 +1454,51 @@ F1
 	    -c 'exit 0' --delay=1s -- "$FAKE" m
 	usage_error '-d must be a number of seconds from 0 to 86400, not "1s"' \
 	    -c 'exit 0' -d 1s -- "$FAKE" m
+}
+
+# ------------------------------------------------ a closed standard output
+
+# CLOSE_READER: the reader of a pipe that lets go of it at once and then
+# makes the file "closed", which the commands below wait for: whatever
+# llm-retry writes afterwards goes to a pipe without a reader.
+CLOSE_READER='exec 0<&-; touch closed'
+# LEAVES: a command line for sh -c that leaves a process naming this
+# test's directory running in its group, waits for "closed", copies its
+# input away and writes $1; nothing_left finds the process if it is not
+# stopped.
+LEAVES='sh -c "sleep 300; :" "$PWD/left" & until [ -e closed ]; do sleep 0.05; done; cat >/dev/null; printf "%s" "$1"'
+
+@test "an answer for a reader that has gone: status 3, the message, and nothing of the model or the check left" {
+	{ llm-retry -c "sh -c '$LEAVES' check ''" -- sh -c "$LEAVES" model A1 \
+	    </dev/null 2>err && echo 0 >st || echo $? >st; } |
+	    sh -c "$CLOSE_READER"
+	status=$(cat st)
+	status_is 3
+	same err $'llm-retry: <stdout>: Broken pipe\n'
+	nothing_left
+}
+
+@test "--emit-last for a reader that has gone: status 3 after the final failure" {
+	{ llm-retry -n 1 --emit-last -c "sh -c '$LEAVES' check F1; exit 1" -- \
+	    sh -c "$LEAVES" model A1 </dev/null 2>err && echo 0 >st ||
+	    echo $? >st; } |
+	    sh -c "$CLOSE_READER"
+	status=$(cat st)
+	status_is 3
+	same err $'llm-retry: no answer accepted in 1 attempt; the last check said:\nF1\nllm-retry: <stdout>: Broken pipe\n'
+	nothing_left
+}
+
+@test "SIGPIPE from another process during the delay ends llm-retry by it, leaving nothing running" {
+	answer 1 'A1'
+	verdict 1 1 'F1'
+	answer 2 'A2'
+	background_retry -w 30 -c "'$FAKE' '$PWD/c'" -- "$FAKE" "$PWD/m"
+	wait_for c/status.1
+	wait_for c/pid.1
+	stop PIPE
+	status_is 141
+	same out ''
+	nothing_left
+	[ ! -e m/pid.2 ] || fail "the model was called again"
 }

@@ -18,10 +18,11 @@ MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
 EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
 SDK=$TOP/t/mcp/sdk-server.mjs
-USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--protocol VERSION]
-               [--server NAME=COMMAND] [-T SECONDS] [FILE ...]
-       mcp-run --list-tools [-c FILE] [--server NAME=COMMAND] [-T SECONDS]
-               [NAME ...]
+USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--max-line SIZE]
+               [--protocol VERSION] [--server NAME=COMMAND] [-T SECONDS]
+               [FILE ...]
+       mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
+               [-T SECONDS] [NAME ...]
        mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]'
 STARTING='everything: Starting default (STDIO) server...'
 FS_STARTING="fs: Secure MCP Filesystem Server running on stdio"
@@ -1101,4 +1102,318 @@ mcp-run: raw: tool "u": its input schema refers outside itself, to "https://exam
 	refute_output --partial 'root:'
 	assert_equal "$stderr" "tools-out.json:1:37: warning: tool \"t\" of server \"raw\" is left out: a reference of its input schema is refused: /properties/a/\$ref: cannot load \"file:///etc/passwd\": not a file below $PWD
 tools-out.json:1:205: warning: tool \"u\" of server \"raw\" is left out: a reference of its input schema is refused: /\$ref: cannot load \"https://example.com/s.json\": not a file below $PWD"
+}
+
+# ------------------------------------ what servers and pipes do to mcp-run
+# t/mcp/scripted-server.py and t/mcp/sh-server.sh: servers whose tools end
+# them, leave children behind, write endless lines; each reads its input
+# a line at a time, no more, and can log what it read.
+
+SCRIPTED=$TOP/t/mcp/scripted-server.py
+SHSERVER=$TOP/t/mcp/sh-server.sh
+
+# scall TOOL ARGUMENTS: a call of server s.
+scall() {
+	call s "$1" "$2"
+}
+
+# reads LOG: what a server read, a line each: "start" for each of its
+# starts, then each request's method, and a call's tool after it.
+reads() {
+	jq -R -r 'if startswith("start") then "start" else (fromjson |
+	    .method + (if .params.name then " " + .params.name else "" end))
+	    end' "$1"
+}
+
+# ended PID: process PID is gone, or a zombie, within 5 s.
+ended() {
+	local i st
+	for i in $(seq 50); do
+		st=$(ps -o stat= -p "$1") || return 0
+		case $st in Z*) return 0 ;; esac
+		sleep 0.1
+	done
+	fail "process $1 is still running: $(ps -o pid=,args= -p "$1")"
+}
+
+# e N [CHAR]: N times CHAR (default e).
+e() {
+	local c=${2:-e}
+	head -c "$1" /dev/zero | tr '\0' x | sed "s/x/$c/g"
+}
+
+@test "a reader that has gone is a failed write: the servers stop as at the end of the input, status 3" {
+	{
+		scall echo '{"text":"one"}'
+		scall wait "{\"path\":\"$PWD/closed\"}"
+		scall echo '{"text":"three"}'
+	} >in.jsonl
+	# the server stays after the end of its input: SIGTERM ends it
+	{ mcp-run -u --server "s=python3 $SCRIPTED --log $PWD/s.log --linger" \
+	    in.jsonl 2>err && echo 0 >st || echo $? >st; } |
+	    { head -n 1 >first; exec 0<&-; touch closed; }
+	run -0 cat st
+	assert_output 3
+	run -0 cat first
+	assert_output "$(result call-0-1 echo s '"one"')"
+	run -0 cat err
+	assert_output 'mcp-run: <stdout>: Broken pipe'
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+tools/call echo
+tools/call wait'
+	ended "$(sed -n 's/^start //p' s.log)"
+}
+
+@test "without -u, a reader that has gone is found as the events are flushed before mcp-run waits for input" {
+	{
+		scall echo '{}'
+		until [ -e closed ]; do sleep 0.05; done
+		scall echo '{}'
+		sleep 0.5
+		scall echo '{}'
+	} | { mcp-run --server "s=sh $SHSERVER $PWD/s.log" 2>err &&
+	    echo 0 >st || echo $? >st; } |
+	    { head -n 1 >first; exec 0<&-; touch closed; }
+	run -0 cat st
+	assert_output 3
+	run -0 cat first
+	assert_output "$(result call-0-1 echo s '"echo 2"')"
+	run -0 cat err
+	assert_output 'mcp-run: <stdout>: Broken pipe'
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+tools/call echo
+tools/call echo'
+}
+
+@test "SIGPIPE from another process stops the servers and mcp-run, status 3" {
+	coproc MCP { exec mcp-run -u --server "s=python3 $SCRIPTED --log $PWD/s.log" 2>err; }
+	scall echo '{"text":"a"}' >&"${MCP[1]}"
+	read -r -t 20 one <&"${MCP[0]}"
+	kill -PIPE "$MCP_PID"
+	local st=0
+	wait "$MCP_PID" || st=$?
+	assert_equal "$st" 3
+	assert_equal "$one" "$(result call-0-1 echo s '"a"')"
+	run -0 cat err
+	assert_output ''
+	ended "$(sed -n 's/^start //p' s.log)"
+}
+
+@test "a server that exits during a call while a child of its holds its output: the call fails at once, exited, and the child is ended" {
+	{
+		scall orphan "{\"status\":3,\"pidfile\":\"$PWD/orphan.pid\",\"note\":\"leaving\"}"
+		scall echo '{"text":"next"}'
+	} >in.jsonl
+	# without the fix the call would take all of -T and say "timed out"
+	run -1 --separate-stderr mcp-run -T 60 --server "s=python3 $SCRIPTED --log $PWD/s.log" in.jsonl
+	assert_output "$(failed call-0-1 orphan s '"server s exited with status 3 during the call"')
+$(result call-0-2 echo s '"next"')"
+	assert_equal "$stderr" 's: leaving
+in.jsonl:1:32: error: tool "orphan" on s failed: server s exited with status 3 during the call'
+	ended "$(cat orphan.pid)"
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+tools/call orphan
+start
+server/discover
+tools/call echo'
+}
+
+@test "a server that answers and exits while a child of its holds its output: the answer counts" {
+	{
+		scall orphan "{\"answer\":true,\"pidfile\":\"$PWD/orphan.pid\"}"
+		scall echo '{"text":"next"}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run -T 60 --server "s=python3 $SCRIPTED --log $PWD/s.log" in.jsonl
+	assert_output "$(result call-0-1 orphan s '"bye"')
+$(result call-0-2 echo s '"next"')"
+	assert_equal "$stderr" ''
+	ended "$(cat orphan.pid)"
+	run -0 grep -c '^start' s.log
+	assert_output 2
+}
+
+@test "a child that leaves the server's group and holds its output does not hold up the call" {
+	scall orphan "{\"status\":5,\"setsid\":true,\"pidfile\":\"$PWD/orphan.pid\"}" >in.jsonl
+	run -1 --separate-stderr mcp-run -T 60 --server "s=python3 $SCRIPTED" in.jsonl
+	# out of the group, it is not stopped with the server (CAVEATS)
+	kill "$(cat orphan.pid)"
+	assert_output "$(failed call-0-1 orphan s '"server s exited with status 5 during the call"')"
+	assert_equal "$stderr" 'in.jsonl:1:32: error: tool "orphan" on s failed: server s exited with status 5 during the call'
+}
+
+@test "a server in sh that exits leaving a sleep in the background: the call fails at once, and the sleep is ended" {
+	{
+		scall orphan '{}'
+		scall echo '{}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run -T 60 --server "s=sh $SHSERVER" in.jsonl
+	assert_output "$(failed call-0-1 orphan s '"server s exited with status 4 during the call"')
+$(result call-0-2 echo s '"echo 2"')"
+	assert_regex "$stderr" '^s: orphan [0-9]+
+in.jsonl:1:32: error: tool "orphan" on s failed: server s exited with status 4 during the call$'
+	ended "${stderr_lines[0]#s: orphan }"
+}
+
+@test "a server that answered a call and exited is started again for the next call, already waiting in the file" {
+	{
+		scall exit '{"answer":true}'
+		scall echo '{"text":"two"}'
+		scall echo '{"text":"three"}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run --server "s=python3 $SCRIPTED --log $PWD/s.log" in.jsonl
+	assert_output "$(result call-0-1 exit s '"bye"')
+$(result call-0-2 echo s '"two"')
+$(result call-0-3 echo s '"three"')"
+	assert_equal "$stderr" ''
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+tools/call exit
+start
+server/discover
+tools/call echo
+tools/call echo'
+}
+
+@test "a server that exits having read a call fails that call, which is not sent again" {
+	{
+		scall exit '{"status":0}'
+		scall echo '{"text":"two"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --server "s=python3 $SCRIPTED --log $PWD/s.log" in.jsonl
+	assert_output "$(failed call-0-1 exit s '"server s exited with status 0 during the call"')
+$(result call-0-2 echo s '"two"')"
+	assert_equal "$stderr" 'in.jsonl:1:32: error: tool "exit" on s failed: server s exited with status 0 during the call'
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+tools/call exit
+start
+server/discover
+tools/call echo'
+}
+
+@test "a server in sh that answers and exits, from a file and through a slow pipe alike" {
+	{
+		scall bye '{}'
+		scall echo '{}'
+		scall quit '{}'
+		scall echo '{}'
+	} >in.jsonl
+	want="$(result call-0-1 bye s '"bye 2"')
+$(result call-0-2 echo s '"echo 2"')
+$(failed call-0-3 quit s '"server s exited with status 0 during the call"')
+$(result call-0-4 echo s '"echo 2"')"
+	run -1 --separate-stderr mcp-run --server "s=sh $SHSERVER $PWD/s.log" in.jsonl
+	assert_output "$want"
+	run -0 grep -c '^start' s.log
+	assert_output 3
+	run -1 --separate-stderr sh -c 'while IFS= read -r l; do
+	    printf "%s\n" "$l"; sleep 0.3; done <in.jsonl |
+	    mcp-run --server "s=sh $1"' sh "$SHSERVER"
+	assert_output "$want"
+}
+
+@test "a line longer than --max-line fails its call and stops the server; the run goes on" {
+	# a result line is 73 bytes and the text's: 1,025 and 1,024 bytes
+	{
+		scall big '{"bytes":952}'
+		scall big '{"bytes":951}'
+		scall echo '{"text":"after"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --max-line 1K --server "s=python3 $SCRIPTED --log $PWD/s.log" in.jsonl
+	assert_equal "${lines[0]}" "$(failed call-0-1 big s '"server s wrote a line longer than --max-line (1024 bytes)"')"
+	assert_equal "${lines[1]}" "$(result call-0-2 big s "\"$(e 951 x)\"")"
+	assert_equal "${lines[2]}" "$(result call-0-3 echo s '"after"')"
+	assert_equal "${#lines[@]}" 3
+	assert_equal "$stderr" 'in.jsonl:1:32: error: tool "big" on s failed: server s wrote a line longer than --max-line (1024 bytes)'
+	run -0 grep -c '^start' s.log
+	assert_output 2
+}
+
+@test "a line past the default --max-line of 64M ends its call alone" {
+	{
+		scall big '{"bytes":67108864}'
+		scall echo '{"text":"after"}'
+	} >in.jsonl
+	run -1 --separate-stderr mcp-run --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(failed call-0-1 big s '"server s wrote a line longer than --max-line (67108864 bytes)"')
+$(result call-0-2 echo s '"after"')"
+}
+
+@test "--max-line takes K, M and G; 0 and what is not a size are usage errors" {
+	for v in 1 64K 2M 1G; do
+		run -0 --separate-stderr mcp-run --max-line "$v" --server s=true </dev/null
+	done
+	for v in 0 0K -1 1X 1.5M '' 99999999999999999999 17179869184G; do
+		run -2 --separate-stderr mcp-run --max-line "$v" --server s=true </dev/null
+		assert_equal "$stderr" "mcp-run: --max-line must be a positive size in bytes (K, M, G allowed), not \"$v\"
+$USAGE"
+	done
+}
+
+@test "a server's standard error line is cut at 4096 bytes with the count of what was cut, between characters" {
+	{
+		scall stderr '{"bytes":5000,"newline":true}'
+		scall stderr '{"bytes":2000,"char":"€","newline":true}'
+		scall stderr '{"bytes":4096,"newline":true}'
+		scall stderr '{"bytes":100000}'
+		scall echo '{"text":"still one line"}'
+		scall stderr '{"bytes":3,"char":"x"}'
+	} >in.jsonl
+	run -0 --separate-stderr mcp-run --server "s=python3 $SCRIPTED" in.jsonl
+	assert_equal "${#lines[@]}" 6
+	# 1,365 euro signs are 4,095 bytes; the one after them is cut whole
+	assert_equal "$stderr" "s: $(e 4096)... (904 more bytes cut)
+s: $(e 1365 €)... (1905 more bytes cut)
+s: $(e 4096)
+s: $(e 4096)... (95907 more bytes cut)"
+}
+
+@test "a log message longer than 4096 bytes is cut the same way" {
+	scall log '{"bytes":10000}' >in.jsonl
+	run -0 --separate-stderr mcp-run --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(result call-0-1 log s '"logged"')"
+	assert_equal "$stderr" "s: info: $(e 4090 l)... (5910 more bytes cut)"
+}
+
+@test "20,000 servers: each found by its name; one declared again in another file is named at its place" {
+	jq -n '{mcpServers: ([range(20000) | {key: "s\(.)",
+	    value: {command: "true"}}] | from_entries)}' >many.json
+	run -0 --separate-stderr mcp-run --list-servers -c many.json
+	assert_equal "${#lines[@]}" 20000
+	assert_equal "${lines[0]}" s0
+	assert_equal "${lines[19999]}" s9999
+	printf '{"mcpServers": {"t": {"command": "x"},\n "s12345": {"command": "y"}}}\n' >again.json
+	run -2 --separate-stderr mcp-run --list-servers -c many.json -c again.json
+	assert_equal "$stderr" 'again.json:2:12: error: server "s12345" is declared twice'
+	run -2 --separate-stderr mcp-run -c many.json --server 's777=x'
+	assert_equal "$stderr" "mcp-run: server \"s777\" is declared twice
+$USAGE"
+}
+
+@test "a line without a newline past --max-line fails its call as soon as it is past, not at its end" {
+	{
+		scall endless '{"bytes":3000000}'
+		scall echo '{"text":"after"}'
+	} >in.jsonl
+	# the server sleeps without end after the line: -T would say "timed out"
+	run -1 --separate-stderr mcp-run -T 60 --max-line 1M --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(failed call-0-1 endless s '"server s wrote a line longer than --max-line (1048576 bytes)"')
+$(result call-0-2 echo s '"after"')"
+	assert_equal "$stderr" 'in.jsonl:1:32: error: tool "endless" on s failed: server s wrote a line longer than --max-line (1048576 bytes)'
+}
+
+@test "a line past --max-line while a server is started is trouble, status 3" {
+	# the answer to server/discover is longer than 50 bytes
+	scall echo '{"text":"x"}' >in.jsonl
+	run -3 --separate-stderr mcp-run --max-line 50 --server "s=python3 $SCRIPTED" in.jsonl
+	assert_output "$(failed call-0-1 echo s '"server s wrote a line longer than --max-line (50 bytes) during server/discover"')"
+	assert_equal "$stderr" 'mcp-run: server s wrote a line longer than --max-line (50 bytes) during server/discover'
 }

@@ -980,5 +980,57 @@ check 2 "jsonresp-check: a \$ref to a FIFO" /dev/null \
 check 2 "jsonresp-check: -r /dev/zero" /dev/null -r /dev/zero \
     "$tmp/srv/tools/pt.json"
 
+# closed_reader TOOL-ARG...: vg, its output to a reader that lets go of
+# the pipe at once and then makes $tmp/closed; sets got.
+closed_reader() {
+	rm -f "$tmp/closed"
+	{ vg "$@"; echo "$got" >"$tmp/got"; } |
+	    sh -c 'exec 0<&-; touch "$1"' sh "$tmp/closed"
+	got=$(cat "$tmp/got")
+}
+
+tool=mcp-run
+scripted="python3 $top/t/mcp/scripted-server.py"
+printf '%s\n' \
+    '{"server_name":"s","tool_name":"echo","arguments":{"text":"a"}}' \
+    "{\"server_name\":\"s\",\"tool_name\":\"wait\",\"arguments\":{\"path\":\"$tmp/closed\"}}" \
+    '{"server_name":"s","tool_name":"echo","arguments":{"text":"c"}}' \
+    >"$tmp/mcp-closed.jsonl"
+closed_reader -u --server "s=$scripted" "$tmp/mcp-closed.jsonl" </dev/null
+verdict 3 "mcp-run: a reader that has gone, the server stopped"
+printf '%s\n' \
+    "{\"server_name\":\"s\",\"tool_name\":\"orphan\",\"arguments\":{\"status\":3,\"pidfile\":\"$tmp/orphan.pid\",\"note\":\"leaving\"}}" \
+    '{"server_name":"s","tool_name":"exit","arguments":{"answer":true}}' \
+    '{"server_name":"s","tool_name":"echo","arguments":{"text":"again"}}' \
+    '{"server_name":"s","tool_name":"exit","arguments":{}}' \
+    '{"server_name":"s","tool_name":"big","arguments":{"bytes":5000}}' \
+    '{"server_name":"s","tool_name":"stderr","arguments":{"bytes":10000,"newline":true}}' \
+    '{"server_name":"s","tool_name":"stderr","arguments":{"bytes":300000}}' \
+    '{"server_name":"s","tool_name":"log","arguments":{"bytes":5000}}' \
+    '{"server_name":"s","tool_name":"big","arguments":{"bytes":3000}}' \
+    >"$tmp/mcp-ends.jsonl"
+check 1 "mcp-run: servers that end, orphan, write long lines" /dev/null \
+    -T 60 --max-line 4K --server "s=$scripted" "$tmp/mcp-ends.jsonl"
+for t in orphan bye echo quit echo; do
+	printf '{"server_name":"s","tool_name":"%s","arguments":{}}\n' "$t"
+done >"$tmp/mcp-sh.jsonl"
+check 1 "mcp-run: the same from a server in sh" /dev/null -T 60 \
+    --server "s=sh $top/t/mcp/sh-server.sh" "$tmp/mcp-sh.jsonl"
+python3 -c 'import json; print(json.dumps({"mcpServers": {"s%d" % i:
+    {"command": "x"} for i in range(3000)}}))' >"$tmp/mcp-many.json"
+check 0 "mcp-run: --list-servers of 3,000 servers" /dev/null \
+    --list-servers -c "$tmp/mcp-many.json"
+printf '{"mcpServers": {"t": {"command": "x"}, "s2999": {"command": "x"}}}' \
+    >"$tmp/mcp-again.json"
+check 2 "mcp-run: a server declared again, among 3,000" /dev/null \
+    -c "$tmp/mcp-many.json" -c "$tmp/mcp-again.json"
+check 2 "mcp-run: --max-line 0" /dev/null --max-line 0 --server "s=x"
+
+tool=llm-retry
+closed_reader -c 'cat >/dev/null' -- sh -c \
+    'until [ -e "$0" ]; do sleep 0.05; done; echo 42' "$tmp/closed" \
+    <"$tmp/q.txt"
+verdict 3 "llm-retry: a reader that has gone"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -3,8 +3,9 @@
  * at its place), a configuration file, --protocol, --server NAME=COMMAND,
  * the environment a server gets, the calls of input records in both
  * forms, the messages a server may send, each kind and each way of not
- * being JSON-RPC, and what the answer to the server/discover probe says
- * of the server's era.
+ * being JSON-RPC, what the answer to the server/discover probe says of
+ * the server's era, many servers found by name, and the read loop with
+ * servers that end leaving their output held, or write too long a line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "diag.h"
 #include "mcp.h"
+#include "proc.h"
 #include "unit.h"
 
 /* Loads text as the configuration "c.json"; its diagnostics in *err. */
@@ -503,10 +505,158 @@ test_probe(void)
 	unit_ok(!mcp_legacy_version(NULL), "nor is nothing");
 }
 
+/* Many servers: each found by its name, after each way the list changes. */
+static void
+test_index(void)
+{
+	struct mcp m;
+	struct buf conf = BUF_INIT;
+	char name[32], arg[64], err[128], *keep[] = { (char *)"s2999",
+	    (char *)"c17" };
+	const char *diags;
+	int i, found = 0;
+
+	mcp_init(&m);
+	for (i = 0; i < 3000; i++) {
+		snprintf(arg, sizeof(arg), "s%d=x", i);
+		if (mcp_server_arg(&m, arg, err, sizeof(err)) != 0)
+			break;
+	}
+	unit_long(i, 3000, "3,000 servers by --server");
+	buf_adds(&conf, "{\"mcpServers\": {");
+	for (i = 0; i < 3000; i++)
+		buf_printf(&conf, "%s\"c%d\": {\"command\": \"x\"}",
+		    i > 0 ? ", " : "", i);
+	buf_adds(&conf, "}}");
+	unit_long(load(&m, buf_cstr(&conf), &diags), 0, "3,000 by a file");
+	buf_reset(&conf);
+	buf_adds(&conf, "{\"mcpServers\": {\"new\": {\"command\": \"x\"}, "
+	    "\"s1500\": {\"command\": \"x\"}}}");
+	unit_long(load(&m, buf_cstr(&conf), &diags), -1,
+	    "a file that declares one of them again");
+	unit_str(diags, "c.json:1:51: error: server \"s1500\" is declared "
+	    "twice\n", "is refused at its place");
+	unit_ok(mcp_find(&m, "new") == NULL, "and none of it is declared");
+	unit_long(mcp_server_arg(&m, "c2999=x", err, sizeof(err)), -1,
+	    "--server with a name of the file");
+	unit_str(err, "server \"c2999\" is declared twice", "is refused");
+	mcp_sort(&m);
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		found += mcp_find(&m, name) != NULL &&
+		    strcmp(mcp_find(&m, name)->name, name) == 0;
+		snprintf(name, sizeof(name), "c%d", i);
+		found += mcp_find(&m, name) != NULL &&
+		    strcmp(mcp_find(&m, name)->name, name) == 0;
+	}
+	unit_long(found, 6000, "sorted, each is found by its name");
+	unit_ok(mcp_find(&m, "s3000") == NULL && mcp_find(&m, "") == NULL,
+	    "and no other name");
+	unit_ok(mcp_keep(&m, keep, 2) == NULL && m.n == 2, "two kept");
+	unit_ok(mcp_find(&m, "c17") == &m.v[0] && mcp_find(&m, "s2999") ==
+	    &m.v[1] && mcp_find(&m, "s0") == NULL, "are found, the rest not");
+	buf_free(&conf);
+	mcp_free(&m);
+	unit_ok(mcp_find(&m, "c17") == NULL, "nor once freed");
+}
+
+/*
+ * Runs a call of tool with the arguments args on server s of m: its
+ * status, its event line in line and its message in message.
+ */
+static int
+run_call(struct mcp *m, const char *tool, const char *args,
+    struct buf *line, struct buf *message)
+{
+	struct mcp_call c;
+	struct mcp_outcome o;
+	int status;
+
+	memset(&c, 0, sizeof(c));
+	c.tool = tool;
+	c.server = "s";
+	c.args = json_loads(args, 0, NULL);
+	c.id = (char *)"id";
+	memset(&o, 0, sizeof(o));
+	mcp_call_run(m, &c, &o);
+	buf_reset(line);
+	buf_add(line, o.record.data, o.record.len);
+	buf_reset(message);
+	buf_add(message, o.message.data, o.message.len);
+	status = o.status;
+	json_decref(c.args);
+	buf_free(&o.record);
+	buf_free(&o.message);
+	return status;
+}
+
+/* What a server says on its standard error, kept for test_run. */
+static void
+keep_note(void *arg, const char *server, const char *text, size_t len)
+{
+	struct buf *b = arg;
+
+	buf_printf(b, "%s: ", server);
+	buf_add(b, text, len);
+	buf_addc(b, '\n');
+}
+
+/*
+ * The read loop with t/mcp/sh-server.sh: a server that ends leaving a
+ * child that holds its output, one that answers and ends before the next
+ * call, one whose answer is longer than max_line.
+ */
+static void
+test_run(void)
+{
+	struct mcp m;
+	struct buf line = BUF_INIT, msg = BUF_INIT, said = BUF_INIT;
+	char err[128];
+
+	mcp_init(&m);
+	m.timeout = 30;
+	m.note = keep_note;
+	m.note_arg = &said;
+	mcp_server_arg(&m, "s=sh t/mcp/sh-server.sh", err, sizeof(err));
+	unit_long(run_call(&m, "orphan", "{}", &line, &msg), DIAG_INVALID,
+	    "a server that ends, leaving a child that holds its output");
+	unit_str(buf_cstr(&msg), "server s exited with status 4 during the "
+	    "call", "fails the call as it ends, not at the time limit");
+	unit_ok(strncmp(buf_cstr(&said), "s: orphan ", 10) == 0,
+	    "what it said before is read");
+	unit_long(run_call(&m, "bye", "{}", &line, &msg), DIAG_OK,
+	    "started again, it answers and ends");
+	unit_str(buf_cstr(&line), "{\"type\":\"tool_result\",\"toolCallId\":"
+	    "\"id\",\"toolName\":\"bye\",\"serverName\":\"s\",\"result\":"
+	    "\"bye 2\",\"iteration\":0}\n", "its answer");
+	unit_long(run_call(&m, "echo", "{}", &line, &msg), DIAG_OK,
+	    "the next call");
+	unit_ok(strstr(buf_cstr(&line), "\"echo 2\"") != NULL,
+	    "goes to the server started again");
+	m.max_line = 60;
+	unit_capture_begin();
+	unit_long(run_call(&m, "echo", "{}", &line, &msg), DIAG_INVALID,
+	    "an answer longer than max_line");
+	unit_capture_end();
+	unit_str(buf_cstr(&msg), "server s wrote a line longer than "
+	    "--max-line (60 bytes)", "fails its call");
+	m.max_line = MCP_MAX_LINE;
+	unit_long(run_call(&m, "echo", "{}", &line, &msg), DIAG_OK,
+	    "and the server is started again for the next");
+	mcp_shutdown(&m);
+	unit_ok(!m.v[0].running, "shut down");
+	buf_free(&line);
+	buf_free(&msg);
+	buf_free(&said);
+	mcp_free(&m);
+}
+
 int
 main(int argc, char *argv[])
 {
 	diag_setprogname("test_mcp");
+	if (proc_init() == -1)
+		unit_bail("proc_init");
 	test_config();
 	test_server_arg();
 	test_config_file();
@@ -515,6 +665,8 @@ main(int argc, char *argv[])
 	test_calls();
 	test_messages();
 	test_probe();
+	test_index();
+	test_run();
 	unit_free();
 	return unit_done();
 }

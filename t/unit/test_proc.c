@@ -2,7 +2,8 @@
  * Unit tests of lib/proc: input given and output gathered whole (also
  * when both are far larger than a pipe holds), exit statuses and signals,
  * a command that cannot start, the time limit, what a command leaves
- * behind in its group, and a stop signal sent on to the command.
+ * behind in its group, a stop signal sent on to the command, and a
+ * write of ours to a closed pipe, which fails rather than ends us.
  */
 #include <sys/types.h>
 
@@ -544,6 +545,35 @@ test_end(void)
 	buf_free(&said);
 }
 
+/* In a child: a write of ours to a pipe whose reader has gone. */
+static void
+write_closed(void)
+{
+	int p[2];
+
+	if (pipe(p) == -1)
+		_exit(98);
+	close(p[0]);
+	if (write(p[1], "x", 1) == -1 && errno == EPIPE)
+		_exit(7);
+	_exit(99);
+}
+
+static void
+test_closed_pipe(void)
+{
+	struct buf out = BUF_INIT;
+	struct proc_result res;
+	const char *err;
+
+	unit_long(unit_child(write_closed, &err), 7, "a write of ours to a "
+	    "pipe whose reader has gone fails with EPIPE, and we live");
+	unit_long(sh("kill -PIPE $$", "", 0, &out, 0, &res), 0,
+	    "a command sent SIGPIPE");
+	unit_long(res.signo, SIGPIPE, "dies of it: its action is the default");
+	buf_free(&out);
+}
+
 static void
 test_sleep(void)
 {
@@ -566,6 +596,7 @@ main(void)
 	test_leftovers();
 	test_max();
 	test_xfsz();
+	test_closed_pipe();
 	test_err();
 	test_sleep();
 	test_stop();
