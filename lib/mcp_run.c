@@ -111,6 +111,43 @@ one_line(struct run *r, struct src *src)
 }
 
 /*
+ * Adds the n bytes read at p to the lines of in. A line with a NUL byte
+ * ends just after it (its newline is put there), and the rest of it, to
+ * its own newline, is passed over as it comes (*skip says so): the NUL is
+ * reported at its place, the next line is read, and a line of NULs
+ * without end costs no memory.
+ */
+static void
+add_read(struct buf *in, const char *p, size_t n, int *skip)
+{
+	const char *e = p + n, *nul, *nl;
+
+	while (p < e) {
+		if (*skip) {
+			if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+				return;
+			p = nl + 1;
+			*skip = 0;
+			continue;
+		}
+		if ((nul = memchr(p, '\0', (size_t)(e - p))) == NULL) {
+			buf_add(in, p, (size_t)(e - p));
+			return;
+		}
+		nl = memchr(p, '\n', (size_t)(nul - p));
+		if (nl != NULL) {
+			buf_add(in, p, (size_t)(nl - p) + 1);
+			p = nl + 1;
+			continue;
+		}
+		buf_add(in, p, (size_t)(nul - p) + 1);
+		buf_addc(in, '\n');
+		p = nul + 1;
+		*skip = 1;
+	}
+}
+
+/*
  * The calls of one operand, a line each, read with read(2) once the
  * servers have been listened to until it is readable: a server's lines
  * reach stderr while we wait for input, and a stop signal ends the wait.
@@ -126,7 +163,7 @@ process(FILE *fp, const char *name, void *arg)
 	size_t off = 0, scan = 0, end;
 	ssize_t n;
 	char *nl;
-	int status = DIAG_OK, eof = 0;
+	int status = DIAG_OK, eof = 0, skip = 0;
 
 	while (!r->m->caught && !ferror(stdout)) {
 		nl = in.len > scan ? memchr(in.data + scan, '\n', in.len - scan) :
@@ -150,7 +187,7 @@ process(FILE *fp, const char *name, void *arg)
 			}
 			if (n == 0)
 				eof = 1;
-			buf_add(&in, chunk, (size_t)n);
+			add_read(&in, chunk, (size_t)n, &skip);
 			continue;
 		}
 		if (nl == NULL && off == in.len)

@@ -1417,3 +1417,35 @@ $(result call-0-2 echo s '"after"')"
 	assert_output "$(failed call-0-1 echo s '"server s wrote a line longer than --max-line (50 bytes) during server/discover"')"
 	assert_equal "$stderr" 'mcp-run: server s wrote a line longer than --max-line (50 bytes) during server/discover'
 }
+
+@test "a NUL byte in an input line refuses that line at the NUL, and every line after it is read" {
+	raw '[{"name":"t"}]'
+	printf '{"jsonrpc":"2.0","id":@ID@,"result":{"content":[{"type":"text","text":"ok"}]}}\n' >script
+	{
+		printf '{"server_name":"x","tool_name":"a\0b","arguments":{}}\n\0{"tool_name":"t"}\n{"tool_name":'
+		head -c 200000 /dev/zero
+		printf '\n{"tool_name":"t","arguments":{}}\n{"a":1}\0'
+	} >nul.jsonl
+	run -1 --separate-stderr mcp-run -c conf.json nul.jsonl
+	assert_output "$(result call-0-1 t raw '"ok"')"
+	assert_equal "$stderr" 'nul.jsonl:1:34: error: invalid JSON: NUL byte
+nul.jsonl:2:1: error: invalid JSON: NUL byte
+nul.jsonl:3:14: error: invalid JSON: NUL byte
+nul.jsonl:5:8: error: invalid JSON: NUL byte'
+}
+
+@test "a line of 100 MB of NUL bytes is refused at once, passed over in little memory, and the line after it read" {
+	raw '[{"name":"t"}]'
+	printf '{"jsonrpc":"2.0","id":@ID@,"result":{"content":[{"type":"text","text":"ok"}]}}\n' >script
+	call raw t '{}' >a.jsonl
+	read -r st kb < <(python3 -c '
+import resource, subprocess, sys
+with open("out", "wb") as o, open("err", "wb") as e:
+	st = subprocess.run(sys.argv[1:], stdout=o, stderr=e).returncode
+print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+	    sh -c '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | mcp-run -c conf.json')
+	assert_equal "$st" 1
+	assert_equal "$(cat out)" "$(result call-0-1 t raw '"ok"')"
+	assert_equal "$(cat err)" '<stdin>:1:1: error: invalid JSON: NUL byte'
+	(( kb < 80000 )) || fail "peak memory $kb KiB for a NUL line of 100 MB"
+}
