@@ -44,6 +44,7 @@
 #include "jsformat.h"
 #include "jsonw.h"
 #include "jsschema.h"
+#include "ptab.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -746,16 +747,6 @@ uri_key(char *s)
 
 /* ---- the index: json_t * -> base URI and node ---- */
 
-static size_t
-ptr_hash(const void *p)
-{
-	unsigned long long x = (unsigned long long)(uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
 
 /* ---- dialects ---- */
 
@@ -888,7 +879,7 @@ sinfo_get(const struct jsschema *js, const json_t *j)
 
 	if (js->scap == 0)
 		return NULL;
-	for (i = ptr_hash(j) & (js->scap - 1); js->stab[i] != NULL;
+	for (i = ptab_hash(j) & (js->scap - 1); js->stab[i] != NULL;
 	    i = (i + 1) & (js->scap - 1))
 		if (js->stab[i]->j == j)
 			return js->stab[i];
@@ -900,7 +891,7 @@ sinfo_insert(struct jsschema *js, struct sinfo *si)
 {
 	size_t i;
 
-	for (i = ptr_hash(si->j) & (js->scap - 1); js->stab[i] != NULL;
+	for (i = ptab_hash(si->j) & (js->scap - 1); js->stab[i] != NULL;
 	    i = (i + 1) & (js->scap - 1))
 		;
 	js->stab[i] = si;
@@ -1563,16 +1554,16 @@ struct xref {
 };
 
 /* Whether key k of a schema holds data (an instance), not schemas. */
-static int
-data_keyword(const char *k)
+int
+jsschema_data_keyword(const char *k)
 {
 	return strcmp(k, "enum") == 0 || strcmp(k, "const") == 0 ||
 	    strcmp(k, "default") == 0 || strcmp(k, "examples") == 0;
 }
 
 /* Whether key k of a schema holds an object whose values are schemas. */
-static int
-map_keyword(const char *k)
+int
+jsschema_map_keyword(const char *k)
 {
 	return strcmp(k, "properties") == 0 ||
 	    strcmp(k, "patternProperties") == 0 ||
@@ -1630,8 +1621,8 @@ xref_walk(struct xref *x, const json_t *v, const char *base, int map)
 		free(u);
 	}
 	json_object_foreach((json_t *)v, k, m)
-		if (!data_keyword(k))
-			xref_walk(x, m, base, map_keyword(k));
+		if (!jsschema_data_keyword(k))
+			xref_walk(x, m, base, jsschema_map_keyword(k));
 	free(nb);
 }
 
@@ -3461,7 +3452,7 @@ ctx_push(struct vctx *c, size_t ctx, size_t res)
 {
 	size_t i, j, h;
 
-	h = ptr_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
+	h = ptab_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
 	if (c->ctxslots > 0)
 		for (i = h & (c->ctxslots - 1); c->ctxslot[i] != 0;
 		    i = (i + 1) & (c->ctxslots - 1)) {
@@ -3474,14 +3465,14 @@ ctx_push(struct vctx *c, size_t ctx, size_t res)
 		c->ctxslots = c->ctxslots ? c->ctxslots * 2 : 16;
 		c->ctxslot = xcalloc(c->ctxslots, sizeof(*c->ctxslot));
 		for (j = 0; j < c->nctx; j++) {
-			h = ptr_hash((void *)(uintptr_t)(c->ctxv[j].up *
+			h = ptab_hash((void *)(uintptr_t)(c->ctxv[j].up *
 			    65599 + c->ctxv[j].res + 1));
 			for (i = h & (c->ctxslots - 1); c->ctxslot[i] != 0;
 			    i = (i + 1) & (c->ctxslots - 1))
 				;
 			c->ctxslot[i] = j + 1;
 		}
-		h = ptr_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
+		h = ptab_hash((void *)(uintptr_t)(ctx * 65599 + res + 1));
 	}
 	if (c->nctx == c->ctxcap) {
 		c->ctxcap = c->ctxcap ? c->ctxcap * 2 : 16;
@@ -4262,7 +4253,8 @@ type_list(struct buf *m, const json_t *t)
 static size_t
 memo_hash(const struct node *n, const json_t *v, size_t ctx)
 {
-	return ptr_hash(n) ^ (ptr_hash(v) * 31) ^ (ctx * 0x9e3779b97f4a7c15ULL);
+	return ptab_hash(n) ^ (ptab_hash(v) * 31) ^
+	    (ctx * 0x9e3779b97f4a7c15ULL);
 }
 
 /* The memo of (n, v), or NULL. */

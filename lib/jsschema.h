@@ -173,5 +173,12 @@ FILE		*jsschema_fopen(const char *path, const char **why);
  */
 char		*jsschema_external_ref(const json_t *schema,
 		    const char *base_uri);
+/*
+ * Whether a keyword holds data (enum, const, default, examples), or an
+ * object whose members are schemas (properties, $defs and the like): what
+ * a walk over a schema's subschemas passes over, or walks member by member.
+ */
+int		 jsschema_data_keyword(const char *);
+int		 jsschema_map_keyword(const char *);
 
 #endif

@@ -360,7 +360,7 @@ cost(struct ptab *memo, const json_t *v, size_t limit)
 	void *was;
 	size_t c, i;
 
-	if ((was = tooldefs_ptab_get(memo, v)) != NULL)
+	if ((was = ptab_get(memo, v)) != NULL)
 		return (size_t)(uintptr_t)was - 1;
 	c = ELEMENT_COST;
 	if (json_is_string(v))
@@ -380,7 +380,7 @@ cost(struct ptab *memo, const json_t *v, size_t limit)
 	if (c > limit)
 		c = limit + 1;
 	/* kept plus one, so that no value is a NULL slot */
-	*tooldefs_ptab_slot(memo, v) = (void *)(uintptr_t)(c + 1);
+	*ptab_slot(memo, v) = (void *)(uintptr_t)(c + 1);
 	return c;
 }
 
@@ -494,6 +494,6 @@ tooldefs_example(struct buf *b, struct walk *w, const struct tooldef *d)
 	buf_adds(b, "</arguments>\n</tool>\n");
 out:
 	json_decref(args);
-	tooldefs_ptab_free(&memo);
+	ptab_free(&memo);
 }
 

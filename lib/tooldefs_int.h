@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "ptab.h"
 #include "tooldefs.h"
 
 /* How deep the lists of properties and the example values nest. */
@@ -62,13 +63,6 @@ struct node {
 	json_t		*ex;		/* its example value */
 };
 
-/* An open-addressing table keyed by pointer. */
-struct ptab {
-	const void	**k;
-	void		**v;
-	size_t		 cap, n;
-};
-
 /*
  * One tool's walk: its schema, its base URI, the nodes of its schema and
  * of the documents its references lead to, the names given and the types
@@ -114,9 +108,6 @@ const json_t	*tooldefs_branches(struct walk *, const json_t *);
 void		 tooldefs_props(struct walk *, const json_t *,
 		    struct props *);
 void		 tooldefs_props_free(struct props *);
-void		*tooldefs_ptab_get(const struct ptab *, const void *);
-void		**tooldefs_ptab_slot(struct ptab *, const void *);
-void		 tooldefs_ptab_free(struct ptab *);
 void		 tooldefs_xml_text(struct buf *, const char *, size_t);
 void		 tooldefs_example(struct buf *, struct walk *,
 		    const struct tooldef *);

@@ -16,7 +16,6 @@
  * description and the example of a tool stop at a budget in proportion
  * to the size of its schema.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,73 +46,6 @@ static const char *const kwname[NKW] = {
 	"exclusiveMaximum", "minItems", "examples"
 };
 
-/* ---- the table of nodes ---- */
-
-static size_t
-ptr_hash(const void *p)
-{
-	unsigned long long x = (unsigned long long)(uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
-void **
-tooldefs_ptab_slot(struct ptab *t, const void *k)
-{
-	const void **ok = t->k;
-	void **ov = t->v;
-	size_t oc = t->cap, i, j;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->k = xcalloc(t->cap, sizeof(*t->k));
-		t->v = xcalloc(t->cap, sizeof(*t->v));
-		for (i = 0; i < oc; i++) {
-			if (ok[i] == NULL)
-				continue;
-			for (j = ptr_hash(ok[i]) & (t->cap - 1);
-			    t->k[j] != NULL; j = (j + 1) & (t->cap - 1))
-				;
-			t->k[j] = ok[i];
-			t->v[j] = ov[i];
-		}
-		free(ok);
-		free(ov);
-	}
-	for (i = ptr_hash(k) & (t->cap - 1); t->k[i] != NULL;
-	    i = (i + 1) & (t->cap - 1))
-		if (t->k[i] == k)
-			return &t->v[i];
-	t->k[i] = k;
-	t->n++;
-	return &t->v[i];
-}
-
-void *
-tooldefs_ptab_get(const struct ptab *t, const void *k)
-{
-	size_t i;
-
-	if (t->cap == 0)
-		return NULL;
-	for (i = ptr_hash(k) & (t->cap - 1); t->k[i] != NULL;
-	    i = (i + 1) & (t->cap - 1))
-		if (t->k[i] == k)
-			return t->v[i];
-	return NULL;
-}
-
-void
-tooldefs_ptab_free(struct ptab *t)
-{
-	free(t->k);
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-}
-
 /* The node of schema object s, made when it is new. */
 struct node *
 tooldefs_node(struct walk *w, const json_t *s)
@@ -121,9 +53,9 @@ tooldefs_node(struct walk *w, const json_t *s)
 	struct node *n;
 	void **slot;
 
-	if ((n = tooldefs_ptab_get(&w->nodes, s)) != NULL)
+	if ((n = ptab_get(&w->nodes, s)) != NULL)
 		return n;
-	slot = tooldefs_ptab_slot(&w->nodes, s);
+	slot = ptab_slot(&w->nodes, s);
 	n = xcalloc(1, sizeof(*n));
 	n->s = s;
 	*slot = n;
@@ -133,25 +65,6 @@ tooldefs_node(struct walk *w, const json_t *s)
 }
 
 /* ---- the walk: documents, references, what expands what ---- */
-
-/* Whether key k of a schema holds data (an instance), not schemas. */
-static int
-data_keyword(const char *k)
-{
-	return strcmp(k, "enum") == 0 || strcmp(k, "const") == 0 ||
-	    strcmp(k, "default") == 0 || strcmp(k, "examples") == 0;
-}
-
-/* Whether key k of a schema holds an object whose values are schemas. */
-static int
-map_keyword(const char *k)
-{
-	return strcmp(k, "properties") == 0 ||
-	    strcmp(k, "patternProperties") == 0 ||
-	    strcmp(k, "$defs") == 0 || strcmp(k, "definitions") == 0 ||
-	    strcmp(k, "dependentSchemas") == 0 ||
-	    strcmp(k, "dependencies") == 0;
-}
 
 /* Whether the prompt expands the schemas of keyword k where they are. */
 static int
@@ -233,9 +146,9 @@ walk_doc(struct walk *w, const json_t *doc, const char *uri,
 		nd->key = it.key;
 		json_object_foreach((json_t *)it.v, k, m) {
 			w->weight += weight_of(k, m);
-			if (data_keyword(k))
+			if (jsschema_data_keyword(k))
 				continue;
-			push(&st, &n, &cap, m, it.key, map_keyword(k) &&
+			push(&st, &n, &cap, m, it.key, jsschema_map_keyword(k) &&
 			    json_is_object(m), expanding_keyword(k));
 		}
 	}
@@ -997,7 +910,7 @@ walk_free(struct walk *w)
 		free(w->order[i]);
 	}
 	free(w->order);
-	tooldefs_ptab_free(&w->nodes);
+	ptab_free(&w->nodes);
 	free(w->queue);
 	json_decref(w->uris);
 	json_decref(w->names);
