@@ -14,3 +14,14 @@ export TOP DATA PATH
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
 }
+
+# peak CMD...: runs CMD with stdout to out and stderr to err, and prints
+# its status and its peak resident memory in KiB (the sanitizers reserve
+# address space, so ulimit -v cannot bound them; the peak is real memory).
+peak() {
+	python3 -c '
+import resource, subprocess, sys
+with open("out", "wb") as o, open("err", "wb") as e:
+	st = subprocess.run(sys.argv[1:], stdout=o, stderr=e).returncode
+print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}

@@ -1727,17 +1727,6 @@ $USAGE"
 
 # A NUL byte in --lines input, offsets in the input (issue 25)
 
-# nul_peak CMD: runs the shell command CMD with stdout to out and stderr
-# to err, and prints its status and the peak resident memory of its
-# processes in KiB.
-nul_peak() {
-	python3 -c '
-import resource, subprocess, sys
-with open("out", "wb") as o, open("err", "wb") as e:
-	st = subprocess.run(["sh", "-c", sys.argv[1]], stdout=o, stderr=e).returncode
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$1"
-}
-
 @test "--lines: a line with a NUL byte is refused and every line after it is read, with --summary and -o report" {
 	m=$(jq -c . "$D/minimal.json")
 	printf '%s\n{"a":"b\0c"}\n%s\n%s\n' "$m" "$m" "$m" >nul.jsonl
@@ -1807,7 +1796,7 @@ l.jsonl:9:6: error: invalid JSON: NUL byte"
 
 @test "--lines: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
 	echo true >true.json
-	read -r st kb < <(nul_peak '{ head -c 100M /dev/zero; printf "\n{\"n\":2}\n"; } | jsonresp-check --schema true.json --lines -o json')
+	read -r st kb < <(peak sh -c '{ head -c 100M /dev/zero; printf "\n{\"n\":2}\n"; } | jsonresp-check --schema true.json --lines -o json')
 	assert_equal "$st" 1
 	assert_equal "$(cat out)" '{"n":2}'
 	assert_equal "$(cat err)" "<stdin>:1:1: error: invalid JSON: NUL byte"

@@ -1260,17 +1260,6 @@ nul_resp() {
 	printf '"<llmResponse><response>%s</response><analysis><subject name=\\"greeting\\" description=\\"A hello.\\" isNew=\\"true\\"><keyword term=\\"hello\\" confidence=\\"0.9\\"/></subject><summaryUpdate>Said hi.</summaryUpdate></analysis></llmResponse>"\n' "$1"
 }
 
-# nul_peak CMD: runs the shell command CMD with stdout to out and stderr
-# to err, and prints its status and the peak resident memory of its
-# processes in KiB.
-nul_peak() {
-	python3 -c '
-import resource, subprocess, sys
-with open("out", "wb") as o, open("err", "wb") as e:
-	st = subprocess.run(["sh", "-c", sys.argv[1]], stdout=o, stderr=e).returncode
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$1"
-}
-
 @test "--lines: a line with a NUL byte is refused and every line after it is read, with --summary and -o report" {
 	{ nul_resp A; printf '"ab\0c"\n'; nul_resp B; nul_resp C; } >nul.jsonl
 	run -1 --separate-stderr llmr-validate --lines --summary <nul.jsonl
@@ -1334,7 +1323,7 @@ l.jsonl:9:3: error: invalid JSON: NUL byte"
 
 @test "--lines: a line of 100 MB of NUL bytes is skipped in little memory, and the line after it read" {
 	nul_resp A >a.jsonl
-	read -r st kb < <(nul_peak '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | llmr-validate --lines -o text')
+	read -r st kb < <(peak sh -c '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | llmr-validate --lines -o text')
 	assert_equal "$st" 1
 	assert_equal "$(cat out)" "A"
 	assert_equal "$(cat err)" "<stdin>:1:1: error: invalid JSON: NUL byte"

@@ -1438,12 +1438,7 @@ nul.jsonl:5:8: error: invalid JSON: NUL byte'
 	raw '[{"name":"t"}]'
 	printf '{"jsonrpc":"2.0","id":@ID@,"result":{"content":[{"type":"text","text":"ok"}]}}\n' >script
 	call raw t '{}' >a.jsonl
-	read -r st kb < <(python3 -c '
-import resource, subprocess, sys
-with open("out", "wb") as o, open("err", "wb") as e:
-	st = subprocess.run(sys.argv[1:], stdout=o, stderr=e).returncode
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
-	    sh -c '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | mcp-run -c conf.json')
+	read -r st kb < <(peak sh -c '{ head -c 100M /dev/zero; echo; cat a.jsonl; } | mcp-run -c conf.json')
 	assert_equal "$st" 1
 	assert_equal "$(cat out)" "$(result call-0-1 t raw '"ok"')"
 	assert_equal "$(cat err)" '<stdin>:1:1: error: invalid JSON: NUL byte'

@@ -1457,17 +1457,6 @@ $OK_CALL"
 	assert_equal "$stderr" "in.txt:1:12324: error: malformed tool call: elements nested deeper than 4096"
 }
 
-# peak CMD...: runs CMD with stdout to out and stderr to err, and prints
-# its status and its peak resident memory in KiB (the sanitizers reserve
-# address space, so ulimit -v cannot bound them; the peak is real memory).
-peak() {
-	python3 -c '
-import resource, subprocess, sys
-with open("out", "wb") as o, open("err", "wb") as e:
-	st = subprocess.run(sys.argv[1:], stdout=o, stderr=e).returncode
-print(st, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
-}
-
 @test "a call of 21 MB of open elements is skipped in little memory" {
 	deep 7000000
 	read -r st kb < <(peak toolcall-parse deep.txt)
