@@ -28,10 +28,6 @@ scale_tool=jsonresp-check
 jr=$bin/jsonresp-check
 command -v jq >/dev/null 2>&1 || fail "jq not found: it edits the schema"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
 "$jr" --print-schema |
     jq 'del(.definitions.safety.properties.detected_concerns.uniqueItems)' \
     >"$tmp/schema.json" || fail "cannot write the schema without uniqueItems"

@@ -28,10 +28,6 @@ scale_tool=jsonresp-check
 . "$top/t/bench/scale.inc"
 jr=$bin/jsonresp-check
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
 # gen CASE N DIR: DIR/s.json (the schema), DIR/d.json (the valid
 # document) and DIR/bad.json (the same with one wrong value) of CASE at
 # size N.

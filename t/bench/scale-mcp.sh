@@ -27,10 +27,6 @@ scale_tool=mcp-run
 . "$top/t/bench/scale.inc"
 mr=$bin/mcp-run
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
 call='{"server_name":"b","tool_name":"t","arguments":{}}'
 printf '%s\n' "$call" >"$tmp/call.jsonl"
 

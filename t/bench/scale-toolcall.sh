@@ -36,10 +36,6 @@ scale_tool=toolcall-parse
 . "$top/t/bench/scale.inc"
 tp=$bin/toolcall-parse
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/llmkit-scale.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
 # gen CASE N FILE: the input of CASE at size N.
 gen() {
 	python3 - "$1" "$2" "$3" <<'PY' || fail "cannot generate $1 at $2"
