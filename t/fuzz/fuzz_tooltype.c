@@ -174,7 +174,8 @@ read_calls(const struct out *o, int thread, int validated,
 	for (p = o->s; p < o->s + o->len; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(o->s + o->len - p));
 		len = (size_t)(nl - p);
-		/* integers exactly, but past int64 (JSON text) as reals */
+		/* integers exactly, but past int64 (JSON text) as reals,
+		 * and then every number is (the iteration too) */
 		if ((j = json_loadb(p, len, JSON_ALLOW_NUL, &e)) == NULL)
 			j = json_loadb(p, len, JSON_ALLOW_NUL |
 			    JSON_DECODE_INT_AS_REAL, &e);
@@ -185,8 +186,8 @@ read_calls(const struct out *o, int thread, int validated,
 			if (json_object_size(j) != 4 ||
 			    !json_is_string(json_object_get(j, "error")) ||
 			    json_object_get(j, "recoverable") != json_true() ||
-			    json_integer_value(json_object_get(j,
-			    "iteration")) != iteration)
+			    json_number_value(json_object_get(j,
+			    "iteration")) != (double)iteration)
 				fail("a bad error event", p, len);
 			if (strncmp(json_string_value(json_object_get(j,
 			    "error")), SCHEMA_ERROR, strlen(SCHEMA_ERROR)) == 0)
@@ -200,8 +201,8 @@ read_calls(const struct out *o, int thread, int validated,
 			    !is_str(j, "type", "tool_call") ||
 			    !json_is_string(json_object_get(j, "serverName")) ||
 			    !is_str(j, "toolCallId", want) ||
-			    json_integer_value(json_object_get(j,
-			    "iteration")) != iteration)
+			    json_number_value(json_object_get(j,
+			    "iteration")) != (double)iteration)
 				fail("a bad tool_call event (its id counts "
 				    "the calls written)", p, len);
 		} else if (json_object_size(j) != 3 ||
