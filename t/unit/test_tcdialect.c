@@ -390,9 +390,9 @@ test_errors(void)
 	tcd_call_free(&c);
 	buf_free(&b);
 
-	unit_long(tcd_parse((enum tcd_dialect)9, "x", 1, &c), -1,
+	unit_long(tcd_parse((enum tcd_dialect)99, "x", 1, &c), -1,
 	    "an unknown dialect refused");
-	unit_str(c.err, "unknown tool-call dialect 9",
+	unit_str(c.err, "unknown tool-call dialect 99",
 	    "an unknown dialect: the message");
 	tcd_call_free(&c);
 	tcd_call_free(&c);
