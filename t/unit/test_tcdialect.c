@@ -2,9 +2,10 @@
  * Unit tests of lib/tcdialect: every fixture of t/data/toolcall-parse/
  * dialects (DIALECT-CASE.txt, one call's text, the file's last newline
  * not part of it; DIALECT-CASE.json, what it reads as), written after
- * the published examples of each model family; every strict prefix of
- * each fixture refused, as a truncated call is; values byte for byte;
- * and every error message with its offset.
+ * the published examples of each model family and the tests of vLLM's
+ * and SGLang's parsers, read alike by tcd_parse and tcd_parse_text;
+ * every strict prefix of each fixture refused, as a truncated call is;
+ * values byte for byte; and every error message with its offset.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -20,7 +21,10 @@
 
 #define DIR	"t/data/toolcall-parse/dialects"
 
-static const char *const names[] = { "", "qwen3", "invoke", "glm", "hermes" };
+static const char *const names[] = {
+	"", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
+	"mistral", "llama3", "kimi"
+};
 
 /* The dialect a fixture's name begins with, or 0. */
 static enum tcd_dialect
@@ -38,30 +42,48 @@ dialect_of(const char *path)
 	return 0;
 }
 
+/* Whether the arguments of dialect d are a JSON object. */
+static int
+json_dialect(enum tcd_dialect d)
+{
+	return d >= TCD_HERMES;
+}
+
 /*
  * What the call s reads as, in compact JSON: {"name":...,"args":[[KEY,
  * VALUE],...]} for the raw-text dialects, {"name":...,"arguments":{...}}
- * for hermes, {"error":...,"offset":N} for a malformed call. The caller
- * frees it.
+ * for the JSON ones ({"name":...,"id":...,"arguments":...} where the
+ * model wrote an id), {"error":...,"offset":N} for a malformed call. The
+ * caller frees it.
  */
 static char *
-render(enum tcd_dialect d, const char *s, size_t n)
+render_flags(enum tcd_dialect d, const char *s, size_t n, int flags)
 {
 	struct tcd_call c;
+	json_error_t e;
 	json_t *j, *args, *pair;
 	const char *name;
 	size_t i, len;
 	char *out;
 
-	if (tcd_parse(d, s, n, &c) != 0) {
+	if (tcd_parse_flags(d, s, n, flags, &c) != 0) {
 		j = json_pack("{s:s, s:I}", "error", c.err, "offset",
 		    (json_int_t)c.erroff);
 	} else {
 		name = tcd_name(&c, s, &len);
 		j = json_object();
 		json_object_set_new(j, "name", json_stringn(name, len));
-		if (d == TCD_HERMES) {
+		if (c.idlen > 0)
+			json_object_set_new(j, "id", json_stringn(s + c.id,
+			    c.idlen));
+		if (json_dialect(d) && c.json != NULL) {
 			json_object_set(j, "arguments", c.json);
+		} else if (json_dialect(d)) {
+			args = json_loadb(c.argtext.data, c.argtext.len,
+			    JSON_DECODE_ANY, &e);
+			if (args == NULL)
+				unit_bail("the arguments' text");
+			json_object_set_new(j, "arguments", args);
 		} else {
 			args = json_array();
 			for (i = 0; i < c.nargs; i++) {
@@ -81,6 +103,12 @@ render(enum tcd_dialect d, const char *s, size_t n)
 	if (out == NULL)
 		unit_bail("json_dumps");
 	return out;
+}
+
+static char *
+render(enum tcd_dialect d, const char *s, size_t n)
+{
+	return render_flags(d, s, n, 0);
 }
 
 /* The n bytes of a file, with its last newline left out. */
@@ -162,8 +190,13 @@ test_fixtures(void)
 		wanted = json_dumps(want, JSON_COMPACT);
 		got = render(d, s, n);
 		unit_str(got, wanted, g.gl_pathv[i]);
-		prefixes(d, s, n, g.gl_pathv[i]);
 		free(got);
+		/* the fast path, where there is one, reads it the same */
+		got = render_flags(d, s, n, TCD_TEXT);
+		unit_str(got, wanted, unit_fmt("%s: tcd_parse_text",
+		    g.gl_pathv[i]));
+		free(got);
+		prefixes(d, s, n, g.gl_pathv[i]);
 		free(wanted);
 		json_decref(want);
 		free(s);
