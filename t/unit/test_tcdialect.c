@@ -21,6 +21,14 @@
 
 #define DIR	"t/data/toolcall-parse/dialects"
 
+/* DeepSeek's markup, with U+FF5C and U+2581 in UTF-8 */
+#define BAR	"\xef\xbd\x9c"
+#define LOW	"\xe2\x96\x81"
+#define DSB	"<" BAR "tool" LOW "call" LOW "begin" BAR ">"
+#define DSS	"<" BAR "tool" LOW "sep" BAR ">"
+#define DSE	"<" BAR "tool" LOW "call" LOW "end" BAR ">"
+#define DSCE	"<" BAR "tool" LOW "calls" LOW "end" BAR ">"
+
 static const char *const names[] = {
 	"", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
 	"mistral", "llama3", "kimi"
@@ -367,6 +375,162 @@ static const struct bad bads[] = {
 	BAD(TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": {}, "
 	    "\"parameters\": @{}}</tool_call>",
 	    "the JSON object has both \"arguments\" and \"parameters\""),
+	/* harmony */
+	BAD(TCD_HARMONY, "@assistant<|message|>{}<|call|>",
+	    "<|start|> or <|channel|> expected"),
+	BAD(TCD_HARMONY, " \n@", "<|start|> or <|channel|> expected"),
+	BAD(TCD_HARMONY, "@<|channel|>commentary to=functions.f {}<|call|>",
+	    "the head has no <|message|>"),
+	BAD(TCD_HARMONY, "@<|start|><|channel|>commentary to=functions.f"
+	    "<|message|>{}<|call|>", "<|start|> has no role"),
+	BAD(TCD_HARMONY, "@<|start|> assistant<|channel|>commentary "
+	    "to=functions.f<|message|>{}<|call|>", "<|start|> has no role"),
+	BAD(TCD_HARMONY, "<|start|>assistant@<|channel|> to=functions.f"
+	    "<|message|>{}<|call|>", "<|channel|> has no channel name"),
+	BAD(TCD_HARMONY, "<|channel|>analysis @<|channel|>commentary "
+	    "to=functions.f<|message|>{}<|call|>",
+	    "a second <|channel|> in one head"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f "
+	    "@<|constrain|><|message|>{}<|call|>",
+	    "<|constrain|> has no content type"),
+	BAD(TCD_HARMONY, "<|channel|>commentary @to= json<|message|>{}"
+	    "<|call|>", "to= has no recipient"),
+	BAD(TCD_HARMONY, "<|start|>assistant to=functions.f<|channel|>"
+	    "commentary @to=functions.g<|message|>{}<|call|>",
+	    "a second recipient in one head"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f @<|end|>"
+	    "<|message|>{}<|call|>", "unknown markup in the head"),
+	BAD(TCD_HARMONY, "<|start|>assistant<|channel|>commentary"
+	    "@<|start|>assistant<|message|>{}<|call|>",
+	    "unknown markup in the head"),
+	BAD(TCD_HARMONY, "@<|channel|>final<|message|>Hello.<|return|>",
+	    "the message has no to=functions.NAME"),
+	BAD(TCD_HARMONY, "<|channel|>analysis @to=browser.search code"
+	    "<|message|>{\"query\": \"x\"}<|call|>",
+	    "the recipient is not functions.NAME"),
+	BAD(TCD_HARMONY, "<|channel|>commentary @to=functions.<|message|>{}"
+	    "<|call|>", "the recipient is not functions.NAME"),
+	BAD(TCD_HARMONY, "@<|channel|>commentary to=functions.f<|message|>"
+	    "{\"a\": 1}", "the message has no <|call|>"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>{}"
+	    "<|call|>\n@x", "text after <|call|>"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>{}"
+	    "<|end|>@<|start|>", "text after <|end|>"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>"
+	    "@[1]<|call|>", "the JSON is not an object"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>"
+	    "{\"a\": 1@<|call|>", "the JSON ends early"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>"
+	    "{\"a\": \"@\0\"}<|call|>", "the JSON holds a NUL byte"),
+	BAD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>"
+	    "find@ the weather<|call|>", "invalid JSON: '[' or '{' expected"),
+	/* deepseek */
+	BAD(TCD_DEEPSEEK, "@function" DSS "f\n```json\n{}\n```" DSE,
+	    DSB " expected"),
+	BAD(TCD_DEEPSEEK, "@" DSB "foo" DSS "{\"x\": 1}",
+	    DSB " has no " DSE),
+	BAD(TCD_DEEPSEEK, DSB "foo" DSS "{}" DSE "@x", "text after " DSE),
+	BAD(TCD_DEEPSEEK, DSB "foo" DSS "{}" DSE "\n@" DSCE,
+	    "text after " DSE),
+	BAD(TCD_DEEPSEEK, "@" DSB "foo{}" DSE, DSB " has no " DSS),
+	BAD(TCD_DEEPSEEK, "@" DSB " " DSS "{}" DSE, DSB " has no name"),
+	BAD(TCD_DEEPSEEK, DSB "function@" DSS "\n```json\n{}\n```" DSE,
+	    DSS " has no name"),
+	BAD(TCD_DEEPSEEK, DSB "foo@" DSS " " DSE, DSS " has no JSON after it"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "get_weather\n@{\"a\": 1}" DSE,
+	    "the name has no ```json block after it"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "get_weather@" DSE,
+	    "the name has no ```json block after it"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "f\n@```json\n{}\n" DSE,
+	    "```json is not closed by ```"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "f\n@```json\n\n```" DSE,
+	    "the ```json block holds no JSON"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "f\n```json\n{}\n```\n@done"
+	    DSE, "text after the ```json block"),
+	BAD(TCD_DEEPSEEK, DSB "foo" DSS "@[1]" DSE, "the JSON is not an object"),
+	BAD(TCD_DEEPSEEK, DSB "function" DSS "get_weather\n```json\n"
+	    "{\"city\": \"Tokyo\"@\n```" DSE, "the JSON ends early"),
+	/* mistral */
+	BAD(TCD_MISTRAL, "@get_weather{}",
+	    "[TOOL_CALLS] or a JSON object expected"),
+	BAD(TCD_MISTRAL, "@[{\"name\": \"f\", \"arguments\": {}}]",
+	    "[TOOL_CALLS] or a JSON object expected"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS] @[{\"name\": \"add\", \"arguments\": "
+	    "{}}]", "[TOOL_CALLS] [...] is a list: each object is read alone"),
+	BAD(TCD_MISTRAL, "@[TOOL_CALLS][ARGS]{}", "[TOOL_CALLS] has no name"),
+	BAD(TCD_MISTRAL, "@[TOOL_CALLS] {\"a\": 1}",
+	    "[TOOL_CALLS] has no name"),
+	BAD(TCD_MISTRAL, "@[TOOL_CALLS]toolname_no_args",
+	    "[TOOL_CALLS]NAME has no arguments"),
+	BAD(TCD_MISTRAL, "@[TOOL_CALLS]f[CALL_ID]abc123xyz",
+	    "[TOOL_CALLS]NAME has no arguments"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]f@[CALL_ID] [ARGS]{}",
+	    "[CALL_ID] has no id"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]f@[ARGS] \n",
+	    "[ARGS] has no JSON after it"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]f[ARGS]{\"a\": 1} trailing@",
+	    "text after the JSON object"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]bash{\"command\": \"print(\\\"hello "
+	    "world!\\\")\\nre.compile(r'{}')\"@", "the JSON ends early"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]f[ARGS]\"x\"@",
+	    "invalid JSON: '[' or '{' expected"),
+	BAD(TCD_MISTRAL, "[TOOL_CALLS]f[ARGS]@[\"x\"]",
+	    "the JSON is not an object"),
+	BAD(TCD_MISTRAL, "@{\"arguments\": {}}",
+	    "the JSON object has no \"name\""),
+	BAD(TCD_MISTRAL, "{\"name\": \"add\", \"arguments\": @[3, 4]}",
+	    "\"arguments\" is not an object"),
+	/* llama3 */
+	BAD(TCD_LLAMA3, "@", "a JSON object expected"),
+	BAD(TCD_LLAMA3, "<|python_tag|> \n@", "a JSON object expected"),
+	BAD(TCD_LLAMA3, "@{\"name\": \"toolWithoutParams\"}",
+	    "the JSON object has no \"parameters\""),
+	BAD(TCD_LLAMA3, "@{\"parameters\": {}}",
+	    "the JSON object has no \"name\""),
+	BAD(TCD_LLAMA3, "{\"name\": \"invalidTool\", \"parameters\": "
+	    "{invalid@ json}", "invalid JSON: string or '}' expected"),
+	BAD(TCD_LLAMA3, "<|python_tag|>print@(\"hi\")",
+	    "invalid JSON: '[' or '{' expected"),
+	BAD(TCD_LLAMA3, "{\"name\": \"f\", \"parameters\": {}};@ {\"name\": "
+	    "\"g\", \"parameters\": {}}", "text after the JSON object"),
+	BAD(TCD_LLAMA3, "{\"name\": \"f\", \"arguments\": {}, \"parameters\": "
+	    "@{}}", "the JSON object has both \"arguments\" and "
+	    "\"parameters\""),
+	BAD(TCD_LLAMA3, "{\"name\": @[\"f\"], \"parameters\": {}}",
+	    "\"name\" is not a string"),
+	/* kimi */
+	BAD(TCD_KIMI, "@functions.f:0<|tool_call_argument_begin|>{}"
+	    "<|tool_call_end|>", "<|tool_call_begin|> expected"),
+	BAD(TCD_KIMI, "@<|tool_call_begin|>functions.f:0"
+	    "<|tool_call_argument_begin|>{}",
+	    "<|tool_call_begin|> has no <|tool_call_end|>"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>functions.f:0"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>@x",
+	    "text after <|tool_call_end|>"),
+	BAD(TCD_KIMI, "@<|tool_call_begin|>functions.f:0 {}<|tool_call_end|>",
+	    "<|tool_call_begin|> has no <|tool_call_argument_begin|>"),
+	BAD(TCD_KIMI, "<|tool_call_begin|> @functions.invalid.0 "
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>@0<|tool_call_argument_begin|>{}"
+	    "<|tool_call_end|>", "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>@functions.:0"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>@functions.f:"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>@functions.f:1a"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "@<|tool_call_begin|> <|tool_call_argument_begin|>{}"
+	    "<|tool_call_end|>", "the call's id is not functions.NAME:INDEX"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>functions.f:0"
+	    "@<|tool_call_argument_begin|> <|tool_call_end|>",
+	    "<|tool_call_argument_begin|> has no JSON after it"),
+	BAD(TCD_KIMI, "<|tool_call_begin|>functions.bad:0"
+	    "<|tool_call_argument_begin|>{\"city\": \"Beijing\"@"
+	    "<|tool_call_end|>", "the JSON ends early"),
 };
 
 /* Reads a malformed call: its message and offset. */
@@ -394,6 +558,11 @@ check_bad(const struct bad *b)
 	    b->err));
 	unit_long((long)c.erroff, (long)off, unit_fmt("%s %s: the offset",
 	    names[b->d], b->err));
+	tcd_call_free(&c);
+	/* the fast path declines it, or refuses it alike */
+	r = tcd_parse_text(b->d, s, n, &c);
+	unit_ok(r == -1 && strcmp(c.err, want) == 0 && c.erroff == off,
+	    unit_fmt("%s %s: tcd_parse_text alike", names[b->d], b->err));
 	tcd_call_free(&c);
 	free(s);
 }
