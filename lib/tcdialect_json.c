@@ -335,6 +335,10 @@ tcdi_parse_harmony(const char *s, size_t n, int flags, struct tcd_call *c)
 	else if ((p = skip_ws(s, n, e + strlen(mark))) < n)
 		return fail(c, TCD_HARMONY, p, "text after %s", mark);
 	if (!span(s, h.body, e, &j, &len)) {
+		/* cut right after <|message|>: more likely cut than empty */
+		if (flags & TCD_CUT)
+			return fail(c, TCD_HARMONY, o,
+			    "the message has no <|call|>");
 		c->json = json_object();
 		return 0;
 	}

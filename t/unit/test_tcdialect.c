@@ -716,11 +716,318 @@ test_good(void)
 	tcd_call_free(&c);
 }
 
+/* A call cut by the end of input, read with TCD_CUT. */
+static void
+test_cut(void)
+{
+	static const struct {
+		enum tcd_dialect d;
+		const char	*text, *plain, *cut, *what;
+	} cuts[] = {
+		{ TCD_HERMES, "<tool_call>{\"name\": \"f\", \"arguments\": "
+		    "{\"s\": \"</tool_call>\"}}",
+		    "{\"error\":\"malformed hermes call: text after "
+		    "</tool_call>\",\"offset\":57}",
+		    "{\"name\":\"f\",\"arguments\":{\"s\":\"</tool_call>\"}}",
+		    "hermes: the JSON runs to the end, markup in it or not" },
+		{ TCD_HERMES, "<tool_call>{\"name\": \"f\"", NULL,
+		    "{\"error\":\"malformed hermes call: the JSON ends early\","
+		    "\"offset\":23}", "hermes: a cut JSON is no call" },
+		{ TCD_HERMES, "<tool_call>\n", NULL,
+		    "{\"error\":\"malformed hermes call: <tool_call> holds no "
+		    "JSON\",\"offset\":0}", "hermes: no JSON is no call" },
+		{ TCD_HARMONY, "<|start|>assistant<|channel|>commentary "
+		    "to=functions.get_weather <|constrain|>json<|message|>"
+		    "{\"city\": \"<|call|>\"}\n", NULL,
+		    "{\"name\":\"get_weather\",\"arguments\":{\"city\":"
+		    "\"<|call|>\"}}", "harmony: a server stripped <|call|>" },
+		{ TCD_HARMONY, "<|channel|>commentary to=functions.f"
+		    "<|message|>{\"a\": [1,", NULL,
+		    "{\"error\":\"malformed harmony call: the JSON ends early\","
+		    "\"offset\":56}", "harmony: a cut JSON is no call" },
+		{ TCD_HARMONY, "<|channel|>commentary to=functions.f"
+		    "<|message|> ", NULL,
+		    "{\"error\":\"malformed harmony call: the message has no "
+		    "<|call|>\",\"offset\":0}",
+		    "harmony: cut right after <|message|>, no call" },
+		{ TCD_KIMI, "<|tool_call_begin|>functions.f:0"
+		    "<|tool_call_argument_begin|>{}", NULL,
+		    "{\"error\":\"malformed kimi call: <|tool_call_begin|> has "
+		    "no <|tool_call_end|>\",\"offset\":0}",
+		    "kimi: no cut is whole" },
+		{ TCD_GLM, "<tool_call>get_date", NULL,
+		    "{\"error\":\"malformed glm call: <tool_call> has no "
+		    "</tool_call>\",\"offset\":0}", "glm: no cut is whole" },
+	};
+	size_t i, n;
+	char *got;
+
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		n = strlen(cuts[i].text);
+		if (cuts[i].plain != NULL) {
+			got = render(cuts[i].d, cuts[i].text, n);
+			unit_str(got, cuts[i].plain, unit_fmt("%s, not cut",
+			    cuts[i].what));
+			free(got);
+		}
+		got = render_flags(cuts[i].d, cuts[i].text, n, TCD_CUT);
+		unit_str(got, cuts[i].cut, cuts[i].what);
+		free(got);
+		got = render_flags(cuts[i].d, cuts[i].text, n,
+		    TCD_CUT | TCD_TEXT);
+		unit_str(got, cuts[i].cut, unit_fmt("%s, TCD_TEXT",
+		    cuts[i].what));
+		free(got);
+	}
+}
+
+/* A harmony head and what tcd_harmony_head reads in it. */
+static char *
+head_render(const char *s)
+{
+	struct tcd_head h;
+	json_t *j;
+	char *out;
+
+	if (tcd_harmony_head(s, strlen(s), &h) != 0)
+		j = json_pack("{s:s, s:I}", "error", h.err, "offset",
+		    (json_int_t)h.erroff);
+	else
+		j = json_pack("{s:i, s:s%, s:s%, s:s%, s:s%, s:I, s:b}",
+		    "channel", (int)h.channel, "role", s + h.role, h.rolelen,
+		    "chan", s + h.chan, h.chanlen, "to", s + h.to, h.tolen,
+		    "ctype", s + h.ctype, h.ctypelen, "body",
+		    (json_int_t)h.body, "call", h.call);
+	out = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (out == NULL)
+		unit_bail("json_dumps");
+	return out;
+}
+
+static void
+test_head(void)
+{
+	static const struct {
+		const char	*text, *want, *what;
+	} heads[] = {
+		{ "<|channel|>analysis<|message|>We need the weather.",
+		    "{\"channel\":1,\"role\":\"\",\"chan\":\"analysis\","
+		    "\"to\":\"\",\"ctype\":\"\",\"body\":30,\"call\":false}",
+		    "analysis: reasoning" },
+		{ "<|start|>assistant<|channel|>final<|message|>Hi.",
+		    "{\"channel\":3,\"role\":\"assistant\",\"chan\":\"final\","
+		    "\"to\":\"\",\"ctype\":\"\",\"body\":45,\"call\":false}",
+		    "final: the answer" },
+		{ "<|start|>assistant<|channel|>commentary "
+		    "to=functions.get_weather <|constrain|>json<|message|>{}",
+		    "{\"channel\":2,\"role\":\"assistant\",\"chan\":"
+		    "\"commentary\",\"to\":\"functions.get_weather\","
+		    "\"ctype\":\"json\",\"body\":93,\"call\":true}",
+		    "commentary to a function: a call" },
+		{ " \n<|start|>assistant to=functions.f<|channel|>commentary "
+		    "json<|message|>",
+		    "{\"channel\":2,\"role\":\"assistant\",\"chan\":"
+		    "\"commentary\",\"to\":\"functions.f\",\"ctype\":\"json\","
+		    "\"body\":72,\"call\":true}",
+		    "the recipient before <|channel|>, json in the head" },
+		{ "<|channel|>commentary <|message|>I will look it up.",
+		    "{\"channel\":2,\"role\":\"\",\"chan\":\"commentary\","
+		    "\"to\":\"\",\"ctype\":\"\",\"body\":33,\"call\":false}",
+		    "commentary to no one: a preamble" },
+		{ "<|channel|>analysis to=browser.search code<|message|>{}",
+		    "{\"channel\":1,\"role\":\"\",\"chan\":\"analysis\","
+		    "\"to\":\"browser.search\",\"ctype\":\"code\",\"body\":53,"
+		    "\"call\":false}", "a built-in tool: no call of ours" },
+		{ "<|start|>functions.get_weather to=assistant<|channel|>"
+		    "commentary<|message|>{\"t\": 20}",
+		    "{\"channel\":2,\"role\":\"functions.get_weather\",\"chan\":"
+		    "\"commentary\",\"to\":\"assistant\",\"ctype\":\"\","
+		    "\"body\":75,\"call\":false}",
+		    "a tool's answer: no call" },
+		{ "<|start|>assistant<|message|>Hi.",
+		    "{\"channel\":0,\"role\":\"assistant\",\"chan\":\"\","
+		    "\"to\":\"\",\"ctype\":\"\",\"body\":29,\"call\":false}",
+		    "no channel" },
+		{ "<|channel|>summary<|message|>",
+		    "{\"channel\":4,\"role\":\"\",\"chan\":\"summary\","
+		    "\"to\":\"\",\"ctype\":\"\",\"body\":29,\"call\":false}",
+		    "another channel" },
+		{ "<|channel|><|message|>x",
+		    "{\"error\":\"malformed harmony message: <|channel|> has "
+		    "no channel name\",\"offset\":0}", "no channel name" },
+		{ "<|channel|>analysis",
+		    "{\"error\":\"malformed harmony message: the head has no "
+		    "<|message|>\",\"offset\":0}", "no <|message|>" },
+		{ "Hi<|message|>",
+		    "{\"error\":\"malformed harmony message: <|start|> or "
+		    "<|channel|> expected\",\"offset\":0}", "no opener" },
+	};
+	size_t i;
+	char *got;
+
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		got = head_render(heads[i].text);
+		unit_str(got, heads[i].want, unit_fmt("harmony head: %s",
+		    heads[i].what));
+		free(got);
+	}
+}
+
+/* The end tcd_jscan finds in s, fed in pieces of size k (0: whole). */
+static size_t
+jscan_end(const char *s, size_t n, size_t k)
+{
+	struct tcd_jscan js;
+	size_t i, m, e;
+
+	memset(&js, 0, sizeof(js));
+	if (k == 0)
+		return tcd_jscan(&js, s, n);
+	for (i = 0; i < n; i += m) {
+		m = n - i < k ? n - i : k;
+		if ((e = tcd_jscan(&js, s + i, m)) != (size_t)-1)
+			return i + e;
+	}
+	return (size_t)-1;
+}
+
+static void
+test_jscan(void)
+{
+	static const struct {
+		const char	*text;
+		size_t		 end;
+		const char	*what;
+	} vals[] = {
+		{ "{\"a\": \"}\"} tail", 10, "a bracket in a string" },
+		{ "[1, [2, {\"x\": \"\\\"]\"}]] [", 22, "an escaped quote" },
+		{ "  {\"s\": \"\\\\\"}}", 13, "an escaped backslash" },
+		{ "{\"s\": \"\\u007d\"}", 15, "a \\u escape" },
+		{ "\n{}{}", 3, "white space before, a value after" },
+		{ "\"abc\"", 1, "a string: one byte" },
+		{ "  x}", 3, "a bare word: one byte" },
+		{ "{\"a\": [", (size_t)-1, "no end yet" },
+		{ "{\"a\": \"}", (size_t)-1, "no end yet, in a string" },
+		{ " \t", (size_t)-1, "white space alone" },
+	};
+	size_t i, k, n, got;
+	int same;
+
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		n = strlen(vals[i].text);
+		unit_long((long)jscan_end(vals[i].text, n, 0),
+		    (long)vals[i].end, unit_fmt("tcd_jscan: %s", vals[i].what));
+		same = 1;
+		for (k = 1; k <= n; k++)
+			if ((got = jscan_end(vals[i].text, n, k)) !=
+			    vals[i].end)
+				same = 0;
+		unit_ok(same, unit_fmt("tcd_jscan: %s, in pieces of every "
+		    "size", vals[i].what));
+	}
+}
+
+/* The markups of a form, for the checks of the table. */
+static size_t
+form_marks(const struct tcd_form *f, const char **m)
+{
+	size_t k = 0, i;
+
+	m[k++] = f->open;
+	m[k++] = f->peek;
+	m[k++] = f->call_open;
+	m[k++] = f->after;
+	m[k++] = f->cut;
+	for (i = 0; f->close[i] != NULL; i++)
+		m[k++] = f->close[i];
+	for (i = 0; f->end[i] != NULL; i++)
+		m[k++] = f->end[i];
+	return k;
+}
+
+/* Whether mark is one of the NULL-terminated list. */
+static int
+in_list(const char *mark, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(mark, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+test_forms(void)
+{
+	const struct tcd_form *f, *g;
+	const char *m[16];
+	size_t n, i, j, k, longest = 0, defaults;
+	int seen[TCD_NDIALECTS + 1] = { 0 }, ok, all;
+
+	f = tcd_forms(&n);
+	ok = 1;
+	for (i = 0; i < n; i++) {
+		k = form_marks(&f[i], m);
+		for (j = 0; j < k; j++)
+			if (m[j] != NULL && strlen(m[j]) > longest)
+				longest = strlen(m[j]);
+		if (f[i].open == NULL || f[i].open[0] == '\0' ||
+		    tcd_dialect_name(f[i].dialect) == NULL)
+			ok = 0;
+		seen[f[i].dialect] = 1;
+		/* a call ends, a section too */
+		if (!(f[i].flags & TCD_F_SECTION) && f[i].close[0] == NULL &&
+		    f[i].dialect != TCD_MISTRAL)
+			ok = 0;
+		if ((f[i].flags & TCD_F_SECTION) && f[i].end[0] == NULL &&
+		    !(f[i].flags & TCD_F_OPENEND))
+			ok = 0;
+		/* what a cut leaves out is what ends the call or section */
+		if (f[i].cut != NULL && !in_list(f[i].cut, f[i].close) &&
+		    !in_list(f[i].cut, f[i].end))
+			ok = 0;
+	}
+	unit_ok(ok, "tcd_forms: every form names its dialect and its end");
+	unit_long((long)longest, TCD_MARKUP_MAX,
+	    "tcd_forms: TCD_MARKUP_MAX is the longest markup");
+	all = 1;
+	for (i = 1; i <= TCD_NDIALECTS; i++)
+		if (!seen[i])
+			all = 0;
+	unit_ok(all, "tcd_forms: every dialect has a form");
+	/* forms that share an opener: one default, the others peek apart */
+	ok = 1;
+	for (i = 0; i < n; i++) {
+		defaults = 0;
+		for (j = 0; j < n; j++) {
+			g = &f[j];
+			if (strcmp(g->open, f[i].open) != 0)
+				continue;
+			if (g->peek == NULL)
+				defaults++;
+			else if (j != i && f[i].peek != NULL &&
+			    strcmp(g->peek, f[i].peek) == 0)
+				ok = 0;
+		}
+		if (defaults > 1)
+			ok = 0;
+	}
+	unit_ok(ok, "tcd_forms: forms that share an opener are told apart");
+	unit_str(tcd_dialect_name(TCD_DEEPSEEK), "deepseek",
+	    "tcd_dialect_name: deepseek");
+	unit_ok(tcd_dialect_name(0) == NULL && tcd_dialect_name(99) == NULL,
+	    "tcd_dialect_name: no dialect, NULL");
+}
+
 int
 main(void)
 {
 	test_fixtures();
 	test_errors();
 	test_good();
+	test_cut();
+	test_head();
+	test_jscan();
+	test_forms();
 	return unit_done();
 }
