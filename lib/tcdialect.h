@@ -143,8 +143,9 @@ const char	*tcd_dialect_name(int d);
  * first of close[], or, when call_open is NULL, each a JSON value that
  * begins with "{"; between two calls, white space and at most one sep
  * byte (with TCD_F_NEEDSEP, exactly one); after the last, end[] closes
- * the section (and, with TCD_F_OPENEND, so does any other byte, which is
- * prose again; the section's end markup is then dropped where it comes).
+ * the section (and, with TCD_F_OPENEND, so does any other byte: the
+ * prose goes on from the end of the last call, white space and a sep
+ * after it included).
  * With TCD_F_FIRST the opener is the first byte of the first call.
  *
  * TCD_F_STRINGS: the closing markup counts only outside the strings of

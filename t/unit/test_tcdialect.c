@@ -1019,6 +1019,365 @@ test_forms(void)
 	    "tcd_dialect_name: no dialect, NULL");
 }
 
+/*
+ * A reader of a whole model output, for the fixtures DIALECT-CASE.out
+ * (DIALECT-CASE.calls: what it reads as, a JSON array of events): it
+ * knows no dialect, only what tcd_forms, tcd_jscan and tcd_harmony_head
+ * say, as the streaming reader will, and so shows that they say enough
+ * to read vLLM's and SGLang's whole outputs: prose, reasoning, parallel
+ * calls in their sections, and calls cut by the end of input.
+ */
+struct out {
+	const char	*s;
+	size_t		 n;
+	int		 d;		/* the dialect read, 0: every one */
+	size_t		 first;		/* the output's first byte not blank */
+	json_t		*ev;
+};
+
+static void
+ev_text(struct out *o, const char *kind, size_t a, size_t b)
+{
+	json_t *last = json_array_get(o->ev, json_array_size(o->ev) - 1);
+	json_t *prev;
+	char *t;
+
+	if (a >= b)
+		return;
+	if (last != NULL && (prev = json_object_get(last, kind)) != NULL) {
+		t = xmalloc(json_string_length(prev) + (b - a) + 1);
+		memcpy(t, json_string_value(prev), json_string_length(prev));
+		memcpy(t + json_string_length(prev), o->s + a, b - a);
+		json_object_set_new(last, kind, json_stringn(t,
+		    json_string_length(prev) + (b - a)));
+		free(t);
+		return;
+	}
+	json_array_append_new(o->ev, json_pack("{s:s%}", kind, o->s + a,
+	    b - a));
+}
+
+static void
+ev_error(struct out *o, size_t off, const char *msg)
+{
+	json_array_append_new(o->ev, json_pack("{s:s, s:I}", "error", msg,
+	    "offset", (json_int_t)off));
+}
+
+/* The call [a, b) of dialect d: its event; whether it was a call. */
+static int
+ev_call(struct out *o, enum tcd_dialect d, size_t a, size_t b, int flags)
+{
+	json_error_t e;
+	json_t *j;
+	char *r;
+	int ok;
+
+	r = render_flags(d, o->s + a, b - a, flags);
+	if ((j = json_loads(r, 0, &e)) == NULL)
+		unit_bail("a call's rendering");
+	free(r);
+	ok = json_object_get(j, "error") == NULL;
+	if (ok)
+		json_array_append_new(o->ev, json_pack("{s:o}", "call", j));
+	else {
+		ev_error(o, a + (size_t)json_integer_value(json_object_get(j,
+		    "offset")), json_string_value(json_object_get(j,
+		    "error")));
+		json_decref(j);
+	}
+	return ok;
+}
+
+static void
+ev_cut(struct out *o, const char *mark)
+{
+	json_array_append_new(o->ev, json_pack("{s:s+}", "warning",
+	    "input ended before ", mark));
+}
+
+static int
+form_on(const struct out *o, const struct tcd_form *f)
+{
+	return o->d == 0 || (int)f->dialect == o->d;
+}
+
+/* The form whose opener is at p, or NULL: its peek, or the default. */
+static const struct tcd_form *
+form_at(const struct out *o, size_t p)
+{
+	const struct tcd_form *f, *def = NULL, *any = NULL;
+	size_t n, i, q;
+
+	f = tcd_forms(&n);
+	for (i = 0; i < n; i++) {
+		q = strlen(f[i].open);
+		if (!form_on(o, &f[i]) || o->n - p < q ||
+		    memcmp(o->s + p, f[i].open, q) != 0)
+			continue;
+		if ((f[i].flags & TCD_F_START) && p != o->first)
+			continue;
+		q = p + strlen(f[i].open);
+		while (q < o->n && strchr(" \t\r\n", o->s[q]) != NULL)
+			q++;
+		if (f[i].peek != NULL && o->n - q >= strlen(f[i].peek) &&
+		    memcmp(o->s + q, f[i].peek, strlen(f[i].peek)) == 0)
+			return &f[i];
+		if (f[i].peek == NULL && def == NULL)
+			def = &f[i];
+		if (any == NULL)
+			any = &f[i];
+	}
+	/* one dialect read: its form, whatever follows */
+	return def != NULL ? def : any;
+}
+
+/*
+ * The first of the marks (NULL-terminated) from p on, outside JSON
+ * strings with strings: its offset, and in *len its length; or NONE.
+ */
+static size_t
+mark_from(const struct out *o, size_t p, const char *const *marks,
+    int strings, size_t *len)
+{
+	int str = 0, esc = 0;
+	size_t i;
+
+	for (; p < o->n; p++) {
+		if (strings && (esc || str)) {
+			if (esc)
+				esc = 0;
+			else if (o->s[p] == '\\')
+				esc = 1;
+			else if (o->s[p] == '"')
+				str = 0;
+			continue;
+		}
+		if (strings && o->s[p] == '"') {
+			str = 1;
+			continue;
+		}
+		for (i = 0; marks[i] != NULL; i++) {
+			*len = strlen(marks[i]);
+			if (o->n - p >= *len && memcmp(o->s + p, marks[i],
+			    *len) == 0)
+				return p;
+		}
+	}
+	return (size_t)-1;
+}
+
+/* A JSON value from p: its end, or NONE. */
+static size_t
+json_from(const struct out *o, size_t p)
+{
+	struct tcd_jscan js;
+	size_t e;
+
+	memset(&js, 0, sizeof(js));
+	e = tcd_jscan(&js, o->s + p, o->n - p);
+	return e == (size_t)-1 ? e : p + e;
+}
+
+/* A harmony message at p: its end. */
+static size_t
+out_message(struct out *o, const struct tcd_form *f, size_t p)
+{
+	const char *ends[] = { "<|message|>", NULL };
+	struct tcd_head h;
+	size_t e, len;
+
+	if (mark_from(o, p, ends, 0, &len) == (size_t)-1) {
+		ev_error(o, p, "truncated: input ended before <|message|>");
+		return o->n;
+	}
+	if (tcd_harmony_head(o->s + p, o->n - p, &h) != 0) {
+		ev_error(o, p + h.erroff, h.err);
+		e = mark_from(o, p, f->close, 0, &len);
+		return e == (size_t)-1 ? o->n : e + len;
+	}
+	if (h.call) {
+		if ((e = mark_from(o, p + h.body, f->close, 1, &len)) !=
+		    (size_t)-1) {
+			ev_call(o, f->dialect, p, e + len, 0);
+			return e + len;
+		}
+		if (ev_call(o, f->dialect, p, o->n, TCD_CUT))
+			ev_cut(o, f->cut);
+		return o->n;
+	}
+	e = mark_from(o, p + h.body, f->close, 0, &len);
+	ev_text(o, h.channel == TCD_CH_ANALYSIS || h.tolen > 0 ?
+	    "reasoning" : "text", p + h.body, e == (size_t)-1 ? o->n : e);
+	return e == (size_t)-1 ? o->n : e + len;
+}
+
+/* A call of form f at p: its end. */
+static size_t
+out_call(struct out *o, const struct tcd_form *f, size_t p)
+{
+	const char *after[] = { f->after, NULL };
+	size_t from = p + strlen(f->open), e, len;
+
+	if (f->flags & TCD_F_HEAD)
+		return out_message(o, f, p);
+	if (f->close[0] == NULL) {
+		/* it ends with its JSON, from its first "{" */
+		while (from < o->n && o->s[from] != '{')
+			from++;
+		if (from == o->n || (e = json_from(o, from)) == (size_t)-1) {
+			ev_error(o, p, "truncated: input ended in the call");
+			return o->n;
+		}
+		ev_call(o, f->dialect, p, e, 0);
+		return e;
+	}
+	if (f->after != NULL) {
+		if ((e = mark_from(o, from, after, 0, &len)) == (size_t)-1)
+			goto cut;
+		from = e + len;
+	}
+	if ((e = mark_from(o, from, f->close, f->flags & TCD_F_STRINGS,
+	    &len)) != (size_t)-1) {
+		ev_call(o, f->dialect, p, e + len, 0);
+		return e + len;
+	}
+cut:
+	if (f->cut != NULL && ev_call(o, f->dialect, p, o->n, TCD_CUT))
+		ev_cut(o, f->cut);
+	else if (f->cut == NULL)
+		ev_error(o, p, "truncated: input ended in the call");
+	return o->n;
+}
+
+/* A section of form f at p: its end. */
+static size_t
+out_section(struct out *o, const struct tcd_form *f, size_t p)
+{
+	const char *open[] = { f->call_open, NULL };
+	size_t q, e, len, i, ncalls = 0, last;
+	int sawsep = 0;
+
+	q = p;
+	if (!(f->flags & TCD_F_FIRST)) {
+		q += strlen(f->open);
+		if (f->peek != NULL) {
+			while (q < o->n && strchr(" \t\r\n", o->s[q]) != NULL)
+				q++;
+			q += strlen(f->peek);
+		}
+	}
+	for (last = q;;) {
+		while (q < o->n && strchr(" \t\r\n", o->s[q]) != NULL)
+			q++;
+		if (q == o->n) {
+			if (f->cut != NULL)
+				ev_cut(o, f->cut);
+			return q;
+		}
+		for (i = 0; f->end[i] != NULL; i++)
+			if (o->n - q >= strlen(f->end[i]) && memcmp(o->s + q,
+			    f->end[i], strlen(f->end[i])) == 0)
+				return q + strlen(f->end[i]);
+		if (ncalls > 0 && !sawsep && f->sep != 0 && o->s[q] == f->sep) {
+			sawsep = 1;
+			q++;
+			continue;
+		}
+		if (f->call_open != NULL ? mark_from(o, q, open, 0, &len) != q :
+		    o->s[q] != '{') {
+			/* prose again, from the end of the last call */
+			if (f->flags & TCD_F_OPENEND)
+				return last;
+			ev_error(o, q, "text in a section of calls");
+			return q;
+		}
+		if (ncalls > 0 && !sawsep && (f->flags & TCD_F_NEEDSEP)) {
+			ev_error(o, q, "two calls without their separator");
+			return q;
+		}
+		if (f->call_open != NULL)
+			e = mark_from(o, q + len, f->close,
+			    f->flags & TCD_F_STRINGS, &len);
+		else {
+			e = json_from(o, q);
+			len = 0;
+		}
+		if (e == (size_t)-1) {
+			ev_error(o, q, "truncated: input ended in the call");
+			return o->n;
+		}
+		ev_call(o, f->dialect, q, e + len, 0);
+		q = last = e + len;
+		ncalls++;
+		sawsep = 0;
+	}
+}
+
+static json_t *
+read_output(const char *s, size_t n, int d)
+{
+	const struct tcd_form *f = NULL;
+	struct out o;
+	size_t pos = 0, p;
+
+	o.s = s;
+	o.n = n;
+	o.d = d;
+	o.ev = json_array();
+	for (o.first = 0; o.first < n && strchr(" \t\r\n", s[o.first]) !=
+	    NULL; o.first++)
+		;
+	while (pos < n) {
+		for (p = pos; p < n && (f = form_at(&o, p)) == NULL; p++)
+			;
+		ev_text(&o, "text", pos, p);
+		if (p == n)
+			break;
+		if (f->flags & TCD_F_SECTION)
+			pos = out_section(&o, f, p);
+		else
+			pos = out_call(&o, f, p);
+	}
+	return o.ev;
+}
+
+/* Every DIALECT-CASE.out, read as its .calls says. */
+static void
+test_outputs(void)
+{
+	json_error_t e;
+	json_t *want, *got;
+	glob_t g;
+	char *s, *a, *b, path[4096];
+	size_t i, n, len;
+	int d;
+
+	if (glob(DIR "/*.out", 0, NULL, &g) != 0)
+		unit_bail("glob " DIR "/*.out");
+	for (i = 0; i < g.gl_pathc; i++) {
+		d = dialect_of(g.gl_pathv[i]);
+		s = slurp(g.gl_pathv[i], &n);
+		len = strlen(g.gl_pathv[i]);
+		snprintf(path, sizeof(path), "%.*s.calls", (int)(len - 4),
+		    g.gl_pathv[i]);
+		if ((want = json_load_file(path, 0, &e)) == NULL)
+			unit_bail(path);
+		got = read_output(s, n, d);
+		a = json_dumps(got, JSON_COMPACT);
+		b = json_dumps(want, JSON_COMPACT);
+		unit_str(a, b, g.gl_pathv[i]);
+		free(a);
+		free(b);
+		json_decref(got);
+		json_decref(want);
+		free(s);
+	}
+	unit_ok(g.gl_pathc >= 20, unit_fmt("%zu outputs in " DIR,
+	    g.gl_pathc));
+	globfree(&g);
+}
+
 int
 main(void)
 {
@@ -1029,5 +1388,6 @@ main(void)
 	test_head();
 	test_jscan();
 	test_forms();
+	test_outputs();
 	return unit_done();
 }
