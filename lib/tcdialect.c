@@ -2,6 +2,10 @@
  * tcdialect: one tool call of an open model's dialect, read from its
  * whole text (opening to closing markup, as the streaming reader found
  * it) into the tool's name and its arguments, or an error at an offset.
+ * This file holds the dialects of raw-text values and hermes, and the
+ * reading of a call's JSON that all JSON dialects share; the others are
+ * in lib/tcdialect_json.c, the table of how calls stand in a stream in
+ * lib/tcdialect_form.c.
  *
  * White space is space, tab, CR and LF; white space before the opening
  * and after the closing markup is allowed. Names, keys and values are
@@ -66,7 +70,10 @@
  *   first gives the object to simdjson (lib/jsonfast), which writes the
  *   arguments' text, the bytes jsonw_exact writes of jansson's tree, many
  *   times faster, into c->argtext; what it declines (every error among
- *   it) is read by jansson as above.
+ *   it) is read by jansson as above. With TCD_CUT (the input ended
+ *   before </tool_call>: the server stopped at its end-of-sequence
+ *   token) the JSON runs to the end of the text. llama3's calls and the
+ *   objects of mistral's list are read by the same code.
  *
  * A key that repeats is kept, in order: c->args is the call's arguments
  * as written (the reader makes repeated keys an array).

@@ -114,7 +114,8 @@
  *   text after <|call|> (or <|end|>, <|return|>)	the text
  *   deepseek
  *   <｜tool▁call▁begin｜> expected		the first other byte (or n)
- *   <｜tool▁call▁begin｜> has no <｜tool▁call▁end｜>	<｜tool▁call▁begin｜>
+ *   <｜tool▁call▁begin｜> has no <｜tool▁call▁end｜>
+ *						<｜tool▁call▁begin｜>
  *   text after <｜tool▁call▁end｜>		the text
  *   <｜tool▁call▁begin｜> has no <｜tool▁sep｜>	<｜tool▁call▁begin｜>
  *   <｜tool▁call▁begin｜> has no name		<｜tool▁call▁begin｜>
@@ -401,7 +402,8 @@ tcdi_parse_deepseek(const char *s, size_t n, struct tcd_call *c)
 			return -1;
 	} else {
 		if (alen == 0)
-			return fail(c, TCD_DEEPSEEK, t, DS_BEGIN " has no name");
+			return fail(c, TCD_DEEPSEEK, t,
+			    DS_BEGIN " has no name");
 		c->name = a;
 		c->namelen = alen;
 		if (!span(s, sp + ls, e, &j, &len))

@@ -447,7 +447,8 @@ static const struct bad bads[] = {
 	    "the ```json block holds no JSON"),
 	BAD(TCD_DEEPSEEK, DSB "function" DSS "f\n```json\n{}\n```\n@done"
 	    DSE, "text after the ```json block"),
-	BAD(TCD_DEEPSEEK, DSB "foo" DSS "@[1]" DSE, "the JSON is not an object"),
+	BAD(TCD_DEEPSEEK, DSB "foo" DSS "@[1]" DSE,
+	    "the JSON is not an object"),
 	BAD(TCD_DEEPSEEK, DSB "function" DSS "get_weather\n```json\n"
 	    "{\"city\": \"Tokyo\"@\n```" DSE, "the JSON ends early"),
 	/* mistral */
@@ -743,8 +744,9 @@ test_cut(void)
 		    "\"<|call|>\"}}", "harmony: a server stripped <|call|>" },
 		{ TCD_HARMONY, "<|channel|>commentary to=functions.f"
 		    "<|message|>{\"a\": [1,", NULL,
-		    "{\"error\":\"malformed harmony call: the JSON ends early\","
-		    "\"offset\":56}", "harmony: a cut JSON is no call" },
+		    "{\"error\":\"malformed harmony call: the JSON ends "
+		    "early\",\"offset\":56}",
+		    "harmony: a cut JSON is no call" },
 		{ TCD_HARMONY, "<|channel|>commentary to=functions.f"
 		    "<|message|> ", NULL,
 		    "{\"error\":\"malformed harmony call: the message has no "
@@ -841,9 +843,9 @@ test_head(void)
 		    "\"call\":false}", "a built-in tool: no call of ours" },
 		{ "<|start|>functions.get_weather to=assistant<|channel|>"
 		    "commentary<|message|>{\"t\": 20}",
-		    "{\"channel\":2,\"role\":\"functions.get_weather\",\"chan\":"
-		    "\"commentary\",\"to\":\"assistant\",\"ctype\":\"\","
-		    "\"body\":75,\"call\":false}",
+		    "{\"channel\":2,\"role\":\"functions.get_weather\","
+		    "\"chan\":\"commentary\",\"to\":\"assistant\","
+		    "\"ctype\":\"\",\"body\":75,\"call\":false}",
 		    "a tool's answer: no call" },
 		{ "<|start|>assistant<|message|>Hi.",
 		    "{\"channel\":0,\"role\":\"assistant\",\"chan\":\"\","
