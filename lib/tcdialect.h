@@ -130,6 +130,9 @@ const char	*tcd_dialect_name(int d);
  * glm and qwen3 share "<tool_call>"; mistral's two forms "[TOOL_CALLS]"):
  * then the bytes after it, white space passed, say which: the form whose
  * peek they begin with, or, when none does, the one whose peek is NULL.
+ * A reader of one dialect (--format) takes its own forms alone, and its
+ * form for an opener whatever follows it. A section's own markup is open,
+ * white space and its peek; a call's text begins with its open.
  *
  * A form without TCD_F_SECTION is one call, whose text runs from open
  * to the end of its closing markup: the first of close[] that comes
@@ -145,22 +148,27 @@ const char	*tcd_dialect_name(int d);
  * byte (with TCD_F_NEEDSEP, exactly one); after the last, end[] closes
  * the section (and, with TCD_F_OPENEND, so does any other byte: the
  * prose goes on from the end of the last call, white space and a sep
- * after it included).
- * With TCD_F_FIRST the opener is the first byte of the first call.
+ * after it included). With TCD_F_FIRST the opener is the first byte of
+ * the first call.
  *
  * TCD_F_STRINGS: the closing markup counts only outside the strings of
  * the call's JSON, which may hold it (quotes counted from open on, a
- * backslash escaping the byte after it). TCD_F_START: open counts only as
- * the first byte of the output that is not white space (llama3's bare
- * JSON). TCD_F_HEAD: a harmony message; tcd_harmony_head reads its head
- * once "<|message|>" has come, and says whether it is a call (closed by
- * close[], outside its JSON's strings) or reasoning or prose (closed by
- * the first of close[], strings not counted).
+ * backslash escaping the byte after it). TCD_F_START: open counts only
+ * as the first byte of the output that is not white space (llama3's bare
+ * JSON; a reader of every dialect at once had better leave it out, or a
+ * JSON answer would be taken for a call, and refused). TCD_F_HEAD: a
+ * harmony message; tcd_harmony_head reads its head once "<|message|>"
+ * has come, and says whether it is a call (closed by close[], outside
+ * its JSON's strings) or reasoning or prose (closed by the first of
+ * close[], strings not counted, or by the end of input).
  *
- * cut: the markup whose absence at the end of input leaves a call (or,
- * for a section, the calls read) whole, said with a warning: the markup
- * that ends a call, which TCD_CUT reads it without, or the section's
- * end. NULL: a call cut by the end of input is truncated, an error.
+ * cut: the markup whose absence at the end of input, after whole JSON,
+ * leaves a call (or, for a section, the calls read) whole, said with a
+ * warning: the markup that ends a call, which TCD_CUT reads it without,
+ * or the section's end. NULL: a call cut by the end of input is
+ * truncated, an error. A call that ends with its JSON (llama3's,
+ * mistral's) is whole once its JSON is, so that the end-of-sequence
+ * token a server strips after it costs nothing and is not warned of.
  *
  * Every markup in the table is at most TCD_MARKUP_MAX bytes long, so
  * that a reader holds no more to find one split across reads.
