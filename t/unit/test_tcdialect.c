@@ -680,6 +680,29 @@ static const struct good goods[] = {
 	    "\"</tool_call>\"}}</tool_call>",
 	    "{\"name\":\"f\",\"arguments\":{\"s\":\"</tool_call>\"}}",
 	    "hermes: the JSON runs to the last </tool_call>"),
+	GOOD(TCD_HARMONY, "<|channel|>commentary to=functions.f<|message|>"
+	    "{\"n\": 9007199254740993}<|return|>",
+	    "{\"name\":\"f\",\"arguments\":{\"n\":9007199254740993}}",
+	    "harmony: integers exact; <|return|> ends a call too"),
+	GOOD(TCD_DEEPSEEK, DSB "function" DSS " f \r\n```\r\n{\"a\": 1}\r\n```"
+	    DSE, "{\"name\":\"f\",\"arguments\":{\"a\":1}}",
+	    "deepseek: V3's fence without json, CRLF"),
+	GOOD(TCD_MISTRAL, " [TOOL_CALLS] get_weather [CALL_ID] x1 [ARGS] "
+	    "{\"a\": 1} ", "{\"name\":\"get_weather\",\"id\":\"x1\","
+	    "\"arguments\":{\"a\":1}}",
+	    "mistral: white space around each part"),
+	GOOD(TCD_MISTRAL, "[TOOL_CALLS]f[CALL_ID]x1{}",
+	    "{\"name\":\"f\",\"id\":\"x1\",\"arguments\":{}}",
+	    "mistral: an id without [ARGS]"),
+	GOOD(TCD_LLAMA3, "{\"name\": \"f\", \"parameters\": "
+	    "\"{\\\"a\\\": 1}\"}",
+	    "{\"name\":\"f\",\"arguments\":{\"a\":1}}",
+	    "llama3: parameters as a string of JSON"),
+	GOOD(TCD_KIMI, "<|tool_call_begin|>functions.f:007"
+	    "<|tool_call_argument_begin|>{\"a\": [\"<|tool_call_end|>\"]}"
+	    "<|tool_call_end|>", "{\"name\":\"f\",\"id\":\"functions.f:007\","
+	    "\"arguments\":{\"a\":[\"<|tool_call_end|>\"]}}",
+	    "kimi: the JSON runs to the last <|tool_call_end|>"),
 };
 
 static void
