@@ -173,8 +173,10 @@
 #define span		tcdi_span
 #define fail		tcdi_fail
 
-/* DeepSeek's markup: U+FF5C FULLWIDTH VERTICAL LINE, U+2581 LOWER ONE
- * EIGHTH BLOCK, in UTF-8. */
+/*
+ * DeepSeek's markup: U+FF5C FULLWIDTH VERTICAL LINE and U+2581 LOWER ONE
+ * EIGHTH BLOCK, three bytes each in UTF-8.
+ */
 #define BAR		"\xef\xbd\x9c"
 #define LOW		"\xe2\x96\x81"
 #define DS_BEGIN	"<" BAR "tool" LOW "call" LOW "begin" BAR ">"
