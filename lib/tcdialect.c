@@ -2,6 +2,10 @@
  * tcdialect: one tool call of an open model's dialect, read from its
  * whole text (opening to closing markup, as the streaming reader found
  * it) into the tool's name and its arguments, or an error at an offset.
+ * This file holds the dialects of raw-text values and hermes, and the
+ * reading of a call's JSON that all JSON dialects share; the others are
+ * in lib/tcdialect_json.c, the table of how calls stand in a stream in
+ * lib/tcdialect_form.c.
  *
  * White space is space, tab, CR and LF; white space before the opening
  * and after the closing markup is allowed. Names, keys and values are
@@ -66,7 +70,10 @@
  *   first gives the object to simdjson (lib/jsonfast), which writes the
  *   arguments' text, the bytes jsonw_exact writes of jansson's tree, many
  *   times faster, into c->argtext; what it declines (every error among
- *   it) is read by jansson as above.
+ *   it) is read by jansson as above. With TCD_CUT (the input ended
+ *   before </tool_call>: the server stopped at its end-of-sequence
+ *   token) the JSON runs to the end of the text. llama3's calls and the
+ *   objects of mistral's list are read by the same code.
  *
  * A key that repeats is kept, in order: c->args is the call's arguments
  * as written (the reader makes repeated keys an array).
@@ -154,39 +161,35 @@
 #include "jsonfast.h"
 #include "jsonx.h"
 #include "tcdialect.h"
+#include "tcdialect_int.h"
 #include "xalloc.h"
 
-#define NONE		((size_t)-1)
-#define LIT(s)		(s), (sizeof(s) - 1)
+#define NONE		TCDI_NONE
+#define LIT(s)		TCDI_LIT(s)
+#define is_ws		tcdi_is_ws
+#define skip_ws		tcdi_skip_ws
+#define at		tcdi_at
+#define find		tcdi_find
+#define find_last	tcdi_find_last
+#define span		tcdi_span
+#define fail		tcdi_fail
 
 static const char *const dialect_names[] = {
-	"", "qwen3", "invoke", "glm", "hermes"
+	"", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
+	"mistral", "llama3", "kimi"
 };
 
-static int
-is_ws(char ch)
+const char *
+tcd_dialect_name(int d)
 {
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
-static size_t
-skip_ws(const char *s, size_t n, size_t p)
-{
-	while (p < n && is_ws(s[p]))
-		p++;
-	return p;
-}
-
-/* Whether s holds the len bytes of lit at p. */
-static int
-at(const char *s, size_t n, size_t p, const char *lit, size_t len)
-{
-	return p <= n && n - p >= len && memcmp(s + p, lit, len) == 0;
+	if (d < 1 || d > TCD_NDIALECTS)
+		return NULL;
+	return dialect_names[d];
 }
 
 /* The offset of the first len bytes of lit at or after p, or NONE. */
-static size_t
-find(const char *s, size_t n, size_t p, const char *lit, size_t len)
+size_t
+tcdi_find(const char *s, size_t n, size_t p, const char *lit, size_t len)
 {
 	const char *q;
 
@@ -200,8 +203,9 @@ find(const char *s, size_t n, size_t p, const char *lit, size_t len)
 }
 
 /* The same for the last one after p, or NONE. */
-static size_t
-find_last(const char *s, size_t n, size_t p, const char *lit, size_t len)
+size_t
+tcdi_find_last(const char *s, size_t n, size_t p, const char *lit,
+    size_t len)
 {
 	size_t last = NONE, q;
 
@@ -222,8 +226,8 @@ trim(const char *s, size_t *a, size_t *b)
 }
 
 /* [a, b) trimmed, in *off and *len: whether anything is left. */
-static int
-span(const char *s, size_t a, size_t b, size_t *off, size_t *len)
+int
+tcdi_span(const char *s, size_t a, size_t b, size_t *off, size_t *len)
 {
 	trim(s, &a, &b);
 	*off = a;
@@ -232,11 +236,9 @@ span(const char *s, size_t a, size_t b, size_t *off, size_t *len)
 }
 
 /* Sets the call's error, one line: always returns -1. */
-static int	fail(struct tcd_call *, enum tcd_dialect, size_t, const char *,
-		    ...) __attribute__((format(printf, 4, 5)));
-
-static int
-fail(struct tcd_call *c, enum tcd_dialect d, size_t off, const char *fmt, ...)
+int
+tcdi_fail(struct tcd_call *c, enum tcd_dialect d, size_t off,
+    const char *fmt, ...)
 {
 	va_list ap;
 	int k;
@@ -562,7 +564,8 @@ load_exact(const char *s, size_t n, json_error_t *e)
 
 /* The error jansson gave for the JSON at offset j of the call. */
 static int
-json_fail(struct tcd_call *c, size_t j, size_t len, const json_error_t *e)
+json_fail(struct tcd_call *c, enum tcd_dialect d, size_t j, size_t len,
+    const json_error_t *e)
 {
 	size_t off = j + (e->position > 0 ? (size_t)e->position : 0);
 	const char *near;
@@ -572,35 +575,68 @@ json_fail(struct tcd_call *c, size_t j, size_t len, const json_error_t *e)
 		off = j + len;
 	switch (json_error_code(e)) {
 	case json_error_premature_end_of_input:
-		return fail(c, TCD_HERMES, off, "the JSON ends early");
+		return fail(c, d, off, "the JSON ends early");
 	case json_error_end_of_input_expected:
-		return fail(c, TCD_HERMES, off, "text after the JSON object");
+		return fail(c, d, off, "text after the JSON object");
 	case json_error_invalid_utf8:
-		return fail(c, TCD_HERMES, off, "the JSON is not valid UTF-8");
+		return fail(c, d, off, "the JSON is not valid UTF-8");
 	case json_error_duplicate_key:
-		return fail(c, TCD_HERMES, off,
-		    "the JSON object has a duplicate key");
+		return fail(c, d, off, "the JSON object has a duplicate key");
 	case json_error_stack_overflow:
-		return fail(c, TCD_HERMES, off, "the JSON nests too deep");
+		return fail(c, d, off, "the JSON nests too deep");
 	case json_error_numeric_overflow:
-		return fail(c, TCD_HERMES, off,
-		    "a number in the JSON is out of range");
+		return fail(c, d, off, "a number in the JSON is out of range");
 	default:
 		/* jansson's message: its fixed part, one line */
 		near = strstr(e->text, " near ");
 		k = near != NULL ? (int)(near - e->text) : (int)strlen(e->text);
-		return fail(c, TCD_HERMES, off, "invalid JSON: %.*s", k,
-		    e->text);
+		return fail(c, d, off, "invalid JSON: %.*s", k, e->text);
 	}
 }
 
+/* jansson would take a NUL byte for the end of its input. */
+static int
+has_nul(enum tcd_dialect d, const char *s, size_t j, size_t end,
+    struct tcd_call *c)
+{
+	const char *nul = memchr(s + j, '\0', end - j);
+
+	if (nul == NULL)
+		return 0;
+	fail(c, d, (size_t)(nul - s), "the JSON holds a NUL byte");
+	return 1;
+}
+
 /*
- * hermes: the tool's name, len bytes decoded at name, of the object at j
- * (the text up to end, read without error): its place in the text when
- * it is the first member and written without escapes, else a copy.
+ * A call's arguments: the JSON object in [j, end) of s (not empty, no
+ * white space around it) into c->json, or the error of dialect d.
+ */
+int
+tcdi_json_args(enum tcd_dialect d, const char *s, size_t j, size_t end,
+    struct tcd_call *c)
+{
+	json_error_t e;
+	json_t *v;
+
+	if (has_nul(d, s, j, end, c))
+		return -1;
+	if ((v = load_exact(s + j, end - j, &e)) == NULL)
+		return json_fail(c, d, j, end - j, &e);
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return fail(c, d, j, "the JSON is not an object");
+	}
+	c->json = v;
+	return 0;
+}
+
+/*
+ * The tool's name, len bytes decoded at name, of the object at j (the
+ * text up to end, read without error): its place in the text when it is
+ * the first member and written without escapes, else a copy.
  */
 static void
-hermes_name_set(const char *s, size_t end, size_t j, const char *name,
+json_name_set(const char *s, size_t end, size_t j, const char *name,
     size_t len, struct tcd_call *c)
 {
 	size_t q, p;
@@ -629,32 +665,32 @@ hermes_name_set(const char *s, size_t end, size_t j, const char *name,
 }
 
 /*
- * hermes: the tool's name, from the member "name" of the object at j
- * (the text up to end); the member's place is looked for in the text
- * only for an error, or to point at a name written without escapes.
+ * The tool's name, from the member "name" of the object at j (the text
+ * up to end); the member's place is looked for in the text only for an
+ * error, or to point at a name written without escapes.
  */
 static int
-hermes_name(const char *s, size_t end, size_t j, json_t *name,
-    struct tcd_call *c)
+json_name(enum tcd_dialect d, const char *s, size_t end, size_t j,
+    json_t *name, struct tcd_call *c)
 {
 	if (!json_is_string(name))
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		return fail(c, d, jsonx_member(s, end, j, "name"),
 		    "\"name\" is not a string");
 	if (json_string_length(name) == 0)
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, "name"),
+		return fail(c, d, jsonx_member(s, end, j, "name"),
 		    "\"name\" is empty");
-	hermes_name_set(s, end, j, json_string_value(name),
+	json_name_set(s, end, j, json_string_value(name),
 	    json_string_length(name), c);
 	return 0;
 }
 
 /*
- * hermes: the arguments (the member what of the object at j, in the text
- * up to end) into c->json; their place is looked for only for an error.
+ * The arguments (the member what of the object at j, in the text up to
+ * end) into c->json; their place is looked for only for an error.
  */
 static int
-hermes_args(const char *what, const char *s, size_t end, size_t j,
-    json_t *args, struct tcd_call *c)
+json_members(enum tcd_dialect d, const char *what, const char *s,
+    size_t end, size_t j, json_t *args, struct tcd_call *c)
 {
 	json_error_t e;
 	json_t *v;
@@ -668,12 +704,12 @@ hermes_args(const char *what, const char *s, size_t end, size_t j,
 		return 0;
 	}
 	if (!json_is_string(args))
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, what),
+		return fail(c, d, jsonx_member(s, end, j, what),
 		    "\"%s\" is not an object", what);
 	v = load_exact(json_string_value(args), json_string_length(args), &e);
 	if (!json_is_object(v)) {
 		json_decref(v);
-		return fail(c, TCD_HERMES, jsonx_member(s, end, j, what),
+		return fail(c, d, jsonx_member(s, end, j, what),
 		    "\"%s\" is a string that holds no JSON object", what);
 	}
 	c->json = v;
@@ -681,74 +717,101 @@ hermes_args(const char *what, const char *s, size_t end, size_t j,
 }
 
 /*
- * hermes; with text, the arguments as JSON text where simdjson (lib/
- * jsonfast) takes the object, and jansson's tree where it declines.
+ * A call that is a JSON object of hermes's members, in [j, end) of s
+ * (not empty, no white space around it), read as dialect d's; with
+ * text, the arguments as JSON text where simdjson (lib/jsonfast) takes
+ * the object, and jansson's tree where it declines; with need, a call
+ * without "arguments" or "parameters" is refused (llama3's).
  */
-static int
-parse_hermes(const char *s, size_t n, int text, struct tcd_call *c)
+int
+tcdi_json_call(enum tcd_dialect d, const char *s, size_t j, size_t end,
+    int text, int need, struct tcd_call *c)
 {
 	struct buf name = BUF_INIT;
 	json_error_t e;
 	json_t *v = NULL, *args, *params;
-	size_t t, j, end, p;
-	const char *nul;
 	int r;
+
+	if (has_nul(d, s, j, end, c))
+		return -1;
+	if (text && jsonfast_hermes(s + j, end - j, &name, &c->argtext)) {
+		/* simdjson gives "{}" for no arguments: were they there? */
+		if (need && c->argtext.len == 2 &&
+		    jsonx_member(s, end, j, "arguments") == j &&
+		    jsonx_member(s, end, j, "parameters") == j) {
+			buf_free(&name);
+			return fail(c, d, j, "the JSON object has no "
+			    "\"parameters\"");
+		}
+		json_name_set(s, end, j, name.data, name.len, c);
+		buf_free(&name);
+		return 0;
+	}
+	buf_free(&name);	/* declined: its length was put back, not freed */
+	if ((v = load_exact(s + j, end - j, &e)) == NULL)
+		return json_fail(c, d, j, end - j, &e);
+	r = -1;
+	if (!json_is_object(v)) {
+		fail(c, d, j, "the JSON is not an object");
+		goto out;
+	}
+	if (json_object_get(v, "name") == NULL) {
+		fail(c, d, j, "the JSON object has no \"name\"");
+		goto out;
+	}
+	if (json_name(d, s, end, j, json_object_get(v, "name"), c) != 0)
+		goto out;
+	args = json_object_get(v, "arguments");
+	params = json_object_get(v, "parameters");
+	if (args != NULL && params != NULL) {
+		fail(c, d, jsonx_member(s, end, j, "parameters"),
+		    "the JSON object has both \"arguments\" and "
+		    "\"parameters\"");
+		goto out;
+	}
+	if (need && args == NULL && params == NULL) {
+		fail(c, d, j, "the JSON object has no \"parameters\"");
+		goto out;
+	}
+	if (args != NULL || params == NULL)
+		r = json_members(d, "arguments", s, end, j, args, c);
+	else
+		r = json_members(d, "parameters", s, end, j, params, c);
+out:
+	json_decref(v);
+	return r;
+}
+
+/*
+ * hermes: <tool_call> JSON </tool_call>; cut, the input ended before
+ * </tool_call>: the JSON runs to the end of the text.
+ */
+static int
+parse_hermes(const char *s, size_t n, int flags, struct tcd_call *c)
+{
+	size_t t, j, end, p;
 
 	t = skip_ws(s, n, 0);
 	if (!at(s, n, t, LIT("<tool_call>")))
 		return fail(c, TCD_HERMES, t, "<tool_call> expected");
-	if ((end = find_last(s, n, t + 11, LIT("</tool_call>"))) == NONE)
+	if (flags & TCD_CUT)
+		end = n;
+	else if ((end = find_last(s, n, t + 11, LIT("</tool_call>"))) ==
+	    NONE)
 		return fail(c, TCD_HERMES, t,
 		    "<tool_call> has no </tool_call>");
-	if ((p = skip_ws(s, n, end + 12)) < n)
+	else if ((p = skip_ws(s, n, end + 12)) < n)
 		return fail(c, TCD_HERMES, p, "text after </tool_call>");
 	j = skip_ws(s, n, t + 11);
 	while (end > j && is_ws(s[end - 1]))
 		end--;
 	if (j == end)
 		return fail(c, TCD_HERMES, t, "<tool_call> holds no JSON");
-	/* jansson would take a NUL byte for the end of its input */
-	if ((nul = memchr(s + j, '\0', end - j)) != NULL)
-		return fail(c, TCD_HERMES, (size_t)(nul - s),
-		    "the JSON holds a NUL byte");
-	if (text && jsonfast_hermes(s + j, end - j, &name, &c->argtext)) {
-		hermes_name_set(s, end, j, name.data, name.len, c);
-		buf_free(&name);
-		return 0;
-	}
-	buf_free(&name);	/* declined: its length was put back, not freed */
-	if ((v = load_exact(s + j, end - j, &e)) == NULL)
-		return json_fail(c, j, end - j, &e);
-	r = -1;
-	if (!json_is_object(v)) {
-		fail(c, TCD_HERMES, j, "the JSON is not an object");
-		goto out;
-	}
-	if (json_object_get(v, "name") == NULL) {
-		fail(c, TCD_HERMES, j, "the JSON object has no \"name\"");
-		goto out;
-	}
-	if (hermes_name(s, end, j, json_object_get(v, "name"), c) != 0)
-		goto out;
-	args = json_object_get(v, "arguments");
-	params = json_object_get(v, "parameters");
-	if (args != NULL && params != NULL) {
-		fail(c, TCD_HERMES, jsonx_member(s, end, j, "parameters"),
-		    "the JSON object has both \"arguments\" and "
-		    "\"parameters\"");
-		goto out;
-	}
-	if (args != NULL || params == NULL)
-		r = hermes_args("arguments", s, end, j, args, c);
-	else
-		r = hermes_args("parameters", s, end, j, params, c);
-out:
-	json_decref(v);
-	return r;
+	return tcdi_json_call(TCD_HERMES, s, j, end, flags & TCD_TEXT, 0, c);
 }
 
-static int
-parse(enum tcd_dialect d, const char *s, size_t n, int text,
+int
+tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n, int flags,
     struct tcd_call *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -760,7 +823,17 @@ parse(enum tcd_dialect d, const char *s, size_t n, int text,
 	case TCD_GLM:
 		return parse_glm(s, n, c);
 	case TCD_HERMES:
-		return parse_hermes(s, n, text, c);
+		return parse_hermes(s, n, flags, c);
+	case TCD_HARMONY:
+		return tcdi_parse_harmony(s, n, flags, c);
+	case TCD_DEEPSEEK:
+		return tcdi_parse_deepseek(s, n, c);
+	case TCD_MISTRAL:
+		return tcdi_parse_mistral(s, n, flags, c);
+	case TCD_LLAMA3:
+		return tcdi_parse_llama3(s, n, flags, c);
+	case TCD_KIMI:
+		return tcdi_parse_kimi(s, n, c);
 	}
 	snprintf(c->err, sizeof(c->err), "unknown tool-call dialect %d",
 	    (int)d);
@@ -770,14 +843,14 @@ parse(enum tcd_dialect d, const char *s, size_t n, int text,
 int
 tcd_parse(enum tcd_dialect d, const char *s, size_t n, struct tcd_call *c)
 {
-	return parse(d, s, n, 0, c);
+	return tcd_parse_flags(d, s, n, 0, c);
 }
 
 int
 tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,
     struct tcd_call *c)
 {
-	return parse(d, s, n, 1, c);
+	return tcd_parse_flags(d, s, n, TCD_TEXT, c);
 }
 
 void

@@ -6,19 +6,37 @@
  * name and its arguments, or the error of a malformed call with the
  * offset it lies at.
  *
- *   qwen3   [<tool_call> | <seed:tool_call>] <function=NAME>
- *           <parameter=KEY>VALUE</parameter> ... </function>
- *           [</tool_call> | </seed:tool_call>]
- *   invoke  <invoke name="NAME"><parameter name="KEY">VALUE</parameter>
- *           ... </invoke>   (its wrappers are the reader's)
- *   glm     <tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE
- *           </arg_value> ... </tool_call>
- *   hermes  <tool_call>{"name": NAME, "arguments": {...}}</tool_call>
+ *   qwen3    [<tool_call> | <seed:tool_call>] <function=NAME>
+ *            <parameter=KEY>VALUE</parameter> ... </function>
+ *            [</tool_call> | </seed:tool_call>]
+ *   invoke   <invoke name="NAME"><parameter name="KEY">VALUE</parameter>
+ *            ... </invoke>   (its wrappers are the reader's)
+ *   glm      <tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE
+ *            </arg_value> ... </tool_call>
+ *   hermes   <tool_call>{"name": NAME, "arguments": {...}}</tool_call>
+ *   harmony  [<|start|>assistant] <|channel|>commentary to=functions.NAME
+ *            [<|constrain|>json] <|message|>{...}<|call|>
+ *   deepseek <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+ *            ```json {...} ```<｜tool▁call▁end｜>   (V3), or
+ *            <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
+ *   mistral  [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...}, or one object
+ *            {"name": NAME, "arguments": {...}} of [TOOL_CALLS][...]
+ *   llama3   [<|python_tag|>] {"name": NAME, "parameters": {...}}
+ *   kimi     <|tool_call_begin|>functions.NAME:IDX
+ *            <|tool_call_argument_begin|>{...}<|tool_call_end|>
  *
- * Values of qwen3, invoke and glm are raw text: no entity is decoded.
- * The grammar of each dialect, the decisions taken where models and
- * their reference parsers differ, and the table of every error message
- * are at the top of lib/tcdialect.c.
+ * Values of qwen3, invoke and glm are raw text: no entity is decoded;
+ * the other dialects' arguments are a JSON object. The grammar of each
+ * dialect, the decisions taken where models and their reference parsers
+ * differ, and the table of every error message are at the top of
+ * lib/tcdialect.c (the first four) and lib/tcdialect_json.c (the rest).
+ *
+ * Below the parsers is what the streaming reader needs to find calls in
+ * a stream without knowing any dialect: the table of the markup that
+ * begins a call or a section of calls and of what ends it (tcd_forms),
+ * the end of a JSON value read across reads (tcd_jscan), the head of a
+ * harmony message, whose channel says what it is (tcd_harmony_head), and
+ * whether a call cut by the end of input is whole (TCD_CUT).
  */
 #ifndef LLMKIT_TCDIALECT_H
 #define LLMKIT_TCDIALECT_H
@@ -29,7 +47,11 @@
 
 #include "buf.h"
 
-enum tcd_dialect { TCD_QWEN3 = 1, TCD_INVOKE, TCD_GLM, TCD_HERMES };
+enum tcd_dialect {
+	TCD_QWEN3 = 1, TCD_INVOKE, TCD_GLM, TCD_HERMES, TCD_HARMONY,
+	TCD_DEEPSEEK, TCD_MISTRAL, TCD_LLAMA3, TCD_KIMI
+};
+#define TCD_NDIALECTS	9		/* the last TCD_ */
 
 /* One argument: byte ranges in the call's text. */
 struct tcd_arg {
@@ -38,20 +60,24 @@ struct tcd_arg {
 };
 
 /*
- * Every range lies in the call's text. A hermes name is in namebuf
- * (namebuflen bytes, decoded, NUL-terminated) unless it is written first
- * in its object and without escapes: then only its range in the text is
- * set (name and namelen are 0 otherwise). tcd_name gives whichever is
- * the name.
+ * Every range lies in the call's text. The name of a call whose name is
+ * a JSON string (hermes, llama3, an object of mistral's list) is in
+ * namebuf (namebuflen bytes, decoded, NUL-terminated) unless it is
+ * written first in its object and without escapes: then only its range
+ * in the text is set (name and namelen are 0 otherwise). tcd_name gives
+ * whichever is the name. id is the call's own id where the model writes
+ * one (kimi's functions.NAME:IDX, mistral's [CALL_ID]), as written;
+ * idlen is 0 where it writes none.
  */
 struct tcd_call {
 	size_t		 name, namelen;	/* the tool's name, in the text, */
-	char		*namebuf;	/* or hermes's, decoded */
+	char		*namebuf;	/* or a JSON one, decoded */
 	size_t		 namebuflen;
+	size_t		 id, idlen;	/* the model's id of the call */
 	struct tcd_arg	*args;		/* raw-text dialects, in order */
 	size_t		 nargs, argcap;
-	json_t		*json;		/* hermes: the arguments object, */
-	struct buf	 argtext;	/* or (tcd_parse_text) their text */
+	json_t		*json;		/* JSON dialects: the arguments, */
+	struct buf	 argtext;	/* or (TCD_TEXT) their text */
 	size_t		 erroff;	/* a malformed call: where, */
 	char		 err[256];	/* and what, one line */
 };
@@ -65,17 +91,165 @@ int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
 		    struct tcd_call *c);
 
 /*
- * The same, for a caller that needs no tree of a hermes call's
- * arguments: they may come as their JSON text, as jsonw_exact writes the
- * tree, in c->argtext (c->json NULL then), read many times faster. The
- * name, the errors and their offsets are tcd_parse's.
+ * The same, for a caller that needs no tree of a JSON call's arguments:
+ * where the call is a JSON object of hermes's members (hermes, llama3,
+ * an object of mistral's list) they may come as their JSON text, as
+ * jsonw_exact writes the tree, in c->argtext (c->json NULL then), read
+ * many times faster. The name, the errors and their offsets are
+ * tcd_parse's.
  */
 int		 tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,
 		    struct tcd_call *c);
+
+/*
+ * tcd_parse with flags: TCD_TEXT is tcd_parse_text's reading; TCD_CUT
+ * says that the input ended before the call's closing markup (s is all
+ * there was of it): where that markup is the form's cut (tcd_forms:
+ * hermes's </tool_call>, a harmony call's <|call|>), the call is read as
+ * if it followed, so that a call whose JSON is whole is a call (the
+ * caller warns that the markup is missing); in the other dialects the
+ * text is read as it is, and is refused as a call without its end.
+ */
+#define TCD_TEXT	0x1
+#define TCD_CUT		0x2
+int		 tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n,
+		    int flags, struct tcd_call *c);
 void		 tcd_call_free(struct tcd_call *c);
 
 /* The tool's name of a call read from s: its bytes and, in *len, length. */
 const char	*tcd_name(const struct tcd_call *c, const char *s,
 		    size_t *len);
+
+/* The dialect's name ("qwen3", "harmony"...), or NULL for no dialect. */
+const char	*tcd_dialect_name(int d);
+
+/*
+ * What the streaming reader needs to know of each dialect, as data: the
+ * forms its calls take in a stream. A form begins with its opening
+ * markup, open, found in prose. Several forms may share one open (hermes,
+ * glm and qwen3 share "<tool_call>"; mistral's two forms "[TOOL_CALLS]"):
+ * then the bytes after it, white space passed, say which: the form whose
+ * peek they begin with, or, when none does, the one whose peek is NULL.
+ * A reader of one dialect (--format) takes its own forms alone, and its
+ * form for an opener whatever follows it. A section's own markup is open,
+ * white space and its peek; a call's text begins with its open.
+ *
+ * A form without TCD_F_SECTION is one call, whose text runs from open
+ * to the end of its closing markup: the first of close[] that comes
+ * after the markup after (when that is not NULL: qwen3's wrapper ends
+ * only after </function>). A form whose close[0] is NULL is a call that
+ * ends with its JSON value instead: the value begins at the first "{"
+ * of the text after open (tcd_jscan finds its end).
+ *
+ * A form with TCD_F_SECTION opens a section of calls, whose markup is no
+ * call's: in it come calls, each opened by call_open and closed by the
+ * first of close[], or, when call_open is NULL, each a JSON value that
+ * begins with "{"; between two calls, white space and at most one sep
+ * byte (with TCD_F_NEEDSEP, exactly one); after the last, end[] closes
+ * the section (and, with TCD_F_OPENEND, so does any other byte: the
+ * prose goes on from the end of the last call, white space and a sep
+ * after it included). With TCD_F_FIRST the opener is the first byte of
+ * the first call.
+ *
+ * TCD_F_STRINGS: the closing markup counts only outside the strings of
+ * the call's JSON, which may hold it (quotes counted from open on, a
+ * backslash escaping the byte after it). TCD_F_START: open counts only
+ * as the first byte of the output that is not white space (llama3's bare
+ * JSON; a reader of every dialect at once had better leave it out, or a
+ * JSON answer would be taken for a call, and refused). TCD_F_HEAD: a
+ * harmony message; tcd_harmony_head reads its head once "<|message|>"
+ * has come, and says whether it is a call (closed by close[], outside
+ * its JSON's strings) or reasoning or prose (closed by the first of
+ * close[], strings not counted, or by the end of input).
+ *
+ * cut: the markup whose absence at the end of input, after whole JSON,
+ * leaves a call (or, for a section, the calls read) whole, said with a
+ * warning: the markup that ends a call, which TCD_CUT reads it without,
+ * or the section's end. NULL: a call cut by the end of input is
+ * truncated, an error. A call that ends with its JSON (llama3's,
+ * mistral's) is whole once its JSON is, so that the end-of-sequence
+ * token a server strips after it costs nothing and is not warned of.
+ *
+ * Every markup in the table is at most TCD_MARKUP_MAX bytes long, so
+ * that a reader holds no more to find one split across reads.
+ */
+#define TCD_F_SECTION	0x01
+#define TCD_F_STRINGS	0x02
+#define TCD_F_START	0x04
+#define TCD_F_HEAD	0x08
+#define TCD_F_NEEDSEP	0x10
+#define TCD_F_OPENEND	0x20
+#define TCD_F_FIRST	0x40
+
+#define TCD_MARKUP_MAX	28
+
+struct tcd_form {
+	const char	*open;
+	enum tcd_dialect dialect;
+	const char	*peek;
+	unsigned	 flags;
+	const char	*call_open;
+	const char	*close[4];	/* NULL-terminated */
+	const char	*after;
+	char		 sep;
+	const char	*end[3];	/* NULL-terminated */
+	const char	*cut;
+};
+
+/* The table, in the order a reader tries its forms; *n its length. */
+const struct tcd_form *tcd_forms(size_t *n);
+
+/*
+ * The end of a JSON value read across reads, strings and escapes kept
+ * from one read to the next: a value that begins with "{" or "[" ends
+ * where the bracket that opened it is closed (brackets are counted, not
+ * matched: the parser says what is wrong), any other byte is a value of
+ * one byte, which the parser refuses. White space before the value is
+ * passed. Zero the struct before the value's first byte.
+ */
+struct tcd_jscan {
+	size_t		 depth;
+	int		 began, str, esc;
+};
+
+/*
+ * Passes the n bytes at s: the offset in them just past the value's
+ * last byte, or (size_t)-1 when it has not ended (the state kept).
+ */
+size_t		 tcd_jscan(struct tcd_jscan *js, const char *s, size_t n);
+
+/*
+ * The head of a harmony message, from its opener ("<|start|>" or
+ * "<|channel|>") to "<|message|>", and the channel, which says what its
+ * body is: analysis is reasoning (never a call's place, unless it is
+ * addressed to a tool), final is the answer, commentary is a call when
+ * addressed to a function and prose (a preamble) when not.
+ */
+enum tcd_channel {
+	TCD_CH_NONE, TCD_CH_ANALYSIS, TCD_CH_COMMENTARY, TCD_CH_FINAL,
+	TCD_CH_OTHER
+};
+
+struct tcd_head {
+	enum tcd_channel channel;
+	size_t		 role, rolelen;	/* after <|start|>: "assistant" */
+	size_t		 chan, chanlen;	/* the channel's name, as written */
+	size_t		 to, tolen;	/* the recipient, tolen 0 if none */
+	size_t		 ctype, ctypelen; /* "json", "code"... or 0 */
+	size_t		 body;		/* just past <|message|> */
+	int		 call;		/* to=functions.NAME: a call */
+	size_t		 erroff;	/* a malformed head: where, */
+	char		 err[256];	/* and what, one line */
+};
+
+/*
+ * Reads the head of the message s (n bytes from its opener, white space
+ * before it allowed, up to its first "<|message|>" at least) into *h: 0,
+ * or -1 with h->erroff and h->err set ("malformed harmony message:
+ * ..."). A message with a recipient outside "functions." (browser.search,
+ * python) is addressed to a tool the model's own runtime runs: h->call
+ * is 0, and a reader treats it as reasoning.
+ */
+int		 tcd_harmony_head(const char *s, size_t n, struct tcd_head *h);
 
 #endif

@@ -1,13 +1,19 @@
 /*
- * fuzz_tcdialect: tcd_parse over any bytes, the first picking the
- * dialect. It must return 0 or -1; on 0 the name is non-empty and every
- * range (the name, each key and value) lies in the text, a hermes call
+ * fuzz_tcdialect: tcd_parse_flags over any bytes, the first picking the
+ * dialect (its value modulo the number of dialects) and whether the
+ * call was cut by the end of input (TCD_CUT, the next bit). It must
+ * return 0 or -1; on 0 the name is non-empty and every range (the name,
+ * the id, each key and value) lies in the text, a call of a JSON dialect
  * has an arguments object and a raw-text one has none; on -1 the offset
  * is at most the text's length and the message one non-empty line.
- * tcd_parse_text, which gives a hermes call to simdjson first (lib/
- * jsonfast), must read every call as tcd_parse does: the same status,
- * error and offset, name, and arguments' text (jsonw_exact's of the
- * tree). Anything else aborts.
+ * TCD_TEXT, which gives a call that is a JSON object (hermes, llama3,
+ * mistral's list) to simdjson first (lib/jsonfast), must read every
+ * call as jansson does: the same status, error and offset, name, id,
+ * and arguments' text (jsonw_exact's of the tree). The same bytes are
+ * also read as a harmony message's head (tcd_harmony_head: its ranges in
+ * the text, or its error) and as a JSON value fed to tcd_jscan in two
+ * pieces cut where the second byte says, which must end where the whole
+ * does. Anything else aborts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,9 +34,19 @@ inside(size_t off, size_t len, size_t n)
 	return off <= n && len <= n - off;
 }
 
-/* tcd_parse_text's reading of s, held against tcd_parse's, in a. */
+/* The arguments of a JSON call as jsonw_exact writes them, in b. */
 static void
-same_text(enum tcd_dialect d, const char *s, size_t n, int ra,
+args_text(const struct tcd_call *c, struct buf *b)
+{
+	if (c->json != NULL)
+		jsonw_exact(b, c->json);
+	else
+		buf_add(b, c->argtext.data, c->argtext.len);
+}
+
+/* The TCD_TEXT reading of s, held against the one in a. */
+static void
+same_text(enum tcd_dialect d, const char *s, size_t n, int flags, int ra,
     const struct tcd_call *a)
 {
 	struct buf want = BUF_INIT, got = BUF_INIT;
@@ -39,7 +55,7 @@ same_text(enum tcd_dialect d, const char *s, size_t n, int ra,
 	size_t la, lb;
 	int rb;
 
-	rb = tcd_parse_text(d, s, n, &b);
+	rb = tcd_parse_flags(d, s, n, flags | TCD_TEXT, &b);
 	if (rb != ra)
 		abort();
 	if (ra != 0) {
@@ -51,14 +67,12 @@ same_text(enum tcd_dialect d, const char *s, size_t n, int ra,
 	na = tcd_name(a, s, &la);
 	nb = tcd_name(&b, s, &lb);
 	if (la != lb || memcmp(na, nb, la) != 0 ||
-	    (a->namebuf == NULL) != (b.namebuf == NULL))
+	    (a->namebuf == NULL) != (b.namebuf == NULL) ||
+	    a->id != b.id || a->idlen != b.idlen)
 		abort();
-	if (d == TCD_HERMES) {
-		jsonw_exact(&want, a->json);
-		if (b.json != NULL)
-			jsonw_exact(&got, b.json);
-		else
-			buf_add(&got, b.argtext.data, b.argtext.len);
+	if (a->json != NULL) {
+		args_text(a, &want);
+		args_text(&b, &got);
 		if (got.len != want.len || memcmp(got.data, want.data,
 		    got.len) != 0)
 			abort();
@@ -68,33 +82,29 @@ same_text(enum tcd_dialect d, const char *s, size_t n, int ra,
 	tcd_call_free(&b);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+check_call(enum tcd_dialect d, const char *s, size_t n, int flags)
 {
 	struct tcd_call c;
-	enum tcd_dialect d;
-	const char *s, *name;
-	size_t n, i, len;
-	int r;
+	const char *name;
+	size_t i, len;
+	int r, json = d >= TCD_HERMES;
 
-	if (size == 0)
-		return 0;
-	d = (enum tcd_dialect)(TCD_QWEN3 + data[0] % 4);
-	s = (const char *)data + 1;
-	n = size - 1;
-	r = tcd_parse(d, s, n, &c);
+	r = tcd_parse_flags(d, s, n, flags, &c);
 	if (r == 0) {
 		if ((c.namebuf == NULL && c.namelen == 0) ||
-		    !inside(c.name, c.namelen, n))
+		    !inside(c.name, c.namelen, n) ||
+		    !inside(c.id, c.idlen, n))
 			abort();
 		for (i = 0; i < c.nargs; i++)
 			if (c.args[i].keylen == 0 ||
 			    !inside(c.args[i].key, c.args[i].keylen, n) ||
 			    !inside(c.args[i].val, c.args[i].vallen, n))
 				abort();
-		if ((d == TCD_HERMES) != json_is_object(c.json))
+		if (json != json_is_object(c.json) || (json && c.nargs != 0))
 			abort();
-		if (d != TCD_HERMES && c.namebuf != NULL)
+		if (c.namebuf != NULL && d != TCD_HERMES &&
+		    d != TCD_LLAMA3 && d != TCD_MISTRAL)
 			abort();
 		name = tcd_name(&c, s, &len);
 		if (len == 0 || name == NULL)
@@ -110,7 +120,68 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	} else
 		abort();
-	same_text(d, s, n, r, &c);
+	same_text(d, s, n, flags, r, &c);
 	tcd_call_free(&c);
+}
+
+static void
+check_head(const char *s, size_t n)
+{
+	struct tcd_head h;
+
+	if (tcd_harmony_head(s, n, &h) == 0) {
+		if (!inside(h.role, h.rolelen, n) ||
+		    !inside(h.chan, h.chanlen, n) ||
+		    !inside(h.to, h.tolen, n) ||
+		    !inside(h.ctype, h.ctypelen, n) ||
+		    h.body < 11 || h.body > n ||
+		    memcmp(s + h.body - 11, "<|message|>", 11) != 0 ||
+		    (h.call && (h.tolen <= 10 ||
+		    memcmp(s + h.to, "functions.", 10) != 0)) ||
+		    (h.channel == TCD_CH_NONE) != (h.chanlen == 0))
+			abort();
+	} else if (h.erroff > n || strchr(h.err, '\n') != NULL ||
+	    strncmp(h.err, "malformed harmony message: ", 27) != 0)
+		abort();
+}
+
+static void
+check_jscan(const char *s, size_t n, size_t cut)
+{
+	struct tcd_jscan a, b;
+	size_t whole, e;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	whole = tcd_jscan(&a, s, n);
+	if (whole != (size_t)-1 && (whole == 0 || whole > n))
+		abort();
+	if (cut > n)
+		cut = n;
+	if ((e = tcd_jscan(&b, s, cut)) == (size_t)-1 &&
+	    (e = tcd_jscan(&b, s + cut, n - cut)) != (size_t)-1)
+		e += cut;
+	if (e != whole)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	enum tcd_dialect d;
+	const char *s;
+	size_t n;
+	int flags;
+
+	if (size == 0)
+		return 0;
+	d = (enum tcd_dialect)(TCD_QWEN3 + data[0] % TCD_NDIALECTS);
+	flags = (data[0] / TCD_NDIALECTS) & 1 ? TCD_CUT : 0;
+	s = (const char *)data + 1;
+	n = size - 1;
+	check_call(d, s, n, flags);
+	if (d == TCD_HARMONY)
+		check_head(s, n);
+	check_jscan(s, n, n > 0 ? (unsigned char)s[0] : 0);
 	return 0;
 }
