@@ -31,6 +31,8 @@ struct p {
 	struct pylit_error	*err;
 	int			 failed;
 	size_t			 signoff;	/* the sign being applied */
+	size_t			 maxdepth;	/* the deepest value read */
+	size_t			 deepat;	/* its offset */
 	struct buf		 str;		/* a string, as it is decoded */
 	struct buf		 num;		/* a number's digits, no '_' */
 	uint32_t		 hi;		/* half a surrogate pair, waiting */
@@ -78,6 +80,13 @@ digit_of(int c, int base)
 	else
 		return -1;
 	return d < base ? d : -1;
+}
+
+/* A buffer's bytes, never NULL: jansson takes NULL for no string. */
+static const char *
+bytes(const struct buf *b)
+{
+	return b->data != NULL ? b->data : "";
 }
 
 static json_t *
@@ -392,8 +401,8 @@ to_decimal(const char *d, size_t len, int base, struct buf *out)
 static void
 too_long(struct p *p, size_t off)
 {
-	fail(p, off, "py-type", LIT ": an integer of more than %d digits (as "
-	    "Python, pylit writes none)", PYLIT_MAX_DIGITS);
+	fail(p, off, "py-type", LIT ": an integer of more than %d digits "
+	    "(Python's limit)", PYLIT_MAX_DIGITS);
 }
 
 /* The int whose digits are in p->num: an integer in 64 bits, else text. */
@@ -758,7 +767,7 @@ string(struct p *p, int nl, struct buf *canon, enum kind *kind)
 		buf_add(canon, p->str.data, p->str.len);
 	}
 	*kind = K_STR;
-	return need(json_stringn_nocheck(p->str.data, p->str.len));
+	return need(json_stringn_nocheck(bytes(&p->str), p->str.len));
 }
 
 /* A name at p->pos: None, True, False, set(), a string's prefix, or wrong. */
@@ -1101,6 +1110,12 @@ key_text(struct p *p, json_t *key, enum kind k, size_t off, struct buf *out)
 {
 	switch (k) {
 	case K_STR:
+		if (memchr(json_string_value(key), '\0',
+		    json_string_length(key)) != NULL) {
+			fail(p, off, "py-type", LIT ": a dictionary key with a "
+			    "NUL character (jansson holds none)");
+			return -1;
+		}
 		buf_add(out, json_string_value(key), json_string_length(key));
 		return 0;
 	case K_INT:
@@ -1165,11 +1180,11 @@ duplicate(struct p *p, size_t off, size_t first, const char *noun,
 	fail(p, off, "duplicate-key", "duplicate %s", noun);
 	err->first = first;
 	err->noun = noun;
-	diag_quote(err->key, sizeof(err->key), text->data, text->len);
+	diag_quote(err->key, sizeof(err->key), bytes(text), text->len);
 	if (was->len != text->len ||
-	    memcmp(was->data, text->data, text->len) != 0)
+	    memcmp(bytes(was), bytes(text), text->len) != 0)
 		snprintf(err->note, sizeof(err->note), " (equal in Python to "
-		    "the key %s)", diag_quote(q, sizeof(q), was->data,
+		    "the key %s)", diag_quote(q, sizeof(q), bytes(was),
 		    was->len));
 	utf8_position(p->s, first, &line, &col);
 	pylit_dup_text(err, line, col);
@@ -1208,12 +1223,12 @@ dict(struct p *p, size_t depth, json_t *key, enum kind k, size_t kat,
 		json_decref(key);
 		key = NULL;
 		first = PYLIT_NOPOS;
-		if (json_object_getn(o, text.data, text.len) != NULL) {
+		if (json_object_getn(o, bytes(&text), text.len) != NULL) {
 			for (i = 0; i < noffs && first == PYLIT_NOPOS; i++) {
 				buf_reset(&was);
 				key_again(p, offs[i], &was);
-				if (was.len == text.len && memcmp(was.data,
-				    text.data, text.len) == 0)
+				if (was.len == text.len && memcmp(bytes(&was),
+				    bytes(&text), text.len) == 0)
 					first = offs[i];
 			}
 			if (first == PYLIT_NOPOS)	/* not expected */
@@ -1246,7 +1261,7 @@ dict(struct p *p, size_t depth, json_t *key, enum kind k, size_t kat,
 		vat = p->pos;
 		if ((v = value(p, depth + 1, 0, NULL, &vk)) == NULL)
 			goto bad;
-		if (json_object_setn_new_nocheck(o, text.data, text.len, v) !=
+		if (json_object_setn_new_nocheck(o, bytes(&text), text.len, v) !=
 		    0)
 			xalloc_die();
 		if (after(p, 1, vk, vat) < 0)
@@ -1406,6 +1421,10 @@ value(struct p *p, size_t depth, int sign, struct buf *canon,
 		    "levels", PYLIT_MAX_DEPTH);
 		return NULL;
 	}
+	if (depth > p->maxdepth) {
+		p->maxdepth = depth;
+		p->deepat = at;
+	}
 	c = at < p->n ? (unsigned char)s[at] : 0;
 	if (at < p->n && (is_digit(c) || (c == '.' && at + 1 < p->n &&
 	    is_digit(s[at + 1]))))
@@ -1463,6 +1482,57 @@ done(struct p *p)
 }
 
 /*
+ * After the top value, a comma makes it the first element of a tuple
+ * written without parentheses (1, 2), as literal_eval reads one: up to
+ * the end of the line, a comma at the end included. The first value
+ * was read at level 1, and is now at 2.
+ */
+static json_t *
+bare_tuple(struct p *p, json_t *first)
+{
+	const char *s = p->s;
+	size_t end = p->pos, vat;
+	json_t *a, *v;
+	enum kind k;
+
+	skip(p, 0, 1);
+	if (p->pos >= p->n || s[p->pos] != ',') {
+		p->pos = end;
+		return first;
+	}
+	if (p->maxdepth >= PYLIT_MAX_DEPTH) {
+		fail(p, p->deepat, "py-depth", LIT ": a value nested deeper "
+		    "than %d levels", PYLIT_MAX_DEPTH);
+		json_decref(first);
+		return NULL;
+	}
+	a = need(json_array());
+	append(a, first);
+	for (;;) {
+		end = ++p->pos;		/* past the ',' */
+		skip(p, 0, 1);
+		if (p->pos >= p->n || s[p->pos] == '\n' || s[p->pos] == '\r' ||
+		    s[p->pos] == '#')
+			break;
+		vat = p->pos;
+		if ((v = value(p, 2, 0, NULL, &k)) == NULL)
+			goto bad;
+		append(a, v);
+		if (after(p, 0, k, vat) < 0)
+			goto bad;
+		end = p->pos;
+		skip(p, 0, 1);
+		if (p->pos >= p->n || s[p->pos] != ',')
+			break;
+	}
+	p->pos = end;
+	return a;
+bad:
+	json_decref(a);
+	return NULL;
+}
+
+/*
  * Parses the one literal at s[off..n), blanks and comments before it
  * skipped, and sets *end just past it. On failure returns NULL with err
  * filled.
@@ -1484,6 +1554,8 @@ pylit_parse(const char *s, size_t n, size_t off, size_t *end,
 			json_decref(v);
 			v = NULL;
 		}
+		if (v != NULL)
+			v = bare_tuple(&p, v);
 	}
 	if (v != NULL)
 		*end = p.pos;

@@ -40,7 +40,9 @@
  *   JSON reader refuses one, and so are two keys that Python holds equal
  *   (1, 1.0 and True) or that become the same JSON key (1 and '1'). A
  *   tuple key is an error (json.dumps refuses it), and so is a key or a
- *   set element Python cannot hash (a list, a dict, a set).
+ *   set element Python cannot hash (a list, a dict, a set), and a key
+ *   with a NUL character (jansson, and so the kit's JSON reader, holds
+ *   none; in a value a NUL is kept).
  *
  * Refused, each with its own message: bytes (b'x'), complex numbers (1j,
  * 1+2j), f-strings and t-strings, Ellipsis, names other than None, True
@@ -51,13 +53,18 @@
  * Text between tokens is Python's: blanks (space, tab, form feed),
  * comments (# to the end of the line), a backslash before a newline;
  * inside brackets newlines too. At the top, outside any bracket, a
- * newline ends the literal; a top-level tuple without parentheses
- * (1, 2) is not read: the literal ends before its comma.
+ * newline ends the literal, and so does anything after it that cannot
+ * go on a literal (a second value: the caller decides about it); an
+ * operator after it (1 + 2, 'a' * 3, [1][0]) is an error. A tuple
+ * without parentheses at the top (1, 2 or 1,) is an array, as
+ * literal_eval reads it, up to the end of its line.
  *
  * Nesting: the top value is level 1, each bracket one more (grouping
- * parentheses too): 2048 empty lists nested are read, a number inside
- * 2048 lists is not. In the calls form the list and a call's
- * parentheses count, so an argument's value starts at level 3.
+ * parentheses too), and what is inside a bracket, a dict's keys as its
+ * values, one more again: 2048 empty lists nested are read, a number
+ * inside 2048 lists is not, and neither is a dict that has a key at
+ * level 2049. In the calls form the list and a call's parentheses
+ * count, so an argument's value starts at level 3.
  */
 #ifndef LLMKIT_PYLIT_H
 #define LLMKIT_PYLIT_H
