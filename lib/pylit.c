@@ -1,4 +1,4 @@
-/* pylit: Python literals and pythonic calls read into jansson values. */
+/* pylit: Python literals into jansson values, as literal_eval reads them. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -10,34 +10,9 @@
 #include "diag.h"
 #include "jsonw.h"
 #include "pylit.h"
+#include "pylit_int.h"
 #include "utf8.h"
 #include "xalloc.h"
-
-#define LIT	"invalid Python literal"
-#define CALL	"invalid pythonic call"
-
-/*
- * The kinds of Python value, as far as JSON and hashing tell them apart
- * (an int beyond 64 bits is K_INT though its JSON is a string).
- */
-enum kind {
-	K_NONE, K_BOOL, K_INT, K_FLOAT, K_STR, K_LIST, K_TUPLE, K_DICT, K_SET
-};
-
-struct p {
-	const char		*s;
-	size_t			 n;
-	size_t			 pos;
-	struct pylit_error	*err;
-	int			 failed;
-	size_t			 signoff;	/* the sign being applied */
-	size_t			 maxdepth;	/* the deepest value read */
-	size_t			 deepat;	/* its offset */
-	struct buf		 str;		/* a string, as it is decoded */
-	struct buf		 num;		/* a number's digits, no '_' */
-	uint32_t		 hi;		/* half a surrogate pair, waiting */
-	size_t			 hioff;		/* its escape */
-};
 
 /* A number as the tokenizer sees it; its digits are in p->num. */
 struct numtok {
@@ -47,24 +22,10 @@ struct numtok {
 	int	imag;
 };
 
-static json_t	*value(struct p *, size_t, int, struct buf *, enum kind *);
-
 static int
 is_digit(int c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int
-is_ident0(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int
-is_ident(int c)
-{
-	return is_ident0(c) || is_digit(c);
 }
 
 /* The value of c as a digit of base (up to 16), or -1. */
@@ -89,8 +50,8 @@ bytes(const struct buf *b)
 	return b->data != NULL ? b->data : "";
 }
 
-static json_t *
-need(json_t *v)
+json_t *
+pylit_need(json_t *v)
 {
 	if (v == NULL)
 		xalloc_die();
@@ -104,12 +65,10 @@ append(json_t *a, json_t *v)
 		xalloc_die();
 }
 
-static void	fail(struct p *, size_t, const char *, const char *, ...)
-		    __attribute__((format(printf, 4, 5)));
-
 /* The first error is the one reported; those of the unwinding are not. */
-static void
-fail(struct p *p, size_t off, const char *rule, const char *fmt, ...)
+void
+pylit_fail(struct pylit_p *p, size_t off, const char *rule, const char *fmt,
+    ...)
 {
 	struct pylit_error *err = p->err;
 	va_list ap;
@@ -128,31 +87,32 @@ fail(struct p *p, size_t off, const char *rule, const char *fmt, ...)
 }
 
 static void
-bad_utf8(struct p *p, size_t off)
+bad_utf8(struct pylit_p *p, size_t off)
 {
-	fail(p, off, "utf8", "invalid UTF-8: byte 0x%02x at byte offset %zu",
-	    (unsigned char)p->s[off], off);
+	pylit_fail(p, off, "utf8", "invalid UTF-8: byte 0x%02x at byte offset "
+	    "%zu", (unsigned char)p->s[off], off);
 }
 
 /*
  * Something other than what was due at off: says what was found there
  * (a NUL byte and invalid UTF-8 have errors of their own).
  */
-static void
-expected(struct p *p, size_t off, const char *prefix, const char *what)
+void
+pylit_expected(struct pylit_p *p, size_t off, const char *prefix,
+    const char *what)
 {
 	unsigned char c;
 	uint32_t cp;
 	char at[24];
 
 	if (off >= p->n) {
-		fail(p, off, "py-syntax", "%s: expected %s, found the end of "
-		    "the text", prefix, what);
+		pylit_fail(p, off, "py-syntax", "%s: expected %s, found the "
+		    "end of the text", prefix, what);
 		return;
 	}
 	c = (unsigned char)p->s[off];
 	if (c == '\0') {
-		fail(p, off, "py-syntax", "%s: NUL byte", prefix);
+		pylit_fail(p, off, "py-syntax", "%s: NUL byte", prefix);
 		return;
 	}
 	if (c >= 0x80 && utf8_decode(p->s + off, p->n - off, &cp) == 0) {
@@ -167,23 +127,23 @@ expected(struct p *p, size_t off, const char *prefix, const char *what)
 		snprintf(at, sizeof(at), "'%c'", c);
 	else
 		snprintf(at, sizeof(at), "U+%04X", (unsigned)cp);
-	fail(p, off, "py-syntax", "%s: expected %s, found %s", prefix, what,
-	    at);
+	pylit_fail(p, off, "py-syntax", "%s: expected %s, found %s", prefix,
+	    what, at);
 }
 
 static void
-sign_error(struct p *p, int sign)
+sign_error(struct pylit_p *p, int sign)
 {
-	fail(p, p->signoff, "py-syntax", LIT ": a sign (%c) applies only to "
-	    "a number", sign);
+	pylit_fail(p, p->signoff, "py-syntax", LIT ": a sign (%c) applies only "
+	    "to a number", sign);
 }
 
 /* A list, dict or set where Python must hash the value (a key, an element). */
 static void
-unhashable(struct p *p, size_t off, const char *what)
+unhashable(struct pylit_p *p, size_t off, const char *what)
 {
-	fail(p, off, "py-syntax", LIT ": %s is not hashable (a set element or "
-	    "dictionary key must be)", what);
+	pylit_fail(p, off, "py-syntax", LIT ": %s is not hashable (a set "
+	    "element or dictionary key must be)", what);
 }
 
 /*
@@ -191,8 +151,8 @@ unhashable(struct p *p, size_t off, const char *what)
  * newlines too. A comment with a NUL byte or invalid UTF-8 is an error,
  * or with quiet where the skip stops (text after a literal is not ours).
  */
-static int
-skip(struct p *p, int nl, int quiet)
+int
+pylit_blanks(struct pylit_p *p, int nl, int quiet)
 {
 	const char *s = p->s;
 	size_t n = p->n, i = p->pos, k, len;
@@ -219,7 +179,8 @@ skip(struct p *p, int nl, int quiet)
 				if (quiet)
 					return 0;
 				if (s[k] == '\0')
-					fail(p, k, "py-syntax", LIT ": NUL byte");
+					pylit_fail(p, k, "py-syntax",
+					    LIT ": NUL byte");
 				else
 					bad_utf8(p, k);
 				return -1;
@@ -240,19 +201,19 @@ skip(struct p *p, int nl, int quiet)
 size_t
 pylit_skip(const char *s, size_t n, size_t off)
 {
-	struct p p;
+	struct pylit_p p;
 
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.n = n;
 	p.pos = off < n ? off : n;
-	skip(&p, 1, 1);
+	pylit_blanks(&p, 1, 1);
 	return p.pos;
 }
 
 /* Decimal digits with single '_' between them, onto p->num. */
 static int
-digits(struct p *p, size_t *ip, int quiet)
+digits(struct pylit_p *p, size_t *ip, int quiet)
 {
 	const char *s = p->s;
 	size_t n = p->n, i = *ip;
@@ -262,7 +223,7 @@ digits(struct p *p, size_t *ip, int quiet)
 		if (i < n && s[i] == '_') {
 			if (i + 1 >= n || !is_digit(s[i + 1])) {
 				if (!quiet)
-					fail(p, i, "py-syntax",
+					pylit_fail(p, i, "py-syntax",
 					    LIT ": invalid decimal literal");
 				return -1;
 			}
@@ -279,7 +240,7 @@ digits(struct p *p, size_t *ip, int quiet)
  * p->num as a C string. quiet: only say whether it is one.
  */
 static int
-lex_number(struct p *p, size_t at, struct numtok *t, int quiet)
+lex_number(struct pylit_p *p, size_t at, struct numtok *t, int quiet)
 {
 	static const char *const names[] = { "binary", "octal", "hexadecimal" };
 	const char *s = p->s, *name;
@@ -303,16 +264,16 @@ lex_number(struct p *p, size_t at, struct numtok *t, int quiet)
 			}
 			if (i < n && is_digit(s[i])) {
 				if (!quiet)
-					fail(p, i, "py-syntax", LIT ": invalid "
-					    "digit '%c' in %s literal", s[i],
-					    name);
+					pylit_fail(p, i, "py-syntax", LIT ": "
+					    "invalid digit '%c' in %s literal",
+					    s[i], name);
 				return -1;
 			}
 			if (under || nd == 0)
 				goto bad;
 			break;
 		}
-		if (i < n && is_ident(s[i]))
+		if (i < n && pylit_ident(s[i]))
 			goto bad;
 		t->end = i;
 		buf_addc(&p->num, '\0');
@@ -341,15 +302,15 @@ lex_number(struct p *p, size_t at, struct numtok *t, int quiet)
 		t->imag = 1;
 		i++;
 	}
-	if (i < n && is_ident(s[i]))
+	if (i < n && pylit_ident(s[i]))
 		goto bad;
 	if (!t->isfloat && !t->imag && p->num.data[0] == '0') {
 		for (z = 0; z < p->num.len && p->num.data[z] == '0'; z++)
 			;
 		if (z < p->num.len) {
 			if (!quiet)
-				fail(p, at, "py-syntax", LIT ": leading zeros "
-				    "in a decimal integer (0o is octal)");
+				pylit_fail(p, at, "py-syntax", LIT ": leading "
+				    "zeros in a decimal integer (0o is octal)");
 			return -1;
 		}
 	}
@@ -359,7 +320,7 @@ lex_number(struct p *p, size_t at, struct numtok *t, int quiet)
 	return 0;
 bad:
 	if (!quiet && !p->failed)
-		fail(p, i, "py-syntax", LIT ": invalid %s literal", name);
+		pylit_fail(p, i, "py-syntax", LIT ": invalid %s literal", name);
 	return -1;
 }
 
@@ -399,15 +360,15 @@ to_decimal(const char *d, size_t len, int base, struct buf *out)
 }
 
 static void
-too_long(struct p *p, size_t off)
+too_long(struct pylit_p *p, size_t off)
 {
-	fail(p, off, "py-type", LIT ": an integer of more than %d digits "
+	pylit_fail(p, off, "py-type", LIT ": an integer of more than %d digits "
 	    "(Python's limit)", PYLIT_MAX_DIGITS);
 }
 
 /* The int whose digits are in p->num: an integer in 64 bits, else text. */
 static json_t *
-integer(struct p *p, const struct numtok *t, int sign, size_t start,
+integer(struct pylit_p *p, const struct numtok *t, int sign, size_t start,
     struct buf *canon)
 {
 	static const char max[] = "9223372036854775807";
@@ -442,7 +403,7 @@ integer(struct p *p, const struct numtok *t, int sign, size_t start,
 			v = (json_int_t)u;
 		if (canon != NULL)
 			buf_printf(canon, "i%" JSON_INTEGER_FORMAT ";", v);
-		return need(json_integer(v));
+		return pylit_need(json_integer(v));
 	}
 	/* beyond 64 bits: its decimal digits, as a string */
 	if (sign == '-')
@@ -459,14 +420,14 @@ integer(struct p *p, const struct numtok *t, int sign, size_t start,
 		buf_add(canon, big.data, big.len);
 		buf_addc(canon, ';');
 	}
-	j = need(json_stringn_nocheck(big.data, big.len));
+	j = pylit_need(json_stringn_nocheck(big.data, big.len));
 	buf_free(&big);
 	return j;
 }
 
 /* The number at p->pos, with sign ('+', '-' or 0) before it. */
 static json_t *
-number(struct p *p, int sign, struct buf *canon, enum kind *kind)
+number(struct pylit_p *p, int sign, struct buf *canon, enum pylit_kind *kind)
 {
 	struct numtok t;
 	size_t at = p->pos, start = sign ? p->signoff : at, len;
@@ -475,8 +436,8 @@ number(struct p *p, int sign, struct buf *canon, enum kind *kind)
 	if (lex_number(p, at, &t, 0) < 0)
 		return NULL;
 	if (t.imag) {
-		fail(p, start, "py-type", LIT ": a complex number cannot be "
-		    "held in JSON");
+		pylit_fail(p, start, "py-type", LIT ": a complex number cannot "
+		    "be held in JSON");
 		return NULL;
 	}
 	p->pos = t.end;
@@ -487,8 +448,8 @@ number(struct p *p, int sign, struct buf *canon, enum kind *kind)
 	x = strtod(p->num.data, NULL);
 	if (isinf(x)) {
 		len = t.end - at;
-		fail(p, start, "py-type", LIT ": the number %s%.*s%s is beyond "
-		    "the largest double, 1.7976931348623157e308",
+		pylit_fail(p, start, "py-type", LIT ": the number %s%.*s%s is "
+		    "beyond the largest double, 1.7976931348623157e308",
 		    sign == '-' ? "-" : "", (int)(len > 40 ? 37 : len),
 		    p->s + at, len > 40 ? "..." : "");
 		return NULL;
@@ -505,21 +466,21 @@ number(struct p *p, int sign, struct buf *canon, enum kind *kind)
 			buf_printf(canon, "f%.17g;", x);
 	}
 	*kind = K_FLOAT;
-	return need(json_real(x));
+	return pylit_need(json_real(x));
 }
 
 static int
-lone(struct p *p)
+lone(struct pylit_p *p)
 {
-	fail(p, p->hioff, "py-type", LIT ": the escape \\u%04x is half of a "
-	    "surrogate pair, which UTF-8 cannot hold alone",
+	pylit_fail(p, p->hioff, "py-type", LIT ": the escape \\u%04x is half "
+	    "of a surrogate pair, which UTF-8 cannot hold alone",
 	    (unsigned)p->hi);
 	return -1;
 }
 
 /* Appends code point cp, which the escape at off wrote. */
 static int
-put_cp(struct p *p, uint32_t cp, size_t off)
+put_cp(struct pylit_p *p, uint32_t cp, size_t off)
 {
 	char u8[4];
 
@@ -541,7 +502,7 @@ put_cp(struct p *p, uint32_t cp, size_t off)
 
 /* Bytes of the text itself onto the string. */
 static int
-put(struct p *p, const char *s, size_t n)
+put(struct pylit_p *p, const char *s, size_t n)
 {
 	if (p->hi != 0)
 		return lone(p);
@@ -551,7 +512,7 @@ put(struct p *p, const char *s, size_t n)
 
 /* The escape at s[*ip] (a backslash) of a string that is not raw. */
 static int
-escape(struct p *p, size_t *ip)
+escape(struct pylit_p *p, size_t *ip)
 {
 	static const char simple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
 	const char *s = p->s, *x;
@@ -581,8 +542,8 @@ escape(struct p *p, size_t *ip)
 		want = 8;
 		break;
 	case 'N':
-		fail(p, at, "py-syntax", LIT ": \\N{...} escapes (characters "
-		    "by name) are not supported");
+		pylit_fail(p, at, "py-syntax", LIT ": \\N{...} escapes "
+		    "(characters by name) are not supported");
 		return -1;
 	default:
 		/* kept as written, backslash and all; the next is read anew */
@@ -591,16 +552,16 @@ escape(struct p *p, size_t *ip)
 	}
 	for (k = 0, i++; k < want; k++, i++) {
 		if (i >= n || (d = digit_of(s[i], 16)) < 0) {
-			fail(p, at, "py-syntax", LIT ": truncated \\%c%s escape",
-			    s[at + 1], want == 2 ? "XX" : want == 4 ? "XXXX" :
-			    "XXXXXXXX");
+			pylit_fail(p, at, "py-syntax", LIT ": truncated \\%c%s "
+			    "escape", s[at + 1], want == 2 ? "XX" : want == 4 ?
+			    "XXXX" : "XXXXXXXX");
 			return -1;
 		}
 		cp = cp * 16 + (uint32_t)d;
 	}
 	if (cp > 0x10FFFF) {
-		fail(p, at, "py-syntax", LIT ": the escape \\U%08x is beyond "
-		    "U+10FFFF", (unsigned)cp);
+		pylit_fail(p, at, "py-syntax", LIT ": the escape \\U%08x is "
+		    "beyond U+10FFFF", (unsigned)cp);
 		return -1;
 	}
 	*ip = i;
@@ -624,7 +585,7 @@ string_starts(const char *s, size_t n, size_t i)
 
 /* Its prefix (letters before the quote at q): raw, or an error. */
 static int
-prefix(struct p *p, size_t at, size_t q)
+prefix(struct pylit_p *p, size_t at, size_t q)
 {
 	int raw = 0, u = 0, b = 0, f = 0, t = 0, twice = 0;
 	size_t i;
@@ -648,23 +609,25 @@ prefix(struct p *p, size_t at, size_t q)
 			break;
 		}
 	if (twice || (u && q - at > 1) || b + f + t > 1) {
-		fail(p, at, "py-syntax", LIT ": invalid string prefix '%.*s'",
-		    (int)(q - at), p->s + at);
+		pylit_fail(p, at, "py-syntax", LIT ": invalid string prefix "
+		    "'%.*s'", (int)(q - at), p->s + at);
 		return -1;
 	}
 	if (b)
-		fail(p, at, "py-type", LIT ": a bytes literal cannot be held "
-		    "in JSON");
+		pylit_fail(p, at, "py-type", LIT ": a bytes literal cannot be "
+		    "held in JSON");
 	else if (f)
-		fail(p, at, "py-syntax", LIT ": an f-string is not a literal");
+		pylit_fail(p, at, "py-syntax", LIT ": an f-string is not a "
+		    "literal");
 	else if (t)
-		fail(p, at, "py-syntax", LIT ": a t-string is not a literal");
+		pylit_fail(p, at, "py-syntax", LIT ": a t-string is not a "
+		    "literal");
 	return b || f || t ? -1 : raw;
 }
 
 /* One string literal at p->pos (its prefix too), decoded onto p->str. */
 static int
-piece(struct p *p)
+piece(struct pylit_p *p)
 {
 	const char *s = p->s;
 	size_t n = p->n, at = p->pos, i = at, k, len;
@@ -735,14 +698,14 @@ piece(struct p *p)
 		} else if (escape(p, &i) < 0)
 			return -1;
 	}
-	fail(p, at, "py-syntax", LIT ": unterminated %sstring",
+	pylit_fail(p, at, "py-syntax", LIT ": unterminated %sstring",
 	    triple ? "triple-quoted " : "");
 	return -1;
 }
 
 /* A string at p->pos: the literals there, joined. */
 static json_t *
-string(struct p *p, int nl, struct buf *canon, enum kind *kind)
+string(struct pylit_p *p, int nl, struct buf *canon, enum pylit_kind *kind)
 {
 	size_t end;
 
@@ -752,7 +715,7 @@ string(struct p *p, int nl, struct buf *canon, enum kind *kind)
 		if (piece(p) < 0)
 			return NULL;
 		end = p->pos;
-		skip(p, nl, 1);
+		pylit_blanks(p, nl, 1);
 		if (!string_starts(p->s, p->n, p->pos)) {
 			p->pos = end;
 			break;
@@ -767,17 +730,18 @@ string(struct p *p, int nl, struct buf *canon, enum kind *kind)
 		buf_add(canon, p->str.data, p->str.len);
 	}
 	*kind = K_STR;
-	return need(json_stringn_nocheck(bytes(&p->str), p->str.len));
+	return pylit_need(json_stringn_nocheck(bytes(&p->str), p->str.len));
 }
 
 /* A name at p->pos: None, True, False, set(), a string's prefix, or wrong. */
 static json_t *
-name(struct p *p, size_t depth, int sign, struct buf *canon, enum kind *kind)
+name(struct pylit_p *p, size_t depth, int sign, struct buf *canon,
+    enum pylit_kind *kind)
 {
 	const char *s = p->s, *w;
 	size_t at = p->pos, i = at, len;
 
-	while (i < p->n && is_ident(s[i]))
+	while (i < p->n && pylit_ident(s[i]))
 		i++;
 	len = i - at;
 	if (len <= 2 && string_starts(s, p->n, at)) {
@@ -796,15 +760,15 @@ name(struct p *p, size_t depth, int sign, struct buf *canon, enum kind *kind)
 		if (canon != NULL)
 			buf_adds(canon, *w == 'N' ? "N" : *w == 'T' ? "i1;" :
 			    "i0;");
-		return need(*w == 'N' ? json_null() : *w == 'T' ?
+		return pylit_need(*w == 'N' ? json_null() : *w == 'T' ?
 		    json_true() : json_false());
 	}
 	p->pos = i;
-	skip(p, depth > 1, 1);
+	pylit_blanks(p, depth > 1, 1);
 	if (p->pos < p->n && s[p->pos] == '(') {
 		if (len == 3 && memcmp(w, "set", 3) == 0) {
 			p->pos++;
-			if (skip(p, 1, 0) < 0)
+			if (pylit_blanks(p, 1, 0) < 0)
 				return NULL;
 			if (p->pos < p->n && s[p->pos] == ')') {
 				if (sign)
@@ -815,24 +779,24 @@ name(struct p *p, size_t depth, int sign, struct buf *canon, enum kind *kind)
 				}
 				p->pos++;
 				*kind = K_SET;
-				return need(json_array());
+				return pylit_need(json_array());
 			}
 		}
-		fail(p, at, "py-syntax", LIT ": a call of '%.*s%s' is not a "
-		    "literal%s", (int)(len > 40 ? 37 : len), w,
-		    len > 40 ? "..." : "", len == 3 && memcmp(w, "set", 3) == 0 ?
-		    " (set() alone is)" : "");
+		pylit_fail(p, at, "py-syntax", LIT ": a call of '%.*s%s' is "
+		    "not a literal%s", (int)(len > 40 ? 37 : len), w,
+		    len > 40 ? "..." : "", len == 3 &&
+		    memcmp(w, "set", 3) == 0 ? " (set() alone is)" : "");
 		return NULL;
 	}
 	if ((len == 4 && memcmp(w, "true", 4) == 0) ||
 	    (len == 5 && memcmp(w, "false", 5) == 0) ||
 	    (len == 4 && memcmp(w, "null", 4) == 0))
-		fail(p, at, "py-syntax", LIT ": '%.*s' is JSON; Python writes "
-		    "%s", (int)len, w, *w == 't' ? "True" : *w == 'f' ?
+		pylit_fail(p, at, "py-syntax", LIT ": '%.*s' is JSON; Python "
+		    "writes %s", (int)len, w, *w == 't' ? "True" : *w == 'f' ?
 		    "False" : "None");
 	else
-		fail(p, at, "py-syntax", LIT ": the name '%.*s%s' is not a "
-		    "literal", (int)(len > 40 ? 37 : len), w,
+		pylit_fail(p, at, "py-syntax", LIT ": the name '%.*s%s' is not "
+		    "a literal", (int)(len > 40 ? 37 : len), w,
 		    len > 40 ? "..." : "");
 	return NULL;
 sign_err:
@@ -842,13 +806,13 @@ sign_err:
 
 /* Whether an imaginary number (2j) comes at i, after blanks. */
 static int
-imaginary(struct p *p, size_t i, int nl)
+imaginary(struct pylit_p *p, size_t i, int nl)
 {
 	struct numtok t;
 	size_t save = p->pos;
 
 	p->pos = i;
-	skip(p, nl, 1);
+	pylit_blanks(p, nl, 1);
 	i = p->pos;
 	p->pos = save;
 	if (i >= p->n || !(is_digit(p->s[i]) || (p->s[i] == '.' &&
@@ -863,8 +827,8 @@ imaginary(struct p *p, size_t i, int nl)
  * literal, where p->pos stays. An operator there would make the text an
  * expression (1+2, 'a'*3, [1][0]), which is no literal: an error.
  */
-static int
-after(struct p *p, int nl, enum kind k, size_t vat)
+int
+pylit_after(struct pylit_p *p, int nl, enum pylit_kind k, size_t vat)
 {
 	static const char *const two[] = {
 		"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->"
@@ -873,7 +837,7 @@ after(struct p *p, int nl, enum kind k, size_t vat)
 	size_t i, save = p->pos, j;
 	char c;
 
-	if (skip(p, nl, !nl) < 0)
+	if (pylit_blanks(p, nl, !nl) < 0)
 		return -1;
 	i = p->pos;
 	if (!nl)
@@ -882,18 +846,19 @@ after(struct p *p, int nl, enum kind k, size_t vat)
 		return 0;
 	c = s[i];
 	if (c == '\0') {
-		fail(p, i, "py-syntax", LIT ": NUL byte");
+		pylit_fail(p, i, "py-syntax", LIT ": NUL byte");
 		return -1;
 	}
 	if ((c == '+' || c == '-') && (k == K_INT || k == K_FLOAT) &&
 	    imaginary(p, i + 1, nl)) {
-		fail(p, vat, "py-type", LIT ": a complex number cannot be "
-		    "held in JSON");
+		pylit_fail(p, vat, "py-type", LIT ": a complex number cannot "
+		    "be held in JSON");
 		return -1;
 	}
 	if (c == '(' || c == '[' || c == '.') {
-		fail(p, i, "py-syntax", LIT ": %s is not a literal", c == '(' ?
-		    "a call" : c == '[' ? "a subscript" : "an attribute");
+		pylit_fail(p, i, "py-syntax", LIT ": %s is not a literal",
+		    c == '(' ? "a call" : c == '[' ? "a subscript" :
+		    "an attribute");
 		return -1;
 	}
 	if (strchr("+-*/%@&|^~<>!", c) == NULL &&
@@ -902,26 +867,26 @@ after(struct p *p, int nl, enum kind k, size_t vat)
 	for (j = 0; j < sizeof(two) / sizeof(two[0]); j++)
 		if (i + 1 < p->n && memcmp(s + i, two[j], 2) == 0)
 			break;
-	fail(p, i, "py-syntax", LIT ": the operator '%.*s' is not part of a "
-	    "literal", j < sizeof(two) / sizeof(two[0]) ? 2 : 1, s + i);
+	pylit_fail(p, i, "py-syntax", LIT ": the operator '%.*s' is not part "
+	    "of a literal", j < sizeof(two) / sizeof(two[0]) ? 2 : 1, s + i);
 	return -1;
 }
 
 static json_t *
-list(struct p *p, size_t depth, struct buf *canon, enum kind *kind)
+list(struct pylit_p *p, size_t depth, struct buf *canon, enum pylit_kind *kind)
 {
 	const char *s = p->s;
 	size_t vat;
 	json_t *a, *v;
-	enum kind k;
+	enum pylit_kind k;
 
 	if (canon != NULL) {
 		unhashable(p, p->pos, "a list");
 		return NULL;
 	}
-	a = need(json_array());
+	a = pylit_need(json_array());
 	p->pos++;
-	if (skip(p, 1, 0) < 0)
+	if (pylit_blanks(p, 1, 0) < 0)
 		goto bad;
 	if (p->pos < p->n && s[p->pos] == ']') {
 		p->pos++;
@@ -930,17 +895,17 @@ list(struct p *p, size_t depth, struct buf *canon, enum kind *kind)
 	}
 	for (;;) {
 		vat = p->pos;
-		if ((v = value(p, depth + 1, 0, NULL, &k)) == NULL)
+		if ((v = pylit_value(p, depth + 1, 0, NULL, &k)) == NULL)
 			goto bad;
 		append(a, v);
-		if (after(p, 1, k, vat) < 0)
+		if (pylit_after(p, 1, k, vat) < 0)
 			goto bad;
 		if (p->pos < p->n && s[p->pos] == ',') {
 			p->pos++;
-			if (skip(p, 1, 0) < 0)
+			if (pylit_blanks(p, 1, 0) < 0)
 				goto bad;
 		} else if (p->pos >= p->n || s[p->pos] != ']') {
-			expected(p, p->pos, LIT, "',' or ']'");
+			pylit_expected(p, p->pos, LIT, "',' or ']'");
 			goto bad;
 		}
 		if (p->pos < p->n && s[p->pos] == ']') {
@@ -960,16 +925,16 @@ bad:
  * then its length, so that no two tuples share one.
  */
 static json_t *
-paren(struct p *p, size_t depth, int sign, struct buf *canon,
-    enum kind *kind)
+paren(struct pylit_p *p, size_t depth, int sign, struct buf *canon,
+    enum pylit_kind *kind)
 {
 	const char *s = p->s;
 	size_t vat, count = 1;
 	json_t *a, *v;
-	enum kind k;
+	enum pylit_kind k;
 
 	p->pos++;
-	if (skip(p, 1, 0) < 0)
+	if (pylit_blanks(p, 1, 0) < 0)
 		return NULL;
 	if (p->pos < p->n && s[p->pos] == ')') {
 		if (sign) {
@@ -980,12 +945,12 @@ paren(struct p *p, size_t depth, int sign, struct buf *canon,
 		if (canon != NULL)
 			buf_adds(canon, "0)");
 		*kind = K_TUPLE;
-		return need(json_array());
+		return pylit_need(json_array());
 	}
 	vat = p->pos;
-	if ((v = value(p, depth + 1, sign, canon, &k)) == NULL)
+	if ((v = pylit_value(p, depth + 1, sign, canon, &k)) == NULL)
 		return NULL;
-	if (after(p, 1, k, vat) < 0) {
+	if (pylit_after(p, 1, k, vat) < 0) {
 		json_decref(v);
 		return NULL;
 	}
@@ -994,10 +959,10 @@ paren(struct p *p, size_t depth, int sign, struct buf *canon,
 		*kind = k;
 		return v;
 	}
-	a = need(json_array());
+	a = pylit_need(json_array());
 	append(a, v);
 	if (p->pos >= p->n || s[p->pos] != ',') {
-		expected(p, p->pos, LIT, "',' or ')'");
+		pylit_expected(p, p->pos, LIT, "',' or ')'");
 		goto bad;
 	}
 	if (sign) {
@@ -1006,21 +971,21 @@ paren(struct p *p, size_t depth, int sign, struct buf *canon,
 	}
 	for (;;) {
 		p->pos++;		/* the ',' */
-		if (skip(p, 1, 0) < 0)
+		if (pylit_blanks(p, 1, 0) < 0)
 			goto bad;
 		if (p->pos < p->n && s[p->pos] == ')')
 			break;
 		vat = p->pos;
-		if ((v = value(p, depth + 1, 0, canon, &k)) == NULL)
+		if ((v = pylit_value(p, depth + 1, 0, canon, &k)) == NULL)
 			goto bad;
 		append(a, v);
 		count++;
-		if (after(p, 1, k, vat) < 0)
+		if (pylit_after(p, 1, k, vat) < 0)
 			goto bad;
 		if (p->pos < p->n && s[p->pos] == ')')
 			break;
 		if (p->pos >= p->n || s[p->pos] != ',') {
-			expected(p, p->pos, LIT, "',' or ')'");
+			pylit_expected(p, p->pos, LIT, "',' or ')'");
 			goto bad;
 		}
 	}
@@ -1106,14 +1071,15 @@ py_repr(struct buf *out, double x)
 
 /* The JSON key json.dumps makes of key (of kind k, at off), onto out. */
 static int
-key_text(struct p *p, json_t *key, enum kind k, size_t off, struct buf *out)
+key_text(struct pylit_p *p, json_t *key, enum pylit_kind k, size_t off,
+    struct buf *out)
 {
 	switch (k) {
 	case K_STR:
 		if (memchr(json_string_value(key), '\0',
 		    json_string_length(key)) != NULL) {
-			fail(p, off, "py-type", LIT ": a dictionary key with a "
-			    "NUL character (jansson holds none)");
+			pylit_fail(p, off, "py-type", LIT ": a dictionary key "
+			    "with a NUL character (jansson holds none)");
 			return -1;
 		}
 		buf_add(out, json_string_value(key), json_string_length(key));
@@ -1135,28 +1101,28 @@ key_text(struct p *p, json_t *key, enum kind k, size_t off, struct buf *out)
 		    "true" : "false");
 		return 0;
 	default:
-		fail(p, off, "py-type", LIT ": a tuple cannot be a key of a "
-		    "JSON object");
+		pylit_fail(p, off, "py-type", LIT ": a tuple cannot be a key "
+		    "of a JSON object");
 		return -1;
 	}
 }
 
 /* The JSON key of the key at off, read again (to name an earlier one). */
 static void
-key_again(struct p *p, size_t off, struct buf *out)
+key_again(struct pylit_p *p, size_t off, struct buf *out)
 {
 	struct pylit_error err;
 	struct buf canon = BUF_INIT;
-	struct p q;
+	struct pylit_p q;
 	json_t *v;
-	enum kind k;
+	enum pylit_kind k;
 
 	memset(&q, 0, sizeof(q));
 	q.s = p->s;
 	q.n = p->n;
 	q.pos = off;
 	q.err = &err;
-	if ((v = value(&q, 2, 0, &canon, &k)) != NULL)
+	if ((v = pylit_value(&q, 2, 0, &canon, &k)) != NULL)
 		key_text(&q, v, k, off, out);
 	json_decref(v);
 	buf_free(&canon);
@@ -1169,15 +1135,15 @@ key_again(struct p *p, size_t off, struct buf *out)
  * first; text and was are their JSON keys, which differ when the two are
  * equal in Python only (1 and True).
  */
-static void
-duplicate(struct p *p, size_t off, size_t first, const char *noun,
+void
+pylit_duplicate(struct pylit_p *p, size_t off, size_t first, const char *noun,
     const struct buf *text, const struct buf *was)
 {
 	struct pylit_error *err = p->err;
 	unsigned long line, col;
 	char q[80];
 
-	fail(p, off, "duplicate-key", "duplicate %s", noun);
+	pylit_fail(p, off, "duplicate-key", "duplicate %s", noun);
 	err->first = first;
 	err->noun = noun;
 	diag_quote(err->key, sizeof(err->key), bytes(text), text->len);
@@ -1206,16 +1172,16 @@ pylit_dup_text(struct pylit_error *err, unsigned long line, unsigned long col)
  * is equal in Python: pyeq maps those keys' canons to their offsets.
  */
 static json_t *
-dict(struct p *p, size_t depth, json_t *key, enum kind k, size_t kat,
-    struct buf *kc)
+dict(struct pylit_p *p, size_t depth, json_t *key, enum pylit_kind k,
+    size_t kat, struct buf *kc)
 {
 	const char *s = p->s;
 	struct buf text = BUF_INIT, was = BUF_INIT;
 	json_t *o, *pyeq = NULL, *v, *at;
 	size_t *offs = NULL, noffs = 0, cap = 0, i, vat, first;
-	enum kind vk;
+	enum pylit_kind vk;
 
-	o = need(json_object());
+	o = pylit_need(json_object());
 	for (;;) {
 		buf_reset(&text);
 		if (key_text(p, key, k, kat, &text) < 0)
@@ -1235,19 +1201,20 @@ dict(struct p *p, size_t depth, json_t *key, enum kind k, size_t kat,
 				first = kat;
 		} else if (k != K_STR) {
 			if (pyeq == NULL)
-				pyeq = need(json_object());
+				pyeq = pylit_need(json_object());
 			if ((at = json_object_getn(pyeq, kc->data, kc->len)) !=
 			    NULL) {
 				first = (size_t)json_integer_value(at);
 				key_again(p, first, &was);
 			} else if (json_object_setn_new_nocheck(pyeq, kc->data,
-			    kc->len, need(json_integer((json_int_t)kat))) != 0)
+			    kc->len, pylit_need(json_integer((json_int_t)
+			    kat))) != 0)
 				xalloc_die();
 		}
 		if (first != PYLIT_NOPOS) {
 			if (was.len == 0 && text.len > 0)
 				buf_add(&was, text.data, text.len);
-			duplicate(p, kat, first, "key", &text, &was);
+			pylit_duplicate(p, kat, first, "key", &text, &was);
 			goto bad;
 		}
 		if (noffs == cap) {
@@ -1256,33 +1223,34 @@ dict(struct p *p, size_t depth, json_t *key, enum kind k, size_t kat,
 		}
 		offs[noffs++] = kat;
 		p->pos++;		/* the ':' */
-		if (skip(p, 1, 0) < 0)
+		if (pylit_blanks(p, 1, 0) < 0)
 			goto bad;
 		vat = p->pos;
-		if ((v = value(p, depth + 1, 0, NULL, &vk)) == NULL)
+		if ((v = pylit_value(p, depth + 1, 0, NULL, &vk)) == NULL)
 			goto bad;
-		if (json_object_setn_new_nocheck(o, bytes(&text), text.len, v) !=
-		    0)
+		if (json_object_setn_new_nocheck(o, bytes(&text), text.len,
+		    v) != 0)
 			xalloc_die();
-		if (after(p, 1, vk, vat) < 0)
+		if (pylit_after(p, 1, vk, vat) < 0)
 			goto bad;
 		if (p->pos < p->n && s[p->pos] == ',') {
 			p->pos++;
-			if (skip(p, 1, 0) < 0)
+			if (pylit_blanks(p, 1, 0) < 0)
 				goto bad;
 		} else if (p->pos >= p->n || s[p->pos] != '}') {
-			expected(p, p->pos, LIT, "',' or '}'");
+			pylit_expected(p, p->pos, LIT, "',' or '}'");
 			goto bad;
 		}
 		if (p->pos < p->n && s[p->pos] == '}')
 			break;
 		kat = p->pos;
 		buf_reset(kc);
-		if ((key = value(p, depth + 1, 0, kc, &k)) == NULL ||
-		    after(p, 1, k, kat) < 0)
+		if ((key = pylit_value(p, depth + 1, 0, kc, &k)) == NULL ||
+		    pylit_after(p, 1, k, kat) < 0)
 			goto bad;
 		if (p->pos >= p->n || s[p->pos] != ':') {
-			expected(p, p->pos, LIT, "':' after a dictionary key");
+			pylit_expected(p, p->pos, LIT,
+			    "':' after a dictionary key");
 			goto bad;
 		}
 	}
@@ -1307,39 +1275,39 @@ bad:
  * an array of the elements no element before is equal to.
  */
 static json_t *
-set(struct p *p, size_t depth, json_t *v, struct buf *ec)
+set(struct pylit_p *p, size_t depth, json_t *v, struct buf *ec)
 {
 	const char *s = p->s;
 	json_t *a, *seen;
 	size_t vat;
-	enum kind k;
+	enum pylit_kind k;
 
-	a = need(json_array());
-	seen = need(json_object());
+	a = pylit_need(json_array());
+	seen = pylit_need(json_object());
 	for (;;) {
 		if (json_object_getn(seen, ec->data, ec->len) != NULL)
 			json_decref(v);
 		else {
 			if (json_object_setn_new_nocheck(seen, ec->data,
-			    ec->len, need(json_null())) != 0)
+			    ec->len, pylit_need(json_null())) != 0)
 				xalloc_die();
 			append(a, v);
 		}
 		if (p->pos < p->n && s[p->pos] == ',') {
 			p->pos++;
-			if (skip(p, 1, 0) < 0)
+			if (pylit_blanks(p, 1, 0) < 0)
 				goto bad;
 		} else if (p->pos >= p->n || s[p->pos] != '}') {
-			expected(p, p->pos, LIT, "',' or '}'");
+			pylit_expected(p, p->pos, LIT, "',' or '}'");
 			goto bad;
 		}
 		if (p->pos < p->n && s[p->pos] == '}')
 			break;
 		vat = p->pos;
 		buf_reset(ec);
-		if ((v = value(p, depth + 1, 0, ec, &k)) == NULL)
+		if ((v = pylit_value(p, depth + 1, 0, ec, &k)) == NULL)
 			goto bad;
-		if (after(p, 1, k, vat) < 0) {
+		if (pylit_after(p, 1, k, vat) < 0) {
 			json_decref(v);
 			goto bad;
 		}
@@ -1355,17 +1323,17 @@ bad:
 
 /* A '{' at p->pos: a dict or a set, as its first ':' or ',' tells. */
 static json_t *
-brace(struct p *p, size_t depth, struct buf *canon, enum kind *kind)
+brace(struct pylit_p *p, size_t depth, struct buf *canon, enum pylit_kind *kind)
 {
 	const char *s = p->s;
 	struct buf ec = BUF_INIT;
 	size_t at = p->pos, vat;
 	json_t *v, *r = NULL;
-	enum kind k;
+	enum pylit_kind k;
 	int isdict;
 
 	p->pos++;
-	if (skip(p, 1, 0) < 0)
+	if (pylit_blanks(p, 1, 0) < 0)
 		return NULL;
 	if (p->pos < p->n && s[p->pos] == '}') {
 		if (canon != NULL) {
@@ -1374,18 +1342,18 @@ brace(struct p *p, size_t depth, struct buf *canon, enum kind *kind)
 		}
 		p->pos++;
 		*kind = K_DICT;
-		return need(json_object());
+		return pylit_need(json_object());
 	}
 	vat = p->pos;
-	if ((v = value(p, depth + 1, 0, &ec, &k)) == NULL)
+	if ((v = pylit_value(p, depth + 1, 0, &ec, &k)) == NULL)
 		goto out;
-	if (after(p, 1, k, vat) < 0) {
+	if (pylit_after(p, 1, k, vat) < 0) {
 		json_decref(v);
 		goto out;
 	}
 	isdict = p->pos < p->n && s[p->pos] == ':';
 	if (!isdict && p->pos < p->n && s[p->pos] != ',' && s[p->pos] != '}') {
-		expected(p, p->pos, LIT, "',', ':' or '}'");
+		pylit_expected(p, p->pos, LIT, "',', ':' or '}'");
 		json_decref(v);
 		goto out;
 	}
@@ -1408,63 +1376,66 @@ out:
  * same for two values exactly when Python holds them equal is appended
  * to canon: 1, 1.0 and True share one.
  */
-static json_t *
-value(struct p *p, size_t depth, int sign, struct buf *canon,
-    enum kind *kind)
+json_t *
+pylit_value(struct pylit_p *p, size_t depth, int sign, struct buf *canon,
+    enum pylit_kind *kind)
 {
 	const char *s = p->s;
 	size_t at = p->pos;
 	unsigned char c;
 
 	if (depth > PYLIT_MAX_DEPTH) {
-		fail(p, at, "py-depth", LIT ": a value nested deeper than %d "
-		    "levels", PYLIT_MAX_DEPTH);
+		pylit_fail(p, at, "py-depth", LIT ": a value nested deeper "
+		    "than %d levels", PYLIT_MAX_DEPTH);
 		return NULL;
 	}
 	if (depth > p->maxdepth) {
 		p->maxdepth = depth;
 		p->deepat = at;
 	}
-	c = at < p->n ? (unsigned char)s[at] : 0;
-	if (at < p->n && (is_digit(c) || (c == '.' && at + 1 < p->n &&
-	    is_digit(s[at + 1]))))
+	if (at >= p->n) {
+		pylit_expected(p, at, LIT, sign ? "a number" : "a value");
+		return NULL;
+	}
+	c = (unsigned char)s[at];
+	if (is_digit(c) || (c == '.' && at + 1 < p->n && is_digit(s[at + 1])))
 		return number(p, sign, canon, kind);
-	if (at < p->n && c == '(')
+	if (c == '(')
 		return paren(p, depth, sign, canon, kind);
-	if (at < p->n && (c == '+' || c == '-')) {
+	if (c == '+' || c == '-') {
 		if (sign) {
 			sign_error(p, sign);
 			return NULL;
 		}
 		p->signoff = at;
 		p->pos++;
-		if (skip(p, depth > 1, 0) < 0)
+		if (pylit_blanks(p, depth > 1, 0) < 0)
 			return NULL;
-		return value(p, depth, c, canon, kind);
+		return pylit_value(p, depth, c, canon, kind);
 	}
-	if (at < p->n && is_ident0(c))
+	if (pylit_ident0(c))
 		return name(p, depth, sign, canon, kind);
-	if (sign && at < p->n && strchr("[{'\"", c) != NULL && c != '\0') {
+	if (sign && c != '\0' && strchr("[{'\"", c) != NULL) {
 		sign_error(p, sign);
 		return NULL;
 	}
-	if (at < p->n && c == '[')
+	if (c == '[')
 		return list(p, depth, canon, kind);
-	if (at < p->n && c == '{')
+	if (c == '{')
 		return brace(p, depth, canon, kind);
-	if (at < p->n && (c == '\'' || c == '"'))
+	if (c == '\'' || c == '"')
 		return string(p, depth > 1, canon, kind);
 	if (at + 2 < p->n && memcmp(s + at, "...", 3) == 0) {
-		fail(p, at, "py-type", LIT ": Ellipsis (...) cannot be held in "
-		    "JSON");
+		pylit_fail(p, at, "py-type", LIT ": Ellipsis (...) cannot be "
+		    "held in JSON");
 		return NULL;
 	}
-	expected(p, at, LIT, sign ? "a number" : "a value");
+	pylit_expected(p, at, LIT, sign ? "a number" : "a value");
 	return NULL;
 }
 
-static void
-init(struct p *p, const char *s, size_t n, size_t off,
+void
+pylit_init(struct pylit_p *p, const char *s, size_t n, size_t off,
     struct pylit_error *err)
 {
 	memset(p, 0, sizeof(*p));
@@ -1474,8 +1445,8 @@ init(struct p *p, const char *s, size_t n, size_t off,
 	p->err = err;
 }
 
-static void
-done(struct p *p)
+void
+pylit_done(struct pylit_p *p)
 {
 	buf_free(&p->str);
 	buf_free(&p->num);
@@ -1488,40 +1459,40 @@ done(struct p *p)
  * was read at level 1, and is now at 2.
  */
 static json_t *
-bare_tuple(struct p *p, json_t *first)
+bare_tuple(struct pylit_p *p, json_t *first)
 {
 	const char *s = p->s;
 	size_t end = p->pos, vat;
 	json_t *a, *v;
-	enum kind k;
+	enum pylit_kind k;
 
-	skip(p, 0, 1);
+	pylit_blanks(p, 0, 1);
 	if (p->pos >= p->n || s[p->pos] != ',') {
 		p->pos = end;
 		return first;
 	}
 	if (p->maxdepth >= PYLIT_MAX_DEPTH) {
-		fail(p, p->deepat, "py-depth", LIT ": a value nested deeper "
-		    "than %d levels", PYLIT_MAX_DEPTH);
+		pylit_fail(p, p->deepat, "py-depth", LIT ": a value nested "
+		    "deeper than %d levels", PYLIT_MAX_DEPTH);
 		json_decref(first);
 		return NULL;
 	}
-	a = need(json_array());
+	a = pylit_need(json_array());
 	append(a, first);
 	for (;;) {
 		end = ++p->pos;		/* past the ',' */
-		skip(p, 0, 1);
+		pylit_blanks(p, 0, 1);
 		if (p->pos >= p->n || s[p->pos] == '\n' || s[p->pos] == '\r' ||
 		    s[p->pos] == '#')
 			break;
 		vat = p->pos;
-		if ((v = value(p, 2, 0, NULL, &k)) == NULL)
+		if ((v = pylit_value(p, 2, 0, NULL, &k)) == NULL)
 			goto bad;
 		append(a, v);
-		if (after(p, 0, k, vat) < 0)
+		if (pylit_after(p, 0, k, vat) < 0)
 			goto bad;
 		end = p->pos;
-		skip(p, 0, 1);
+		pylit_blanks(p, 0, 1);
 		if (p->pos >= p->n || s[p->pos] != ',')
 			break;
 	}
@@ -1541,16 +1512,16 @@ json_t *
 pylit_parse(const char *s, size_t n, size_t off, size_t *end,
     struct pylit_error *err)
 {
-	struct p p;
+	struct pylit_p p;
 	json_t *v = NULL;
-	enum kind k;
+	enum pylit_kind k;
 	size_t at;
 
-	init(&p, s, n, off, err);
-	if (skip(&p, 1, 0) == 0) {
+	pylit_init(&p, s, n, off, err);
+	if (pylit_blanks(&p, 1, 0) == 0) {
 		at = p.pos;
-		v = value(&p, 1, 0, NULL, &k);
-		if (v != NULL && after(&p, 0, k, at) < 0) {
+		v = pylit_value(&p, 1, 0, NULL, &k);
+		if (v != NULL && pylit_after(&p, 0, k, at) < 0) {
 			json_decref(v);
 			v = NULL;
 		}
@@ -1559,312 +1530,7 @@ pylit_parse(const char *s, size_t n, size_t off, size_t *end,
 	}
 	if (v != NULL)
 		*end = p.pos;
-	done(&p);
+	pylit_done(&p);
 	return v;
 }
 
-/* The end of a name at i: letters, digits, '_', and inner '-' or '.'. */
-static size_t
-name_end(const char *s, size_t n, size_t i, int dots)
-{
-	while (i < n && is_ident(s[i]))
-		i++;
-	while (i + 1 < n && (s[i] == '-' || (dots && s[i] == '.')) &&
-	    is_ident(s[i + 1]))
-		for (i++; i < n && is_ident(s[i]); i++)
-			;
-	return i;
-}
-
-/* The arguments of a call, p->pos just past its '(', into args. */
-static int
-arguments(struct p *p, json_t *args)
-{
-	const char *s = p->s;
-	struct buf text = BUF_INIT;
-	size_t *offs = NULL, noffs = 0, cap = 0, kat, ke, vat, i, first;
-	json_t *v;
-	enum kind k;
-	int r = -1;
-
-	if (skip(p, 1, 0) < 0)
-		goto out;
-	while (p->pos >= p->n || s[p->pos] != ')') {
-		kat = p->pos;
-		if (kat < p->n && s[kat] == '*') {
-			fail(p, kat, "py-syntax", CALL ": an unpacked argument "
-			    "(* or **); write each as name=value");
-			goto out;
-		}
-		if (kat >= p->n || !is_ident0(s[kat])) {
-			if (kat < p->n && strchr("'\"[({+-.0123456789",
-			    s[kat]) != NULL && s[kat] != '\0')
-				goto positional;
-			expected(p, kat, CALL, "an argument name=value");
-			goto out;
-		}
-		ke = name_end(s, p->n, kat, 0);
-		p->pos = ke;
-		if (skip(p, 1, 0) < 0)
-			goto out;
-		if (p->pos >= p->n || s[p->pos] != '=' ||
-		    (p->pos + 1 < p->n && s[p->pos + 1] == '='))
-			goto positional;
-		if (json_object_getn(args, s + kat, ke - kat) != NULL) {
-			buf_add(&text, s + kat, ke - kat);
-			for (i = 0, first = kat; i < noffs; i++)
-				if (name_end(s, p->n, offs[i], 0) - offs[i] ==
-				    ke - kat && memcmp(s + offs[i], s + kat,
-				    ke - kat) == 0) {
-					first = offs[i];
-					break;
-				}
-			duplicate(p, kat, first, "keyword argument", &text,
-			    &text);
-			goto out;
-		}
-		if (noffs == cap) {
-			cap = cap ? 2 * cap : 16;
-			offs = xreallocarray(offs, cap, sizeof(*offs));
-		}
-		offs[noffs++] = kat;
-		p->pos++;		/* the '=' */
-		if (skip(p, 1, 0) < 0)
-			goto out;
-		vat = p->pos;
-		if ((v = value(p, 3, 0, NULL, &k)) == NULL)
-			goto out;
-		if (json_object_setn_new_nocheck(args, s + kat, ke - kat, v) !=
-		    0)
-			xalloc_die();
-		if (after(p, 1, k, vat) < 0)
-			goto out;
-		if (p->pos < p->n && s[p->pos] == ',') {
-			p->pos++;
-			if (skip(p, 1, 0) < 0)
-				goto out;
-		} else if (p->pos >= p->n || s[p->pos] != ')') {
-			expected(p, p->pos, CALL, "',' or ')' after an "
-			    "argument");
-			goto out;
-		}
-	}
-	p->pos++;
-	r = 0;
-	goto out;
-positional:
-	fail(p, kat, "py-syntax", CALL ": a positional argument; write each "
-	    "as name=value");
-out:
-	buf_free(&text);
-	free(offs);
-	return r;
-}
-
-/*
- * Reads the pythonic calls form at s[off..n), blanks before it skipped:
- * a list of calls, [name(key=value, ...), ...], as Llama 3.2 and 4 and
- * others write it and vLLM's pythonic parsers read it. A name is a
- * Python identifier, or several joined by '.' (brave_search.call) or '-'
- * (resolve-library-id, which Python would read as a subtraction, but
- * tool names often have); arguments are keywords alone, each at most
- * once, a Python reserved word allowed as one (from=, which Python
- * refuses, though a tool may well have such a parameter). An empty list
- * is no call. On success returns 0, *calls (free with
- * pylit_calls_free) and *ncalls, and *end just past the ']'; on failure
- * -1 with err filled.
- */
-int
-pylit_calls(const char *s, size_t n, size_t off, size_t *end,
-    struct pylit_call **callsp, size_t *ncallsp, struct pylit_error *err)
-{
-	struct pylit_call *calls = NULL, *c;
-	size_t ncalls = 0, cap = 0, at;
-	struct p p;
-	int r = -1;
-
-	init(&p, s, n, off, err);
-	if (skip(&p, 1, 0) < 0)
-		goto out;
-	if (p.pos >= n || s[p.pos] != '[') {
-		expected(&p, p.pos, CALL, "'[' to open a list of calls");
-		goto out;
-	}
-	p.pos++;
-	if (skip(&p, 1, 0) < 0)
-		goto out;
-	while (p.pos >= n || s[p.pos] != ']') {
-		at = p.pos;
-		if (at >= n || !is_ident0(s[at])) {
-			expected(&p, at, CALL, "a call name(key=value, ...)");
-			goto out;
-		}
-		if (ncalls == cap) {
-			cap = cap ? 2 * cap : 4;
-			calls = xreallocarray(calls, cap, sizeof(*calls));
-		}
-		c = &calls[ncalls];
-		c->name = at;
-		p.pos = name_end(s, n, at, 1);
-		c->namelen = p.pos - at;
-		if (skip(&p, 1, 0) < 0)
-			goto out;
-		if (p.pos >= n || s[p.pos] != '(') {
-			expected(&p, p.pos, CALL, "'(' after the name of the "
-			    "function");
-			goto out;
-		}
-		p.pos++;
-		c->args = need(json_object());
-		ncalls++;
-		if (arguments(&p, c->args) < 0 || skip(&p, 1, 0) < 0)
-			goto out;
-		if (p.pos < n && s[p.pos] == ',') {
-			p.pos++;
-			if (skip(&p, 1, 0) < 0)
-				goto out;
-		} else if (p.pos >= n || s[p.pos] != ']') {
-			expected(&p, p.pos, CALL, "',' or ']' after a call");
-			goto out;
-		}
-	}
-	*end = p.pos + 1;
-	r = 0;
-out:
-	done(&p);
-	if (r < 0) {
-		pylit_calls_free(calls, ncalls);
-		calls = NULL;
-		ncalls = 0;
-	}
-	*callsp = calls;
-	*ncallsp = ncalls;
-	return r;
-}
-
-void
-pylit_calls_free(struct pylit_call *calls, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_decref(calls[i].args);
-	free(calls);
-}
-
-enum {
-	S_START, S_CODE, S_COMMENT, S_STRING, S_ESCAPE, S_ESCAPE_CR, S_DONE
-};
-
-/* Starts a scan of the bracketed value at off (blanks before it skipped). */
-void
-pylit_scan_init(struct pylit_scan *sc, size_t off)
-{
-	memset(sc, 0, sizeof(*sc));
-	sc->off = off;
-	sc->state = S_START;
-}
-
-/* 1 '(', 2 '[', 3 '{': the kind of the bracket at depth i. */
-static int
-opened(const struct pylit_scan *sc, size_t i)
-{
-	return (sc->open[i / 4] >> (2 * (i % 4))) & 3;
-}
-
-/*
- * Reads on in s (n bytes so far, the same text as before and more):
- * PYLIT_DONE when the value's closing bracket has been read, or a byte
- * that no more text can make right (no opening bracket first, a closing
- * one of the wrong kind, a newline in a one-line string, a NUL byte, a
- * bracket past PYLIT_MAX_DEPTH): sc->off is just past it, and the
- * parser, given s up to there, reads the value or says what is wrong.
- * PYLIT_MORE while the value is still open. The text is read once, in
- * all: only strings, comments and brackets are told apart.
- */
-int
-pylit_scan(struct pylit_scan *sc, const char *s, size_t n)
-{
-	size_t i = sc->off;
-	int b;
-	char c;
-
-	for (; i < n && sc->state != S_DONE; i++) {
-		c = s[i];
-		switch (sc->state) {
-		case S_COMMENT:
-			if (c == '\n' || c == '\r')
-				sc->state = sc->depth > 0 ? S_CODE : S_START;
-			continue;
-		case S_ESCAPE:
-			sc->state = c == '\r' ? S_ESCAPE_CR : S_STRING;
-			continue;
-		case S_ESCAPE_CR:
-			sc->state = S_STRING;
-			if (c == '\n')
-				continue;
-			/* FALLTHROUGH */
-		case S_STRING:
-			if (c == '\\') {
-				sc->state = S_ESCAPE;
-				sc->run = 0;
-			} else if (c == sc->quote) {
-				if (!sc->triple || ++sc->run == 3)
-					sc->state = S_CODE;
-			} else if (!sc->triple && (c == '\n' || c == '\r'))
-				sc->state = S_DONE;
-			else
-				sc->run = 0;
-			continue;
-		}
-		/* S_START or S_CODE */
-		if (c == ' ' || c == '\t' || c == '\f' || c == '\n' ||
-		    c == '\r' || c == '\\')
-			continue;
-		if (c == '#') {
-			sc->state = S_COMMENT;
-			continue;
-		}
-		b = c == '(' ? 1 : c == '[' ? 2 : c == '{' ? 3 : 0;
-		if (b != 0) {
-			if (sc->depth == PYLIT_MAX_DEPTH) {
-				sc->state = S_DONE;
-				continue;
-			}
-			sc->open[sc->depth / 4] &= ~(3 << (2 * (sc->depth % 4)));
-			sc->open[sc->depth / 4] |= b << (2 * (sc->depth % 4));
-			sc->depth++;
-			sc->state = S_CODE;
-			continue;
-		}
-		if (sc->state == S_START || c == '\0') {
-			sc->state = S_DONE;
-			continue;
-		}
-		b = c == ')' ? 1 : c == ']' ? 2 : c == '}' ? 3 : 0;
-		if (b != 0) {
-			if (opened(sc, sc->depth - 1) != b || --sc->depth == 0)
-				sc->state = S_DONE;
-			continue;
-		}
-		if (c == '\'' || c == '"') {
-			/* three quotes open a triple-quoted string, two an
-			 * empty one: wait for the byte that tells */
-			if (i + 1 >= n || (s[i + 1] == c && i + 2 >= n))
-				break;
-			sc->quote = c;
-			sc->run = 0;
-			if (s[i + 1] != c) {
-				sc->triple = 0;
-				sc->state = S_STRING;
-			} else if (s[i + 2] == c) {
-				sc->triple = 1;
-				sc->state = S_STRING;
-				i += 2;
-			} else
-				i++;	/* '' or "": an empty string */
-		}
-	}
-	sc->off = i;
-	return sc->state == S_DONE ? PYLIT_DONE : PYLIT_MORE;
-}

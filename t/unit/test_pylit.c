@@ -137,8 +137,8 @@ test_scalars(void)
 	OK("-0x8000000000000000", 19, "-9223372036854775808");
 	OK("0xFFFFFFFFFFFFFFFFFF", 20, "\"4722366482869645213695\"");
 	OK("0o1000000000000000000000", 24, "\"9223372036854775808\"");
-	OK("-0b10000000000000000000000000000000000000000000000000000000000000000",
-	    68, "\"-18446744073709551616\"");
+	OK("-0b1000000000000000000000000000000000"
+	    "0000000000000000000000000000000", 68, "\"-18446744073709551616\"");
 	OK("123456789012345678901234567890", 30,
 	    "\"123456789012345678901234567890\"");
 
@@ -359,14 +359,16 @@ test_errors(void)
 
 	/* UTF-8 */
 	BAD("\xff", 0, "utf8", "invalid UTF-8: byte 0xff at byte offset 0");
-	BAD("'a\xff" "b'", 2, "utf8", "invalid UTF-8: byte 0xff at byte offset 2");
+	BAD("'a\xff" "b'", 2, "utf8",
+	    "invalid UTF-8: byte 0xff at byte offset 2");
 	BAD("'''a\xc3'''", 4, "utf8",
 	    "invalid UTF-8: byte 0xc3 at byte offset 4");
 	BAD("'\xed\xa0\x80'", 1, "utf8",
 	    "invalid UTF-8: byte 0xed at byte offset 1");
 	BAD("[1 # \xff\n]", 5, "utf8",
 	    "invalid UTF-8: byte 0xff at byte offset 5");
-	BAD("# \xc0\n1", 2, "utf8", "invalid UTF-8: byte 0xc0 at byte offset 2");
+	BAD("# \xc0\n1", 2, "utf8",
+	    "invalid UTF-8: byte 0xc0 at byte offset 2");
 	BAD("[\xf5]", 1, "utf8", "invalid UTF-8: byte 0xf5 at byte offset 1");
 	OKW("1 # \xff", 1, "1", "text after the literal is the caller's");
 
@@ -423,7 +425,8 @@ test_errors(void)
 	BAD("float('inf')", 0, SYN, LIT "a call of 'float' is not a literal");
 	BAD("set([1])", 0, SYN,
 	    LIT "a call of 'set' is not a literal (set() alone is)");
-	BAD("frozenset()", 0, SYN, LIT "a call of 'frozenset' is not a literal");
+	BAD("frozenset()", 0, SYN,
+	    LIT "a call of 'frozenset' is not a literal");
 	BAD("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, SYN,
 	    LIT "the name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' is not a "
 	    "literal");
@@ -836,7 +839,7 @@ test_large(void)
 		buf_addc(&t, '0');
 	v = pylit_parse(t.data, t.len, 0, &end, &err);
 	unit_ok(v == NULL && err.offset == 0 && strcmp(err.rule, "py-type") ==
-	    0, "a binary integer of 10 million digits: refused before the work");
+	    0, "a binary integer of 10 million digits: refused unconverted");
 	buf_free(&t);
 }
 
@@ -1442,7 +1445,8 @@ same(const json_t *ours, const json_t *want)
 		if (json_object_size(ours) != json_object_size(want))
 			return 0;
 		for (a = json_object_iter((json_t *)ours),
-		    b = json_object_iter((json_t *)want); a != NULL && b != NULL;
+		    b = json_object_iter((json_t *)want);
+		    a != NULL && b != NULL;
 		    a = json_object_iter_next((json_t *)ours, a),
 		    b = json_object_iter_next((json_t *)want, b)) {
 			k = json_object_iter_key(a);
