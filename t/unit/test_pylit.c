@@ -18,6 +18,36 @@
 #define ORACLE	"t/oracle/pylit.py"
 #define SET	"pylit-oracle-set"
 
+static struct buf label;
+
+/*
+ * A literal as the label of one TAP line: control bytes and '#'
+ * escaped; it lasts until the next call.
+ */
+static const char *
+shown(const char *s, size_t n)
+{
+	struct buf *b = &label;
+	size_t i;
+	unsigned char c;
+
+	buf_reset(b);
+	for (i = 0; i < n && i < 200; i++) {
+		c = (unsigned char)s[i];
+		if (c == '\n')
+			buf_adds(b, "\\n");
+		else if (c == '\r')
+			buf_adds(b, "\\r");
+		else if (c < 0x20 || c == 0x7F || c == '#')
+			buf_printf(b, "\\x%02x", c);
+		else
+			buf_addc(b, (char)c);
+	}
+	if (i < n)
+		buf_adds(b, "...");
+	return buf_cstr(b);
+}
+
 static char *
 dump(const json_t *v)
 {
@@ -77,9 +107,11 @@ parse_bad(const char *s, size_t n, size_t want_off, const char *want_rule,
 	unit_str(err.text, want_text, unit_fmt("%s: message", what));
 }
 
-#define OK(s, end, want)	parse_ok(s, sizeof(s) - 1, end, want, s)
+#define OK(s, end, want) \
+	parse_ok(s, sizeof(s) - 1, end, want, shown(s, sizeof(s) - 1))
 #define OKW(s, end, want, what)	parse_ok(s, sizeof(s) - 1, end, want, what)
-#define BAD(s, at, rule, text)	parse_bad(s, sizeof(s) - 1, at, rule, text, s)
+#define BAD(s, at, rule, text) \
+	parse_bad(s, sizeof(s) - 1, at, rule, text, shown(s, sizeof(s) - 1))
 #define BADW(s, at, rule, text, what) \
 	parse_bad(s, sizeof(s) - 1, at, rule, text, what)
 #define LIT	"invalid Python literal: "
@@ -889,9 +921,9 @@ calls_bad(const char *s, size_t n, size_t want_off, const char *rule,
 	unit_str(err.text, text, unit_fmt("%s: message", what));
 }
 
-#define CALLS_OK(s, end, want)	calls_ok(s, end, want, s)
+#define CALLS_OK(s, end, want)	calls_ok(s, end, want, shown(s, strlen(s)))
 #define CALLS_BAD(s, at, rule, text) \
-	calls_bad(s, sizeof(s) - 1, at, rule, text, s)
+	calls_bad(s, sizeof(s) - 1, at, rule, text, shown(s, sizeof(s) - 1))
 #define CL	"invalid pythonic call: "
 
 static void
@@ -1026,7 +1058,8 @@ scan_is(const char *s, size_t n, int want, size_t want_off, const char *what)
 	}
 }
 
-#define SCAN(s, want, off)	scan_is(s, sizeof(s) - 1, want, off, s)
+#define SCAN(s, want, off) \
+	scan_is(s, sizeof(s) - 1, want, off, shown(s, sizeof(s) - 1))
 #define SCANW(s, want, off, what) scan_is(s, sizeof(s) - 1, want, off, what)
 
 static void
@@ -1610,5 +1643,6 @@ main(void)
 	test_scan();
 	test_skip();
 	test_oracle();
+	buf_free(&label);
 	return unit_done();
 }
