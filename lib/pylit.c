@@ -401,8 +401,13 @@ integer(struct pylit_p *p, const struct numtok *t, int sign, size_t start,
 			    -(json_int_t)u;
 		else
 			v = (json_int_t)u;
-		if (canon != NULL)
-			buf_printf(canon, "i%" JSON_INTEGER_FORMAT ";", v);
+		if (canon != NULL) {
+			/* no printf: a set of many numbers makes many */
+			buf_add(canon, v < 0 ? "i-" : "i", v < 0 ? 2 : 1);
+			buf_addu(canon, v < 0 ? -(unsigned long long)v :
+			    (unsigned long long)v);
+			buf_addc(canon, ';');
+		}
 		return pylit_need(json_integer(v));
 	}
 	/* beyond 64 bits: its decimal digits, as a string */
@@ -726,7 +731,9 @@ string(struct pylit_p *p, int nl, struct buf *canon, enum pylit_kind *kind)
 		return NULL;
 	}
 	if (canon != NULL) {
-		buf_printf(canon, "s%zu:", p->str.len);
+		buf_addc(canon, 's');
+		buf_addu(canon, p->str.len);
+		buf_addc(canon, ':');
 		buf_add(canon, p->str.data, p->str.len);
 	}
 	*kind = K_STR;
@@ -990,8 +997,10 @@ paren(struct pylit_p *p, size_t depth, int sign, struct buf *canon,
 		}
 	}
 	p->pos++;
-	if (canon != NULL)
-		buf_printf(canon, "%zu)", count);
+	if (canon != NULL) {
+		buf_addu(canon, count);
+		buf_addc(canon, ')');
+	}
 	*kind = K_TUPLE;
 	return a;
 bad:
