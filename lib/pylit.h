@@ -59,12 +59,12 @@
  * without parentheses at the top (1, 2 or 1,) is an array, as
  * literal_eval reads it, up to the end of its line.
  *
- * Nesting: the top value is level 1, each bracket one more (grouping
- * parentheses too), and what is inside a bracket, a dict's keys as its
- * values, one more again: 2048 empty lists nested are read, a number
- * inside 2048 lists is not, and neither is a dict that has a key at
- * level 2049. In the calls form the list and a call's parentheses
- * count, so an argument's value starts at level 3.
+ * Nesting: the top value is level 1, and what is inside a bracket one
+ * level more than the bracket (a dict's keys as its values, the value
+ * in grouping parentheses too); no level may pass 2048, jansson's
+ * limit: 2048 empty lists nested are read, a number inside 2048 lists
+ * is not, nor a key of a dict at level 2048. In the calls form the list
+ * and a call's parentheses are levels 1 and 2, an argument's value 3.
  */
 #ifndef LLMKIT_PYLIT_H
 #define LLMKIT_PYLIT_H
