@@ -1,0 +1,1 @@
+[get_weather(city="SF", days=3), search(q='x')]

@@ -1,0 +1,1 @@
+[register_user(name='Doe', age=9, address={'city': 'LA'}, role=None, aliases=('John',))]

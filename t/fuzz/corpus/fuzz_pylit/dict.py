@@ -1,0 +1,1 @@
+{'key': 'value', 'n': None, 'ok': True, 'x': [1, 2.5, -3e-2]}
