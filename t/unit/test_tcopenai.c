@@ -243,6 +243,86 @@ static const char two_calls[] =
     "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":"
     "\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
 
+/*
+ * What is told of s fed up to the end of the first "mark" in it (or
+ * all of it when mark is NULL): the reader is left open, not ended.
+ */
+static char *
+told_by(const char *s, const char *mark)
+{
+	struct tcopenai_cb cb = cbs;
+	struct tcopenai *r;
+	struct log l;
+	const char *at;
+	size_t n = strlen(s);
+
+	if (mark != NULL && (at = strstr(s, mark)) != NULL)
+		n = (size_t)(at - s) + strlen(mark);
+	memset(&l, 0, sizeof(l));
+	cb.arg = &l;
+	r = tcopenai_new(&cb);
+	tcopenai_feed(r, s, n);
+	tcopenai_free(r);
+	return buf_cstr(&l.out);
+}
+
+static void
+check_told(const char *s, const char *mark, const char *want,
+    const char *what)
+{
+	char *got = told_by(s, mark);
+
+	unit_str(got, want, what);
+	free(got);
+}
+
+/* Each call is told the moment it is complete, not at the end. */
+static void
+test_moment(void)
+{
+	static const char whole[] = "{\n \"object\": \"chat.completion\",\n"
+	    " \"choices\": [{\"index\": 0, \"message\": {\"tool_calls\": [{\"id\":"
+	    " \"a\", \"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}}]\n}";
+	static const char lines[] = "{\"message\":{\"tool_calls\":[{\"function\":"
+	    "{\"name\":\"f\",\"arguments\":{\"x\":1}}}]},\"done\":false}"
+	    "{\"message\":{\"content\":\"more\"},\"done\":true}\n";
+	static const char revents[] =
+	    "data: {\"type\":\"response.output_item.added\",\"output_index\":0,"
+	    "\"item\":{\"type\":\"function_call\",\"id\":\"fc\",\"call_id\":\"c\","
+	    "\"name\":\"f\",\"arguments\":\"\"}}\n\n"
+	    "data: {\"type\":\"response.function_call_arguments.delta\","
+	    "\"item_id\":\"fc\",\"output_index\":0,\"delta\":\"{}\"}\n\n"
+	    "data: {\"type\":\"response.function_call_arguments.done\","
+	    "\"item_id\":\"fc\",\"output_index\":0,\"arguments\":\"{}\"}\n\n"
+	    "data: {\"type\":\"response.completed\"}\n\n";
+
+	check_told(two_calls, "\"index\":1,", "", "a chunk stream: nothing told "
+	    "before the event of the next index is whole");
+	check_told(two_calls, "\"arguments\":\"{}\"}}]}}]}\n\ndata: {\"choices\":"
+	    "[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"b\","
+	    "\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}}]}\n",
+	    "", "a chunk stream: an event is read at its empty line");
+	check_told(two_calls, "\"arguments\":\"{}\"}}]}}]}\n\ndata: {\"choices\":"
+	    "[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"b\","
+	    "\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}}]}\n\n",
+	    "call 1:53 \"f\" id \"a\" {}\n", "a chunk stream: a call is told "
+	    "when a delta of another index is read");
+	check_told(two_calls, "\"finish_reason\":\"tool_calls\"}]}\n\n",
+	    "call 1:53 \"f\" id \"a\" {}\ncall 3:53 \"g\" id \"b\" {}\n",
+	    "a chunk stream: the last call is told at finish_reason");
+	check_told(whole, "}}]}}]\n", "", "a document: nothing told before "
+	    "its end");
+	check_told(whole, "}}]}}]\n}", "call 3:54 \"f\" id \"a\" {}\n",
+	    "a document: its calls told at its closing brace");
+	check_told(lines, "}}}]},\"done\":false}", "call 1:27 \"f\" {\"x\":1}\n",
+	    "JSON lines: a call told at its object's closing brace");
+	check_told(revents, "\"delta\":\"{}\"}\n\n", "", "a Responses stream: "
+	    "nothing told while the arguments grow");
+	check_told(revents, "\"arguments\":\"{}\"}\n\n",
+	    "call 1:68 \"f\" id \"c\" {}\n", "a Responses stream: a call told "
+	    "at response.function_call_arguments.done");
+}
+
 /* A callback that returns non-zero: nothing more is told. */
 static void
 test_stop(void)
@@ -339,6 +419,7 @@ main(int argc, char *argv[])
 	    (size_t)g.gl_pathc));
 	globfree(&g);
 	test_forms();
+	test_moment();
 	test_stop();
 	test_null();
 	test_end_twice();
