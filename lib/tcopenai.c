@@ -167,6 +167,8 @@
 #define QUOTE_MAX	96	/* a name or an id quoted in a message */
 #define INDEX_MAX	999999999L
 #define WARNED_MAX	64	/* item types warned of, at most */
+#define MARK_EVERY	4096	/* bytes between checkpoints of a walk */
+#define TOLD_MAX	1024	/* Responses calls told, awaiting their item */
 
 struct pos {
 	unsigned long	line;
@@ -196,7 +198,8 @@ struct pcall {
 	struct pos	 at;		/* where it begins */
 	const char	*badtype;	/* arguments of this JSON type */
 	char		*type;		/* a type not "function" */
-	int		 emitted;	/* Responses: told, its item not done */
+	unsigned long	 emitted;	/* Responses: told (the how manyth), */
+					/* its item not done */
 	struct buf	 keys[2];	/* Responses: its keys in the map */
 };
 
@@ -210,6 +213,8 @@ struct doc {
 	int			 hasloc;
 	size_t			 cseg, coff;	/* a cursor that walks forward */
 	struct pos		 cpos;
+	struct seg		*marks;		/* checkpoints of its walks, */
+	size_t			 nmarks, markcap;	/* in order */
 };
 
 enum form { F_START, F_JSON, F_SSE };
@@ -270,6 +275,8 @@ struct tcopenai {
 	struct pcall		 one;		/* a call given whole */
 	struct pcall		*slots;		/* a Responses stream's calls */
 	size_t			 nslots, slotcap;
+	size_t			 ntold;		/* of them, told */
+	unsigned long		 told;		/* calls told from slots */
 	json_t			*slotmap;	/* key -> its slot */
 	struct buf		 msg, tmp;
 };
@@ -365,28 +372,61 @@ advance(struct tcopenai *t, const char *s, size_t n)
 	}
 }
 
-/* Where byte off of the document lies in the input. */
-static struct pos
-doc_pos(struct doc *d, size_t off)
+/* The last of the n runs at v (sorted by offset) to begin at or before off. */
+static size_t
+seg_find(const struct seg *v, size_t n, size_t off)
 {
-	const char *p, *e;
-	size_t lo = 0, hi = d->nsegs, mid;
+	size_t lo = 0, hi = n, mid;
 
-	if (off > d->n)
-		off = d->n;
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (d->segs[mid].off <= off)
+		if (v[mid].off <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	if (lo != d->cseg || off < d->coff) {
-		d->cseg = lo;
-		d->coff = d->segs[lo].off;
-		d->cpos = d->segs[lo].at;
+	return lo;
+}
+
+/*
+ * Where byte off of the document lies in the input. The cursor walks
+ * forward from where it was, or from the start of off's run; a walk
+ * leaves a checkpoint every MARK_EVERY bytes, so that going back (an
+ * error found out of the text's order) costs no more than that.
+ */
+static struct pos
+doc_pos(struct doc *d, size_t off)
+{
+	const char *p, *e;
+	size_t seg, m;
+
+	if (off > d->n)
+		off = d->n;
+	seg = seg_find(d->segs, d->nsegs, off);
+	if (seg != d->cseg || off < d->coff) {
+		d->cseg = seg;
+		d->coff = d->segs[seg].off;
+		d->cpos = d->segs[seg].at;
+		if (d->nmarks > 0) {
+			m = seg_find(d->marks, d->nmarks, off);
+			if (d->marks[m].off <= off &&
+			    d->marks[m].off > d->coff) {
+				d->coff = d->marks[m].off;
+				d->cpos = d->marks[m].at;
+			}
+		}
 	}
 	for (p = d->s + d->coff, e = d->s + off; p < e; p++) {
+		if ((size_t)(p - d->s) >= (d->nmarks > 0 ?
+		    d->marks[d->nmarks - 1].off : 0) + MARK_EVERY) {
+			if (d->nmarks == d->markcap) {
+				d->markcap = d->markcap ? 2 * d->markcap : 16;
+				d->marks = xreallocarray(d->marks, d->markcap,
+				    sizeof(*d->marks));
+			}
+			d->marks[d->nmarks].off = (size_t)(p - d->s);
+			d->marks[d->nmarks++].at = d->cpos;
+		}
 		if (*p == '\n' || *p == '\r') {
 			if (!(*p == '\n' && p > d->s && p[-1] == '\r'))
 				d->cpos.line++;
@@ -1306,6 +1346,8 @@ slot_del(struct tcopenai *t, size_t k)
 		if (pc->keys[which].len > 0)
 			json_object_deln(t->slotmap, pc->keys[which].data,
 			    pc->keys[which].len);
+	if (pc->emitted != 0)
+		t->ntold--;
 	pc_free(pc);
 	last = &t->slots[--t->nslots];
 	if (pc == last)
@@ -1317,13 +1359,27 @@ slot_del(struct tcopenai *t, size_t k)
 			    pc->keys[which].len, json_integer((json_int_t)k));
 }
 
-/* A Responses slot's call complete: told, its memory given back. */
+/*
+ * A Responses slot's call complete: told, its memory given back, its
+ * keys kept until its item is done, so that the item is not told again.
+ * Of TOLD_MAX such calls the oldest is forgotten: a stream would have
+ * to keep that many items open to see one told twice.
+ */
 static void
 slot_told(struct tcopenai *t, struct pcall *pc)
 {
+	size_t k, old = 0;
+
 	pc_finish(t, pc);
-	pc->emitted = 1;
+	pc->emitted = ++t->told;
 	pc_release(pc);
+	if (++t->ntold <= TOLD_MAX)
+		return;
+	for (k = 0; k < t->nslots; k++)
+		if (t->slots[k].emitted != 0 && (t->slots[old].emitted == 0 ||
+		    t->slots[k].emitted < t->slots[old].emitted))
+			old = k;
+	slot_del(t, old);
 }
 
 /* response.output_item.done: the item's call complete, if not yet. */
@@ -1360,7 +1416,7 @@ item_done(struct tcopenai *t, struct doc *d, const json_t *v)
 			pc->npieces = 0;
 			pc_args(pc, d, item, "/item", "arguments", 0);
 		}
-		slot_told(t, pc);
+		pc_finish(t, pc);
 	}
 	slot_del(t, k);
 }
@@ -1623,6 +1679,7 @@ out:
 	json_decref(v);
 	if (d.hasloc)
 		jsonx_locator_free(&d.loc);
+	free(d.marks);
 }
 
 /*
