@@ -28,7 +28,7 @@ struct tcopenai_call {
 	size_t		 idlen;
 	const char	*name;		/* the tool's name (in an error, may */
 	size_t		 namelen;	/* be empty) */
-	json_t		*args;		/* the arguments object; NULL in an error */
+	json_t		*args;		/* the arguments; NULL in an error */
 	const char	*text;		/* the arguments as sent: a string's */
 	size_t		 textlen;	/* value, an object's JSON text */
 	unsigned long	 line, col;	/* where the call begins */
@@ -39,9 +39,9 @@ struct tcopenai_diag {
 	enum diag_severity	 severity;
 	unsigned long		 line, col;
 	const char		*rule;
-	const char		*path;	/* JSON Pointer in the document, or NULL */
-	const char		*message;	/* one line, the path not in it */
-	const struct tcopenai_call *call;	/* the call it rejects, or NULL */
+	const char		*path;	/* a JSON Pointer, or NULL */
+	const char		*message;	/* one line, without the path */
+	const struct tcopenai_call *call;	/* the call refused, or NULL */
 };
 
 /*
