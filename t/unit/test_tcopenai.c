@@ -323,6 +323,105 @@ test_moment(void)
 	    "at response.function_call_arguments.done");
 }
 
+/* The line and column of byte off of s, counted plainly. */
+static void
+naive_pos(const char *s, size_t off, unsigned long *line, unsigned long *col)
+{
+	size_t i;
+
+	*line = *col = 1;
+	for (i = 0; i < off; i++) {
+		if (s[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else if (((unsigned char)s[i] & 0xC0) != 0x80)
+			++*col;
+	}
+}
+
+/*
+ * A document of many calls whose "id" (a number: an error) comes after
+ * its arguments: each error is placed going back from the arguments,
+ * past checkpoints of the walk. Every place against a plain count.
+ */
+static void
+test_going_back(void)
+{
+	struct buf in = BUF_INIT, want = BUF_INIT;
+	const char *at, *p;
+	unsigned long line, col, k;
+	int status;
+	char *got;
+
+	buf_adds(&in, "{\"object\": \"chat.completion\", \"choices\": [{"
+	    "\"index\": 0, \"message\": {\"tool_calls\": [\n");
+	for (k = 0; k < 400; k++)
+		buf_printf(&in, "%s  {\"function\": {\"name\": \"f\u00e9\","
+		    " \"arguments\": \"{\\\"n\\\": %lu}\"}, \"id\": %lu}",
+		    k > 0 ? ",\n" : "", k, k);
+	buf_adds(&in, "]}}]}\n");
+	buf_cstr(&in);
+	for (p = in.data, k = 0; (at = strstr(p, "\"id\": ")) != NULL;
+	    p = at + 1, k++) {
+		naive_pos(in.data, (size_t)(at + 6 - in.data), &line, &col);
+		buf_printf(&want, "error %lu:%lu shape: /choices/0/message/"
+		    "tool_calls/%lu/id: expected a string, found a number\n",
+		    line, col, k);
+		naive_pos(in.data, (size_t)(strstr(at - 80, "{\"function\"") -
+		    in.data), &line, &col);
+		buf_printf(&want, "call %lu:%lu \"f\u00e9\" {\"n\":%lu}\n", line,
+		    col, k);
+	}
+	buf_adds(&want, "status 1\n");
+	got = run(in.data, in.len, 0, &status);
+	unit_str(got, buf_cstr(&want), "going back past checkpoints: every "
+	    "place as a plain count has it");
+	free(got);
+	buf_free(&in);
+	buf_free(&want);
+}
+
+/*
+ * Responses calls told at their arguments' .done wait for their item's
+ * .done, so that it is not told again; of more than 1024 such, the
+ * oldest is forgotten, and only its item is told again.
+ */
+static void
+test_told_bound(void)
+{
+	struct buf in = BUF_INIT;
+	unsigned long k, n = 1025;
+	const char *p;
+	size_t calls = 0;
+	int status;
+	char *got;
+
+	for (k = 0; k < n; k++)
+		buf_printf(&in, "data: {\"type\":\"response.output_item.added\","
+		    "\"output_index\":%lu,\"item\":{\"type\":\"function_call\","
+		    "\"id\":\"fc%lu\",\"call_id\":\"c%lu\",\"name\":\"f\"}}\n\n"
+		    "data: {\"type\":\"response.function_call_arguments.done\","
+		    "\"item_id\":\"fc%lu\",\"output_index\":%lu,"
+		    "\"arguments\":\"{}\"}\n\n", k, k, k, k, k);
+	for (k = 0; k < n; k++)
+		buf_printf(&in, "data: {\"type\":\"response.output_item.done\","
+		    "\"output_index\":%lu,\"item\":{\"type\":\"function_call\","
+		    "\"id\":\"fc%lu\",\"call_id\":\"c%lu\",\"name\":\"f\","
+		    "\"arguments\":\"{}\"}}\n\n", k, k, k);
+	buf_adds(&in, "data: {\"type\":\"response.completed\"}\n\n");
+	got = run(in.data, in.len, 0, &status);
+	for (p = got; (p = strstr(p, "call ")) != NULL; p++)
+		calls++;
+	unit_long((long)calls, (long)n + 1, "1025 calls told, then awaiting "
+	    "their items: the first is forgotten and told again");
+	unit_ok(strstr(got, "\"c0\" {}\ncall") != NULL &&
+	    strstr(strstr(got, "\"c1024\" {}\n"), "\"c0\"") != NULL,
+	    "the call told again is the oldest, after the others");
+	unit_long(status, 0, "1025 calls awaiting their items: status 0");
+	free(got);
+	buf_free(&in);
+}
+
 /* A callback that returns non-zero: nothing more is told. */
 static void
 test_stop(void)
@@ -420,6 +519,8 @@ main(int argc, char *argv[])
 	globfree(&g);
 	test_forms();
 	test_moment();
+	test_going_back();
+	test_told_bound();
 	test_stop();
 	test_null();
 	test_end_twice();
