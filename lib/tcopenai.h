@@ -20,8 +20,8 @@
 
 /*
  * A tool call, valid for the time of the callback it is given to. The
- * strings hold what the server sent, decoded from JSON (so they may hold
- * NUL bytes: use the lengths).
+ * strings hold what the server sent, decoded from JSON; each ends with a
+ * NUL, but may hold NUL bytes too: use the lengths. An empty id is none.
  */
 struct tcopenai_call {
 	const char	*id;		/* its id, or NULL when none is given */
