@@ -117,14 +117,15 @@
  *   choices (warning, P): only choice 0 is read: choice N is skipped,
  *	and any other
  *   choices (warning): the response has no choice 0
- *   api: the server reports an error: "MESSAGE"
- *   api: the response failed: "MESSAGE"
+ *   api: the server reports an error: "MESSAGE" (or without a message,
+ *	when none is found)
+ *   api: the response failed: "MESSAGE" (or: no message)
  *   finish (warning, P): finish_reason "length": the output was cut at
  *	the token limit | finish_reason "content_filter": the output was
  *	cut by a content filter | done_reason "length": ...
- *   finish (warning): the response is incomplete: "REASON" | the
- *	response was cancelled | the response is still "STATUS": its
- *	output may be partial
+ *   finish (warning): the response is incomplete: "REASON" (or: no
+ *	reason) | the response was cancelled | the response is still
+ *	"STATUS": its output may be partial
  *   tool-type (warning, P): a tool call of type "TYPE" is not read |
  *	an output item of type "TYPE" is not read
  *   tool-name: CALL has no name
@@ -137,7 +138,8 @@
  *	number is out of range; a NUL byte; jansson's message
  *   order: a delta of tool call index N after that call was complete
  *   order: a delta of tool call index N after index M was complete
- *   stream: a delta of an item that was not added: "ID"
+ *   stream: a delta of an item that was not added: "ID" (or: (no
+ *	item_id)), for its .delta and .done events alike
  *   truncated: the input ends inside CALL | the stream ends inside CALL
  *   truncated: the stream ends before a finish_reason or data: [DONE]
  *	| the input ends before a finish_reason | the stream ends before
