@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "jsonw.h"
-#include "utf8.h"
 #include "xalloc.h"
 
 /*
@@ -164,12 +163,18 @@ jsonw_string(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '"');
 }
 
-/* The bytes a JSON string cannot hold as they are. */
+/*
+ * The bytes a JSON string cannot hold as they are (1), and those that
+ * begin or go on a character to be checked (2).
+ */
+#define H2	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2
 static const unsigned char needs_escape[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	['"'] = 1, ['\\'] = 1
+	['"'] = 1, ['\\'] = 1,
+	[0x80] = H2, H2, H2, H2, H2, H2, H2, H2
 };
+#undef H2
 
 /*
  * Whether any of the eight bytes at p is below 0x20, '"', '\\' or
@@ -189,6 +194,71 @@ escapes8(const unsigned char *p)
 }
 
 /*
+ * The length of the UTF-8 character at u (n bytes left), 2 to 4, or 0
+ * when its bytes are none (a stray continuation, an overlong form, a
+ * surrogate, past U+10FFFF, or cut short): utf8_decode's test, inline
+ * and without the code point, for the writer's inner loop.
+ */
+static inline size_t
+char_len(const unsigned char *u, size_t n)
+{
+	unsigned c = u[0];
+
+	if (c >= 0xC2 && c <= 0xDF)
+		return n >= 2 && (u[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if (n < 3 || (u[2] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xE0)
+			return u[1] >= 0xA0 && u[1] <= 0xBF ? 3 : 0;
+		if (c == 0xED)
+			return u[1] >= 0x80 && u[1] <= 0x9F ? 3 : 0;
+		return (u[1] & 0xC0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if (n < 4 || (u[2] & 0xC0) != 0x80 || (u[3] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xF0)
+			return u[1] >= 0x90 && u[1] <= 0xBF ? 4 : 0;
+		if (c == 0xF4)
+			return u[1] >= 0x80 && u[1] <= 0x8F ? 4 : 0;
+		return (u[1] & 0xC0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+/*
+ * Copies the run of characters above ASCII at u[i] to *op, a byte that
+ * begins no character as U+FFFD, until an ASCII byte or end; the last
+ * character may pass end. Returns where the run stops.
+ */
+static inline size_t
+put_chars(char **op, const unsigned char *u, size_t i, size_t n, size_t end)
+{
+	char *o = *op;
+	size_t len;
+
+	do {
+		if ((len = char_len(u + i, n - i)) == 0) {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		o[0] = (char)u[i];
+		o[1] = (char)u[i + 1];
+		if (len > 2)
+			o[2] = (char)u[i + 2];
+		if (len > 3)
+			o[3] = (char)u[i + 3];
+		o += len;
+		i += len;
+	} while (i < end && u[i] >= 0x80);
+	*op = o;
+	return i;
+}
+
+/*
  * The inside of a JSON string holding s, as JSON.stringify writes it, so
  * that pieces escaped apart join into the escape of the whole. What is
  * written is always UTF-8: a byte that does not begin a well-formed
@@ -200,43 +270,51 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, block, end, len;
-	uint32_t cp;
+	size_t i = 0, block, end;
 	char *o;
 #ifdef __SSE2__
 	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
 	    ctl = _mm_set1_epi8(0x1F);
 	__m128i v;
-	int m;
+	int m, hi, k;
 #endif
 
-	/* a block at a time, with room for every byte to become \u00XX */
+	/*
+	 * a block at a time, with room for every byte to become \u00XX
+	 * (a character that passes the block's end is 3 bytes at the most)
+	 */
 	while (i < n) {
 		block = n - i < 4096 ? n - i : 4096;
 		buf_reserve(b, 6 * block + 16);
 		o = b->data + b->len;
 		for (end = i + block; i < end; i++) {
 #ifdef __SSE2__
-			/* sixteen bytes that need no escape are copied whole */
+			/*
+			 * sixteen bytes that need no escape are copied whole,
+			 * and a run of characters above ASCII is checked here
+			 */
 			while (i + 16 <= end) {
 				v = _mm_loadu_si128((const __m128i *)(const void *)
 				    (u + i));
 				m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
 				    _mm_cmpeq_epi8(v, quote),
 				    _mm_cmpeq_epi8(v, bslash)), _mm_cmpeq_epi8(
-				    _mm_min_epu8(v, ctl), v))) |
-				    _mm_movemask_epi8(v);
+				    _mm_min_epu8(v, ctl), v)));
+				hi = _mm_movemask_epi8(v);
 				_mm_storeu_si128((__m128i *)(void *)o, v);
-				if (m == 0) {
+				if ((m | hi) == 0) {
 					o += 16;
 					i += 16;
 					continue;
 				}
-				o += __builtin_ctz((unsigned)m);
-				i += (size_t)__builtin_ctz((unsigned)m);
-				break;
+				k = __builtin_ctz((unsigned)(m | hi));
+				o += k;
+				i += (size_t)k;
+				if (m & (1 << k))
+					break;
+				i = put_chars(&o, u, i, n, end);
 			}
-			if (i == end)
+			if (i >= end)
 				break;
 #endif
 			/* then eight at a time, while none needs escaping */
@@ -247,20 +325,12 @@ jsonw_escape(struct buf *b, const char *s, size_t n)
 			}
 			if (i == end)
 				break;
-			if (u[i] >= 0x80) {
-				/* may run past end: the next block starts after */
-				if ((len = utf8_decode(s + i, n - i, &cp)) == 0) {
-					memcpy(o, "\xEF\xBF\xBD", 3);
-					o += 3;
-				} else {
-					memcpy(o, u + i, len);
-					o += len;
-					i += len - 1;
-				}
-				continue;
-			}
 			if (!needs_escape[u[i]]) {
 				*o++ = (char)u[i];
+				continue;
+			}
+			if (needs_escape[u[i]] == 2) {
+				i = put_chars(&o, u, i, n, end) - 1;
 				continue;
 			}
 			*o++ = '\\';
