@@ -9,11 +9,12 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hqu] [--errors=json|text] [--events] [--format NAME]
+USAGE='usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]
+                      [--errors=json|text] [--events] [--format NAME]
                       [--iteration N] [--lines] [--max-size BYTES]
                       [--no-validate] [-o none|report] [--print-prompt]
-                      [--strict] [--summary] [--thread] [--tools FILE]
-                      [FILE ...]'
+                      [--reasoning skip|events|calls] [--strict] [--summary]
+                      [--thread] [--tools FILE] [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
@@ -1289,9 +1290,13 @@ rest"
 }
 
 # -------------------------------------------------------------- streaming
+#
+# Calls stream at once from output that begins outside reasoning
+# (--begins-in-reasoning no); by default they wait until the stream tells
+# (see the reasoning section at the end).
 
 @test "a consumer gets call 1 before the producer writes call 2" {
-	run -0 --separate-stderr live -- 'Let me look.
+	run -0 --separate-stderr live --begins-in-reasoning no -- 'Let me look.
 <tool><tool_name>one</tool_name></tool>' ' then <tool><tool_name>two</tool_name></tool>' '
 bye'
 	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
@@ -1299,13 +1304,13 @@ bye'
 }
 
 @test "with -u a consumer gets call 1 before the producer writes call 2" {
-	run -0 --separate-stderr live -u -- '<tool><tool_name>one</tool_name></tool>' '<tool><tool_name>two</tool_name></tool>'
+	run -0 --separate-stderr live -u --begins-in-reasoning no -- '<tool><tool_name>one</tool_name></tool>' '<tool><tool_name>two</tool_name></tool>'
 	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
 {"server_name":"local","tool_name":"two","arguments":{}}'
 }
 
 @test "with --events a consumer gets each line of text and each call at once" {
-	run -0 --separate-stderr live --events -- 'Hello
+	run -0 --separate-stderr live --events --begins-in-reasoning no -- 'Hello
 ' '<tool><tool_name>one</tool_name></tool>' ' and
 ' 'end'
 	assert_output '{"type":"text","text":"Hello\n"}
@@ -1315,7 +1320,7 @@ bye'
 }
 
 @test "a consumer gets an error at once, before the producer goes on" {
-	run -1 --separate-stderr live --events -- '<tool><tool_name>t</tool_nam></tool>' '<tool><tool_name>two</tool_name></tool>'
+	run -1 --separate-stderr live --events --begins-in-reasoning no -- '<tool><tool_name>t</tool_nam></tool>' '<tool><tool_name>two</tool_name></tool>'
 	assert_output '{"type":"error","message":"malformed tool call: mismatched tag","line":1,"column":21,"raw":"<tool><tool_name>t</tool_nam></tool>"}
 {"type":"tool_call","server_name":"local","tool_name":"two","arguments":{}}'
 }
@@ -2015,7 +2020,7 @@ $USAGE"
 }
 
 @test "dialects: each call is written the moment its closing markup arrives, through a slow pipe" {
-	run -0 --separate-stderr live --format auto -- 'Let me see.
+	run -0 --separate-stderr live --format auto --begins-in-reasoning no -- 'Let me see.
 <tool_call>
 <function=read>
 <parameter=path>
