@@ -245,6 +245,7 @@ struct toolcall {
 	int			 undecided;	/* auto, before any marker: */
 	struct buf		 held;		/* the records, */
 	struct diag_list	 hdiags;	/* the problems, */
+	size_t			*hdat;		/* the records' length at each, */
 	size_t			 hdbytes;	/* their size, */
 	struct buf		 hraw;		/* its bytes, for events */
 	size_t			 holdcap;	/* what the first two may take */
@@ -421,6 +422,8 @@ diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
 	}
 	diag_list_add(&tc->hdiags, sev, p->line, p->col, rule, NULL, "%s",
 	    msg);
+	tc->hdat = xreallocarray(tc->hdat, tc->hdiags.cap, sizeof(size_t));
+	tc->hdat[tc->hdiags.n - 1] = tc->held.len;
 	tc->hdbytes += sizeof(struct diag_item) + strlen(msg) + strlen(rule) +
 	    2;
 	if (held_size(tc) > tc->holdcap)
@@ -3443,6 +3446,18 @@ think_end(struct toolcall *tc)
 	diag_pos(tc, DIAG_WARNING, &tc->tpos, "reasoning", msg);
 }
 
+/* What was held, gone. */
+static void
+hold_free(struct toolcall *tc)
+{
+	buf_free(&tc->held);
+	diag_list_free(&tc->hdiags);
+	free(tc->hdat);
+	tc->hdat = NULL;
+	tc->hdbytes = 0;
+	buf_free(&tc->hraw);
+}
+
 /*
  * Undecided: the output from the start on is held, its records, its
  * problems and its status, since a closing marker with no opening may
@@ -3454,23 +3469,26 @@ static void
 hold_release(struct toolcall *tc)
 {
 	struct diag_item *it;
-	size_t i;
+	size_t i, done = 0;
 
 	tc->undecided = 0;
 	tc->nccarry = 0;
 	tc->sink = tc->opt.sink;
-	put(tc, tc->held.data, tc->held.len);
+	/* each problem after the records written before it, as it came */
 	for (i = 0; i < tc->hdiags.n; i++) {
 		it = &tc->hdiags.v[i];
+		if (tc->hdat[i] > done) {
+			put(tc, tc->held.data + done, tc->hdat[i] - done);
+			done = tc->hdat[i];
+			flush(tc);
+		}
 		diag_say(tc, it->severity, it->line, it->col, it->rule,
 		    it->message);
 	}
-	buf_free(&tc->held);
-	diag_list_free(&tc->hdiags);
-	tc->hdbytes = 0;
-	buf_free(&tc->hraw);
-	if (tc->opt.unbuffered)
-		flush(tc);
+	if (tc->held.len > done)
+		put(tc, tc->held.data + done, tc->held.len - done);
+	flush(tc);
+	hold_free(tc);
 }
 
 /*
@@ -3540,6 +3558,8 @@ lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	tc->sink = tc->opt.sink;
 	buf_free(&tc->held);
 	diag_list_free(&tc->hdiags);
+	free(tc->hdat);
+	tc->hdat = NULL;
 	tc->hdbytes = 0;
 	if (tc->hraw.len > 0) {
 		/* the marker's first bytes came with an earlier read */
@@ -3864,8 +3884,6 @@ toolcall_free(struct toolcall *tc)
 	free(tc->nodes);
 	free(tc->segs);
 	free(tc->hash);
-	buf_free(&tc->held);
-	diag_list_free(&tc->hdiags);
-	buf_free(&tc->hraw);
+	hold_free(tc);
 	free(tc);
 }
