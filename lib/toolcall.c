@@ -47,6 +47,8 @@
 #define ITEM_BYTES	64	/* --max-size bytes per element or attribute */
 #define ITEMS_MIN	4096	/* elements and attributes allowed at least */
 #define NONE		((size_t)-1)
+#define HOLD_SHARE	((size_t)1 << 20)	/* a value held, not copied, */
+						/* or half of --max-size */
 
 static const char open_tag[] = "<tool>";
 #define OPEN_LEN	6
@@ -141,6 +143,17 @@ struct seg {
 	size_t	off, len;
 	int	cdata;
 	int	ws;			/* only XML white space */
+};
+
+/*
+ * Output held, in order: a value of a call's arena that is large enough
+ * is held where it is, in the arena's own buffer (own: the segment frees
+ * it), not copied.
+ */
+struct hseg {
+	char	*data;
+	size_t	 off, len;
+	int	 own;
 };
 
 struct toolcall {
@@ -243,7 +256,12 @@ struct toolcall {
 	struct pos		 tpos;		/* where the block began */
 	int			 rtext;		/* text events are reasoning */
 	int			 undecided;	/* auto, before any marker: */
-	struct buf		 held;		/* the records, */
+	struct buf		 held;		/* the records, after */
+	struct hseg		*hsegs;		/* these, */
+	size_t			 nhsegs, hsegcap;
+	size_t			 hseglen;	/* which hold so many bytes, */
+	int			 arenagone;	/* a segment owns the arena */
+	size_t			 share;		/* a value as large is shared */
 	struct diag_list	 hdiags;	/* the problems, */
 	size_t			*hdat;		/* the records' length at each, */
 	size_t			 hdbytes;	/* their size, */
@@ -408,7 +426,7 @@ diag_say(struct toolcall *tc, enum diag_severity sev, unsigned long line,
 static size_t
 held_size(const struct toolcall *tc)
 {
-	return tc->held.len + tc->hdbytes;
+	return tc->hseglen + tc->held.len + tc->hdbytes;
 }
 
 /* A problem, held with the output while it may be reasoning's. */
@@ -423,7 +441,7 @@ diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
 	diag_list_add(&tc->hdiags, sev, p->line, p->col, rule, NULL, "%s",
 	    msg);
 	tc->hdat = xreallocarray(tc->hdat, tc->hdiags.cap, sizeof(size_t));
-	tc->hdat[tc->hdiags.n - 1] = tc->held.len;
+	tc->hdat[tc->hdiags.n - 1] = tc->hseglen + tc->held.len;
 	tc->hdbytes += sizeof(struct diag_item) + strlen(msg) + strlen(rule) +
 	    2;
 	if (held_size(tc) > tc->holdcap)
@@ -1470,6 +1488,7 @@ group(struct toolcall *tc, size_t id)
 }
 
 static void	emit_value(struct toolcall *, size_t);
+static void	hold_arena(struct toolcall *, size_t, size_t);
 
 static json_t	*emit_members(struct toolcall *, size_t,
 		    const struct jsschema_place *);
@@ -1479,6 +1498,53 @@ static void
 emit_object(struct toolcall *tc, size_t id)
 {
 	json_decref(emit_members(tc, id, NULL));
+}
+
+/* A segment of held output, n bytes at off in data, which it may own. */
+static void
+hseg_add(struct toolcall *tc, char *data, size_t off, size_t n, int own)
+{
+	if (tc->nhsegs == tc->hsegcap) {
+		tc->hsegcap = tc->hsegcap ? 2 * tc->hsegcap : 8;
+		tc->hsegs = xreallocarray(tc->hsegs, tc->hsegcap,
+		    sizeof(*tc->hsegs));
+	}
+	tc->hsegs[tc->nhsegs].data = data;
+	tc->hsegs[tc->nhsegs].off = off;
+	tc->hsegs[tc->nhsegs].len = n;
+	tc->hsegs[tc->nhsegs].own = own;
+	tc->nhsegs++;
+	tc->hseglen += n;
+}
+
+/*
+ * While undecided, a large value of the call being written is held in
+ * the arena where it lies: the records before it become a segment, it
+ * another, and the arena is the segments' once the call is written, so
+ * that a large call is not held twice.
+ */
+static void
+hold_arena(struct toolcall *tc, size_t off, size_t n)
+{
+	if (tc->held.len > 0) {
+		hseg_add(tc, tc->held.data, 0, tc->held.len, 1);
+		memset(&tc->held, 0, sizeof(tc->held));
+	}
+	hseg_add(tc, tc->arena.data, off, n, !tc->arenagone);
+	tc->arenagone = 1;
+	if (held_size(tc) > tc->holdcap)
+		hold_overflow(tc);
+}
+
+/* The call is written: a new arena, when a segment has the old one. */
+static void
+arena_renew(struct toolcall *tc)
+{
+	if (!tc->arenagone)
+		return;
+	tc->arenagone = 0;
+	memset(&tc->arena, 0, sizeof(tc->arena));
+	buf_reserve(&tc->arena, 64);
 }
 
 static void
@@ -1495,7 +1561,10 @@ emit_value(struct toolcall *tc, size_t id)
 		break;
 	case K_STRING:
 		put(tc, "\"", 1);
-		put(tc, tc->arena.data + n->val, n->vallen);
+		if (n->vallen >= tc->share && tc->sink == &tc->held)
+			hold_arena(tc, n->val, n->vallen);
+		else
+			put(tc, tc->arena.data + n->val, n->vallen);
 		put(tc, "\"", 1);
 		break;
 	}
@@ -1999,9 +2068,10 @@ emit_call(struct toolcall *tc)
 	}
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
-	if (def == NULL || def->js == NULL || tc->opt.no_validate)
+	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
 		put_call(tc, def);
-	else {
+		arena_renew(tc);
+	} else {
 		buf_reset(&tc->rec);
 		sink = tc->sink;
 		tc->sink = &tc->rec;
@@ -3450,6 +3520,21 @@ think_end(struct toolcall *tc)
 static void
 hold_free(struct toolcall *tc)
 {
+	size_t i;
+
+	for (i = 0; i < tc->nhsegs; i++) {
+		if (!tc->hsegs[i].own)
+			continue;
+		/* the call being written still reads its arena */
+		if (tc->arenagone && tc->hsegs[i].data == tc->arena.data)
+			tc->arenagone = 0;
+		else
+			free(tc->hsegs[i].data);
+	}
+	free(tc->hsegs);
+	tc->hsegs = NULL;
+	tc->nhsegs = tc->hsegcap = 0;
+	tc->hseglen = 0;
 	buf_free(&tc->held);
 	diag_list_free(&tc->hdiags);
 	free(tc->hdat);
@@ -3465,11 +3550,39 @@ hold_free(struct toolcall *tc)
  * marker (or the end): hold_release writes what was held, as it would
  * have been; hold_drop forgets it.
  */
+/*
+ * Writes the held records from byte *done of them up to byte upto, *seg
+ * and *in saying where *done is: in which segment and how far into it
+ * (past the segments, in the records held after them).
+ */
+static void
+held_put(struct toolcall *tc, size_t *done, size_t *seg, size_t *in,
+    size_t upto)
+{
+	const struct hseg *h;
+	size_t k;
+
+	while (*done < upto && *seg < tc->nhsegs) {
+		h = &tc->hsegs[*seg];
+		k = h->len - *in < upto - *done ? h->len - *in : upto - *done;
+		put(tc, h->data + h->off + *in, k);
+		*done += k;
+		if ((*in += k) == h->len) {
+			(*seg)++;
+			*in = 0;
+		}
+	}
+	if (*done < upto) {
+		put(tc, tc->held.data + (*done - tc->hseglen), upto - *done);
+		*done = upto;
+	}
+}
+
 static void
 hold_release(struct toolcall *tc)
 {
 	struct diag_item *it;
-	size_t i, done = 0;
+	size_t i, done = 0, seg = 0, in = 0;
 
 	tc->undecided = 0;
 	tc->nccarry = 0;
@@ -3478,15 +3591,13 @@ hold_release(struct toolcall *tc)
 	for (i = 0; i < tc->hdiags.n; i++) {
 		it = &tc->hdiags.v[i];
 		if (tc->hdat[i] > done) {
-			put(tc, tc->held.data + done, tc->hdat[i] - done);
-			done = tc->hdat[i];
+			held_put(tc, &done, &seg, &in, tc->hdat[i]);
 			flush(tc);
 		}
 		diag_say(tc, it->severity, it->line, it->col, it->rule,
 		    it->message);
 	}
-	if (tc->held.len > done)
-		put(tc, tc->held.data + done, tc->held.len - done);
+	held_put(tc, &done, &seg, &in, tc->hseglen + tc->held.len);
 	flush(tc);
 	hold_free(tc);
 }
@@ -3543,8 +3654,10 @@ static void
 lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 {
 	struct pos p = stream_pos(tc);
+	struct buf raw = tc->hraw;
 
 	advance(&p, s, k);
+	memset(&tc->hraw, 0, sizeof(tc->hraw));
 	if (tc->mode == M_CALL || tc->mode == M_SKIP)
 		tc->xspoilt = 1;
 	tc->mode = M_PROSE;
@@ -3556,23 +3669,18 @@ lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	tc->undecided = 0;
 	tc->nccarry = 0;
 	tc->sink = tc->opt.sink;
-	buf_free(&tc->held);
-	diag_list_free(&tc->hdiags);
-	free(tc->hdat);
-	tc->hdat = NULL;
-	tc->hdbytes = 0;
-	if (tc->hraw.len > 0) {
+	hold_free(tc);
+	if (raw.len > 0) {
 		/* the marker's first bytes came with an earlier read */
-		tc->hraw.len -= clen - k < tc->hraw.len ? clen - k :
-		    tc->hraw.len;
+		raw.len -= clen - k < raw.len ? clen - k : raw.len;
 		tc->mode = M_THINK;
 		tc->rtext = 1;
-		reason(tc, tc->hraw.data, tc->hraw.len);
+		reason(tc, raw.data, raw.len);
 		prose_break(tc);
 		tc->mode = M_PROSE;
 		tc->rtext = 0;
 	}
-	buf_free(&tc->hraw);
+	buf_free(&raw);
 	tc->pos = p;
 }
 
@@ -3743,6 +3851,8 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	tc->mode = M_PROSE;
 	tc->holdcap = tc->opt.max_size > TOOLCALL_MAX_SIZE ?
 	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
+	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
+	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
 	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
 	    tc->opt.begins == TOOLCALL_BEGINS_YES) {
 		/* the template opened reasoning: it ends at either closer */

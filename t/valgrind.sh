@@ -1056,6 +1056,9 @@ check 1 "toolcall-parse: --begins-in-reasoning no, warnings" /dev/null \
 check 0 "toolcall-parse: --begins-in-reasoning yes, never closed" \
     "$tmp/calls.txt" --begins-in-reasoning yes --events \
     --reasoning events
+{ cat "$tmp/big.txt" "$tmp/bad.txt"; printf '</think>\n'; } >"$tmp/bigthink.txt"
+check 0 "toolcall-parse: a 1 MB call held, then dropped before </think>" \
+    "$tmp/bigthink.txt" --events
 printf '"%s"\n' '<think>x</think><tool><tool_name>a</tool_name></tool>' \
     'a</think>b<tool><tool_name>b</tool_nam></tool>' '<think>' \
     >"$tmp/reason.jsonl"

@@ -2237,6 +2237,64 @@ test_reason_held(void)
 	buf_free(&out);
 }
 
+/*
+ * Under auto, a large value is held where the call's reader put it, not
+ * copied: written in its order with what comes around it, the same as
+ * under no, and dropped with the rest before a lone </think>.
+ */
+static void
+test_reason_large(void)
+{
+	struct toolcall_opts no = ropts(1, RS, BN, TOOLCALL_FMT_AUTO);
+	struct toolcall_opts au = ropts(1, RS, BA, TOOLCALL_FMT_AUTO);
+	struct buf in = BUF_INIT, big = BUF_INIT;
+	struct run a, b;
+	const char *tail[] = { "", "<think>r</think><tool><tool_name>z"
+	    "</tool_name></tool>" };
+	size_t i, k, body = 0;
+	int how;
+
+	repeat(&big, "\xc3\xa9\"x", (3 << 20) / 4);
+	for (k = 0; k < 2; k++) {
+		buf_reset(&in);
+		buf_adds(&in, "a\n<tool><tool_name>one</tool_name><arguments><c>"
+		    "<![CDATA[");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "]]></c><d>");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "</d></arguments></tool>\n<tool><tool_name>x"
+		    "</tool_nam></tool><tool_call>two\n<arg_key>k</arg_key>"
+		    "<arg_value>");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "</arg_value></tool_call> & \xff\n");
+		body = in.len;
+		buf_adds(&in, tail[k]);
+		for (i = 0; i < 2; i++) {
+			au.events = no.events = (int)i;
+			how = i == 0 ? FEED_WHOLE : FEED_RANDOM + 3;
+			run(&no, in.data, in.len, how, &a);
+			run(&au, in.data, in.len, how, &b);
+			same(&a, &b, unit_fmt("auto, %s, 3 MiB values, %s: "
+			    "written as under no", i ? "events" : "calls",
+			    k ? "then <think>" : "to the end"));
+			unit_ok(lines(b.out, b.outlen) >= 2, unit_fmt("auto, "
+			    "3 MiB values: %zu lines written",
+			    lines(b.out, b.outlen)));
+			run_free(&a);
+			run_free(&b);
+		}
+	}
+	in.len = body;
+	buf_adds(&in, "</think><tool><tool_name>y</tool_name></tool>");
+	run(&au, in.data, in.len, FEED_READS, &b);
+	unit_mem(b.out, b.outlen, EV_CALL("y", "{}"), "auto, 3 MiB values "
+	    "held before a lone </think>: dropped");
+	unit_str(b.err, "", "auto, 3 MiB values dropped: nothing said");
+	run_free(&b);
+	buf_free(&in);
+	buf_free(&big);
+}
+
 /* Blocks repeated, nested, left open; their text with events. */
 static void
 test_reason_shapes(void)
@@ -2338,6 +2396,7 @@ test_reasoning(void)
 	test_reason_held();
 	test_reason_shapes();
 	test_reason_stream();
+	test_reason_large();
 }
 
 int
