@@ -107,8 +107,8 @@ main(int argc, char *argv[])
 			break;
 		case OPT_BEGINS:
 			if ((a.opts.begins = toolcall_begins(optarg)) == -1)
-				cmd_usagex("--begins-in-reasoning must be auto, "
-				    "yes or no, not \"%s\"", optarg);
+				cmd_usagex("--begins-in-reasoning must be "
+				    "auto, yes or no, not \"%s\"", optarg);
 			begins = 1;
 			break;
 		case OPT_EVENTS:
@@ -143,9 +143,10 @@ main(int argc, char *argv[])
 			print_prompt = 1;
 			break;
 		case OPT_REASONING:
-			if ((a.opts.reasoning = toolcall_reasoning(optarg)) == -1)
-				cmd_usagex("--reasoning must be skip, events or "
-				    "calls, not \"%s\"", optarg);
+			a.opts.reasoning = toolcall_reasoning(optarg);
+			if (a.opts.reasoning == -1)
+				cmd_usagex("--reasoning must be skip, events "
+				    "or calls, not \"%s\"", optarg);
 			break;
 		case OPT_STRICT:
 			a.opts.strict = 1;

@@ -82,8 +82,8 @@ static const struct think {
  */
 #define D_TOOLCALL	(-1)		/* "<tool_call>" */
 #define D_PEEK		(-2)		/* auto: which one is not seen yet */
-#define D_THINK		(-3)		/* not a call: a reasoning block */
-#define D_STRAY		(-4)		/* a block's end, where none is open */
+#define D_THINK		(-3)		/* not a call: reasoning begins */
+#define D_STRAY		(-4)		/* its end, where none is open */
 #define HOLD_MAX	16		/* the longest opener */
 
 static const struct opener {
@@ -252,7 +252,7 @@ struct toolcall {
 
 	/* reasoning */
 	const struct think	*think;		/* M_THINK: its block; NULL: */
-						/* the one the template opened */
+						/* the template opened it */
 	struct pos		 tpos;		/* where the block began */
 	int			 rtext;		/* text events are reasoning */
 	int			 undecided;	/* auto, before any marker: */
@@ -263,11 +263,11 @@ struct toolcall {
 	int			 arenagone;	/* a segment owns the arena */
 	size_t			 share;		/* a value as large is shared */
 	struct diag_list	 hdiags;	/* the problems, */
-	size_t			*hdat;		/* the records' length at each, */
+	size_t			*hdat;		/* where each came, */
 	size_t			 hdbytes;	/* their size, */
 	struct buf		 hraw;		/* its bytes, for events */
-	size_t			 holdcap;	/* what the first two may take */
-	char			 ccarry[HOLD_MAX];	/* a closing marker begun */
+	size_t			 holdcap;	/* what they may take */
+	char			 ccarry[HOLD_MAX];	/* a closer begun */
 	size_t			 nccarry;
 };
 

@@ -436,9 +436,9 @@ align(const char *in, size_t n, size_t *cur, int *inr, int want,
 	size_t i;
 
 	for (;;) {
-		if (want < 2 && (*inr != 0) == want && (call ? opener_at(in, n, *cur) != NULL :
-		    t == NULL || (tlen <= n - *cur &&
-		    memcmp(in + *cur, t, tlen) == 0)))
+		if (want < 2 && (*inr != 0) == want && (call ?
+		    opener_at(in, n, *cur) != NULL : t == NULL ||
+		    (tlen <= n - *cur && memcmp(in + *cur, t, tlen) == 0)))
 			return 1;
 		for (i = 0; i < 4; i++) {
 			m = &markers[i];

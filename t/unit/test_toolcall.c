@@ -2041,11 +2041,11 @@ test_reason_blocks(void)
 				buf_adds(&in, "\n");
 				buf_adds(&in, fcalls[i].ok);
 				buf_adds(&in, "\n");
-				want_all(&o, buf_cstr(&in), fcalls[i].okline, "",
-				    DIAG_OK, unit_fmt("format %d, %s, begins %d: "
-				    "the call in the block is not read, the one "
-				    "after is", fcalls[i].format, kinds[k][0],
-				    begins[b]));
+				want_all(&o, buf_cstr(&in), fcalls[i].okline,
+				    "", DIAG_OK, unit_fmt("format %d, %s, "
+				    "begins %d: the call in the block is not "
+				    "read, the one after is", fcalls[i].format,
+				    kinds[k][0], begins[b]));
 			}
 	/* what was dropped, read as before: the drafts are calls */
 	for (i = 0; i < 7; i++) {
@@ -2095,14 +2095,15 @@ test_reason_opened(void)
 			buf_adds(&in, "\n\n");
 			buf_adds(&in, fcalls[i].ok);
 			o = ropts(0, RS, BY, fcalls[i].format);
-			want_all(&o, buf_cstr(&in), fcalls[i].okline, "", DIAG_OK,
-			    unit_fmt("format %d, lone %s, yes: what comes "
-			    "before is reasoning", fcalls[i].format,
+			want_all(&o, buf_cstr(&in), fcalls[i].okline, "",
+			    DIAG_OK, unit_fmt("format %d, lone %s, yes: what "
+			    "comes before is reasoning", fcalls[i].format,
 			    closers[k]));
 			o.begins = BA;
-			want_all(&o, buf_cstr(&in), fcalls[i].okline, "", DIAG_OK,
-			    unit_fmt("format %d, lone %s, auto: what was held "
-			    "is dropped", fcalls[i].format, closers[k]));
+			want_all(&o, buf_cstr(&in), fcalls[i].okline, "",
+			    DIAG_OK, unit_fmt("format %d, lone %s, auto: what "
+			    "was held is dropped", fcalls[i].format,
+			    closers[k]));
 		}
 	/* no: the draft is a call, the marker prose, with a warning */
 	o = ropts(0, RS, BN, TOOLCALL_FMT_AUTO);
@@ -2257,8 +2258,8 @@ test_reason_large(void)
 	repeat(&big, "\xc3\xa9\"x", (3 << 20) / 4);
 	for (k = 0; k < 2; k++) {
 		buf_reset(&in);
-		buf_adds(&in, "a\n<tool><tool_name>one</tool_name><arguments><c>"
-		    "<![CDATA[");
+		buf_adds(&in, "a\n<tool><tool_name>one</tool_name><arguments>"
+		    "<c><![CDATA[");
 		buf_add(&in, big.data, big.len);
 		buf_adds(&in, "]]></c><d>");
 		buf_add(&in, big.data, big.len);
