@@ -644,28 +644,28 @@ check_same(const char *why, const struct out *a, const struct out *b)
 		differ(why, 0, a, b);
 }
 
-/* Appends n bytes of s to the buffer at *p (*len long), or aborts. */
+/*
+ * Appends n bytes of s to the buffer at *p (*len long), or aborts: room
+ * for the input and the markers made once, as the first append asks.
+ */
 static void
-append(char **p, size_t *len, const char *s, size_t n)
+append(char **p, size_t *len, const char *s, size_t n, size_t room)
 {
-	char *q;
-
-	if ((q = realloc(*p, *len + n + 1)) == NULL)
+	if (*p == NULL && (*p = malloc(room + 32)) == NULL)
 		abort();
-	memcpy(q + *len, s, n);
-	*p = q;
+	memcpy(*p + *len, s, n);
 	*len += n;
 }
 
 /* s without its "<": prose that can hold no markup. */
 static void
-append_plain(char **p, size_t *len, const char *s, size_t n)
+append_plain(char **p, size_t *len, const char *s, size_t n, size_t room)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (s[i] != '<')
-			append(p, len, s + i, 1);
+			append(p, len, s + i, 1, room);
 }
 
 /*
@@ -728,9 +728,9 @@ check_no_calls_in_reasoning(const char *in, size_t n, uint32_t seed)
 
 	no.begins = TOOLCALL_BEGINS_NO;
 	au.begins = TOOLCALL_BEGINS_AUTO;
-	append_plain(&x, &xl, in, p);
-	append(&x, &xl, "</think>", 8);
-	append(&x, &xl, in + p, n - p);
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "</think>", 8, n);
+	append(&x, &xl, in + p, n - p, n);
 	run_with(in + p, n - p, &no, 0, &b);
 	run_with(x, xl, &yes, 0, &a);
 	check_same("yes: what comes before a lone </think> made a call",
@@ -745,22 +745,22 @@ check_no_calls_in_reasoning(const char *in, size_t n, uint32_t seed)
 	/* a block in the middle */
 	if (n > 0)
 		e = p + (seed >> 8) % (n - p + 1);
-	append(&r, &rl, in + p, e - p);
+	append(&r, &rl, in + p, e - p, n);
 	while ((k = find(r, 0, rl, "</think>")) != NONE) {
 		memmove(r + k, r + k + 8, rl - k - 8);
 		rl -= 8;
 	}
 	xl = 0;
-	append_plain(&x, &xl, in, p);
-	append(&x, &xl, "\n", 1);
-	append(&x, &xl, in + e, n - e);
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "\n", 1, n);
+	append(&x, &xl, in + e, n - e, n);
 	run_with(x, xl, &no, 0, &b);
 	xl = 0;
-	append_plain(&x, &xl, in, p);
-	append(&x, &xl, "\n<think>", 8);
-	append(&x, &xl, r, rl);
-	append(&x, &xl, "</think>", 8);
-	append(&x, &xl, in + e, n - e);
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "\n<think>", 8, n);
+	append(&x, &xl, r, rl, n);
+	append(&x, &xl, "</think>", 8, n);
+	append(&x, &xl, in + e, n - e, n);
 	run_with(x, xl, &no, 0, &a);
 	check_same("no: a call in a block was written, or the block changed "
 	    "what is around it", &b, &a);
