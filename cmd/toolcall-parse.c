@@ -4,6 +4,7 @@
  * its </tool> has been read; --events writes the prose and the errors too.
  * A malformed or truncated call is reported with its place in the stream
  * and skipped; the status is then 1 once the input has all been read.
+ * What the model writes in its reasoning is never read for calls.
  * With --lines each line is a JSON string that holds one output, and
  * -o report writes one verdict record per input, its calls in it.
  */
@@ -21,13 +22,15 @@
 #include "xalloc.h"
 
 enum {
-	OPT_EVENTS = CMD_OPT_FIRST,
+	OPT_BEGINS = CMD_OPT_FIRST,
+	OPT_EVENTS,
 	OPT_FORMAT,
 	OPT_ITERATION,
 	OPT_LINES,
 	OPT_MAX_SIZE,
 	OPT_NO_VALIDATE,
 	OPT_PRINT_PROMPT,
+	OPT_REASONING,
 	OPT_STRICT,
 	OPT_SUMMARY,
 	OPT_THREAD,
@@ -36,6 +39,7 @@ enum {
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "begins-in-reasoning", required_argument,	NULL, OPT_BEGINS },
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "iteration",		required_argument,	NULL, OPT_ITERATION },
@@ -45,6 +49,7 @@ static const struct option longopts[] = {
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "reasoning",		required_argument,	NULL, OPT_REASONING },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
 	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "thread",		no_argument,		NULL, OPT_THREAD },
@@ -54,14 +59,15 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: toolcall-parse [-hqu] [--errors=json|text] [--events] "
+	"usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]\n"
+	"                      [--errors=json|text] [--events] "
 	"[--format NAME]\n"
 	"                      [--iteration N] [--lines] [--max-size BYTES]\n"
 	"                      [--no-validate] [-o none|report] "
 	"[--print-prompt]\n"
-	"                      [--strict] [--summary] [--thread] "
-	"[--tools FILE]\n"
-	"                      [FILE ...]\n",
+	"                      [--reasoning skip|events|calls] [--strict] "
+	"[--summary]\n"
+	"                      [--thread] [--tools FILE] [FILE ...]\n",
 	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 };
 
@@ -74,10 +80,13 @@ main(int argc, char *argv[])
 	const char *errstr, **tools = NULL;
 	char err[1024];
 	int ch, ntools = 0, print_prompt = 0, status, iteration = 0, i;
+	int begins = 0;
 
 	memset(&a, 0, sizeof(a));
 	a.opts.max_size = TOOLCALL_MAX_SIZE;
 	a.opts.format = TOOLCALL_FMT_TOOL;
+	a.opts.reasoning = TOOLCALL_REASON_SKIP;
+	a.opts.begins = TOOLCALL_BEGINS_AUTO;
 	cmd_init(&self, argv);
 	while ((ch = cmd_getopt(argc, argv, "ho:qu", longopts)) != -1) {
 		switch (ch) {
@@ -95,6 +104,12 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			a.opts.unbuffered = 1;
+			break;
+		case OPT_BEGINS:
+			if ((a.opts.begins = toolcall_begins(optarg)) == -1)
+				cmd_usagex("--begins-in-reasoning must be "
+				    "auto, yes or no, not \"%s\"", optarg);
+			begins = 1;
 			break;
 		case OPT_EVENTS:
 			a.opts.events = 1;
@@ -126,6 +141,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_PRINT_PROMPT:
 			print_prompt = 1;
+			break;
+		case OPT_REASONING:
+			a.opts.reasoning = toolcall_reasoning(optarg);
+			if (a.opts.reasoning == -1)
+				cmd_usagex("--reasoning must be skip, events "
+				    "or calls, not \"%s\"", optarg);
 			break;
 		case OPT_STRICT:
 			a.opts.strict = 1;
@@ -162,6 +183,9 @@ main(int argc, char *argv[])
 		    "says how calls are written");
 	if (iteration && !a.opts.thread)
 		cmd_usagex("--iteration goes with --thread");
+	if (begins && a.opts.reasoning == TOOLCALL_REASON_CALLS)
+		cmd_usagex("--begins-in-reasoning goes with --reasoning skip "
+		    "or events: with calls, reasoning is prose");
 	if (a.opts.no_validate && ntools == 0)
 		cmd_usagex("--no-validate goes with --tools");
 	if (a.report && (a.opts.events || a.opts.thread))

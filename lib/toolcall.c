@@ -8,7 +8,10 @@
  * that begins "</tool" at once, and lexes nothing after the one that ends
  * the call, whose next bytes go back to the prose scanner. A bad call is
  * reported and skipped to its </tool> (or the next <tool>), and the stream
- * goes on.
+ * goes on. A model's reasoning is never read for calls: a block opens in
+ * prose and its text is only searched for the marker that closes it; what
+ * comes before the first marker may be reasoning too, if the chat template
+ * opened it, and is then held until the stream tells.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -44,11 +47,31 @@
 #define ITEM_BYTES	64	/* --max-size bytes per element or attribute */
 #define ITEMS_MIN	4096	/* elements and attributes allowed at least */
 #define NONE		((size_t)-1)
+#define HOLD_SHARE	((size_t)1 << 20)	/* a value held, not copied, */
+						/* or half of --max-size */
 
 static const char open_tag[] = "<tool>";
 #define OPEN_LEN	6
 
-enum mode { M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP };
+enum mode { M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP, M_THINK };
+
+/*
+ * Reasoning: the blocks in which a model thinks before it answers. A
+ * block opens where a call could, in prose (inside a call's markup its
+ * marker is the call's content), and ends at the first closing marker of
+ * its kind: an opening marker inside it is reasoning text, as everything
+ * up to its end is. harmony's analysis channel
+ * ("<|channel|>analysis<|message|>" to "<|end|>") is a block of this
+ * kind: it joins the table with the harmony dialect.
+ */
+static const struct think {
+	const char	*open, *close;
+	size_t		 olen, clen;
+} thinks[] = {
+	{ "<think>", "</think>", 7, 8 },
+	{ "<seed:think>", "</seed:think>", 12, 13 },
+};
+#define NTHINKS		(sizeof(thinks) / sizeof(thinks[0]))
 
 /*
  * The markup that opens a call: the seed's <tool>, and those of the
@@ -59,18 +82,25 @@ enum mode { M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP };
  */
 #define D_TOOLCALL	(-1)		/* "<tool_call>" */
 #define D_PEEK		(-2)		/* auto: which one is not seen yet */
+#define D_THINK		(-3)		/* not a call: reasoning begins */
+#define D_STRAY		(-4)		/* its end, where none is open */
 #define HOLD_MAX	16		/* the longest opener */
 
 static const struct opener {
 	const char	*tag;
 	size_t		 len;
 	int		 dial;		/* TCD_*, 0 for <tool>, or D_TOOLCALL */
+	const struct think *think;	/* D_THINK, D_STRAY: whose marker */
 } openers[] = {
-	{ "<tool>", 6, 0 },
-	{ "<tool_call>", 11, D_TOOLCALL },
-	{ "<seed:tool_call>", 16, TCD_QWEN3 },
-	{ "<function=", 10, TCD_QWEN3 },
-	{ "<invoke ", 8, TCD_INVOKE },
+	{ "<tool>", 6, 0, NULL },
+	{ "<tool_call>", 11, D_TOOLCALL, NULL },
+	{ "<seed:tool_call>", 16, TCD_QWEN3, NULL },
+	{ "<function=", 10, TCD_QWEN3, NULL },
+	{ "<invoke ", 8, TCD_INVOKE, NULL },
+	{ "<think>", 7, D_THINK, &thinks[0] },
+	{ "<seed:think>", 12, D_THINK, &thinks[1] },
+	{ "</think>", 8, D_STRAY, &thinks[0] },
+	{ "</seed:think>", 13, D_STRAY, &thinks[1] },
 };
 #define NOPENERS	(sizeof(openers) / sizeof(openers[0]))
 
@@ -113,6 +143,17 @@ struct seg {
 	size_t	off, len;
 	int	cdata;
 	int	ws;			/* only XML white space */
+};
+
+/*
+ * Output held, in order: a value of a call's arena that is large enough
+ * is held where it is, in the arena's own buffer (own: the segment frees
+ * it), not copied.
+ */
+struct hseg {
+	char	*data;
+	size_t	 off, len;
+	int	 own;
 };
 
 struct toolcall {
@@ -208,9 +249,31 @@ struct toolcall {
 	size_t			 sname, tname, args;
 	size_t			*hash;
 	size_t			 hashcap;
+
+	/* reasoning */
+	const struct think	*think;		/* M_THINK: its block; NULL: */
+						/* the template opened it */
+	struct pos		 tpos;		/* where the block began */
+	int			 rtext;		/* text events are reasoning */
+	int			 undecided;	/* auto, before any marker: */
+	struct buf		 held;		/* the records, after */
+	struct hseg		*hsegs;		/* these, */
+	size_t			 nhsegs, hsegcap;
+	size_t			 hseglen;	/* which hold so many bytes, */
+	int			 arenagone;	/* a segment owns the arena */
+	size_t			 share;		/* a value as large is shared */
+	struct diag_list	 hdiags;	/* the problems, */
+	size_t			*hdat;		/* where each came, */
+	size_t			 hdbytes;	/* their size, */
+	struct buf		 hraw;		/* its bytes, for events */
+	size_t			 holdcap;	/* what they may take */
+	char			 ccarry[HOLD_MAX];	/* a closer begun */
+	size_t			 nccarry;
 };
 
 static void	process(struct toolcall *, const char *, size_t);
+static void	hold_overflow(struct toolcall *);
+static void	hold_release(struct toolcall *);
 
 /* Moves p over n bytes of s: lines on "\n", columns in characters. */
 static void
@@ -347,26 +410,57 @@ is_ws(unsigned char c)
 
 /* A problem said at once, or kept in the caller's list. */
 static void
-diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
-    const char *rule, const char *msg)
+diag_say(struct toolcall *tc, enum diag_severity sev, unsigned long line,
+    unsigned long col, const char *rule, const char *msg)
 {
-	struct diag_loc loc = { tc->file, p->line, p->col, NULL };
+	struct diag_loc loc = { tc->file, line, col, NULL };
 
 	if (tc->opt.diags != NULL)
-		diag_list_add(tc->opt.diags, sev, p->line, p->col, rule, NULL,
-		    "%s", msg);
+		diag_list_add(tc->opt.diags, sev, line, col, rule, NULL, "%s",
+		    msg);
 	else
 		diag_at(sev, &loc, rule, "%s", msg);
 }
 
-/* Output. A failed write is remembered and reported by the caller. */
+/* The bytes that the output held while undecided takes. */
+static size_t
+held_size(const struct toolcall *tc)
+{
+	return tc->hseglen + tc->held.len + tc->hdbytes;
+}
+
+/* A problem, held with the output while it may be reasoning's. */
+static void
+diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
+    const char *rule, const char *msg)
+{
+	if (!tc->undecided) {
+		diag_say(tc, sev, p->line, p->col, rule, msg);
+		return;
+	}
+	diag_list_add(&tc->hdiags, sev, p->line, p->col, rule, NULL, "%s",
+	    msg);
+	tc->hdat = xreallocarray(tc->hdat, tc->hdiags.cap, sizeof(size_t));
+	tc->hdat[tc->hdiags.n - 1] = tc->hseglen + tc->held.len;
+	tc->hdbytes += sizeof(struct diag_item) + strlen(msg) + strlen(rule) +
+	    2;
+	if (held_size(tc) > tc->holdcap)
+		hold_overflow(tc);
+}
+
+/*
+ * Output. A failed write is remembered and reported by the caller. While
+ * the stream is undecided, the sink is the held records.
+ */
 
 static void
 put(struct toolcall *tc, const char *s, size_t n)
 {
-	if (tc->sink != NULL)
+	if (tc->sink != NULL) {
 		buf_add(tc->sink, s, n);
-	else if (n > 0 && fwrite(s, 1, n, tc->out) != n)
+		if (tc->sink == &tc->held && held_size(tc) > tc->holdcap)
+			hold_overflow(tc);
+	} else if (n > 0 && fwrite(s, 1, n, tc->out) != n)
 		tc->trouble = 1;
 }
 
@@ -421,7 +515,8 @@ flush(struct toolcall *tc)
 static void
 text_event(struct toolcall *tc, const char *s, size_t n)
 {
-	puts_lit(tc, "{\"type\":\"text\",\"text\":");
+	puts_lit(tc, tc->rtext ? "{\"type\":\"reasoning\",\"text\":" :
+	    "{\"type\":\"text\",\"text\":");
 	put_string(tc, s, n);
 	puts_lit(tc, "}\n");
 	if (tc->opt.unbuffered)
@@ -535,33 +630,50 @@ u8_group(const unsigned char *s, size_t n, size_t *want)
 	return i;
 }
 
+/*
+ * Whether the text being read is kept for events: prose with events, and
+ * reasoning with reasoning events too.
+ */
+static int
+keeps_text(const struct toolcall *tc)
+{
+	return tc->opt.events && (tc->mode != M_THINK ||
+	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS);
+}
+
 static void
 prose_ok(struct toolcall *tc, const char *s, size_t n)
 {
 	if (n == 0)
 		return;
 	advance(&tc->pos, s, n);
-	if (tc->opt.events) {
+	if (keeps_text(tc)) {
 		buf_add(&tc->text, s, n);
 		text_lines(tc);
 	}
 }
 
+/*
+ * A bad character of prose: an error. In reasoning, which is not read,
+ * it is none, and is written as prose's are.
+ */
 static void
 prose_bad(struct toolcall *tc, const char *s, size_t n)
 {
 	char msg[64];
 	unsigned long col = tc->pos.col;
 
-	snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
-	    "offset %llu", (unsigned char)s[0], tc->pos.off);
-	diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
-	tc->status = DIAG_INVALID;
+	if (tc->mode != M_THINK) {
+		snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at "
+		    "byte offset %llu", (unsigned char)s[0], tc->pos.off);
+		diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
+		tc->status = DIAG_INVALID;
+	}
 	/* one character, whatever its bytes: no line ends in it */
 	advance(&tc->pos, s, n);
 	tc->pos.col = col + 1;
 	tc->pos.cr = 0;
-	if (tc->opt.events) {
+	if (keeps_text(tc)) {
 		buf_add(&tc->text, "\xEF\xBF\xBD", 3);
 		text_lines(tc);
 	}
@@ -615,9 +727,9 @@ prose_text(struct toolcall *tc, const char *str, size_t n)
 	prose_ok(tc, str + run, n - run);
 }
 
-/* Prose ends (a call begins, or the input ends): write what is held. */
+/* A character cut by the last read, and by markup after it: a bad one. */
 static void
-prose_break(struct toolcall *tc)
+prose_settle(struct toolcall *tc)
 {
 	size_t n;
 
@@ -626,6 +738,16 @@ prose_break(struct toolcall *tc)
 		tc->nu8 = 0;
 		prose_bad(tc, (const char *)tc->u8, n);
 	}
+}
+
+/*
+ * Prose ends (a call or a reasoning block begins, or the input ends), or
+ * reasoning does: write what is held.
+ */
+static void
+prose_break(struct toolcall *tc)
+{
+	prose_settle(tc);
 	if (tc->opt.events && tc->text.len > 0) {
 		text_event(tc, tc->text.data, tc->text.len);
 		buf_reset(&tc->text);
@@ -1366,6 +1488,7 @@ group(struct toolcall *tc, size_t id)
 }
 
 static void	emit_value(struct toolcall *, size_t);
+static void	hold_arena(struct toolcall *, size_t, size_t);
 
 static json_t	*emit_members(struct toolcall *, size_t,
 		    const struct jsschema_place *);
@@ -1375,6 +1498,53 @@ static void
 emit_object(struct toolcall *tc, size_t id)
 {
 	json_decref(emit_members(tc, id, NULL));
+}
+
+/* A segment of held output, n bytes at off in data, which it may own. */
+static void
+hseg_add(struct toolcall *tc, char *data, size_t off, size_t n, int own)
+{
+	if (tc->nhsegs == tc->hsegcap) {
+		tc->hsegcap = tc->hsegcap ? 2 * tc->hsegcap : 8;
+		tc->hsegs = xreallocarray(tc->hsegs, tc->hsegcap,
+		    sizeof(*tc->hsegs));
+	}
+	tc->hsegs[tc->nhsegs].data = data;
+	tc->hsegs[tc->nhsegs].off = off;
+	tc->hsegs[tc->nhsegs].len = n;
+	tc->hsegs[tc->nhsegs].own = own;
+	tc->nhsegs++;
+	tc->hseglen += n;
+}
+
+/*
+ * While undecided, a large value of the call being written is held in
+ * the arena where it lies: the records before it become a segment, it
+ * another, and the arena is the segments' once the call is written, so
+ * that a large call is not held twice.
+ */
+static void
+hold_arena(struct toolcall *tc, size_t off, size_t n)
+{
+	if (tc->held.len > 0) {
+		hseg_add(tc, tc->held.data, 0, tc->held.len, 1);
+		memset(&tc->held, 0, sizeof(tc->held));
+	}
+	hseg_add(tc, tc->arena.data, off, n, !tc->arenagone);
+	tc->arenagone = 1;
+	if (held_size(tc) > tc->holdcap)
+		hold_overflow(tc);
+}
+
+/* The call is written: a new arena, when a segment has the old one. */
+static void
+arena_renew(struct toolcall *tc)
+{
+	if (!tc->arenagone)
+		return;
+	tc->arenagone = 0;
+	memset(&tc->arena, 0, sizeof(tc->arena));
+	buf_reserve(&tc->arena, 64);
 }
 
 static void
@@ -1391,7 +1561,10 @@ emit_value(struct toolcall *tc, size_t id)
 		break;
 	case K_STRING:
 		put(tc, "\"", 1);
-		put(tc, tc->arena.data + n->val, n->vallen);
+		if (n->vallen >= tc->share && tc->sink == &tc->held)
+			hold_arena(tc, n->val, n->vallen);
+		else
+			put(tc, tc->arena.data + n->val, n->vallen);
 		put(tc, "\"", 1);
 		break;
 	}
@@ -1884,6 +2057,7 @@ static int
 emit_call(struct toolcall *tc)
 {
 	const struct tooldef *def = NULL;
+	struct buf *sink;
 	json_t *args;
 	int r;
 
@@ -1894,15 +2068,17 @@ emit_call(struct toolcall *tc)
 	}
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
-	if (def == NULL || def->js == NULL || tc->opt.no_validate)
+	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
 		put_call(tc, def);
-	else {
+		arena_renew(tc);
+	} else {
 		buf_reset(&tc->rec);
+		sink = tc->sink;
 		tc->sink = &tc->rec;
 		tc->build = 1;
 		args = put_call(tc, def);
 		tc->build = 0;
-		tc->sink = tc->opt.sink;
+		tc->sink = sink;
 		r = call_valid(tc, def, args);
 		json_decref(args);
 		if (r != 0)
@@ -2609,10 +2785,15 @@ skip_chunk(struct toolcall *tc, const char *s, size_t n)
 	return i;
 }
 
-/* Whether opener o opens calls under --format. */
+/*
+ * Whether opener o opens calls under --format; a reasoning marker is one
+ * in every format, unless reasoning is read as prose.
+ */
 static int
 opener_on(const struct toolcall *tc, const struct opener *o)
 {
+	if (o->think != NULL)
+		return tc->opt.reasoning != TOOLCALL_REASON_CALLS;
 	switch (tc->opt.format) {
 	case TOOLCALL_FMT_TOOL:
 		return o->dial == 0;
@@ -2655,12 +2836,18 @@ opener_at(const struct toolcall *tc, const char *p, size_t avail,
 }
 
 static void	begin_raw(struct toolcall *, const struct opener *);
+static void	begin_think(struct toolcall *, const struct opener *);
+static void	stray(struct toolcall *, const struct opener *);
 
 static void
 begin(struct toolcall *tc, const struct opener *o)
 {
 	if (o->dial == 0)
 		begin_call(tc);
+	else if (o->dial == D_THINK)
+		begin_think(tc, o);
+	else if (o->dial == D_STRAY)
+		stray(tc, o);
 	else
 		begin_raw(tc, o);
 }
@@ -3187,6 +3374,428 @@ raw_skip(struct toolcall *tc, const char *s, size_t n)
 	return i;
 }
 
+/* Reasoning. */
+
+/*
+ * The closing marker that the avail bytes at p begin, of block only (or,
+ * NULL, of any): it when whole; NULL with *part set when the bytes are
+ * the start of one.
+ */
+static const struct think *
+closer_at(const struct think *only, const char *p, size_t avail, int *part)
+{
+	size_t i;
+	int r;
+
+	*part = 0;
+	for (i = 0; i < NTHINKS; i++) {
+		if (only != NULL && only != &thinks[i])
+			continue;
+		r = mark_at(p, avail, thinks[i].close, thinks[i].clen);
+		if (r == 2)
+			return &thinks[i];
+		if (r == 1)
+			*part = 1;
+	}
+	return NULL;
+}
+
+/* Reasoning text: not read, only kept for events (prose_bad is silent). */
+static void
+reason(struct toolcall *tc, const char *s, size_t n)
+{
+	prose_text(tc, s, n);
+}
+
+/* A reasoning block opens: the prose before it ends. */
+static void
+begin_think(struct toolcall *tc, const struct opener *o)
+{
+	prose_break(tc);
+	/* the model writes its own blocks: what was held is its answer */
+	if (tc->undecided)
+		hold_release(tc);
+	tc->tpos = tc->pos;
+	advance(&tc->pos, o->tag, o->len);
+	tc->think = o->think;
+	tc->mode = M_THINK;
+	tc->rtext = 1;
+}
+
+/* The block ends at its closing marker th, read. */
+static void
+think_close(struct toolcall *tc, const struct think *th)
+{
+	prose_break(tc);
+	advance(&tc->pos, th->close, th->clen);
+	tc->think = NULL;
+	tc->mode = M_PROSE;
+	tc->rtext = 0;
+}
+
+/*
+ * A closing marker in prose, with no block open: prose, said. (While the
+ * stream is undecided, feed_stream takes it before prose sees it.)
+ */
+static void
+stray(struct toolcall *tc, const struct opener *o)
+{
+	char msg[80];
+
+	prose_settle(tc);
+	snprintf(msg, sizeof(msg), "%s with no reasoning open, read as prose",
+	    o->tag);
+	diag_pos(tc, DIAG_WARNING, &tc->pos, "reasoning", msg);
+	prose_text(tc, o->tag, o->len);
+}
+
+/*
+ * Bytes of a reasoning block, up to its closing marker, which may be cut
+ * by reads: its start is held as prose holds an opener's.
+ */
+static size_t
+think_chunk(struct toolcall *tc, const char *s, size_t n)
+{
+	const struct think *th = NULL;
+	const char *lt;
+	size_t i = 0, j, k;
+	int part = 1;
+
+	if (tc->nhold > 0) {
+		while (i < n && th == NULL && part) {
+			tc->hold[tc->nhold++] = s[i++];
+			th = closer_at(tc->think, tc->hold, tc->nhold, &part);
+		}
+		if (th != NULL) {
+			tc->nhold = 0;
+			think_close(tc, th);
+			return i;
+		}
+		if (part)
+			return n;
+		/* no marker: the last byte is read again, it may be a '<' */
+		k = tc->nhold - 1;
+		tc->nhold = 0;
+		reason(tc, tc->hold, k);
+		return i - 1;
+	}
+	tc->scanned += n;
+	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
+		j = (size_t)(lt - s);
+		th = closer_at(tc->think, lt, n - j, &part);
+		if (th != NULL) {
+			reason(tc, s, j);
+			think_close(tc, th);
+			return j + th->clen;
+		}
+		if (part) {
+			reason(tc, s, j);
+			memcpy(tc->hold, lt, n - j);
+			tc->nhold = n - j;
+			return n;
+		}
+		i = j + 1;
+	}
+	reason(tc, s, n);
+	return n;
+}
+
+/* The input ended inside reasoning: none of it was read for calls. */
+static void
+think_end(struct toolcall *tc)
+{
+	char msg[96];
+	size_t k;
+
+	if ((k = tc->nhold) > 0) {
+		tc->nhold = 0;
+		reason(tc, tc->hold, k);
+	}
+	snprintf(msg, sizeof(msg), "reasoning never closed: input ended "
+	    "before %s", tc->think != NULL ? tc->think->close : "</think>");
+	diag_pos(tc, DIAG_WARNING, &tc->tpos, "reasoning", msg);
+}
+
+/* What was held, gone. */
+static void
+hold_free(struct toolcall *tc)
+{
+	size_t i;
+
+	for (i = 0; i < tc->nhsegs; i++) {
+		if (!tc->hsegs[i].own)
+			continue;
+		/* the call being written still reads its arena */
+		if (tc->arenagone && tc->hsegs[i].data == tc->arena.data)
+			tc->arenagone = 0;
+		else
+			free(tc->hsegs[i].data);
+	}
+	free(tc->hsegs);
+	tc->hsegs = NULL;
+	tc->nhsegs = tc->hsegcap = 0;
+	tc->hseglen = 0;
+	buf_free(&tc->held);
+	diag_list_free(&tc->hdiags);
+	free(tc->hdat);
+	tc->hdat = NULL;
+	tc->hdbytes = 0;
+	buf_free(&tc->hraw);
+}
+
+/*
+ * Undecided: the output from the start on is held, its records, its
+ * problems and its status, since a closing marker with no opening may
+ * still come and make it reasoning. The stream decides at the first
+ * marker (or the end): hold_release writes what was held, as it would
+ * have been; hold_drop forgets it.
+ */
+/*
+ * Writes the held records from byte *done of them up to byte upto, *seg
+ * and *in saying where *done is: in which segment and how far into it
+ * (past the segments, in the records held after them).
+ */
+static void
+held_put(struct toolcall *tc, size_t *done, size_t *seg, size_t *in,
+    size_t upto)
+{
+	const struct hseg *h;
+	size_t k;
+
+	while (*done < upto && *seg < tc->nhsegs) {
+		h = &tc->hsegs[*seg];
+		k = h->len - *in < upto - *done ? h->len - *in : upto - *done;
+		put(tc, h->data + h->off + *in, k);
+		*done += k;
+		if ((*in += k) == h->len) {
+			(*seg)++;
+			*in = 0;
+		}
+	}
+	if (*done < upto) {
+		put(tc, tc->held.data + (*done - tc->hseglen), upto - *done);
+		*done = upto;
+	}
+}
+
+static void
+hold_release(struct toolcall *tc)
+{
+	struct diag_item *it;
+	size_t i, done = 0, seg = 0, in = 0;
+
+	tc->undecided = 0;
+	tc->nccarry = 0;
+	tc->sink = tc->opt.sink;
+	/* each problem after the records written before it, as it came */
+	for (i = 0; i < tc->hdiags.n; i++) {
+		it = &tc->hdiags.v[i];
+		if (tc->hdat[i] > done) {
+			held_put(tc, &done, &seg, &in, tc->hdat[i]);
+			flush(tc);
+		}
+		diag_say(tc, it->severity, it->line, it->col, it->rule,
+		    it->message);
+	}
+	held_put(tc, &done, &seg, &in, tc->hseglen + tc->held.len);
+	flush(tc);
+	hold_free(tc);
+}
+
+/*
+ * Held output past its bound (the larger of --max-size and 64 MiB, more
+ * than any model writes in one answer): written, as if no marker could
+ * come, so that memory stays bounded.
+ */
+static void
+hold_overflow(struct toolcall *tc)
+{
+	struct pos start = { 0, 1, 1, 0 };
+	char msg[160];
+
+	hold_release(tc);
+	snprintf(msg, sizeof(msg), "no reasoning marker before %zu bytes of "
+	    "output were held: the output is read as outside reasoning",
+	    tc->holdcap);
+	diag_pos(tc, DIAG_WARNING, &start, "reasoning", msg);
+}
+
+/* The position of the next byte of the stream, whatever is held. */
+static struct pos
+stream_pos(const struct toolcall *tc)
+{
+	struct pos p = tc->pos;
+
+	switch (tc->mode) {
+	case M_CALL:
+	case M_SKIP:
+	case M_RAW:
+		if (!tc->rawgone)
+			p = call_pos(tc, tc->raw.len);
+		break;
+	case M_PROSE:
+		advance(&p, (const char *)tc->u8, tc->nu8);
+		advance(&p, tc->hold, tc->nhold);
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
+/*
+ * A closing marker with no opening, in undecided output: everything
+ * before it was reasoning, a call left open in it too. The held output
+ * is forgotten (with reasoning events, the text is written as such) and
+ * the reader starts again in prose after the marker, whose last k bytes
+ * are at s, the others having been read with the bytes before.
+ */
+static void
+lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
+{
+	struct pos p = stream_pos(tc);
+	struct buf raw = tc->hraw;
+
+	advance(&p, s, k);
+	memset(&tc->hraw, 0, sizeof(tc->hraw));
+	if (tc->mode == M_CALL || tc->mode == M_SKIP)
+		tc->xspoilt = 1;
+	tc->mode = M_PROSE;
+	tc->nhold = tc->nu8 = 0;
+	buf_reset(&tc->text);
+	tc->rawgone = 0;
+	tc->status = DIAG_OK;
+	tc->ncalls = 0;
+	tc->undecided = 0;
+	tc->nccarry = 0;
+	tc->sink = tc->opt.sink;
+	hold_free(tc);
+	if (raw.len > 0) {
+		/* the marker's first bytes came with an earlier read */
+		raw.len -= clen - k < raw.len ? clen - k : raw.len;
+		tc->mode = M_THINK;
+		tc->rtext = 1;
+		reason(tc, raw.data, raw.len);
+		prose_break(tc);
+		tc->mode = M_PROSE;
+		tc->rtext = 0;
+	}
+	buf_free(&raw);
+	tc->pos = p;
+}
+
+/* The first "</" in s[i..n), or a "<" that ends s: n when none. */
+static size_t
+find_close(const char *s, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i lt = _mm_set1_epi8('<'), sl = _mm_set1_epi8('/');
+	__m128i a, b;
+	int m;
+
+	for (; i + 17 <= n; i += 16) {
+		a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		b = _mm_loadu_si128((const __m128i *)(const void *)(s + i +
+		    1));
+		m = _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, lt),
+		    _mm_cmpeq_epi8(b, sl)));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == '<' && (i + 1 == n || s[i + 1] == '/'))
+			return i;
+	return n;
+}
+
+/*
+ * Where the first closing marker ends in s (n bytes, after those of the
+ * last reads), or NONE; *clen is its length. A marker that s ends in is
+ * carried to the next look.
+ */
+static size_t
+closer_scan(struct toolcall *tc, const char *s, size_t n, size_t *clen)
+{
+	const struct think *th;
+	char both[2 * HOLD_MAX];
+	size_t nc = tc->nccarry, k, i;
+	int part;
+
+	tc->scanned += n;
+	tc->nccarry = 0;
+	if (nc > 0) {
+		/* the carried bytes begin with the marker's "<" */
+		k = n < HOLD_MAX ? n : HOLD_MAX;
+		memcpy(both, tc->ccarry, nc);
+		memcpy(both + nc, s, k);
+		if ((th = closer_at(NULL, both, nc + k, &part)) != NULL) {
+			*clen = th->clen;
+			return th->clen - nc;
+		}
+		if (part) {
+			memcpy(tc->ccarry, both, nc + k);
+			tc->nccarry = nc + k;
+			return NONE;
+		}
+	}
+	for (i = 0; (i = find_close(s, i, n)) < n; i++) {
+		if ((th = closer_at(NULL, s + i, n - i, &part)) != NULL) {
+			*clen = th->clen;
+			return i + th->clen;
+		}
+		if (part) {
+			memcpy(tc->ccarry, s + i, n - i);
+			tc->nccarry = n - i;
+			return NONE;
+		}
+	}
+	return NONE;
+}
+
+/*
+ * The stream's bytes, to the reader. While undecided, each is looked at
+ * once more, for a closing marker: anywhere, in prose or in a call's
+ * markup, it makes all before it reasoning. With reasoning events the
+ * undecided bytes are kept, to be written as reasoning then, up to the
+ * bound of what is held.
+ */
+static void
+feed_stream(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t e, k, clen = 0, room;
+
+	while (n > 0 && tc->undecided) {
+		e = closer_scan(tc, s, n, &clen);
+		k = e == NONE ? n : e > clen ? e - clen : 0;
+		if (tc->opt.events &&
+		    tc->opt.reasoning == TOOLCALL_REASON_EVENTS) {
+			room = tc->holdcap - tc->hraw.len;
+			if (k > room) {
+				buf_add(&tc->hraw, s, room);
+				process(tc, s, room);
+				if (tc->undecided)
+					hold_overflow(tc);
+				s += room;
+				n -= room;
+				break;
+			}
+			buf_add(&tc->hraw, s, k);
+		}
+		process(tc, s, k);
+		s += k;
+		n -= k;
+		/* decided in between, the marker is read as such */
+		if (e == NONE || !tc->undecided)
+			continue;
+		lone_closer(tc, s, e - k, clen);
+		s += e - k;
+		n -= e - k;
+	}
+	if (n > 0)
+		process(tc, s, n);
+}
+
 static void
 process(struct toolcall *tc, const char *s, size_t n)
 {
@@ -3205,6 +3814,9 @@ process(struct toolcall *tc, const char *s, size_t n)
 			break;
 		case M_RSKIP:
 			k = raw_skip(tc, s, n);
+			break;
+		case M_THINK:
+			k = think_chunk(tc, s, n);
 			break;
 		default:
 			k = skip_chunk(tc, s, n);
@@ -3237,6 +3849,21 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	tc->status = DIAG_OK;
 	tc->pos.line = tc->pos.col = 1;
 	tc->mode = M_PROSE;
+	tc->holdcap = tc->opt.max_size > TOOLCALL_MAX_SIZE ?
+	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
+	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
+	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
+	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
+	    tc->opt.begins == TOOLCALL_BEGINS_YES) {
+		/* the template opened reasoning: it ends at either closer */
+		tc->mode = M_THINK;
+		tc->tpos = tc->pos;
+		tc->rtext = 1;
+	} else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
+	    tc->opt.begins == TOOLCALL_BEGINS_AUTO) {
+		tc->undecided = 1;
+		tc->sink = &tc->held;
+	}
 	if ((tc->xp = XML_ParserCreate("UTF-8")) == NULL)
 		xalloc_die();
 	if (getentropy(&tc->salt, sizeof(tc->salt)) != 0)
@@ -3265,9 +3892,9 @@ toolcall_feed(struct toolcall *tc, const char *s, size_t n)
 			continue;
 		}
 		tc->started = 1;
-		process(tc, bom, tc->nbom);
+		feed_stream(tc, bom, tc->nbom);
 	}
-	process(tc, s, n);
+	feed_stream(tc, s, n);
 	return tc->trouble ? -1 : 0;
 }
 
@@ -3279,8 +3906,11 @@ toolcall_end(struct toolcall *tc)
 
 	if (!tc->started) {
 		tc->started = 1;
-		process(tc, bom, tc->nbom);
+		feed_stream(tc, bom, tc->nbom);
 	}
+	/* no marker came: what was held is the answer's */
+	if (tc->undecided)
+		hold_release(tc);
 	/* held bytes first: an error in them comes before the end */
 	while (tc->mode == M_CALL && !flush_all(tc))
 		call_stopped(tc, tc->raw.len, 0);
@@ -3307,6 +3937,9 @@ toolcall_end(struct toolcall *tc)
 		break;
 	case M_SKIP:
 		end_bad(tc, tc->rawgone ? NONE : tc->raw.len);
+		break;
+	case M_THINK:
+		think_end(tc);
 		break;
 	}
 	prose_break(tc);
@@ -3361,5 +3994,6 @@ toolcall_free(struct toolcall *tc)
 	free(tc->nodes);
 	free(tc->segs);
 	free(tc->hash);
+	hold_free(tc);
 	free(tc);
 }

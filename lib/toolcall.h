@@ -4,8 +4,10 @@
  * the prose, and writes each call as one JSON line the moment its </tool>
  * has been read (or, with events, the prose, calls and errors in order).
  * A caller may take the records in a buffer and the problems in a list
- * instead (toolcall-parse's -o report). toolcall_run (lib/toolcall_cmd.c)
- * is toolcall-parse's run over its operands.
+ * instead (toolcall-parse's -o report). A model's reasoning (<think> ...
+ * </think>) is never read for calls: reasoning says what it is done with,
+ * begins whether the output begins inside it. toolcall_run
+ * (lib/toolcall_cmd.c) is toolcall-parse's run over its operands.
  */
 #ifndef LLMKIT_TOOLCALL_H
 #define LLMKIT_TOOLCALL_H
@@ -29,7 +31,29 @@ struct toolcall_opts {
 	int	format;		/* TOOLCALL_FMT_* */
 	struct buf *sink;	/* or NULL: records go here, not to the FILE */
 	struct diag_list *diags;	/* or NULL: problems kept, not said */
+	int	reasoning;	/* TOOLCALL_REASON_* */
+	int	begins;		/* TOOLCALL_BEGINS_*: inside reasoning? */
 };
+
+/*
+ * What is done with the text of reasoning blocks: dropped, written as
+ * reasoning events (with events), or, unsafely, read for calls as prose
+ * is, the markers being prose too.
+ */
+#define TOOLCALL_REASON_SKIP	0
+#define TOOLCALL_REASON_EVENTS	1
+#define TOOLCALL_REASON_CALLS	2
+
+/*
+ * Whether the output begins inside reasoning that the chat template
+ * opened: no, only explicit blocks are reasoning (zero, as a caller
+ * that sets nothing gets it); yes, all up to the first closing marker
+ * is; auto, what comes before the first marker is held until a marker
+ * or the end says.
+ */
+#define TOOLCALL_BEGINS_NO	0
+#define TOOLCALL_BEGINS_YES	1
+#define TOOLCALL_BEGINS_AUTO	2
 
 /*
  * The markup of calls read: the seed's <tool>, a dialect of open models
@@ -64,6 +88,8 @@ struct toolcall_args {
 };
 
 int		 toolcall_format(const char *);
+int		 toolcall_reasoning(const char *);
+int		 toolcall_begins(const char *);
 int		 toolcall_run(const struct toolcall_args *, int, char *[]);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * toolcall: toolcall-parse(1)'s run over its operands, given its options
- * as a toolcall_args (toolcall_format gives a --format name's number).
+ * as a toolcall_args (toolcall_format, toolcall_reasoning and
+ * toolcall_begins give the number of a name of --format, --reasoning and
+ * --begins-in-reasoning).
  * Each operand is read as it streams and its calls written at once; with
  * --lines each line is a JSON string that holds one output, and with
  * -o report each input gives one verdict record (lib/verdict), its calls
@@ -46,6 +48,32 @@ toolcall_format(const char *name)
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
+	return -1;
+}
+
+/* The TOOLCALL_REASON_ of --reasoning's name, or -1. */
+int
+toolcall_reasoning(const char *name)
+{
+	if (strcmp(name, "skip") == 0)
+		return TOOLCALL_REASON_SKIP;
+	if (strcmp(name, "events") == 0)
+		return TOOLCALL_REASON_EVENTS;
+	if (strcmp(name, "calls") == 0)
+		return TOOLCALL_REASON_CALLS;
+	return -1;
+}
+
+/* The TOOLCALL_BEGINS_ of --begins-in-reasoning's name, or -1. */
+int
+toolcall_begins(const char *name)
+{
+	if (strcmp(name, "auto") == 0)
+		return TOOLCALL_BEGINS_AUTO;
+	if (strcmp(name, "yes") == 0)
+		return TOOLCALL_BEGINS_YES;
+	if (strcmp(name, "no") == 0)
+		return TOOLCALL_BEGINS_NO;
 	return -1;
 }
 

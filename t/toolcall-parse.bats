@@ -9,11 +9,12 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
-USAGE='usage: toolcall-parse [-hqu] [--errors=json|text] [--events] [--format NAME]
+USAGE='usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]
+                      [--errors=json|text] [--events] [--format NAME]
                       [--iteration N] [--lines] [--max-size BYTES]
                       [--no-validate] [-o none|report] [--print-prompt]
-                      [--strict] [--summary] [--thread] [--tools FILE]
-                      [FILE ...]'
+                      [--reasoning skip|events|calls] [--strict] [--summary]
+                      [--thread] [--tools FILE] [FILE ...]'
 HELP="$USAGE
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
@@ -1289,9 +1290,13 @@ rest"
 }
 
 # -------------------------------------------------------------- streaming
+#
+# Calls stream at once from output that begins outside reasoning
+# (--begins-in-reasoning no); by default they wait until the stream tells
+# (see the reasoning section at the end).
 
 @test "a consumer gets call 1 before the producer writes call 2" {
-	run -0 --separate-stderr live -- 'Let me look.
+	run -0 --separate-stderr live --begins-in-reasoning no -- 'Let me look.
 <tool><tool_name>one</tool_name></tool>' ' then <tool><tool_name>two</tool_name></tool>' '
 bye'
 	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
@@ -1299,13 +1304,13 @@ bye'
 }
 
 @test "with -u a consumer gets call 1 before the producer writes call 2" {
-	run -0 --separate-stderr live -u -- '<tool><tool_name>one</tool_name></tool>' '<tool><tool_name>two</tool_name></tool>'
+	run -0 --separate-stderr live -u --begins-in-reasoning no -- '<tool><tool_name>one</tool_name></tool>' '<tool><tool_name>two</tool_name></tool>'
 	assert_output '{"server_name":"local","tool_name":"one","arguments":{}}
 {"server_name":"local","tool_name":"two","arguments":{}}'
 }
 
 @test "with --events a consumer gets each line of text and each call at once" {
-	run -0 --separate-stderr live --events -- 'Hello
+	run -0 --separate-stderr live --events --begins-in-reasoning no -- 'Hello
 ' '<tool><tool_name>one</tool_name></tool>' ' and
 ' 'end'
 	assert_output '{"type":"text","text":"Hello\n"}
@@ -1315,7 +1320,7 @@ bye'
 }
 
 @test "a consumer gets an error at once, before the producer goes on" {
-	run -1 --separate-stderr live --events -- '<tool><tool_name>t</tool_nam></tool>' '<tool><tool_name>two</tool_name></tool>'
+	run -1 --separate-stderr live --events --begins-in-reasoning no -- '<tool><tool_name>t</tool_nam></tool>' '<tool><tool_name>two</tool_name></tool>'
 	assert_output '{"type":"error","message":"malformed tool call: mismatched tag","line":1,"column":21,"raw":"<tool><tool_name>t</tool_nam></tool>"}
 {"type":"tool_call","server_name":"local","tool_name":"two","arguments":{}}'
 }
@@ -2015,7 +2020,7 @@ $USAGE"
 }
 
 @test "dialects: each call is written the moment its closing markup arrives, through a slow pipe" {
-	run -0 --separate-stderr live --format auto -- 'Let me see.
+	run -0 --separate-stderr live --format auto --begins-in-reasoning no -- 'Let me see.
 <tool_call>
 <function=read>
 <parameter=path>
@@ -2696,4 +2701,260 @@ srv.json:5:27: warning: tool "c" of server "two" is left out: its input schema m
 	run -1 --separate-stderr toolcall-parse --tools many.json in.txt
 	assert_output '{"server_name":"local","tool_name":"t19999","arguments":{}}
 {"server_name":"local","tool_name":"t0","arguments":{}}'
+}
+
+# -------------------------------------------------------------- reasoning
+#
+# Nothing a model writes inside its reasoning is read for calls: blocks
+# of <think> and <seed:think>, and under --begins-in-reasoning yes or auto
+# what comes before a lone </think>.
+
+DRAFT='<think>\nMaybe <tool_call>\n{"name": "delete_all", "arguments": {}}\n</tool_call> but no.\n</think>\nThe answer is 4.\n'
+OPENED='Maybe <tool_call>\n{"name": "delete_all", "arguments": {}}\n</tool_call> but no.\n</think>\n<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>\n'
+TIME='{"server_name":"local","tool_name":"get_time","arguments":{}}'
+DELETE='{"server_name":"local","tool_name":"delete_all","arguments":{}}'
+
+@test "reasoning: a call drafted inside <think> is not written" {
+	printf "$DRAFT" >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto in.txt
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+@test "reasoning: a draft in each dialect's <think> and <seed:think> is not written, the call after is" {
+	for fmt in tool qwen3 invoke glm hermes auto; do
+		case $fmt in
+		tool) bad='<tool><tool_name>bad</tool_name></tool>' ok='<tool><tool_name>ok</tool_name></tool>' ;;
+		qwen3) bad='<tool_call>\n<function=bad>\n</function>\n</tool_call>' ok='<function=ok></function>' ;;
+		invoke) bad='<invoke name="bad"></invoke>' ok='<invoke name="ok"></invoke>' ;;
+		glm) bad='<tool_call>bad</tool_call>' ok='<tool_call>ok</tool_call>' ;;
+		hermes|auto) bad='<tool_call>{"name": "bad"}</tool_call>' ok='<tool_call>{"name": "ok"}</tool_call>' ;;
+		esac
+		for kind in think seed:think; do
+			printf "<$kind>$bad</$kind>\n$ok\n" >in.txt
+			run -0 --separate-stderr toolcall-parse --format "$fmt" in.txt
+			assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+			assert_equal "$stderr" ''
+		done
+	done
+}
+
+@test "reasoning: the golden outputs, calls and events, of blocks, a template's reasoning and Seed-OSS's" {
+	for name in reasoning-blocks reasoning-opened reasoning-seed; do
+		golden "$name" --format auto
+		golden "$name" --format auto --events --reasoning events
+	done
+}
+
+@test "reasoning: a lone </think>: before it is reasoning under auto and yes, calls under no, with a warning" {
+	printf "$OPENED" >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto in.txt
+	assert_output "$TIME"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr toolcall-parse --format auto --begins-in-reasoning yes in.txt
+	assert_output "$TIME"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr toolcall-parse --format auto --begins-in-reasoning no in.txt
+	assert_output "$DELETE
+$TIME"
+	assert_equal "$stderr" 'in.txt:4:1: warning: </think> with no reasoning open, read as prose'
+}
+
+@test "reasoning: under auto the errors before a lone </think> are not said and set no status" {
+	printf 'I might write <tool><tool_name>x</tool_nam></tool> or \377.\n</think>\n<tool><tool_name>ok</tool_name></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse in.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" ''
+	run -1 --separate-stderr toolcall-parse --begins-in-reasoning no in.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" 'in.txt:1:35: error: malformed tool call: mismatched tag
+in.txt:1:55: error: invalid UTF-8: byte 0xff at byte offset 54
+in.txt:2:1: warning: </think> with no reasoning open, read as prose'
+}
+
+@test "reasoning: under auto a call left open before a lone </think> is dropped with the reasoning" {
+	printf 'Use <tool_call>{"name": "rm", "arguments": {"path": \n</think>\n<tool_call>{"name": "ok"}</tool_call>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" ''
+	run -1 --separate-stderr toolcall-parse --format hermes --begins-in-reasoning no in.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" 'in.txt:1:5: error: truncated tool call: a new <tool_call> began before </tool_call>'
+}
+
+@test "reasoning: a <think> never closed hides what follows it, with a warning and status 0" {
+	printf 'Let me see. <think>\nI will <tool><tool_name>rm</tool_name></tool>' >in.txt
+	run -0 --separate-stderr toolcall-parse --events --reasoning events in.txt
+	assert_output '{"type":"text","text":"Let me see. "}
+{"type":"reasoning","text":"\n"}
+{"type":"reasoning","text":"I will <tool><tool_name>rm</tool_name></tool>"}'
+	assert_equal "$stderr" 'in.txt:1:13: warning: reasoning never closed: input ended before </think>'
+	printf '<seed:think>a' >s.txt
+	run -0 --separate-stderr toolcall-parse s.txt
+	assert_output ''
+	assert_equal "$stderr" 's.txt:1:1: warning: reasoning never closed: input ended before </seed:think>'
+	run -0 --separate-stderr toolcall-parse --begins-in-reasoning yes in.txt
+	assert_output ''
+	assert_equal "$stderr" 'in.txt:1:1: warning: reasoning never closed: input ended before </think>'
+}
+
+@test "reasoning: nested and repeated markers: the first closer ends a block, a second is prose" {
+	printf '<think>a <think> b</think> c</think>\n<tool><tool_name>t</tool_name></tool><think>x</think><think></think>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --events --reasoning events in.txt
+	assert_output '{"type":"reasoning","text":"a <think> b"}
+{"type":"text","text":" c</think>\n"}
+{"type":"tool_call","server_name":"local","tool_name":"t","arguments":{}}
+{"type":"reasoning","text":"x"}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" 'in.txt:1:29: warning: </think> with no reasoning open, read as prose'
+}
+
+@test "reasoning: the markers cut at every byte between reads give the same output" {
+	printf "$OPENED<think>a</think><seed:think>b</seed:think><tool_call>{\"name\": \"x\"}</tool_call>" >in.txt
+	toolcall-parse --format auto --events --reasoning events in.txt >want
+	trickle in.txt | toolcall-parse --format auto --events --reasoning events >got
+	cmp want got
+	assert_equal "$(wc -l <got)" 9
+}
+
+@test "reasoning: a call after </think> comes out before the producer writes more" {
+	run -0 --separate-stderr live --format auto -- '<think>
+<tool_call>{"name": "x"}</tool_call>
+</think>
+<tool_call>{"name": "a"}</tool_call>' '
+<tool_call>{"name": "b"}</tool_call>' '
+'
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}'
+	run -0 --separate-stderr live --format auto --begins-in-reasoning yes -- 'thinking
+</think>
+<tool_call>{"name": "a"}</tool_call>' '<tool_call>{"name": "b"}</tool_call>' ''
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{}}'
+}
+
+@test "reasoning: held errors, calls and text come out in their order when <think> opens a block" {
+	printf 'Hi\n<tool><tool_name>a</tool_nam></tool>\n<tool><tool_name>b</tool_name></tool>\n<think>r</think>\n<tool><tool_name>c</tool_name></tool>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --events in.txt
+	assert_output '{"type":"text","text":"Hi\n"}
+{"type":"error","message":"malformed tool call: mismatched tag","line":2,"column":21,"raw":"<tool><tool_name>a</tool_nam></tool>"}
+{"type":"text","text":"\n"}
+{"type":"tool_call","server_name":"local","tool_name":"b","arguments":{}}
+{"type":"text","text":"\n"}
+{"type":"text","text":"\n"}
+{"type":"tool_call","server_name":"local","tool_name":"c","arguments":{}}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" 'in.txt:2:21: error: malformed tool call: mismatched tag'
+}
+
+@test "reasoning: --reasoning events writes a template's reasoning as reasoning events under auto and yes" {
+	printf "$OPENED" >in.txt
+	want='{"type":"reasoning","text":"Maybe <tool_call>\n"}
+{"type":"reasoning","text":"{\"name\": \"delete_all\", \"arguments\": {}}\n"}
+{"type":"reasoning","text":"</tool_call> but no.\n"}
+{"type":"text","text":"\n"}
+{"type":"tool_call","server_name":"local","tool_name":"get_time","arguments":{}}
+{"type":"text","text":"\n"}'
+	run -0 --separate-stderr toolcall-parse --format auto --events --reasoning events in.txt
+	assert_output "$want"
+	run -0 --separate-stderr toolcall-parse --format auto --events --reasoning events --begins-in-reasoning yes in.txt
+	assert_output "$want"
+	run -0 --separate-stderr toolcall-parse --format auto --events in.txt
+	assert_output '{"type":"text","text":"\n"}
+{"type":"tool_call","server_name":"local","tool_name":"get_time","arguments":{}}
+{"type":"text","text":"\n"}'
+}
+
+@test "reasoning: invalid UTF-8 in reasoning is no error, and U+FFFD in its events" {
+	printf '<think>a\377b</think>c\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --events --reasoning events in.txt
+	assert_output '{"type":"reasoning","text":"a�b"}
+{"type":"text","text":"c\n"}'
+	assert_equal "$stderr" ''
+}
+
+@test "reasoning: --thread leaves reasoning out, and the ids count only the calls written" {
+	printf "$OPENED" >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto --thread --iteration 4 --reasoning events in.txt
+	assert_output '{"type":"tool_call","toolName":"get_time","args":{},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}'
+	assert_equal "$stderr" ''
+}
+
+@test "reasoning: --reasoning calls reads reasoning as before, drafts and markers" {
+	printf "$DRAFT" >in.txt
+	run -0 --separate-stderr toolcall-parse --format auto --reasoning calls in.txt
+	assert_output "$DELETE"
+	run -0 --separate-stderr toolcall-parse --format auto --reasoning calls --events in.txt
+	assert_output '{"type":"text","text":"<think>\n"}
+{"type":"text","text":"Maybe "}
+{"type":"tool_call","server_name":"local","tool_name":"delete_all","arguments":{}}
+{"type":"text","text":" but no.\n"}
+{"type":"text","text":"</think>\n"}
+{"type":"text","text":"The answer is 4.\n"}'
+	assert_equal "$stderr" ''
+}
+
+@test "reasoning: -o report and --lines leave reasoning out, and report its warnings" {
+	printf '%s\n' '"<think>x<tool><tool_name>rm</tool_name></tool></think><tool><tool_name>ls</tool_name></tool>"' '"a</think><tool><tool_name>ls</tool_name></tool>"' '"<think>never closed"' >in.jsonl
+	run -0 --separate-stderr toolcall-parse --lines -o report in.jsonl
+	assert_output '{"file":"in.jsonl","line":1,"valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"ls","arguments":{}}]}
+{"file":"in.jsonl","line":2,"valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"ls","arguments":{}}]}
+{"file":"in.jsonl","line":3,"valid":true,"status":0,"errors":[{"file":"in.jsonl","line":3,"column":2,"severity":"warning","rule":"reasoning","message":"reasoning never closed: input ended before </think>"}],"calls":[]}'
+	assert_equal "$stderr" 'in.jsonl:3:2: warning: reasoning never closed: input ended before </think>'
+}
+
+@test "reasoning: --errors=json names the rule of its warnings" {
+	printf 'a</think>b' >in.txt
+	run -0 --separate-stderr toolcall-parse --errors=json --begins-in-reasoning no in.txt
+	assert_equal "$stderr" '{"file":"in.txt","line":1,"column":2,"severity":"warning","rule":"reasoning","message":"</think> with no reasoning open, read as prose"}'
+}
+
+@test "reasoning: --reasoning and --begins-in-reasoning refuse other values, and calls with a begins" {
+	run -2 --separate-stderr toolcall-parse --reasoning drop
+	assert_equal "$stderr" "toolcall-parse: --reasoning must be skip, events or calls, not \"drop\"
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --begins-in-reasoning maybe
+	assert_equal "$stderr" "toolcall-parse: --begins-in-reasoning must be auto, yes or no, not \"maybe\"
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --reasoning calls --begins-in-reasoning no
+	assert_equal "$stderr" "toolcall-parse: --begins-in-reasoning goes with --reasoning skip or events: with calls, reasoning is prose
+$USAGE"
+}
+
+@test "reasoning: 50 MB of reasoning are not held, under yes and inside a block" {
+	{ head -c 50M /dev/zero; printf '</think><tool><tool_name>a</tool_name></tool>'; } >r.txt
+	read -r st kb < <(peak toolcall-parse --begins-in-reasoning yes r.txt)
+	assert_equal "$st" 0
+	assert_equal "$(cat out)" '{"server_name":"local","tool_name":"a","arguments":{}}'
+	(( kb < 60000 )) || fail "peak memory $kb KiB for 50 MB of reasoning"
+	{ printf '<think>'; head -c 50M /dev/zero; printf '</think><tool><tool_name>a</tool_name></tool>'; } >r.txt
+	read -r st kb < <(peak toolcall-parse --events --reasoning events r.txt)
+	assert_equal "$st" 0
+	assert_equal "$(tail -n 1 out)" '{"type":"tool_call","server_name":"local","tool_name":"a","arguments":{}}'
+	(( kb < 60000 )) || fail "peak memory $kb KiB for 50 MB of reasoning events"
+}
+
+@test "reasoning: under auto the held output is bounded: past 64 MiB it is written, with a warning" {
+	head -c 12M /dev/zero >z.txt
+	toolcall-parse --events --begins-in-reasoning no z.txt >want
+	read -r st kb < <(peak toolcall-parse --events z.txt)
+	assert_equal "$st" 0
+	cmp out want
+	assert_equal "$(cat err)" 'z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning'
+	(( kb < 100000 )) || fail "peak memory $kb KiB for 72 MB of events"
+}
+
+@test "reasoning: under auto --reasoning events holds the bytes to the same bound" {
+	# 70 calls of 1 MiB of layout each: small records, 70 MiB of bytes
+	call='<tool><tool_name>a</tool_name><arguments>'
+	head -c 1M /dev/zero | tr '\0' ' ' >sp
+	for i in $(seq 70); do printf '%s' "$call"; cat sp; printf '</arguments></tool>'; done >z.txt
+	printf '</think>' >>z.txt
+	read -r st kb < <(peak toolcall-parse --events --reasoning events z.txt)
+	assert_equal "$st" 0
+	assert_equal "$(uniq -c out | sed 's/^ *//')" '70 {"type":"tool_call","server_name":"local","tool_name":"a","arguments":{}}
+1 {"type":"text","text":"</think>"}'
+	assert_equal "$(cat err)" "z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning
+z.txt:1:$((70 * (41 + 1048576 + 19) + 1)): warning: </think> with no reasoning open, read as prose"
+	(( kb < 100000 )) || fail "peak memory $kb KiB for 70 MiB held"
 }

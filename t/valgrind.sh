@@ -1032,5 +1032,38 @@ closed_reader -c 'cat >/dev/null' -- sh -c \
     <"$tmp/q.txt"
 verdict 3 "llm-retry: a reader that has gone"
 
+tool=toolcall-parse
+tcd="$top/t/data/toolcall-parse"
+printf 'Draft <tool_call>{"name": "x", "arguments": {"a": [1,\n</think>\n' \
+    >"$tmp/lone.txt"
+printf '<tool><tool_name>a</tool_nam></tool> \377\n<think>r\377' \
+    >>"$tmp/lone.txt"
+printf '</think><tool_call>{"name": "ok"}</tool_call></think><seed:think>' \
+    >>"$tmp/lone.txt"
+check 0 "toolcall-parse: reasoning blocks, opened, Seed-OSS's, events" \
+    /dev/null --format auto --events --reasoning events \
+    "$tcd/reasoning-blocks.txt" "$tcd/reasoning-opened.txt" \
+    "$tcd/reasoning-seed.txt"
+check 1 "toolcall-parse: a call left open before a lone </think>" \
+    "$tmp/lone.txt" --format auto --events --reasoning events
+{ printf '<tool><tool_name>t</tool_nam></tool>\n'; cat "$tmp/calls.txt"
+    printf '<think>r</think><tool><tool_name>c</tool_name></tool>\n'; } \
+    >"$tmp/held.txt"
+check 1 "toolcall-parse: what was held written at <think>" "$tmp/held.txt" \
+    --thread -u
+check 1 "toolcall-parse: --begins-in-reasoning no, warnings" /dev/null \
+    --format auto --begins-in-reasoning no --errors=json "$tmp/lone.txt"
+check 0 "toolcall-parse: --begins-in-reasoning yes, never closed" \
+    "$tmp/calls.txt" --begins-in-reasoning yes --events \
+    --reasoning events
+{ cat "$tmp/big.txt" "$tmp/bad.txt"; printf '</think>\n'; } >"$tmp/bigthink.txt"
+check 0 "toolcall-parse: a 1 MB call held, then dropped before </think>" \
+    "$tmp/bigthink.txt" --events
+printf '"%s"\n' '<think>x</think><tool><tool_name>a</tool_name></tool>' \
+    'a</think>b<tool><tool_name>b</tool_nam></tool>' '<think>' \
+    >"$tmp/reason.jsonl"
+check 1 "toolcall-parse: reasoning in -o report --lines" /dev/null \
+    --lines -o report --summary "$tmp/reason.jsonl"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

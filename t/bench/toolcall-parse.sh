@@ -23,6 +23,14 @@
 # A toolcall-parse that does not know --format gets the row "--format: not
 # available in this build".
 #
+# Reasoning (issue 26): the same 10 MB output, which holds none, read
+# with the reasoning markers looked for but the calls written at once
+# (--begins-in-reasoning no) beside not looking for them at all
+# (--reasoning calls): the cost of the detection alone, target 5%. The
+# default (auto) also holds every call to the end of such an output, as
+# a lone </think> could still come; its row shows that cost too. Each
+# must write exactly the expected calls.
+#
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
 # expat-empty), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
 # default $LLMKIT_BENCH/data), BENCH_TC_RUNS (5), BENCH_TC_BIG_RUNS (5).
@@ -132,6 +140,26 @@ expect "toolcall-parse big.txt (one 10 MB CDATA body)" "$tmp/big.out" \
     "$d/big.jsonl"
 rm -f "$tmp/calls.out" "$tmp/big.out"
 
+# reasoning: the same calls with the markers looked for, or not
+reasoning=1
+"$tp" --reasoning calls "$d/model.txt" >"$tmp/r.out" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q "option.*--reasoning" "$tmp/err"; then
+	reasoning=0
+	echo "bench: --reasoning: not available in this build"
+else
+	[ "$st" -eq 0 ] || fail "toolcall-parse --reasoning calls model.txt" \
+	    "exits $st: $(head -n 3 "$tmp/err")"
+	expect "toolcall-parse --reasoning calls model.txt" "$tmp/r.out" \
+	    "$d/calls.jsonl"
+	"$tp" --begins-in-reasoning no "$d/model.txt" >"$tmp/r.out" \
+	    2>"$tmp/err" || fail "toolcall-parse --begins-in-reasoning no" \
+	    "model.txt exits $?: $(head -n 3 "$tmp/err")"
+	expect "toolcall-parse --begins-in-reasoning no model.txt" \
+	    "$tmp/r.out" "$d/calls.jsonl"
+fi
+rm -f "$tmp/r.out"
+
 # --tools: the same calls, to the same tools, in the same order; the
 # values may be typed otherwise, so only the count and the names are
 # compared. A build without the option says so, and the rest goes on.
@@ -235,6 +263,10 @@ while [ "$i" -lt "$runs" ]; do
 	[ "$tools" -eq 0 ] ||
 		measure model tools "$tp" --tools "$d/tools.json" "$d/model.txt"
 	measure model jq jq -c . "$d/calls.jsonl"
+	if [ "$reasoning" -eq 1 ]; then
+		measure model rcalls "$tp" --reasoning calls "$d/model.txt"
+		measure model rno "$tp" --begins-in-reasoning no "$d/model.txt"
+	fi
 	for D in $dialects; do
 		[ "$formats" -eq 1 ] || break
 		measure "$D" format "$tp" --format "$D" "$d/$D.txt"
@@ -283,9 +315,11 @@ END {
 	name["expat"] = "expat empty handlers"
 	name["jq"] = "jq -c . (JSON lines)"
 	name["tools"] = "toolcall-parse --tools"
+	name["rcalls"] = "  --reasoning calls"
+	name["rno"] = "  --begins-in-reasoning no"
 	split("model big", input, " ")
-	list["model"] = "toolcall-parse events " (tools ? "tools " : "") \
-	    "expat jq"
+	list["model"] = "toolcall-parse " (reasoning ? "rno rcalls " : "") \
+	    "events " (tools ? "tools " : "") "expat jq"
 	list["big"] = "toolcall-parse expat"
 	for (k = 1; k <= 2; k++) {
 		in_ = input[k]
@@ -354,10 +388,19 @@ END {
 	}
 	ratio("toolcall-parse --events / default mode:", m, "events",
 	    "toolcall-parse", "")
+	if (reasoning) {
+		ratio("reasoning looked for / not (--begins-in-reasoning no" \
+		    " / calls):", m, "rno", "rcalls", "target <= 1.05x")
+		ratio("default, calls held to the end / --reasoning calls:",
+		    m, "toolcall-parse", "rcalls", "")
+	} else
+		printf "  %-60s %s\n", "reasoning looked for / not:",
+		    "--reasoning: not available in this build"
 	ratio("toolcall-parse / expat empty handlers, one big call:", "big",
 	    "toolcall-parse", "expat", "")
 }
 AWK
-awk -v tools="$tools" -v formats="$formats" -v dialects="$dialects" -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" \
-    "$tmp/results" ||
+awk -v tools="$tools" -v formats="$formats" -v dialects="$dialects" \
+    -v reasoning="$reasoning" -f "$top/t/bench/stats.awk" \
+    -f "$tmp/report.awk" "$tmp/results" ||
 	fail "cannot print the results"

@@ -10,7 +10,20 @@
  * input back, calls aside; the status must say whether an error was
  * reported; --strict may only refuse more (without an error it changes
  * nothing); and the bytes the reader and expat scan stay within a few
- * times the input, however its openings repeat. Anything else aborts.
+ * times the input, however its openings repeat. All of that reads
+ * reasoning as prose (--reasoning calls), as before it was known.
+ *
+ * Reasoning, under each --begins-in-reasoning, with reasoning skipped
+ * and written as events: the pieces change nothing; every line is JSON
+ * of its kind; under no and yes the text, reasoning and error records
+ * give the input back around the calls and the markers, each call from
+ * one of the format's openers outside reasoning, and out the moment its
+ * closing markup is fed. Under skip, no call lies inside reasoning: an
+ * input cut in two, its first part's "<" taken out and "</think>" put
+ * between, gives under yes and auto the calls, diagnostics and status of
+ * its second part alone (under no); and a block of "<think>", the
+ * middle of the input with its "</think>" taken out, and "</think>"
+ * between markup-free prose and the rest, the same as no block at all.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -84,16 +97,30 @@ next(uint32_t *x)
 	return *x;
 }
 
+/* The options of a run: reasoning read as prose unless said. */
+static struct toolcall_opts
+mk(int events, int strict, int reasoning, int begins)
+{
+	struct toolcall_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.events = events;
+	o.strict = strict;
+	o.max_size = max_size;
+	o.format = format;
+	o.reasoning = reasoning;
+	o.begins = begins;
+	return o;
+}
+
 /*
  * Feeds the input in pieces: whole (seed 0), a byte at a time noting when
  * each line comes out (seed 1), or of sizes from the seed.
  */
 static void
-run(const char *in, size_t n, int events, int strict, uint32_t seed,
-    struct out *o)
+run_with(const char *in, size_t n, const struct toolcall_opts *opts,
+    uint32_t seed, struct out *o)
 {
-	struct toolcall_opts opts = { events, strict, 0, max_size, NULL,
-	    0, 0, 0, format };
 	struct toolcall *t;
 	unsigned long errors = diag_count(DIAG_ERROR);
 	unsigned long warnings = diag_count(DIAG_WARNING);
@@ -104,7 +131,7 @@ run(const char *in, size_t n, int events, int strict, uint32_t seed,
 	memset(o, 0, sizeof(*o));
 	if ((f = open_memstream(&o->s, &o->len)) == NULL)
 		abort();
-	if ((t = toolcall_new(&opts, f, "<fuzz>")) == NULL)
+	if ((t = toolcall_new(opts, f, "<fuzz>")) == NULL)
 		abort();
 	o->nfed = n + 16;
 	if (seed == 1 && (o->fed = calloc(o->nfed, sizeof(size_t))) == NULL)
@@ -145,6 +172,17 @@ run(const char *in, size_t n, int events, int strict, uint32_t seed,
 		abort();
 	if (o->len > 0 && o->s[o->len - 1] != '\n')
 		fail("output does not end with a newline", o->s, o->len);
+}
+
+/* A run that reads reasoning as prose, as the first checks want. */
+static void
+run(const char *in, size_t n, int events, int strict, uint32_t seed,
+    struct out *o)
+{
+	struct toolcall_opts opts = mk(events, strict, TOOLCALL_REASON_CALLS,
+	    TOOLCALL_BEGINS_NO);
+
+	run_with(in, n, &opts, seed, o);
 }
 
 static void
@@ -367,6 +405,61 @@ load(const char *p, size_t len, const char *in, size_t n)
 }
 
 /*
+ * Reasoning's markers: the kind of block each opens (1, 2) or ends (-1,
+ * -2). A block that the template opened (yes) is of kind 3, ended by
+ * either closer.
+ */
+static const struct marker {
+	const char	*tag;
+	size_t		 len;
+	int		 kind;
+} markers[] = {
+	{ "<think>", 7, 1 },
+	{ "<seed:think>", 12, 2 },
+	{ "</think>", 8, -1 },
+	{ "</seed:think>", 13, -2 },
+};
+
+/*
+ * Moves *cur over the markers at in[*cur] until the next record fits:
+ * the reader is outside reasoning (want 0) or inside a block (want 1),
+ * *inr being the kind of block it is in (0 none), and what follows is
+ * the text t (tlen bytes; NULL: any, or an opener of the format when
+ * call is set). Returns whether it could; want 2, over every marker
+ * that can be passed.
+ */
+static int
+align(const char *in, size_t n, size_t *cur, int *inr, int want,
+    const char *t, size_t tlen, int call)
+{
+	const struct marker *m;
+	size_t i;
+
+	for (;;) {
+		if (want < 2 && (*inr != 0) == want && (call ?
+		    opener_at(in, n, *cur) != NULL : t == NULL ||
+		    (tlen <= n - *cur && memcmp(in + *cur, t, tlen) == 0)))
+			return 1;
+		for (i = 0; i < 4; i++) {
+			m = &markers[i];
+			if (n - *cur >= m->len &&
+			    memcmp(in + *cur, m->tag, m->len) == 0)
+				break;
+		}
+		if (i == 4)
+			return 0;
+		if (*inr == 0 && m->kind > 0)
+			*inr = m->kind;
+		else if (*inr != 0 && m->kind < 0 && (*inr == 3 ||
+		    *inr == -m->kind))
+			*inr = 0;
+		else
+			return 0;
+		*cur += m->len;
+	}
+}
+
+/*
  * Checks every line of an output; in events mode also that the text and
  * error records give the input back around the calls, when the input is
  * valid UTF-8 (pos is the byte-at-a-time run, which knows where each
@@ -377,19 +470,27 @@ load(const char *p, size_t len, const char *in, size_t n)
  * with an opener and, for a dialect, ends at its closing markup, where
  * the same opener comes again, or at the end of the input. Past a small
  * --max-size, an error's raw is null and the input is no longer
- * followed.
+ * followed. With reasoning (opts not reading it as prose, reasoning
+ * events, begins no or yes) the reasoning records give back the blocks'
+ * text, the markers being in no record, and every other record lies
+ * outside the blocks; under auto the input is not followed.
  */
 static void
 check_lines(const struct out *o, const struct out *pos, const char *in,
-    size_t n)
+    size_t n, const struct toolcall_opts *opts)
 {
 	const struct opener *op;
 	const char *p, *nl, *type, *text;
 	size_t len, k = 0, cur = 0, tlen, end, cut;
-	int verbatim;
+	int verbatim, inr = 0, rs;
 	json_t *j;
 
-	verbatim = pos != NULL && utf8_valid(in, n) == n;
+	rs = opts->reasoning != TOOLCALL_REASON_CALLS;
+	if (rs && opts->begins == TOOLCALL_BEGINS_YES)
+		inr = 3;
+	/* under auto the calls held come out late: not followed then */
+	verbatim = pos != NULL && utf8_valid(in, n) == n &&
+	    !(rs && opts->begins == TOOLCALL_BEGINS_AUTO);
 	if (n >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
 		cur = 3;
 	for (p = o->s; p < o->s + o->len; p = nl + 1, k++) {
@@ -408,14 +509,15 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 			fail("type is not first", p, len);
 		type = j == NULL ? "tool_call" :
 		    json_string_value(json_object_get(j, "type"));
-		if (type != NULL && strcmp(type, "text") == 0) {
+		if (type != NULL && (strcmp(type, "text") == 0 ||
+		    (rs && strcmp(type, "reasoning") == 0))) {
 			text = json_string_value(json_object_get(j, "text"));
 			tlen = json_string_length(json_object_get(j, "text"));
 			if (json_object_size(j) != 2 || text == NULL ||
 			    tlen == 0 || memchr(text, '\n', tlen - 1) != NULL)
 				fail("a bad text record", p, len);
-			if (verbatim && (tlen > n - cur ||
-			    memcmp(in + cur, text, tlen) != 0))
+			if (verbatim && !align(in, n, &cur, &inr,
+			    type[0] == 'r', text, tlen, 0))
 				fail("text that is not the input", p, len);
 			cur += tlen;
 		} else if (type != NULL && strcmp(type, "tool_call") == 0) {
@@ -425,8 +527,8 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				json_decref(j);
 				continue;
 			}
-			if (k >= pos->nlines ||
-			    (op = opener_at(in, n, cur)) == NULL)
+			if (k >= pos->nlines || !align(in, n, &cur, &inr, 0,
+			    NULL, 0, 1) || (op = opener_at(in, n, cur)) == NULL)
 				fail("a call that does not begin with an "
 				    "opener of its format, or came late", p,
 				    len);
@@ -453,8 +555,8 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				json_decref(j);
 				continue;
 			}
-			if (verbatim && (text == NULL || tlen > n - cur ||
-			    memcmp(in + cur, text, tlen) != 0 ||
+			if (verbatim && (text == NULL || !align(in, n, &cur,
+			    &inr, 0, text, tlen, 0) ||
 			    (op = opener_at(text, tlen, 0)) == NULL))
 				fail("raw that is not the input, or not a call",
 				    p, len);
@@ -471,6 +573,9 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 			fail("an unknown type", p, len);
 		json_decref(j);
 	}
+	/* markers may end the input, and a block be left open */
+	if (verbatim)
+		align(in, n, &cur, &inr, 2, NULL, 0, 0);
 	if (verbatim && cur != n)
 		fail("records that do not cover the input", in, n);
 }
@@ -531,10 +636,149 @@ check_strict(const struct out *plain, const struct out *strict,
 		fail("--strict changed what needs no strictness", in, n);
 }
 
+/* The calls, diagnostics and status of two runs are the same. */
+static void
+check_same(const char *why, const struct out *a, const struct out *b)
+{
+	if (!same(a, b))
+		differ(why, 0, a, b);
+}
+
+/*
+ * Appends n bytes of s to the buffer at *p (*len long), or aborts: room
+ * for the input and the markers made once, as the first append asks.
+ */
+static void
+append(char **p, size_t *len, const char *s, size_t n, size_t room)
+{
+	if (*p == NULL && (*p = malloc(room + 32)) == NULL)
+		abort();
+	memcpy(*p + *len, s, n);
+	*len += n;
+}
+
+/* s without its "<": prose that can hold no markup. */
+static void
+append_plain(char **p, size_t *len, const char *s, size_t n, size_t room)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != '<')
+			append(p, len, s + i, 1, room);
+}
+
+/*
+ * Reasoning, under every --begins-in-reasoning, skipped and as events:
+ * fed whole, in pieces and a byte at a time, the same; each line of its
+ * kind; under no and yes, with events, the input given back around the
+ * calls, the blocks by reasoning records, and the calls on time.
+ */
+static void
+check_reasoning(const char *in, size_t n, uint32_t seed)
+{
+	static const int begins[] = { TOOLCALL_BEGINS_NO, TOOLCALL_BEGINS_YES,
+	    TOOLCALL_BEGINS_AUTO };
+	struct toolcall_opts o;
+	struct out whole[2], cut, bytes;
+	size_t b;
+	int ev;
+
+	for (b = 0; b < 3; b++) {
+		for (ev = 0; ev < 2; ev++) {
+			o = mk(ev, 0, ev ? TOOLCALL_REASON_EVENTS :
+			    TOOLCALL_REASON_SKIP, begins[b]);
+			run_with(in, n, &o, 0, &whole[ev]);
+			run_with(in, n, &o, seed, &cut);
+			if (!same(&whole[ev], &cut))
+				differ("pieces changed the output with "
+				    "reasoning", ev, &whole[ev], &cut);
+			out_free(&cut);
+			run_with(in, n, &o, 1, &bytes);
+			if (!same(&whole[ev], &bytes))
+				differ("1-byte pieces changed the output with "
+				    "reasoning", ev, &whole[ev], &bytes);
+			check_lines(&whole[ev], ev ? &bytes : NULL, in, n, &o);
+			out_free(&bytes);
+		}
+		/* reasoning's events change nothing else */
+		check_modes(&whole[0], &whole[1]);
+		out_free(&whole[0]);
+		out_free(&whole[1]);
+	}
+}
+
+/*
+ * Under skip, nothing in reasoning is a call. The input cut at a point
+ * of the hash, its first part A without "<" (no markup at all),
+ * A "</think>" B: under yes and auto, B's own calls, diagnostics and
+ * status, as read alone under no. And its prose P (the input's first
+ * part without "<"), the middle R without "</think>", the rest S:
+ * P "\n<think>" R "</think>" S gives, under no and auto, what P "\n" S
+ * gives under no.
+ */
+static void
+check_no_calls_in_reasoning(const char *in, size_t n, uint32_t seed)
+{
+	struct toolcall_opts yes = mk(0, 0, TOOLCALL_REASON_SKIP,
+	    TOOLCALL_BEGINS_YES), no = yes, au = yes;
+	struct out a, b;
+	char *x = NULL, *r = NULL;
+	size_t p = n > 0 ? seed % (n + 1) : 0, e = p, xl = 0, rl = 0, k;
+
+	no.begins = TOOLCALL_BEGINS_NO;
+	au.begins = TOOLCALL_BEGINS_AUTO;
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "</think>", 8, n);
+	append(&x, &xl, in + p, n - p, n);
+	run_with(in + p, n - p, &no, 0, &b);
+	run_with(x, xl, &yes, 0, &a);
+	check_same("yes: what comes before a lone </think> made a call",
+	    &b, &a);
+	out_free(&a);
+	run_with(x, xl, &au, 0, &a);
+	check_same("auto: what comes before a lone </think> made a call",
+	    &b, &a);
+	out_free(&a);
+	out_free(&b);
+
+	/* a block in the middle */
+	if (n > 0)
+		e = p + (seed >> 8) % (n - p + 1);
+	append(&r, &rl, in + p, e - p, n);
+	while ((k = find(r, 0, rl, "</think>")) != NONE) {
+		memmove(r + k, r + k + 8, rl - k - 8);
+		rl -= 8;
+	}
+	xl = 0;
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "\n", 1, n);
+	append(&x, &xl, in + e, n - e, n);
+	run_with(x, xl, &no, 0, &b);
+	xl = 0;
+	append_plain(&x, &xl, in, p, n);
+	append(&x, &xl, "\n<think>", 8, n);
+	append(&x, &xl, r, rl, n);
+	append(&x, &xl, "</think>", 8, n);
+	append(&x, &xl, in + e, n - e, n);
+	run_with(x, xl, &no, 0, &a);
+	check_same("no: a call in a block was written, or the block changed "
+	    "what is around it", &b, &a);
+	out_free(&a);
+	run_with(x, xl, &au, 0, &a);
+	check_same("auto: a call in a block was written, or the block "
+	    "changed what is around it", &b, &a);
+	out_free(&a);
+	out_free(&b);
+	free(x);
+	free(r);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data;
+	struct toolcall_opts calls;
 	struct out whole[4], cut, bytes;
 	uint32_t seed = 2166136261u;
 	size_t i;
@@ -549,6 +793,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	format = (int)((seed >> 8 & 0xff) % 6);
 	max_size = (seed >> 16 & 7) == 0 ? 16 + (seed >> 19) % 512 :
 	    TOOLCALL_MAX_SIZE;
+	calls = mk(0, 0, TOOLCALL_REASON_CALLS, TOOLCALL_BEGINS_NO);
 	for (m = 0; m < 4; m++) {
 		run(in, size, m & 1, m >> 1, 0, &whole[m]);
 		run(in, size, m & 1, m >> 1, seed, &cut);
@@ -560,10 +805,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!same(&whole[m], &bytes))
 				differ("1-byte pieces changed the output", m,
 				    &whole[m], &bytes);
-			check_lines(&whole[m], &bytes, in, size);
+			check_lines(&whole[m], &bytes, in, size, &calls);
 			out_free(&bytes);
 		} else
-			check_lines(&whole[m], NULL, in, size);
+			check_lines(&whole[m], NULL, in, size, &calls);
 	}
 	check_modes(&whole[0], &whole[1]);
 	check_modes(&whole[2], &whole[3]);
@@ -571,5 +816,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_strict(&whole[1], &whole[3], in, size);
 	for (m = 0; m < 4; m++)
 		out_free(&whole[m]);
+	check_reasoning(in, size, seed);
+	check_no_calls_in_reasoning(in, size, seed);
 	return 0;
 }

@@ -7,7 +7,10 @@
  * in default, events and strict mode, and with the tools of
  * tools-nested.json (typed and validated, plainly and as thread events),
  * for a built-in list of inputs and for every t/data/toolcall-parse/
- * *.txt (one file each).
+ * *.txt (one file each). Reasoning is never read for calls: in blocks,
+ * before a lone closing marker, under each --begins-in-reasoning and
+ * --reasoning, fed in pieces of every size and cut at every byte, and
+ * once the stream has told, each call comes out with its last byte.
  */
 #include <glob.h>
 #include <stdint.h>
@@ -45,6 +48,8 @@ enum {
 	FEED_RANDOM		/* FEED_RANDOM + k: random sizes, seed k */
 };
 #define FEED_SEEDS	5
+#define FEED_SIZE	1000		/* FEED_SIZE + k: pieces of k bytes */
+#define FEED_CUT	1000000		/* FEED_CUT + i: two, cut at byte i */
 #define READ_SIZE	65536
 
 static struct toolcall_opts
@@ -79,6 +84,15 @@ piece(int how, uint32_t *state, size_t left)
 	static const size_t range[FEED_SEEDS] = { 3, 17, 131, 4099, 9 };
 	size_t n;
 
+	if (how >= FEED_CUT) {
+		/* the state holds the first piece's size, then no more */
+		n = *state;
+		*state = UINT32_MAX;
+		return n < left ? n : left;
+	}
+	if (how >= FEED_SIZE)
+		return (size_t)(how - FEED_SIZE) < left ?
+		    (size_t)(how - FEED_SIZE) : left;
 	if (how == FEED_WHOLE)
 		return left;
 	if (how == FEED_BYTES)
@@ -105,7 +119,8 @@ run(const struct toolcall_opts *o, const char *in, size_t n, int how,
     struct run *r)
 {
 	struct toolcall *t;
-	uint32_t state = 2463534242u + (uint32_t)how * 7919u;
+	uint32_t state = how >= FEED_CUT ? (uint32_t)(how - FEED_CUT) :
+	    2463534242u + (uint32_t)how * 7919u;
 	size_t at = 0, k;
 	FILE *f;
 
@@ -144,6 +159,14 @@ how_name(int how)
 		return "1-byte pieces";
 	if (how == FEED_READS)
 		return "64 KiB pieces";
+	if (how >= FEED_CUT) {
+		snprintf(s, sizeof(s), "cut at byte %d", how - FEED_CUT);
+		return s;
+	}
+	if (how >= FEED_SIZE) {
+		snprintf(s, sizeof(s), "pieces of %d bytes", how - FEED_SIZE);
+		return s;
+	}
 	snprintf(s, sizeof(s), "random pieces, seed %d", how - FEED_RANDOM);
 	return s;
 }
@@ -1250,6 +1273,19 @@ builtin_inputs(void)
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	/* reasoning: blocks, a lone closer, markers in calls and cut */
+	ADD("reasoning blocks", "<think>\nMaybe <tool_call>\n{\"name\": \"x\"}"
+	    "\n</tool_call> no.\n</think>\nText\n<tool><tool_name>a"
+	    "</tool_name></tool><seed:think>\xff</think></seed:think>"
+	    "<invoke name=\"b\"></invoke></think>\n");
+	ADD("reasoning opened", "Draft <tool><tool_name>x</tool_name></tool>"
+	    "<tool_call>{\"name\": \"y\", \"arguments\": {\"s\": \"</think>\"}}"
+	    "</tool_call>\n</think>\n<tool><tool_name>a</tool_name><arguments>"
+	    "<c><![CDATA[<think>]]></c></arguments></tool><think>r");
+	ADD("reasoning held", "a\n<tool><tool_name>x</tool_nam></tool>\n<tool>"
+	    "<tool_name>y</tool_name></tool>\n<think></think>\n<tool_call>z"
+	    "</tool_call></think>\n");
+
 	ADD("dialects mixed", "Let me look.\n<tool_call>\n{\"name\": "
 	    "\"search_files\", \"arguments\": {\"pattern\": \"007\", "
 	    "\"exclude\": [\"a\"], \"limits\": null}}\n</tool_call>\n"
@@ -1512,11 +1548,14 @@ tools_ran(const struct run *r, const char *name, const char *mode,
 static void
 test_chunking(void)
 {
-	struct toolcall_opts modes[9];
-	static const char *const mode_names[9] = {
+	struct toolcall_opts modes[13];
+	static const char *const mode_names[13] = {
 		"default", "events", "strict", "events, strict, max 256",
 		"tools", "tools, thread", "auto", "auto, events, max 256",
-		"auto, tools, thread"
+		"auto, tools, thread", "auto, begins auto",
+		"auto, begins auto, reasoning events, events, max 256",
+		"auto, begins yes, reasoning events, events",
+		"auto, begins auto, tools, thread"
 	};
 	struct tooldefs defs = { NULL, 0, NULL };
 	struct run whole, cut;
@@ -1541,18 +1580,29 @@ test_chunking(void)
 	modes[7].format = TOOLCALL_FMT_AUTO;
 	modes[8] = modes[5];
 	modes[8].format = TOOLCALL_FMT_AUTO;
+	modes[9] = modes[6];
+	modes[9].begins = TOOLCALL_BEGINS_AUTO;
+	modes[10] = modes[7];
+	modes[10].begins = TOOLCALL_BEGINS_AUTO;
+	modes[10].reasoning = TOOLCALL_REASON_EVENTS;
+	modes[11] = opts(1, 0, 0);
+	modes[11].format = TOOLCALL_FMT_AUTO;
+	modes[11].begins = TOOLCALL_BEGINS_YES;
+	modes[11].reasoning = TOOLCALL_REASON_EVENTS;
+	modes[12] = modes[8];
+	modes[12].begins = TOOLCALL_BEGINS_AUTO;
 	builtin_inputs();
 	file_inputs();
 	unit_ok(ninputs >= 30, unit_fmt("at least 30 inputs (%zu)", ninputs));
 	for (i = 0; i < ninputs; i++)
-		for (m = 0; m < 9; m++) {
+		for (m = 0; m < 13; m++) {
 			run(&modes[m], inputs[i].data, inputs[i].len,
 			    FEED_WHOLE, &whole);
 			unit_long(whole.failed, 0, unit_fmt("%s, %s: no write "
 			    "error", inputs[i].name, mode_names[m]));
-			if (m == 4 || m == 5)
+			if (m == 4 || m == 5 || m == 12)
 				tools_ran(&whole, inputs[i].name, mode_names[m],
-				    m == 5);
+				    m != 4);
 			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
 			    how++) {
 				if (how == FEED_READS)
@@ -1817,6 +1867,539 @@ test_long_calls(void)
 	buf_free(&want);
 }
 
+/*
+ * Reasoning (<think> ... </think>, <seed:think> ... </seed:think>) is
+ * never read for calls: the exact output, diagnostics and status of each
+ * case, and the same in pieces of every size and cut at every byte, so
+ * that each marker is cut at each of its bytes.
+ */
+
+#define RS		TOOLCALL_REASON_SKIP
+#define RE		TOOLCALL_REASON_EVENTS
+#define RC		TOOLCALL_REASON_CALLS
+#define BN		TOOLCALL_BEGINS_NO
+#define BY		TOOLCALL_BEGINS_YES
+#define BA		TOOLCALL_BEGINS_AUTO
+#define EV_REASON(s)	"{\"type\":\"reasoning\",\"text\":\"" s "\"}\n"
+#define UNCLOSED(lc, m)	FILE_NAME ":" lc ": warning: reasoning never " \
+			"closed: input ended before " m "\n"
+#define STRAY(lc, m)	FILE_NAME ":" lc ": warning: " m " with no " \
+			"reasoning open, read as prose\n"
+
+static struct toolcall_opts
+ropts(int events, int reasoning, int begins, int format)
+{
+	struct toolcall_opts o = opts(events, 0, 0);
+
+	o.reasoning = reasoning;
+	o.begins = begins;
+	o.format = format;
+	return o;
+}
+
+/* Whether two runs gave the same, without a word. */
+static int
+alike(const struct run *a, const struct run *b)
+{
+	return a->outlen == b->outlen && memcmp(a->out, b->out,
+	    a->outlen) == 0 && strcmp(a->err, b->err) == 0 &&
+	    a->status == b->status && a->failed == b->failed;
+}
+
+/*
+ * want, and the same in pieces of every size from 1 byte to the whole,
+ * and in two pieces cut at every byte.
+ */
+static void
+want_all(const struct toolcall_opts *o, const char *in, const char *out,
+    const char *err, int status, const char *what)
+{
+	struct run whole, r;
+	size_t n = strlen(in), k;
+	int how, ok = 1;
+
+	want(o, in, out, err, status, what);
+	run(o, in, n, FEED_WHOLE, &whole);
+	for (k = 0; ok && k <= 2 * n; k++) {
+		how = k < n ? FEED_SIZE + (int)k + 1 : FEED_CUT + (int)(k - n);
+		run(o, in, n, how, &r);
+		if (!alike(&whole, &r)) {
+			same(&whole, &r, unit_fmt("%s: whole = %s", what,
+			    how_name(how)));
+			ok = 0;
+		}
+		run_free(&r);
+	}
+	if (ok)
+		unit_ok(1, unit_fmt("%s: the same in pieces of every size "
+		    "and cut at every byte", what));
+	run_free(&whole);
+}
+
+/*
+ * Fed a byte at a time, line k of the output comes out once at[k]
+ * bytes have been fed (strlen(in) + 1: at the end).
+ */
+static void
+want_at(const struct toolcall_opts *o, const char *in, const size_t *at,
+    size_t nat, const char *what)
+{
+	struct toolcall *t;
+	char *out = NULL;
+	size_t len = 0, n = strlen(in), i, k = 0, seen = 0;
+	int ok = 1;
+	FILE *f;
+
+	if ((f = open_memstream(&out, &len)) == NULL)
+		unit_bail("open_memstream");
+	unit_capture_begin();
+	if ((t = toolcall_new(o, f, FILE_NAME)) == NULL)
+		unit_bail("toolcall_new");
+	for (i = 0; i <= n; i++) {
+		if (i < n)
+			toolcall_feed(t, in + i, 1);
+		else
+			toolcall_end(t);
+		fflush(f);
+		for (; seen < len; seen++)
+			if (out[seen] == '\n' && (k >= nat || at[k++] != i + 1))
+				ok = 0;
+	}
+	toolcall_free(t);
+	fclose(f);
+	unit_capture_end();
+	unit_ok(ok && k == nat, what);
+	free(out);
+}
+
+/* The offset just past the first needle in in, from the offset from on. */
+static size_t
+past(const char *in, const char *needle, size_t from)
+{
+	const char *p = strstr(in + from, needle);
+
+	if (p == NULL)
+		unit_bail(needle);
+	return (size_t)(p - in) + strlen(needle);
+}
+
+/* A call of each format, to tool "bad" or to tool "ok". */
+static const struct {
+	int		 format;
+	const char	*bad, *ok, *okline;
+} fcalls[] = {
+	{ TOOLCALL_FMT_TOOL, "<tool><tool_name>bad</tool_name></tool>",
+	    "<tool><tool_name>ok</tool_name></tool>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_QWEN3, "<tool_call>\n<function=bad>\n<parameter=a>\n"
+	    "1\n</parameter>\n</function>\n</tool_call>",
+	    "<function=ok></function>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_QWEN3, "<seed:tool_call><function=bad></function>"
+	    "</seed:tool_call>", "<seed:tool_call><function=ok></function>"
+	    "</seed:tool_call>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_INVOKE, "<invoke name=\"bad\"></invoke>",
+	    "<invoke name=\"ok\"><parameter name=\"a\">1</parameter>"
+	    "</invoke>", CALL("ok", "{\"a\":\"1\"}") },
+	{ TOOLCALL_FMT_GLM, "<tool_call>bad</tool_call>",
+	    "<tool_call>ok\n<arg_key>a</arg_key><arg_value>1</arg_value>"
+	    "</tool_call>", CALL("ok", "{\"a\":\"1\"}") },
+	{ TOOLCALL_FMT_HERMES, "<tool_call>{\"name\": \"bad\"}</tool_call>",
+	    "<tool_call>{\"name\": \"ok\", \"arguments\": {\"a\": 1}}"
+	    "</tool_call>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_AUTO, "<tool_call>{\"name\": \"bad\"}</tool_call>"
+	    "<invoke name=\"bad\"></invoke><tool><tool_name>bad</tool_name>"
+	    "</tool><tool_call>bad</tool_call>", "<tool_call>\n<function=ok>"
+	    "</function>\n</tool_call>", CALL("ok", "{}") },
+	/* cut short and left open: nothing of it is an error either */
+	{ TOOLCALL_FMT_TOOL, "<tool><tool_name>bad</tool_n",
+	    "<tool><tool_name>ok</tool_name></tool>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_HERMES, "<tool_call>{\"name\": \"bad\", <tool_call>",
+	    "<tool_call>{\"name\": \"ok\"}</tool_call>", CALL("ok", "{}") },
+};
+#define NFCALLS		(sizeof(fcalls) / sizeof(fcalls[0]))
+
+static void
+test_reason_blocks(void)
+{
+	static const char *const kinds[][2] = {
+		{ "<think>", "</think>" }, { "<seed:think>", "</seed:think>" }
+	};
+	static const int begins[] = { BN, BA, BY };
+	struct toolcall_opts o;
+	struct buf in = BUF_INIT, want_out = BUF_INIT;
+	size_t i, k, b;
+
+	for (i = 0; i < NFCALLS; i++)
+		for (k = 0; k < 2; k++)
+			for (b = 0; b < 3; b++) {
+				o = ropts(0, RS, begins[b], fcalls[i].format);
+				buf_reset(&in);
+				buf_adds(&in, kinds[k][0]);
+				buf_adds(&in, "\nLet me try ");
+				buf_adds(&in, fcalls[i].bad);
+				buf_adds(&in, " but no.\n");
+				buf_adds(&in, kinds[k][1]);
+				buf_adds(&in, "\n");
+				buf_adds(&in, fcalls[i].ok);
+				buf_adds(&in, "\n");
+				want_all(&o, buf_cstr(&in), fcalls[i].okline,
+				    "", DIAG_OK, unit_fmt("format %d, %s, "
+				    "begins %d: the call in the block is not "
+				    "read, the one after is", fcalls[i].format,
+				    kinds[k][0], begins[b]));
+			}
+	/* what was dropped, read as before: the drafts are calls */
+	for (i = 0; i < 7; i++) {
+		o = ropts(0, RC, BN, fcalls[i].format);
+		buf_reset(&in);
+		buf_adds(&in, "<think>");
+		buf_adds(&in, fcalls[i].bad);
+		buf_adds(&in, "</think>\n");
+		buf_adds(&in, fcalls[i].ok);
+		buf_reset(&want_out);
+		if (i == 6)
+			buf_adds(&want_out, CALL("bad", "{}") CALL("bad", "{}")
+			    CALL("bad", "{}") CALL("bad", "{}"));
+		else if (i == 1)
+			buf_adds(&want_out, CALL("bad", "{\"a\":\"1\"}"));
+		else
+			buf_adds(&want_out, CALL("bad", "{}"));
+		buf_adds(&want_out, fcalls[i].okline);
+		want_all(&o, buf_cstr(&in), buf_cstr(&want_out), "", DIAG_OK,
+		    unit_fmt("format %d, --reasoning calls: the draft is a "
+		    "call, as before", fcalls[i].format));
+	}
+	buf_free(&in);
+	buf_free(&want_out);
+}
+
+/*
+ * The output begins inside reasoning that the template opened: only a
+ * lone closing marker appears. yes and auto drop what comes before it,
+ * a call left open there too; no reads it, and warns of the marker.
+ */
+static void
+test_reason_opened(void)
+{
+	static const char *const closers[] = { "</think>", "</seed:think>" };
+	struct toolcall_opts o;
+	struct buf in = BUF_INIT, want_out = BUF_INIT, err = BUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < NFCALLS; i++)
+		for (k = 0; k < 2; k++) {
+			buf_reset(&in);
+			buf_adds(&in, "I could call ");
+			buf_adds(&in, fcalls[i].bad);
+			buf_adds(&in, "\n");
+			buf_adds(&in, closers[k]);
+			buf_adds(&in, "\n\n");
+			buf_adds(&in, fcalls[i].ok);
+			o = ropts(0, RS, BY, fcalls[i].format);
+			want_all(&o, buf_cstr(&in), fcalls[i].okline, "",
+			    DIAG_OK, unit_fmt("format %d, lone %s, yes: what "
+			    "comes before is reasoning", fcalls[i].format,
+			    closers[k]));
+			o.begins = BA;
+			want_all(&o, buf_cstr(&in), fcalls[i].okline, "",
+			    DIAG_OK, unit_fmt("format %d, lone %s, auto: what "
+			    "was held is dropped", fcalls[i].format,
+			    closers[k]));
+		}
+	/* no: the draft is a call, the marker prose, with a warning */
+	o = ropts(0, RS, BN, TOOLCALL_FMT_AUTO);
+	want_all(&o, "I could call <tool_call>{\"name\": \"bad\"}</tool_call>"
+	    "\n</think>\n<tool_call>ok</tool_call>",
+	    CALL("bad", "{}") CALL("ok", "{}"), STRAY("2:1", "</think>"),
+	    DIAG_OK, "lone </think>, no: the calls before it are written");
+	want_all(&o, "a </seed:think> b", "", STRAY("1:3", "</seed:think>"),
+	    DIAG_OK, "lone </seed:think>, no: a warning");
+	/* a call left open by the reasoning, its error not said */
+	o = ropts(0, RS, BA, TOOLCALL_FMT_AUTO);
+	want_all(&o, "Use <tool_call>{\"name\": \"bad\", \"x\": [1,\n"
+	    "</think>\n<tool_call>{\"name\": \"ok\"}</tool_call>\n",
+	    CALL("ok", "{}"), "", DIAG_OK, "auto: a call left open in the "
+	    "reasoning is dropped with it");
+	want_all(&o, "<tool><tool_name>bad</tool_name><arguments><a></b>"
+	    "</arguments></tool>\xff</think><tool><tool_name>ok</tool_name>"
+	    "</tool>", CALL("ok", "{}"), "", DIAG_OK, "auto: the errors "
+	    "before a lone </think> are dropped, and their status");
+	/* the marker inside what was read as a call ends the reasoning */
+	o = ropts(0, RS, BA, TOOLCALL_FMT_HERMES);
+	want_all(&o, "<tool_call>{\"name\": \"bad\", \"arguments\": {\"x\": "
+	    "\"</think>\"}}</tool_call>\n<tool_call>{\"name\": \"ok\"}"
+	    "</tool_call>\n",
+	    CALL("ok", "{}"), "", DIAG_OK, "auto: a lone </think> in a "
+	    "hermes string ends the reasoning too");
+	o.begins = BN;
+	want_all(&o, "<tool_call>{\"name\": \"bad\", \"arguments\": {\"x\": "
+	    "\"</think>\"}}</tool_call>\n<tool_call>{\"name\": \"ok\"}"
+	    "</tool_call>\n",
+	    CALL("bad", "{\"x\":\"</think>\"}") CALL("ok", "{}"), "", DIAG_OK,
+	    "no: </think> in a call is its content");
+	/* positions go on past the reasoning dropped */
+	o = ropts(0, RS, BA, TOOLCALL_FMT_TOOL);
+	want_all(&o, "ab\n\xc3\xa9</think>\xc3\xa9<tool><tool_name>t"
+	    "</tool_nam></tool>", "", FILE_NAME ":2:31: error: malformed "
+	    "tool call: mismatched tag\n", DIAG_INVALID, "auto: positions "
+	    "count the reasoning dropped");
+	o.begins = BY;
+	want_all(&o, "ab\n\xc3\xa9</think>\xc3\xa9<tool><tool_name>t"
+	    "</tool_nam></tool>", "", FILE_NAME ":2:31: error: malformed "
+	    "tool call: mismatched tag\n", DIAG_INVALID, "yes: positions "
+	    "count the reasoning dropped");
+	/* yes: with no closing marker, all of it; either closes it */
+	want_all(&o, "<tool><tool_name>bad</tool_name></tool>\n", "",
+	    UNCLOSED("1:1", "</think>"), DIAG_OK, "yes: no closing marker, "
+	    "all of it is reasoning");
+	want_all(&o, "a</seed:think><tool><tool_name>ok</tool_name></tool>",
+	    CALL("ok", "{}"), "", DIAG_OK, "yes: </seed:think> ends it too");
+	want_all(&o, "\xef\xbb\xbf</think>x<tool><tool_name>t</tool_nam>"
+	    "</tool>", "", FILE_NAME ":1:30: error: malformed tool call: "
+	    "mismatched tag\n", DIAG_INVALID, "yes: a byte order mark is "
+	    "neither reasoning nor a column");
+	buf_free(&in);
+	buf_free(&want_out);
+	buf_free(&err);
+}
+
+/*
+ * Under auto, what comes before the first marker is held: a <think>
+ * in prose, or the end, writes it in its order, errors included; a
+ * <think> inside a call is its content and tells nothing.
+ */
+static void
+test_reason_held(void)
+{
+	struct toolcall_opts o = ropts(1, RS, BA, TOOLCALL_FMT_TOOL);
+	const char *held = "Hi\n<tool><tool_name>a</tool_nam></tool>\n"
+	    "<tool><tool_name>b</tool_name></tool> & \xff\n";
+	const char *events = EV_TEXT("Hi\\n") "{\"type\":\"error\","
+	    "\"message\":\"malformed tool call: mismatched tag\",\"line\":2,"
+	    "\"column\":21,\"raw\":\"<tool><tool_name>a</tool_nam></tool>\"}\n"
+	    EV_TEXT("\\n") EV_CALL("b", "{}") EV_TEXT(" & \xef\xbf\xbd\\n");
+	const char *errs = FILE_NAME ":2:21: error: malformed tool call: "
+	    "mismatched tag\n" FILE_NAME ":3:41: error: invalid UTF-8: byte "
+	    "0xff at byte offset 80\n";
+	struct buf in = BUF_INIT, out = BUF_INIT;
+
+	want_all(&o, held, events, errs, DIAG_INVALID, "auto, events: held "
+	    "to the end, written in order");
+	buf_adds(&in, held);
+	buf_adds(&in, "<think>r</think><tool><tool_name>c</tool_name></tool>");
+	buf_adds(&out, events);
+	buf_adds(&out, EV_CALL("c", "{}"));
+	want_all(&o, buf_cstr(&in), buf_cstr(&out), errs, DIAG_INVALID,
+	    "auto, events: <think> writes what was held, in order");
+	buf_reset(&in);
+	buf_adds(&in, held);
+	buf_adds(&in, "</think>\n<tool><tool_name>c</tool_name></tool>");
+	want_all(&o, buf_cstr(&in), EV_TEXT("\\n") EV_CALL("c", "{}"), "",
+	    DIAG_OK, "auto, events: a lone </think> drops what was held");
+	o.reasoning = RE;
+	buf_reset(&out);
+	buf_adds(&out, EV_REASON("Hi\\n") EV_REASON("<tool><tool_name>a"
+	    "</tool_nam></tool>\\n") EV_REASON("<tool><tool_name>b"
+	    "</tool_name></tool> & \xef\xbf\xbd\\n") EV_TEXT("\\n")
+	    EV_CALL("c", "{}"));
+	want_all(&o, buf_cstr(&in), buf_cstr(&out), "", DIAG_OK,
+	    "auto, reasoning events: what was held is written as reasoning");
+	o.begins = BY;
+	want_all(&o, buf_cstr(&in), buf_cstr(&out), "", DIAG_OK,
+	    "yes, reasoning events: the same");
+	o.begins = BA;
+	want_all(&o, "</think>x", EV_TEXT("x"), "", DIAG_OK,
+	    "auto, reasoning events: no empty reasoning");
+
+	/* a <think> inside a call is content: still undecided after it */
+	o = ropts(0, RS, BA, TOOLCALL_FMT_TOOL);
+	want_all(&o, "<tool><tool_name>a</tool_name><arguments><x><![CDATA["
+	    "<think>]]></x></arguments></tool>\n</think>\n<tool><tool_name>b"
+	    "</tool_name></tool>", CALL("b", "{}"), "", DIAG_OK,
+	    "auto: <think> inside a call tells nothing");
+	want_all(&o, "<tool><tool_name>a</tool_name><arguments><x><![CDATA["
+	    "<think>]]></x></arguments></tool>", CALL("a",
+	    "{\"x\":\"<think>\"}"), "", DIAG_OK, "auto: <think> inside a "
+	    "call is its content");
+	/* thread: the ids count the calls written */
+	o.thread = 1;
+	o.iteration = 2;
+	want_all(&o, "<tool><tool_name>a</tool_name></tool><tool>x</tool>"
+	    "</think><tool><tool_name>b</tool_name></tool>",
+	    "{\"type\":\"tool_call\",\"toolName\":\"b\",\"args\":{},"
+	    "\"toolCallId\":\"call-2-1\",\"iteration\":2,\"serverName\":"
+	    "\"local\"}\n", "", DIAG_OK, "auto, thread: the dropped calls "
+	    "and errors take no id");
+	o.reasoning = RE;
+	want_all(&o, "<think>r</think><tool><tool_name>b</tool_name></tool>",
+	    "{\"type\":\"tool_call\",\"toolName\":\"b\",\"args\":{},"
+	    "\"toolCallId\":\"call-2-1\",\"iteration\":2,\"serverName\":"
+	    "\"local\"}\n", "", DIAG_OK, "thread: no reasoning in it");
+	buf_free(&in);
+	buf_free(&out);
+}
+
+/*
+ * Under auto, a large value is held where the call's reader put it, not
+ * copied: written in its order with what comes around it, the same as
+ * under no, and dropped with the rest before a lone </think>.
+ */
+static void
+test_reason_large(void)
+{
+	struct toolcall_opts no = ropts(1, RS, BN, TOOLCALL_FMT_AUTO);
+	struct toolcall_opts au = ropts(1, RS, BA, TOOLCALL_FMT_AUTO);
+	struct buf in = BUF_INIT, big = BUF_INIT;
+	struct run a, b;
+	const char *tail[] = { "", "<think>r</think><tool><tool_name>z"
+	    "</tool_name></tool>" };
+	size_t i, k, body = 0;
+	int how;
+
+	repeat(&big, "\xc3\xa9\"x", (3 << 20) / 4);
+	for (k = 0; k < 2; k++) {
+		buf_reset(&in);
+		buf_adds(&in, "a\n<tool><tool_name>one</tool_name><arguments>"
+		    "<c><![CDATA[");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "]]></c><d>");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "</d></arguments></tool>\n<tool><tool_name>x"
+		    "</tool_nam></tool><tool_call>two\n<arg_key>k</arg_key>"
+		    "<arg_value>");
+		buf_add(&in, big.data, big.len);
+		buf_adds(&in, "</arg_value></tool_call> & \xff\n");
+		body = in.len;
+		buf_adds(&in, tail[k]);
+		for (i = 0; i < 2; i++) {
+			au.events = no.events = (int)i;
+			how = i == 0 ? FEED_WHOLE : FEED_RANDOM + 3;
+			run(&no, in.data, in.len, how, &a);
+			run(&au, in.data, in.len, how, &b);
+			same(&a, &b, unit_fmt("auto, %s, 3 MiB values, %s: "
+			    "written as under no", i ? "events" : "calls",
+			    k ? "then <think>" : "to the end"));
+			unit_ok(lines(b.out, b.outlen) >= 2, unit_fmt("auto, "
+			    "3 MiB values: %zu lines written",
+			    lines(b.out, b.outlen)));
+			run_free(&a);
+			run_free(&b);
+		}
+	}
+	in.len = body;
+	buf_adds(&in, "</think><tool><tool_name>y</tool_name></tool>");
+	run(&au, in.data, in.len, FEED_READS, &b);
+	unit_mem(b.out, b.outlen, EV_CALL("y", "{}"), "auto, 3 MiB values "
+	    "held before a lone </think>: dropped");
+	unit_str(b.err, "", "auto, 3 MiB values dropped: nothing said");
+	run_free(&b);
+	buf_free(&in);
+	buf_free(&big);
+}
+
+/* Blocks repeated, nested, left open; their text with events. */
+static void
+test_reason_shapes(void)
+{
+	struct toolcall_opts o = ropts(0, RS, BA, TOOLCALL_FMT_TOOL);
+	struct toolcall_opts e = ropts(1, RE, BA, TOOLCALL_FMT_TOOL);
+	struct toolcall_opts c = ropts(1, RC, BN, TOOLCALL_FMT_TOOL);
+
+	want_all(&o, "<think>a<think>b</think>c</think>d<tool><tool_name>ok"
+	    "</tool_name></tool>", CALL("ok", "{}"), STRAY("1:26",
+	    "</think>"), DIAG_OK, "nested: the first </think> ends it");
+	want_all(&e, "<think>a<think>b</think>c</think>d", EV_REASON("a"
+	    "<think>b") EV_TEXT("c</think>d"), STRAY("1:26", "</think>"),
+	    DIAG_OK, "nested, events: the second <think> is reasoning");
+	want_all(&o, "<think>x</think><tool><tool_name>a</tool_name></tool>"
+	    "<think><tool><tool_name>bad</tool_name></tool></think><tool>"
+	    "<tool_name>b</tool_name></tool><think>y</think>",
+	    CALL("a", "{}") CALL("b", "{}"), "", DIAG_OK,
+	    "repeated blocks between calls");
+	want_all(&o, "<seed:think>a</think><tool><tool_name>bad</tool_name>"
+	    "</tool></seed:think><tool><tool_name>ok</tool_name></tool>",
+	    CALL("ok", "{}"), "", DIAG_OK, "a block ends at its own kind's "
+	    "marker");
+	want_all(&o, "<think>a</seed:think><tool><tool_name>bad</tool_name>"
+	    "</tool>", "", UNCLOSED("1:1", "</think>"), DIAG_OK,
+	    "<think> is not ended by </seed:think>");
+	want_all(&o, "a <seed:think>\nb <tool><tool_name>bad</tool_name>"
+	    "</tool>", "", UNCLOSED("1:3", "</seed:think>"), DIAG_OK,
+	    "left open: nothing in it is read, a warning at its opening");
+	want_all(&e, "a <think>b\nc", EV_TEXT("a ") EV_REASON("b\\n")
+	    EV_REASON("c"), UNCLOSED("1:3", "</think>"), DIAG_OK,
+	    "left open, events: its text is reasoning");
+	want_all(&e, "<think></think><think>\n</think>",
+	    EV_REASON("\\n"), "", DIAG_OK, "events: no empty reasoning");
+	want_all(&e, "<think>\xc3\xa9 \xff \xed\xa0\x80 \xe2\x82</think>\n",
+	    EV_REASON("\xc3\xa9 \xef\xbf\xbd \xef\xbf\xbd \xef\xbf\xbd")
+	    EV_TEXT("\\n"), "", DIAG_OK, "reasoning is not read: its invalid "
+	    "UTF-8 is no error, and U+FFFD with events");
+	want_all(&o, "<think", "", "", DIAG_OK, "half a marker at the end "
+	    "is prose");
+	want_all(&o, "<think>a</think", "", UNCLOSED("1:1", "</think>"),
+	    DIAG_OK, "half a closer at the end is reasoning");
+	want_all(&o, "<thinking><tool><tool_name>ok</tool_name></tool>"
+	    "</thinking>", CALL("ok", "{}"), "", DIAG_OK,
+	    "<thinking> is not a marker");
+	want_all(&o, "x</think<tool><tool_name>ok</tool_name></tool>",
+	    CALL("ok", "{}"), "", DIAG_OK, "half a closer is no closer");
+	/* --reasoning calls: the markers are prose, as before */
+	want_all(&c, "<think>a<tool><tool_name>t</tool_name></tool></think>",
+	    EV_TEXT("<think>a") EV_CALL("t", "{}") EV_TEXT("</think>"), "",
+	    DIAG_OK, "--reasoning calls: markers are text, drafts calls");
+	c.begins = BA;
+	want_all(&c, "a</think>", EV_TEXT("a</think>"), "", DIAG_OK,
+	    "--reasoning calls: no begins, no warning");
+}
+
+/*
+ * Once the stream has told, a call comes out the moment its closing
+ * markup is fed; under auto, before that, at the end.
+ */
+static void
+test_reason_stream(void)
+{
+	struct toolcall_opts o = ropts(0, RS, BA, TOOLCALL_FMT_AUTO);
+	const char *in;
+	size_t at[3];
+
+	in = "<think>x <tool_call>bad</tool_call></think>\n<tool_call>{"
+	    "\"name\": \"a\"}</tool_call> then <invoke name=\"b\"></invoke>";
+	at[0] = past(in, "</tool_call> then", 0) - 5;
+	at[1] = strlen(in);
+	want_at(&o, in, at, 2, "auto, after <think>...</think>: each call "
+	    "at once");
+	in = "r <tool_call>bad</tool_call></think>\n<tool_call>{\"name\": "
+	    "\"a\"}</tool_call> <tool><tool_name>b</tool_name></tool> .";
+	at[0] = past(in, "</tool_call> <tool>", 0) - 7;
+	at[1] = past(in, "</tool>", 0);
+	want_at(&o, in, at, 2, "auto, after a lone </think>: each call at "
+	    "once");
+	o.begins = BY;
+	want_at(&o, in, at, 2, "yes, after </think>: each call at once");
+	o.begins = BN;
+	in = "<tool_call>{\"name\": \"a\"}</tool_call> x";
+	at[0] = past(in, "</tool_call>", 0);
+	want_at(&o, in, at, 1, "no: a call at once");
+	o.begins = BA;
+	at[0] = strlen(in) + 1;
+	want_at(&o, in, at, 1, "auto, no marker: the call at the end");
+	in = "<tool_call>{\"name\": \"a\"}</tool_call> <think>";
+	at[0] = strlen(in);
+	want_at(&o, in, at, 1, "auto: the held call with the <think>");
+}
+
+static void
+test_reasoning(void)
+{
+	test_reason_blocks();
+	test_reason_opened();
+	test_reason_held();
+	test_reason_shapes();
+	test_reason_stream();
+	test_reason_large();
+}
+
 int
 main(void)
 {
@@ -1837,5 +2420,6 @@ main(void)
 	test_repeats();
 	test_long_calls();
 	test_chunking();
+	test_reasoning();
 	return unit_done();
 }
