@@ -124,7 +124,7 @@ check_example(const struct tooldefs *defs, const struct tooldef *d)
 	size_t len = 0, nd = strlen(d->name);
 	FILE *f;
 
-	tooldefs_prompt(&one, &p);
+	tooldefs_prompt(&one, TOOLDEFS_TOOL, &p);
 	buf_adds(&head, "\nExample:\n\n<tool>\n<server_name>local</server_name>"
 	    "\n<tool_name>");
 	if (nd > 0 && (strchr(" \t\r\n", d->name[0]) != NULL ||
@@ -208,8 +208,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a name that is not found as itself",
 			    defs.v[i].name, n);
 	}
-	tooldefs_prompt(&defs, &p);
-	tooldefs_prompt(&defs, &again);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &p);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &again);
 	if (p.len != again.len || memcmp(p.data, again.data, p.len) != 0)
 		fail("two prompts of the same definitions differ", p.data,
 		    p.len);

@@ -211,7 +211,7 @@ test_validate(void)
 	    0, "a relative $ref resolves against the definition file");
 	unit_long(valid(&defs, "move_to", "{\"to\": {\"x\": 1}}"), 1,
 	    "a relative $ref: the other file's required applies");
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n"
 	    "- to (object, required)\n  - x (number, required)\n"
 	    "  - y (number, required)\n") != NULL &&
@@ -324,16 +324,16 @@ test_prompt_exact(void)
 	char err[1024];
 
 	golden_rules(&want);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_bytes(b.data, b.len, want.data, want.len,
 	    "no tools: the rules alone");
 	load(&defs, DIR "tools-openai-chat.json", err, sizeof(err));
 	buf_reset(&b);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	buf_adds(&want, tools);
 	unit_bytes(b.data, b.len, want.data, want.len,
 	    "the prompt of tools-openai-chat.json, byte for byte");
-	tooldefs_prompt(&defs, &again);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &again);
 	unit_bytes(again.data, again.len, b.data, b.len,
 	    "the same definitions give the same bytes");
 	tooldefs_free(&defs);
@@ -356,7 +356,7 @@ tool_part(const char *schema, struct buf *out)
 	if (load(&defs, path, err, sizeof(err)) != 0)
 		printf("# %s\n", err);
 	unlink(path);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	buf_reset(out);
 	if (b.data != NULL && (at = strstr(b.data, "Parameters")) != NULL)
 		buf_add(out, at, b.len - (size_t)(at - b.data));
@@ -674,7 +674,7 @@ test_left_out(void)
 	put(dir, "pt.json", "{\"properties\": {\"y\": {\"type\": "
 	    "\"string\"}}}");
 	buf_reset(&b);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n- p (object)\n"
 	    "  - x (number)\n") != NULL, "the prompt follows a $ref to the "
 	    "document the compilation read, not to the file again");
