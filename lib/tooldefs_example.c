@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "ecmare.h"
 #include "jsonw.h"
 #include "tooldefs.h"
 #include "tooldefs_int.h"
@@ -91,13 +92,317 @@ static const struct {
 	{ "uuid",		"123e4567-e89b-12d3-a456-426614174000" },
 };
 
+/* ---- a string that matches a pattern ---- */
+
+/* The longest string made from a pattern, and the deepest group. */
+#define PATTERN_TEXT	256
+#define PATTERN_NEST	64
+
+/* A pattern being read: its text, where the reader is, how deep. */
+struct pat {
+	const char	*s;
+	size_t		 n, i;
+	int		 depth;
+};
+
+static int	pat_alt(struct pat *, struct buf *);
+
+/* The end of the escape, class or group at p->i (on its first byte). */
+static size_t
+pat_skip_one(const struct pat *p, size_t i)
+{
+	int depth = 0, cls = 0;
+
+	for (; i < p->n; i++) {
+		if (p->s[i] == '\\') {
+			i++;
+			if (depth == 0 && !cls)
+				return i + 1;
+			continue;
+		}
+		if (cls) {
+			if (p->s[i] == ']')
+				cls = 0;
+			if (!cls && depth == 0)
+				return i + 1;
+			continue;
+		}
+		if (p->s[i] == '[')
+			cls = 1;
+		else if (p->s[i] == '(')
+			depth++;
+		else if (p->s[i] == ')' && --depth <= 0)
+			return i + 1;
+		else if (depth == 0)
+			return i + 1;
+	}
+	return p->n;
+}
+
+/* Whether character class item set (its text, [a, b)) holds c. */
+static int
+class_has(const char *s, size_t a, size_t b, char c)
+{
+	size_t i;
+	char lo;
+
+	for (i = a; i < b; i++) {
+		if (s[i] == '\\' && i + 1 < b) {
+			i++;
+			if ((s[i] == 'd' && c >= '0' && c <= '9') ||
+			    (s[i] == 'w' && (c == '_' || (c >= '0' &&
+			    c <= '9') || ((c | 0x20) >= 'a' &&
+			    (c | 0x20) <= 'z'))) ||
+			    (s[i] == 's' && c == ' ') || s[i] == c)
+				return 1;
+			/* \D, \W, \S and the rest: taken to hold c */
+			if (strchr("DWSbBcxu", s[i]) != NULL)
+				return 1;
+			continue;
+		}
+		lo = s[i];
+		if (i + 2 < b && s[i + 1] == '-' && s[i + 2] != '\\') {
+			if (c >= lo && c <= s[i + 2])
+				return 1;
+			i += 2;
+		} else if (lo == c)
+			return 1;
+	}
+	return 0;
+}
+
+/* One character of the class at p->i ("[" read): -1 when none is found. */
+static int
+pat_class(struct pat *p, struct buf *b)
+{
+	static const char tries[] = "a0_ x-Z.";
+	size_t a, e;
+	const char *t;
+	int neg;
+
+	if ((neg = p->i < p->n && p->s[p->i] == '^'))
+		p->i++;
+	a = p->i;
+	for (e = a; e < p->n && p->s[e] != ']'; e++)
+		if (p->s[e] == '\\')
+			e++;
+	if (e >= p->n)
+		return -1;
+	p->i = e + 1;
+	if (!neg && e == a)
+		return -1;	/* [] matches nothing */
+	if (neg) {
+		for (t = tries; *t != '\0'; t++)
+			if (!class_has(p->s, a, e, *t)) {
+				buf_addc(b, *t);
+				return 0;
+			}
+		return -1;
+	}
+	if (p->s[a] == '\\' && a + 1 < e) {
+		switch (p->s[a + 1]) {
+		case 'd':	buf_addc(b, '0'); return 0;
+		case 'w':	buf_addc(b, 'a'); return 0;
+		case 's':	buf_addc(b, ' '); return 0;
+		case 'n':	buf_addc(b, '\n'); return 0;
+		case 't':	buf_addc(b, '\t'); return 0;
+		}
+		if (strchr("DWSbBcxu0123456789", p->s[a + 1]) != NULL)
+			return -1;
+		buf_addc(b, p->s[a + 1]);
+		return 0;
+	}
+	/* a character of more than one byte: all of it */
+	buf_addc(b, p->s[a]);
+	for (a++; a < e && ((unsigned char)p->s[a] & 0xC0) == 0x80; a++)
+		buf_addc(b, p->s[a]);
+	return 0;
+}
+
+/* The atom at p->i, made once into b: 1 when it is none (an anchor). */
+static int
+pat_atom(struct pat *p, struct buf *b)
+{
+	char c = p->s[p->i++];
+	int r;
+
+	switch (c) {
+	case '^':
+	case '$':
+		return 1;
+	case '.':
+		buf_addc(b, 'a');
+		return 0;
+	case '[':
+		return pat_class(p, b);
+	case '(':
+		if (p->i < p->n && p->s[p->i] == '?') {
+			if (p->i + 1 < p->n && p->s[p->i + 1] == ':')
+				p->i += 2;
+			else if (p->i + 1 < p->n && p->s[p->i + 1] == '<' &&
+			    p->i + 2 < p->n && p->s[p->i + 2] != '=' &&
+			    p->s[p->i + 2] != '!') {
+				/* a named group: its name skipped */
+				while (p->i < p->n && p->s[p->i] != '>')
+					p->i++;
+				p->i++;
+			} else {
+				/* a lookaround makes nothing */
+				p->i = pat_skip_one(p, p->i - 1);
+				return 1;
+			}
+		}
+		if (++p->depth > PATTERN_NEST)
+			return -1;
+		r = pat_alt(p, b);
+		p->depth--;
+		if (r < 0 || p->i >= p->n || p->s[p->i] != ')')
+			return -1;
+		p->i++;
+		return 0;
+	case '\\':
+		if (p->i >= p->n)
+			return -1;
+		c = p->s[p->i++];
+		switch (c) {
+		case 'd':	buf_addc(b, '0'); return 0;
+		case 'D':	buf_addc(b, 'a'); return 0;
+		case 'w':	buf_addc(b, 'a'); return 0;
+		case 'W':	buf_addc(b, '-'); return 0;
+		case 's':	buf_addc(b, ' '); return 0;
+		case 'S':	buf_addc(b, 'a'); return 0;
+		case 'n':	buf_addc(b, '\n'); return 0;
+		case 't':	buf_addc(b, '\t'); return 0;
+		case 'b':
+		case 'B':	return 1;
+		}
+		if (strchr("cxukpP0123456789", c) != NULL)
+			return -1;
+		buf_addc(b, c);
+		return 0;
+	case '*':
+	case '+':
+	case '?':
+	case '{':
+	case '|':
+	case ')':
+		return -1;
+	}
+	/* a character of more than one byte: all of it */
+	buf_addc(b, c);
+	for (; p->i < p->n && ((unsigned char)p->s[p->i] & 0xC0) == 0x80;
+	    p->i++)
+		buf_addc(b, p->s[p->i]);
+	return 0;
+}
+
+/*
+ * The quantifier at p->i: how many times the atom before it is made, the
+ * fewest it allows; 1 when there is none, -1 when it cannot be read.
+ */
+static long
+pat_times(struct pat *p)
+{
+	long lo = 1;
+	char *end;
+
+	if (p->i >= p->n)
+		return 1;
+	switch (p->s[p->i]) {
+	case '?':
+	case '*':
+		lo = 0;
+		p->i++;
+		break;
+	case '+':
+		p->i++;
+		break;
+	case '{':
+		if (p->i + 1 >= p->n || p->s[p->i + 1] < '0' ||
+		    p->s[p->i + 1] > '9')
+			return 1;	/* a literal brace */
+		lo = strtol(p->s + p->i + 1, &end, 10);
+		while (end < p->s + p->n && *end != '}')
+			end++;
+		if (end >= p->s + p->n || lo > PATTERN_TEXT)
+			return -1;
+		p->i = (size_t)(end - p->s) + 1;
+		break;
+	default:
+		return 1;
+	}
+	if (p->i < p->n && p->s[p->i] == '?')
+		p->i++;
+	return lo;
+}
+
+/*
+ * The first alternative of the alternation at p->i, into b, the others
+ * passed over; p->i is left on the ')' that ends a group, or at the end.
+ */
+static int
+pat_alt(struct pat *p, struct buf *b)
+{
+	struct buf one = BUF_INIT;
+	long k, t;
+	int r = 0;
+
+	while (p->i < p->n && p->s[p->i] != '|' && p->s[p->i] != ')') {
+		buf_reset(&one);
+		if ((r = pat_atom(p, &one)) < 0)
+			break;
+		if ((t = pat_times(p)) < 0) {
+			r = -1;
+			break;
+		}
+		/* an anchor or a lookaround makes nothing, however often */
+		for (k = 0; r == 0 && k < t; k++) {
+			if (b->len + one.len > PATTERN_TEXT) {
+				r = -1;
+				break;
+			}
+			buf_add(b, one.data, one.len);
+		}
+		if (r < 0)
+			break;
+		r = 0;
+	}
+	while (r >= 0 && p->i < p->n && p->s[p->i] == '|')
+		for (p->i++; p->i < p->n && p->s[p->i] != '|' &&
+		    p->s[p->i] != ')'; )
+			p->i = pat_skip_one(p, p->i);
+	buf_free(&one);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * A string that pattern re (its text pat, n bytes) matches, into t: its
+ * fewest repetitions and first alternatives, the first character of a
+ * class; checked by re itself. -1 when the pattern uses what this does
+ * not make (back references, \u escapes) or makes too long a string.
+ */
+static int
+pat_string(const struct ecmare *re, const char *pat, size_t n, struct buf *t)
+{
+	struct pat p = { pat, n, 0, 0 };
+
+	buf_reset(t);
+	if (pat_alt(&p, t) != 0 || p.i != n)
+		return -1;
+	return ecmare_search(re, t->data != NULL ? t->data : "", t->len) == 1 ?
+	    0 : -1;
+}
+
 static json_t *
 gen_string(struct walk *w, const json_t *s)
 {
 	const char *f = json_string_value(tooldefs_kw(w, s, K_FORMAT));
 	json_int_t min = json_integer_value(tooldefs_kw(w, s, K_MINLENGTH));
 	const json_t *maxv = tooldefs_kw(w, s, K_MAXLENGTH);
-	struct buf t = BUF_INIT;
+	const json_t *pat = tooldefs_kw(w, s, K_PATTERN);
+	struct buf t = BUF_INIT, m = BUF_INIT;
+	struct ecmare *re;
+	char err[256];
 	json_t *v;
 	size_t i;
 
@@ -113,8 +418,20 @@ gen_string(struct walk *w, const json_t *s)
 	if (json_is_integer(maxv) && json_integer_value(maxv) >= 0 &&
 	    (json_int_t)t.len > json_integer_value(maxv))
 		t.len = (size_t)json_integer_value(maxv);
-	v = json_stringn(t.data, t.len);
+	/* a pattern the placeholder does not match makes one that it does */
+	if (json_is_string(pat) && (re = ecmare_compile(json_string_value(pat),
+	    json_string_length(pat), err, sizeof(err))) != NULL) {
+		if (ecmare_search(re, t.data, t.len) != 1 &&
+		    pat_string(re, json_string_value(pat),
+		    json_string_length(pat), &m) == 0) {
+			buf_reset(&t);
+			buf_add(&t, m.data, m.len);
+		}
+		ecmare_free(re);
+	}
+	v = json_stringn(t.data != NULL ? t.data : "", t.len);
 	buf_free(&t);
+	buf_free(&m);
 	return v;
 }
 

@@ -48,7 +48,7 @@ static const char *const kwname[NKW] = {
 	"type", "enum", "const", "default", "description", "items",
 	"prefixItems", "anyOf", "oneOf", "properties", "format",
 	"minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum",
-	"exclusiveMaximum", "minItems", "examples"
+	"exclusiveMaximum", "minItems", "examples", "pattern"
 };
 
 /* The node of schema object s, made when it is new. */
