@@ -1040,6 +1040,37 @@ py_text(struct buf *b, const json_t *v, int depth)
 	return 0;
 }
 
+/*
+ * Whether v can be written as XML's text: none of its strings holds a
+ * character XML 1.0 forbids (C0 controls but tab, newline, CR), nor a CR,
+ * which an XML reader reads as a newline, in CDATA too. A value shared in
+ * several places is walked in each: v is no larger than the budget.
+ */
+static int
+xml_holds(const json_t *v)
+{
+	const char *k, *s;
+	json_t *m;
+	size_t i, n;
+
+	if (json_is_string(v)) {
+		s = json_string_value(v);
+		n = json_string_length(v);
+		for (i = 0; i < n; i++)
+			if ((unsigned char)s[i] < 0x20 && s[i] != '\t' &&
+			    s[i] != '\n')
+				return 0;
+	} else if (json_is_array(v)) {
+		json_array_foreach((json_t *)v, i, m)
+			if (!xml_holds(m))
+				return 0;
+	} else if (json_is_object(v))
+		json_object_foreach((json_t *)v, k, m)
+			if (!xml_holds(m))
+				return 0;
+	return 1;
+}
+
 void
 tooldefs_write_tool(struct buf *b, const struct markup *m, const char *name,
     const json_t *args)
@@ -1052,7 +1083,7 @@ tooldefs_write_tool(struct buf *b, const struct markup *m, const char *name,
 	buf_adds(b, "</tool_name>\n<arguments>\n");
 	if (json_is_object(args))
 		json_object_foreach((json_t *)args, k, v)
-			if (tooldefs_fault(m, k, 1) == NULL)
+			if (tooldefs_fault(m, k, 1) == NULL && xml_holds(v))
 				xml_value(b, k, v, 2);
 	buf_adds(b, "</arguments>\n</tool>\n");
 }

@@ -458,6 +458,15 @@ test_prompt_examples(void)
 		    "  <a>x &lt; y &amp;&amp; z</a>\n"
 		    "  <b><![CDATA[a]]]]><![CDATA[>b\nc]]></b>\n"
 		    "  <c><![CDATA[ pad]]></c>\n  <d></d>\n" CALL_TAIL },
+		{ "a string XML cannot hold (a CR, a control character) "
+		    "leaves its parameter out",
+		    "{\"properties\": {\"a\": {\"default\": \"x\\ry\"}, "
+		    "\"b\": {\"default\": [\"\\u0001\"]}, \"c\": "
+		    "{\"default\": \"tab\\tand\\nline\"}}}",
+		    "Parameters:\n- a (any, default \"x\\ry\")\n"
+		    "- b (any, default [\"\\u0001\"])\n"
+		    "- c (any, default \"tab\\tand\\nline\")\n" CALL_HEAD
+		    "  <c><![CDATA[tab\tand\nline]]></c>\n" CALL_TAIL },
 		{ "bounds and formats",
 		    "{\"properties\": {\"i\": {\"type\": \"integer\", "
 		    "\"minimum\": 5}, \"j\": {\"type\": \"integer\", "
