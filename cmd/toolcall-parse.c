@@ -194,7 +194,9 @@ main(int argc, char *argv[])
 	if (ntools > 0)
 		a.opts.tools = &defs;
 	if (print_prompt) {
-		tooldefs_prompt(&defs, &prompt);
+		/* auto reads every markup: it is taught the kit's own */
+		tooldefs_prompt(&defs, a.opts.format == TOOLCALL_FMT_AUTO ?
+		    TOOLCALL_FMT_TOOL : a.opts.format, &prompt);
 		fwrite(prompt.data, 1, prompt.len, stdout);
 		buf_free(&prompt);
 		tooldefs_free(&defs);

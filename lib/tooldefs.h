@@ -60,13 +60,30 @@ const struct tooldef *tooldefs_find(const struct tooldefs *,
 /* The names of all the tools, in the order given: "a, b, c". */
 void		 tooldefs_names(const struct tooldefs *, struct buf *);
 /*
- * The system prompt that teaches seed 003's format for these tools, with
- * one example call per tool made from its schema: the same definitions
- * always give the same bytes. It grows with the schemas, no faster: a
- * schema used in several places, or in itself, is described once under a
- * name; it reads no file (tooldefs_prompt.c).
+ * The markups a prompt can teach, numbered as toolcall-parse's --format
+ * numbers the ones it reads (TOOLCALL_FMT_ of lib/toolcall.h): seed
+ * 003's <tool>, each dialect of lib/tcdialect by its enum tcd_dialect,
+ * and, after them, the pythonic calls of lib/pylit.
  */
-void		 tooldefs_prompt(const struct tooldefs *, struct buf *);
+#define TOOLDEFS_TOOL		0
+#define TOOLDEFS_PYTHONIC	10	/* TCD_NDIALECTS + 1 */
+#define TOOLDEFS_NMARKUPS	11
+
+/*
+ * The system prompt that teaches markup (TOOLDEFS_TOOL, a TCD_ dialect
+ * or TOOLDEFS_PYTHONIC) for these tools: how a call is written in it,
+ * the rules of its values, each tool's parameters, and one example call
+ * per tool made from its schema. The same definitions always give the
+ * same bytes. It grows with the schemas, no faster: a schema used in
+ * several places, or in itself, is described once under a name; it
+ * reads no file (tooldefs_prompt.c). A tool whose name the markup cannot
+ * hold is left out, with a warning. 0, or -1 for a markup it does not
+ * know (nothing written).
+ */
+int		 tooldefs_prompt(const struct tooldefs *, int markup,
+		    struct buf *);
+/* The name --format gives markup ("tool", "qwen3", ...), or NULL. */
+const char	*tooldefs_markup_name(int markup);
 void		 tooldefs_free(struct tooldefs *);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * tooldefs_int: what the parts of the prompt share and no caller of
  * tooldefs.h sees: the walk of one tool's schema, its nodes and their
- * views. tooldefs_prompt.c walks the schema and writes the description;
- * tooldefs_example.c makes and writes the example call.
+ * views; and the table of the markups a prompt teaches.
+ * tooldefs_prompt.c walks the schema, writes the description and holds
+ * the table; tooldefs_example.c makes the example call and writes it in
+ * each markup.
  */
 #ifndef LLMKIT_TOOLDEFS_INT_H
 #define LLMKIT_TOOLDEFS_INT_H
@@ -31,7 +33,7 @@ enum kwi {
 	K_TYPE, K_ENUM, K_CONST, K_DEFAULT, K_DESCRIPTION, K_ITEMS,
 	K_PREFIXITEMS, K_ANYOF, K_ONEOF, K_PROPERTIES, K_FORMAT,
 	K_MINLENGTH, K_MAXLENGTH, K_MINIMUM, K_EXCLUSIVEMINIMUM, K_MAXIMUM,
-	K_EXCLUSIVEMAXIMUM, K_MINITEMS, K_EXAMPLES, NKW
+	K_EXCLUSIVEMAXIMUM, K_MINITEMS, K_EXAMPLES, K_PATTERN, NKW
 };
 
 /* The states of a value worked out once. */
@@ -108,8 +110,61 @@ const json_t	*tooldefs_branches(struct walk *, const json_t *);
 void		 tooldefs_props(struct walk *, const json_t *,
 		    struct props *);
 void		 tooldefs_props_free(struct props *);
+
+/* How a raw-text dialect lays out the newlines around a value. */
+enum layout {
+	LAYOUT_RAW,		/* none: the value is read as it is */
+	LAYOUT_ALWAYS,		/* one on each side, always */
+	LAYOUT_NEEDED		/* one on each side, when the value needs */
+};
+
+/*
+ * A markup the prompt teaches, as one entry of the table: the name
+ * --format gives it, the rules that begin its prompt, why a tool's name
+ * (or, with key, a parameter's) cannot be written in it (NULL when it
+ * can), and the writer of a call in it. A writer that is shared reads
+ * the strings it puts between the parts of a call from the entry: open,
+ * the name, mid, the arguments, close; in the dialects of raw-text
+ * values each parameter as kopen, its name, kmid, its value, kclose.
+ * Adding a markup is an entry, and a writer where none fits.
+ */
+struct markup {
+	const char	*name;
+	const char	*rules;
+	const char	*(*fault)(const struct markup *, const char *, int);
+	void		(*write)(struct buf *, const struct markup *,
+			    const char *, const json_t *);
+	const char	*open, *mid, *close;
+	const char	*kopen, *kmid, *kclose;
+	enum layout	 layout;
+	int		 quoted;	/* names in " or ' (an attribute) */
+	int		 jsonname;	/* the name a JSON string */
+	const char *const *markups;	/* what a raw value cannot hold */
+};
+
+const char	*tooldefs_fault(const struct markup *, const char *, int);
+const char	*tooldefs_fault_tool(const struct markup *, const char *, int);
+const char	*tooldefs_fault_raw(const struct markup *, const char *, int);
+const char	*tooldefs_fault_harmony(const struct markup *, const char *,
+		    int);
+const char	*tooldefs_fault_deepseek(const struct markup *, const char *,
+		    int);
+const char	*tooldefs_fault_mistral(const struct markup *, const char *,
+		    int);
+const char	*tooldefs_fault_kimi(const struct markup *, const char *, int);
+const char	*tooldefs_fault_python(const struct markup *, const char *,
+		    int);
+void		 tooldefs_write_tool(struct buf *, const struct markup *,
+		    const char *, const json_t *);
+void		 tooldefs_write_raw(struct buf *, const struct markup *,
+		    const char *, const json_t *);
+void		 tooldefs_write_json(struct buf *, const struct markup *,
+		    const char *, const json_t *);
+void		 tooldefs_write_python(struct buf *, const struct markup *,
+		    const char *, const json_t *);
+
 void		 tooldefs_xml_text(struct buf *, const char *, size_t);
 void		 tooldefs_example(struct buf *, struct walk *,
-		    const struct tooldef *);
+		    const struct tooldef *, const struct markup *);
 
 #endif

@@ -1,7 +1,10 @@
 /*
- * tooldefs_prompt: the system prompt that teaches seed 003's format for a
- * set of tools, with each tool's parameters and one example call made
- * from its schema (tooldefs_example.c).
+ * tooldefs_prompt: the system prompt that teaches a markup of tool calls
+ * (seed 003's format, an open model's dialect, or pythonic calls) for a
+ * set of tools: the rules of the markup, each tool's parameters, and one
+ * example call made from its schema (tooldefs_example.c). The rules and
+ * the writer of each markup are an entry of the table at the end; the
+ * description of the parameters is the same in every markup.
  *
  * A schema is read as a view of its own keywords, those of the "$ref" it
  * names and those of its allOf, as if they were one schema: the first
@@ -24,7 +27,9 @@
 
 #include "buf.h"
 #include "jsonw.h"
+#include "diag.h"
 #include "jsschema.h"
+#include "tcdialect.h"
 #include "tooldefs.h"
 #include "tooldefs_int.h"
 #include "xalloc.h"
@@ -43,7 +48,7 @@ static const char *const kwname[NKW] = {
 	"type", "enum", "const", "default", "description", "items",
 	"prefixItems", "anyOf", "oneOf", "properties", "format",
 	"minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum",
-	"exclusiveMaximum", "minItems", "examples"
+	"exclusiveMaximum", "minItems", "examples", "pattern"
 };
 
 /* The node of schema object s, made when it is new. */
@@ -861,7 +866,10 @@ describe(struct buf *b, struct walk *w)
 
 /* ---- the prompt ---- */
 
-static const char rules[] =
+_Static_assert(TOOLDEFS_PYTHONIC == TCD_NDIALECTS + 1,
+    "the pythonic calls follow the dialects");
+
+static const char rules_tool[] =
 "You can call the tools described below. To call one, write a <tool>\n"
 "element in your answer, in this form:\n"
 "\n"
@@ -898,6 +906,344 @@ static const char rules[] =
 "   <range><start>1</start><end>9</end></range>. An array of objects\n"
 "   repeats that element, one per object.\n";
 
+/* DeepSeek's markup: its bars are U+FF5C, its low lines U+2581. */
+#define BAR		"\xef\xbd\x9c"
+#define LOW		"\xe2\x96\x81"
+#define DS_CALLS_BEGIN	"<" BAR "tool" LOW "calls" LOW "begin" BAR ">"
+#define DS_CALLS_END	"<" BAR "tool" LOW "calls" LOW "end" BAR ">"
+#define DS_BEGIN	"<" BAR "tool" LOW "call" LOW "begin" BAR ">"
+#define DS_SEP		"<" BAR "tool" LOW "sep" BAR ">"
+#define DS_END		"<" BAR "tool" LOW "call" LOW "end" BAR ">"
+
+static const char rules_qwen3[] =
+"You can call the tools described below. To call one, write a <tool_call>\n"
+"element in your answer, in this form:\n"
+"\n"
+"<tool_call>\n"
+"<function=TOOL_NAME>\n"
+"<parameter=PARAMETER_NAME>\n"
+"VALUE\n"
+"</parameter>\n"
+"</function>\n"
+"</tool_call>\n"
+"\n"
+"Each call is run as soon as its </tool_call> has been written. The\n"
+"rules:\n"
+"\n"
+"1. Begin a call with <tool_call> exactly: lowercase, with no attributes\n"
+"   and no spaces. Every <tool_call> you write is a call, in a code block\n"
+"   too: never write one as an illustration.\n"
+"2. After <function= comes the name of a tool below, exactly as it is\n"
+"   written there, then >.\n"
+"3. Give each parameter in a <parameter=NAME> element of its own, NAME\n"
+"   being the parameter's name. Give every required parameter; leave out\n"
+"   the optional ones you do not need.\n"
+"4. Write a string value raw, exactly as it is: no entities, no CDATA, no\n"
+"   quotes, no escapes. So a && b < c is written a && b < c. It may span\n"
+"   lines: the newline after <parameter=NAME> and the one before\n"
+"   </parameter> are layout, and every other character is the value's.\n"
+"5. Write a value of any other type as JSON: 3, 1.5, true, false, null,\n"
+"   an array as [\"a.txt\", \"b.txt\"] and an object as\n"
+"   {\"start\": 1, \"end\": 9}.\n"
+"6. A value cannot hold the markup of a call: <tool_call>, <function=,\n"
+"   <parameter= or their closing tags.\n"
+"7. To call several tools, write one <tool_call> after another.\n";
+
+static const char rules_invoke[] =
+"You can call the tools described below. To call them, write a\n"
+"<minimax:tool_call> element in your answer that holds one <invoke>\n"
+"element for each call, in this form:\n"
+"\n"
+"<minimax:tool_call>\n"
+"<invoke name=\"TOOL_NAME\">\n"
+"<parameter name=\"PARAMETER_NAME\">VALUE</parameter>\n"
+"</invoke>\n"
+"</minimax:tool_call>\n"
+"\n"
+"Each call is run as soon as its </invoke> has been written. The rules:\n"
+"\n"
+"1. Begin a call with <invoke name= exactly: lowercase, with one space.\n"
+"   Every <invoke> you write is a call, in a code block too: never write\n"
+"   one as an illustration.\n"
+"2. The name attribute of <invoke> is the name of a tool below, exactly\n"
+"   as it is written there, in double quotes (in single quotes when it\n"
+"   holds a double quote).\n"
+"3. Give each parameter in a <parameter name=\"NAME\"> element of its own,\n"
+"   NAME being the parameter's name, quoted so. Give every required\n"
+"   parameter; leave out the optional ones you do not need.\n"
+"4. Write a string value raw, exactly as it is: no entities, no CDATA, no\n"
+"   quotes, no escapes. So a && b < c is written a && b < c. It may span\n"
+"   lines: a newline right after <parameter name=\"NAME\"> and one right\n"
+"   before </parameter> are layout, and every other character is the\n"
+"   value's.\n"
+"5. Write a value of any other type as JSON: 3, 1.5, true, false, null,\n"
+"   an array as [\"a.txt\", \"b.txt\"] and an object as\n"
+"   {\"start\": 1, \"end\": 9}.\n"
+"6. A value cannot hold the markup of a call: <invoke, <parameter or\n"
+"   their closing tags.\n"
+"7. To call several tools, write one <invoke> after another, in one\n"
+"   <minimax:tool_call>.\n";
+
+static const char rules_glm[] =
+"You can call the tools described below. To call one, write a <tool_call>\n"
+"element in your answer, in this form:\n"
+"\n"
+"<tool_call>TOOL_NAME\n"
+"<arg_key>PARAMETER_NAME</arg_key>\n"
+"<arg_value>VALUE</arg_value>\n"
+"</tool_call>\n"
+"\n"
+"Each call is run as soon as its </tool_call> has been written. The\n"
+"rules:\n"
+"\n"
+"1. Begin a call with <tool_call> exactly: lowercase, with no attributes\n"
+"   and no spaces. Every <tool_call> you write is a call, in a code block\n"
+"   too: never write one as an illustration.\n"
+"2. Right after <tool_call> comes the name of a tool below, exactly as it\n"
+"   is written there, then a newline.\n"
+"3. Give each parameter as a pair: its name in <arg_key>, then its value\n"
+"   in <arg_value>. Give every required parameter; leave out the optional\n"
+"   ones you do not need. A call without parameters is the name alone:\n"
+"   <tool_call>TOOL_NAME</tool_call>.\n"
+"4. Write a string value raw, exactly as it is: no entities, no CDATA, no\n"
+"   quotes, no escapes. So a && b < c is written a && b < c. It may span\n"
+"   lines: all that is between <arg_value> and </arg_value> is the value,\n"
+"   white space too.\n"
+"5. Write a value of any other type as JSON: 3, 1.5, true, false, null,\n"
+"   an array as [\"a.txt\", \"b.txt\"] and an object as\n"
+"   {\"start\": 1, \"end\": 9}.\n"
+"6. A value cannot hold the markup of a call: <tool_call>, <arg_key>,\n"
+"   <arg_value> or their closing tags.\n"
+"7. To call several tools, write one <tool_call> after another.\n";
+
+static const char rules_hermes[] =
+"You can call the tools described below. To call one, write a <tool_call>\n"
+"element in your answer that holds a JSON object, in this form:\n"
+"\n"
+"<tool_call>\n"
+"{\"name\": \"TOOL_NAME\", \"arguments\": {\"PARAMETER_NAME\": VALUE}}\n"
+"</tool_call>\n"
+"\n"
+"Each call is run as soon as its </tool_call> has been written. The\n"
+"rules:\n"
+"\n"
+"1. Begin a call with <tool_call> exactly: lowercase, with no attributes\n"
+"   and no spaces. Every <tool_call> you write is a call, in a code block\n"
+"   too: never write one as an illustration.\n"
+"2. \"name\" is the name of a tool below, exactly as it is written there.\n"
+"3. \"arguments\" is an object with one member for each parameter, named\n"
+"   after it. Give every required parameter; leave out the optional ones\n"
+"   you do not need.\n"
+"4. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"5. To call several tools, write one <tool_call> after another.\n";
+
+static const char rules_harmony[] =
+"You can call the tools described below. To call one, write a message to\n"
+"it on the commentary channel, in this form:\n"
+"\n"
+"<|channel|>commentary to=functions.TOOL_NAME "
+"<|constrain|>json<|message|>{\"PARAMETER_NAME\": VALUE}<|call|>\n"
+"\n"
+"The call is run as soon as its <|call|> has been written. The rules:\n"
+"\n"
+"1. The recipient, after to=, is functions. and the name of a tool below,\n"
+"   exactly as it is written there.\n"
+"2. The message is a JSON object with one member for each parameter,\n"
+"   named after it. Give every required parameter; leave out the optional\n"
+"   ones you do not need.\n"
+"3. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"4. <|call|> ends your turn: make one call at a time, and the next, if\n"
+"   you need one, once the result of the last has come back.\n";
+
+static const char rules_deepseek[] =
+"You can call the tools described below. To call them, write the calls in\n"
+"your answer between " DS_CALLS_BEGIN " and " DS_CALLS_END ", each in\n"
+"this form:\n"
+"\n"
+DS_CALLS_BEGIN DS_BEGIN "TOOL_NAME" DS_SEP "{\"PARAMETER_NAME\": VALUE}"
+DS_END DS_CALLS_END "\n"
+"\n"
+"Each call is run as soon as its " DS_END " has been written. The\n"
+"rules:\n"
+"\n"
+"1. Write the markup exactly as it is shown, with its full-width bars "
+BAR "\n"
+"   and the " LOW " between its words.\n"
+"2. Between " DS_BEGIN " and " DS_SEP " comes the name of a tool\n"
+"   below, exactly as it is written there.\n"
+"3. After " DS_SEP " comes a JSON object with one member for each\n"
+"   parameter, named after it. Give every required parameter; leave out\n"
+"   the optional ones you do not need.\n"
+"4. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"5. To call several tools, write one " DS_BEGIN " ...\n"
+"   " DS_END " after another, all between one " DS_CALLS_BEGIN "\n"
+"   and its " DS_CALLS_END ".\n";
+
+static const char rules_mistral[] =
+"You can call the tools described below. To call one, write [TOOL_CALLS]\n"
+"in your answer, then the tool's name, [ARGS] and the arguments as a JSON\n"
+"object, in this form:\n"
+"\n"
+"[TOOL_CALLS]TOOL_NAME[ARGS]{\"PARAMETER_NAME\": VALUE}\n"
+"\n"
+"Each call is run as soon as its JSON object has been written. The rules:\n"
+"\n"
+"1. Write [TOOL_CALLS] and [ARGS] exactly as they are shown, in capitals.\n"
+"   Every [TOOL_CALLS] you write is a call, in a code block too: never\n"
+"   write one as an illustration.\n"
+"2. After [TOOL_CALLS] comes the name of a tool below, exactly as it is\n"
+"   written there.\n"
+"3. After [ARGS] comes a JSON object with one member for each parameter,\n"
+"   named after it. Give every required parameter; leave out the optional\n"
+"   ones you do not need.\n"
+"4. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"5. To call several tools, write one call after another, each from its\n"
+"   own [TOOL_CALLS].\n";
+
+static const char rules_llama3[] =
+"You can call the tools described below. To call one, answer with a JSON\n"
+"object that names the tool and holds its parameters, in this form:\n"
+"\n"
+"{\"name\": \"TOOL_NAME\", \"parameters\": {\"PARAMETER_NAME\": VALUE}}\n"
+"\n"
+"Each call is run as soon as its object has been written. The rules:\n"
+"\n"
+"1. Begin your answer with the call, with nothing before it, not even a\n"
+"   code fence: a JSON object anywhere else in your answer is not a call.\n"
+"2. \"name\" is the name of a tool below, exactly as it is written there.\n"
+"3. \"parameters\" is an object with one member for each parameter, named\n"
+"   after it. Give every required parameter; leave out the optional ones\n"
+"   you do not need.\n"
+"4. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"5. To call several tools, write their objects one after another,\n"
+"   separated by semicolons: {\"name\": ...}; {\"name\": ...}.\n";
+
+static const char rules_kimi[] =
+"You can call the tools described below. To call them, write the calls in\n"
+"your answer between <|tool_calls_section_begin|> and\n"
+"<|tool_calls_section_end|>, each in this form:\n"
+"\n"
+"<|tool_calls_section_begin|>\n"
+"<|tool_call_begin|>functions.TOOL_NAME:INDEX<|tool_call_argument_begin|>"
+"{\"PARAMETER_NAME\": "
+"VALUE}<|tool_call_end|>\n"
+"<|tool_calls_section_end|>\n"
+"\n"
+"Each call is run as soon as its <|tool_call_end|> has been written. The\n"
+"rules:\n"
+"\n"
+"1. Write the markup exactly as it is shown.\n"
+"2. After <|tool_call_begin|> comes the call's id: functions., the name\n"
+"   of a tool below, exactly as it is written there, a colon and INDEX,\n"
+"   the number of the call, counting your calls from 0.\n"
+"3. After <|tool_call_argument_begin|> comes a JSON object with one\n"
+"   member for each parameter, named after it. Give every required\n"
+"   parameter; leave out the optional ones you do not need.\n"
+"4. Write JSON strictly: strings in double quotes, with \\\" for a quote,\n"
+"   \\\\ for a backslash and \\n for a newline in them; numbers, true, "
+"false\n"
+"   and null bare; arrays in [ ] and objects in { }; each key once; no\n"
+"   comments and no trailing commas.\n"
+"5. To call several tools, write one <|tool_call_begin|> ...\n"
+"   <|tool_call_end|> after another, in one section.\n";
+
+static const char rules_pythonic[] =
+"You can call the tools described below. To call them, answer with a\n"
+"Python list of calls, in this form:\n"
+"\n"
+"[TOOL_NAME(PARAMETER_NAME=VALUE, PARAMETER_NAME=VALUE)]\n"
+"\n"
+"The calls are run once the list has been written. The rules:\n"
+"\n"
+"1. When you call tools, answer with the list alone: nothing before it\n"
+"   and nothing after it.\n"
+"2. Each call is the name of a tool below, exactly as it is written\n"
+"   there, and its arguments in parentheses.\n"
+"3. Give each argument by its name, as NAME=VALUE, never by position.\n"
+"   Give every required parameter; leave out the optional ones you do not\n"
+"   need.\n"
+"4. Write each value as a Python literal: a string in quotes, with \\\" for\n"
+"   a quote, \\\\ for a backslash and \\n for a newline in it; numbers as 3\n"
+"   or 1.5; True, False and None; a list as [\"a.txt\", \"b.txt\"] and a "
+"dict\n"
+"   as {\"start\": 1, \"end\": 9}. No variables, no expressions and no "
+"calls\n"
+"   in a value.\n"
+"5. To call several tools, put several calls in the list, separated by\n"
+"   commas: [TOOL_NAME(...), TOOL_NAME(...)].\n";
+
+/* What a raw value cannot hold: the markup that begins or ends a part. */
+static const char *const mk_qwen3[] = {
+	"<tool_call>", "</tool_call>", "<seed:tool_call>", "</seed:tool_call>",
+	"<function=", "</function>", "<parameter=", "</parameter>", NULL
+};
+static const char *const mk_invoke[] = {
+	"<invoke", "</invoke>", "<parameter", "</parameter>", NULL
+};
+static const char *const mk_glm[] = {
+	"<tool_call>", "</tool_call>", "<arg_key>", "</arg_key>",
+	"<arg_value>", "</arg_value>", NULL
+};
+
+/* The markups, by their numbers (TOOLDEFS_TOOL, TCD_*, TOOLDEFS_PYTHONIC). */
+static const struct markup markups[TOOLDEFS_NMARKUPS] = {
+	[TOOLDEFS_TOOL] = { "tool", rules_tool, tooldefs_fault_tool,
+	    tooldefs_write_tool },
+	[TCD_QWEN3] = { "qwen3", rules_qwen3, tooldefs_fault_raw,
+	    tooldefs_write_raw, "<tool_call>\n<function=", ">\n",
+	    "</function>\n</tool_call>\n", "<parameter=", ">",
+	    "</parameter>\n", LAYOUT_ALWAYS, 0, 0, mk_qwen3 },
+	[TCD_INVOKE] = { "invoke", rules_invoke, tooldefs_fault_raw,
+	    tooldefs_write_raw, "<minimax:tool_call>\n<invoke name=", ">\n",
+	    "</invoke>\n</minimax:tool_call>\n", "<parameter name=", ">",
+	    "</parameter>\n", LAYOUT_NEEDED, 1, 0, mk_invoke },
+	[TCD_GLM] = { "glm", rules_glm, tooldefs_fault_raw,
+	    tooldefs_write_raw, "<tool_call>", "\n", "</tool_call>\n",
+	    "<arg_key>", "</arg_key>\n<arg_value>", "</arg_value>\n",
+	    LAYOUT_RAW, 0, 0, mk_glm },
+	[TCD_HERMES] = { "hermes", rules_hermes, NULL, tooldefs_write_json,
+	    "<tool_call>\n{\"name\": ", ", \"arguments\": ",
+	    "}\n</tool_call>\n", NULL, NULL, NULL, LAYOUT_RAW, 0, 1, NULL },
+	[TCD_HARMONY] = { "harmony", rules_harmony, tooldefs_fault_harmony,
+	    tooldefs_write_json, "<|channel|>commentary to=functions.",
+	    " <|constrain|>json<|message|>", "<|call|>\n" },
+	[TCD_DEEPSEEK] = { "deepseek", rules_deepseek,
+	    tooldefs_fault_deepseek, tooldefs_write_json,
+	    DS_CALLS_BEGIN DS_BEGIN, DS_SEP, DS_END DS_CALLS_END "\n" },
+	[TCD_MISTRAL] = { "mistral", rules_mistral, tooldefs_fault_mistral,
+	    tooldefs_write_json, "[TOOL_CALLS]", "[ARGS]", "\n" },
+	[TCD_LLAMA3] = { "llama3", rules_llama3, NULL, tooldefs_write_json,
+	    "{\"name\": ", ", \"parameters\": ", "}\n", NULL, NULL, NULL,
+	    LAYOUT_RAW, 0, 1, NULL },
+	[TCD_KIMI] = { "kimi", rules_kimi, tooldefs_fault_kimi,
+	    tooldefs_write_json,
+	    "<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.",
+	    ":0<|tool_call_argument_begin|>",
+	    "<|tool_call_end|>\n<|tool_calls_section_end|>\n" },
+	[TOOLDEFS_PYTHONIC] = { "pythonic", rules_pythonic,
+	    tooldefs_fault_python, tooldefs_write_python, "[", "(", ")]\n" },
+};
+
 static void
 walk_free(struct walk *w)
 {
@@ -916,20 +1262,59 @@ walk_free(struct walk *w)
 	json_decref(w->names);
 }
 
-void
-tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
+const char *
+tooldefs_markup_name(int markup)
 {
+	if (markup < 0 || markup >= TOOLDEFS_NMARKUPS)
+		return NULL;
+	return markups[markup].name;
+}
+
+/*
+ * Whether tool d can be called in markup m: when its name cannot be
+ * written there, it is left out of the prompt, and a warning says why.
+ */
+static int
+callable(const struct markup *m, const struct tooldef *d)
+{
+	struct diag_loc loc;
+	const char *why;
+	char q[80];
+
+	if ((why = tooldefs_fault(m, d->name, 0)) == NULL)
+		return 1;
+	/* the definitions are not read again: the place is the file's */
+	loc.file = d->file;
+	loc.line = loc.col = 1;
+	loc.path = NULL;
+	diag_quote(q, sizeof(q), d->name, strlen(d->name));
+	diag_at(DIAG_WARNING, &loc, "tool-name", "tool %s%s%s is left out of "
+	    "the %s prompt: its name %s", q, d->server != NULL ?
+	    " of server " : "", d->server != NULL ? d->server : "", m->name,
+	    why);
+	return 0;
+}
+
+int
+tooldefs_prompt(const struct tooldefs *defs, int markup, struct buf *b)
+{
+	const struct markup *m;
 	const struct tooldef *d;
 	struct walk w;
 	char *base;
 	size_t i, start;
+	int any = 0;
 
-	buf_adds(b, rules);
-	if (defs == NULL || defs->n == 0)
-		return;
-	buf_adds(b, "\n# Tools\n");
-	for (i = 0; i < defs->n; i++) {
+	if (markup < 0 || markup >= TOOLDEFS_NMARKUPS)
+		return -1;
+	m = &markups[markup];
+	buf_adds(b, m->rules);
+	for (i = 0; defs != NULL && i < defs->n; i++) {
 		d = &defs->v[i];
+		if (!callable(m, d))
+			continue;
+		if (!any++)
+			buf_adds(b, "\n# Tools\n");
 		memset(&w, 0, sizeof(w));
 		w.d = d;
 		w.uris = json_object();
@@ -943,9 +1328,12 @@ tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
 			walk_tool(&w);
 			w.top = tooldefs_canon(&w, w.root);
 		}
-		/* the name as <tool_name> holds it, in the heading too */
+		/* the name as the call holds it: <tool_name> escapes it */
 		buf_adds(b, "\n## ");
-		tooldefs_xml_text(b, d->name, strlen(d->name));
+		if (markup == TOOLDEFS_TOOL)
+			tooldefs_xml_text(b, d->name, strlen(d->name));
+		else
+			buf_adds(b, d->name);
 		buf_adds(b, "\n\n");
 		if (d->description != NULL && *d->description != '\0') {
 			add_text(b, d->description, 0);
@@ -955,7 +1343,8 @@ tooldefs_prompt(const struct tooldefs *defs, struct buf *b)
 		w.stop = start + BUDGET_BASE + BUDGET_DESC * w.weight;
 		describe(b, &w);
 		buf_adds(b, "\nExample:\n\n");
-		tooldefs_example(b, &w, d);
+		tooldefs_example(b, &w, d, m);
 		walk_free(&w);
 	}
+	return 0;
 }

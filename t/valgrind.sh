@@ -635,6 +635,11 @@ check 0 "toolcall-parse: --tools in MCP response and OpenAI Responses form" \
     --tools "$tc/tools-openai-responses.json" --no-validate
 check 0 "toolcall-parse: --print-prompt" /dev/null --print-prompt \
     --tools "$tc/tools-nested.json" --tools "$tc/tools-anthropic.json"
+for f in qwen3 invoke glm hermes auto; do
+	check 0 "toolcall-parse: --print-prompt --format $f, tools left out" \
+	    /dev/null --print-prompt --format "$f" --tools "$tc/tools-nested.json" \
+	    --tools "$tc/tools-names.json" --tools "$tc/tools-types.json"
+done
 check 2 "toolcall-parse: a schema that does not compile" /dev/null \
     --tools "$tc/tools-bad-schema.json" "$tmp/typed.txt"
 check 2 "toolcall-parse: definitions in no known form" /dev/null \

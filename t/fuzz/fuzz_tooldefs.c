@@ -3,15 +3,19 @@
  * input is the text of a tools file, written as d/t.json in a directory
  * of the harness's own that also holds d/pt.json (a schema a tool may
  * refer to), d/fifo (a FIFO no writer opens) and, beside d/, secret.json.
- * tooldefs_load reads it, and tooldefs_prompt writes the prompt, twice.
- * Then: every tool kept has a name that is not empty and holds no control
- * character, found by its length and bytes; the prompt is the same bytes
- * twice, holds each tool's heading (its name escaped) in order, never
- * holds the secret unless the input does, and grows with the input, no
- * faster; and each tool's example call, read back by lib/toolcall with
- * these definitions, is one call of that tool, without an error. A FIFO
- * that blocked, or a prompt that grew exponentially, shows as a timeout.
- * Anything else aborts; ASan's leak check covers the frees.
+ * tooldefs_load reads it, and tooldefs_prompt writes the prompt, twice,
+ * in each markup. Then: every tool kept has a name that is not empty and
+ * holds no control character, found by its length and bytes; the prompt
+ * is the same bytes twice, holds each tool's heading (its name escaped)
+ * in order, never holds the secret unless the input does, and grows with
+ * the input, no faster; and each tool's example call, read back by
+ * lib/toolcall with these definitions, is one call of that tool, without
+ * an error. In every other markup the example is read back by its
+ * dialect's parser (lib/tcdialect, lib/pylit) as one call of that tool,
+ * and for the dialects toolcall-parse reads, by lib/toolcall under that
+ * --format too; a JSON markup leaves no tool out. A FIFO that blocked,
+ * or a prompt that grew exponentially, shows as a timeout. Anything else
+ * aborts; ASan's leak check covers the frees.
  */
 #include <sys/stat.h>
 
@@ -25,6 +29,8 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "pylit.h"
+#include "tcdialect.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "utf8.h"
@@ -106,6 +112,134 @@ last(const char *s, size_t n, const char *needle)
 }
 
 /*
+ * Text s (n bytes) read by lib/toolcall under --format format, with the
+ * definitions defs: one call of tool name, without an error.
+ */
+static void
+read_by_toolcall(const struct tooldefs *defs, int format, const char *name,
+    const char *s, size_t n)
+{
+	struct toolcall_opts opts;
+	unsigned long errors = diag_count(DIAG_ERROR);
+	struct toolcall *t;
+	const char *nl;
+	json_t *call;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.max_size = TOOLCALL_MAX_SIZE;
+	opts.tools = defs;
+	opts.no_validate = 1;
+	opts.format = format;
+	if ((f = open_memstream(&out, &len)) == NULL)
+		abort();
+	if ((t = toolcall_new(&opts, f, "<example>")) == NULL)
+		abort();
+	if (toolcall_feed(t, s, n) != 0 || toolcall_end(t) != 0)
+		abort();
+	toolcall_free(t);
+	if (fclose(f) != 0)
+		abort();
+	if (diag_count(DIAG_ERROR) != errors)
+		fail("the example is not read back without an error", s, n);
+	nl = memchr(out, '\n', len);
+	if (nl == NULL || nl != out + len - 1)
+		fail("the example is not one call", out, len);
+	if ((call = json_loadb(out, len, JSON_ALLOW_NUL, NULL)) == NULL)
+		fail("the example's call is no JSON", out, len);
+	if (!json_is_string(json_object_get(call, "tool_name")) ||
+	    strcmp(json_string_value(json_object_get(call, "tool_name")),
+	    name) != 0)
+		fail("the example calls another tool", out, len);
+	json_decref(call);
+	free(out);
+}
+
+#define DS_BAR		"\xef\xbd\x9c"
+#define DS_LOW		"\xe2\x96\x81"
+
+/* The markup of the reader's section around a call, which no parser reads. */
+static const struct {
+	const char	*pre, *post;
+} section[TOOLDEFS_NMARKUPS] = {
+	[TCD_INVOKE] = { "<minimax:tool_call>\n", "</minimax:tool_call>\n" },
+	[TCD_DEEPSEEK] = { "<" DS_BAR "tool" DS_LOW "calls" DS_LOW "begin"
+	    DS_BAR ">", "<" DS_BAR "tool" DS_LOW "calls" DS_LOW "end" DS_BAR
+	    ">\n" },
+	[TCD_KIMI] = { "<|tool_calls_section_begin|>\n",
+	    "<|tool_calls_section_end|>\n" },
+};
+
+/*
+ * Tool d's example in its own prompt in markup m, a dialect or pythonic:
+ * read back by the markup's parser as one call of d; for the dialects
+ * toolcall-parse reads, by lib/toolcall too. A tool left out of the
+ * prompt is left out of a markup that can hold any name never.
+ */
+static void
+check_markup(const struct tooldefs *defs, const struct tooldef *d, int m)
+{
+	struct tooldefs one = { (struct tooldef *)d, 1, NULL };
+	struct buf p = BUF_INIT;
+	struct tcd_call c;
+	struct pylit_call *calls;
+	struct pylit_error pe;
+	const char *ex, *at, *s, *pre = section[m].pre, *post = section[m].post;
+	size_t n, len, end, ncalls;
+
+	tooldefs_prompt(&one, m, &p);
+	buf_cstr(&p);
+	if (strstr(p.data, "\n# Tools\n") == NULL) {
+		if (m == TCD_HERMES || m == TCD_LLAMA3)
+			fail("a JSON markup left a tool out", d->name,
+			    strlen(d->name));
+		goto out;
+	}
+	for (ex = NULL, at = p.data; (at = strstr(at, "\nExample:\n\n")) !=
+	    NULL; at++)
+		ex = at + 11;
+	if (ex == NULL)
+		fail("no example", p.data, p.len);
+	n = p.len - (size_t)(ex - p.data);
+	if (strncmp(ex, "(None: ", 7) == 0)
+		goto out;
+	if (m == TCD_QWEN3 || m == TCD_INVOKE || m == TCD_GLM ||
+	    m == TCD_HERMES)
+		read_by_toolcall(defs, m, d->name, ex, n);
+	if (pre != NULL) {
+		if (n < strlen(pre) + strlen(post) ||
+		    strncmp(ex, pre, strlen(pre)) != 0 ||
+		    memcmp(ex + n - strlen(post), post, strlen(post)) != 0)
+			fail("the example is not in its section", ex, n);
+		ex += strlen(pre);
+		n -= strlen(pre) + strlen(post);
+	}
+	if (m == TOOLDEFS_PYTHONIC) {
+		if (pylit_calls(ex, n, 0, &end, &calls, &ncalls, &pe) != 0)
+			fail(pe.text, ex, n);
+		if (ncalls != 1 || end != n - 1 || calls[0].namelen !=
+		    strlen(d->name) || memcmp(ex + calls[0].name, d->name,
+		    calls[0].namelen) != 0)
+			fail("the pythonic example is not one call of its tool",
+			    ex, n);
+		pylit_calls_free(calls, ncalls);
+		goto out;
+	}
+	if (tcd_parse(m, ex, n, &c) != 0)
+		fail(c.err, ex, n);
+	s = tcd_name(&c, ex, &len);
+	if (len != strlen(d->name) || memcmp(s, d->name, len) != 0)
+		fail("the example calls another tool", ex, n);
+	if (c.json != NULL && !json_is_object(c.json))
+		fail("the example's arguments are no object", ex, n);
+	tcd_call_free(&c);
+out:
+	buf_free(&p);
+}
+
+/*
  * Tool d's example in its own prompt, read back with all the definitions:
  * one call of d, no error. Its prompt is its description, its parameters
  * and then the example, which is last.
@@ -113,18 +247,12 @@ last(const char *s, size_t n, const char *needle)
 static void
 check_example(const struct tooldefs *defs, const struct tooldef *d)
 {
-	struct tooldefs one = { (struct tooldef *)d, 1 };
-	struct toolcall_opts opts;
+	struct tooldefs one = { (struct tooldef *)d, 1, NULL };
 	struct buf p = BUF_INIT, head = BUF_INIT;
-	unsigned long errors = diag_count(DIAG_ERROR);
-	struct toolcall *t;
-	const char *at, *nl;
-	json_t *call;
-	char *out = NULL;
-	size_t len = 0, nd = strlen(d->name);
-	FILE *f;
+	const char *at;
+	size_t nd = strlen(d->name);
 
-	tooldefs_prompt(&one, &p);
+	tooldefs_prompt(&one, TOOLDEFS_TOOL, &p);
 	buf_adds(&head, "\nExample:\n\n<tool>\n<server_name>local</server_name>"
 	    "\n<tool_name>");
 	if (nd > 0 && (strchr(" \t\r\n", d->name[0]) != NULL ||
@@ -146,35 +274,9 @@ check_example(const struct tooldefs *defs, const struct tooldef *d)
 		goto out;
 	}
 	at += strlen("\nExample:\n\n");
-	memset(&opts, 0, sizeof(opts));
-	opts.max_size = TOOLCALL_MAX_SIZE;
-	opts.tools = defs;
-	opts.no_validate = 1;
-	if ((f = open_memstream(&out, &len)) == NULL)
-		abort();
-	if ((t = toolcall_new(&opts, f, "<example>")) == NULL)
-		abort();
-	if (toolcall_feed(t, at, (size_t)(p.data + p.len - at)) != 0 ||
-	    toolcall_end(t) != 0)
-		abort();
-	toolcall_free(t);
-	if (fclose(f) != 0)
-		abort();
-	if (diag_count(DIAG_ERROR) != errors)
-		fail("the example is not read back without an error", at,
-		    (size_t)(p.data + p.len - at));
-	nl = memchr(out, '\n', len);
-	if (nl == NULL || nl != out + len - 1)
-		fail("the example is not one call", out, len);
-	if ((call = json_loadb(out, len, 0, NULL)) == NULL)
-		fail("the example's call is no JSON", out, len);
-	if (!json_is_string(json_object_get(call, "tool_name")) ||
-	    strcmp(json_string_value(json_object_get(call, "tool_name")),
-	    d->name) != 0)
-		fail("the example calls another tool", out, len);
-	json_decref(call);
+	read_by_toolcall(defs, TOOLCALL_FMT_TOOL, d->name, at,
+	    (size_t)(p.data + p.len - at));
 out:
-	free(out);
 	buf_free(&p);
 	buf_free(&head);
 }
@@ -187,6 +289,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *from;
 	char err[1024];
 	size_t i, n, at;
+	int m;
 
 	diag_setquiet(1);
 	setup();
@@ -208,17 +311,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a name that is not found as itself",
 			    defs.v[i].name, n);
 	}
-	tooldefs_prompt(&defs, &p);
-	tooldefs_prompt(&defs, &again);
-	if (p.len != again.len || memcmp(p.data, again.data, p.len) != 0)
-		fail("two prompts of the same definitions differ", p.data,
-		    p.len);
-	if (has(p.data, p.len, SECRET) &&
-	    !has((const char *)data, size, "SECRET"))
-		fail("the secret beside the directory reached the prompt",
-		    p.data, p.len);
-	if (p.len > 8192 + defs.n * 2 * 65536 + 200 * size)
-		fail("the prompt grew faster than its input", p.data, 4096);
+	for (m = 0; m < TOOLDEFS_NMARKUPS; m++) {
+		buf_reset(&p);
+		buf_reset(&again);
+		tooldefs_prompt(&defs, m, &p);
+		tooldefs_prompt(&defs, m, &again);
+		if (p.len != again.len || memcmp(p.data, again.data, p.len) != 0)
+			fail("two prompts of the same definitions differ",
+			    p.data, p.len);
+		if (has(p.data, p.len, SECRET) &&
+		    !has((const char *)data, size, "SECRET"))
+			fail("the secret beside the directory reached the "
+			    "prompt", p.data, p.len);
+		if (p.len > 8192 + defs.n * 2 * 65536 + 200 * size)
+			fail("the prompt grew faster than its input", p.data,
+			    4096);
+		for (i = 0; m > 0 && i < defs.n; i++)
+			check_markup(&defs, &defs.v[i], m);
+	}
+	buf_reset(&p);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &p);
 	for (i = 0, at = 0; i < defs.n; i++) {
 		buf_reset(&h);
 		buf_adds(&h, "\n## ");

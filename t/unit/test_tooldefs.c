@@ -4,7 +4,11 @@
  * relative references against the file); every error message; exact
  * look-up; and the prompt: its exact bytes for one set (the rules as the
  * golden prompt of tools-nested.json has them), and the example calls
- * that schemas of every kind give.
+ * that schemas of every kind give. Then the prompt in every markup: its
+ * golden bytes for each test definition file; each example call read
+ * back by the dialect's parser (lib/tcdialect, lib/pylit) into the tool
+ * and the arguments of the hermes example, which validate; the names a
+ * markup cannot hold, and the values it cannot, left out.
  */
 #include <sys/stat.h>
 
@@ -18,6 +22,8 @@
 
 #include "buf.h"
 #include "jsschema.h"
+#include "pylit.h"
+#include "tcdialect.h"
 #include "tooldefs.h"
 #include "unit.h"
 
@@ -211,7 +217,7 @@ test_validate(void)
 	    0, "a relative $ref resolves against the definition file");
 	unit_long(valid(&defs, "move_to", "{\"to\": {\"x\": 1}}"), 1,
 	    "a relative $ref: the other file's required applies");
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n"
 	    "- to (object, required)\n  - x (number, required)\n"
 	    "  - y (number, required)\n") != NULL &&
@@ -324,16 +330,16 @@ test_prompt_exact(void)
 	char err[1024];
 
 	golden_rules(&want);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_bytes(b.data, b.len, want.data, want.len,
 	    "no tools: the rules alone");
 	load(&defs, DIR "tools-openai-chat.json", err, sizeof(err));
 	buf_reset(&b);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	buf_adds(&want, tools);
 	unit_bytes(b.data, b.len, want.data, want.len,
 	    "the prompt of tools-openai-chat.json, byte for byte");
-	tooldefs_prompt(&defs, &again);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &again);
 	unit_bytes(again.data, again.len, b.data, b.len,
 	    "the same definitions give the same bytes");
 	tooldefs_free(&defs);
@@ -342,9 +348,18 @@ test_prompt_exact(void)
 	buf_free(&want);
 }
 
+static void	tool_part_in(const char *, int, struct buf *);
+
 /* The part of the prompt from "Parameters:" on, for one schema. */
 static void
 tool_part(const char *schema, struct buf *out)
+{
+	tool_part_in(schema, TOOLDEFS_TOOL, out);
+}
+
+/* The same, in markup m. */
+static void
+tool_part_in(const char *schema, int m, struct buf *out)
 {
 	struct tooldefs defs = { NULL, 0, NULL };
 	struct buf b = BUF_INIT, doc = BUF_INIT;
@@ -356,7 +371,7 @@ tool_part(const char *schema, struct buf *out)
 	if (load(&defs, path, err, sizeof(err)) != 0)
 		printf("# %s\n", err);
 	unlink(path);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, m, &b);
 	buf_reset(out);
 	if (b.data != NULL && (at = strstr(b.data, "Parameters")) != NULL)
 		buf_add(out, at, b.len - (size_t)(at - b.data));
@@ -443,6 +458,15 @@ test_prompt_examples(void)
 		    "  <a>x &lt; y &amp;&amp; z</a>\n"
 		    "  <b><![CDATA[a]]]]><![CDATA[>b\nc]]></b>\n"
 		    "  <c><![CDATA[ pad]]></c>\n  <d></d>\n" CALL_TAIL },
+		{ "a string XML cannot hold (a CR, a control character) "
+		    "leaves its parameter out",
+		    "{\"properties\": {\"a\": {\"default\": \"x\\ry\"}, "
+		    "\"b\": {\"default\": [\"\\u0001\"]}, \"c\": "
+		    "{\"default\": \"tab\\tand\\nline\"}}}",
+		    "Parameters:\n- a (any, default \"x\\ry\")\n"
+		    "- b (any, default [\"\\u0001\"])\n"
+		    "- c (any, default \"tab\\tand\\nline\")\n" CALL_HEAD
+		    "  <c><![CDATA[tab\tand\nline]]></c>\n" CALL_TAIL },
 		{ "bounds and formats",
 		    "{\"properties\": {\"i\": {\"type\": \"integer\", "
 		    "\"minimum\": 5}, \"j\": {\"type\": \"integer\", "
@@ -674,7 +698,7 @@ test_left_out(void)
 	put(dir, "pt.json", "{\"properties\": {\"y\": {\"type\": "
 	    "\"string\"}}}");
 	buf_reset(&b);
-	tooldefs_prompt(&defs, &b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
 	unit_ok(b.data != NULL && strstr(b.data, "Parameters:\n- p (object)\n"
 	    "  - x (number)\n") != NULL, "the prompt follows a $ref to the "
 	    "document the compilation read, not to the file again");
@@ -719,6 +743,635 @@ test_names_bytes(void)
 	buf_free(&b);
 }
 
+/* ---- the prompt in every markup ---- */
+
+/* The test definition files that load, without their ".json". */
+static const char *const prompt_files[] = {
+	"tools-anthropic", "tools-empty-name", "tools-mcp", "tools-mcp-array",
+	"tools-mcp-response", "tools-names", "tools-nested",
+	"tools-openai-chat", "tools-openai-responses", "tools-ref",
+	"tools-shared", "tools-types"
+};
+
+static const char *const markup_names[TOOLDEFS_NMARKUPS] = {
+	"tool", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
+	"mistral", "llama3", "kimi", "pythonic"
+};
+
+#define DS_BAR		"\xef\xbd\x9c"
+#define DS_LOW		"\xe2\x96\x81"
+
+/* Around a call, the markup of the reader's section, which no parser reads. */
+static const struct {
+	const char	*pre, *post;
+} section[TOOLDEFS_NMARKUPS] = {
+	[TCD_INVOKE] = { "<minimax:tool_call>\n", "</minimax:tool_call>\n" },
+	[TCD_DEEPSEEK] = { "<" DS_BAR "tool" DS_LOW "calls" DS_LOW "begin"
+	    DS_BAR ">", "<" DS_BAR "tool" DS_LOW "calls" DS_LOW "end" DS_BAR
+	    ">\n" },
+	[TCD_KIMI] = { "<|tool_calls_section_begin|>\n",
+	    "<|tool_calls_section_end|>\n" },
+};
+
+/* The whole of file path into b; unit_bail when it cannot be read. */
+static void
+slurp(const char *path, struct buf *b)
+{
+	char chunk[8192];
+	FILE *fp;
+	size_t n;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		unit_bail(path);
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(b, chunk, n);
+	fclose(fp);
+}
+
+/*
+ * Loads DIR FILE ".json" quietly (its warnings are the loader's tests').
+ * The tools keep the path: it lasts until the next file is loaded.
+ */
+static void
+load_quiet(struct tooldefs *defs, const char *file)
+{
+	static char path[512];
+	char err[1024];
+
+	snprintf(path, sizeof(path), DIR "%s.json", file);
+	unit_capture_begin();
+	if (load(defs, path, err, sizeof(err)) != 0)
+		printf("# %s\n", err);
+	unit_capture_end();
+}
+
+static void
+test_markup_names(void)
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct buf b = BUF_INIT;
+	int m;
+
+	for (m = 0; m < TOOLDEFS_NMARKUPS; m++)
+		unit_str(tooldefs_markup_name(m) != NULL ?
+		    tooldefs_markup_name(m) : "(null)", markup_names[m],
+		    unit_fmt("markup %d is %s", m, markup_names[m]));
+	unit_ok(tooldefs_markup_name(-1) == NULL &&
+	    tooldefs_markup_name(TOOLDEFS_NMARKUPS) == NULL,
+	    "no markup before the first or after the last");
+	unit_long(tooldefs_prompt(&defs, TOOLDEFS_NMARKUPS, &b), -1,
+	    "a markup it does not know: -1");
+	unit_long(tooldefs_prompt(&defs, -1, &b), -1,
+	    "a negative markup: -1");
+	unit_long((long)b.len, 0, "and nothing written");
+	unit_ok(TOOLDEFS_PYTHONIC == TCD_NDIALECTS + 1 &&
+	    TCD_QWEN3 == 1 && TCD_KIMI == 9, "the numbers of toolcall-parse's "
+	    "--format: tool 0, the dialects', then pythonic");
+}
+
+/*
+ * The prompt of each test definition file in each markup, byte for byte
+ * as its golden file, t/data/toolcall-parse/prompts/MARKUP/FILE.prompt.
+ */
+static void
+test_prompt_goldens(void)
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct buf b = BUF_INIT, want = BUF_INIT;
+	char path[512];
+	size_t i;
+	int m;
+
+	for (i = 0; i < sizeof(prompt_files) / sizeof(prompt_files[0]); i++) {
+		load_quiet(&defs, prompt_files[i]);
+		for (m = 0; m < TOOLDEFS_NMARKUPS; m++) {
+			snprintf(path, sizeof(path), DIR "prompts/%s/%s.prompt",
+			    markup_names[m], prompt_files[i]);
+			buf_reset(&want);
+			slurp(path, &want);
+			buf_reset(&b);
+			unit_capture_begin();
+			tooldefs_prompt(&defs, m, &b);
+			unit_capture_end();
+			unit_bytes(b.data, b.len, want.data, want.len,
+			    unit_fmt("%s: byte for byte", path));
+		}
+		tooldefs_free(&defs);
+	}
+	buf_free(&b);
+	buf_free(&want);
+}
+
+/* n bytes of s, and a NUL. */
+static char *
+dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d == NULL)
+		unit_bail("malloc");
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/*
+ * The example call at the end of the prompt p (plen bytes and a NUL) of
+ * one tool, read by the parser of markup m: 0 with *name (malloc'd) and
+ * *args (for the raw-text dialects an object of each key's text as a
+ * string), or -1 with why.
+ */
+static int
+read_example(int m, const char *p, size_t plen, char **name, json_t **args,
+    struct buf *why)
+{
+	const char *ex, *at, *s;
+	struct tcd_call c;
+	struct pylit_call *calls;
+	struct pylit_error pe;
+	size_t n, len, i, end, ncalls;
+	const char *pre = section[m].pre, *post = section[m].post;
+
+	*name = NULL;
+	*args = NULL;
+	for (ex = NULL, at = p; (at = strstr(at, "\nExample:\n\n")) != NULL;
+	    at++)
+		ex = at + 11;
+	if (ex == NULL) {
+		buf_adds(why, "no example");
+		return -1;
+	}
+	n = plen - (size_t)(ex - p);
+	if (pre != NULL) {
+		if (n < strlen(pre) + strlen(post) ||
+		    strncmp(ex, pre, strlen(pre)) != 0 ||
+		    strcmp(ex + n - strlen(post), post) != 0) {
+			buf_adds(why, "not in its section's markup");
+			return -1;
+		}
+		ex += strlen(pre);
+		n -= strlen(pre) + strlen(post);
+	}
+	if (m == TOOLDEFS_PYTHONIC) {
+		if (pylit_calls(ex, n, 0, &end, &calls, &ncalls, &pe) != 0) {
+			buf_adds(why, pe.text);
+			return -1;
+		}
+		if (ncalls != 1 || strspn(ex + end, "\n") != n - end) {
+			buf_printf(why, "%zu calls, %zu bytes after", ncalls,
+			    n - end);
+			pylit_calls_free(calls, ncalls);
+			return -1;
+		}
+		*name = dupn(ex + calls[0].name, calls[0].namelen);
+		*args = json_incref(calls[0].args);
+		pylit_calls_free(calls, ncalls);
+		return 0;
+	}
+	if (tcd_parse(m, ex, n, &c) != 0) {
+		buf_adds(why, c.err);
+		tcd_call_free(&c);
+		return -1;
+	}
+	s = tcd_name(&c, ex, &len);
+	*name = dupn(s, len);
+	if (c.json != NULL)
+		*args = json_incref(c.json);
+	else {
+		*args = json_object();
+		for (i = 0; i < c.nargs; i++) {
+			char *k = dupn(ex + c.args[i].key, c.args[i].keylen);
+
+			json_object_set_new(*args, k, json_stringn(ex +
+			    c.args[i].val, c.args[i].vallen));
+			free(k);
+		}
+	}
+	tcd_call_free(&c);
+	return 0;
+}
+
+/*
+ * Whether the arguments read from a raw-text dialect's call (each key's
+ * text) are ref's: a string as it is, any other value as JSON text.
+ */
+static int
+raw_equal(const json_t *raw, const json_t *ref)
+{
+	const char *k;
+	json_t *v, *t;
+	int ok;
+
+	if (json_object_size(raw) != json_object_size(ref))
+		return 0;
+	json_object_foreach((json_t *)ref, k, v) {
+		if ((t = json_object_get(raw, k)) == NULL)
+			return 0;
+		if (json_is_string(v)) {
+			if (!json_equal(t, v))
+				return 0;
+			continue;
+		}
+		v = json_incref(v);
+		t = json_loadb(json_string_value(t), json_string_length(t),
+		    JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+		ok = t != NULL && json_equal(t, v);
+		json_decref(t);
+		json_decref(v);
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Each tool's example in each markup but <tool> (t/toolcall-parse.bats
+ * and test_prompt_examples read that one), read back by the dialect's
+ * parser alone: one call of the tool, whose arguments are those of the
+ * hermes example (read as JSON, the reference) and validate against the
+ * tool's schema. The tools a markup leaves out are listed in left, as
+ * "markup:name".
+ */
+static void
+parse_back(const struct tooldefs *defs, const char *what, struct buf *left)
+{
+	struct buf p = BUF_INIT, why = BUF_INIT;
+	struct jsschema_result res;
+	const struct tooldef *d;
+	char *name, *refname;
+	json_t *args, *ref;
+	size_t i;
+	int m, ok;
+
+	for (i = 0; i < defs->n; i++) {
+		struct tooldefs one = { &defs->v[i], 1, NULL };
+
+		d = &defs->v[i];
+		buf_reset(&p);
+		buf_reset(&why);
+		tooldefs_prompt(&one, TCD_HERMES, &p);
+		if (read_example(TCD_HERMES, buf_cstr(&p), p.len, &refname, &ref,
+		    &why) != 0) {
+			unit_ok(0, unit_fmt("%s: %s: hermes: %s", what,
+			    d->name, buf_cstr(&why)));
+			continue;
+		}
+		ok = d->js == NULL || jsschema_validate(d->js, ref, &res) == 0;
+		if (!ok)
+			jsschema_result_free(&res);
+		unit_ok(ok && strcmp(refname, d->name) == 0, unit_fmt("%s: "
+		    "%s: the hermes example names it, and validates", what,
+		    d->name));
+		for (m = 1; m < TOOLDEFS_NMARKUPS; m++) {
+			if (m == TCD_HERMES)
+				continue;
+			buf_reset(&p);
+			buf_reset(&why);
+			unit_capture_begin();
+			tooldefs_prompt(&one, m, &p);
+			unit_capture_end();
+			if (strstr(buf_cstr(&p), "\n# Tools\n") == NULL) {
+				buf_printf(left, "%s:%s\n", markup_names[m],
+				    d->name);
+				continue;
+			}
+			if (read_example(m, buf_cstr(&p), p.len, &name, &args,
+			    &why) != 0) {
+				unit_ok(0, unit_fmt("%s: %s: %s: %s", what,
+				    d->name, markup_names[m], buf_cstr(&why)));
+				continue;
+			}
+			if (m == TCD_QWEN3 || m == TCD_INVOKE ||
+			    m == TCD_GLM)
+				ok = raw_equal(args, ref);
+			else {
+				ok = json_equal(args, ref) && (d->js == NULL ||
+				    jsschema_validate(d->js, args, &res) == 0);
+				if (!ok && d->js != NULL)
+					jsschema_result_free(&res);
+			}
+			unit_ok(ok && strcmp(name, d->name) == 0,
+			    unit_fmt("%s: %s: the %s example reads back as "
+			    "the tool, its arguments the hermes example's%s",
+			    what, d->name, markup_names[m], m < TCD_HERMES ?
+			    "" : ", valid"));
+			free(name);
+			json_decref(args);
+		}
+		free(refname);
+		json_decref(ref);
+	}
+	buf_free(&p);
+	buf_free(&why);
+}
+
+static void
+test_prompt_read_back(void)
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct buf left = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(prompt_files) / sizeof(prompt_files[0]); i++) {
+		load_quiet(&defs, prompt_files[i]);
+		parse_back(&defs, prompt_files[i], &left);
+		tooldefs_free(&defs);
+	}
+	unit_mem(left.data != NULL ? left.data : "", left.len,
+	    "qwen3:x</tool_name><tool_name>y & z\n"
+	    "invoke:x</tool_name><tool_name>y & z\n"
+	    "glm:x</tool_name><tool_name>y & z\n"
+	    "harmony:x</tool_name><tool_name>y & z\n"
+	    "pythonic:x</tool_name><tool_name>y & z\n"
+	    "harmony:## **bold** [l](u) `c`\n"
+	    "mistral:## **bold** [l](u) `c`\n"
+	    "pythonic:## **bold** [l](u) `c`\n"
+	    "qwen3: padded \n"
+	    "invoke: padded \n"
+	    "glm: padded \n"
+	    "harmony: padded \n"
+	    "deepseek: padded \n"
+	    "mistral: padded \n"
+	    "pythonic: padded \n",
+	    "the test definitions: the tools each markup leaves out");
+	buf_free(&left);
+}
+
+/*
+ * The names a markup cannot hold: each tool whose name one cannot is left
+ * out of its prompt, with a warning at the file that says why; every
+ * other is called by its name in the example, read back so.
+ */
+static void
+test_prompt_names(void)
+{
+	static const char tools[] =
+	    "{\"tools\": [{\"name\": \"plain_name\"}, {\"name\": \"a b\"}, "
+	    "{\"name\": \"a<b\"}, {\"name\": \" pad\"}, {\"name\": \"q\\\"u'o\"}, "
+	    "{\"name\": \"q\\\"u\"}, {\"name\": \"x{y\"}, {\"name\": \"x[y\"}, "
+	    "{\"name\": \"pi<|pe\", \"_meta\": {\"llmkit/server\": \"s\"}}, "
+	    "{\"name\": \"bar<\\uff5cx\"}, {\"name\": \"dot.ted-name\"}, "
+	    "{\"name\": \"9lives\"}, {\"name\": \"a..b\"}]}";
+	/* each name left out, as the warning quotes it, a tab, and why */
+#define PY	"\tis not Python names joined by . or -\n"
+	static const char *const warned[TOOLDEFS_NMARKUPS] = {
+		[TCD_QWEN3] = "a<b\tholds < or >\n pad\tbegins or ends with "
+		    "white space\npi<|pe\tholds < or >\nbar<\xef\xbd\x9cx\t"
+		    "holds < or >\n",
+		[TCD_INVOKE] = "a<b\tholds < or >\n pad\tbegins or ends with "
+		    "white space\nq\\\"u'o\tholds both kinds of quote\npi<|pe\t"
+		    "holds < or >\nbar<\xef\xbd\x9cx\tholds < or >\n",
+		[TCD_GLM] = "a<b\tholds < or >\n pad\tbegins or ends with "
+		    "white space\npi<|pe\tholds < or >\nbar<\xef\xbd\x9cx\t"
+		    "holds < or >\n",
+		[TCD_HARMONY] = "a b\tholds white space\n pad\tholds white "
+		    "space\npi<|pe\tholds <|\n",
+		[TCD_DEEPSEEK] = " pad\tbegins or ends with white space\n"
+		    "bar<\xef\xbd\x9cx\tholds <\xef\xbd\x9c\n",
+		[TCD_MISTRAL] = " pad\tbegins or ends with white space\n"
+		    "x{y\tholds [ or {\nx[y\tholds [ or {\n",
+		[TCD_KIMI] = "pi<|pe\tholds <|\n",
+		[TOOLDEFS_PYTHONIC] = "a b" PY "a<b" PY " pad" PY "q\\\"u'o"
+		    PY "q\\\"u" PY "x{y" PY "x[y" PY "pi<|pe" PY
+		    "bar<\xef\xbd\x9cx" PY "9lives" PY "a..b" PY,
+	};
+#undef PY
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct buf b = BUF_INIT, want = BUF_INIT, left = BUF_INIT;
+	char err[1024], path[sizeof(UNIT_TMPNAME)];
+	const char *w, *e, *tab;
+	int m;
+
+	unit_tmpfile(path, tools, sizeof(tools) - 1);
+	unit_long(load(&defs, path, err, sizeof(err)), 0, "names: loaded");
+	for (m = 0; m < TOOLDEFS_NMARKUPS; m++) {
+		buf_reset(&want);
+		for (w = warned[m]; w != NULL && *w != '\0'; w = e + 1) {
+			tab = strchr(w, '\t');
+			e = strchr(tab, '\n');
+			buf_printf(&want, "%s:1:1: warning: tool \"%.*s\"%s is "
+			    "left out of the %s prompt: its name %.*s\n", path,
+			    (int)(tab - w), w, strncmp(w, "pi<", 3) == 0 ?
+			    " of server \"s\"" : "", markup_names[m],
+			    (int)(e - tab - 1), tab + 1);
+		}
+		buf_reset(&b);
+		unit_capture_begin();
+		tooldefs_prompt(&defs, m, &b);
+		w = unit_capture_end();
+		unit_str(w, buf_cstr(&want), unit_fmt("names: %s: a warning for "
+		    "each name it cannot hold, at the file", markup_names[m]));
+	}
+	buf_reset(&b);
+	unit_capture_begin();
+	tooldefs_prompt(&defs, TCD_INVOKE, &b);
+	unit_capture_end();
+	unit_ok(strstr(buf_cstr(&b), "\n## q\"u\n") != NULL &&
+	    strstr(b.data, "<invoke name='q\"u'>") != NULL &&
+	    strstr(b.data, "<invoke name=\"a b\">") != NULL,
+	    "names: invoke quotes a name with \" in single quotes, as it is "
+	    "in the heading");
+	buf_reset(&b);
+	tooldefs_prompt(&defs, TOOLDEFS_TOOL, &b);
+	unit_ok(strstr(buf_cstr(&b), "\n## a&lt;b\n") != NULL &&
+	    strstr(b.data, "\n## pi<|pe\n") == NULL,
+	    "names: <tool> escapes a name in its heading, the others not");
+	/* every name kept reads back as itself; the left out, listed */
+	parse_back(&defs, "names", &left);
+	unit_long((long)defs.n, 13, "names: all thirteen tools");
+	tooldefs_free(&defs);
+	unlink(path);
+	buf_free(&b);
+	buf_free(&want);
+	buf_free(&left);
+}
+
+/*
+ * One tool of schema, whose properties' defaults (or consts) are the
+ * example: in each markup, the example read back holds each of them as
+ * it is but those of left[markup] ("a|b", names of properties the markup
+ * cannot hold).
+ */
+static void
+check_values(const char *what, const char *schema,
+    const char *const left[TOOLDEFS_NMARKUPS])
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct buf doc = BUF_INIT, p = BUF_INIT, why = BUF_INIT;
+	char err[1024], path[sizeof(UNIT_TMPNAME)], *name;
+	const char *k, *l, *e;
+	json_t *ref, *want, *args, *v;
+	int m, ok;
+
+	buf_printf(&doc, "[{\"name\": \"t\", \"input_schema\": %s}]", schema);
+	unit_tmpfile(path, doc.data, doc.len);
+	if (load(&defs, path, err, sizeof(err)) != 0)
+		printf("# %s\n", err);
+	unlink(path);
+	ref = json_object();
+	json_object_foreach(json_object_get(defs.v[0].schema, "properties"), k,
+	    v)
+		json_object_set(ref, k, json_object_get(v, "default") != NULL ?
+		    json_object_get(v, "default") : json_object_get(v, "const"));
+	for (m = 1; m < TOOLDEFS_NMARKUPS; m++) {
+		want = json_deep_copy(ref);
+		for (l = left[m]; l != NULL && *l != '\0'; l = e + (*e != '\0')) {
+			e = strchr(l, '|') != NULL ? strchr(l, '|') : l + strlen(l);
+			buf_reset(&why);
+			buf_add(&why, l, (size_t)(e - l));
+			json_object_del(want, buf_cstr(&why));
+		}
+		buf_reset(&p);
+		buf_reset(&why);
+		tooldefs_prompt(&defs, m, &p);
+		if (read_example(m, buf_cstr(&p), p.len, &name, &args,
+		    &why) != 0) {
+			unit_ok(0, unit_fmt("%s: %s: %s", what, markup_names[m],
+			    buf_cstr(&why)));
+
+			json_decref(want);
+			continue;
+		}
+		ok = m == TCD_QWEN3 || m == TCD_INVOKE || m == TCD_GLM ?
+		    raw_equal(args, want) : json_equal(args, want);
+		unit_ok(ok && strcmp(name, "t") == 0, unit_fmt("%s: %s: read "
+		    "back, each value as it is, but %s", what, markup_names[m],
+		    left[m] != NULL ? left[m] : "none left out"));
+		if (!ok) {
+			char *g = json_dumps(args, JSON_COMPACT);
+
+			printf("#   got %s\n", g);
+			free(g);
+		}
+		free(name);
+		json_decref(args);
+		json_decref(want);
+	}
+	json_decref(ref);
+	tooldefs_free(&defs);
+	buf_free(&doc);
+	buf_free(&p);
+	buf_free(&why);
+}
+
+static void
+test_prompt_values(void)
+{
+	static const char *const values_left[TOOLDEFS_NMARKUPS] = {
+		[TCD_QWEN3] = "cr|mk_q|obj|ctl|deep",
+		[TCD_INVOKE] = "mk_q|mk_i|obj|ctl|deep",
+		[TCD_GLM] = "mk_g|ctl|deep",
+		[TCD_HERMES] = "deep", [TCD_HARMONY] = "deep",
+		[TCD_DEEPSEEK] = "deep", [TCD_MISTRAL] = "deep",
+		[TCD_LLAMA3] = "deep", [TCD_KIMI] = "deep",
+		[TOOLDEFS_PYTHONIC] = "deep",
+	};
+	static const char *const keys_left[TOOLDEFS_NMARKUPS] = {
+		[TCD_QWEN3] = "<k>| k|",
+		[TCD_INVOKE] = "<k>| k|q\"'",
+		[TCD_GLM] = "<k>| k|",
+		[TOOLDEFS_PYTHONIC] = "a b|<k>| k|1k|q\"'|",
+	};
+	struct buf deep = BUF_INIT, schema = BUF_INIT;
+	int i;
+
+	for (i = 0; i < 1100; i++)
+		buf_addc(&deep, '[');
+	for (i = 0; i < 1100; i++)
+		buf_addc(&deep, ']');
+	/* a schema large enough for its budget to hold the deep value */
+	buf_adds(&schema, "{\"description\": \"");
+	for (i = 0; i < 40000; i++)
+		buf_addc(&schema, 'x');
+	buf_printf(&schema, "\", \"properties\": {"
+	    "\"nl\": {\"type\": \"string\", \"default\": \"\\nlead and "
+	    "trail\\n\"}, "
+	    "\"crlf\": {\"type\": \"string\", \"default\": \"\\r\\nx\\r\\n\"}, "
+	    "\"cr\": {\"type\": \"string\", \"default\": \"ends in CR\\r\"}, "
+	    "\"code\": {\"type\": \"string\", \"default\": \"if (a && b < c) "
+	    "{ return \\\"x\\\\\\\\y\\\"; }\\n\\ttab\"}, "
+	    "\"mk_q\": {\"default\": \"has </parameter> in it\"}, "
+	    "\"mk_g\": {\"default\": \"has </arg_value> in it\"}, "
+	    "\"mk_i\": {\"default\": \"has <invoke name= in it\"}, "
+	    "\"obj\": {\"default\": {\"k\": \"</parameter>\", \"l\": [true, "
+	    "null, 1.5, -7, \"\\u0001\"]}}, "
+	    "\"ctl\": {\"default\": \"nul\\u0000 bell\\u0007 del\\u007f "
+	    "\xc3\xa9 \\\"'\\\\\"}, "
+	    "\"deep\": {\"default\": %s}}}", buf_cstr(&deep));
+	check_values("values", buf_cstr(&schema), values_left);
+	check_values("keys", "{\"properties\": {\"a b\": {\"const\": 1}, "
+	    "\"<k>\": {\"const\": 2}, \" k\": {\"const\": 3}, \"k-1\": "
+	    "{\"const\": 4}, \"from\": {\"const\": 5}, \"1k\": {\"const\": 6}, "
+	    "\"q\\\"'\": {\"const\": 7}}}", keys_left);
+	buf_free(&deep);
+	buf_free(&schema);
+}
+
+/* The exact text of each markup's writer for a few values. */
+static void
+test_prompt_writers(void)
+{
+	static const char schema[] = "{\"properties\": {"
+	    "\"s\": {\"const\": \"a \\\"q\\\" \\\\ \\n\\t\\u0001 \xc3\xa9\"}, "
+	    "\"n\": {\"const\": [1, 2.5, true, false, null, {}, []]}}, "
+	    "\"required\": [\"s\", \"n\"]}";
+	static const char *const want[TOOLDEFS_NMARKUPS] = {
+		[TCD_QWEN3] = "<tool_call>\n<function=t>\n<parameter=s>\n"
+		    "a \"q\" \\ \n\t\x01 \xc3\xa9\n</parameter>\n<parameter=n>\n"
+		    "[1, 2.5, true, false, null, {}, []]\n</parameter>\n"
+		    "</function>\n</tool_call>\n",
+		[TCD_INVOKE] = "<minimax:tool_call>\n<invoke name=\"t\">\n"
+		    "<parameter name=\"s\">a \"q\" \\ \n\t\x01 \xc3\xa9"
+		    "</parameter>\n<parameter name=\"n\">[1, 2.5, true, false, "
+		    "null, {}, []]</parameter>\n</invoke>\n"
+		    "</minimax:tool_call>\n",
+		[TCD_GLM] = "<tool_call>t\n<arg_key>s</arg_key>\n<arg_value>"
+		    "a \"q\" \\ \n\t\x01 \xc3\xa9</arg_value>\n<arg_key>n"
+		    "</arg_key>\n<arg_value>[1, 2.5, true, false, null, {}, []]"
+		    "</arg_value>\n</tool_call>\n",
+		[TCD_HERMES] = "<tool_call>\n{\"name\": \"t\", \"arguments\": "
+		    "{\"s\": \"a \\\"q\\\" \\\\ \\n\\t\\u0001 \xc3\xa9\", \"n\": "
+		    "[1, 2.5, true, false, null, {}, []]}}\n</tool_call>\n",
+		[TCD_HARMONY] = "<|channel|>commentary to=functions.t "
+		    "<|constrain|>json<|message|>{\"s\": \"a \\\"q\\\" \\\\ "
+		    "\\n\\t\\u0001 \xc3\xa9\", \"n\": [1, 2.5, true, false, null, "
+		    "{}, []]}<|call|>\n",
+		[TCD_DEEPSEEK] = "<" DS_BAR "tool" DS_LOW "calls" DS_LOW "begin"
+		    DS_BAR "><" DS_BAR "tool" DS_LOW "call" DS_LOW "begin" DS_BAR
+		    ">t<" DS_BAR "tool" DS_LOW "sep" DS_BAR ">{\"s\": \"a "
+		    "\\\"q\\\" \\\\ \\n\\t\\u0001 \xc3\xa9\", \"n\": [1, 2.5, "
+		    "true, false, null, {}, []]}<" DS_BAR "tool" DS_LOW "call"
+		    DS_LOW "end" DS_BAR "><" DS_BAR "tool" DS_LOW "calls" DS_LOW
+		    "end" DS_BAR ">\n",
+		[TCD_MISTRAL] = "[TOOL_CALLS]t[ARGS]{\"s\": \"a \\\"q\\\" \\\\ "
+		    "\\n\\t\\u0001 \xc3\xa9\", \"n\": [1, 2.5, true, false, null, "
+		    "{}, []]}\n",
+		[TCD_LLAMA3] = "{\"name\": \"t\", \"parameters\": {\"s\": \"a "
+		    "\\\"q\\\" \\\\ \\n\\t\\u0001 \xc3\xa9\", \"n\": [1, 2.5, "
+		    "true, false, null, {}, []]}}\n",
+		[TCD_KIMI] = "<|tool_calls_section_begin|>\n<|tool_call_begin|>"
+		    "functions.t:0<|tool_call_argument_begin|>{\"s\": \"a "
+		    "\\\"q\\\" \\\\ \\n\\t\\u0001 \xc3\xa9\", \"n\": [1, 2.5, "
+		    "true, false, null, {}, []]}<|tool_call_end|>\n"
+		    "<|tool_calls_section_end|>\n",
+		[TOOLDEFS_PYTHONIC] = "[t(s=\"a \\\"q\\\" \\\\ \\n\\t\\x01 "
+		    "\xc3\xa9\", n=[1, 2.5, True, False, None, {}, []])]\n",
+	};
+	struct buf b = BUF_INIT;
+	const char *at;
+	int m;
+
+	for (m = 1; m < TOOLDEFS_NMARKUPS; m++) {
+		tool_part_in(schema, m, &b);
+		at = b.data != NULL ? strstr(buf_cstr(&b), "Example:\n\n") :
+		    NULL;
+		at = at != NULL ? at + 10 : "";
+		unit_str(at, want[m], unit_fmt("the %s writer: its markup, "
+		    "strings and the other values", markup_names[m]));
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -731,5 +1384,11 @@ main(void)
 	test_names_bytes();
 	test_prompt_exact();
 	test_prompt_examples();
+	test_markup_names();
+	test_prompt_goldens();
+	test_prompt_read_back();
+	test_prompt_names();
+	test_prompt_values();
+	test_prompt_writers();
 	return unit_done();
 }
