@@ -116,7 +116,7 @@ $(OUT)/bench/%: t/bench/%.c $(LIBLLMKIT) config.h
 check: $(BINS) $(UNITS)
 	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_UNIT="$(CURDIR)/$(OUT)/unit" \
 	LLMKIT_VALGRIND="$(if $(filter 1,$(SANITIZE)),0,1)" \
-	sh t/run-tests
+	LLMKIT_SANITIZE="$(filter 1,$(SANITIZE))" sh t/run-tests
 
 demo: $(BINS)
 	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
