@@ -35,12 +35,12 @@ line() {
 	printf '</context></llmQuery>\n'
 }
 
-# repeat N TEXT: TEXT N times, no newline.
+# repeat N TEXT: TEXT N times, no newline. One expansion, not a loop:
+# bats traces every command a test runs, which makes a loop slow.
 repeat() {
-	local i
-	for ((i = 0; i < $1; i++)); do
-		printf '%s' "$2"
-	done
+	local s
+	printf -v s '%*s' "$1" ''
+	printf '%s' "${s// /"$2"}"
 }
 
 # items N PREFIX SEP: PREFIX1 SEP PREFIX2 ... PREFIXN.
