@@ -45,10 +45,11 @@ fish_complete() {
 }
 
 # zsh_complete LINE: zsh's candidates for LINE, sorted, with
-# completions/zsh first on fpath (t/zsh-complete).
+# completions/zsh first on fpath (t/zsh-complete), one compinit dump for
+# the whole file.
 zsh_complete() {
 	HOME=$BATS_TEST_TMPDIR timeout 60 zsh -f "$TOP/t/zsh-complete" \
-	    "$TOP/completions/zsh" "$1"
+	    "$TOP/completions/zsh" "$1" "$BATS_FILE_TMPDIR/zcompdump"
 }
 
 # usage_options TOOL [COMMAND ...]: the options that TOOL -h (llmstore:
