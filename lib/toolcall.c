@@ -192,6 +192,10 @@ struct toolcall {
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
 	unsigned long		 ncalls;	/* calls written: their ids */
+	struct buf		 cid;		/* the call's own id, or empty */
+	struct buf		 ename;		/* a refused call's tool, escaped, */
+	int			 named;		/* when its error knows it */
+	int			 msgcont;	/* thread: the prose was cut */
 
 	/* the call being read */
 	struct pos		 cpos;		/* of its "<" */
@@ -524,6 +528,54 @@ text_event(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
+ * Thread: the answer's prose, the assistant's message event, its white
+ * space at both ends trimmed (the layout around calls); blank, none.
+ */
+static int
+message_event(struct toolcall *tc, const char *s, size_t n, int last)
+{
+	size_t a = 0;
+
+	if (!tc->msgcont)
+		while (a < n && is_ws((unsigned char)s[a]))
+			a++;
+	while (last && n > a && is_ws((unsigned char)s[n - 1]))
+		n--;
+	if (n == a)
+		return 0;
+	puts_lit(tc, "{\"type\":\"message\",\"role\":\"assistant\","
+	    "\"content\":");
+	put_string(tc, s + a, n - a);
+	buf_reset(&tc->tmp);
+	buf_printf(&tc->tmp, ",\"iteration\":%ld}\n", tc->opt.iteration);
+	put(tc, tc->tmp.data, tc->tmp.len);
+	if (tc->opt.unbuffered)
+		flush(tc);
+	return 1;
+}
+
+/*
+ * Thread: prose held up to --max-size bytes; past that, a message event
+ * of as much, cut between characters, so that memory stays bounded.
+ */
+static void
+message_bound(struct toolcall *tc)
+{
+	const char *d = tc->text.data;
+	size_t cut;
+
+	while (tc->text.len > tc->opt.max_size) {
+		cut = tc->opt.max_size;
+		while (cut > 1 && ((unsigned char)d[cut] & 0xC0) == 0x80)
+			cut--;
+		if (message_event(tc, d, cut, 0))
+			tc->msgcont = 1;
+		memmove(tc->text.data, d + cut, tc->text.len - cut);
+		tc->text.len -= cut;
+	}
+}
+
+/*
  * Writes the complete lines of the pending text, and pieces of at most
  * TEXT_MAX bytes of a longer line, cut between characters; what is left
  * is shorter and has no newline. The cuts depend only on the text, never
@@ -637,8 +689,21 @@ u8_group(const unsigned char *s, size_t n, size_t *want)
 static int
 keeps_text(const struct toolcall *tc)
 {
+	if (tc->opt.thread)
+		return tc->mode != M_THINK;
 	return tc->opt.events && (tc->mode != M_THINK ||
 	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS);
+}
+
+/* Text kept: with events, its lines written; with thread, held. */
+static void
+text_keep(struct toolcall *tc, const char *s, size_t n)
+{
+	buf_add(&tc->text, s, n);
+	if (tc->opt.thread)
+		message_bound(tc);
+	else
+		text_lines(tc);
 }
 
 static void
@@ -647,10 +712,8 @@ prose_ok(struct toolcall *tc, const char *s, size_t n)
 	if (n == 0)
 		return;
 	advance(&tc->pos, s, n);
-	if (keeps_text(tc)) {
-		buf_add(&tc->text, s, n);
-		text_lines(tc);
-	}
+	if (keeps_text(tc))
+		text_keep(tc, s, n);
 }
 
 /*
@@ -673,10 +736,8 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 	advance(&tc->pos, s, n);
 	tc->pos.col = col + 1;
 	tc->pos.cr = 0;
-	if (keeps_text(tc)) {
-		buf_add(&tc->text, "\xEF\xBF\xBD", 3);
-		text_lines(tc);
-	}
+	if (keeps_text(tc))
+		text_keep(tc, "\xEF\xBF\xBD", 3);
 }
 
 /*
@@ -748,10 +809,12 @@ static void
 prose_break(struct toolcall *tc)
 {
 	prose_settle(tc);
-	if (tc->opt.events && tc->text.len > 0) {
+	if (tc->opt.thread) {
+		message_event(tc, tc->text.data, tc->text.len, 1);
+		tc->msgcont = 0;
+	} else if (tc->opt.events && tc->text.len > 0)
 		text_event(tc, tc->text.data, tc->text.len);
-		buf_reset(&tc->text);
-	}
+	buf_reset(&tc->text);
 }
 
 /* The lexer of a call's bytes, shared by parsing and skipping. */
@@ -2035,8 +2098,13 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 	if (tc->opt.thread) {
 		puts_lit(tc, ",\"toolCallId\":");
 		buf_reset(&tc->tmp);
-		buf_printf(&tc->tmp, "\"call-%ld-%lu\",\"iteration\":%ld",
-		    tc->opt.iteration, tc->ncalls + 1, tc->opt.iteration);
+		/* the id the call came with, else one of ours */
+		if (tc->cid.len > 0)
+			buf_printf(&tc->tmp, "\"%s\"", buf_cstr(&tc->cid));
+		else
+			buf_printf(&tc->tmp, "\"call-%ld-%lu\"",
+			    tc->opt.iteration, tc->ncalls + 1);
+		buf_printf(&tc->tmp, ",\"iteration\":%ld", tc->opt.iteration);
 		put(tc, tc->tmp.data, tc->tmp.len);
 		puts_lit(tc, ",\"serverName\":");
 		if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
@@ -2066,6 +2134,11 @@ emit_call(struct toolcall *tc)
 		    "<tool_name> is missing or empty");
 		return 0;
 	}
+	/* a refused call's error event names its tool */
+	buf_reset(&tc->ename);
+	buf_add(&tc->ename, tc->arena.data + tc->nodes[tc->tname].val,
+	    tc->nodes[tc->tname].vallen);
+	tc->named = 1;
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
 	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
@@ -2086,6 +2159,8 @@ emit_call(struct toolcall *tc)
 		put(tc, tc->rec.data, tc->rec.len);
 	}
 	tc->ncalls++;
+	tc->named = 0;
+	buf_reset(&tc->cid);
 	if (tc->opt.unbuffered)
 		flush(tc);
 	return 1;
@@ -2288,7 +2363,19 @@ static void
 end_bad(struct toolcall *tc, size_t end)
 {
 	if (tc->opt.thread) {
-		puts_lit(tc, "{\"type\":\"error\",\"error\":");
+		/* as mcp-run writes a failed call's: its id and tool first */
+		puts_lit(tc, "{\"type\":\"error\",");
+		if (tc->cid.len > 0) {
+			puts_lit(tc, "\"toolCallId\":\"");
+			put(tc, tc->cid.data, tc->cid.len);
+			puts_lit(tc, "\",");
+		}
+		if (tc->named) {
+			puts_lit(tc, "\"toolName\":\"");
+			put(tc, tc->ename.data, tc->ename.len);
+			puts_lit(tc, "\",");
+		}
+		puts_lit(tc, "\"error\":");
 		put_string(tc, tc->msg.data, tc->msg.len);
 		buf_reset(&tc->tmp);
 		buf_printf(&tc->tmp, ",\"recoverable\":true,\"iteration\":%ld}\n",
@@ -2308,6 +2395,8 @@ end_bad(struct toolcall *tc, size_t end)
 			put_string(tc, tc->raw.data, end);
 		puts_lit(tc, "}\n");
 	}
+	tc->named = 0;
+	buf_reset(&tc->cid);
 	if (tc->opt.unbuffered)
 		flush(tc);
 	if (!tc->rawgone && end != NONE)
@@ -3663,6 +3752,7 @@ lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	tc->mode = M_PROSE;
 	tc->nhold = tc->nu8 = 0;
 	buf_reset(&tc->text);
+	tc->msgcont = 0;
 	tc->rawgone = 0;
 	tc->status = DIAG_OK;
 	tc->ncalls = 0;
@@ -3988,6 +4078,8 @@ toolcall_free(struct toolcall *tc)
 	buf_free(&tc->raw);
 	buf_free(&tc->pend);
 	buf_free(&tc->msg);
+	buf_free(&tc->cid);
+	buf_free(&tc->ename);
 	buf_free(&tc->names);
 	buf_free(&tc->arena);
 	free(tc->ins);

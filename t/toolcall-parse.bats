@@ -1830,8 +1830,8 @@ typed_as() {
 	printf '<tool><tool_name>typed</tool_name><arguments><i>1</i></arguments></tool>\n<tool><tool_name>nope</tool_name></tool>\n<tool><server_name>files</server_name><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool>\n<tool><tool_name>typed</tool_name><arguments><s>ok</s></arguments></tool>\n' >in.txt
 	run -1 --separate-stderr toolcall-parse --thread --iteration 2 --tools "$D/tools-types.json" in.txt
 	assert_output '{"type":"tool_call","toolName":"typed","args":{"i":1},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
-{"type":"error","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":2}
-{"type":"error","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":2}
+{"type":"error","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":2}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":2}
 {"type":"tool_call","toolName":"typed","args":{"s":"ok"},"toolCallId":"call-2-2","iteration":2,"serverName":"local"}'
 	printf '%s\n' "$output" >events.jsonl
 	run -0 --separate-stderr thread-serialize events.jsonl
@@ -2042,7 +2042,7 @@ a.c
 	assert_equal "$stderr" 'in.txt:20:1: error: the arguments of "typed" do not match its schema: /i: expected integer, found string "x"'
 	run -1 --separate-stderr toolcall-parse --format auto --thread --iteration 4 --tools "$D/tools-types.json" in.txt
 	assert_equal "${lines[0]}" '{"type":"tool_call","toolName":"typed","args":{"zip":"02134","i":5,"o":{"k":3},"tags":["solo"],"b":false},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}'
-	assert_equal "${lines[1]}" '{"type":"error","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
+	assert_equal "${lines[1]}" '{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
 }
 
 @test "--format hermes: </tool_call> and <tool_call> inside a JSON string are text; the call ends at the one outside" {
@@ -2957,4 +2957,101 @@ $USAGE"
 	assert_equal "$(cat err)" "z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning
 z.txt:1:$((70 * (41 + 1048576 + 19) + 1)): warning: </think> with no reasoning open, read as prose"
 	(( kb < 100000 )) || fail "peak memory $kb KiB for 70 MiB held"
+}
+
+# The thread keeps the conversation: with --thread the prose of the answer
+# is the assistant's message event; an error event names its tool.
+
+@test "--thread: the answer's prose is the assistant's message event, before its calls, trimmed; blank prose writes none" {
+	printf 'Sure, I will look.\n<tool><tool_name>a</tool_name></tool>\n\n  \n<tool><tool_name>b</tool_name></tool>\nThen I compare "them" & <b>.\n<tool><tool_name>c</tool_name><arguments><x>1</arguments></tool>\n  Done.  \n' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread --iteration 2 in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Sure, I will look.","iteration":2}
+{"type":"tool_call","toolName":"a","args":{},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"tool_call","toolName":"b","args":{},"toolCallId":"call-2-2","iteration":2,"serverName":"local"}
+{"type":"message","role":"assistant","content":"Then I compare \"them\" & <b>.","iteration":2}
+{"type":"error","error":"malformed tool call: mismatched tag","recoverable":true,"iteration":2}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}'
+	assert_equal "$stderr" 'in.txt:7:48: error: malformed tool call: mismatched tag'
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize events.jsonl
+	assert_output '<thread>
+  <event type="ai" id="0" iteration="2">Sure, I will look.</event>
+  <event type="tool_input" id="1" name="a" iteration="2">{}</event>
+  <event type="tool_input" id="2" name="b" iteration="2">{}</event>
+  <event type="ai" id="3" iteration="2">Then I compare &quot;them&quot; &amp; &lt;b&gt;.</event>
+  <event type="error" id="4" iteration="2" recoverable="true">malformed tool call: mismatched tag</event>
+  <event type="ai" id="5" iteration="2">Done.</event>
+</thread>'
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: an answer without a call is one message event; an empty or blank one writes nothing" {
+	printf 'The answer is 4.\n\nIt is even.\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"The answer is 4.\n\nIt is even.","iteration":0}'
+	printf ' \n\t\r\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt /dev/null
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: reasoning is no part of the message, before a lone </think> or in a block; a block ends a stretch of prose" {
+	printf 'I should check.</think>\nAnswer: <tool><tool_name>a</tool_name></tool> <think>hmm</think> ok\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Answer:","iteration":0}
+{"type":"tool_call","toolName":"a","args":{},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}
+{"type":"message","role":"assistant","content":"ok","iteration":0}'
+	printf 'Before <think>inside</think> after.' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread --reasoning events in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Before","iteration":0}
+{"type":"message","role":"assistant","content":"after.","iteration":0}'
+	run -0 --separate-stderr toolcall-parse --thread --reasoning calls in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Before <think>inside</think> after.","iteration":0}'
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: invalid UTF-8 in prose is U+FFFD in the message, and the error is said" {
+	printf 'a\377b <tool><tool_name>t</tool_name></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"a�b","iteration":0}
+{"type":"tool_call","toolName":"t","args":{},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}'
+	assert_equal "$stderr" 'in.txt:1:2: error: invalid UTF-8: byte 0xff at byte offset 1'
+}
+
+@test "--thread: prose longer than --max-size is written in pieces of at most that many bytes, cut between characters" {
+	{ printf '  x'; for i in $(seq 600); do printf 'é'; done; printf ' \n<tool><tool_name>t</tool_name></tool>'; } >in.txt
+	run -0 --separate-stderr toolcall-parse --thread --max-size 1K in.txt
+	printf '%s\n' "$output" >out.jsonl
+	run -0 jq -c '[.type, (.content // "" | utf8bytelength), (.content // "" | .[0:2])]' out.jsonl
+	assert_output '["message",1021,"xé"]
+["message",180,"éé"]
+["tool_call",0,""]'
+	run -0 jq -rj '.content // empty' out.jsonl
+	assert_output "x$(for i in $(seq 600); do printf 'é'; done)"
+}
+
+@test "--thread: 20 MB of prose in pieces of --max-size, in bounded memory" {
+	head -c 20M /dev/zero | tr '\0' 'a' >in.txt
+	read -r st kb < <(peak toolcall-parse --thread --max-size 1M in.txt)
+	assert_equal "$st" 0
+	assert_equal "$(jq -r '.content | length' out | sort | uniq -c | sed 's/^ *//')" '20 1048576'
+	(( kb < 30000 )) || fail "peak memory $kb KiB for 20 MB of prose"
+}
+
+@test "--thread: an error event names the tool when the call named one, as mcp-run's do, and thread-serialize reads it" {
+	printf 'x <tool><tool_name>nope</tool_name></tool><tool><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool><tool><tool_name>typed</tool_name><arguments><b>1</arguments></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread --tools "$D/tools-types.json" in.txt
+	assert_output '{"type":"message","role":"assistant","content":"x","iteration":0}
+{"type":"error","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":0}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":0}
+{"type":"error","error":"malformed tool call: mismatched tag","recoverable":true,"iteration":0}'
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize --strict events.jsonl
+	assert_output '<thread>
+  <event type="ai" id="0" iteration="0">x</event>
+  <event type="error" id="1" iteration="0" recoverable="true">tool call to &quot;nope&quot;, which is not defined (the tools are: typed, loose)</event>
+  <event type="error" id="2" iteration="0" recoverable="true">the arguments of &quot;typed&quot; do not match its schema: /b: expected boolean, found string &quot;no&quot;</event>
+  <event type="error" id="3" iteration="0" recoverable="true">malformed tool call: mismatched tag</event>
+</thread>'
+	assert_equal "$stderr" ''
 }
