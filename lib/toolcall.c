@@ -32,7 +32,9 @@
 #include "diag.h"
 #include "jsonw.h"
 #include "jsschema.h"
+#include "pylit.h"
 #include "tcdialect.h"
+#include "tcopenai.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "utf8.h"
@@ -1722,43 +1724,82 @@ token_json(const struct buf *t)
 	return j;
 }
 
+/* Whether v is of a type in want among null, boolean, object, array. */
+static int
+literal_fits(const json_t *v, unsigned want)
+{
+	return (json_is_null(v) && (want & JSSCHEMA_T_NULL)) ||
+	    (json_is_boolean(v) && (want & JSSCHEMA_T_BOOLEAN)) ||
+	    (json_is_object(v) && (want & JSSCHEMA_T_OBJECT)) ||
+	    (json_is_array(v) && (want & JSSCHEMA_T_ARRAY));
+}
+
 /*
- * Text s (JSON-escaped) that is JSON of a type in want (an object or an
- * array), written as JSON: 1, or 0 when it is not. With tc->build, *jp
- * is its value.
+ * The n bytes at s, as models write a value of a type in want among
+ * null, boolean, object and array: JSON text, or else a Python literal
+ * (None, True, False, '...', a dict, a list, a tuple) read by lib/pylit,
+ * never evaluated; with again, either one inside a string of the other
+ * (JSON double-encoded, a quoted dict). A new value, or NULL when the
+ * text is none of these, or not of a type wanted.
+ */
+static json_t *
+literal(const char *s, size_t n, unsigned want, int again)
+{
+	struct pylit_error pe;
+	json_t *j, *in;
+	size_t end;
+	int flags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL;
+	json_error_t e;
+
+	/* integers as written: an id keeps its digits */
+	j = json_loadb(s, n, flags, &e);
+	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
+		j = json_loadb(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
+	if (j == NULL && (j = pylit_parse(s, n, 0, &end, &pe)) != NULL &&
+	    pylit_skip(s, n, end) != n) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j == NULL)
+		return NULL;
+	if (json_is_string(j) && again) {
+		in = literal(json_string_value(j), json_string_length(j), want,
+		    0);
+		json_decref(j);
+		return in;
+	}
+	if (literal_fits(j, want))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t	*json_typed(struct toolcall *, json_t *,
+		    const struct jsschema_place *);
+
+/*
+ * Text s (JSON-escaped) that is a literal of a type in want, its strings
+ * typed by the places of pl (json_typed), written as JSON: 1, or 0 when
+ * it is not. With tc->build, *jp is its value.
  */
 static int
-put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
-    json_t **jp)
+put_literal(struct toolcall *tc, const char *s, size_t n,
+    const struct jsschema_place *pl, unsigned want, json_t **jp)
 {
-	json_error_t e;
 	json_t *j;
-	int ok;
 
-	if (memchr(s, want & JSSCHEMA_T_OBJECT ? '{' : '[', n) == NULL &&
-	    memchr(s, want & JSSCHEMA_T_ARRAY ? '[' : '{', n) == NULL)
-		return 0;
 	unescape(tc, s, n);
-	/* integers as written: an id keeps its digits */
-	j = json_loadb(tc->val.data, tc->val.len, JSON_REJECT_DUPLICATES |
-	    JSON_ALLOW_NUL, &e);
-	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
-		j = json_loadb(tc->val.data, tc->val.len,
-		    JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
-		    JSON_DECODE_INT_AS_REAL, NULL);
-	if (j == NULL)
+	if ((j = literal(tc->val.data, tc->val.len, want, 1)) == NULL)
 		return 0;
-	ok = (json_is_object(j) && (want & JSSCHEMA_T_OBJECT)) ||
-	    (json_is_array(j) && (want & JSSCHEMA_T_ARRAY));
-	if (ok) {
-		buf_reset(&tc->val);
-		jsonw_exact(&tc->val, j);
-		put(tc, tc->val.data, tc->val.len);
-		if (tc->build)
-			*jp = json_incref(j);
-	}
-	json_decref(j);
-	return ok;
+	json_decref(json_typed(tc, j, pl));
+	buf_reset(&tc->val);
+	jsonw_exact(&tc->val, j);
+	put(tc, tc->val.data, tc->val.len);
+	if (tc->build)
+		*jp = j;
+	else
+		json_decref(j);
+	return 1;
 }
 
 static json_t	*emit_typed(struct toolcall *, size_t,
@@ -1799,9 +1840,10 @@ emit_seed(struct toolcall *tc, size_t id)
 
 /*
  * A value without child elements, as the types t of its place allow, in
- * this order: null, integer (5.0 is 5), number, boolean (any case),
- * object or array written as JSON text, string. A value that fits none is
- * an array of one item when t allows arrays, else the string.
+ * this order: null, integer (5.0 is 5), number, boolean (any case), a
+ * literal of null, boolean, object or array (literal()), string. A value
+ * that fits none is an array of one item when t allows arrays, else the
+ * string.
  */
 static json_t *
 emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
@@ -1832,8 +1874,8 @@ emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
 		put(tc, tc->tmp.data, tc->tmp.len);
 		return tc->build ? token_json(&tc->tmp) : NULL;
 	}
-	if ((t & (JSSCHEMA_T_OBJECT | JSSCHEMA_T_ARRAY)) &&
-	    put_json_text(tc, d + a, b - a, t, &j))
+	if ((t & (JSSCHEMA_T_NULL | JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_OBJECT |
+	    JSSCHEMA_T_ARRAY)) && put_literal(tc, d + a, b - a, pl, t, &j))
 		return j;
 	if (!(t & JSSCHEMA_T_STRING) && (t & JSSCHEMA_T_ARRAY) &&
 	    !tc->wrapping) {
@@ -1994,6 +2036,101 @@ emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 }
 
 /*
+ * The arguments of a JSON dialect (hermes's, a server's) keep the types
+ * the model wrote, but a string where its place allows no string is
+ * typed as an element's text is (emit_leaf), so that what models write
+ * for a value, True, None, {'a': 1}, "[1, 2]", "5", is the value: the
+ * same ladder, the same array of one item. v is changed where it lies;
+ * a string typed is given back, a new value, for its container to take
+ * (NULL: v stays).
+ */
+static json_t *
+json_leaf(struct toolcall *tc, const char *s, size_t n,
+    const struct jsschema_place *pl, unsigned t)
+{
+	struct jsschema_place *ip;
+	json_t *j, *item;
+	size_t a = 0, b = n;
+	int k = 0;
+
+	while (a < b && is_ws((unsigned char)s[a]))
+		a++;
+	while (b > a && is_ws((unsigned char)s[b - 1]))
+		b--;
+	buf_reset(&tc->tmp);
+	if (typed(s + a, b - a, &tc->tmp)) {
+		k = tc->tmp.data[0];
+		if (k != 'n' && k != 't' && k != 'f')
+			k = memchr(tc->tmp.data, '.', tc->tmp.len) == NULL &&
+			    memchr(tc->tmp.data, 'e', tc->tmp.len) == NULL ?
+			    'i' : 'r';
+	}
+	if (((t & JSSCHEMA_T_NULL) && k == 'n') ||
+	    ((t & JSSCHEMA_T_INTEGER) && k == 'i') ||
+	    ((t & JSSCHEMA_T_NUMBER) && (k == 'i' || k == 'r')) ||
+	    ((t & JSSCHEMA_T_BOOLEAN) && (k == 't' || k == 'f')))
+		return token_json(&tc->tmp);
+	if ((t & (JSSCHEMA_T_NULL | JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_OBJECT |
+	    JSSCHEMA_T_ARRAY)) && (j = literal(s + a, b - a, t, 1)) != NULL) {
+		json_decref(json_typed(tc, j, pl));
+		return j;
+	}
+	if (!(t & JSSCHEMA_T_ARRAY) || tc->wrapping)
+		return NULL;
+	/* once: a schema of arrays of arrays would go on */
+	tc->wrapping = 1;
+	ip = jsschema_place_item(pl, 0);
+	item = json_stringn_nocheck(s, n);
+	if ((j = json_typed(tc, item, ip)) != NULL) {
+		json_decref(item);
+		item = j;
+	}
+	jsschema_place_free(ip);
+	tc->wrapping = 0;
+	j = json_array();
+	json_array_append_new(j, item);
+	return j;
+}
+
+static json_t *
+json_typed(struct toolcall *tc, json_t *v, const struct jsschema_place *pl)
+{
+	struct jsschema_place *cp;
+	const char *key;
+	json_t *m, *nv;
+	void *it;
+	size_t i;
+	unsigned t;
+
+	if (pl == NULL)
+		return NULL;
+	t = jsschema_place_types(pl);
+	if (json_is_string(v))
+		return t == JSSCHEMA_T_ALL || (t & JSSCHEMA_T_STRING) ? NULL :
+		    json_leaf(tc, json_string_value(v), json_string_length(v),
+		    pl, t);
+	if (json_is_array(v))
+		json_array_foreach(v, i, m) {
+			cp = jsschema_place_item(pl, i);
+			if ((nv = json_typed(tc, m, cp)) != NULL)
+				json_array_set_new(v, i, nv);
+			jsschema_place_free(cp);
+		}
+	else if (json_is_object(v))
+		for (it = json_object_iter(v); it != NULL;
+		    it = json_object_iter_next(v, it)) {
+			key = json_object_iter_key(it);
+			cp = jsschema_place_member(pl, key,
+			    json_object_iter_key_len(it));
+			if ((nv = json_typed(tc, json_object_iter_value(it),
+			    cp)) != NULL)
+				json_object_iter_set_new(v, it, nv);
+			jsschema_place_free(cp);
+		}
+	return NULL;
+}
+
+/*
  * The tool a call names, by the text of its <tool_name>; NULL, with the
  * call's error made, for a name no definition has.
  */
@@ -2076,7 +2213,12 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		/* hermes, read without a tree (never with tc->build) */
 		put(tc, tc->htext->data, tc->htext->len);
 	else if (tc->hargs != NULL) {
-		/* hermes: JSON, typed as the model wrote it */
+		/* JSON, typed as the model wrote it, but for its strings */
+		if (def != NULL && def->js != NULL) {
+			pl = jsschema_place_root(def->js);
+			json_decref(json_typed(tc, tc->hargs, pl));
+			jsschema_place_free(pl);
+		}
 		buf_reset(&tc->val);
 		jsonw_exact(&tc->val, tc->hargs);
 		put(tc, tc->val.data, tc->val.len);
@@ -3177,8 +3319,8 @@ raw_done(struct toolcall *tc, size_t end)
 
 	tc->raw.len = end;
 	memset(&c, 0, sizeof(c));
-	/* a tree of the arguments only for a schema to validate them by */
-	if (tc->opt.tools != NULL && !tc->opt.no_validate)
+	/* a tree of the arguments only for a schema to type them by */
+	if (tc->opt.tools != NULL)
 		r = tcd_parse(tc->dial, tc->raw.data, end, &c);
 	else
 		r = tcd_parse_text(tc->dial, tc->raw.data, end, &c);
