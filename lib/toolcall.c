@@ -198,6 +198,7 @@ struct toolcall {
 	struct buf		 ename;		/* a refused call's tool, escaped, */
 	int			 named;		/* when its error knows it */
 	int			 msgcont;	/* thread: the prose was cut */
+	struct tcopenai		*oa;		/* --format openai: its reader */
 
 	/* the call being read */
 	struct pos		 cpos;		/* of its "<" */
@@ -2500,9 +2501,12 @@ begin_call(struct toolcall *tc)
 	feed(tc, open_tag, OPEN_LEN);
 }
 
-/* A bad call ends at raw offset end (NONE when its bytes are gone). */
+/*
+ * The error event of a bad call, its message in tc->msg at tc->epos,
+ * the text it was read from raw (n bytes; NULL: not kept).
+ */
 static void
-end_bad(struct toolcall *tc, size_t end)
+error_event(struct toolcall *tc, const char *raw, size_t n)
 {
 	if (tc->opt.thread) {
 		/* as mcp-run writes a failed call's: its id and tool first */
@@ -2531,16 +2535,26 @@ end_bad(struct toolcall *tc, size_t end)
 		puts_lit(tc, ",\"column\":");
 		put_ulong(tc, tc->epos.col);
 		puts_lit(tc, ",\"raw\":");
-		if (tc->rawgone || end == NONE)
+		if (raw == NULL)
 			puts_lit(tc, "null");
 		else
-			put_string(tc, tc->raw.data, end);
+			put_string(tc, raw, n);
 		puts_lit(tc, "}\n");
 	}
 	tc->named = 0;
 	buf_reset(&tc->cid);
 	if (tc->opt.unbuffered)
 		flush(tc);
+}
+
+/* A bad call ends at raw offset end (NONE when its bytes are gone). */
+static void
+end_bad(struct toolcall *tc, size_t end)
+{
+	if (tc->rawgone || end == NONE)
+		error_event(tc, NULL, 0);
+	else
+		error_event(tc, tc->raw.data, end);
 	if (!tc->rawgone && end != NONE)
 		tc->pos = call_pos(tc, end);
 	tc->mode = M_PROSE;
@@ -4059,6 +4073,147 @@ process(struct toolcall *tc, const char *s, size_t n)
 	}
 }
 
+/*
+ * --format openai: a server's response or stream, read by lib/tcopenai,
+ * whose calls come parsed, each with its id. The message's text is the
+ * prose (never read for calls: the server has taken them out), its
+ * reasoning is reasoning, and each call goes to the writers of the
+ * others, as a hermes call does: typed by its schema, validated, written
+ * as a record or an event. Its problems come at their line and column
+ * in the input, each with its JSON Pointer.
+ */
+
+/* A problem said with the JSON Pointer of its place, or kept. */
+static void
+diag_path(struct toolcall *tc, const struct tcopenai_diag *d)
+{
+	struct diag_item it, *kept;
+
+	if (tc->opt.diags != NULL) {
+		kept = diag_list_add(tc->opt.diags, d->severity, d->line,
+		    d->col, d->rule, d->path, "%s", d->message);
+		kept->prefix = d->path != NULL;
+		return;
+	}
+	memset(&it, 0, sizeof(it));
+	it.severity = d->severity;
+	it.line = d->line;
+	it.col = d->col;
+	it.rule = d->rule;
+	it.path = d->path;
+	it.message = d->message;
+	it.prefix = d->path != NULL;
+	diag_item(tc->file, &it);
+}
+
+/* The answer's text, or its reasoning (r), which ends the other's run. */
+static int
+oa_words(struct toolcall *tc, int r, const char *s, size_t n)
+{
+	if (tc->rtext != r) {
+		prose_break(tc);
+		tc->rtext = r;
+	}
+	if (!r ? keeps_text(tc) : tc->opt.events && !tc->opt.thread &&
+	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS)
+		text_keep(tc, s, n);
+	return tc->trouble ? -1 : 0;
+}
+
+static int
+oa_text(void *arg, const char *s, size_t n)
+{
+	return oa_words(arg, 0, s, n);
+}
+
+static int
+oa_reasoning(void *arg, const char *s, size_t n)
+{
+	return oa_words(arg, 1, s, n);
+}
+
+/* The call's id, JSON-escaped, as the thread's toolCallId. */
+static void
+oa_id(struct toolcall *tc, const struct tcopenai_call *c)
+{
+	buf_reset(&tc->cid);
+	if (c->id != NULL)
+		jsonw_escape(&tc->cid, c->id, c->idlen);
+}
+
+/* A call, whole: written as the others are, or refused. */
+static int
+oa_call(void *arg, const struct tcopenai_call *c)
+{
+	struct toolcall *tc = arg;
+	struct pos at = { 0, c->line, c->col, 0 };
+
+	prose_break(tc);
+	tc->rtext = 0;
+	tc->cpos = at;
+	tc->bad = 0;
+	oa_id(tc, c);
+	if (c->textlen > tc->opt.max_size)
+		call_error(tc, at, "max-size", "tool call larger than "
+		    "--max-size (%zu bytes)", tc->opt.max_size);
+	else {
+		tc->nnodes = 0;
+		buf_reset(&tc->names);
+		buf_reset(&tc->arena);
+		tc->sname = tc->args = NONE;
+		tc->tname = node_new(tc, "tool_name", NONE, R_META);
+		raw_value(tc, tc->tname, c->name, c->namelen);
+		tc->hargs = json_incref(c->args);
+		emit_call(tc);
+		json_decref(tc->hargs);
+		tc->hargs = NULL;
+	}
+	if (tc->bad)
+		error_event(tc, c->text, c->textlen);
+	buf_reset(&tc->cid);
+	return tc->trouble ? -1 : 0;
+}
+
+/* A problem of the input, or of one call: then its error event too. */
+static int
+oa_diag(void *arg, const struct tcopenai_diag *d)
+{
+	struct toolcall *tc = arg;
+	const struct tcopenai_call *c = d->call;
+
+	if (d->severity == DIAG_ERROR)
+		tc->status = DIAG_INVALID;
+	if (c != NULL && d->severity == DIAG_ERROR)
+		prose_break(tc);
+	diag_path(tc, d);
+	if (c == NULL || d->severity != DIAG_ERROR)
+		return tc->trouble ? -1 : 0;
+	tc->epos.line = d->line;
+	tc->epos.col = d->col;
+	buf_reset(&tc->msg);
+	buf_adds(&tc->msg, d->message);
+	oa_id(tc, c);
+	buf_reset(&tc->ename);
+	jsonw_escape(&tc->ename, c->name, c->namelen);
+	tc->named = c->namelen > 0;
+	error_event(tc, c->text, c->textlen);
+	return tc->trouble ? -1 : 0;
+}
+
+static void
+oa_new(struct toolcall *tc)
+{
+	struct tcopenai_cb cb;
+
+	memset(&cb, 0, sizeof(cb));
+	cb.text = oa_text;
+	cb.reasoning = oa_reasoning;
+	cb.call = oa_call;
+	cb.diag = oa_diag;
+	cb.arg = tc;
+	tc->oa = tcopenai_new(&cb);
+}
+
 /* The public face. */
 
 static const char bom[] = "\xEF\xBB\xBF";
@@ -4085,7 +4240,9 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
 	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
 	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
-	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
+	if (tc->opt.format == TOOLCALL_FMT_OPENAI)
+		oa_new(tc);	/* reasoning comes apart: nothing is held */
+	else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
 	    tc->opt.begins == TOOLCALL_BEGINS_YES) {
 		/* the template opened reasoning: it ends at either closer */
 		tc->mode = M_THINK;
@@ -4113,6 +4270,8 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 int
 toolcall_feed(struct toolcall *tc, const char *s, size_t n)
 {
+	if (tc->oa != NULL)
+		return tcopenai_feed(tc->oa, s, n) != 0 || tc->trouble ? -1 : 0;
 	while (!tc->started && n > 0) {
 		if (*s == bom[tc->nbom]) {
 			s++;
@@ -4136,6 +4295,12 @@ toolcall_end(struct toolcall *tc)
 {
 	size_t k;
 
+	if (tc->oa != NULL) {
+		tcopenai_end(tc->oa);
+		prose_break(tc);
+		flush(tc);
+		return tc->trouble ? -1 : 0;
+	}
 	if (!tc->started) {
 		tc->started = 1;
 		feed_stream(tc, bom, tc->nbom);
@@ -4213,6 +4378,7 @@ toolcall_free(struct toolcall *tc)
 	if (tc == NULL)
 		return;
 	XML_ParserFree(tc->xp);
+	tcopenai_free(tc->oa);
 	buf_free(&tc->text);
 	buf_free(&tc->tmp);
 	buf_free(&tc->rec);
