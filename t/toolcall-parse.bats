@@ -3272,3 +3272,50 @@ $USAGE"
 	assert_output ''
 	assert_equal "$stderr" ''
 }
+
+# Values as models write them: under --tools, Python literals and JSON
+# inside strings, where the schema wants null, a boolean, an object or an
+# array.
+
+@test "--tools: Python literals where the schema wants null, a boolean, an object or an array; strings stay strings" {
+	printf "<tool><tool_name>typed</tool_name><arguments><z>None</z><b>'False'</b><o>{'k': '2'}</o><a>(1, 0x10, '3')</a><tags>[\"x\", 'y']</tags><opt>None</opt><s>None</s><ta>None</ta><free>None</free></arguments></tool>\n" >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"z":null,"b":false,"o":{"k":2},"a":[1,16,3],"tags":["x","y"],"opt":null,"s":"None","ta":"None","free":"None"}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--tools: JSON text inside a JSON string, or inside a Python one, is read once more" {
+	printf '<tool><tool_name>typed</tool_name><arguments><o>"{\\"k\\": 3}"</o><a>"[4]"</a><b>"true"</b><z>'"'null'"'</z><tags>'"'[\"a\"]'"'</tags></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":{"k":3},"a":[4],"b":true,"z":null,"tags":["a"]}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--tools: nothing is evaluated: a call, a name or an operator is no literal, and fails the schema as text" {
+	printf '<tool><tool_name>typed</tool_name><arguments><o>__import__("os").system("touch pwned")</o><a>[1] + [2]</a><b>not False</b></arguments></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output ''
+	assert_equal "$stderr" 'in.txt:1:1: error: the arguments of "typed" do not match its schema: /o: expected object, found string "__import__(\"os\").system(\"touch pwned\")"; /a/0: expected integer, found string "[1] + [2]"; /b: expected boolean, found string "not False"'
+	[ ! -e pwned ]
+}
+
+@test "--tools: a literal past the nesting limit is text, and fails the schema as text" {
+	{ printf '<tool><tool_name>typed</tool_name><arguments><o>'; head -c 3000 /dev/zero | tr '\0' '['; head -c 3000 /dev/zero | tr '\0' ']'; printf '</o></arguments></tool>'; } >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" --thread in.txt
+	assert_equal "$(jq -r .error <<<"$output" | cut -c 1-70)" 'the arguments of "typed" do not match its schema: /o: expected object,'
+	assert_equal "${#stderr_lines[@]}" 1
+}
+
+@test "--tools --format hermes: arguments given as a JSON string, and values inside it double-encoded, are typed" {
+	printf '<tool_call>\n{"name": "typed", "arguments": "{\\"o\\": \\"{\\\\\\"k\\\\\\": \\\\\\"5\\\\\\"}\\", \\"a\\": \\"[1, 2]\\", \\"b\\": \\"False\\", \\"z\\": \\"None\\", \\"i\\": \\"7\\", \\"s\\": \\"None\\"}"}\n</tool_call>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":{"k":5},"a":[1,2],"b":false,"z":null,"i":7,"s":"None"}}'
+	# without --tools, the strings as written
+	run -0 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":"{\"k\": \"5\"}","a":"[1, 2]","b":"False","z":"None","i":"7","s":"None"}}'
+	# --no-validate types them too
+	printf '<tool_call>{"name": "typed", "arguments": {"a": "(1,)", "tags": "solo", "n": " 2.50 ", "s": 3}}</tool_call>' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes --no-validate --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"a":[1],"tags":["solo"],"n":2.5,"s":3}}'
+	assert_equal "$stderr" ''
+}
