@@ -117,7 +117,8 @@ main(int argc, char *argv[])
 		case OPT_FORMAT:
 			if ((a.opts.format = toolcall_format(optarg)) == -1)
 				cmd_usagex("--format must be tool, qwen3, invoke, "
-				    "glm, hermes or auto, not \"%s\"", optarg);
+				    "glm, hermes, auto or openai, not \"%s\"",
+				    optarg);
 			break;
 		case OPT_ITERATION:
 			a.opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,
@@ -183,6 +184,13 @@ main(int argc, char *argv[])
 		    "says how calls are written");
 	if (iteration && !a.opts.thread)
 		cmd_usagex("--iteration goes with --thread");
+	if (a.opts.format == TOOLCALL_FMT_OPENAI &&
+	    a.opts.reasoning == TOOLCALL_REASON_CALLS)
+		cmd_usagex("--reasoning calls does not go with --format openai: "
+		    "the server sends reasoning apart, and no call in it");
+	if (a.opts.format == TOOLCALL_FMT_OPENAI && begins)
+		cmd_usagex("--begins-in-reasoning does not go with --format "
+		    "openai: the server sends reasoning apart");
 	if (begins && a.opts.reasoning == TOOLCALL_REASON_CALLS)
 		cmd_usagex("--begins-in-reasoning goes with --reasoning skip "
 		    "or events: with calls, reasoning is prose");

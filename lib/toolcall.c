@@ -32,7 +32,9 @@
 #include "diag.h"
 #include "jsonw.h"
 #include "jsschema.h"
+#include "pylit.h"
 #include "tcdialect.h"
+#include "tcopenai.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "utf8.h"
@@ -192,6 +194,11 @@ struct toolcall {
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
 	unsigned long		 ncalls;	/* calls written: their ids */
+	struct buf		 cid;		/* the call's own id, or empty */
+	struct buf		 ename;		/* a refused call's tool, escaped, */
+	int			 named;		/* when its error knows it */
+	int			 msgcont;	/* thread: the prose was cut */
+	struct tcopenai		*oa;		/* --format openai: its reader */
 
 	/* the call being read */
 	struct pos		 cpos;		/* of its "<" */
@@ -524,6 +531,54 @@ text_event(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
+ * Thread: the answer's prose, the assistant's message event, its white
+ * space at both ends trimmed (the layout around calls); blank, none.
+ */
+static int
+message_event(struct toolcall *tc, const char *s, size_t n, int last)
+{
+	size_t a = 0;
+
+	if (!tc->msgcont)
+		while (a < n && is_ws((unsigned char)s[a]))
+			a++;
+	while (last && n > a && is_ws((unsigned char)s[n - 1]))
+		n--;
+	if (n == a)
+		return 0;
+	puts_lit(tc, "{\"type\":\"message\",\"role\":\"assistant\","
+	    "\"content\":");
+	put_string(tc, s + a, n - a);
+	buf_reset(&tc->tmp);
+	buf_printf(&tc->tmp, ",\"iteration\":%ld}\n", tc->opt.iteration);
+	put(tc, tc->tmp.data, tc->tmp.len);
+	if (tc->opt.unbuffered)
+		flush(tc);
+	return 1;
+}
+
+/*
+ * Thread: prose held up to --max-size bytes; past that, a message event
+ * of as much, cut between characters, so that memory stays bounded.
+ */
+static void
+message_bound(struct toolcall *tc)
+{
+	const char *d = tc->text.data;
+	size_t cut;
+
+	while (tc->text.len > tc->opt.max_size) {
+		cut = tc->opt.max_size;
+		while (cut > 1 && ((unsigned char)d[cut] & 0xC0) == 0x80)
+			cut--;
+		if (message_event(tc, d, cut, 0))
+			tc->msgcont = 1;
+		memmove(tc->text.data, d + cut, tc->text.len - cut);
+		tc->text.len -= cut;
+	}
+}
+
+/*
  * Writes the complete lines of the pending text, and pieces of at most
  * TEXT_MAX bytes of a longer line, cut between characters; what is left
  * is shorter and has no newline. The cuts depend only on the text, never
@@ -637,8 +692,21 @@ u8_group(const unsigned char *s, size_t n, size_t *want)
 static int
 keeps_text(const struct toolcall *tc)
 {
+	if (tc->opt.thread)
+		return tc->mode != M_THINK;
 	return tc->opt.events && (tc->mode != M_THINK ||
 	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS);
+}
+
+/* Text kept: with events, its lines written; with thread, held. */
+static void
+text_keep(struct toolcall *tc, const char *s, size_t n)
+{
+	buf_add(&tc->text, s, n);
+	if (tc->opt.thread)
+		message_bound(tc);
+	else
+		text_lines(tc);
 }
 
 static void
@@ -647,10 +715,8 @@ prose_ok(struct toolcall *tc, const char *s, size_t n)
 	if (n == 0)
 		return;
 	advance(&tc->pos, s, n);
-	if (keeps_text(tc)) {
-		buf_add(&tc->text, s, n);
-		text_lines(tc);
-	}
+	if (keeps_text(tc))
+		text_keep(tc, s, n);
 }
 
 /*
@@ -673,10 +739,8 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 	advance(&tc->pos, s, n);
 	tc->pos.col = col + 1;
 	tc->pos.cr = 0;
-	if (keeps_text(tc)) {
-		buf_add(&tc->text, "\xEF\xBF\xBD", 3);
-		text_lines(tc);
-	}
+	if (keeps_text(tc))
+		text_keep(tc, "\xEF\xBF\xBD", 3);
 }
 
 /*
@@ -748,10 +812,12 @@ static void
 prose_break(struct toolcall *tc)
 {
 	prose_settle(tc);
-	if (tc->opt.events && tc->text.len > 0) {
+	if (tc->opt.thread) {
+		message_event(tc, tc->text.data, tc->text.len, 1);
+		tc->msgcont = 0;
+	} else if (tc->opt.events && tc->text.len > 0)
 		text_event(tc, tc->text.data, tc->text.len);
-		buf_reset(&tc->text);
-	}
+	buf_reset(&tc->text);
 }
 
 /* The lexer of a call's bytes, shared by parsing and skipping. */
@@ -1659,43 +1725,82 @@ token_json(const struct buf *t)
 	return j;
 }
 
+/* Whether v is of a type in want among null, boolean, object, array. */
+static int
+literal_fits(const json_t *v, unsigned want)
+{
+	return (json_is_null(v) && (want & JSSCHEMA_T_NULL)) ||
+	    (json_is_boolean(v) && (want & JSSCHEMA_T_BOOLEAN)) ||
+	    (json_is_object(v) && (want & JSSCHEMA_T_OBJECT)) ||
+	    (json_is_array(v) && (want & JSSCHEMA_T_ARRAY));
+}
+
 /*
- * Text s (JSON-escaped) that is JSON of a type in want (an object or an
- * array), written as JSON: 1, or 0 when it is not. With tc->build, *jp
- * is its value.
+ * The n bytes at s, as models write a value of a type in want among
+ * null, boolean, object and array: JSON text, or else a Python literal
+ * (None, True, False, '...', a dict, a list, a tuple) read by lib/pylit,
+ * never evaluated; with again, either one inside a string of the other
+ * (JSON double-encoded, a quoted dict). A new value, or NULL when the
+ * text is none of these, or not of a type wanted.
+ */
+static json_t *
+literal(const char *s, size_t n, unsigned want, int again)
+{
+	struct pylit_error pe;
+	json_t *j, *in;
+	size_t end;
+	int flags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL;
+	json_error_t e;
+
+	/* integers as written: an id keeps its digits */
+	j = json_loadb(s, n, flags, &e);
+	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
+		j = json_loadb(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
+	if (j == NULL && (j = pylit_parse(s, n, 0, &end, &pe)) != NULL &&
+	    pylit_skip(s, n, end) != n) {
+		json_decref(j);
+		j = NULL;
+	}
+	if (j == NULL)
+		return NULL;
+	if (json_is_string(j) && again) {
+		in = literal(json_string_value(j), json_string_length(j), want,
+		    0);
+		json_decref(j);
+		return in;
+	}
+	if (literal_fits(j, want))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t	*json_typed(struct toolcall *, json_t *,
+		    const struct jsschema_place *);
+
+/*
+ * Text s (JSON-escaped) that is a literal of a type in want, its strings
+ * typed by the places of pl (json_typed), written as JSON: 1, or 0 when
+ * it is not. With tc->build, *jp is its value.
  */
 static int
-put_json_text(struct toolcall *tc, const char *s, size_t n, unsigned want,
-    json_t **jp)
+put_literal(struct toolcall *tc, const char *s, size_t n,
+    const struct jsschema_place *pl, unsigned want, json_t **jp)
 {
-	json_error_t e;
 	json_t *j;
-	int ok;
 
-	if (memchr(s, want & JSSCHEMA_T_OBJECT ? '{' : '[', n) == NULL &&
-	    memchr(s, want & JSSCHEMA_T_ARRAY ? '[' : '{', n) == NULL)
-		return 0;
 	unescape(tc, s, n);
-	/* integers as written: an id keeps its digits */
-	j = json_loadb(tc->val.data, tc->val.len, JSON_REJECT_DUPLICATES |
-	    JSON_ALLOW_NUL, &e);
-	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
-		j = json_loadb(tc->val.data, tc->val.len,
-		    JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
-		    JSON_DECODE_INT_AS_REAL, NULL);
-	if (j == NULL)
+	if ((j = literal(tc->val.data, tc->val.len, want, 1)) == NULL)
 		return 0;
-	ok = (json_is_object(j) && (want & JSSCHEMA_T_OBJECT)) ||
-	    (json_is_array(j) && (want & JSSCHEMA_T_ARRAY));
-	if (ok) {
-		buf_reset(&tc->val);
-		jsonw_exact(&tc->val, j);
-		put(tc, tc->val.data, tc->val.len);
-		if (tc->build)
-			*jp = json_incref(j);
-	}
-	json_decref(j);
-	return ok;
+	json_decref(json_typed(tc, j, pl));
+	buf_reset(&tc->val);
+	jsonw_exact(&tc->val, j);
+	put(tc, tc->val.data, tc->val.len);
+	if (tc->build)
+		*jp = j;
+	else
+		json_decref(j);
+	return 1;
 }
 
 static json_t	*emit_typed(struct toolcall *, size_t,
@@ -1736,9 +1841,10 @@ emit_seed(struct toolcall *tc, size_t id)
 
 /*
  * A value without child elements, as the types t of its place allow, in
- * this order: null, integer (5.0 is 5), number, boolean (any case),
- * object or array written as JSON text, string. A value that fits none is
- * an array of one item when t allows arrays, else the string.
+ * this order: null, integer (5.0 is 5), number, boolean (any case), a
+ * literal of null, boolean, object or array (literal()), string. A value
+ * that fits none is an array of one item when t allows arrays, else the
+ * string.
  */
 static json_t *
 emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
@@ -1769,8 +1875,8 @@ emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
 		put(tc, tc->tmp.data, tc->tmp.len);
 		return tc->build ? token_json(&tc->tmp) : NULL;
 	}
-	if ((t & (JSSCHEMA_T_OBJECT | JSSCHEMA_T_ARRAY)) &&
-	    put_json_text(tc, d + a, b - a, t, &j))
+	if ((t & (JSSCHEMA_T_NULL | JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_OBJECT |
+	    JSSCHEMA_T_ARRAY)) && put_literal(tc, d + a, b - a, pl, t, &j))
 		return j;
 	if (!(t & JSSCHEMA_T_STRING) && (t & JSSCHEMA_T_ARRAY) &&
 	    !tc->wrapping) {
@@ -1931,6 +2037,101 @@ emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 }
 
 /*
+ * The arguments of a JSON dialect (hermes's, a server's) keep the types
+ * the model wrote, but a string where its place allows no string is
+ * typed as an element's text is (emit_leaf), so that what models write
+ * for a value, True, None, {'a': 1}, "[1, 2]", "5", is the value: the
+ * same ladder, the same array of one item. v is changed where it lies;
+ * a string typed is given back, a new value, for its container to take
+ * (NULL: v stays).
+ */
+static json_t *
+json_leaf(struct toolcall *tc, const char *s, size_t n,
+    const struct jsschema_place *pl, unsigned t)
+{
+	struct jsschema_place *ip;
+	json_t *j, *item;
+	size_t a = 0, b = n;
+	int k = 0;
+
+	while (a < b && is_ws((unsigned char)s[a]))
+		a++;
+	while (b > a && is_ws((unsigned char)s[b - 1]))
+		b--;
+	buf_reset(&tc->tmp);
+	if (typed(s + a, b - a, &tc->tmp)) {
+		k = tc->tmp.data[0];
+		if (k != 'n' && k != 't' && k != 'f')
+			k = memchr(tc->tmp.data, '.', tc->tmp.len) == NULL &&
+			    memchr(tc->tmp.data, 'e', tc->tmp.len) == NULL ?
+			    'i' : 'r';
+	}
+	if (((t & JSSCHEMA_T_NULL) && k == 'n') ||
+	    ((t & JSSCHEMA_T_INTEGER) && k == 'i') ||
+	    ((t & JSSCHEMA_T_NUMBER) && (k == 'i' || k == 'r')) ||
+	    ((t & JSSCHEMA_T_BOOLEAN) && (k == 't' || k == 'f')))
+		return token_json(&tc->tmp);
+	if ((t & (JSSCHEMA_T_NULL | JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_OBJECT |
+	    JSSCHEMA_T_ARRAY)) && (j = literal(s + a, b - a, t, 1)) != NULL) {
+		json_decref(json_typed(tc, j, pl));
+		return j;
+	}
+	if (!(t & JSSCHEMA_T_ARRAY) || tc->wrapping)
+		return NULL;
+	/* once: a schema of arrays of arrays would go on */
+	tc->wrapping = 1;
+	ip = jsschema_place_item(pl, 0);
+	item = json_stringn_nocheck(s, n);
+	if ((j = json_typed(tc, item, ip)) != NULL) {
+		json_decref(item);
+		item = j;
+	}
+	jsschema_place_free(ip);
+	tc->wrapping = 0;
+	j = json_array();
+	json_array_append_new(j, item);
+	return j;
+}
+
+static json_t *
+json_typed(struct toolcall *tc, json_t *v, const struct jsschema_place *pl)
+{
+	struct jsschema_place *cp;
+	const char *key;
+	json_t *m, *nv;
+	void *it;
+	size_t i;
+	unsigned t;
+
+	if (pl == NULL)
+		return NULL;
+	t = jsschema_place_types(pl);
+	if (json_is_string(v))
+		return t == JSSCHEMA_T_ALL || (t & JSSCHEMA_T_STRING) ? NULL :
+		    json_leaf(tc, json_string_value(v), json_string_length(v),
+		    pl, t);
+	if (json_is_array(v))
+		json_array_foreach(v, i, m) {
+			cp = jsschema_place_item(pl, i);
+			if ((nv = json_typed(tc, m, cp)) != NULL)
+				json_array_set_new(v, i, nv);
+			jsschema_place_free(cp);
+		}
+	else if (json_is_object(v))
+		for (it = json_object_iter(v); it != NULL;
+		    it = json_object_iter_next(v, it)) {
+			key = json_object_iter_key(it);
+			cp = jsschema_place_member(pl, key,
+			    json_object_iter_key_len(it));
+			if ((nv = json_typed(tc, json_object_iter_value(it),
+			    cp)) != NULL)
+				json_object_iter_set_new(v, it, nv);
+			jsschema_place_free(cp);
+		}
+	return NULL;
+}
+
+/*
  * The tool a call names, by the text of its <tool_name>; NULL, with the
  * call's error made, for a name no definition has.
  */
@@ -2013,7 +2214,12 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		/* hermes, read without a tree (never with tc->build) */
 		put(tc, tc->htext->data, tc->htext->len);
 	else if (tc->hargs != NULL) {
-		/* hermes: JSON, typed as the model wrote it */
+		/* JSON, typed as the model wrote it, but for its strings */
+		if (def != NULL && def->js != NULL) {
+			pl = jsschema_place_root(def->js);
+			json_decref(json_typed(tc, tc->hargs, pl));
+			jsschema_place_free(pl);
+		}
 		buf_reset(&tc->val);
 		jsonw_exact(&tc->val, tc->hargs);
 		put(tc, tc->val.data, tc->val.len);
@@ -2035,8 +2241,13 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 	if (tc->opt.thread) {
 		puts_lit(tc, ",\"toolCallId\":");
 		buf_reset(&tc->tmp);
-		buf_printf(&tc->tmp, "\"call-%ld-%lu\",\"iteration\":%ld",
-		    tc->opt.iteration, tc->ncalls + 1, tc->opt.iteration);
+		/* the id the call came with, else one of ours */
+		if (tc->cid.len > 0)
+			buf_printf(&tc->tmp, "\"%s\"", buf_cstr(&tc->cid));
+		else
+			buf_printf(&tc->tmp, "\"call-%ld-%lu\"",
+			    tc->opt.iteration, tc->ncalls + 1);
+		buf_printf(&tc->tmp, ",\"iteration\":%ld", tc->opt.iteration);
 		put(tc, tc->tmp.data, tc->tmp.len);
 		puts_lit(tc, ",\"serverName\":");
 		if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
@@ -2066,6 +2277,11 @@ emit_call(struct toolcall *tc)
 		    "<tool_name> is missing or empty");
 		return 0;
 	}
+	/* a refused call's error event names its tool */
+	buf_reset(&tc->ename);
+	buf_add(&tc->ename, tc->arena.data + tc->nodes[tc->tname].val,
+	    tc->nodes[tc->tname].vallen);
+	tc->named = 1;
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
 	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
@@ -2086,6 +2302,8 @@ emit_call(struct toolcall *tc)
 		put(tc, tc->rec.data, tc->rec.len);
 	}
 	tc->ncalls++;
+	tc->named = 0;
+	buf_reset(&tc->cid);
 	if (tc->opt.unbuffered)
 		flush(tc);
 	return 1;
@@ -2283,12 +2501,27 @@ begin_call(struct toolcall *tc)
 	feed(tc, open_tag, OPEN_LEN);
 }
 
-/* A bad call ends at raw offset end (NONE when its bytes are gone). */
+/*
+ * The error event of a bad call, its message in tc->msg at tc->epos,
+ * the text it was read from raw (n bytes; NULL: not kept).
+ */
 static void
-end_bad(struct toolcall *tc, size_t end)
+error_event(struct toolcall *tc, const char *raw, size_t n)
 {
 	if (tc->opt.thread) {
-		puts_lit(tc, "{\"type\":\"error\",\"error\":");
+		/* as mcp-run writes a failed call's: its id and tool first */
+		puts_lit(tc, "{\"type\":\"error\",");
+		if (tc->cid.len > 0) {
+			puts_lit(tc, "\"toolCallId\":\"");
+			put(tc, tc->cid.data, tc->cid.len);
+			puts_lit(tc, "\",");
+		}
+		if (tc->named) {
+			puts_lit(tc, "\"toolName\":\"");
+			put(tc, tc->ename.data, tc->ename.len);
+			puts_lit(tc, "\",");
+		}
+		puts_lit(tc, "\"error\":");
 		put_string(tc, tc->msg.data, tc->msg.len);
 		buf_reset(&tc->tmp);
 		buf_printf(&tc->tmp, ",\"recoverable\":true,\"iteration\":%ld}\n",
@@ -2302,14 +2535,26 @@ end_bad(struct toolcall *tc, size_t end)
 		puts_lit(tc, ",\"column\":");
 		put_ulong(tc, tc->epos.col);
 		puts_lit(tc, ",\"raw\":");
-		if (tc->rawgone || end == NONE)
+		if (raw == NULL)
 			puts_lit(tc, "null");
 		else
-			put_string(tc, tc->raw.data, end);
+			put_string(tc, raw, n);
 		puts_lit(tc, "}\n");
 	}
+	tc->named = 0;
+	buf_reset(&tc->cid);
 	if (tc->opt.unbuffered)
 		flush(tc);
+}
+
+/* A bad call ends at raw offset end (NONE when its bytes are gone). */
+static void
+end_bad(struct toolcall *tc, size_t end)
+{
+	if (tc->rawgone || end == NONE)
+		error_event(tc, NULL, 0);
+	else
+		error_event(tc, tc->raw.data, end);
 	if (!tc->rawgone && end != NONE)
 		tc->pos = call_pos(tc, end);
 	tc->mode = M_PROSE;
@@ -3088,8 +3333,8 @@ raw_done(struct toolcall *tc, size_t end)
 
 	tc->raw.len = end;
 	memset(&c, 0, sizeof(c));
-	/* a tree of the arguments only for a schema to validate them by */
-	if (tc->opt.tools != NULL && !tc->opt.no_validate)
+	/* a tree of the arguments only for a schema to type them by */
+	if (tc->opt.tools != NULL)
 		r = tcd_parse(tc->dial, tc->raw.data, end, &c);
 	else
 		r = tcd_parse_text(tc->dial, tc->raw.data, end, &c);
@@ -3663,6 +3908,7 @@ lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	tc->mode = M_PROSE;
 	tc->nhold = tc->nu8 = 0;
 	buf_reset(&tc->text);
+	tc->msgcont = 0;
 	tc->rawgone = 0;
 	tc->status = DIAG_OK;
 	tc->ncalls = 0;
@@ -3827,6 +4073,147 @@ process(struct toolcall *tc, const char *s, size_t n)
 	}
 }
 
+/*
+ * --format openai: a server's response or stream, read by lib/tcopenai,
+ * whose calls come parsed, each with its id. The message's text is the
+ * prose (never read for calls: the server has taken them out), its
+ * reasoning is reasoning, and each call goes to the writers of the
+ * others, as a hermes call does: typed by its schema, validated, written
+ * as a record or an event. Its problems come at their line and column
+ * in the input, each with its JSON Pointer.
+ */
+
+/* A problem said with the JSON Pointer of its place, or kept. */
+static void
+diag_path(struct toolcall *tc, const struct tcopenai_diag *d)
+{
+	struct diag_item it, *kept;
+
+	if (tc->opt.diags != NULL) {
+		kept = diag_list_add(tc->opt.diags, d->severity, d->line,
+		    d->col, d->rule, d->path, "%s", d->message);
+		kept->prefix = d->path != NULL;
+		return;
+	}
+	memset(&it, 0, sizeof(it));
+	it.severity = d->severity;
+	it.line = d->line;
+	it.col = d->col;
+	it.rule = d->rule;
+	it.path = d->path;
+	it.message = d->message;
+	it.prefix = d->path != NULL;
+	diag_item(tc->file, &it);
+}
+
+/* The answer's text, or its reasoning (r), which ends the other's run. */
+static int
+oa_words(struct toolcall *tc, int r, const char *s, size_t n)
+{
+	if (tc->rtext != r) {
+		prose_break(tc);
+		tc->rtext = r;
+	}
+	if (!r ? keeps_text(tc) : tc->opt.events && !tc->opt.thread &&
+	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS)
+		text_keep(tc, s, n);
+	return tc->trouble ? -1 : 0;
+}
+
+static int
+oa_text(void *arg, const char *s, size_t n)
+{
+	return oa_words(arg, 0, s, n);
+}
+
+static int
+oa_reasoning(void *arg, const char *s, size_t n)
+{
+	return oa_words(arg, 1, s, n);
+}
+
+/* The call's id, JSON-escaped, as the thread's toolCallId. */
+static void
+oa_id(struct toolcall *tc, const struct tcopenai_call *c)
+{
+	buf_reset(&tc->cid);
+	if (c->id != NULL)
+		jsonw_escape(&tc->cid, c->id, c->idlen);
+}
+
+/* A call, whole: written as the others are, or refused. */
+static int
+oa_call(void *arg, const struct tcopenai_call *c)
+{
+	struct toolcall *tc = arg;
+	struct pos at = { 0, c->line, c->col, 0 };
+
+	prose_break(tc);
+	tc->rtext = 0;
+	tc->cpos = at;
+	tc->bad = 0;
+	oa_id(tc, c);
+	if (c->textlen > tc->opt.max_size)
+		call_error(tc, at, "max-size", "tool call larger than "
+		    "--max-size (%zu bytes)", tc->opt.max_size);
+	else {
+		tc->nnodes = 0;
+		buf_reset(&tc->names);
+		buf_reset(&tc->arena);
+		tc->sname = tc->args = NONE;
+		tc->tname = node_new(tc, "tool_name", NONE, R_META);
+		raw_value(tc, tc->tname, c->name, c->namelen);
+		tc->hargs = json_incref(c->args);
+		emit_call(tc);
+		json_decref(tc->hargs);
+		tc->hargs = NULL;
+	}
+	if (tc->bad)
+		error_event(tc, c->text, c->textlen);
+	buf_reset(&tc->cid);
+	return tc->trouble ? -1 : 0;
+}
+
+/* A problem of the input, or of one call: then its error event too. */
+static int
+oa_diag(void *arg, const struct tcopenai_diag *d)
+{
+	struct toolcall *tc = arg;
+	const struct tcopenai_call *c = d->call;
+
+	if (d->severity == DIAG_ERROR)
+		tc->status = DIAG_INVALID;
+	if (c != NULL && d->severity == DIAG_ERROR)
+		prose_break(tc);
+	diag_path(tc, d);
+	if (c == NULL || d->severity != DIAG_ERROR)
+		return tc->trouble ? -1 : 0;
+	tc->epos.line = d->line;
+	tc->epos.col = d->col;
+	buf_reset(&tc->msg);
+	buf_adds(&tc->msg, d->message);
+	oa_id(tc, c);
+	buf_reset(&tc->ename);
+	jsonw_escape(&tc->ename, c->name, c->namelen);
+	tc->named = c->namelen > 0;
+	error_event(tc, c->text, c->textlen);
+	return tc->trouble ? -1 : 0;
+}
+
+static void
+oa_new(struct toolcall *tc)
+{
+	struct tcopenai_cb cb;
+
+	memset(&cb, 0, sizeof(cb));
+	cb.text = oa_text;
+	cb.reasoning = oa_reasoning;
+	cb.call = oa_call;
+	cb.diag = oa_diag;
+	cb.arg = tc;
+	tc->oa = tcopenai_new(&cb);
+}
+
 /* The public face. */
 
 static const char bom[] = "\xEF\xBB\xBF";
@@ -3853,7 +4240,9 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
 	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
 	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
-	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
+	if (tc->opt.format == TOOLCALL_FMT_OPENAI)
+		oa_new(tc);	/* reasoning comes apart: nothing is held */
+	else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
 	    tc->opt.begins == TOOLCALL_BEGINS_YES) {
 		/* the template opened reasoning: it ends at either closer */
 		tc->mode = M_THINK;
@@ -3881,6 +4270,8 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 int
 toolcall_feed(struct toolcall *tc, const char *s, size_t n)
 {
+	if (tc->oa != NULL)
+		return tcopenai_feed(tc->oa, s, n) != 0 || tc->trouble ? -1 : 0;
 	while (!tc->started && n > 0) {
 		if (*s == bom[tc->nbom]) {
 			s++;
@@ -3904,6 +4295,12 @@ toolcall_end(struct toolcall *tc)
 {
 	size_t k;
 
+	if (tc->oa != NULL) {
+		tcopenai_end(tc->oa);
+		prose_break(tc);
+		flush(tc);
+		return tc->trouble ? -1 : 0;
+	}
 	if (!tc->started) {
 		tc->started = 1;
 		feed_stream(tc, bom, tc->nbom);
@@ -3981,6 +4378,7 @@ toolcall_free(struct toolcall *tc)
 	if (tc == NULL)
 		return;
 	XML_ParserFree(tc->xp);
+	tcopenai_free(tc->oa);
 	buf_free(&tc->text);
 	buf_free(&tc->tmp);
 	buf_free(&tc->rec);
@@ -3988,6 +4386,8 @@ toolcall_free(struct toolcall *tc)
 	buf_free(&tc->raw);
 	buf_free(&tc->pend);
 	buf_free(&tc->msg);
+	buf_free(&tc->cid);
+	buf_free(&tc->ename);
 	buf_free(&tc->names);
 	buf_free(&tc->arena);
 	free(tc->ins);

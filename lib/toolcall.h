@@ -6,7 +6,9 @@
  * A caller may take the records in a buffer and the problems in a list
  * instead (toolcall-parse's -o report). A model's reasoning (<think> ...
  * </think>) is never read for calls: reasoning says what it is done with,
- * begins whether the output begins inside it. toolcall_run
+ * begins whether the output begins inside it. It reads instead, with
+ * TOOLCALL_FMT_OPENAI, a server's response or stream whose calls the
+ * server has parsed, and writes them alike. toolcall_run
  * (lib/toolcall_cmd.c) is toolcall-parse's run over its operands.
  */
 #ifndef LLMKIT_TOOLCALL_H
@@ -26,7 +28,7 @@ struct toolcall_opts {
 	size_t	max_size;	/* largest call in bytes, <tool> to </tool> */
 	const struct tooldefs *tools;	/* or NULL: the seed's typing */
 	int	no_validate;	/* with tools: typed, not validated */
-	int	thread;		/* thread-serialize's events */
+	int	thread;		/* thread-serialize's events, prose too */
 	long	iteration;	/* theirs, with thread */
 	int	format;		/* TOOLCALL_FMT_* */
 	struct buf *sink;	/* or NULL: records go here, not to the FILE */
@@ -65,6 +67,14 @@ struct toolcall_opts {
 #define TOOLCALL_FMT_GLM	3
 #define TOOLCALL_FMT_HERMES	4
 #define TOOLCALL_FMT_AUTO	5
+
+/*
+ * Not a dialect of a model's text, and apart from their numbers: an
+ * OpenAI-compatible server's response or stream, whose calls the server
+ * has parsed (lib/tcopenai). Its reasoning comes apart from its text:
+ * begins is not read, and reasoning calls is taken for skip.
+ */
+#define TOOLCALL_FMT_OPENAI	64
 
 #define TOOLCALL_MAX_SIZE ((size_t)64 << 20)
 

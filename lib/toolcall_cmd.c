@@ -48,6 +48,8 @@ toolcall_format(const char *name)
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
+	if (strcmp(name, "openai") == 0)
+		return TOOLCALL_FMT_OPENAI;
 	return -1;
 }
 

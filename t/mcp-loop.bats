@@ -190,29 +190,34 @@ sdk_add sdk'
 EOF
 	is a/thread.jsonl <<'EOF'
 {"type":"message","role":"user","content":"Echo a greeting, then add 2 and 40.","iteration":0}
+{"type":"message","role":"assistant","content":"I will echo the greeting, add the numbers and ask for both at once.","iteration":1}
 {"type":"tool_call","toolName":"echo","args":{"message":"Hello, <world> & \"friends\""},"toolCallId":"call-1-1","iteration":1,"serverName":"everything"}
 {"type":"tool_call","toolName":"sdk_add","args":{"a":2,"b":40},"toolCallId":"call-1-2","iteration":1,"serverName":"local"}
 {"type":"tool_call","toolName":"sdk_structured","args":{"a":6,"b":7},"toolCallId":"call-1-3","iteration":1,"serverName":"local"}
 {"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: Hello, <world> & \"friends\"","iteration":1}
 {"type":"tool_result","toolCallId":"call-1-2","toolName":"sdk_add","serverName":"sdk","result":"42","iteration":1}
 {"type":"tool_result","toolCallId":"call-1-3","toolName":"sdk_structured","serverName":"sdk","result":"{\"sum\":13,\"product\":42}","iteration":1,"structuredContent":{"sum":13,"product":42}}
+{"type":"message","role":"assistant","content":"The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.","iteration":2}
 {"type":"completion","result":"The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.","iteration":2}
 EOF
-	# the second prompt: the task, the calls and what each server answered
+	# the second prompt: the task, what the model said, its calls and what
+	# each server answered
 	is m/prompt.2 <<'EOF'
 <thread>
   <event type="human" id="0" iteration="0">Echo a greeting, then add 2 and 40.</event>
-  <event type="tool_input" id="1" name="echo" iteration="1">{&quot;message&quot;:&quot;Hello, &lt;world&gt; &amp; \&quot;friends\&quot;&quot;}</event>
-  <event type="tool_input" id="2" name="sdk_add" iteration="1">{&quot;a&quot;:2,&quot;b&quot;:40}</event>
-  <event type="tool_input" id="3" name="sdk_structured" iteration="1">{&quot;a&quot;:6,&quot;b&quot;:7}</event>
-  <event type="tool_output" id="4" name="echo" status="success" iteration="1">Echo: Hello, &lt;world&gt; &amp; &quot;friends&quot;</event>
-  <event type="tool_output" id="5" name="sdk_add" status="success" iteration="1">42</event>
-  <event type="tool_output" id="6" name="sdk_structured" status="success" iteration="1">{&quot;sum&quot;:13,&quot;product&quot;:42}</event>
+  <event type="ai" id="1" iteration="1">I will echo the greeting, add the numbers and ask for both at once.</event>
+  <event type="tool_input" id="2" name="echo" iteration="1">{&quot;message&quot;:&quot;Hello, &lt;world&gt; &amp; \&quot;friends\&quot;&quot;}</event>
+  <event type="tool_input" id="3" name="sdk_add" iteration="1">{&quot;a&quot;:2,&quot;b&quot;:40}</event>
+  <event type="tool_input" id="4" name="sdk_structured" iteration="1">{&quot;a&quot;:6,&quot;b&quot;:7}</event>
+  <event type="tool_output" id="5" name="echo" status="success" iteration="1">Echo: Hello, &lt;world&gt; &amp; &quot;friends&quot;</event>
+  <event type="tool_output" id="6" name="sdk_add" status="success" iteration="1">42</event>
+  <event type="tool_output" id="7" name="sdk_structured" status="success" iteration="1">{&quot;sum&quot;:13,&quot;product&quot;:42}</event>
 </thread>
 EOF
-	# the whole thread, completion and all, is a prompt too
+	# the whole thread, the last answer and its completion too, is a prompt
 	run -0 thread-serialize a/thread.jsonl
-	assert_line --index 8 '  <event type="completion" id="7" iteration="2">The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.</event>'
+	assert_line --index 9 '  <event type="ai" id="8" iteration="2">The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.</event>'
+	assert_line --index 10 '  <event type="completion" id="9" iteration="2">The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.</event>'
 }
 
 @test "the loop in the hermes dialect (-f hermes): a refused call and a failing one go back to the model as errors" {
@@ -237,36 +242,40 @@ EOF
 	    'Add 2 and 40.' "$FAKE" m
 	assert_output ''
 	# toolcall-parse says why it refused the first call, mcp-run which
-	# call failed; iterations 1 and 2 route by the tool's name alone:
+	# call failed (at line 3 of what it read: the model's words, the
+	# refused call, then this one); iterations 1 and 2 route by the tool's name alone:
 	# every server is started, the everything server included
 	[ "$stderr" = "$STARTING
 <stdin>:2:1: error: the arguments of \"sdk_add\" do not match its schema: /a: expected number, found string \"two\"
 $STARTING
-<stdin>:2:32: error: tool \"sdk_fail\" on sdk failed: the disk is full
+<stdin>:3:32: error: tool \"sdk_fail\" on sdk failed: the disk is full
 $STARTING" ]
 	run -0 cat m/calls
 	assert_output 3
 	is a/thread.jsonl <<'EOF'
 {"type":"message","role":"user","content":"Add 2 and 40.","iteration":0}
-{"type":"error","error":"the arguments of \"sdk_add\" do not match its schema: /a: expected number, found string \"two\"","recoverable":true,"iteration":1}
+{"type":"message","role":"assistant","content":"Let me add these.","iteration":1}
+{"type":"error","toolName":"sdk_add","error":"the arguments of \"sdk_add\" do not match its schema: /a: expected number, found string \"two\"","recoverable":true,"iteration":1}
 {"type":"tool_call","toolName":"sdk_fail","args":{"text":"the disk is full"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
 {"type":"error","toolCallId":"call-1-1","toolName":"sdk_fail","serverName":"sdk","error":"the disk is full","recoverable":true,"iteration":1}
 {"type":"tool_call","toolName":"sdk_add","args":{"a":2,"b":40},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
 {"type":"tool_result","toolCallId":"call-2-1","toolName":"sdk_add","serverName":"sdk","result":"42","iteration":2}
+{"type":"message","role":"assistant","content":"2 + 40 is 42.","iteration":3}
 {"type":"completion","result":"2 + 40 is 42.","iteration":3}
 EOF
 	is m/prompt.2 <<'EOF'
 <thread>
   <event type="human" id="0" iteration="0">Add 2 and 40.</event>
-  <event type="error" id="1" iteration="1" recoverable="true">the arguments of &quot;sdk_add&quot; do not match its schema: /a: expected number, found string &quot;two&quot;</event>
-  <event type="tool_input" id="2" name="sdk_fail" iteration="1">{&quot;text&quot;:&quot;the disk is full&quot;}</event>
-  <event type="error" id="3" iteration="1" recoverable="true">the disk is full</event>
+  <event type="ai" id="1" iteration="1">Let me add these.</event>
+  <event type="error" id="2" iteration="1" recoverable="true">the arguments of &quot;sdk_add&quot; do not match its schema: /a: expected number, found string &quot;two&quot;</event>
+  <event type="tool_input" id="3" name="sdk_fail" iteration="1">{&quot;text&quot;:&quot;the disk is full&quot;}</event>
+  <event type="error" id="4" iteration="1" recoverable="true">the disk is full</event>
 </thread>
 EOF
 	# the third: the second, then the call of iteration 2 and its result
 	{ sed '$d' m/prompt.2; cat <<'EOF'
-  <event type="tool_input" id="4" name="sdk_add" iteration="2">{&quot;a&quot;:2,&quot;b&quot;:40}</event>
-  <event type="tool_output" id="5" name="sdk_add" status="success" iteration="2">42</event>
+  <event type="tool_input" id="5" name="sdk_add" iteration="2">{&quot;a&quot;:2,&quot;b&quot;:40}</event>
+  <event type="tool_output" id="6" name="sdk_add" status="success" iteration="2">42</event>
 </thread>
 EOF
 	} | is m/prompt.3

@@ -1830,8 +1830,8 @@ typed_as() {
 	printf '<tool><tool_name>typed</tool_name><arguments><i>1</i></arguments></tool>\n<tool><tool_name>nope</tool_name></tool>\n<tool><server_name>files</server_name><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool>\n<tool><tool_name>typed</tool_name><arguments><s>ok</s></arguments></tool>\n' >in.txt
 	run -1 --separate-stderr toolcall-parse --thread --iteration 2 --tools "$D/tools-types.json" in.txt
 	assert_output '{"type":"tool_call","toolName":"typed","args":{"i":1},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
-{"type":"error","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":2}
-{"type":"error","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":2}
+{"type":"error","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":2}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":2}
 {"type":"tool_call","toolName":"typed","args":{"s":"ok"},"toolCallId":"call-2-2","iteration":2,"serverName":"local"}'
 	printf '%s\n' "$output" >events.jsonl
 	run -0 --separate-stderr thread-serialize events.jsonl
@@ -1898,7 +1898,7 @@ DD="$DATA/toolcall-parse/dialects"
 @test "--format: a name it does not know is a usage error" {
 	run -2 --separate-stderr toolcall-parse --format llama /dev/null
 	assert_output ""
-	assert_equal "$stderr" "toolcall-parse: --format must be tool, qwen3, invoke, glm, hermes or auto, not \"llama\"
+	assert_equal "$stderr" "toolcall-parse: --format must be tool, qwen3, invoke, glm, hermes, auto or openai, not \"llama\"
 $USAGE"
 }
 
@@ -2042,7 +2042,7 @@ a.c
 	assert_equal "$stderr" 'in.txt:20:1: error: the arguments of "typed" do not match its schema: /i: expected integer, found string "x"'
 	run -1 --separate-stderr toolcall-parse --format auto --thread --iteration 4 --tools "$D/tools-types.json" in.txt
 	assert_equal "${lines[0]}" '{"type":"tool_call","toolName":"typed","args":{"zip":"02134","i":5,"o":{"k":3},"tags":["solo"],"b":false},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}'
-	assert_equal "${lines[1]}" '{"type":"error","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
+	assert_equal "${lines[1]}" '{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":4}'
 }
 
 @test "--format hermes: </tool_call> and <tool_call> inside a JSON string are text; the call ends at the one outside" {
@@ -2957,4 +2957,371 @@ $USAGE"
 	assert_equal "$(cat err)" "z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning
 z.txt:1:$((70 * (41 + 1048576 + 19) + 1)): warning: </think> with no reasoning open, read as prose"
 	(( kb < $(held 100000) )) || fail "peak memory $kb KiB for 70 MiB held"
+}
+
+# The thread keeps the conversation: with --thread the prose of the answer
+# is the assistant's message event; an error event names its tool.
+
+@test "--thread: the answer's prose is the assistant's message event, before its calls, trimmed; blank prose writes none" {
+	printf 'Sure, I will look.\n<tool><tool_name>a</tool_name></tool>\n\n  \n<tool><tool_name>b</tool_name></tool>\nThen I compare "them" & <b>.\n<tool><tool_name>c</tool_name><arguments><x>1</arguments></tool>\n  Done.  \n' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread --iteration 2 in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Sure, I will look.","iteration":2}
+{"type":"tool_call","toolName":"a","args":{},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"tool_call","toolName":"b","args":{},"toolCallId":"call-2-2","iteration":2,"serverName":"local"}
+{"type":"message","role":"assistant","content":"Then I compare \"them\" & <b>.","iteration":2}
+{"type":"error","error":"malformed tool call: mismatched tag","recoverable":true,"iteration":2}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}'
+	assert_equal "$stderr" 'in.txt:7:48: error: malformed tool call: mismatched tag'
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize events.jsonl
+	assert_output '<thread>
+  <event type="ai" id="0" iteration="2">Sure, I will look.</event>
+  <event type="tool_input" id="1" name="a" iteration="2">{}</event>
+  <event type="tool_input" id="2" name="b" iteration="2">{}</event>
+  <event type="ai" id="3" iteration="2">Then I compare &quot;them&quot; &amp; &lt;b&gt;.</event>
+  <event type="error" id="4" iteration="2" recoverable="true">malformed tool call: mismatched tag</event>
+  <event type="ai" id="5" iteration="2">Done.</event>
+</thread>'
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: an answer without a call is one message event; an empty or blank one writes nothing" {
+	printf 'The answer is 4.\n\nIt is even.\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"The answer is 4.\n\nIt is even.","iteration":0}'
+	printf ' \n\t\r\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt /dev/null
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: reasoning is no part of the message, before a lone </think> or in a block; a block ends a stretch of prose" {
+	printf 'I should check.</think>\nAnswer: <tool><tool_name>a</tool_name></tool> <think>hmm</think> ok\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Answer:","iteration":0}
+{"type":"tool_call","toolName":"a","args":{},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}
+{"type":"message","role":"assistant","content":"ok","iteration":0}'
+	printf 'Before <think>inside</think> after.' >in.txt
+	run -0 --separate-stderr toolcall-parse --thread --reasoning events in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Before","iteration":0}
+{"type":"message","role":"assistant","content":"after.","iteration":0}'
+	run -0 --separate-stderr toolcall-parse --thread --reasoning calls in.txt
+	assert_output '{"type":"message","role":"assistant","content":"Before <think>inside</think> after.","iteration":0}'
+	assert_equal "$stderr" ''
+}
+
+@test "--thread: invalid UTF-8 in prose is U+FFFD in the message, and the error is said" {
+	printf 'a\377b <tool><tool_name>t</tool_name></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread in.txt
+	assert_output '{"type":"message","role":"assistant","content":"a�b","iteration":0}
+{"type":"tool_call","toolName":"t","args":{},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}'
+	assert_equal "$stderr" 'in.txt:1:2: error: invalid UTF-8: byte 0xff at byte offset 1'
+}
+
+@test "--thread: prose longer than --max-size is written in pieces of at most that many bytes, cut between characters" {
+	{ printf '  x'; for i in $(seq 600); do printf 'é'; done; printf ' \n<tool><tool_name>t</tool_name></tool>'; } >in.txt
+	run -0 --separate-stderr toolcall-parse --thread --max-size 1K in.txt
+	printf '%s\n' "$output" >out.jsonl
+	run -0 jq -c '[.type, (.content // "" | utf8bytelength), (.content // "" | .[0:2])]' out.jsonl
+	assert_output '["message",1021,"xé"]
+["message",180,"éé"]
+["tool_call",0,""]'
+	run -0 jq -rj '.content // empty' out.jsonl
+	assert_output "x$(for i in $(seq 600); do printf 'é'; done)"
+}
+
+@test "--thread: prose is written a piece of --max-size at a time as it comes, never held past that size" {
+	# the first piece is out before any more input: live hangs otherwise
+	x=$(head -c 2500 /dev/zero | tr '\0' x)
+	run -0 --separate-stderr live --thread --max-size 1K --begins-in-reasoning no -- "$x" ' and y. <tool><tool_name>t</tool_name></tool>' 'Done.'
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >out.jsonl
+	run -0 jq -c '[.type, (.content // "" | length), (.content // "" | .[-6:])]' out.jsonl
+	assert_output '["message",1024,"xxxxxx"]
+["message",1024,"xxxxxx"]
+["message",459,"and y."]
+["tool_call",0,""]
+["message",5,"Done."]'
+}
+
+@test "--thread: an error event names the tool when the call named one, as mcp-run's do, and thread-serialize reads it" {
+	printf 'x <tool><tool_name>nope</tool_name></tool><tool><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool><tool><tool_name>typed</tool_name><arguments><b>1</arguments></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --thread --tools "$D/tools-types.json" in.txt
+	assert_output '{"type":"message","role":"assistant","content":"x","iteration":0}
+{"type":"error","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":0}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"no\"","recoverable":true,"iteration":0}
+{"type":"error","error":"malformed tool call: mismatched tag","recoverable":true,"iteration":0}'
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize --strict events.jsonl
+	assert_output '<thread>
+  <event type="ai" id="0" iteration="0">x</event>
+  <event type="error" id="1" iteration="0" recoverable="true">tool call to &quot;nope&quot;, which is not defined (the tools are: typed, loose)</event>
+  <event type="error" id="2" iteration="0" recoverable="true">the arguments of &quot;typed&quot; do not match its schema: /b: expected boolean, found string &quot;no&quot;</event>
+  <event type="error" id="3" iteration="0" recoverable="true">malformed tool call: mismatched tag</event>
+</thread>'
+	assert_equal "$stderr" ''
+}
+
+# --format openai: what an OpenAI-compatible server has parsed, a
+# response or its stream, through the writers of the other formats.
+
+O="$D/openai"
+
+# chunk INDEX ID NAME ARGS: one SSE event of a Chat Completions stream
+# with one tool call delta (ID and NAME empty: none).
+chunk() {
+	local id= name=
+	[ -z "$2" ] || id=",\"id\":\"$2\""
+	[ -z "$3" ] || name="\"name\":\"$3\","
+	printf 'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":%s%s,"function":{%s"arguments":%s}}]}}]}\n\n' "$1" "$id" "$name" "$4"
+}
+FINISH='data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+
+data: [DONE]
+'
+
+@test "--format openai: a Chat Completions response, its calls in order, arguments from their JSON string" {
+	run -0 --separate-stderr toolcall-parse --format openai "$O/chat-completion.in"
+	assert_output '{"server_name":"local","tool_name":"get_weather","arguments":{"location":"Shanghai"}}
+{"server_name":"local","tool_name":"get_time","arguments":{"timezone":"Asia/Shanghai","format":24}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--format openai: a stream's deltas joined by index, split anywhere, escapes and surrogate pairs cut between chunks" {
+	run -0 --separate-stderr toolcall-parse --format openai "$O/chat-stream.in" "$O/chat-stream-parallel.in"
+	assert_output '{"server_name":"local","tool_name":"get_weather","arguments":{"location":"Paris, France"}}
+{"server_name":"local","tool_name":"search","arguments":{"q":"café 😀 \"quoted\""}}
+{"server_name":"local","tool_name":"read_file","arguments":{"path":"C:\\temp\\x.txt","lines":[1,2,3]}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--format openai: a Responses API response and its stream, Ollama's lines" {
+	run -0 --separate-stderr toolcall-parse --format openai "$O/responses.in" "$O/responses-stream.in" "$O/ollama.in"
+	assert_output '{"server_name":"local","tool_name":"get_weather","arguments":{"location":"Paris, France"}}
+{"server_name":"local","tool_name":"get_weather","arguments":{"location":"Bogotá, Colombia"}}
+{"server_name":"local","tool_name":"get_weather","arguments":{"location":"Paris, France"}}
+{"server_name":"local","tool_name":"get_current_weather","arguments":{"format":"celsius","location":"Toronto"}}
+{"server_name":"local","tool_name":"get_time","arguments":{"tz":"America/Toronto","n":9007199254740993,"f":2.5}}'
+	assert_equal "$stderr" "$O/responses.in:21:5: warning: /output/1: an output item of type \"web_search_call\" is not read"
+}
+
+@test "--format openai --thread: the message's text is the assistant's message, each call keeps its id as toolCallId" {
+	run -0 --separate-stderr toolcall-parse --format openai --thread --iteration 3 "$O/chat-stream-parallel.in" "$O/ollama.in"
+	assert_output '{"type":"message","role":"assistant","content":"Two calls:","iteration":3}
+{"type":"tool_call","toolName":"search","args":{"q":"café 😀 \"quoted\""},"toolCallId":"call_a","iteration":3,"serverName":"local"}
+{"type":"tool_call","toolName":"read_file","args":{"path":"C:\\temp\\x.txt","lines":[1,2,3]},"toolCallId":"call_b","iteration":3,"serverName":"local"}
+{"type":"message","role":"assistant","content":"Let me look.","iteration":3}
+{"type":"tool_call","toolName":"get_current_weather","args":{"format":"celsius","location":"Toronto"},"toolCallId":"call-3-1","iteration":3,"serverName":"local"}
+{"type":"tool_call","toolName":"get_time","args":{"tz":"America/Toronto","n":9007199254740993,"f":2.5},"toolCallId":"call_x1","iteration":3,"serverName":"local"}'
+	assert_equal "$stderr" ''
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize events.jsonl
+	assert_output '<thread>
+  <event type="ai" id="0" iteration="3">Two calls:</event>
+  <event type="tool_input" id="1" name="search" iteration="3">{&quot;q&quot;:&quot;café 😀 \&quot;quoted\&quot;&quot;}</event>
+  <event type="tool_input" id="2" name="read_file" iteration="3">{&quot;path&quot;:&quot;C:\\temp\\x.txt&quot;,&quot;lines&quot;:[1,2,3]}</event>
+  <event type="ai" id="3" iteration="3">Let me look.</event>
+  <event type="tool_input" id="4" name="get_current_weather" iteration="3">{&quot;format&quot;:&quot;celsius&quot;,&quot;location&quot;:&quot;Toronto&quot;}</event>
+  <event type="tool_input" id="5" name="get_time" iteration="3">{&quot;tz&quot;:&quot;America/Toronto&quot;,&quot;n&quot;:9007199254740992,&quot;f&quot;:2.5}</event>
+</thread>'
+	# (JSON.stringify's double, as the seed's serializer writes it)
+}
+
+@test "--format openai --events: text, reasoning with --reasoning events, calls and errors, in order" {
+	run -1 --separate-stderr toolcall-parse --format openai --events --reasoning events "$O/ollama.in" "$O/err-cut-call.in"
+	assert_output '{"type":"reasoning","text":"The user wants the weather."}
+{"type":"text","text":"Let me look."}
+{"type":"tool_call","server_name":"local","tool_name":"get_current_weather","arguments":{"format":"celsius","location":"Toronto"}}
+{"type":"tool_call","server_name":"local","tool_name":"get_time","arguments":{"tz":"America/Toronto","n":9007199254740993,"f":2.5}}
+{"type":"text","text":"Calling."}
+{"type":"error","message":"the input ends inside tool call \"read_file\" (id \"call_cut\")","line":5,"column":279,"raw":"{\"path\": \"/tmp/notes"}'
+	assert_equal "$stderr" "$O/err-cut-call.in:5:279: error: the input ends inside tool call \"read_file\" (id \"call_cut\")"
+	# by default reasoning is dropped; --thread leaves it out whatever
+	run -0 --separate-stderr toolcall-parse --format openai --events "$O/chat-completion-reasoning.in"
+	assert_output '{"type":"text","text":"2 + 2 = 4."}'
+	run -0 --separate-stderr toolcall-parse --format openai --thread --reasoning events "$O/chat-completion-reasoning.in"
+	assert_output '{"type":"message","role":"assistant","content":"2 + 2 = 4.","iteration":0}'
+}
+
+@test "--format openai: a bad call is an error at its line and column, its error event names its tool and id, and the others go on" {
+	run -1 --separate-stderr toolcall-parse --format openai --thread "$O/err-bad-args.in"
+	assert_equal "${lines[0]}" '{"type":"error","toolCallId":"c0","toolName":"cut_args","error":"the arguments of tool call \"cut_args\" (id \"c0\") are not valid JSON: they end early (character 7 of the arguments)","recoverable":true,"iteration":0}'
+	assert_equal "${lines[3]}" '{"type":"error","toolCallId":"c3","error":"tool call (id \"c3\") has no name","recoverable":true,"iteration":0}'
+	assert_equal "${lines[9]}" '{"type":"tool_call","toolName":"no_id","args":{"ok":true},"toolCallId":"call-0-1","iteration":0,"serverName":"local"}'
+	assert_equal "${lines[10]}" '{"type":"error","error":"tool call at index 10 has no name","recoverable":true,"iteration":0}'
+	assert_equal "${#lines[@]}" 11
+	assert_equal "${#stderr_lines[@]}" 10
+	assert_equal "${stderr_lines[0]}" "$O/err-bad-args.in:1:7: error: the arguments of tool call \"cut_args\" (id \"c0\") are not valid JSON: they end early (character 7 of the arguments)"
+	assert_equal "${stderr_lines[9]}" "$O/err-bad-args.in:23:193: error: tool call at index 10 has no name"
+	printf '%s\n' "$output" >events.jsonl
+	run -0 --separate-stderr thread-serialize --strict events.jsonl
+	assert_line --index 1 '  <event type="error" id="0" iteration="0" recoverable="true">the arguments of tool call &quot;cut_args&quot; (id &quot;c0&quot;) are not valid JSON: they end early (character 7 of the arguments)</event>'
+}
+
+@test "--format openai --tools: calls typed by their schemas, strings where none is allowed read as values; refused ones are errors at the call" {
+	{ chunk 0 c1 typed '"{\"i\": \"5\", \"b\": \"True\", \"o\": \"{'"'"'k'"'"': 1}\", \"z\": \"None\", \"s\": \"None\"}"'
+	  chunk 1 c2 typed '"{\"b\": \"maybe\"}"'
+	  chunk 2 c3 nope '"{}"'
+	  printf '%s' "$FINISH"; } >in.sse
+	run -1 --separate-stderr toolcall-parse --format openai --thread --tools "$D/tools-types.json" in.sse
+	assert_output '{"type":"tool_call","toolName":"typed","args":{"i":5,"b":true,"o":{"k":1},"z":null,"s":"None"},"toolCallId":"c1","iteration":0,"serverName":"local"}
+{"type":"error","toolCallId":"c2","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /b: expected boolean, found string \"maybe\"","recoverable":true,"iteration":0}
+{"type":"error","toolCallId":"c3","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: typed, loose)","recoverable":true,"iteration":0}'
+	# each at its call: the element of tool_calls that began it
+	assert_equal "$stderr" 'in.sse:3:86: error: the arguments of "typed" do not match its schema: /b: expected boolean, found string "maybe"
+in.sse:5:86: error: tool call to "nope", which is not defined (the tools are: typed, loose)'
+	run -1 --separate-stderr toolcall-parse --format openai --no-validate --tools "$D/tools-types.json" in.sse
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"i":5,"b":true,"o":{"k":1},"z":null,"s":"None"}}
+{"server_name":"local","tool_name":"typed","arguments":{"b":"maybe"}}'
+	assert_equal "$stderr" 'in.sse:5:86: error: tool call to "nope", which is not defined (the tools are: typed, loose)'
+}
+
+@test "--format openai: -o report, --summary, --errors=json with each problem's JSON Pointer, -q" {
+	run -1 --separate-stderr toolcall-parse --format openai -o report --summary "$O/chat-stream.in" "$O/responses.in" "$O/err-api.in"
+	assert_output "{\"file\":\"$O/chat-stream.in\",\"valid\":true,\"status\":0,\"errors\":[],\"calls\":[{\"server_name\":\"local\",\"tool_name\":\"get_weather\",\"arguments\":{\"location\":\"Paris, France\"}}]}
+{\"file\":\"$O/responses.in\",\"valid\":true,\"status\":0,\"errors\":[{\"file\":\"$O/responses.in\",\"line\":21,\"column\":5,\"severity\":\"warning\",\"rule\":\"tool-type\",\"message\":\"an output item of type \\\"web_search_call\\\" is not read\",\"path\":\"/output/1\"}],\"calls\":[{\"server_name\":\"local\",\"tool_name\":\"get_weather\",\"arguments\":{\"location\":\"Paris, France\"}},{\"server_name\":\"local\",\"tool_name\":\"get_weather\",\"arguments\":{\"location\":\"Bogotá, Colombia\"}}]}
+$(jq -c --arg f "$O/err-api.in" '{file: $f, valid: false, status: 1, errors: [inputs], calls: []}' -n <(toolcall-parse --format openai --errors=json "$O/err-api.in" 2>&1 >/dev/null))
+{\"documents\":3,\"valid\":2,\"invalid\":1}"
+	run -0 --separate-stderr toolcall-parse --format openai --errors=json "$O/responses.in"
+	assert_equal "$stderr" "{\"file\":\"$O/responses.in\",\"line\":21,\"column\":5,\"severity\":\"warning\",\"rule\":\"tool-type\",\"message\":\"an output item of type \\\"web_search_call\\\" is not read\",\"path\":\"/output/1\"}"
+	run -1 --separate-stderr toolcall-parse --format openai -q "$O/err-api.in"
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+@test "--format openai: a response with an error of the server, and input that is no response, are errors of the input" {
+	run -1 --separate-stderr toolcall-parse --format openai --thread "$O/err-api-ollama.in" "$O/err-not-sse.in" "$O/err-empty.in"
+	assert_output ''
+	assert_equal "$stderr" "$(sed "s|^|$O/err-api-ollama.in:|; s|^\\([^:]*:\\)error \\([0-9]*\\):\\([0-9]*\\) [a-z-]*: |\\1\\2:\\3: error: |" "$O/err-api-ollama.out" | grep -v '^.*status')
+$(sed "s|^error \\([0-9]*\\):\\([0-9]*\\) [a-z-]*: |$O/err-not-sse.in:\\1:\\2: error: |" "$O/err-not-sse.out" | grep -v '^status')
+$O/err-empty.in:1:1: error: the input holds no response"
+}
+
+@test "--format openai: a call larger than --max-size is refused, and the next is read" {
+	{ chunk 0 a big "\"{\\\"s\\\": \\\"$(head -c 300 /dev/zero | tr '\0' x)\\\"}\""; chunk 1 b small '"{}"'; printf '%s' "$FINISH"; } >in.sse
+	run -1 --separate-stderr toolcall-parse --format openai --events --max-size 256 in.sse
+	assert_equal "${lines[1]}" '{"type":"tool_call","server_name":"local","tool_name":"small","arguments":{}}'
+	assert_equal "$(jq -r .message <<<"${lines[0]}")" 'tool call larger than --max-size (256 bytes)'
+	assert_equal "$stderr" 'in.sse:1:86: error: tool call larger than --max-size (256 bytes)'
+}
+
+@test "--format openai: each call is written when it is complete, before the stream goes on" {
+	# call 0 is complete when a delta of call 1 comes (each event ends
+	# with its empty line, which $(...) takes away)
+	run -0 --separate-stderr live --format openai -- "$(chunk 0 a one '"{\"x\": "'; chunk 0 '' '' '"1}"'; chunk 1 b two '"{"')"$'\n\n' "$(chunk 1 '' '' '"}"')"$'\n\n'"$FINISH"
+	assert_output '{"server_name":"local","tool_name":"one","arguments":{"x":1}}
+{"server_name":"local","tool_name":"two","arguments":{}}'
+	run -0 --separate-stderr live --format openai --thread -- 'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Let me "}}]}
+
+data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"look."}}]}
+
+'"$(chunk 0 a one '"{}"'; chunk 1 b two '"{}"')"$'\n\n' "$FINISH"
+	assert_output '{"type":"message","role":"assistant","content":"Let me look.","iteration":0}
+{"type":"tool_call","toolName":"one","args":{},"toolCallId":"a","iteration":0,"serverName":"local"}
+{"type":"tool_call","toolName":"two","args":{},"toolCallId":"b","iteration":0,"serverName":"local"}'
+}
+
+@test "--format openai: every response fed one byte per write gives the same bytes, in every mode" {
+	cat >same.js <<'JS'
+// same.js FILE...: for each mode of toolcall-parse --format openai, runs
+// it on each FILE read whole and fed one byte per write, and reports any
+// difference in stdout, stderr or status.
+const { spawn, spawnSync } = require("child_process");
+const fs = require("fs");
+const modes = [[], ["--events", "--reasoning", "events"],
+	["--thread", "--tools", process.env.TOOLS]];
+function fed(args, bytes) {
+	return new Promise((done) => {
+		const p = spawn("toolcall-parse", args);
+		const out = [], err = [];
+		p.stdout.on("data", (d) => out.push(d));
+		p.stderr.on("data", (d) => err.push(d));
+		p.on("close", (status) => done({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+		let i = 0;
+		(function step() {
+			if (i < bytes.length)
+				p.stdin.write(bytes.subarray(i, ++i), () => setImmediate(step));
+			else
+				p.stdin.end();
+		})();
+	});
+}
+(async () => {
+	let bad = 0;
+	for (const f of process.argv.slice(2))
+		for (const m of modes) {
+			const args = ["--format", "openai", ...m];
+			const bytes = fs.readFileSync(f);
+			const whole = spawnSync("toolcall-parse", args, { input: bytes });
+			const one = await fed(args, bytes);
+			for (const k of ["status", "stdout", "stderr"])
+				if (String(whole[k]) !== String(one[k])) {
+					console.log(`${f} ${args.join(" ")}: ${k} differs:\n${whole[k]}\n---\n${one[k]}`);
+					bad = 1;
+				}
+		}
+	process.exit(bad);
+})();
+JS
+	TOOLS="$D/tools-types.json" node same.js "$O"/*.in
+}
+
+@test "--format openai with --reasoning calls or --begins-in-reasoning is a usage error; it is no part of --format auto" {
+	run -2 --separate-stderr toolcall-parse --format openai --reasoning calls /dev/null
+	assert_equal "$stderr" "toolcall-parse: --reasoning calls does not go with --format openai: the server sends reasoning apart, and no call in it
+$USAGE"
+	run -2 --separate-stderr toolcall-parse --format openai --begins-in-reasoning no /dev/null
+	assert_equal "$stderr" "toolcall-parse: --begins-in-reasoning does not go with --format openai: the server sends reasoning apart
+$USAGE"
+	# a response read as a model's text holds no call: its JSON is prose
+	run -0 --separate-stderr toolcall-parse --format auto "$O/chat-completion.in" "$O/chat-stream.in"
+	assert_output ''
+	assert_equal "$stderr" ''
+}
+
+# Values as models write them: under --tools, Python literals and JSON
+# inside strings, where the schema wants null, a boolean, an object or an
+# array.
+
+@test "--tools: Python literals where the schema wants null, a boolean, an object or an array; strings stay strings" {
+	printf "<tool><tool_name>typed</tool_name><arguments><z>None</z><b>'False'</b><o>{'k': '2'}</o><a>(1, 0x10, '3')</a><tags>[\"x\", 'y']</tags><opt>None</opt><s>None</s><ta>None</ta><free>None</free></arguments></tool>\n" >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"z":null,"b":false,"o":{"k":2},"a":[1,16,3],"tags":["x","y"],"opt":null,"s":"None","ta":"None","free":"None"}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--tools: JSON text inside a JSON string, or inside a Python one, is read once more" {
+	printf '<tool><tool_name>typed</tool_name><arguments><o>"{\\"k\\": 3}"</o><a>"[4]"</a><b>"true"</b><z>'"'null'"'</z><tags>'"'[\"a\"]'"'</tags></arguments></tool>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":{"k":3},"a":[4],"b":true,"z":null,"tags":["a"]}}'
+	assert_equal "$stderr" ''
+}
+
+@test "--tools: nothing is evaluated: a call, a name or an operator is no literal, and fails the schema as text" {
+	printf '<tool><tool_name>typed</tool_name><arguments><o>__import__("os").system("touch pwned")</o><a>[1] + [2]</a><b>not False</b></arguments></tool>' >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" in.txt
+	assert_output ''
+	assert_equal "$stderr" 'in.txt:1:1: error: the arguments of "typed" do not match its schema: /o: expected object, found string "__import__(\"os\").system(\"touch pwned\")"; /a/0: expected integer, found string "[1] + [2]"; /b: expected boolean, found string "not False"'
+	[ ! -e pwned ]
+}
+
+@test "--tools: a literal past the nesting limit is text, and fails the schema as text" {
+	{ printf '<tool><tool_name>typed</tool_name><arguments><o>'; head -c 3000 /dev/zero | tr '\0' '['; head -c 3000 /dev/zero | tr '\0' ']'; printf '</o></arguments></tool>'; } >in.txt
+	run -1 --separate-stderr toolcall-parse --tools "$D/tools-types.json" --thread in.txt
+	assert_equal "$(jq -r .error <<<"$output" | cut -c 1-70)" 'the arguments of "typed" do not match its schema: /o: expected object,'
+	assert_equal "${#stderr_lines[@]}" 1
+}
+
+@test "--tools --format hermes: arguments given as a JSON string, and values inside it double-encoded, are typed" {
+	printf '<tool_call>\n{"name": "typed", "arguments": "{\\"o\\": \\"{\\\\\\"k\\\\\\": \\\\\\"5\\\\\\"}\\", \\"a\\": \\"[1, 2]\\", \\"b\\": \\"False\\", \\"z\\": \\"None\\", \\"i\\": \\"7\\", \\"s\\": \\"None\\"}"}\n</tool_call>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":{"k":5},"a":[1,2],"b":false,"z":null,"i":7,"s":"None"}}'
+	# without --tools, the strings as written
+	run -0 --separate-stderr toolcall-parse --format hermes in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"o":"{\"k\": \"5\"}","a":"[1, 2]","b":"False","z":"None","i":"7","s":"None"}}'
+	# --no-validate types them too
+	printf '<tool_call>{"name": "typed", "arguments": {"a": "(1,)", "tags": "solo", "n": " 2.50 ", "s": 3}}</tool_call>' >in.txt
+	run -0 --separate-stderr toolcall-parse --format hermes --no-validate --tools "$D/tools-types.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"a":[1],"tags":["solo"],"n":2.5,"s":3}}'
+	assert_equal "$stderr" ''
 }

@@ -1070,5 +1070,36 @@ printf '"%s"\n' '<think>x</think><tool><tool_name>a</tool_name></tool>' \
 check 1 "toolcall-parse: reasoning in -o report --lines" /dev/null \
     --lines -o report --summary "$tmp/reason.jsonl"
 
+# --format openai: a server's responses and streams through the writers,
+# thread messages with the server's ids, reasoning events, bad calls and
+# errors of the server, -o report; Python literals and JSON inside
+# strings typed by the schemas.
+oa="$tc/openai"
+tool=toolcall-parse
+check 0 "toolcall-parse: --format openai, Chat, Responses and Ollama" \
+    /dev/null --format openai "$oa/chat-completion.in" \
+    "$oa/chat-stream-parallel.in" "$oa/responses.in" \
+    "$oa/responses-stream.in" "$oa/ollama.in"
+check 0 "toolcall-parse: --format openai --thread --tools, on stdin" \
+    "$top/examples/openai-stream.sse" --format openai --thread \
+    --iteration 3 --tools "$top/examples/file-tools.json"
+check 1 "toolcall-parse: --format openai --events, bad calls" /dev/null \
+    --format openai --events --reasoning events "$oa/ollama.in" \
+    "$oa/err-bad-args.in" "$oa/err-cut-call.in" "$oa/err-order.in"
+check 1 "toolcall-parse: --format openai --thread, a server's errors" \
+    /dev/null --format openai --thread --tools "$tc/tools-types.json" \
+    "$oa/err-bad-args.in" "$oa/err-api-ollama.in" "$oa/err-not-sse.in"
+check 1 "toolcall-parse: --format openai -o report --errors=json" \
+    /dev/null --format openai -o report --summary --errors=json \
+    "$oa/responses.in" "$oa/err-api.in" "$oa/err-length.in"
+printf '%s\n' 'Prose, then <tool><tool_name>typed</tool_name><arguments>' \
+    "<z>None</z><b>'False'</b><o>{'k': '2'}</o><a>(1, 0x10, '3')</a>" \
+    "<tags>'[\"a\"]'</tags><i>x</i></arguments></tool> and more." \
+    '<tool_call>{"name": "typed", "arguments": "{\"o\": \"{\\\"k\\\": 3}\", \"b\": \"True\"}"}</tool_call>' \
+    >"$tmp/literals.txt"
+check 1 "toolcall-parse: Python literals and JSON in strings, --thread" \
+    "$tmp/literals.txt" --format auto --thread \
+    --tools "$tc/tools-types.json"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -31,6 +31,11 @@
 # a lone </think> could still come; its row shows that cost too. Each
 # must write exactly the expected calls.
 #
+# A server's stream (--format openai): the prose and calls of hermes.txt,
+# up to 10 MB of an OpenAI Chat Completions stream of them in pieces of
+# 48 characters (gen-openai-stream.js), timed beside --format hermes over
+# the same answer in hermes markup; both must write the same records.
+#
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure and
 # expat-empty), LLMKIT_BENCH_DATA (where the inputs are kept and reused,
 # default $LLMKIT_BENCH/data), BENCH_TC_RUNS (5), BENCH_TC_BIG_RUNS (5).
@@ -231,6 +236,42 @@ for D in $dialects; do
 done
 rm -f "$tmp/d.out" "$tmp/names" "$tmp/calls.names"
 
+# --format openai: openai.sse and openai-hermes.txt, made again with the
+# rest, or when gen-openai-stream.js is newer than they are.
+openai=0
+st=2
+[ "$formats" -eq 0 ] || {
+	"$tp" --format openai /dev/null >/dev/null 2>"$tmp/err"
+	st=$?
+}
+if [ "$st" -ne 2 ]; then
+	openai=1
+	og=$top/t/bench/gen-openai-stream.js
+	if [ ! -f "$d/.done-openai" ] ||
+	    [ -n "$(find "$og" "$d/.done" -newer "$d/.done-openai" \
+	    2>/dev/null)" ]; then
+		echo "bench: generating $d/openai.sse"
+		"$tp" --format hermes --events "$d/hermes.txt" |
+		    node "$og" 10000000 48 "$d" ||
+			fail "gen-openai-stream.js failed"
+		: >"$d/.done-openai"
+	fi
+	"$tp" --format hermes "$d/openai-hermes.txt" >"$tmp/oh.out" \
+	    2>"$tmp/err" || fail "toolcall-parse --format hermes" \
+	    "openai-hermes.txt exits $?: $(head -n 3 "$tmp/err")"
+	"$tp" --format openai "$d/openai.sse" >"$tmp/o.out" 2>"$tmp/err" ||
+		fail "toolcall-parse --format openai openai.sse exits $?:" \
+		    "$(head -n 3 "$tmp/err")"
+	[ ! -s "$tmp/err" ] || fail "toolcall-parse --format openai" \
+	    "openai.sse writes diagnostics: $(head -n 3 "$tmp/err")"
+	expect "toolcall-parse --format openai openai.sse" "$tmp/o.out" \
+	    "$tmp/oh.out"
+	ocalls=$(wc -l <"$tmp/o.out" | tr -d ' ')
+	rm -f "$tmp/o.out" "$tmp/oh.out"
+else
+	echo "bench: --format openai: not available in this build"
+fi
+
 {
 	echo "model size bytes=$(wc -c <"$d/model.txt" | tr -d ' ')" \
 	    "calls=$(wc -l <"$d/calls.jsonl" | tr -d ' ')" \
@@ -240,6 +281,13 @@ rm -f "$tmp/d.out" "$tmp/names" "$tmp/calls.names"
 		echo "$D size bytes=$(wc -c <"$d/$D.txt" | tr -d ' ')" \
 		    "calls=$(wc -l <"$d/$D.jsonl" | tr -d ' ') jsonl=0"
 	done
+	[ "$openai" -eq 0 ] || {
+		echo "openai size bytes=$(wc -c <"$d/openai.sse" | tr -d ' ')" \
+		    "calls=$ocalls jsonl=0"
+		echo "openaih size" \
+		    "bytes=$(wc -c <"$d/openai-hermes.txt" | tr -d ' ')" \
+		    "calls=$ocalls jsonl=0"
+	}
 } >"$tmp/results"
 
 # measure INPUT LABEL CMD...: one timed run, appended to the results as
@@ -272,6 +320,13 @@ while [ "$i" -lt "$runs" ]; do
 		measure "$D" format "$tp" --format "$D" "$d/$D.txt"
 		measure "$D" auto "$tp" --format auto "$d/$D.txt"
 	done
+	if [ "$openai" -eq 1 ]; then
+		measure openai format "$tp" --format openai "$d/openai.sse"
+		measure openai thread "$tp" --format openai --thread \
+		    "$d/openai.sse"
+		measure openaih format "$tp" --format hermes \
+		    "$d/openai-hermes.txt"
+	fi
 	i=$((i + 1))
 done
 echo "bench: timing one 10 MB CDATA call ($big_runs runs each)"
@@ -360,6 +415,25 @@ END {
 			    rss[D, p] / 1e6, bytes[D] / 1e6 / med[D, p]
 		}
 	}
+	if (openai) {
+		printf "\nan OpenAI Chat Completions stream, %d calls, %.2f MB," \
+		    " and the same answer in hermes markup, %.2f MB, %d runs" \
+		    " each\n", calls["openai"], bytes["openai"] / 1e6,
+		    bytes["openaih"] / 1e6, runs["openai"]
+		printf "  %-24s %11s %11s %11s %10s %7s\n", "", "median",
+		    "fastest", "median CPU", "peak RSS", "MB/s"
+		split("openai format;openai thread;openaih format", ol, ";")
+		name["openai format"] = "--format openai"
+		name["openai thread"] = "--format openai --thread"
+		name["openaih format"] = "--format hermes"
+		for (j = 1; j <= 3; j++) {
+			split(ol[j], w, " ")
+			printf "  %-24s %s %s %s %7.1f MB %7.1f\n", name[ol[j]],
+			    tm(med[w[1], w[2]]), tm(min[w[1], w[2]]),
+			    tm(cpu[w[1], w[2]]), rss[w[1], w[2]] / 1e6,
+			    bytes[w[1]] / 1e6 / med[w[1], w[2]]
+		}
+	}
 	m = "model"
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio(sprintf("toolcall-parse / expat empty handlers (%d MB, %d calls):",
@@ -386,6 +460,12 @@ END {
 		ratio(sprintf("--format auto / --format %s, %s's stream:", D, D),
 		    D, "auto", "format", "target <= 1.1x")
 	}
+	if (openai)
+		xratio("--format openai / --format hermes, the same answer:",
+		    "openai", "format", "openaih", "format", "")
+	else
+		printf "  %-60s %s\n", "--format openai / --format hermes:",
+		    "--format openai: not available in this build"
 	ratio("toolcall-parse --events / default mode:", m, "events",
 	    "toolcall-parse", "")
 	if (reasoning) {
@@ -401,6 +481,6 @@ END {
 }
 AWK
 awk -v tools="$tools" -v formats="$formats" -v dialects="$dialects" \
-    -v reasoning="$reasoning" -f "$top/t/bench/stats.awk" \
+    -v reasoning="$reasoning" -v openai="$openai" -f "$top/t/bench/stats.awk" \
     -f "$tmp/report.awk" "$tmp/results" ||
 	fail "cannot print the results"

@@ -12,8 +12,12 @@
  * count the calls written; no_validate writes every call the validated run wrote, the same
  * bytes, and the calls that fail the schema besides, exactly as many as
  * the validated run reported schema errors; and thread mode writes the
- * calls of plain mode. Anything else aborts; ASan's leak check covers the
- * frees.
+ * calls of plain mode. A bit of the hash reads the stream in every
+ * format at once (auto), so that the arguments of the JSON dialects are
+ * typed too; Python literals and JSON inside strings are values where
+ * the schema wants no string. Thread mode's message events have their
+ * content, its error events name the tool when the call named one.
+ * Anything else aborts; ASan's leak check covers the frees.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -182,8 +186,22 @@ read_calls(const struct out *o, int thread, int validated,
 		if (j == NULL || !json_is_object(j))
 			fail("not a JSON object", p, len);
 		json_array_append_new(c->lines, j);
-		if (thread && is_str(j, "type", "error")) {
+		if (thread && is_str(j, "type", "message")) {
 			if (json_object_size(j) != 4 ||
+			    !is_str(j, "role", "assistant") ||
+			    json_string_length(json_object_get(j,
+			    "content")) == 0 ||
+			    json_number_value(json_object_get(j,
+			    "iteration")) != (double)iteration)
+				fail("a bad message event", p, len);
+			continue;
+		}
+		if (thread && is_str(j, "type", "error")) {
+			/* its tool named when the call named one */
+			if (json_object_size(j) != 4 + (json_object_get(j,
+			    "toolName") != NULL) ||
+			    (json_object_get(j, "toolName") != NULL &&
+			    !json_is_string(json_object_get(j, "toolName"))) ||
 			    !json_is_string(json_object_get(j, "error")) ||
 			    json_object_get(j, "recoverable") != json_true() ||
 			    json_number_value(json_object_get(j,
@@ -353,6 +371,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opts.no_validate = m & 1;
 		opts.thread = m >> 1;
 		opts.iteration = (long)(h >> 1) % 4;
+		/* the JSON dialects' arguments too, typed where they are */
+		opts.format = (h >> 3) & 1 ? TOOLCALL_FMT_AUTO :
+		    TOOLCALL_FMT_TOOL;
 		run(&opts, s, n, 0, &whole[m]);
 		run(&opts, s, n, h < 2 ? h + 2 : h, &cut);
 		if (!same(&whole[m], &cut))

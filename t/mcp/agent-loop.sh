@@ -18,10 +18,11 @@
 #   cat results.N >>thread.jsonl
 #
 # so the calls run as the model writes them, and the thread gets the
-# iteration's calls (and the errors of the calls toolcall-parse refused),
-# then their results and errors: always in the same order, so that the
-# same answers give the same prompts. A reply without a call ends the
-# loop: it is added to the thread as its completion, and the status is 0.
+# iteration's words and calls (the assistant's message events, and the
+# errors of the calls toolcall-parse refused), then their results and
+# errors: always in the same order, so that the same answers give the
+# same prompts. A reply without a call, good or refused, ends the loop:
+# it is added to the thread as its completion too, and the status is 0.
 # -f FORMAT reads the calls in that dialect (toolcall-parse --format).
 #
 # DIR, which must exist, keeps every file named above, and status, the
@@ -99,7 +100,9 @@ while [ "$i" -le "$max" ]; do
 		esac
 	done <"$d/status"
 	cat "$d/results.$i" >>"$d/thread.jsonl" || exit 3
-	if [ ! -s "$d/calls.$i" ]; then
+	# message events alone: the model called nothing
+	if ! grep -q -e '^{"type":"tool_call"' -e '^{"type":"error"' \
+	    "$d/calls.$i"; then
 		jq -Rsc --argjson i "$i" \
 		    '{type: "completion", result: rtrimstr("\n"), iteration: $i}' \
 		    "$d/reply.$i" >>"$d/thread.jsonl" ||

@@ -11,6 +11,10 @@
  * before a lone closing marker, under each --begins-in-reasoning and
  * --reasoning, fed in pieces of every size and cut at every byte, and
  * once the stream has told, each call comes out with its last byte.
+ * The thread's message events; values as models write them (Python
+ * literals, JSON inside strings) typed alike from an element, a hermes
+ * call and an OpenAI response; and --format openai, every response of
+ * t/data/toolcall-parse/openai fed in pieces of every size.
  */
 #include <glob.h>
 #include <stdint.h>
@@ -1261,7 +1265,7 @@ add_input(const char *name, const char *data, size_t len)
     "<tool><tool_name>read_file</tool_name><arguments><path>a</path>" \
     "</arguments></tool>\n" \
     "<tool><tool_name>search_files</tool_name><arguments><pattern>y" \
-    "</pattern><exclude>z</exclude><limits>{\"max_bytes\": \"1\"}" \
+    "</pattern><exclude>z</exclude><limits>{\"max_bytes\": \"lots\"}" \
     "</limits></arguments></tool>\n" \
     "<tool><tool_name>search_files</tool_name><arguments><pattern>y" \
     "</pattern><exclude>z</exclude><limits>{}</limits></arguments>" \
@@ -1526,7 +1530,9 @@ lines(const char *s, size_t n)
 /*
  * With the tools, the typed calls are written and nothing is said; of
  * the failing ones only the last is written, and each other is an error
- * (in thread mode an error event too).
+ * (in thread mode an error event too). In thread mode the first line of
+ * each input is the assistant's message, the only prose that is not
+ * blank.
  */
 static void
 tools_ran(const struct run *r, const char *name, const char *mode,
@@ -1534,14 +1540,15 @@ tools_ran(const struct run *r, const char *name, const char *mode,
 {
 	if (strcmp(name, TYPED) == 0) {
 		unit_ok(r->status == DIAG_OK && r->err[0] == '\0' &&
-		    lines(r->out, r->outlen) == 4, unit_fmt("%s, %s: 4 "
-		    "calls written, no error", name, mode));
+		    lines(r->out, r->outlen) == (thread ? 5u : 4u),
+		    unit_fmt("%s, %s: 4 calls written, no error", name,
+		    mode));
 		return;
 	}
 	if (strcmp(name, FAILING) != 0)
 		return;
 	unit_ok(r->status == DIAG_INVALID && lines(r->err, strlen(r->err)) ==
-	    5 && lines(r->out, r->outlen) == (thread ? 6u : 1u),
+	    5 && lines(r->out, r->outlen) == (thread ? 7u : 1u),
 	    unit_fmt("%s, %s: 5 errors, 1 call written", name, mode));
 }
 
@@ -1621,6 +1628,261 @@ test_chunking(void)
 		free(inputs[i].data);
 	}
 	free(inputs);
+	tooldefs_free(&defs);
+}
+
+/*
+ * The thread keeps the conversation: each stretch of prose, between
+ * calls and reasoning, is the assistant's message event, trimmed, before
+ * the call that ends it; blank prose writes none; one longer than
+ * max_size is cut between characters.
+ */
+#define MSG(s, it) \
+	"{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"" s \
+	"\",\"iteration\":" #it "}\n"
+#define TH_CALL(t, a, id, it) \
+	"{\"type\":\"tool_call\",\"toolName\":\"" t "\",\"args\":" a \
+	",\"toolCallId\":\"" id "\",\"iteration\":" #it \
+	",\"serverName\":\"local\"}\n"
+
+static void
+test_thread_messages(void)
+{
+	struct toolcall_opts o = opts(0, 0, 0);
+
+	o.thread = 1;
+	o.iteration = 2;
+	want(&o, " Let me look.\n<tool><tool_name>a</tool_name></tool>\n \n"
+	    "<tool><tool_name>b</tool_name></tool>Then \"this\".\t\n",
+	    MSG("Let me look.", 2) TH_CALL("a", "{}", "call-2-1", 2)
+	    TH_CALL("b", "{}", "call-2-2", 2) MSG("Then \\\"this\\\".", 2),
+	    "", DIAG_OK, "thread: prose around calls, trimmed, blank none");
+	want(&o, "", "", "", DIAG_OK, "thread: no input, no event");
+	want(&o, " \r\n\t", "", "", DIAG_OK, "thread: blank, no event");
+	want(&o, "Before <think>x</think> after", MSG("Before", 2)
+	    MSG("after", 2), "", DIAG_OK, "thread: a block ends a stretch");
+	o.begins = TOOLCALL_BEGINS_AUTO;
+	want(&o, "drafted<tool><tool_name>a</tool_name></tool></think>Now.",
+	    MSG("Now.", 2), "", DIAG_OK, "thread: before a lone closer, "
+	    "nothing");
+	o.begins = TOOLCALL_BEGINS_NO;
+	want(&o, "a\xff <tool><tool_name>a</tool_name></tool>",
+	    MSG("a\xef\xbf\xbd", 2) TH_CALL("a", "{}", "call-2-1", 2),
+	    FILE_NAME ":1:2: error: invalid UTF-8: byte 0xff at byte offset "
+	    "1\n", DIAG_INVALID, "thread: a bad byte is U+FFFD");
+	o.max_size = 8;
+	/*
+	 * Pieces of 8 bytes, cut before the é that byte 8 ends: put
+	 * together they give the stretch, trimmed at its two ends only.
+	 */
+	want(&o, "  x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 yz \n",
+	    MSG("x\xc3\xa9\xc3\xa9", 2) MSG("\xc3\xa9\xc3\xa9 yz ", 2), "",
+	    DIAG_OK, "thread: cut at max_size, between characters");
+	want(&o, "abcdefgh        ij", MSG("abcdefgh", 2) MSG("        ", 2)
+	    MSG("ij", 2), "", DIAG_OK, "thread: a piece of white space in "
+	    "the middle is kept");
+	want(&o, "          abc", MSG("abc", 2), "", DIAG_OK, "thread: "
+	    "white space at the start is trimmed, however long");
+}
+
+/*
+ * Values as models write them, typed by tools-types.json's schema: one
+ * argument's text, given as an element's text, as a hermes call's JSON
+ * string and as an OpenAI call's, gives the same value.
+ */
+#define TYPES_FILE	"t/data/toolcall-parse/tools-types.json"
+
+static const struct {
+	const char	*key, *text, *json;
+} lits[] = {
+	{ "z", "None", "null" },
+	{ "z", "'None'", "null" },
+	{ "z", "\"null\"", "null" },
+	{ "z", "nil", "\"nil\"" },
+	{ "b", "True", "true" },
+	{ "b", "'False'", "false" },
+	{ "b", "\"true\"", "true" },
+	{ "b", "yes", "\"yes\"" },
+	{ "o", "{'k': 1}", "{\"k\":1}" },
+	{ "o", "{\"k\": 2}", "{\"k\":2}" },
+	{ "o", "\"{\\\"k\\\": 3}\"", "{\"k\":3}" },
+	{ "o", "'{\"k\": 4}'", "{\"k\":4}" },
+	{ "o", "{'k': '5'}", "{\"k\":5}" },
+	{ "o", " {'k': 6,} # comment ", "{\"k\":6}" },
+	{ "o", "dict(k=1)", "\"dict(k=1)\"" },
+	{ "o", "__import__('os').system('id')",
+	    "\"__import__('os').system('id')\"" },
+	{ "o", "{'k': 1} {'k': 2}", "\"{'k': 1} {'k': 2}\"" },
+	{ "o", "{'k': 1, 'k': 2}", "\"{'k': 1, 'k': 2}\"" },
+	{ "a", "[1, 2]", "[1,2]" },
+	{ "a", "(1, 2)", "[1,2]" },
+	{ "a", "(1,)", "[1]" },
+	{ "a", "1, 2", "[1,2]" },
+	{ "a", "['3', 0x10]", "[3,16]" },
+	{ "a", "\"[5]\"", "[5]" },
+	{ "a", "{1, 2}", "[1,2]" },
+	{ "a", "7", "[7]" },
+	{ "a", "x", "[\"x\"]" },
+	{ "tags", "['a', \"b\"]", "[\"a\",\"b\"]" },
+	{ "tags", "solo", "[\"solo\"]" },
+	{ "opt", "None", "null" },
+	{ "opt", "3", "3" },
+	{ "ta", "None", "\"None\"" },
+	{ "s", "None", "\"None\"" },
+	{ "s", "{'k': 1}", "\"{'k': 1}\"" },
+	{ "free", "None", "\"None\"" },
+};
+
+/* The openai response of one call of typed with arguments args. */
+static char *
+openai_one(const char *args)
+{
+	json_t *r;
+	char *s;
+
+	r = json_pack("{s:s,s:[{s:i,s:{s:[{s:s,s:s,s:{s:s,s:s}}]},s:s}]}",
+	    "object", "chat.completion", "choices", "index", 0, "message",
+	    "tool_calls", "id", "c1", "type", "function", "function", "name",
+	    "typed", "arguments", args, "finish_reason", "tool_calls");
+	if (r == NULL || (s = json_dumps(r, JSON_COMPACT)) == NULL)
+		unit_bail("json_pack");
+	json_decref(r);
+	return s;
+}
+
+static void
+test_literals(void)
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct toolcall_opts o = opts(0, 0, 0);
+	struct buf in = BUF_INIT, out = BUF_INIT, what = BUF_INIT;
+	json_t *s;
+	char err[512], *js, *resp;
+	size_t i;
+
+	if (tooldefs_load(&defs, TYPES_FILE, err, sizeof(err)) != 0)
+		unit_bail(err);
+	o.tools = &defs;
+	o.no_validate = 1;
+	for (i = 0; i < sizeof(lits) / sizeof(lits[0]); i++) {
+		buf_reset(&out);
+		buf_printf(&out, CALL("typed", "{\"%s\":%s}"), lits[i].key,
+		    lits[i].json);
+		buf_reset(&in);
+		buf_printf(&in, "<tool><tool_name>typed</tool_name><arguments>"
+		    "<%s>%s</%s></arguments></tool>", lits[i].key,
+		    lits[i].text, lits[i].key);
+		o.format = TOOLCALL_FMT_TOOL;
+		/* a label of its own: want() makes its own with unit_fmt */
+		buf_reset(&what);
+		buf_printf(&what, "<%s>%s</%s>", lits[i].key, lits[i].text,
+		    lits[i].key);
+		want(&o, buf_cstr(&in), buf_cstr(&out), "", DIAG_OK,
+		    buf_cstr(&what));
+		s = json_string(lits[i].text);
+		js = json_dumps(s, JSON_ENCODE_ANY);
+		buf_reset(&in);
+		buf_printf(&in, "{\"%s\": %s}", lits[i].key, js);
+		resp = openai_one(buf_cstr(&in));
+		buf_reset(&in);
+		buf_printf(&in, "<tool_call>{\"name\": \"typed\", \"arguments\": "
+		    "{\"%s\": %s}}</tool_call>", lits[i].key, js);
+		o.format = TOOLCALL_FMT_HERMES;
+		buf_reset(&what);
+		buf_printf(&what, "hermes \"%s\": %s", lits[i].key, js);
+		want(&o, buf_cstr(&in), buf_cstr(&out), "", DIAG_OK,
+		    buf_cstr(&what));
+		o.format = TOOLCALL_FMT_OPENAI;
+		buf_reset(&what);
+		buf_printf(&what, "openai \"%s\": %s", lits[i].key, js);
+		want(&o, resp, buf_cstr(&out), "", DIAG_OK, buf_cstr(&what));
+		free(resp);
+		free(js);
+		json_decref(s);
+	}
+	/* a JSON value that is not a string keeps what the model wrote */
+	o.format = TOOLCALL_FMT_HERMES;
+	want(&o, "<tool_call>{\"name\": \"typed\", \"arguments\": {\"a\": 7, "
+	    "\"s\": 1, \"o\": [\"x\"]}}</tool_call>", CALL("typed", "{\"a\":7,"
+	    "\"s\":1,\"o\":[\"x\"]}"), "", DIAG_OK,
+	    "hermes: values not strings are as written");
+	tooldefs_free(&defs);
+	buf_free(&in);
+	buf_free(&out);
+	buf_free(&what);
+}
+
+/*
+ * --format openai: each response of t/data/toolcall-parse/openai gives
+ * the same output, diagnostics and status fed whole or in pieces of any
+ * size, in every mode; the thread keeps the server's ids.
+ */
+static void
+test_openai(void)
+{
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct toolcall_opts modes[4];
+	static const char *const names[4] = {
+		"openai", "openai, events, reasoning events",
+		"openai, tools, thread", "openai, events, max 64"
+	};
+	struct run whole, cut;
+	struct buf b = BUF_INIT;
+	char err[512], chunk[8192];
+	glob_t g;
+	size_t i, m, n;
+	int how;
+	FILE *f;
+
+	if (tooldefs_load(&defs, TYPES_FILE, err, sizeof(err)) != 0)
+		unit_bail(err);
+	for (m = 0; m < 4; m++) {
+		modes[m] = opts(m == 1 || m == 3, 0, m == 3 ? 64 : 0);
+		modes[m].format = TOOLCALL_FMT_OPENAI;
+	}
+	modes[1].reasoning = TOOLCALL_REASON_EVENTS;
+	modes[2].tools = &defs;
+	modes[2].thread = 1;
+	modes[2].iteration = 5;
+	want(&modes[2], "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+	    "\" Sure. \",\"tool_calls\":[{\"index\":0,\"id\":\"x\\\"1\","
+	    "\"function\":{\"name\":\"typed\",\"arguments\":\"{\\\"i\\\": \\\"4"
+	    "\\\"}\"}}]}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{"
+	    "\"tool_calls\":[{\"index\":1,\"function\":{\"name\":\"typed\","
+	    "\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n"
+	    "data: [DONE]\n\n", MSG("Sure.", 5) TH_CALL("typed", "{\"i\":4}",
+	    "x\\\"1", 5) TH_CALL("typed", "{}", "call-5-2", 5), "", DIAG_OK,
+	    "openai, thread: the server's ids, else ours");
+	if (glob("t/data/toolcall-parse/openai/*.in", 0, NULL, &g) != 0)
+		unit_bail("glob t/data/toolcall-parse/openai/*.in");
+	unit_ok(g.gl_pathc >= 40, unit_fmt("at least 40 responses (%zu)",
+	    g.gl_pathc));
+	for (i = 0; i < g.gl_pathc; i++) {
+		if ((f = fopen(g.gl_pathv[i], "rb")) == NULL)
+			unit_bail(g.gl_pathv[i]);
+		buf_reset(&b);
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&b, chunk, n);
+		fclose(f);
+		for (m = 0; m < 4; m++) {
+			run(&modes[m], b.data, b.len, FEED_WHOLE, &whole);
+			unit_long(whole.failed, 0, unit_fmt("%s, %s: no write "
+			    "error", g.gl_pathv[i], names[m]));
+			for (how = FEED_BYTES; how < FEED_RANDOM + FEED_SEEDS;
+			    how++) {
+				if (how == FEED_READS)
+					continue;
+				run(&modes[m], b.data, b.len, how, &cut);
+				same(&whole, &cut, unit_fmt("%s, %s: whole = "
+				    "%s", g.gl_pathv[i], names[m],
+				    how_name(how)));
+				run_free(&cut);
+			}
+			run_free(&whole);
+		}
+	}
+	globfree(&g);
+	buf_free(&b);
 	tooldefs_free(&defs);
 }
 
@@ -2421,5 +2683,8 @@ main(void)
 	test_long_calls();
 	test_chunking();
 	test_reasoning();
+	test_thread_messages();
+	test_literals();
+	test_openai();
 	return unit_done();
 }
