@@ -117,7 +117,9 @@ main(int argc, char *argv[])
 		case OPT_FORMAT:
 			if ((a.opts.format = toolcall_format(optarg)) == -1)
 				cmd_usagex("--format must be tool, qwen3, invoke, "
-				    "glm, hermes or auto, not \"%s\"", optarg);
+				    "glm, hermes, harmony, deepseek, mistral, "
+				    "llama3, kimi, pythonic or auto, not \"%s\"",
+				    optarg);
 			break;
 		case OPT_ITERATION:
 			a.opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,
