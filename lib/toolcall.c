@@ -4008,7 +4008,6 @@ peek(struct toolcall *tc)
 	int more = 0, yes;
 
 	if ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_START)) {
-		tc->py->off = tc->scan;
 		if (pylit_calls_begin(tc->py, d, n, &yes) == PYLIT_MORE) {
 			tc->scanned += n - tc->scan;
 			tc->scan = n;
