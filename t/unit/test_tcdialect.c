@@ -1157,6 +1157,36 @@ ev_cut(struct out *o, const char *mark)
 	    "input ended before ", mark));
 }
 
+/*
+ * The call [a, end of input) of form f, cut before its markup: a call
+ * and the warning where TCD_CUT reads it whole, else truncated at a, as
+ * any call the end of input cuts short (the parser's own complaint about
+ * a JSON cut short would say less).
+ */
+static void
+ev_cut_call(struct out *o, const struct tcd_form *f, size_t a)
+{
+	json_error_t e;
+	json_t *j;
+	char *r;
+
+	if (f->cut == NULL) {
+		ev_error(o, a, "truncated: input ended in the call");
+		return;
+	}
+	r = render_flags(f->dialect, o->s + a, o->n - a, TCD_CUT);
+	if ((j = json_loads(r, 0, &e)) == NULL)
+		unit_bail("a call's rendering");
+	free(r);
+	if (json_object_get(j, "error") != NULL) {
+		json_decref(j);
+		ev_error(o, a, "truncated: input ended in the call");
+		return;
+	}
+	json_array_append_new(o->ev, json_pack("{s:o}", "call", j));
+	ev_cut(o, f->cut);
+}
+
 static int
 form_on(const struct out *o, const struct tcd_form *f)
 {
@@ -1275,8 +1305,7 @@ out_message(struct out *o, const struct tcd_form *f, size_t p)
 			ev_call(o, f->dialect, p, e + len, 0);
 			return e + len;
 		}
-		if (ev_call(o, f->dialect, p, o->n, TCD_CUT))
-			ev_cut(o, f->cut);
+		ev_cut_call(o, f, p);
 		return o->n;
 	}
 	e = mark_from(o, p + h.body, f->close, 0, &len);
@@ -1316,10 +1345,7 @@ out_call(struct out *o, const struct tcd_form *f, size_t p)
 		return e + len;
 	}
 cut:
-	if (f->cut != NULL && ev_call(o, f->dialect, p, o->n, TCD_CUT))
-		ev_cut(o, f->cut);
-	else if (f->cut == NULL)
-		ev_error(o, p, "truncated: input ended in the call");
+	ev_cut_call(o, f, p);
 	return o->n;
 }
 
