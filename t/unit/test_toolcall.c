@@ -1986,6 +1986,8 @@ past(const char *in, const char *needle, size_t from)
 	return (size_t)(p - in) + strlen(needle);
 }
 
+#define DS_CALLS	"<｜tool▁calls▁begin｜>"
+
 /* A call of each format, to tool "bad" or to tool "ok". */
 static const struct {
 	int		 format;
@@ -2012,7 +2014,60 @@ static const struct {
 	    "<invoke name=\"bad\"></invoke><tool><tool_name>bad</tool_name>"
 	    "</tool><tool_call>bad</tool_call>", "<tool_call>\n<function=ok>"
 	    "</function>\n</tool_call>", CALL("ok", "{}") },
+	/* the dialects of open models: each form, drafted and made */
+	{ TOOLCALL_FMT_HARMONY, "<|channel|>commentary to=functions.bad "
+	    "<|constrain|>json<|message|>{}<|call|>", "<|start|>assistant"
+	    "<|channel|>commentary to=functions.ok <|constrain|>json"
+	    "<|message|>{\"a\": 1}<|call|>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_DEEPSEEK, DS_CALLS "<｜tool▁call▁begin｜>bad"
+	    "<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", DS_CALLS
+	    "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ok\n```json\n"
+	    "{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_DEEPSEEK, "<｜tool▁call▁begin｜>bad<｜tool▁sep｜>{}"
+	    "<｜tool▁call▁end｜>", "<｜tool▁call▁begin｜>ok<｜tool▁sep｜>"
+	    "{\"a\": 1}<｜tool▁call▁end｜>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_MISTRAL, "[TOOL_CALLS]bad[ARGS]{}",
+	    "[TOOL_CALLS]ok[ARGS]{\"a\": 1}", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_MISTRAL, "[TOOL_CALLS][{\"name\": \"bad\", "
+	    "\"arguments\": {}}]", "[TOOL_CALLS] [{\"name\": \"ok\", "
+	    "\"arguments\": {\"a\": 1}}]", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_LLAMA3, "{\"name\": \"bad\", \"parameters\": {}}",
+	    "{\"name\": \"ok\", \"parameters\": {\"a\": 1}}",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_LLAMA3, "<|python_tag|>{\"name\": \"bad\", "
+	    "\"parameters\": {}}; {\"name\": \"bad\", \"parameters\": {}}",
+	    "<|python_tag|>{\"name\": \"ok\", \"parameters\": {\"a\": 1}}"
+	    "<|eom_id|>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_KIMI, "<|tool_calls_section_begin|><|tool_call_begin|>"
+	    "functions.bad:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+	    "<|tool_calls_section_end|>", "<|tool_calls_section_begin|>"
+	    "<|tool_call_begin|>functions.ok:0<|tool_call_argument_begin|>"
+	    "{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_PYTHONIC, "[bad(), bad(x=[1])]", "[ok(a=1)]",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_PYTHONIC, "<|python_start|>[bad()]<|python_end|>",
+	    "<|python_start|>[ok(a=1)]<|python_end|>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_AUTO, "<|channel|>commentary to=functions.bad"
+	    "<|message|>{}<|call|>" DS_CALLS "<｜tool▁call▁begin｜>bad"
+	    "<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+	    "[TOOL_CALLS]bad[ARGS]{}<|python_tag|>{\"name\": \"bad\", "
+	    "\"parameters\": {}}\n<|tool_call_begin|>functions.bad:0"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>"
+	    "<|python_start|>[bad()]<|python_end|>", "[ok(a=1)]",
+	    CALL("ok", "{\"a\":1}") },
 	/* cut short and left open: nothing of it is an error either */
+	{ TOOLCALL_FMT_HARMONY, "<|channel|>commentary to=functions.bad"
+	    "<|message|>{\"a\": ", "<|channel|>commentary to=functions.ok"
+	    "<|message|>{}<|call|>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_KIMI, "<|tool_call_begin|>functions.bad:0"
+	    "<|tool_call_argument_begin|>{", "<|tool_call_begin|>"
+	    "functions.ok:0<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    CALL("ok", "{}") },
+	{ TOOLCALL_FMT_PYTHONIC, "<|python_start|>[bad(a='", "[ok()]",
+	    CALL("ok", "{}") },
 	{ TOOLCALL_FMT_TOOL, "<tool><tool_name>bad</tool_n",
 	    "<tool><tool_name>ok</tool_name></tool>", CALL("ok", "{}") },
 	{ TOOLCALL_FMT_HERMES, "<tool_call>{\"name\": \"bad\", <tool_call>",
@@ -2692,6 +2747,91 @@ test_dialect_outputs(void)
 	globfree(&g);
 }
 
+/*
+ * Under auto, one output that writes the calls of every dialect, each
+ * after another's, and harmony's channels: reasoning, a call holding its
+ * own closing markup in a string, and the final answer as prose.
+ */
+static const char mixed_in[] =
+	"[first(n=1)]\n"
+	"Prose, then <tool_call>{\"name\": \"hermes\", \"arguments"
+	"\": {\"q\": \"</tool_call>\"}}</tool_call>\n"
+	"<|channel|>analysis<|message|>Maybe <tool_call>{\"name\": "
+	"\"bad\", \"arguments\": {}}</tool_call>.<|end|><|start|>as"
+	"sistant<|channel|>commentary to=functions.harmony <|constr"
+	"ain|>json<|message|>{\"m\": \"<|call|>\"}<|call|>\n"
+	"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>deepseek<｜tool▁sep｜"
+	">{\"d\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n"
+	"[TOOL_CALLS]mistral[ARGS]{\"x\": []} and [TOOL_CALLS][{\"n"
+	"ame\": \"mistral2\", \"arguments\": {}}]\n"
+	"<|python_tag|>{\"name\": \"llama3\", \"parameters\": {\"u"
+	"\": \"é\"}}; {\"name\": \"llama3b\", \"parameters\": {}}<|"
+	"eom_id|>\n"
+	"<|tool_calls_section_begin|><|tool_call_begin|>functions.k"
+	"imi:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool"
+	"_calls_section_end|>\n"
+	"<|python_start|>[py(s='[x]'), py2()]<|python_end|>\n"
+	"<invoke name=\"inv\"><parameter name=\"p\">1</parameter></"
+	"invoke> <function=qw></function> <tool_call>glm<arg_key>k<"
+	"/arg_key><arg_value>v</arg_value></tool_call>\n"
+	"<|channel|>final<|message|>Done.<|return|>\n";
+static const char mixed_out[] =
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"first\",\"arguments\":{\"n\":1}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"text\",\"text\":\"Prose, then \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"hermes\",\"arguments\":{\"q\":\"</tool_call>\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"reasoning\",\"text\":\"Maybe <tool_call>{\\\"n"
+	"ame\\\": \\\"bad\\\", \\\"arguments\\\": {}}</tool_call>."
+	"\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"harmony\",\"arguments\":{\"m\":\"<|call|>\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"deepseek\",\"arguments\":{\"d\":1}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"mistral\",\"arguments\":{\"x\":[]}}\n"
+	"{\"type\":\"text\",\"text\":\" and \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"mistral2\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"llama3\",\"arguments\":{\"u\":\"é\"}}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"llama3b\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"kimi\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"py\",\"arguments\":{\"s\":\"[x]\"}}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"py2\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"inv\",\"arguments\":{\"p\":\"1\"}}\n"
+	"{\"type\":\"text\",\"text\":\" \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"qw\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\" \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"glm\",\"arguments\":{\"k\":\"v\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"text\",\"text\":\"Done.\"}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n";
+
+static void
+test_dialect_mixed(void)
+{
+	struct toolcall_opts o = ropts(1, RE, BN, TOOLCALL_FMT_AUTO);
+
+	want_all(&o, mixed_in, mixed_out, "", DIAG_OK, "every dialect in "
+	    "one output, under auto");
+}
+
 /* Every DIALECT-CASE.txt: the call its .json says, however it is fed. */
 static void
 test_dialect_calls(void)
@@ -2774,5 +2914,6 @@ main(void)
 	test_reasoning();
 	test_dialect_outputs();
 	test_dialect_calls();
+	test_dialect_mixed();
 	return unit_done();
 }
