@@ -117,7 +117,9 @@ main(int argc, char *argv[])
 		case OPT_FORMAT:
 			if ((a.opts.format = toolcall_format(optarg)) == -1)
 				cmd_usagex("--format must be tool, qwen3, invoke, "
-				    "glm, hermes, auto or openai, not \"%s\"",
+				    "glm, hermes, harmony, deepseek, mistral, "
+				    "llama3, kimi, pythonic, auto or openai, "
+				    "not \"%s\"",
 				    optarg);
 			break;
 		case OPT_ITERATION:
@@ -199,6 +201,9 @@ main(int argc, char *argv[])
 	if (a.report && (a.opts.events || a.opts.thread))
 		cmd_usagex("-o report cannot go with --%s: the record holds the "
 		    "calls", a.opts.events ? "events" : "thread");
+	if (print_prompt && a.opts.format == TOOLCALL_FMT_OPENAI)
+		cmd_usagex("--print-prompt does not go with --format openai: "
+		    "the server takes the tools in its request");
 	if (ntools > 0)
 		a.opts.tools = &defs;
 	if (print_prompt) {

@@ -127,6 +127,7 @@ int	 pylit_calls(const char *, size_t, size_t, size_t *,
 void	 pylit_calls_free(struct pylit_call *, size_t);
 void	 pylit_scan_init(struct pylit_scan *, size_t);
 int	 pylit_scan(struct pylit_scan *, const char *, size_t);
+int	 pylit_calls_begin(struct pylit_scan *, const char *, size_t, int *);
 void	 pylit_dup_text(struct pylit_error *, unsigned long, unsigned long);
 
 #endif

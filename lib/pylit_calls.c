@@ -204,6 +204,80 @@ enum {
 	S_START, S_CODE, S_COMMENT, S_STRING, S_ESCAPE, S_ESCAPE_CR, S_DONE
 };
 
+/*
+ * pylit_calls_begin's states, after S_START: before the name, in it,
+ * after a '-' or '.' in it, after it.
+ */
+enum { B_BEFORE = S_DONE + 1, B_NAME, B_JOIN, B_AFTER };
+
+/*
+ * Whether the text at s (n bytes so far, the same text as before and
+ * more, "[" at sc->off when the scan was started) opens a list of calls
+ * as pylit_calls reads it: "[", white space, a name and "(" (so that a
+ * Markdown link, [see](url), a list of values or an empty list does not).
+ * PYLIT_DONE with *yes set once the bytes say, PYLIT_MORE while they do
+ * not; each byte is read once, however the text comes. Comments and
+ * backslashes before the name are not passed: a list that has them is
+ * not taken for calls.
+ */
+int
+pylit_calls_begin(struct pylit_scan *sc, const char *s, size_t n, int *yes)
+{
+	size_t i = sc->off;
+	char c;
+
+	if (sc->state == S_START) {
+		if (i >= n)
+			return PYLIT_MORE;
+		if (s[i] != '[') {
+			*yes = 0;
+			return PYLIT_DONE;
+		}
+		sc->state = B_BEFORE;
+		i++;
+	}
+	for (; i < n; i++) {
+		c = s[i];
+		switch (sc->state) {
+		case B_BEFORE:
+			if (c == ' ' || c == '\t' || c == '\f' || c == '\n' ||
+			    c == '\r')
+				continue;
+			if (!pylit_ident0((unsigned char)c))
+				goto no;
+			sc->state = B_NAME;
+			continue;
+		case B_NAME:
+			if (pylit_ident((unsigned char)c))
+				continue;
+			if (c == '-' || c == '.') {
+				sc->state = B_JOIN;
+				continue;
+			}
+			sc->state = B_AFTER;
+			break;
+		case B_JOIN:
+			if (!pylit_ident((unsigned char)c))
+				goto no;
+			sc->state = B_NAME;
+			continue;
+		}
+		/* B_AFTER */
+		if (c == ' ' || c == '\t' || c == '\f' || c == '\n' ||
+		    c == '\r')
+			continue;
+		sc->off = i;
+		*yes = c == '(';
+		return PYLIT_DONE;
+	}
+	sc->off = i;
+	return PYLIT_MORE;
+no:
+	sc->off = i;
+	*yes = 0;
+	return PYLIT_DONE;
+}
+
 /* Starts a scan of the bracketed value at off (blanks before it skipped). */
 void
 pylit_scan_init(struct pylit_scan *sc, size_t off)

@@ -176,7 +176,7 @@
 
 static const char *const dialect_names[] = {
 	"", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
-	"mistral", "llama3", "kimi"
+	"mistral", "llama3", "kimi", "pythonic"
 };
 
 const char *
@@ -834,6 +834,9 @@ tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n, int flags,
 		return tcdi_parse_llama3(s, n, flags, c);
 	case TCD_KIMI:
 		return tcdi_parse_kimi(s, n, c);
+	case TCD_PYTHONIC:
+		return fail(c, d, 0, "a list of calls is read whole, by "
+		    "pylit_calls");
 	}
 	snprintf(c->err, sizeof(c->err), "unknown tool-call dialect %d",
 	    (int)d);

@@ -24,6 +24,8 @@
  *   llama3   [<|python_tag|>] {"name": NAME, "parameters": {...}}
  *   kimi     <|tool_call_begin|>functions.NAME:IDX
  *            <|tool_call_argument_begin|>{...}<|tool_call_end|>
+ *   pythonic [<|python_start|>] [NAME(KEY=VALUE, ...), ...]
+ *            [<|python_end|>]   (a list of calls: lib/pylit reads it)
  *
  * Values of qwen3, invoke and glm are raw text: no entity is decoded;
  * the other dialects' arguments are a JSON object. The grammar of each
@@ -49,9 +51,9 @@
 
 enum tcd_dialect {
 	TCD_QWEN3 = 1, TCD_INVOKE, TCD_GLM, TCD_HERMES, TCD_HARMONY,
-	TCD_DEEPSEEK, TCD_MISTRAL, TCD_LLAMA3, TCD_KIMI
+	TCD_DEEPSEEK, TCD_MISTRAL, TCD_LLAMA3, TCD_KIMI, TCD_PYTHONIC
 };
-#define TCD_NDIALECTS	9		/* the last TCD_ */
+#define TCD_NDIALECTS	10		/* the last TCD_ */
 
 /* One argument: byte ranges in the call's text. */
 struct tcd_arg {
@@ -85,7 +87,10 @@ struct tcd_call {
 /*
  * Reads the call s (n bytes: its whole text, opening to closing markup)
  * in dialect d into *c: 0, or -1 with c->erroff and c->err set. The
- * caller frees *c with tcd_call_free, either way.
+ * caller frees *c with tcd_call_free, either way. pythonic's calls come
+ * as a list, which pylit_calls (lib/pylit.h) reads whole: tcd_parse
+ * refuses the dialect ("malformed pythonic call: a list of calls is
+ * read whole, by pylit_calls").
  */
 int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
 		    struct tcd_call *c);
@@ -115,6 +120,16 @@ int		 tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,
 int		 tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n,
 		    int flags, struct tcd_call *c);
 void		 tcd_call_free(struct tcd_call *c);
+
+/*
+ * Whether s (n bytes), a whole JSON value where a form of d with
+ * TCD_F_START reads a call at the start of an output, is an answer in
+ * JSON instead: a value that JSON reads but no call could be (llama3: an
+ * object with neither "parameters" nor "arguments", as vLLM requires one
+ * of them). A value that is not JSON is no answer: its call's error
+ * says what is wrong with it.
+ */
+int		 tcd_is_answer(enum tcd_dialect d, const char *s, size_t n);
 
 /* The tool's name of a call read from s: its bytes and, in *len, length. */
 const char	*tcd_name(const struct tcd_call *c, const char *s,
@@ -154,9 +169,17 @@ const char	*tcd_dialect_name(int d);
  * TCD_F_STRINGS: the closing markup counts only outside the strings of
  * the call's JSON, which may hold it (quotes counted from open on, a
  * backslash escaping the byte after it). TCD_F_START: open counts only
- * as the first byte of the output that is not white space (llama3's bare
- * JSON; a reader of every dialect at once had better leave it out, or a
- * JSON answer would be taken for a call, and refused). TCD_F_HEAD: a
+ * as the first byte of the output that is not white space, reasoning
+ * aside (llama3's bare JSON, pythonic's bare list), and the first call
+ * of its section may still be prose: an answer in JSON (tcd_is_answer)
+ * is read as prose, not refused as a call. TCD_F_PEEK: the peek must
+ * follow open, white space passed, even where the form is alone for its
+ * open: else open is prose (llama3's "{" must be followed by a key's
+ * '"'; with TCD_F_FIRST the peek is looked at, not passed). TCD_F_LIST:
+ * the calls of the section are lists of pythonic calls, each from "["
+ * to its "]" (pylit_scan finds it, pylit_calls reads it) instead of JSON
+ * values; with TCD_F_START, "[" opens one only where pylit_calls_begin
+ * says a list of calls stands. TCD_F_HEAD: a
  * harmony message; tcd_harmony_head reads its head once "<|message|>"
  * has come, and says whether it is a call (closed by close[], outside
  * its JSON's strings) or reasoning or prose (closed by the first of
@@ -171,7 +194,9 @@ const char	*tcd_dialect_name(int d);
  * token a server strips after it costs nothing and is not warned of.
  *
  * Every markup in the table is at most TCD_MARKUP_MAX bytes long, so
- * that a reader holds no more to find one split across reads.
+ * that a reader holds no more to find one split across reads, and every
+ * markup that ends a call or cuts it short (close, after, end, and the
+ * open and call_open of forms with a close) begins with "<".
  */
 #define TCD_F_SECTION	0x01
 #define TCD_F_STRINGS	0x02
@@ -180,6 +205,8 @@ const char	*tcd_dialect_name(int d);
 #define TCD_F_NEEDSEP	0x10
 #define TCD_F_OPENEND	0x20
 #define TCD_F_FIRST	0x40
+#define TCD_F_PEEK	0x80
+#define TCD_F_LIST	0x100
 
 #define TCD_MARKUP_MAX	28
 

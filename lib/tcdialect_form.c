@@ -10,9 +10,15 @@
  * the end of input after whole calls keeps them, with a warning; llama3's
  * bare JSON is a call only where the output begins with it (vLLM's
  * streaming reading: its whole-text reading takes any "{" in prose,
- * which a streaming filter cannot), and its calls are separated by ";"
- * or white space alone (a newline, as vLLM's tests have it);
- * <|eom_id|> and <|eot_id|> end them.
+ * which a streaming filter cannot), and only where a key's quote follows
+ * it, so that prose in braces stays prose; its calls are separated by
+ * ";" or white space alone (a newline, as vLLM's tests have it);
+ * <|eom_id|> and <|eot_id|> end them. pythonic's bare list, as llama3's
+ * bare JSON, is a call only where the output begins with it (vLLM's
+ * pythonic parsers read nothing else), and only where a name and "("
+ * follow its "[" (a Markdown link or a list of numbers is prose); after
+ * <|python_start|> (Llama 4) a list may stand anywhere, <|python_end|>
+ * ending it.
  */
 #include <stddef.h>
 
@@ -63,8 +69,8 @@ static const struct tcd_form forms[] = {
 	/* llama3: JSON calls after <|python_tag|>, or opening the output */
 	{ "<|python_tag|>", TCD_LLAMA3, NULL, TCD_F_SECTION | TCD_F_OPENEND,
 	    NULL, { NULL }, NULL, ';', LLAMA3_ENDS, NULL },
-	{ "{", TCD_LLAMA3, NULL, TCD_F_SECTION | TCD_F_OPENEND |
-	    TCD_F_START | TCD_F_FIRST,
+	{ "{", TCD_LLAMA3, "\"", TCD_F_SECTION | TCD_F_OPENEND |
+	    TCD_F_START | TCD_F_FIRST | TCD_F_PEEK,
 	    NULL, { NULL }, NULL, ';', LLAMA3_ENDS, NULL },
 	/* kimi: a section of calls (its begin also singular), or one */
 	{ "<|tool_calls_section_begin|>", TCD_KIMI, NULL,
@@ -77,6 +83,13 @@ static const struct tcd_form forms[] = {
 	    "<|tool_calls_section_end|>" },
 	{ "<|tool_call_begin|>", TCD_KIMI, NULL, TCD_F_STRINGS, NULL,
 	    { "<|tool_call_end|>", NULL }, NULL, 0, { NULL }, NULL },
+	/* pythonic: a list of calls opening the output, or Llama 4's */
+	{ "[", TCD_PYTHONIC, NULL, TCD_F_SECTION | TCD_F_OPENEND |
+	    TCD_F_START | TCD_F_FIRST | TCD_F_LIST,
+	    NULL, { NULL }, NULL, 0, { NULL }, NULL },
+	{ "<|python_start|>", TCD_PYTHONIC, NULL, TCD_F_SECTION |
+	    TCD_F_OPENEND | TCD_F_LIST,
+	    NULL, { NULL }, NULL, 0, { "<|python_end|>", NULL }, NULL },
 };
 
 const struct tcd_form *

@@ -76,8 +76,10 @@
  *   object is read as hermes's, "arguments" taken as "parameters", but
  *   one of them is required, as vLLM requires it: the model writes its
  *   calls as bare JSON, and a JSON answer {"name": "Ada"} must not be
- *   taken for a call. Several calls, separated by ";" or white space,
- *   are a section of the reader's.
+ *   taken for a call (where the output begins with bare JSON, the reader
+ *   asks tcd_is_answer first, and reads an answer as prose). Several
+ *   calls, separated by ";" or white space, are a section of the
+ *   reader's.
  *
  * kimi (Kimi K2):
  *	<|tool_call_begin|> ID <|tool_call_argument_begin|> JSON
@@ -538,4 +540,22 @@ tcdi_parse_kimi(const char *s, size_t n, struct tcd_call *c)
 		return fail(c, TCD_KIMI, a,
 		    "<|tool_call_argument_begin|> has no JSON after it");
 	return tcdi_json_args(TCD_KIMI, s, j, j + len, c);
+}
+
+int
+tcd_is_answer(enum tcd_dialect d, const char *s, size_t n)
+{
+	json_error_t e;
+	json_t *v;
+	int r;
+
+	if (d != TCD_LLAMA3)
+		return 0;
+	/* read as jansson reads any JSON: whether it is a call comes after */
+	if ((v = json_loadb(s, n, JSON_ALLOW_NUL, &e)) == NULL)
+		return 0;
+	r = !json_is_object(v) || (json_object_get(v, "parameters") == NULL &&
+	    json_object_get(v, "arguments") == NULL);
+	json_decref(v);
+	return r;
 }

@@ -55,7 +55,9 @@
 static const char open_tag[] = "<tool>";
 #define OPEN_LEN	6
 
-enum mode { M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP, M_THINK };
+enum mode {
+	M_PROSE, M_CALL, M_SKIP, M_RAW, M_RSKIP, M_THINK, M_GAP, M_BODY
+};
 
 /*
  * Reasoning: the blocks in which a model thinks before it answers. A
@@ -77,34 +79,50 @@ static const struct think {
 
 /*
  * The markup that opens a call: the seed's <tool>, and those of the
- * dialects of open models (lib/tcdialect), whose calls are held whole
- * until their closing markup and then read. "<tool_call>" opens a qwen3,
- * glm or hermes call, as --format says, or under auto as its next bytes
- * say.
+ * dialects of open models (lib/tcdialect's forms), whose calls are held
+ * whole until their closing markup and then read. An opening that forms
+ * of several dialects share ("<tool_call>": qwen3, glm or hermes) is the
+ * one --format reads, or under auto the one its next bytes say.
  */
-#define D_TOOLCALL	(-1)		/* "<tool_call>" */
-#define D_PEEK		(-2)		/* auto: which one is not seen yet */
+#define D_FORM		(-1)		/* a dialect's: its forms say */
 #define D_THINK		(-3)		/* not a call: reasoning begins */
 #define D_STRAY		(-4)		/* its end, where none is open */
-#define HOLD_MAX	16		/* the longest opener */
+#define HOLD_MAX	TCD_MARKUP_MAX	/* the longest opener */
+#define FORMS_MAX	4		/* forms of one opening */
+#define OPENERS_MAX	48
+#define MARKS_MAX	12		/* markup one part of a call waits for */
+#define PEEK_STEP	16		/* bytes put in raw for a peek at once */
+#define GAP_MAX		((size_t)1 << 16)	/* white space kept in a section */
+#define HMESSAGE	"<|message|>"	/* ends a harmony message's head */
+#define HCHANNEL	"<|channel|>"
 
-static const struct opener {
+struct opener {
 	const char	*tag;
 	size_t		 len;
-	int		 dial;		/* TCD_*, 0 for <tool>, or D_TOOLCALL */
+	int		 dial;		/* 0 for <tool>, D_FORM, D_THINK, D_STRAY */
 	const struct think *think;	/* D_THINK, D_STRAY: whose marker */
-} openers[] = {
-	{ "<tool>", 6, 0, NULL },
-	{ "<tool_call>", 11, D_TOOLCALL, NULL },
-	{ "<seed:tool_call>", 16, TCD_QWEN3, NULL },
-	{ "<function=", 10, TCD_QWEN3, NULL },
-	{ "<invoke ", 8, TCD_INVOKE, NULL },
-	{ "<think>", 7, D_THINK, &thinks[0] },
-	{ "<seed:think>", 12, D_THINK, &thinks[1] },
-	{ "</think>", 8, D_STRAY, &thinks[0] },
-	{ "</seed:think>", 13, D_STRAY, &thinks[1] },
+	const struct tcd_form *forms[FORMS_MAX];	/* D_FORM: its forms */
+	size_t		 nforms;
 };
-#define NOPENERS	(sizeof(openers) / sizeof(openers[0]))
+
+/*
+ * Where a dialect's call is: its opening's form not yet told, in a
+ * harmony message's head, before qwen3's </function> (the form's after),
+ * before its closing markup, before its JSON or in it, in a list.
+ */
+enum phase { P_PEEK, P_HEAD, P_AFTER, P_CLOSE, P_VALUE, P_JSON, P_LIST };
+
+/* What markup a phase looks for does when found. */
+enum { MK_CLOSE, MK_AFTER, MK_MESSAGE, MK_CHAN, MK_VALUE, MK_RESTART, MK_END };
+
+struct mark {
+	const char	*s;
+	size_t		 len;
+	int		 kind;
+};
+
+enum { PK_FORM, PK_MORE, PK_PROSE };		/* peek's answers */
+enum { G_MORE, G_END, G_CALL, G_OTHER };	/* gap_look's */
 
 /* Where the lexer of a call stands. */
 enum lex {
@@ -181,16 +199,26 @@ struct toolcall {
 	int			 build;		/* values built as written */
 
 	/* a call of an open model's dialect, held whole */
-	int			 dial;		/* TCD_*, D_PEEK; 0: <tool> */
-	const struct opener	*opener;
-	int			 phase;		/* qwen3 in a wrapper: 1 past </function> */
+	int			 dial;		/* TCD_* of its form */
+	const struct tcd_form *const *forms;	/* its opening's, */
+	size_t			 nforms;
+	const struct tcd_form	*form;		/* the one it is (NULL: untold) */
+	const struct tcd_form	*startform;	/* the answer's first byte's */
+	enum phase		 phase;
 	size_t			 scan;		/* raw: no marker starts before; */
 						/* where the next look begins */
-	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start */
-	size_t			 ncarry;
-	json_t			*hargs;		/* hermes: its arguments, */
+	struct mark		 marks[MARKS_MAX];	/* what the phase looks for */
+	size_t			 nmarks;
+	char			 lead[2];	/* the bytes that begin them */
+	int			 mstr;		/* outside JSON strings only */
+	int			 hchan;		/* a harmony head's channel came */
+	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start; */
+	size_t			 ncarry;	/* P_LIST: a quote's */
+	json_t			*hargs;		/* JSON dialects: the arguments, */
 	const struct buf	*htext;		/* or their JSON text */
-	int			 jstr, jesc;	/* hermes: in a JSON string */
+	int			 jstr, jesc;	/* in a JSON string */
+	struct tcd_jscan	 js;		/* P_JSON: where the value ends */
+	struct pylit_scan	*py;		/* P_LIST: where the list ends */
 	char			 hold[HOLD_MAX];	/* prose: an opener begun */
 	size_t			 nhold;
 	unsigned long		 ncalls;	/* calls written: their ids */
@@ -199,6 +227,25 @@ struct toolcall {
 	int			 named;		/* when its error knows it */
 	int			 msgcont;	/* thread: the prose was cut */
 	struct tcopenai		*oa;		/* --format openai: its reader */
+
+	/* a section of calls */
+	const struct tcd_form	*sect;		/* its form, or NULL */
+	struct buf		 gap;		/* its bytes after its last call */
+	size_t			 gfrom;		/* where prose would go on */
+	size_t			 gscan;		/* where the look goes on */
+	struct pos		 gpos;		/* where the gap begins */
+	struct pos		 spos;		/* where the section began */
+	unsigned long		 scalls;	/* its calls so far */
+	int			 sawsep;	/* a separator after the last */
+	int			 tent;		/* its first call may be prose */
+	int			 answered;	/* the answer has begun */
+
+	/* the openings the format reads */
+	struct opener		 op[OPENERS_MAX];
+	size_t			 nop;
+	char			 lead2;		/* one begins so, not with '<' */
+	const struct tcd_form	*start_brace;	/* "{" and "[" at the */
+	const struct tcd_form	*start_bracket;	/* answer's first byte */
 
 	/* the call being read */
 	struct pos		 cpos;		/* of its "<" */
@@ -690,11 +737,17 @@ u8_group(const unsigned char *s, size_t n, size_t *want)
  * reasoning with reasoning events too.
  */
 static int
+in_reasoning(const struct toolcall *tc)
+{
+	return tc->mode == M_THINK || (tc->mode == M_BODY && tc->rtext);
+}
+
+static int
 keeps_text(const struct toolcall *tc)
 {
 	if (tc->opt.thread)
-		return tc->mode != M_THINK;
-	return tc->opt.events && (tc->mode != M_THINK ||
+		return !in_reasoning(tc);
+	return tc->opt.events && (!in_reasoning(tc) ||
 	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS);
 }
 
@@ -709,11 +762,31 @@ text_keep(struct toolcall *tc, const char *s, size_t n)
 		text_lines(tc);
 }
 
+/*
+ * Prose that is not white space: the answer has begun, and what only
+ * its start may open (llama3's bare JSON, a pythonic list) is prose.
+ */
+static void
+answer_seen(struct toolcall *tc, const char *s, size_t n)
+{
+	size_t i;
+
+	if (tc->mode != M_PROSE)
+		return;
+	for (i = 0; i < n; i++)
+		if (!is_ws((unsigned char)s[i])) {
+			tc->answered = 1;
+			return;
+		}
+}
+
 static void
 prose_ok(struct toolcall *tc, const char *s, size_t n)
 {
 	if (n == 0)
 		return;
+	if (!tc->answered)
+		answer_seen(tc, s, n);
 	advance(&tc->pos, s, n);
 	if (keeps_text(tc))
 		text_keep(tc, s, n);
@@ -729,7 +802,9 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 	char msg[64];
 	unsigned long col = tc->pos.col;
 
-	if (tc->mode != M_THINK) {
+	if (tc->mode == M_PROSE)
+		tc->answered = 1;
+	if (!in_reasoning(tc)) {
 		snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at "
 		    "byte offset %llu", (unsigned char)s[0], tc->pos.off);
 		diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
@@ -2457,6 +2532,7 @@ static void
 begin_call(struct toolcall *tc)
 {
 	prose_break(tc);
+	tc->answered = 1;
 	tc->mode = M_CALL;
 	tc->cpos = tc->pos;
 	buf_reset(&tc->raw);
@@ -3031,32 +3107,84 @@ skip_chunk(struct toolcall *tc, const char *s, size_t n)
 }
 
 /*
- * Whether opener o opens calls under --format; a reasoning marker is one
- * in every format, unless reasoning is read as prose.
+ * The openings the format reads, made once for a reader from the fixed
+ * ones (<tool>, reasoning's markers) and the dialects' forms (tcd_forms):
+ * each opening once, with its forms that the format reads, in the
+ * table's order. A reasoning marker is one in every format, unless
+ * reasoning is read as prose. The forms that only open an output
+ * (TCD_F_START) are kept apart: prose looks for them only before the
+ * answer's first byte.
  */
 static int
-opener_on(const struct toolcall *tc, const struct opener *o)
+form_on(const struct toolcall *tc, const struct tcd_form *f)
 {
-	if (o->think != NULL)
-		return tc->opt.reasoning != TOOLCALL_REASON_CALLS;
-	switch (tc->opt.format) {
-	case TOOLCALL_FMT_TOOL:
-		return o->dial == 0;
-	case TOOLCALL_FMT_QWEN3:
-		return o->dial == TCD_QWEN3 || o->dial == D_TOOLCALL;
-	case TOOLCALL_FMT_INVOKE:
-		return o->dial == TCD_INVOKE;
-	case TOOLCALL_FMT_GLM:
-	case TOOLCALL_FMT_HERMES:
-		return o->dial == D_TOOLCALL;
-	default:
-		return 1;
+	return tc->opt.format == TOOLCALL_FMT_AUTO ||
+	    tc->opt.format == (int)f->dialect;
+}
+
+static void
+opener_add(struct toolcall *tc, const char *tag, int dial,
+    const struct think *th, const struct tcd_form *f)
+{
+	struct opener *o;
+	size_t i;
+
+	for (i = 0; f != NULL && i < tc->nop; i++) {
+		o = &tc->op[i];
+		if (o->dial == D_FORM && strcmp(o->tag, tag) == 0) {
+			if (o->nforms < FORMS_MAX)
+				o->forms[o->nforms++] = f;
+			return;
+		}
+	}
+	if (tc->nop == OPENERS_MAX)
+		return;
+	o = &tc->op[tc->nop++];
+	memset(o, 0, sizeof(*o));
+	o->tag = tag;
+	o->len = strlen(tag);
+	o->dial = dial;
+	o->think = th;
+	if (f != NULL) {
+		o->forms[0] = f;
+		o->nforms = 1;
+	}
+	if (tag[0] != '<')
+		tc->lead2 = tag[0];
+}
+
+static void
+openers_make(struct toolcall *tc)
+{
+	const struct tcd_form *f;
+	size_t n, i;
+
+	if (tc->opt.format == TOOLCALL_FMT_TOOL ||
+	    tc->opt.format == TOOLCALL_FMT_AUTO)
+		opener_add(tc, open_tag, 0, NULL, NULL);
+	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS)
+		for (i = 0; i < NTHINKS; i++) {
+			opener_add(tc, thinks[i].open, D_THINK, &thinks[i], NULL);
+			opener_add(tc, thinks[i].close, D_STRAY, &thinks[i],
+			    NULL);
+		}
+	f = tcd_forms(&n);
+	for (i = 0; i < n; i++) {
+		if (!form_on(tc, &f[i]))
+			continue;
+		if (!(f[i].flags & TCD_F_START))
+			opener_add(tc, f[i].open, D_FORM, NULL, &f[i]);
+		else if (f[i].open[0] == '{')
+			tc->start_brace = &f[i];
+		else
+			tc->start_bracket = &f[i];
 	}
 }
 
 /*
  * The opener that the avail bytes at p begin: 2 with *op set when one is
- * whole, 1 when the bytes are the start of one, 0 when of none.
+ * whole, 1 when the bytes are the start of one, 0 when of none. (No
+ * opening is the start of another.)
  */
 static int
 opener_at(const struct toolcall *tc, const char *p, size_t avail,
@@ -3066,10 +3194,10 @@ opener_at(const struct toolcall *tc, const char *p, size_t avail,
 	size_t i, m;
 	int r = 0;
 
-	for (i = 0; i < NOPENERS; i++) {
-		o = &openers[i];
+	for (i = 0; i < tc->nop; i++) {
+		o = &tc->op[i];
 		m = avail < o->len ? avail : o->len;
-		if (!opener_on(tc, o) || memcmp(p, o->tag, m) != 0)
+		if (memcmp(p, o->tag, m) != 0)
 			continue;
 		if (m == o->len) {
 			*op = o;
@@ -3081,6 +3209,8 @@ opener_at(const struct toolcall *tc, const char *p, size_t avail,
 }
 
 static void	begin_raw(struct toolcall *, const struct opener *);
+static void	begin_start(struct toolcall *, const struct tcd_form *);
+static size_t	form_begin(struct toolcall *);
 static void	begin_think(struct toolcall *, const struct opener *);
 static void	stray(struct toolcall *, const struct opener *);
 
@@ -3095,6 +3225,44 @@ begin(struct toolcall *tc, const struct opener *o)
 		stray(tc, o);
 	else
 		begin_raw(tc, o);
+}
+
+/* The next byte of s[i..n) that may begin an opener, or NULL. */
+static const char *
+next_lead(const struct toolcall *tc, const char *s, size_t i, size_t n)
+{
+	if (tc->lead2 == 0)
+		return memchr(s + i, '<', n - i);
+	i = find_either(s, i, n, '<', tc->lead2);
+	return i < n ? s + i : NULL;
+}
+
+/*
+ * Before the answer's first byte that is not white space (reasoning
+ * aside): a "{" or "[" there may open a form that only an output's
+ * start opens. The bytes of s it took, or NONE to read s as prose.
+ */
+static size_t
+answer_start(struct toolcall *tc, const char *s, size_t n)
+{
+	const struct tcd_form *f = NULL;
+	size_t i = 0;
+
+	while (i < n && is_ws((unsigned char)s[i]))
+		i++;
+	if (i == n) {
+		prose_text(tc, s, n);
+		return n;
+	}
+	if (s[i] == '{')
+		f = tc->start_brace;
+	else if (s[i] == '[')
+		f = tc->start_bracket;
+	if (f == NULL)
+		return NONE;
+	prose_text(tc, s, i);
+	begin_start(tc, f);
+	return i + 1;
 }
 
 static size_t
@@ -3124,7 +3292,9 @@ prose(struct toolcall *tc, const char *s, size_t n)
 		prose_text(tc, tc->hold, k);
 		return i - 1;
 	}
-	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
+	if (!tc->answered && (k = answer_start(tc, s, n)) != NONE)
+		return k;
+	while ((lt = next_lead(tc, s, i, n)) != NULL) {
 		j = (size_t)(lt - s);
 		r = opener_at(tc, lt, n - j, &o);
 		if (r == 2) {
@@ -3144,98 +3314,344 @@ prose(struct toolcall *tc, const char *s, size_t n)
 	return n;
 }
 
-/* Calls of the dialects of open models. */
+/*
+ * Calls of the dialects of open models, driven by the forms of
+ * lib/tcdialect's table: an opening is held with the bytes after it
+ * until they say which of its forms it is (P_PEEK); a call is held to
+ * the markup that ends it (P_HEAD, P_AFTER, P_CLOSE: found in one pass,
+ * outside its JSON's strings where the form says), or to the end of its
+ * JSON value (P_VALUE, P_JSON) or of its list (P_LIST), and read whole;
+ * a section of calls is read between its calls in M_GAP, each of its
+ * calls in M_RAW; the body of a harmony message that is no call is
+ * prose or reasoning, streamed in M_BODY.
+ */
+
+/* The markup that the part of the call being read waits for, as said. */
+static const char *
+want_mark(const struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->form;
+	size_t i;
+
+	if (f == NULL) {
+		/* not told yet: the form that is read when nothing says */
+		f = tc->forms[0];
+		for (i = 0; i < tc->nforms; i++)
+			if (tc->forms[i]->peek == NULL) {
+				f = tc->forms[i];
+				break;
+			}
+	}
+	switch (tc->phase) {
+	case P_HEAD:
+		return HMESSAGE;
+	case P_AFTER:
+		return f->after;
+	case P_VALUE:
+	case P_JSON:
+		return "the end of its JSON";
+	case P_LIST:
+		return "the end of its list";
+	case P_PEEK:
+		if (f->flags & TCD_F_HEAD)
+			return HMESSAGE;
+		if (f->close[0] == NULL)
+			return "the end of its JSON";
+		return f->after != NULL ? f->after : f->close[0];
+	default:
+		return f->close[0];
+	}
+}
 
 static void
-begin_raw(struct toolcall *tc, const struct opener *o)
+mark_add(struct toolcall *tc, const char *m, int kind)
 {
-	prose_break(tc);
-	tc->mode = M_RAW;
-	tc->cpos = tc->pos;
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, o->tag, o->len);
-	tc->rawgone = 0;
-	tc->bad = 0;
-	tc->opener = o;
-	tc->phase = 0;
-	tc->scan = o->len;
-	tc->jstr = tc->jesc = 0;
-	if (o->dial != D_TOOLCALL)
-		tc->dial = o->dial;
-	else if (tc->opt.format == TOOLCALL_FMT_AUTO)
-		tc->dial = D_PEEK;
-	else
-		tc->dial = tc->opt.format;	/* the TCD_ of the same name */
-	advance(&tc->pos, o->tag, o->len);
+	if (tc->nmarks == MARKS_MAX)
+		return;
+	tc->marks[tc->nmarks].s = m;
+	tc->marks[tc->nmarks].len = strlen(m);
+	tc->marks[tc->nmarks].kind = kind;
+	tc->nmarks++;
 }
 
 /*
- * Under auto, what "<tool_call>" opens, from the bytes after it: "{" a
- * hermes call, "<function=" a qwen3 one, anything else a glm one. 0 once
- * known, 1 while the bytes so far do not say. The white space after it
- * is passed once (scan moves over it), however many reads bring it.
+ * The markup that cuts the call short: the same opening again (for a
+ * harmony message, either opening), or in a section the opening of its
+ * next call and the section's end.
  */
-static int
-peek(struct toolcall *tc)
+static void
+marks_cut(struct toolcall *tc)
 {
-	const char *d = tc->raw.data;
-	size_t i = tc->scan, n = tc->raw.len, m;
+	const struct tcd_form *f = tc->form, *g;
+	size_t i, n;
 
-	while (i < n && is_ws((unsigned char)d[i]))
-		i++;
-	tc->scanned += i - tc->scan;
-	tc->scan = i;
-	if (i == n)
-		return 1;
-	if (d[i] == '{')
-		tc->dial = TCD_HERMES;
-	else if (d[i] != '<')
-		tc->dial = TCD_GLM;
-	else {
-		m = n - i < 10 ? n - i : 10;
-		if (memcmp(d + i, "<function=", m) != 0)
-			tc->dial = TCD_GLM;
-		else if (m < 10)
-			return 1;
-		else
-			tc->dial = TCD_QWEN3;
+	if (tc->sect != NULL) {
+		if (tc->sect->call_open != NULL)
+			mark_add(tc, tc->sect->call_open, MK_RESTART);
+		for (i = 0; tc->sect->end[i] != NULL; i++)
+			mark_add(tc, tc->sect->end[i], MK_END);
+		return;
 	}
-	return 0;
+	if (!(f->flags & TCD_F_HEAD)) {
+		mark_add(tc, f->open, MK_RESTART);
+		return;
+	}
+	g = tcd_forms(&n);
+	for (i = 0; i < n; i++)
+		if ((g[i].flags & TCD_F_HEAD) && (tc->phase != P_HEAD ||
+		    tc->hchan || strcmp(g[i].open, HCHANNEL) != 0))
+			mark_add(tc, g[i].open, MK_RESTART);
 }
 
-/* The markup that ends the call, or its part, being read. */
-static const char *
-raw_end(const struct toolcall *tc)
+/* The markup that the phase looks for, and the bytes that may begin it. */
+static void
+marks_set(struct toolcall *tc)
 {
-	switch (tc->dial) {
-	case TCD_QWEN3:
-		if (tc->opener->dial == TCD_QWEN3 &&
-		    tc->opener->tag[1] == 'f')
-			return "</function>";
-		if (tc->phase == 0)
-			return "</function>";
-		return tc->opener->tag[1] == 's' ? "</seed:tool_call>" :
-		    "</tool_call>";
-	case TCD_INVOKE:
-		return "</invoke>";
+	const struct tcd_form *f = tc->form;
+	size_t i;
+
+	tc->nmarks = 0;
+	tc->mstr = 0;
+	switch (tc->phase) {
+	case P_HEAD:
+		mark_add(tc, HMESSAGE, MK_MESSAGE);
+		if (!tc->hchan)
+			mark_add(tc, HCHANNEL, MK_CHAN);
+		for (i = 0; f->close[i] != NULL; i++)
+			mark_add(tc, f->close[i], MK_CLOSE);
+		break;
+	case P_AFTER:
+		mark_add(tc, f->after, MK_AFTER);
+		break;
+	case P_VALUE:
+		mark_add(tc, "{", MK_VALUE);
+		break;
 	default:
-		return "</tool_call>";
+		for (i = 0; f->close[i] != NULL; i++)
+			mark_add(tc, f->close[i], MK_CLOSE);
+		/* a message whose head was refused is skipped as text */
+		tc->mstr = (f->flags & TCD_F_STRINGS) && !tc->bad;
+		break;
+	}
+	marks_cut(tc);
+	tc->lead[0] = tc->lead[1] = '<';
+	for (i = 0; i < tc->nmarks; i++)
+		if (tc->marks[i].s[0] != '<')
+			tc->lead[tc->lead[0] == '<' ? 0 : 1] = tc->marks[i].s[0];
+	if (tc->lead[0] != '<' && tc->lead[1] == '<' && tc->nmarks > 0 &&
+	    tc->marks[0].s[0] != '<') {
+		/* no markup of the phase begins with '<': both leads its own */
+		for (i = 0; i < tc->nmarks && tc->marks[i].s[0] != '<'; i++)
+			;
+		if (i == tc->nmarks)
+			tc->lead[1] = tc->lead[0];
 	}
 }
 
-/* The first m bytes of t in the n at s, or NULL (memmem, which is GNU's). */
-static const char *
-find_bytes(const char *s, size_t n, const char *t, size_t m)
+/* 2 when the m bytes of t are at p (avail there), 1 when its start is. */
+static int
+mark_at(const char *p, size_t avail, const char *t, size_t m)
 {
-	const char *p, *e = s + n;
+	if (avail >= m)
+		return memcmp(p, t, m) == 0 ? 2 : 0;
+	return memcmp(p, t, avail) == 0;
+}
 
-	while (m > 0 && (size_t)(e - s) >= m &&
-	    (p = memchr(s, t[0], (size_t)(e - s) - m + 1)) != NULL) {
-		if (memcmp(p, t, m) == 0)
-			return p;
-		s = p + 1;
+/*
+ * The first markup of the phase in d[from, n), outside the strings of
+ * the call's JSON where the phase counts them (their state kept from
+ * the last look), in one pass over the bytes however the markup
+ * repeats: its offset with *k its index in the marks, or NONE with
+ * *stop where the next look begins (n, or the start of markup that the
+ * bytes end in).
+ */
+static size_t
+mark_find(struct toolcall *tc, const char *d, size_t from, size_t n,
+    size_t *k, size_t *stop)
+{
+	size_t i, j;
+	int r, part;
+
+	for (i = from; i < n; i++) {
+		if (tc->mstr) {
+			if (tc->jesc) {
+				tc->jesc = 0;
+				continue;
+			}
+			/* in a string, its end or an escape; else one or markup */
+			i = tc->jstr ? find_either(d, i, n, '"', '\\') :
+			    find_either(d, i, n, '"', '<');
+			if (i == n)
+				break;
+			if (d[i] == '\\') {
+				tc->jesc = 1;
+				continue;
+			}
+			if (d[i] == '"') {
+				tc->jstr = !tc->jstr;
+				continue;
+			}
+		} else if ((i = find_either(d, i, n, tc->lead[0],
+		    tc->lead[1])) == n)
+			break;
+		part = 0;
+		for (j = 0; j < tc->nmarks; j++) {
+			r = mark_at(d + i, n - i, tc->marks[j].s,
+			    tc->marks[j].len);
+			if (r == 2) {
+				*k = j;
+				*stop = i;
+				return i;
+			}
+			part |= r;
+		}
+		if (part)
+			break;		/* more bytes will say */
 	}
-	return NULL;
+	*stop = i < n ? i : n;
+	return NONE;
+}
+
+/*
+ * The first markup (mark_find's) from scan on, in raw's bytes up to old,
+ * the last ones held, and then in the n at s that follow them: its
+ * offset in raw, or NONE with scan moved on. Each byte is looked at once
+ * (the few held at most twice), and s is not copied for the look.
+ */
+static size_t
+raw_next(struct toolcall *tc, size_t old, const char *s, size_t n,
+    size_t *k)
+{
+	size_t t, m, e, stop, from;
+
+	if (tc->scan < old) {
+		/* markup begun in the last read: its bytes and a few of s */
+		t = old - tc->scan;
+		m = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
+		buf_reset(&tc->tmp);
+		buf_add(&tc->tmp, tc->raw.data + tc->scan, t);
+		buf_add(&tc->tmp, s, m);
+		e = mark_find(tc, tc->tmp.data, 0, t + m, k, &stop);
+		tc->scanned += (e != NONE ? e : stop);
+		if (e != NONE)
+			return tc->scan + e;
+		if (stop < t || m == n) {
+			tc->scan += stop;
+			return NONE;
+		}
+		tc->scan = old + (stop - t);
+	}
+	from = tc->scan - old;
+	e = mark_find(tc, s, from, n, k, &stop);
+	tc->scanned += stop - from;
+	tc->scan = old + stop;
+	return e == NONE ? NONE : old + e;
+}
+
+/* Raw holds the bytes of the call up to offset upto, s following old. */
+static void
+raw_upto(struct toolcall *tc, const char *s, size_t old, size_t upto)
+{
+	size_t got = tc->raw.len - old;
+
+	if (upto > tc->raw.len) {
+		buf_add(&tc->raw, s + got, upto - tc->raw.len);
+		tc->scanned += upto - old - got;
+	}
+}
+
+/*
+ * The end of the JSON value that begins at scan, in raw's bytes held up
+ * to old and then in the n at s: its offset in raw, or NONE, each byte
+ * passed once.
+ */
+static size_t
+json_next(struct toolcall *tc, size_t old, const char *s, size_t n)
+{
+	size_t r, from;
+
+	if (tc->scan < old) {
+		r = tcd_jscan(&tc->js, tc->raw.data + tc->scan,
+		    old - tc->scan);
+		if (r != NONE) {
+			tc->scanned += r;
+			return tc->scan + r;
+		}
+		tc->scanned += old - tc->scan;
+		tc->scan = old;
+	}
+	from = tc->scan - old;
+	if (from >= n)
+		return NONE;
+	r = tcd_jscan(&tc->js, s + from, n - from);
+	if (r != NONE) {
+		tc->scanned += r;
+		return old + from + r;
+	}
+	tc->scanned += n - from;
+	tc->scan = old + n;
+	return NONE;
+}
+
+/*
+ * pylit_scan over the n bytes at s, after those scanned before: the
+ * offset in s just past the list's end (or the byte that ends it in
+ * error), or NONE. s is scanned in place; a quote at its end, which
+ * the next byte tells, is carried to the next look.
+ */
+static size_t
+list_scan(struct toolcall *tc, const char *s, size_t n)
+{
+	struct pylit_scan *py = tc->py;
+	char tmp[HOLD_MAX];
+	size_t nc = tc->ncarry, m, from = 0;
+
+	tc->ncarry = 0;
+	if (nc > 0) {
+		m = n < 8 ? n : 8;
+		memcpy(tmp, tc->carry, nc);
+		memcpy(tmp + nc, s, m);
+		py->off = 0;
+		if (pylit_scan(py, tmp, nc + m) == PYLIT_DONE)
+			return py->off > nc ? py->off - nc : 0;
+		if (py->off < nc) {
+			/* still waiting: s was too short to tell */
+			memcpy(tc->carry, tmp + py->off, nc + m - py->off);
+			tc->ncarry = nc + m - py->off;
+			tc->scanned += m;
+			return NONE;
+		}
+		from = py->off - nc;
+	}
+	py->off = from;
+	if (pylit_scan(py, s, n) == PYLIT_DONE) {
+		tc->scanned += py->off - from;
+		return py->off;
+	}
+	tc->scanned += n - from;
+	memcpy(tc->carry, s + py->off, n - py->off);
+	tc->ncarry = n - py->off;
+	return NONE;
+}
+
+/* The same, for a list whose bytes from scan on are held up to old. */
+static size_t
+list_next(struct toolcall *tc, size_t old, const char *s, size_t n)
+{
+	size_t r, from;
+
+	if (tc->scan < old) {
+		r = list_scan(tc, tc->raw.data + tc->scan, old - tc->scan);
+		if (r != NONE)
+			return tc->scan + r;
+		tc->scan = old;
+	}
+	from = tc->scan - old;
+	if (from >= n)
+		return NONE;
+	r = list_scan(tc, s + from, n - from);
+	tc->scan = r == NONE ? old + n : old + from + r;
+	return r == NONE ? NONE : old + from + r;
 }
 
 /* Adds s (n bytes, JSON-escaped) to the arena as the value of node id. */
@@ -3275,15 +3691,13 @@ raw_utf8(struct toolcall *tc, size_t off, size_t n)
 static int
 raw_name(struct toolcall *tc, size_t off, size_t n)
 {
-	static const char *const names[] = {
-		"", "qwen3", "invoke", "glm", "hermes"
-	};
 	const char *nul = memchr(tc->raw.data + off, '\0', n);
 
 	if (nul == NULL)
 		return raw_utf8(tc, off, n);
 	call_error(tc, call_pos(tc, (size_t)(nul - tc->raw.data)), "dialect",
-	    "malformed %s call: a name holds a NUL byte", names[tc->dial]);
+	    "malformed %s call: a name holds a NUL byte",
+	    tcd_dialect_name(tc->dial));
 	return -1;
 }
 
@@ -3324,183 +3738,576 @@ raw_tree(struct toolcall *tc, const struct tcd_call *c)
 	return 0;
 }
 
-/* The call is in raw[0, end): read it, write it or its error. */
+/*
+ * The call is in raw[0, end): read it, write it or its error. cut: the
+ * input ended before the markup that ends it, which the form's cut
+ * says it may lack: a call whose JSON is whole is read, with a warning;
+ * else it is truncated.
+ */
 static void
-raw_done(struct toolcall *tc, size_t end)
+raw_done(struct toolcall *tc, size_t end, int cut)
 {
 	struct tcd_call c;
-	int r;
+	char msg[96];
+	int r, flags = cut ? TCD_CUT : 0;
 
 	tc->raw.len = end;
 	memset(&c, 0, sizeof(c));
 	/* a tree of the arguments only for a schema to type them by */
-	if (tc->opt.tools != NULL)
-		r = tcd_parse(tc->dial, tc->raw.data, end, &c);
-	else
-		r = tcd_parse_text(tc->dial, tc->raw.data, end, &c);
+	if (tc->opt.tools == NULL)
+		flags |= TCD_TEXT;
+	r = tcd_parse_flags(tc->dial, tc->raw.data, end, flags, &c);
 	if (r != 0) {
-		call_error(tc, call_pos(tc, c.erroff), "dialect", "%s", c.err);
+		if (cut)
+			call_error(tc, tc->cpos, "truncated", "truncated tool "
+			    "call: input ended before %s", tc->form->cut);
+		else
+			call_error(tc, call_pos(tc, c.erroff), "dialect", "%s",
+			    c.err);
 		end_bad(tc, end);
 	} else if (raw_tree(tc, &c) == 0 && emit_call(tc)) {
 		tc->pos = call_pos(tc, end);
 		tc->mode = M_PROSE;
 	} else
 		end_bad(tc, end);
+	if (r == 0 && cut) {
+		snprintf(msg, sizeof(msg), "input ended before %s: the call "
+		    "is read without it", tc->form->cut);
+		diag_pos(tc, DIAG_WARNING, &tc->cpos, "truncated", msg);
+	}
 	tcd_call_free(&c);
 	json_decref(tc->hargs);
 	tc->hargs = NULL;
 	tc->htext = NULL;
 }
 
-/*
- * hermes: the "</tool_call>" that ends the call, or a "<tool_call>" that
- * cuts it short (*restart), outside the strings of its JSON, which may
- * hold both, in d[from, n), the strings' state kept from the last look:
- * its offset, or NONE with *stop where the next look begins (n, or a
- * "<" too near the end to say).
- */
-static size_t
-hermes_find(struct toolcall *tc, const char *d, size_t from, size_t n,
-    int *restart, size_t *stop)
+/* A pythonic list's error, at its place in the stream. */
+static void
+list_error(struct toolcall *tc, struct pylit_error *err)
 {
-	size_t i;
+	static const char pre[] = "invalid pythonic call: ";
+	struct pos p = call_pos(tc, err->offset), q;
+	const char *text = err->text;
 
-	for (i = from; i < n; i++) {
-		if (tc->jesc) {
-			tc->jesc = 0;
-			continue;
-		}
-		/* in a string, its end or an escape; else one or markup */
-		i = tc->jstr ? find_either(d, i, n, '"', '\\') :
-		    find_either(d, i, n, '"', '<');
-		if (i == n)
-			break;
-		if (d[i] == '\\') {
-			tc->jesc = 1;
-			continue;
-		}
-		if (d[i] == '"') {
-			tc->jstr = !tc->jstr;
-			continue;
-		}
-		if (n - i >= 11 && memcmp(d + i, "<tool_call>", 11) == 0) {
-			*stop = i;
-			*restart = 1;
-			return i;
-		}
-		if (n - i < 12)
-			break;		/* more bytes will say */
-		if (memcmp(d + i, "</tool_call>", 12) == 0) {
-			*stop = i;
-			*restart = 0;
-			return i;
-		}
+	if (strcmp(err->rule, "utf8") == 0) {
+		call_error(tc, p, "utf8", "invalid UTF-8: byte 0x%02x at byte "
+		    "offset %llu", (unsigned char)tc->raw.data[err->offset],
+		    p.off);
+		return;
 	}
-	*stop = i;
-	return NONE;
+	if (strcmp(err->rule, "duplicate-key") == 0) {
+		q = call_pos(tc, err->first);
+		pylit_dup_text(err, q.line, q.col);
+	}
+	if (strncmp(text, pre, sizeof(pre) - 1) == 0)
+		text += sizeof(pre) - 1;
+	call_error(tc, p, "dialect", "malformed pythonic call: %s", text);
 }
 
-/* 2 when the m bytes of t are at p (avail there), 1 when its start is. */
+/*
+ * A list of pythonic calls is in raw[0, end): each call written, at the
+ * place of its name, or the list's error.
+ */
+static void
+list_done(struct toolcall *tc, size_t end)
+{
+	struct pylit_call *calls = NULL;
+	struct pylit_error err;
+	struct pos cpos = tc->cpos;
+	size_t e, ncalls = 0, i;
+
+	tc->raw.len = end;
+	if (pylit_calls(tc->raw.data, end, 0, &e, &calls, &ncalls,
+	    &err) != 0) {
+		list_error(tc, &err);
+		end_bad(tc, end);
+		return;
+	}
+	for (i = 0; i < ncalls; i++) {
+		tc->nnodes = 0;
+		buf_reset(&tc->names);
+		buf_reset(&tc->arena);
+		tc->sname = tc->args = NONE;
+		tc->tname = node_new(tc, "tool_name", NONE, R_META);
+		raw_value(tc, tc->tname, tc->raw.data + calls[i].name,
+		    calls[i].namelen);
+		tc->hargs = json_incref(calls[i].args);
+		tc->bad = 0;
+		tc->cpos = call_pos(tc, calls[i].name);
+		if (!emit_call(tc)) {
+			tc->cpos = cpos;
+			end_bad(tc, end);
+		}
+		tc->cpos = cpos;
+		json_decref(tc->hargs);
+		tc->hargs = NULL;
+	}
+	pylit_calls_free(calls, ncalls);
+	tc->pos = call_pos(tc, end);
+	tc->mode = M_PROSE;
+}
+
+/*
+ * Sections of calls. The gap holds the section's bytes since its last
+ * call ended (since its opening, before its first), and gscan is where
+ * the look at them goes on; gpos is where the gap begins in the stream.
+ */
+static void
+sect_open(struct toolcall *tc, const struct tcd_form *f, size_t mend)
+{
+	tc->sect = f;
+	buf_reset(&tc->gap);
+	buf_add(&tc->gap, tc->raw.data, mend);
+	tc->gfrom = tc->gscan = mend;
+	tc->gpos = tc->spos = tc->cpos;
+	tc->scalls = 0;
+	tc->sawsep = 0;
+	if (!(f->flags & TCD_F_FIRST))
+		tc->mode = M_GAP;
+}
+
+/* A call of the section opens at raw's first byte: what reads it. */
+static void
+call_phase(struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->sect;
+
+	tc->form = f;
+	tc->dial = f->dialect;
+	tc->jstr = tc->jesc = 0;
+	if (f->flags & TCD_F_LIST) {
+		tc->phase = P_LIST;
+		pylit_scan_init(tc->py, 0);
+		tc->ncarry = 0;
+		tc->scan = 0;
+	} else if (f->call_open == NULL) {
+		tc->phase = P_JSON;
+		memset(&tc->js, 0, sizeof(tc->js));
+		tc->scan = 0;
+	} else {
+		tc->phase = P_CLOSE;
+		tc->scan = strlen(f->call_open);
+		marks_set(tc);
+	}
+}
+
+/*
+ * The call of a section is over (tc->pos just after it): back between
+ * its calls. A list that opened the output is a section of one call.
+ */
+static void
+sect_resume(struct toolcall *tc)
+{
+	tc->scalls++;
+	tc->tent = 0;
+	if ((tc->sect->flags & TCD_F_LIST) && (tc->sect->flags & TCD_F_FIRST)) {
+		tc->sect = NULL;
+		return;
+	}
+	tc->mode = M_GAP;
+	buf_reset(&tc->gap);
+	tc->gfrom = tc->gscan = 0;
+	tc->gpos = tc->pos;
+	tc->sawsep = 0;
+}
+
+/* The call ended at raw offset end; its section goes on. */
+static size_t
+raw_after(struct toolcall *tc, size_t end, size_t old)
+{
+	if (tc->sect != NULL && tc->mode == M_PROSE)
+		sect_resume(tc);
+	return rest(tc, end, old);
+}
+
+/* The section ends at gap offset c: prose from there. */
+static void
+gap_close(struct toolcall *tc, size_t c)
+{
+	tc->pos = tc->gpos;
+	advance(&tc->pos, tc->gap.data, c);
+	tc->mode = M_PROSE;
+	tc->sect = NULL;
+}
+
+/*
+ * The gap's bytes from offset from on are read again: those of earlier
+ * reads now, those of s (from base on) by the caller. How many of s are
+ * used.
+ */
+static size_t
+gap_rest(struct toolcall *tc, size_t from, size_t base)
+{
+	char *again;
+	size_t n;
+
+	if (from >= base) {
+		buf_reset(&tc->gap);
+		return from - base;
+	}
+	n = base - from;
+	again = xmemdup(tc->gap.data + from, n);
+	buf_reset(&tc->gap);
+	tc->scanned += n;
+	process(tc, again, n);
+	free(again);
+	return 0;
+}
+
+/*
+ * The section goes wrong at gap offset q: an error, whose raw is the
+ * section's text up to q, and prose from q on.
+ */
+static void
+sect_fail(struct toolcall *tc, size_t q, const char *what)
+{
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, tc->gap.data, q);
+	tc->cpos = tc->gpos;
+	tc->rawgone = 0;
+	tc->bad = 0;
+	call_error(tc, call_pos(tc, q), "dialect", "malformed %s call: %s",
+	    tcd_dialect_name(tc->sect->dialect), what);
+	end_bad(tc, q);
+	tc->sect = NULL;
+}
+
+/*
+ * What the gap's bytes say from gscan on: the section's end (G_END), a
+ * call's opening (G_CALL) or another byte (G_OTHER) at *qp, *lenp bytes
+ * long; G_MORE while they do not tell yet. White space, and one
+ * separator between two calls, are passed.
+ */
 static int
-mark_at(const char *p, size_t avail, const char *t, size_t m)
+gap_look(struct toolcall *tc, size_t *qp, size_t *lenp)
 {
-	if (avail >= m)
-		return memcmp(p, t, m) == 0 ? 2 : 0;
-	return memcmp(p, t, avail) == 0;
-}
+	const struct tcd_form *f = tc->sect;
+	const char *d = tc->gap.data;
+	size_t n = tc->gap.len, q = tc->gscan, i, len;
+	int part, r;
 
-/*
- * The first markup in d[from, n) that ends the call or its part, or that
- * cuts it short (the same opener again: *restart), in one pass over the
- * bytes however the markup repeats: its offset, or NONE with *stop where
- * the next look begins (n, or the "<" of markup that the bytes end in).
- */
-static size_t
-mark_find(struct toolcall *tc, const char *d, size_t from, size_t n,
-    int *restart, size_t *stop)
-{
-	const char *end = raw_end(tc), *p;
-	size_t i, m = strlen(end);
-	int a, b;
-
-	if (tc->dial == TCD_HERMES)
-		return hermes_find(tc, d, from, n, restart, stop);
-	*stop = n;
-	for (i = from; i < n && (p = memchr(d + i, '<', n - i)) != NULL;
-	    i++) {
-		i = (size_t)(p - d);
-		a = mark_at(p, n - i, end, m);
-		b = mark_at(p, n - i, tc->opener->tag, tc->opener->len);
-		if (a == 2 || b == 2) {
-			*stop = i;
-			*restart = b == 2;
-			return i;
+	for (;;) {
+		while (q < n && is_ws((unsigned char)d[q]))
+			q++;
+		tc->gscan = q;
+		if (q == n)
+			return G_MORE;
+		*qp = q;
+		part = 0;
+		for (i = 0; f->end[i] != NULL; i++) {
+			len = strlen(f->end[i]);
+			if ((r = mark_at(d + q, n - q, f->end[i], len)) == 2) {
+				*lenp = len;
+				return G_END;
+			}
+			part |= r;
 		}
-		if (a == 1 || b == 1) {
-			*stop = i;	/* more bytes will say */
-			break;
+		if (f->call_open != NULL) {
+			len = strlen(f->call_open);
+			r = mark_at(d + q, n - q, f->call_open, len);
+			if (r == 2) {
+				*lenp = len;
+				return G_CALL;
+			}
+			part |= r;
+		} else if (d[q] == (f->flags & TCD_F_LIST ? '[' : '{')) {
+			*lenp = 1;
+			return G_CALL;
 		}
+		if (part)
+			return G_MORE;
+		if (f->sep != 0 && d[q] == f->sep && tc->scalls > 0 &&
+		    !tc->sawsep) {
+			tc->sawsep = 1;
+			q++;
+			continue;
+		}
+		*lenp = 0;
+		return G_OTHER;
 	}
-	return NONE;
+}
+
+/* A call of the section opens at gap offset q, len bytes of markup. */
+static void
+gap_call(struct toolcall *tc, size_t q, size_t len)
+{
+	tc->cpos = tc->gpos;
+	advance(&tc->cpos, tc->gap.data, q);
+	tc->pos = tc->cpos;
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, tc->gap.data + q, len);
+	buf_reset(&tc->gap);
+	tc->mode = M_RAW;
+	tc->rawgone = 0;
+	tc->bad = 0;
+	call_phase(tc);
 }
 
 /*
- * The first markup (mark_find's) from scan on, in raw's bytes up to old,
- * the last ones held, and then in the n at s that follow them: its
- * offset in raw, or NONE with scan moved on. Each byte is looked at once
- * (the few held at most twice), and s is not copied for the look.
+ * Between the calls of a section: white space and separators pass, the
+ * section's end ends it, a call's opening opens the call; any other
+ * byte ends an open-ended section (prose goes on from the end of its
+ * last call) and is the error of any other.
  */
 static size_t
-raw_next(struct toolcall *tc, size_t old, const char *s, size_t n,
-    int *restart)
+gap_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t t, k, e, stop, from;
+	const struct tcd_form *f = tc->sect;
+	size_t i = 0, k, q = 0, len = 0, base;
+	char what[96];
+	int r;
 
-	if (tc->scan < old) {
-		/* markup begun in the last read: its bytes and a few of s */
-		t = old - tc->scan;
-		k = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
-		buf_reset(&tc->tmp);
-		buf_add(&tc->tmp, tc->raw.data + tc->scan, t);
-		buf_add(&tc->tmp, s, k);
-		e = mark_find(tc, tc->tmp.data, 0, t + k, restart, &stop);
-		tc->scanned += (e != NONE ? e : stop);
-		if (e != NONE)
-			return tc->scan + e;
-		if (stop < t || k == n) {
-			tc->scan += stop;
+	while ((r = gap_look(tc, &q, &len)) == G_MORE) {
+		if (i == n)
+			return n;
+		/* white space at once, any other byte alone: a look each */
+		for (k = i; k < n && is_ws((unsigned char)s[k]); k++)
+			;
+		if (k == i)
+			k++;
+		if (tc->gap.len + (k - i) > GAP_MAX) {
+			if (f->flags & TCD_F_OPENEND) {
+				/* so much white space: the section has ended */
+				base = tc->gap.len - i;
+				gap_close(tc, tc->gfrom);
+				return gap_rest(tc, tc->gfrom, base);
+			}
+			/* the white space is kept no longer */
+			advance(&tc->gpos, tc->gap.data, tc->gscan);
+			memmove(tc->gap.data, tc->gap.data + tc->gscan,
+			    tc->gap.len - tc->gscan);
+			tc->gap.len -= tc->gscan;
+			tc->gfrom = tc->gscan = 0;
+		}
+		buf_add(&tc->gap, s + i, k - i);
+		tc->scanned += k - i;
+		i = k;
+	}
+	base = tc->gap.len - i;
+	switch (r) {
+	case G_END:
+		gap_close(tc, q + len);
+		return gap_rest(tc, q + len, base);
+	case G_CALL:
+		if (tc->scalls > 0 && !tc->sawsep &&
+		    (f->flags & TCD_F_NEEDSEP)) {
+			snprintf(what, sizeof(what), "two calls with no \"%c\" "
+			    "between them", f->sep);
+			sect_fail(tc, q, what);
+			return gap_rest(tc, q, base);
+		}
+		gap_call(tc, q, len);
+		return q + len >= base ? q + len - base : 0;
+	default:
+		if (f->flags & TCD_F_OPENEND) {
+			k = tc->gfrom;
+			gap_close(tc, k);
+			return gap_rest(tc, k, base);
+		}
+		snprintf(what, sizeof(what), "text where %s or %s was "
+		    "expected", f->call_open != NULL ? f->call_open :
+		    "a JSON object", f->end[0]);
+		sect_fail(tc, q, what);
+		return gap_rest(tc, q, base);
+	}
+}
+
+/* The input ended between the calls of a section. */
+static void
+gap_eof(struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->sect;
+	char msg[96];
+	char *again;
+	size_t n;
+
+	if (f->flags & TCD_F_OPENEND) {
+		n = tc->gap.len - tc->gfrom;
+		again = xmemdup(tc->gap.data + tc->gfrom, n);
+		gap_close(tc, tc->gfrom);
+		buf_reset(&tc->gap);
+		process(tc, again, n);
+		free(again);
+		return;
+	}
+	if (tc->scalls > 0) {
+		snprintf(msg, sizeof(msg), "input ended before %s: the calls "
+		    "are read without it", f->cut);
+		diag_pos(tc, DIAG_WARNING, &tc->spos, "truncated", msg);
+		gap_close(tc, tc->gap.len);
+		return;
+	}
+	/* no call at all: the section is cut short */
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, tc->gap.data, tc->gap.len);
+	tc->cpos = tc->gpos;
+	tc->rawgone = 0;
+	tc->bad = 0;
+	call_error(tc, tc->spos, "truncated", "truncated tool call: input "
+	    "ended before %s", f->cut);
+	end_bad(tc, tc->raw.len);
+	tc->sect = NULL;
+}
+
+/* The opening begins a form whose bytes are held from here. */
+static void
+raw_open(struct toolcall *tc, const char *tag, size_t len,
+    const struct tcd_form *const *forms, size_t nforms)
+{
+	const struct tcd_form *f = forms[0];
+
+	prose_break(tc);
+	tc->mode = M_RAW;
+	tc->cpos = tc->pos;
+	buf_reset(&tc->raw);
+	buf_add(&tc->raw, tag, len);
+	tc->rawgone = 0;
+	tc->bad = 0;
+	tc->forms = forms;
+	tc->nforms = nforms;
+	tc->form = tc->sect = NULL;
+	tc->tent = 0;
+	tc->scan = len;
+	tc->jstr = tc->jesc = 0;
+	tc->answered = 1;
+	advance(&tc->pos, tag, len);
+	if (nforms > 1 || (f->flags & TCD_F_PEEK) ||
+	    ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_START))) {
+		tc->phase = P_PEEK;
+		pylit_scan_init(tc->py, 0);
+		return;
+	}
+	tc->form = f;
+	form_begin(tc);
+}
+
+static void
+begin_raw(struct toolcall *tc, const struct opener *o)
+{
+	raw_open(tc, o->tag, o->len, o->forms, o->nforms);
+}
+
+/* A "{" or "[" that begins the answer, and may begin a call. */
+static void
+begin_start(struct toolcall *tc, const struct tcd_form *f)
+{
+	tc->startform = f;
+	raw_open(tc, f->open, strlen(f->open), &tc->startform, 1);
+}
+
+/*
+ * The form of the opening is known: what reads on. For a section other
+ * than one whose opening is its first call's, the section is open (its
+ * markup the gap's) and the offset of the markup's end is returned:
+ * what raw holds after it is read again. NONE otherwise.
+ */
+static size_t
+form_begin(struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->form;
+	size_t mend;
+
+	tc->dial = f->dialect;
+	tc->jstr = tc->jesc = 0;
+	if (f->flags & TCD_F_SECTION) {
+		if (f->flags & TCD_F_FIRST) {
+			/* the opening is the first byte of the first call */
+			sect_open(tc, f, 0);
+			tc->tent = (f->flags & TCD_F_START) &&
+			    !(f->flags & TCD_F_LIST);
+			call_phase(tc);
 			return NONE;
 		}
-		tc->scan = old + (stop - t);
+		mend = f->peek != NULL ? tc->scan + strlen(f->peek) :
+		    strlen(f->open);
+		sect_open(tc, f, mend);
+		return mend;
 	}
-	from = tc->scan - old;
-	e = mark_find(tc, s, from, n, restart, &stop);
-	tc->scanned += stop - from;
-	tc->scan = old + stop;
-	return e == NONE ? NONE : old + e;
-}
-
-/* Raw holds the bytes of the call up to offset upto, s following old. */
-static void
-raw_upto(struct toolcall *tc, const char *s, size_t old, size_t upto)
-{
-	size_t got = tc->raw.len - old;
-
-	if (upto > tc->raw.len) {
-		buf_add(&tc->raw, s + got, upto - tc->raw.len);
-		tc->scanned += upto - old - got;
-	}
+	tc->hchan = strcmp(f->open, HCHANNEL) == 0;
+	if (f->flags & TCD_F_HEAD)
+		tc->phase = P_HEAD;
+	else if (f->close[0] == NULL)
+		tc->phase = P_VALUE;
+	else if (f->after != NULL)
+		tc->phase = P_AFTER;
+	else
+		tc->phase = P_CLOSE;
+	marks_set(tc);
+	return NONE;
 }
 
 /*
- * Under auto, the bytes of s (n of them, following old) that peek needs
- * to say what "<tool_call>" opens, put in raw: 0 once it knows, 1 when
- * it cannot yet, all n in raw then.
+ * What the opening begins, from the bytes after it, its white space
+ * passed once (scan moves over it), however many reads bring it: PK_FORM
+ * once known (tc->form), PK_MORE while the bytes so far do not say,
+ * PK_PROSE when they say that it opens nothing (a required peek that
+ * does not follow, a "[" that opens no list of calls).
+ */
+static int
+peek(struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->forms[0], *def = NULL;
+	const char *d = tc->raw.data;
+	size_t i = tc->scan, n = tc->raw.len, k, m, len;
+	int more = 0, yes;
+
+	if ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_START)) {
+		if (pylit_calls_begin(tc->py, d, n, &yes) == PYLIT_MORE) {
+			tc->scanned += n - tc->scan;
+			tc->scan = n;
+			return PK_MORE;
+		}
+		if (!yes)
+			return PK_PROSE;
+		tc->form = f;
+		return PK_FORM;
+	}
+	while (i < n && is_ws((unsigned char)d[i]))
+		i++;
+	tc->scanned += i - tc->scan;
+	tc->scan = i;
+	if (i == n)
+		return PK_MORE;
+	for (k = 0; k < tc->nforms; k++) {
+		f = tc->forms[k];
+		if (f->peek == NULL) {
+			if (def == NULL)
+				def = f;
+			continue;
+		}
+		len = strlen(f->peek);
+		m = n - i < len ? n - i : len;
+		if (memcmp(d + i, f->peek, m) != 0)
+			continue;
+		if (m < len) {
+			more = 1;
+			continue;
+		}
+		tc->form = f;
+		return PK_FORM;
+	}
+	if (more)
+		return PK_MORE;
+	if (def != NULL) {
+		tc->form = def;
+		return PK_FORM;
+	}
+	if (tc->forms[0]->flags & TCD_F_START)
+		return PK_PROSE;
+	/* (a peek is required only of an output's start) */
+	tc->form = tc->forms[0];
+	return PK_FORM;
+}
+
+/*
+ * The bytes of s (n of them, following old) that peek needs, put in
+ * raw: its answer, PK_MORE with all n in raw.
  */
 static int
 raw_peek(struct toolcall *tc, const char *s, size_t n, size_t old)
 {
 	size_t w;
+	int r;
 
 	for (;;) {
 		w = tc->raw.len - old;
@@ -3508,13 +4315,93 @@ raw_peek(struct toolcall *tc, const char *s, size_t n, size_t old)
 		if (tc->scan == tc->raw.len)
 			while (w < n && is_ws((unsigned char)s[w]))
 				w++;
-		w = n - w > 10 ? w + 10 : n;
+		w = n - w > PEEK_STEP ? w + PEEK_STEP : n;
 		raw_upto(tc, s, old, old + w);
-		if (peek(tc) == 0)
-			return 0;
+		if ((r = peek(tc)) != PK_MORE)
+			return r;
 		if (w == n)
-			return 1;
+			return PK_MORE;
 	}
+}
+
+/*
+ * What began the answer opens no call after all: the bytes held are
+ * prose, read again (the answer having begun, as prose).
+ */
+static size_t
+prose_again(struct toolcall *tc, size_t old)
+{
+	tc->mode = M_PROSE;
+	tc->sect = NULL;
+	tc->form = NULL;
+	tc->tent = 0;
+	tc->pos = tc->cpos;
+	return rest(tc, 0, old);
+}
+
+/*
+ * A harmony message's head has come: raw[0, end) ends with its
+ * <|message|>. 1 to read on in M_RAW, the message being a call (or a
+ * head refused, skipped to the message's end); 0 when its body is prose
+ * or reasoning, which M_BODY reads from end on.
+ */
+static int
+head_done(struct toolcall *tc, size_t end)
+{
+	struct tcd_head h;
+	int reasoning;
+
+	tc->scan = end;
+	if (tcd_harmony_head(tc->raw.data, end, &h) != 0) {
+		call_error(tc, call_pos(tc, h.erroff), "dialect", "%s", h.err);
+		tc->phase = P_CLOSE;
+		marks_set(tc);
+		return 1;
+	}
+	if (h.call) {
+		tc->phase = P_CLOSE;
+		tc->jstr = tc->jesc = 0;
+		marks_set(tc);
+		return 1;
+	}
+	/* analysis, and a message to the model's own tools, are reasoning */
+	reasoning = (h.channel == TCD_CH_ANALYSIS || h.tolen > 0) &&
+	    tc->opt.reasoning != TOOLCALL_REASON_CALLS;
+	tc->pos = call_pos(tc, end);
+	if (reasoning && tc->undecided)
+		hold_release(tc);
+	tc->mode = M_BODY;
+	tc->rtext = reasoning;
+	tc->tpos = tc->cpos;
+	return 0;
+}
+
+/* Past --max-size: the call is refused, and skipped to its end. */
+static void
+raw_over(struct toolcall *tc)
+{
+	size_t m;
+
+	call_error(tc, tc->cpos, "max-size", "tool call larger than "
+	    "--max-size (%zu bytes)", tc->opt.max_size);
+	tc->mode = M_RSKIP;
+	if (tc->phase == P_PEEK) {
+		tc->form = tc->forms[0];
+		for (m = 0; m < tc->nforms; m++)
+			if (tc->forms[m]->peek == NULL)
+				tc->form = tc->forms[m];
+		tc->dial = tc->form->dialect;
+		tc->phase = tc->form->close[0] == NULL ? P_VALUE : P_CLOSE;
+	}
+	/* skipped to the wrapper's end, or the message's */
+	if (tc->phase == P_AFTER || tc->phase == P_HEAD)
+		tc->phase = P_CLOSE;
+	if (tc->phase == P_CLOSE) {
+		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
+		memcpy(tc->carry, tc->raw.data + tc->raw.len - m, m);
+		tc->ncarry = m;
+	}
+	drop_raw(tc);
 }
 
 /*
@@ -3525,84 +4412,195 @@ raw_peek(struct toolcall *tc, const char *s, size_t n, size_t old)
 static size_t
 raw_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t old = tc->raw.len, room, take, e, end, m;
-	const char *tag;
-	int restart = 0;
+	size_t old = tc->raw.len, room, take, e, end, k;
+	const struct mark *mk;
+	int r;
 
 	room = tc->opt.max_size > old ? tc->opt.max_size - old : 0;
 	take = n < room ? n : room;
 	for (;;) {
-		if (tc->dial == D_PEEK && raw_peek(tc, s, take, old) != 0)
-			break;
-		tag = raw_end(tc);
-		if ((e = raw_next(tc, old, s, take, &restart)) == NONE) {
-			raw_upto(tc, s, old, old + take);
-			break;
-		}
-		if (restart) {
-			/* "<invoke " without its space */
-			raw_upto(tc, s, old, e);
-			call_error(tc, tc->cpos, "truncated", "truncated tool "
-			    "call: a new %.*s began before %s",
-			    (int)strcspn(tc->opener->tag, " "),
-			    tc->opener->tag, tag);
-			end_bad(tc, e);
-			return rest(tc, e, old);
-		}
-		end = e + strlen(tag);
-		raw_upto(tc, s, old, end);
-		if (tc->dial == TCD_QWEN3 && tc->phase == 0 &&
-		    strcmp(tag, "</function>") == 0 &&
-		    tc->opener->tag[1] != 'f') {
-			/* </function>; its wrapper's end comes next */
-			tc->phase = 1;
-			tc->scan = end;
+		switch (tc->phase) {
+		case P_PEEK:
+			r = raw_peek(tc, s, take, old);
+			if (r == PK_MORE)
+				goto more;
+			if (r == PK_PROSE)
+				return prose_again(tc, old);
+			if ((e = form_begin(tc)) != NONE)
+				return rest(tc, e, old);
 			continue;
+		case P_JSON:
+			if ((e = json_next(tc, old, s, take)) == NONE) {
+				raw_upto(tc, s, old, old + take);
+				goto more;
+			}
+			raw_upto(tc, s, old, e);
+			/* a JSON answer that began the output is prose */
+			if (tc->tent && tcd_is_answer(tc->dial, tc->raw.data, e))
+				return prose_again(tc, old);
+			tc->tent = 0;
+			raw_done(tc, e, 0);
+			return raw_after(tc, e, old);
+		case P_LIST:
+			if ((e = list_next(tc, old, s, take)) == NONE) {
+				raw_upto(tc, s, old, old + take);
+				goto more;
+			}
+			raw_upto(tc, s, old, e);
+			list_done(tc, e);
+			return raw_after(tc, e, old);
+		default:
+			break;
 		}
-		raw_done(tc, end);
-		return rest(tc, end, old);
+		if ((e = raw_next(tc, old, s, take, &k)) == NONE) {
+			raw_upto(tc, s, old, old + take);
+			goto more;
+		}
+		mk = &tc->marks[k];
+		end = e + mk->len;
+		switch (mk->kind) {
+		case MK_AFTER:
+			/* qwen3's </function>; its wrapper's end comes next */
+			raw_upto(tc, s, old, end);
+			tc->phase = P_CLOSE;
+			tc->scan = end;
+			marks_set(tc);
+			continue;
+		case MK_CHAN:
+			/* the channel of a head that <|start|> opened */
+			tc->hchan = 1;
+			tc->scan = end;
+			marks_set(tc);
+			continue;
+		case MK_VALUE:
+			tc->phase = P_JSON;
+			memset(&tc->js, 0, sizeof(tc->js));
+			tc->scan = e;
+			continue;
+		case MK_MESSAGE:
+			raw_upto(tc, s, old, end);
+			if (head_done(tc, end))
+				continue;
+			return rest(tc, end, old);
+		case MK_CLOSE:
+			raw_upto(tc, s, old, end);
+			raw_done(tc, end, 0);
+			return raw_after(tc, end, old);
+		default:
+			/* MK_RESTART, MK_END: the call is cut short */
+			raw_upto(tc, s, old, e);
+			if (tc->phase == P_HEAD)
+				call_error(tc, tc->cpos, "truncated", "truncated "
+				    "harmony message: a new %s began before %s",
+				    mk->s, want_mark(tc));
+			else if (mk->kind == MK_RESTART)
+				call_error(tc, tc->cpos, "truncated", "truncated "
+				    "tool call: a new %.*s began before %s",
+				    (int)strcspn(mk->s, " "), mk->s,
+				    want_mark(tc));
+			else
+				call_error(tc, tc->cpos, "truncated", "truncated "
+				    "tool call: %s came before %s", mk->s,
+				    want_mark(tc));
+			end_bad(tc, e);
+			return raw_after(tc, e, old);
+		}
 	}
+more:
 	if (take < n) {
-		call_error(tc, tc->cpos, "max-size", "tool call larger than "
-		    "--max-size (%zu bytes)", tc->opt.max_size);
-		tc->mode = M_RSKIP;
-		/* skipped to the wrapper's end, when the call has one */
-		if (tc->dial == TCD_QWEN3 && tc->opener->tag[1] != 'f')
-			tc->phase = 1;
-		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
-		memcpy(tc->carry, tc->raw.data + tc->raw.len - m, m);
-		tc->ncarry = m;
-		drop_raw(tc);
+		/* an output's start held so long is prose */
+		if (tc->phase == P_PEEK && (tc->forms[0]->flags & TCD_F_START))
+			return prose_again(tc, old);
+		raw_over(tc);
 	}
 	return take;
 }
 
+/* The first m bytes of t in the n at s, or NULL (memmem, which is GNU's). */
+static const char *
+find_bytes(const char *s, size_t n, const char *t, size_t m)
+{
+	const char *p, *e = s + n;
+
+	while (m > 0 && (size_t)(e - s) >= m &&
+	    (p = memchr(s, t[0], (size_t)(e - s) - m + 1)) != NULL) {
+		if (memcmp(p, t, m) == 0)
+			return p;
+		s = p + 1;
+	}
+	return NULL;
+}
+
+/* A call skipped past --max-size has ended. */
+static void
+skip_done(struct toolcall *tc)
+{
+	end_bad(tc, NONE);
+	if (tc->sect != NULL)
+		sect_resume(tc);
+}
+
 /*
  * A call past --max-size, its bytes not kept: skipped to the markup that
- * ends it (found across reads through the last bytes carried).
+ * ends it (found across reads through the last bytes carried), or to the
+ * end of its JSON or its list.
  */
 static size_t
 raw_skip(struct toolcall *tc, const char *s, size_t n)
 {
-	const char *tag = raw_end(tc), *p;
-	size_t m = strlen(tag), k, i;
+	const char *const *tags, *p;
+	size_t m, k, i, j, best = NONE;
 	char both[2 * (HOLD_MAX + 4)];
 
-	/*
-	 * a marker split between the carried bytes and these (one wholly
-	 * in the carried bytes was seen, and did not end the call: in a
-	 * hermes string, or before a qwen3 call's </function>)
-	 */
-	k = n < m - 1 ? n : m - 1;
-	memcpy(both, tc->carry, tc->ncarry);
-	memcpy(both + tc->ncarry, s, k);
-	i = tc->ncarry >= m - 1 ? tc->ncarry - (m - 1) : 0;
-	p = find_bytes(both + i, tc->ncarry + k - i, tag, m);
-	if (p != NULL)
-		i = (size_t)(p - both) + m - tc->ncarry;
-	else if ((p = find_bytes(s, n, tag, m)) != NULL)
-		i = (size_t)(p - s) + m;
-	else {
+	switch (tc->phase) {
+	case P_VALUE:
+		if ((p = memchr(s, '{', n)) == NULL) {
+			advance(&tc->pos, s, n);
+			return n;
+		}
+		k = (size_t)(p - s);
+		advance(&tc->pos, s, k);
+		tc->phase = P_JSON;
+		memset(&tc->js, 0, sizeof(tc->js));
+		return k;
+	case P_JSON:
+	case P_LIST:
+		k = tc->phase == P_JSON ? tcd_jscan(&tc->js, s, n) :
+		    list_scan(tc, s, n);
+		if (k == NONE) {
+			advance(&tc->pos, s, n);
+			return n;
+		}
+		advance(&tc->pos, s, k);
+		skip_done(tc);
+		return k;
+	default:
+		break;
+	}
+	tags = tc->form->close;
+	for (j = 0; tags[j] != NULL; j++) {
+		/*
+		 * a marker split between the carried bytes and these (one
+		 * wholly in the carried bytes was seen, and did not end the
+		 * call: in a hermes string, or before a qwen3 call's
+		 * </function>)
+		 */
+		m = strlen(tags[j]);
+		k = n < m - 1 ? n : m - 1;
+		memcpy(both, tc->carry, tc->ncarry);
+		memcpy(both + tc->ncarry, s, k);
+		i = tc->ncarry >= m - 1 ? tc->ncarry - (m - 1) : 0;
+		p = find_bytes(both + i, tc->ncarry + k - i, tags[j], m);
+		if (p != NULL)
+			i = (size_t)(p - both) + m - tc->ncarry;
+		else if ((p = find_bytes(s, n, tags[j], m)) != NULL)
+			i = (size_t)(p - s) + m;
+		else
+			continue;
+		if (best == NONE || i < best)
+			best = i;
+	}
+	if (best == NONE) {
 		advance(&tc->pos, s, n);
 		k = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
 		if (tc->ncarry + k > HOLD_MAX + 2) {
@@ -3614,9 +4612,155 @@ raw_skip(struct toolcall *tc, const char *s, size_t n)
 		tc->ncarry += k;
 		return n;
 	}
-	advance(&tc->pos, s, i);
-	end_bad(tc, NONE);
-	return i;
+	advance(&tc->pos, s, best);
+	skip_done(tc);
+	return best;
+}
+
+/* The input ended in a dialect's call. */
+static void
+raw_eof(struct toolcall *tc)
+{
+	const struct tcd_form *f = tc->form;
+	char *again;
+	size_t n;
+
+	if (tc->phase == P_PEEK && (tc->forms[0]->flags & TCD_F_START)) {
+		/* the answer's first byte opened no call after all */
+		tc->mode = M_PROSE;
+		tc->pos = tc->cpos;
+		n = tc->raw.len;
+		again = xmemdup(tc->raw.data, n);
+		process(tc, again, n);
+		free(again);
+		return;
+	}
+	if (tc->phase == P_CLOSE && tc->sect == NULL && f->cut != NULL &&
+	    !tc->bad) {
+		raw_done(tc, tc->raw.len, 1);
+		return;
+	}
+	if (tc->phase == P_HEAD)
+		call_error(tc, tc->cpos, "truncated", "truncated harmony "
+		    "message: input ended before " HMESSAGE);
+	else
+		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
+		    "input ended before %s", want_mark(tc));
+	end_bad(tc, tc->raw.len);
+	tc->sect = NULL;
+}
+
+/*
+ * The body of a harmony message that is no call: prose, or reasoning,
+ * up to the first of its end markers, or to the opening of a message,
+ * which begins the next.
+ */
+static int
+body_at(const struct toolcall *tc, const char *p, size_t avail,
+    const struct opener **op, size_t *len, int *part)
+{
+	const struct tcd_form *f = tc->form;
+	size_t i;
+	int r;
+
+	*part = 0;
+	for (i = 0; f->close[i] != NULL; i++) {
+		r = mark_at(p, avail, f->close[i], strlen(f->close[i]));
+		if (r == 2) {
+			*op = NULL;
+			*len = strlen(f->close[i]);
+			return 1;
+		}
+		*part |= r;
+	}
+	for (i = 0; i < tc->nop; i++) {
+		if (tc->op[i].dial != D_FORM ||
+		    !(tc->op[i].forms[0]->flags & TCD_F_HEAD))
+			continue;
+		r = mark_at(p, avail, tc->op[i].tag, tc->op[i].len);
+		if (r == 2) {
+			*op = &tc->op[i];
+			*len = tc->op[i].len;
+			return 1;
+		}
+		*part |= r;
+	}
+	return 0;
+}
+
+/* The body ends at its marker of len bytes, or a message's opening. */
+static void
+body_end(struct toolcall *tc, const struct opener *o, const char *mark,
+    size_t len)
+{
+	prose_break(tc);
+	tc->mode = M_PROSE;
+	tc->rtext = 0;
+	if (o != NULL)
+		begin(tc, o);
+	else
+		advance(&tc->pos, mark, len);
+}
+
+static size_t
+body_chunk(struct toolcall *tc, const char *s, size_t n)
+{
+	const struct opener *o = NULL;
+	const char *lt;
+	size_t i = 0, j, k, len = 0;
+	int part = 1, r = 0;
+
+	if (tc->nhold > 0) {
+		while (i < n && r == 0 && part) {
+			tc->hold[tc->nhold++] = s[i++];
+			r = body_at(tc, tc->hold, tc->nhold, &o, &len, &part);
+		}
+		if (r != 0) {
+			tc->nhold = 0;
+			body_end(tc, o, tc->hold, len);
+			return i;
+		}
+		if (part)
+			return n;
+		/* no marker: the last byte is read again, it may be a '<' */
+		k = tc->nhold - 1;
+		tc->nhold = 0;
+		prose_text(tc, tc->hold, k);
+		return i - 1;
+	}
+	tc->scanned += n;
+	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
+		j = (size_t)(lt - s);
+		if (body_at(tc, lt, n - j, &o, &len, &part)) {
+			prose_text(tc, s, j);
+			body_end(tc, o, lt, len);
+			return j + len;
+		}
+		if (part) {
+			prose_text(tc, s, j);
+			memcpy(tc->hold, lt, n - j);
+			tc->nhold = n - j;
+			return n;
+		}
+		i = j + 1;
+	}
+	prose_text(tc, s, n);
+	return n;
+}
+
+/* The input ended in a message's body: reasoning says it was cut. */
+static void
+body_eof(struct toolcall *tc)
+{
+	size_t k;
+
+	if ((k = tc->nhold) > 0) {
+		tc->nhold = 0;
+		prose_text(tc, tc->hold, k);
+	}
+	if (tc->rtext)
+		diag_pos(tc, DIAG_WARNING, &tc->tpos, "reasoning", "reasoning "
+		    "never closed: input ended before <|end|>");
 }
 
 /* Reasoning. */
@@ -3879,8 +5023,13 @@ stream_pos(const struct toolcall *tc)
 			p = call_pos(tc, tc->raw.len);
 		break;
 	case M_PROSE:
+	case M_BODY:
 		advance(&p, (const char *)tc->u8, tc->nu8);
 		advance(&p, tc->hold, tc->nhold);
+		break;
+	case M_GAP:
+		p = tc->gpos;
+		advance(&p, tc->gap.data, tc->gap.len);
 		break;
 	default:
 		break;
@@ -3906,6 +5055,10 @@ lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	if (tc->mode == M_CALL || tc->mode == M_SKIP)
 		tc->xspoilt = 1;
 	tc->mode = M_PROSE;
+	tc->sect = NULL;
+	tc->tent = 0;
+	buf_reset(&tc->gap);
+	tc->answered = 0;	/* all before was reasoning */
 	tc->nhold = tc->nu8 = 0;
 	buf_reset(&tc->text);
 	tc->msgcont = 0;
@@ -4063,6 +5216,12 @@ process(struct toolcall *tc, const char *s, size_t n)
 			break;
 		case M_THINK:
 			k = think_chunk(tc, s, n);
+			break;
+		case M_GAP:
+			k = gap_chunk(tc, s, n);
+			break;
+		case M_BODY:
+			k = body_chunk(tc, s, n);
 			break;
 		default:
 			k = skip_chunk(tc, s, n);
@@ -4240,6 +5399,9 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
 	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
 	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
+	openers_make(tc);
+	tc->py = xmalloc(sizeof(*tc->py));
+	pylit_scan_init(tc->py, 0);
 	if (tc->opt.format == TOOLCALL_FMT_OPENAI)
 		oa_new(tc);	/* reasoning comes apart: nothing is held */
 	else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
@@ -4308,9 +5470,20 @@ toolcall_end(struct toolcall *tc)
 	/* no marker came: what was held is the answer's */
 	if (tc->undecided)
 		hold_release(tc);
-	/* held bytes first: an error in them comes before the end */
-	while (tc->mode == M_CALL && !flush_all(tc))
-		call_stopped(tc, tc->raw.len, 0);
+	/*
+	 * held bytes first: an error in them comes before the end; a
+	 * dialect's call or a section may give back prose
+	 */
+	for (;;) {
+		if (tc->mode == M_CALL && !flush_all(tc))
+			call_stopped(tc, tc->raw.len, 0);
+		else if (tc->mode == M_RAW)
+			raw_eof(tc);
+		else if (tc->mode == M_GAP)
+			gap_eof(tc);
+		else
+			break;
+	}
 	switch (tc->mode) {
 	case M_PROSE:
 		if ((k = tc->nhold) > 0) {
@@ -4318,14 +5491,9 @@ toolcall_end(struct toolcall *tc)
 			prose_text(tc, tc->hold, k);
 		}
 		break;
-	case M_RAW:
-		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
-		    "input ended before %s", tc->dial == D_PEEK ?
-		    "</tool_call>" : raw_end(tc));
-		end_bad(tc, tc->raw.len);
-		break;
 	case M_RSKIP:
 		end_bad(tc, NONE);
+		tc->sect = NULL;
 		break;
 	case M_CALL:
 		call_error(tc, tc->cpos, "truncated", "truncated tool call: "
@@ -4337,6 +5505,11 @@ toolcall_end(struct toolcall *tc)
 		break;
 	case M_THINK:
 		think_end(tc);
+		break;
+	case M_BODY:
+		body_eof(tc);
+		break;
+	default:
 		break;
 	}
 	prose_break(tc);
@@ -4394,6 +5567,8 @@ toolcall_free(struct toolcall *tc)
 	free(tc->nodes);
 	free(tc->segs);
 	free(tc->hash);
+	buf_free(&tc->gap);
+	free(tc->py);
 	hold_free(tc);
 	free(tc);
 }

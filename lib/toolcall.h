@@ -59,14 +59,20 @@ struct toolcall_opts {
 
 /*
  * The markup of calls read: the seed's <tool>, a dialect of open models
- * (the same numbers as lib/tcdialect's), or each call's own.
+ * (the same numbers as lib/tcdialect's TCD_), or each call's own.
  */
 #define TOOLCALL_FMT_TOOL	0
 #define TOOLCALL_FMT_QWEN3	1
 #define TOOLCALL_FMT_INVOKE	2
 #define TOOLCALL_FMT_GLM	3
 #define TOOLCALL_FMT_HERMES	4
-#define TOOLCALL_FMT_AUTO	5
+#define TOOLCALL_FMT_HARMONY	5
+#define TOOLCALL_FMT_DEEPSEEK	6
+#define TOOLCALL_FMT_MISTRAL	7
+#define TOOLCALL_FMT_LLAMA3	8
+#define TOOLCALL_FMT_KIMI	9
+#define TOOLCALL_FMT_PYTHONIC	10
+#define TOOLCALL_FMT_AUTO	11
 
 /*
  * Not a dialect of a model's text, and apart from their numbers: an

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "io.h"
+#include "tcdialect.h"
 #include "toolcall.h"
 #include "verdict.h"
 
@@ -36,17 +37,22 @@ struct run {
 	struct buf		 out;
 };
 
-/* The TOOLCALL_FMT_ of --format's name, or -1. */
+/*
+ * The TOOLCALL_FMT_ of --format's name, or -1: "tool", a dialect's name
+ * as lib/tcdialect gives it (its number is the TCD_), or "auto".
+ */
 int
 toolcall_format(const char *name)
 {
-	static const char *const names[] = {
-		"tool", "qwen3", "invoke", "glm", "hermes", "auto"
-	};
+	const char *d;
 	int i;
 
-	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (strcmp(name, names[i]) == 0)
+	if (strcmp(name, "tool") == 0)
+		return TOOLCALL_FMT_TOOL;
+	if (strcmp(name, "auto") == 0)
+		return TOOLCALL_FMT_AUTO;
+	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++)
+		if (strcmp(name, d) == 0)
 			return i;
 	if (strcmp(name, "openai") == 0)
 		return TOOLCALL_FMT_OPENAI;

@@ -62,11 +62,11 @@ void		 tooldefs_names(const struct tooldefs *, struct buf *);
 /*
  * The markups a prompt can teach, numbered as toolcall-parse's --format
  * numbers the ones it reads (TOOLCALL_FMT_ of lib/toolcall.h): seed
- * 003's <tool>, each dialect of lib/tcdialect by its enum tcd_dialect,
- * and, after them, the pythonic calls of lib/pylit.
+ * 003's <tool>, then each dialect of lib/tcdialect by its enum
+ * tcd_dialect, the last of them the pythonic calls (read by lib/pylit).
  */
 #define TOOLDEFS_TOOL		0
-#define TOOLDEFS_PYTHONIC	10	/* TCD_NDIALECTS + 1 */
+#define TOOLDEFS_PYTHONIC	10	/* TCD_PYTHONIC */
 #define TOOLDEFS_NMARKUPS	11
 
 /*

@@ -866,7 +866,7 @@ describe(struct buf *b, struct walk *w)
 
 /* ---- the prompt ---- */
 
-_Static_assert(TOOLDEFS_PYTHONIC == TCD_NDIALECTS + 1,
+_Static_assert(TOOLDEFS_PYTHONIC == TCD_PYTHONIC,
     "the pythonic calls follow the dialects");
 
 static const char rules_tool[] =

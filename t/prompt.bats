@@ -12,10 +12,9 @@ bats_require_minimum_version 1.5.0
 D="$DATA/toolcall-parse"
 P="$D/prompts"
 
-# The formats toolcall-parse reads, and the test definition files that
-# load (t/data/toolcall-parse/prompts has the prompts of the others too,
-# which test_tooldefs checks).
-FORMATS='tool qwen3 invoke glm hermes'
+# The formats toolcall-parse reads (but openai, which has no prompt), and
+# the test definition files that load.
+FORMATS='tool qwen3 invoke glm hermes harmony deepseek mistral llama3 kimi pythonic'
 FILES='tools-anthropic tools-empty-name tools-mcp tools-mcp-array
 tools-mcp-response tools-names tools-nested tools-openai-chat
 tools-openai-responses tools-ref tools-shared tools-types'
@@ -106,7 +105,16 @@ reference() {
 			fi
 			toolcall-parse -q --format "$F" --print-prompt --tools "$defs" >prompt.txt
 			examples <prompt.txt >calls.txt
-			run -0 --separate-stderr toolcall-parse -q --format "$F" --tools "$defs" calls.txt
+			set -- calls.txt
+			if [ "$F" = pythonic ]; then
+				# a list is read where an answer begins: each
+				# example, a line, is an answer of its own
+				rm -f ex.*
+				grep -v '^$' calls.txt | split -a 3 -l 1 - ex.
+				set -- ex.*
+				[ -e "$1" ] || set --
+			fi
+			run -0 --separate-stderr toolcall-parse -q --format "$F" --tools "$defs" "$@" </dev/null
 			assert_equal "$stderr" ""
 			if [ "$F" = tool ]; then
 				want=$(cat want.jsonl)
@@ -216,4 +224,11 @@ first
 		cmp one two || fail "$F"
 		assert_equal "$(tail -c 1 one | od -An -c | tr -d ' ')" '\n'
 	done
+}
+
+@test "--print-prompt does not go with --format openai: a usage error, status 2" {
+	run -2 --separate-stderr toolcall-parse --print-prompt --format openai --tools "$D/tools-mcp.json"
+	assert_output ""
+	assert_equal "$(head -n 1 <<<"$stderr")" "toolcall-parse: --print-prompt does not go with --format openai: the server takes the tools in its request"
+	assert_equal "$(sed -n 2p <<<"$stderr")" "usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]"
 }

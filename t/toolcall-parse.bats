@@ -1898,7 +1898,7 @@ DD="$DATA/toolcall-parse/dialects"
 @test "--format: a name it does not know is a usage error" {
 	run -2 --separate-stderr toolcall-parse --format llama /dev/null
 	assert_output ""
-	assert_equal "$stderr" "toolcall-parse: --format must be tool, qwen3, invoke, glm, hermes, auto or openai, not \"llama\"
+	assert_equal "$stderr" "toolcall-parse: --format must be tool, qwen3, invoke, glm, hermes, harmony, deepseek, mistral, llama3, kimi, pythonic, auto or openai, not \"llama\"
 $USAGE"
 }
 
@@ -1977,7 +1977,12 @@ $USAGE"
 		for ((k = 1; k < ${#full}; k++)); do
 			printf '%s' "${full:0:k}" >cut.txt
 			run --separate-stderr toolcall-parse --format $fmt cut.txt
-			if [ "$status" -eq 0 ]; then
+			if [ "$status" -eq 0 ] && [ -n "$output" ]; then
+				# hermes's JSON is whole: a call, </tool_call> said missing
+				assert_equal "$fmt" hermes
+				assert_output "$whole"
+				assert_equal "$stderr" "cut.txt:1:1: warning: input ended before </tool_call>: the call is read without it"
+			elif [ "$status" -eq 0 ]; then
 				# the opening is not whole yet: prose, nothing written
 				assert_output ""
 				assert_equal "$stderr" ""
@@ -3324,4 +3329,153 @@ $USAGE"
 	run -0 --separate-stderr toolcall-parse --format hermes --no-validate --tools "$D/tools-types.json" in.txt
 	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"a":[1],"tags":["solo"],"n":2.5,"s":3}}'
 	assert_equal "$stderr" ''
+}
+
+# The dialects of open models added to the first five: harmony (gpt-oss),
+# deepseek, mistral, llama3, kimi and pythonic, as a user drives them.
+
+@test "new dialects: each published call of the fixtures reads as its .json, named and under auto" {
+	for t in "$DD"/{harmony,deepseek,mistral,llama3,kimi}-*.txt; do
+		f=${t##*/}
+		fmt=${f%%-*}
+		case $f in mistral-object*) continue ;; esac
+		want=$(jq -c '{server_name: "local", tool_name: .name, arguments: .arguments}' "${t%.txt}.json")
+		for format in $fmt auto; do
+			run -0 --separate-stderr toolcall-parse --format $format "$t"
+			assert_output "$want"
+			assert_equal "$stderr" ""
+		done
+	done
+}
+
+@test "--format harmony: analysis is reasoning, a commentary preamble and the final channel are prose, a call to functions.NAME is a call" {
+	printf '<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary<|message|>Checking.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|><|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>' >h.txt
+	run -0 --separate-stderr toolcall-parse --format harmony --events --reasoning events h.txt
+	assert_output '{"type":"reasoning","text":"Need the weather."}
+{"type":"text","text":"Checking."}
+{"type":"tool_call","server_name":"local","tool_name":"get_weather","arguments":{"city":"Oslo"}}
+{"type":"text","text":"It is sunny."}'
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr toolcall-parse --format auto --events h.txt
+	assert_output '{"type":"text","text":"Checking."}
+{"type":"tool_call","server_name":"local","tool_name":"get_weather","arguments":{"city":"Oslo"}}
+{"type":"text","text":"It is sunny."}'
+	# --reasoning calls: analysis is text like the rest
+	run -0 --separate-stderr toolcall-parse --format harmony --events --reasoning calls h.txt
+	assert_equal "${lines[0]}" '{"type":"text","text":"Need the weather."}'
+	# a message to the model's own browser tool is reasoning too
+	run -0 --separate-stderr toolcall-parse --format harmony --events --reasoning events "$DD/harmony-builtin.out"
+	assert_equal "$stderr" ""
+	[[ "$output" != *tool_call* ]] || fail "a built-in tool's message read as a call: $output"
+}
+
+@test "new dialects: a call drafted in reasoning is not written, in <think> or in harmony's analysis channel" {
+	printf '<think>Maybe [TOOL_CALLS]bad[ARGS]{} or <|python_tag|>{"name": "bad", "parameters": {}}</think>\n<|tool_call_begin|>functions.ok:0<|tool_call_argument_begin|>{}<|tool_call_end|>\n' >t.txt
+	run -0 --separate-stderr toolcall-parse --format auto t.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" ""
+	printf '<|channel|>analysis<|message|>Maybe <｜tool▁call▁begin｜>bad<｜tool▁sep｜>{}<｜tool▁call▁end｜><|end|><|start|>assistant<|channel|>commentary to=functions.ok<|message|>{}<|call|>' >a.txt
+	run -0 --separate-stderr toolcall-parse --format auto a.txt
+	assert_output '{"server_name":"local","tool_name":"ok","arguments":{}}'
+	assert_equal "$stderr" ""
+}
+
+@test "new dialects: at the end of input a whole call missing its closing markup is a call with a warning; a cut JSON is truncated" {
+	printf '<|channel|>commentary to=functions.f<|message|>{"a": 1}' >h.txt
+	run -0 --separate-stderr toolcall-parse --format harmony h.txt
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"a":1}}'
+	assert_equal "$stderr" 'h.txt:1:1: warning: input ended before <|call|>: the call is read without it'
+	printf 'x\n[TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}' >m.txt
+	run -0 --separate-stderr toolcall-parse --format mistral m.txt
+	assert_output '{"server_name":"local","tool_name":"add","arguments":{"a":1}}'
+	assert_equal "$stderr" 'm.txt:2:1: warning: input ended before ]: the calls are read without it'
+	# llama3's call ends with its JSON: the end-of-message token costs nothing
+	printf '<|python_tag|>{"name": "f", "parameters": {"a": 1}}' >l.txt
+	run -0 --separate-stderr toolcall-parse --format llama3 l.txt
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"a":1}}'
+	assert_equal "$stderr" ""
+	printf '<|channel|>commentary to=functions.f<|message|>{"a": ' >hc.txt
+	run -1 --separate-stderr toolcall-parse --format harmony --events hc.txt
+	assert_output '{"type":"error","message":"truncated tool call: input ended before <|call|>","line":1,"column":1,"raw":"<|channel|>commentary to=functions.f<|message|>{\"a\": "}'
+	assert_equal "$stderr" 'hc.txt:1:1: error: truncated tool call: input ended before <|call|>'
+	printf '<|python_tag|>{"name": "f", "parameters": {"a": 1}' >lc.txt
+	run -1 --separate-stderr toolcall-parse --format llama3 lc.txt
+	assert_output ""
+	assert_equal "$stderr" 'lc.txt:1:15: error: truncated tool call: input ended before the end of its JSON'
+	printf '[f(a=1), g(b=' >pc.txt
+	run -1 --separate-stderr toolcall-parse --format pythonic pc.txt
+	assert_output ""
+	assert_equal "$stderr" 'pc.txt:1:1: error: truncated tool call: input ended before the end of its list'
+}
+
+@test "new dialects: a malformed call is reported where its error lies, and the next call of its section is read" {
+	run -1 --separate-stderr toolcall-parse --format kimi --events "$DD/kimi-invalid-json.out"
+	assert_output '{"type":"text","text":"Help. "}
+{"type":"error","message":"malformed kimi call: the JSON ends early","line":1,"column":116,"raw":"<|tool_call_begin|>functions.bad:0 <|tool_call_argument_begin|>{\"city\": \"Beijing\"<|tool_call_end|>"}
+{"type":"tool_call","server_name":"local","tool_name":"good","arguments":{"city":"Shanghai"}}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" "$DD/kimi-invalid-json.out:1:116: error: malformed kimi call: the JSON ends early"
+	printf 'Result:\n<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": }<|tool_call_end|>' >k.txt
+	printf '[TOOL_CALLS]add[ARGS]{"a": 1}' >m.txt
+	run -1 --separate-stderr toolcall-parse --format auto -o report m.txt k.txt
+	assert_output '{"file":"m.txt","valid":true,"status":0,"errors":[],"calls":[{"server_name":"local","tool_name":"add","arguments":{"a":1}}]}
+{"file":"k.txt","valid":false,"status":1,"errors":[{"file":"k.txt","line":2,"column":68,"severity":"error","rule":"dialect","message":"malformed kimi call: invalid JSON: unexpected token"}],"calls":[]}'
+	assert_equal "$stderr" "k.txt:2:68: error: malformed kimi call: invalid JSON: unexpected token"
+}
+
+@test "new dialects: prose that begins like a bare call stays prose: a JSON answer, a Markdown link, a list of values" {
+	for in in '{"answer": 42}' 'Answer: {"name": "f", "parameters": {}}' '[see](http://x) and [1, 2]' '[1, 2]' 'Sure:
+[f(a=1)]' '[]' '{}'; do
+		printf '%s' "$in" >p.txt
+		for fmt in llama3 pythonic auto; do
+			run -0 --separate-stderr toolcall-parse --format $fmt p.txt
+			assert_output ""
+			assert_equal "$stderr" ""
+		done
+	done
+	printf '[get_weather(city="SF")]\nThen {"name": "f", "parameters": {}}\n' >c.txt
+	run -0 --separate-stderr toolcall-parse --format auto --events c.txt
+	assert_output '{"type":"tool_call","server_name":"local","tool_name":"get_weather","arguments":{"city":"SF"}}
+{"type":"text","text":"\n"}
+{"type":"text","text":"Then {\"name\": \"f\", \"parameters\": {}}\n"}'
+}
+
+@test "new dialects with --tools: pythonic and JSON values validated by the schema; with --thread, events" {
+	printf '[typed(i=5, zip="02134", b=False, o={"k": 3}, z=None), typed(i="x")]\n' >p.txt
+	run -1 --separate-stderr toolcall-parse --format pythonic --tools "$D/tools-types.json" p.txt
+	assert_output '{"server_name":"local","tool_name":"typed","arguments":{"i":5,"zip":"02134","b":false,"o":{"k":3},"z":null}}'
+	assert_equal "$stderr" 'p.txt:1:56: error: the arguments of "typed" do not match its schema: /i: expected integer, found string "x"'
+	printf '[TOOL_CALLS]typed[ARGS]{"i": 1.5}' >m.txt
+	run -1 --separate-stderr toolcall-parse --format auto --thread --iteration 2 --tools "$D/tools-types.json" p.txt m.txt
+	assert_output '{"type":"tool_call","toolName":"typed","args":{"i":5,"zip":"02134","b":false,"o":{"k":3},"z":null},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found string \"x\"","recoverable":true,"iteration":2}
+{"type":"error","toolName":"typed","error":"the arguments of \"typed\" do not match its schema: /i: expected integer, found number 1.5","recoverable":true,"iteration":2}'
+}
+
+@test "new dialects: --max-size refuses a call of a section and reads the next; --lines reads each line's string" {
+	{ printf '<|python_tag|>{"name": "big", "parameters": {"s": "'; head -c 3000 /dev/zero | tr '\0' x; printf '"}}; {"name": "small", "parameters": {}}<|eom_id|>\n'; } >l.txt
+	run -1 --separate-stderr toolcall-parse --format llama3 --max-size 1K --events l.txt
+	assert_output '{"type":"error","message":"tool call larger than --max-size (1024 bytes)","line":1,"column":15,"raw":null}
+{"type":"tool_call","server_name":"local","tool_name":"small","arguments":{}}
+{"type":"text","text":"\n"}'
+	assert_equal "$stderr" 'l.txt:1:15: error: tool call larger than --max-size (1024 bytes)'
+	{ printf '<|tool_calls_section_begin|><|tool_call_begin|>functions.big:0<|tool_call_argument_begin|>{"s": "'; head -c 3000 /dev/zero | tr '\0' x; printf '"}<|tool_call_end|><|tool_call_begin|>functions.small:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>'; } >k.txt
+	run -1 --separate-stderr toolcall-parse --format kimi --max-size 1K k.txt
+	assert_output '{"server_name":"local","tool_name":"small","arguments":{}}'
+	assert_equal "$stderr" 'k.txt:1:29: error: tool call larger than --max-size (1024 bytes)'
+	printf '%s\n' '"[get_weather(city=\"SF\")]"' '"<｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>"' >lines.txt
+	run -0 --separate-stderr toolcall-parse --format auto --lines lines.txt
+	assert_output '{"server_name":"local","tool_name":"get_weather","arguments":{"city":"SF"}}
+{"server_name":"local","tool_name":"f","arguments":{}}'
+	assert_equal "$stderr" ""
+}
+
+@test "new dialects: each call is written the moment it ends, through a slow pipe" {
+	run -0 --separate-stderr live --format auto --begins-in-reasoning no -- '<|channel|>commentary to=functions.a<|message|>{}<|call|>' '[TOOL_CALLS]b[ARGS]{"x": [1]}' ' <|tool_call_begin|>functions.c:0<|tool_call_argument_begin|>{}<|tool_call_end|>' '
+<|python_tag|>{"name": "d", "parameters": {}}' '; {"name": "e", "parameters": {}}' '<|eom_id|>'
+	assert_output '{"server_name":"local","tool_name":"a","arguments":{}}
+{"server_name":"local","tool_name":"b","arguments":{"x":[1]}}
+{"server_name":"local","tool_name":"c","arguments":{}}
+{"server_name":"local","tool_name":"d","arguments":{}}
+{"server_name":"local","tool_name":"e","arguments":{}}'
 }

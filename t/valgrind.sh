@@ -1101,5 +1101,45 @@ check 1 "toolcall-parse: Python literals and JSON in strings, --thread" \
     "$tmp/literals.txt" --format auto --thread \
     --tools "$tc/tools-types.json"
 
+# The dialects of open models added later: each format's published
+# outputs and calls, good and bad, whole and past a small --max-size;
+# harmony's channels as reasoning events; every one of them under auto.
+tool=toolcall-parse
+printf '<|python_tag|>{"name": "f", "parameters": {"a": [1, }}; {"name": ' \
+    >"$tmp/llama3-bad.txt"
+for f in harmony deepseek mistral llama3 kimi pythonic; do
+	good= bad=
+	[ ! -f "$tmp/$f-bad.txt" ] || bad="$tmp/$f-bad.txt"
+	for o in "$dl/$f"-*.out; do
+		if grep -q '"error"' "${o%.out}.calls"; then
+			bad="$bad $o"
+		else
+			good="$good $o"
+		fi
+	done
+	for o in "$dl/$f"-*.txt; do
+		[ -e "$o" ] || continue
+		case $o in *mistral-object*) continue ;; esac
+		good="$good $o"
+	done
+	# shellcheck disable=SC2086
+	check 0 "toolcall-parse: --format $f, published outputs and calls" \
+	    /dev/null --format "$f" --events -u $good
+	# shellcheck disable=SC2086
+	check 1 "toolcall-parse: --format $f, malformed and cut calls" \
+	    /dev/null --format "$f" --events --errors=json $bad
+	# shellcheck disable=SC2086
+	check 1 "toolcall-parse: --format $f, calls past --max-size" \
+	    /dev/null --format "$f" --events --max-size 40 $good
+	# shellcheck disable=SC2086
+	check 1 "toolcall-parse: --format auto, $f's outputs, -o report" \
+	    /dev/null --format auto -o report --reasoning events $good $bad
+done
+check 0 "toolcall-parse: --format harmony, reasoning events" \
+    "$dl/harmony-multiple.out" --format harmony --events --reasoning events
+check 1 "toolcall-parse: --format auto --tools --thread, pythonic" \
+    "$dl/pythonic-more-types.out" --format auto --thread \
+    --tools "$tc/tools-nested.json"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

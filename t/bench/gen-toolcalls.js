@@ -16,7 +16,8 @@
 //                result, whose input schemas every call satisfies once
 //                its arguments are typed by them (toolcall-parse --tools)
 //   D.txt        for each dialect D of open models (qwen3, invoke, glm,
-//                hermes), model.txt with its calls written in D: the same
+//                hermes, harmony, deepseek, mistral, llama3, kimi,
+//                pythonic), model.txt with its calls written in D: the same
 //                prose, tools and values (see DIALECTS below)
 //   D.jsonl      what toolcall-parse --format D writes for D.txt; since
 //                hermes's values are typed by the tools' schemas,
@@ -479,7 +480,54 @@ const DIALECTS = {
     return ['<tool_call>\n' + pyjson(new Obj([['name', c.tool],
       ['arguments', r.e[2][1]]])) + '\n</tool_call>', r];
   },
+  // the later JSON dialects carry the arguments as hermes does
+  harmony: (c) => {
+    const r = typedRecord(c);
+    return ['<|start|>assistant<|channel|>commentary to=functions.' +
+      c.tool + ' <|constrain|>json<|message|>' + pyjson(r.e[2][1]) +
+      '<|call|>', r];
+  },
+  deepseek: (c) => {
+    const r = typedRecord(c);
+    return ['<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + c.tool +
+      '<｜tool▁sep｜>' + pyjson(r.e[2][1]) +
+      '<｜tool▁call▁end｜><｜tool▁calls▁end｜>', r];
+  },
+  mistral: (c) => {
+    const r = typedRecord(c);
+    return ['[TOOL_CALLS]' + c.tool + '[ARGS]' + pyjson(r.e[2][1]), r];
+  },
+  llama3: (c) => {
+    const r = typedRecord(c);
+    return ['<|python_tag|>' + pyjson(new Obj([['name', c.tool],
+      ['parameters', r.e[2][1]]])) + '<|eom_id|>', r];
+  },
+  kimi: (c) => {
+    const r = typedRecord(c);
+    return ['<|tool_calls_section_begin|><|tool_call_begin|>functions.' +
+      c.tool + ':0<|tool_call_argument_begin|>' + pyjson(r.e[2][1]) +
+      '<|tool_call_end|><|tool_calls_section_end|>', r];
+  },
+  // Llama 4's list, its values Python literals of the same types
+  pythonic: (c) => {
+    const r = typedRecord(c);
+    return ['<|python_start|>[' + c.tool + '(' + r.e[2][1].e.map(([k, v]) =>
+      k + '=' + pylit(v)).join(', ') + ')]<|python_end|>', r];
+  },
 };
+
+// a value as a Python literal: JSON's strings and numbers are Python's
+function pylit(v) {
+  if (v === null) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (Array.isArray(v)) return '[' + v.map(pylit).join(', ') + ']';
+  if (v instanceof Obj) {
+    return '{' + v.e.map(([k, x]) => JSON.stringify(k) + ': ' + pylit(x))
+      .join(', ') + '}';
+  }
+  return json(v);
+}
 
 // tools.json: the seven tools of call(), as an MCP tools/list result. The
 // schemas name no $schema (2020-12, MCP's default) and say what call()

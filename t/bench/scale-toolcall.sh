@@ -24,6 +24,15 @@
 #   glm        "<tool_call>" (--format glm); hermes, the same (hermes)
 #   auto       "<tool_call><invoke <function=f><tool>" (--format auto)
 #   auto-ws    one "<tool_call>", N spaces, then a hermes call (auto; 4 MB)
+# and the openings of the later dialects, each under its --format:
+#   harmony-ch "<|channel|>", harmony-st "<|start|>" (harmony)
+#   ds-call    "<｜tool▁call▁begin｜>", ds-calls "<｜tool▁calls▁begin｜>"
+#   kimi       "<|tool_call_begin|>", kimi-sec "<|tool_calls_section_begin|>"
+#   mistral    "[TOOL_CALLS]", llama3 "<|python_tag|>", pythonic
+#              "<|python_start|>"
+#   auto-new   all of these in turn (auto)
+# whose outputs are only checked for a status of 0 or 1 and the good call
+# or nothing.
 # Outputs are checked (status, output, diagnostics); times and memory are
 # reported, never judged.
 #
@@ -55,6 +64,30 @@ units = {
     "hermes": ("<tool_call>", '<tool_call>{"name": "x"}</tool_call>\n'),
     "auto": ("<tool_call><invoke <function=f><tool>",
              '<tool_call>{"name": "x"}</tool_call>\n'),
+    "harmony-ch": ("<|channel|>", "<|channel|>commentary to=functions.x"
+                   "<|message|>{}<|call|>\n"),
+    "harmony-st": ("<|start|>", "<|start|>assistant<|channel|>commentary "
+                   "to=functions.x<|message|>{}<|call|>\n"),
+    "ds-call": ("<\uff5ctool\u2581call\u2581begin\uff5c>",
+                "<\uff5ctool\u2581call\u2581begin\uff5c>x<\uff5ctool"
+                "\u2581sep\uff5c>{}<\uff5ctool\u2581call\u2581end\uff5c>\n"),
+    "ds-calls": ("<\uff5ctool\u2581calls\u2581begin\uff5c>",
+                 "<\uff5ctool\u2581call\u2581begin\uff5c>x<\uff5ctool"
+                 "\u2581sep\uff5c>{}<\uff5ctool\u2581call\u2581end\uff5c>\n"),
+    "kimi": ("<|tool_call_begin|>", "<|tool_call_begin|>functions.x:0"
+             "<|tool_call_argument_begin|>{}<|tool_call_end|>\n"),
+    "kimi-sec": ("<|tool_calls_section_begin|>", "<|tool_call_begin|>"
+                 "functions.x:0<|tool_call_argument_begin|>{}"
+                 "<|tool_call_end|>\n"),
+    "mistral": ("[TOOL_CALLS]", "[TOOL_CALLS]x[ARGS]{}\n"),
+    "llama3": ("<|python_tag|>", '<|python_tag|>{"name": "x", '
+               '"parameters": {}}\n'),
+    "pythonic": ("<|python_start|>", "<|python_start|>[x()]<|python_end|>\n"),
+    "auto-new": ("<|channel|><|start|><\uff5ctool\u2581call\u2581begin"
+                 "\uff5c><\uff5ctool\u2581calls\u2581begin\uff5c>"
+                 "<|tool_call_begin|><|tool_calls_section_begin|>"
+                 "[TOOL_CALLS]<|python_tag|><|python_start|>",
+                 '<tool_call>{"name": "x"}</tool_call>\n'),
 }
 if case in units:
     unit, good = units[case]
@@ -70,7 +103,7 @@ elif case == "comment":
 else:
     text = (head + "<arguments>" + "<a>" * n + "</tool>\n" + head +
             "</tool>\n")
-with open(out, "w") as f:
+with open(out, "w", encoding="utf-8") as f:
     f.write(text)
 PY
 }
@@ -84,7 +117,11 @@ opts() {
 	function|qwen3-tc|seed) echo --format qwen3 ;;
 	glm) echo --format glm ;;
 	hermes) echo --format hermes ;;
-	auto|auto-ws) echo --format auto ;;
+	auto|auto-ws|auto-new) echo --format auto ;;
+	harmony-*) echo --format harmony ;;
+	ds-*) echo --format deepseek ;;
+	kimi*) echo --format kimi ;;
+	mistral|llama3|pythonic) echo --format "$1" ;;
 	esac
 }
 
@@ -131,6 +168,11 @@ check() {
 		}' >"$tmp/want"
 		[ "$st" -eq 1 ] && [ "$(cat "$tmp/out")" = "$call" ] &&
 		    cmp -s "$tmp/err" "$tmp/want" ||
+		    fail "$1 $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
+	harmony-*|ds-*|kimi*|mistral|llama3|pythonic|auto-new)
+		[ "$st" -le 1 ] && { [ ! -s "$tmp/out" ] ||
+		    [ "$(cat "$tmp/out")" = "$call" ]; } ||
 		    fail "$1 $2: status $st, $(head -c 200 "$tmp/err")"
 		;;
 	auto-ws)
@@ -207,3 +249,13 @@ scale glm 47662
 scale hermes 47662
 scale auto 14169
 scale auto-ws 4194304
+scale harmony-ch 47662
+scale harmony-st 58254
+scale ds-call 27594
+scale ds-calls 26214
+scale kimi 27594
+scale kimi-sec 18724
+scale mistral 43690
+scale llama3 37449
+scale pythonic 32768
+scale auto-new 3048

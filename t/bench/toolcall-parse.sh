@@ -15,7 +15,8 @@
 # --tools gets the row "--tools: not available in this build".
 #
 # The same calls, with the same prose around them, in each dialect of open
-# models (issue 17: qwen3, invoke, glm, hermes): toolcall-parse --format D
+# models (issue 17: qwen3, invoke, glm, hermes; issue 26: harmony,
+# deepseek, mistral, llama3, kimi, pythonic): toolcall-parse --format D
 # over D's stream is timed beside toolcall-parse over the <tool> stream,
 # and --format auto beside --format D over the same stream. Each dialect
 # must give exactly the records the generator expects, with --format D and
@@ -195,11 +196,12 @@ rm -f "$tmp/tools.out" "$tmp/tools.names" "$tmp/calls.names"
 # in the same order, with "local" for their server (no dialect names one),
 # and their arguments as D carries them: the raw-text dialects (qwen3,
 # invoke, glm) carry no types, so every value is the string written, a
-# repeated key an array of them; hermes carries JSON typed by the tools'
-# schemas. toolcall-parse --format D and --format auto must write D.jsonl
+# repeated key an array of them; hermes and the later dialects carry JSON
+# (pythonic Python literals of the same types) typed by the tools' schemas. toolcall-parse --format D and --format auto must write D.jsonl
 # byte for byte, and with --tools tools.json every dialect must write
 # hermes.jsonl: its raw values typed by the schemas.
-dialects="qwen3 invoke glm hermes"
+dialects="qwen3 invoke glm hermes harmony deepseek mistral llama3 kimi
+pythonic"
 formats=1
 jq -r .tool_name "$d/calls.jsonl" >"$tmp/calls.names" ||
 	fail "jq cannot read calls.jsonl"

@@ -1,8 +1,8 @@
 /*
  * fuzz_toolcall: lib/toolcall on any bytes, plainly, with events, with
  * --strict and both, fed whole and in pieces whose sizes come from a hash
- * of the input, which also picks the --format (each of the six) and, one
- * input in eight, a small --max-size. The pieces must not change the
+ * of the input, which also picks the --format (each of the twelve) and,
+ * one input in eight, a small --max-size. The pieces must not change the
  * output or the status; every line must be JSON with the keys of its
  * kind; a call must span from one of the format's openers to its closing
  * markup and come out the moment that markup is fed, as the same call in
@@ -11,7 +11,12 @@
  * reported; --strict may only refuse more (without an error it changes
  * nothing); and the bytes the reader and expat scan stay within a few
  * times the input, however its openings repeat. All of that reads
- * reasoning as prose (--reasoning calls), as before it was known.
+ * reasoning as prose (--reasoning calls), as before it was known. The
+ * spans of calls are followed for <tool> and the first four dialects
+ * only (auto has the others' sections and harmony's channels): under
+ * harmony, deepseek, mistral, llama3, kimi, pythonic and auto, the text,
+ * reasoning and error records of valid UTF-8 are only found in the input
+ * in their order.
  *
  * Reasoning, under each --begins-in-reasoning, with reasoning skipped
  * and written as events: the pieces change nothing; every line is JSON
@@ -23,7 +28,8 @@
  * between, gives under yes and auto the calls, diagnostics and status of
  * its second part alone (under no); and a block of "<think>", the
  * middle of the input with its "</think>" taken out, and "</think>"
- * between markup-free prose and the rest, the same as no block at all.
+ * between markup-free prose and the rest, the same as no block at all
+ * (prose without "<", "[" and "{", which begin every dialect's markup).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +291,16 @@ find(const char *s, size_t from, size_t n, const char *t)
 	return NONE;
 }
 
+/* Where t (m bytes) first begins in s[from, n), or NONE. */
+static size_t
+findn(const char *s, size_t from, size_t n, const char *t, size_t m)
+{
+	for (; from + m <= n; from++)
+		if (memcmp(s + from, t, m) == 0)
+			return from;
+	return NONE;
+}
+
 /*
  * Where the call of a dialect that opener o begins at in[at] ends, just
  * past its closing markup, or 0 when it is not closed: then *cut is where
@@ -482,14 +498,17 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 	const struct opener *op;
 	const char *p, *nl, *type, *text;
 	size_t len, k = 0, cur = 0, tlen, end, cut;
-	int verbatim, inr = 0, rs;
+	int verbatim, loose, inr = 0, rs;
 	json_t *j;
 
 	rs = opts->reasoning != TOOLCALL_REASON_CALLS;
 	if (rs && opts->begins == TOOLCALL_BEGINS_YES)
 		inr = 3;
+	/* the later dialects' records are only found in order */
+	loose = pos != NULL && utf8_valid(in, n) == n &&
+	    format >= TOOLCALL_FMT_HARMONY;
 	/* under auto the calls held come out late: not followed then */
-	verbatim = pos != NULL && utf8_valid(in, n) == n &&
+	verbatim = pos != NULL && utf8_valid(in, n) == n && !loose &&
 	    !(rs && opts->begins == TOOLCALL_BEGINS_AUTO);
 	if (n >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
 		cur = 3;
@@ -516,6 +535,10 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 			if (json_object_size(j) != 2 || text == NULL ||
 			    tlen == 0 || memchr(text, '\n', tlen - 1) != NULL)
 				fail("a bad text record", p, len);
+			if (loose && (cur = findn(in, cur, n, text, tlen)) ==
+			    NONE)
+				fail("text that is not the input in its order",
+				    p, len);
 			if (verbatim && !align(in, n, &cur, &inr,
 			    type[0] == 'r', text, tlen, 0))
 				fail("text that is not the input", p, len);
@@ -549,6 +572,10 @@ check_lines(const struct out *o, const struct out *pos, const char *in,
 				fail("a bad error record", p, len);
 			text = json_string_value(json_object_get(j, "raw"));
 			tlen = json_string_length(json_object_get(j, "raw"));
+			if (loose && text != NULL && (cur = findn(in, cur, n,
+			    text, tlen)) == NONE)
+				fail("raw that is not the input in its order",
+				    p, len);
 			if (verbatim && text == NULL &&
 			    max_size < TOOLCALL_MAX_SIZE) {
 				verbatim = 0;	/* its bytes are gone */
@@ -631,8 +658,9 @@ check_strict(const struct out *plain, const struct out *strict,
 {
 	if (strict->status < plain->status)
 		fail("--strict accepted what plain mode refused", in, n);
+	/* (a call cut by the end of input is warned of in both) */
 	if ((strict->status == DIAG_OK || memchr(in, '&', n) == NULL) &&
-	    (!same(plain, strict) || strict->warnings != 0))
+	    !same(plain, strict))
 		fail("--strict changed what needs no strictness", in, n);
 }
 
@@ -657,14 +685,14 @@ append(char **p, size_t *len, const char *s, size_t n, size_t room)
 	*len += n;
 }
 
-/* s without its "<": prose that can hold no markup. */
+/* s without its "<", "[" and "{": prose that can hold no markup. */
 static void
 append_plain(char **p, size_t *len, const char *s, size_t n, size_t room)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (s[i] != '<')
+		if (s[i] != '<' && s[i] != '[' && s[i] != '{')
 			append(p, len, s + i, 1, room);
 }
 
@@ -790,7 +818,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (seed < 2)
 		seed += 2;
 	/* a byte of the hash for the format, three bits for --max-size */
-	format = (int)((seed >> 8 & 0xff) % 6);
+	format = (int)((seed >> 8 & 0xff) % (TOOLCALL_FMT_AUTO + 1));
 	max_size = (seed >> 16 & 7) == 0 ? 16 + (seed >> 19) % 512 :
 	    TOOLCALL_MAX_SIZE;
 	calls = mk(0, 0, TOOLCALL_REASON_CALLS, TOOLCALL_BEGINS_NO);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "pylit.h"
 #include "tcdialect.h"
 #include "unit.h"
 #include "xalloc.h"
@@ -31,7 +32,7 @@
 
 static const char *const names[] = {
 	"", "qwen3", "invoke", "glm", "hermes", "harmony", "deepseek",
-	"mistral", "llama3", "kimi"
+	"mistral", "llama3", "kimi", "pythonic"
 };
 
 /* The dialect a fixture's name begins with, or 0. */
@@ -1038,6 +1039,39 @@ test_forms(void)
 			ok = 0;
 	}
 	unit_ok(ok, "tcd_forms: forms that share an opener are told apart");
+	/* what a streaming reader looks for in a call begins with "<" */
+	ok = 1;
+	for (i = 0; i < n; i++) {
+		for (j = 0; f[i].close[j] != NULL; j++)
+			if (f[i].close[j][0] != '<')
+				ok = 0;
+		for (j = 0; f[i].end[j] != NULL; j++)
+			if (f[i].end[j][0] != '<' && !(f[i].flags &
+			    TCD_F_NEEDSEP))
+				ok = 0;
+		if ((f[i].after != NULL && f[i].after[0] != '<') ||
+		    (f[i].close[0] != NULL && f[i].open[0] != '<') ||
+		    (f[i].call_open != NULL && f[i].call_open[0] != '<'))
+			ok = 0;
+		/* a required peek, and a start, only of an output's start */
+		if ((f[i].flags & TCD_F_PEEK) && !(f[i].flags & TCD_F_START))
+			ok = 0;
+		if ((f[i].flags & TCD_F_START) && (!(f[i].flags &
+		    TCD_F_FIRST) || strlen(f[i].open) != 1))
+			ok = 0;
+		if ((f[i].flags & TCD_F_LIST) && (f[i].call_open != NULL ||
+		    !(f[i].flags & TCD_F_SECTION)))
+			ok = 0;
+	}
+	unit_ok(ok, "tcd_forms: markup in a call begins with \"<\"; a "
+	    "required peek and a start are an output's start's");
+#define ANSWER(d, s)	tcd_is_answer(d, s, strlen(s))
+	unit_ok(ANSWER(TCD_LLAMA3, "{\"name\": \"Ada\"}") &&
+	    ANSWER(TCD_LLAMA3, "[1]") && !ANSWER(TCD_LLAMA3, "{\"name\": "
+	    "\"f\", \"parameters\": {}}") && !ANSWER(TCD_LLAMA3, "{\"name\": "
+	    "\"f\", \"arguments\": 1}") && !ANSWER(TCD_LLAMA3, "{\"a\" b}") &&
+	    !ANSWER(TCD_HERMES, "{}"),
+	    "tcd_is_answer: JSON with neither parameters nor arguments");
 	unit_str(tcd_dialect_name(TCD_DEEPSEEK), "deepseek",
 	    "tcd_dialect_name: deepseek");
 	unit_ok(tcd_dialect_name(0) == NULL && tcd_dialect_name(99) == NULL,
@@ -1047,16 +1081,18 @@ test_forms(void)
 /*
  * A reader of a whole model output, for the fixtures DIALECT-CASE.out
  * (DIALECT-CASE.calls: what it reads as, a JSON array of events): it
- * knows no dialect, only what tcd_forms, tcd_jscan and tcd_harmony_head
- * say, as the streaming reader will, and so shows that they say enough
- * to read vLLM's and SGLang's whole outputs: prose, reasoning, parallel
- * calls in their sections, and calls cut by the end of input.
+ * knows no dialect, only what tcd_forms, tcd_jscan, tcd_harmony_head,
+ * tcd_is_answer and pylit (for pythonic's lists) say, as the streaming
+ * reader does, and so shows that they say enough to read vLLM's and
+ * SGLang's whole outputs: prose, reasoning, parallel calls in their
+ * sections, and calls cut by the end of input.
  */
 struct out {
 	const char	*s;
 	size_t		 n;
 	int		 d;		/* the dialect read, 0: every one */
 	size_t		 first;		/* the output's first byte not blank */
+	int		 answer;	/* it began with an answer in JSON */
 	json_t		*ev;
 };
 
@@ -1121,6 +1157,36 @@ ev_cut(struct out *o, const char *mark)
 	    "input ended before ", mark));
 }
 
+/*
+ * The call [a, end of input) of form f, cut before its markup: a call
+ * and the warning where TCD_CUT reads it whole, else truncated at a, as
+ * any call the end of input cuts short (the parser's own complaint about
+ * a JSON cut short would say less).
+ */
+static void
+ev_cut_call(struct out *o, const struct tcd_form *f, size_t a)
+{
+	json_error_t e;
+	json_t *j;
+	char *r;
+
+	if (f->cut == NULL) {
+		ev_error(o, a, "truncated: input ended in the call");
+		return;
+	}
+	r = render_flags(f->dialect, o->s + a, o->n - a, TCD_CUT);
+	if ((j = json_loads(r, 0, &e)) == NULL)
+		unit_bail("a call's rendering");
+	free(r);
+	if (json_object_get(j, "error") != NULL) {
+		json_decref(j);
+		ev_error(o, a, "truncated: input ended in the call");
+		return;
+	}
+	json_array_append_new(o->ev, json_pack("{s:o}", "call", j));
+	ev_cut(o, f->cut);
+}
+
 static int
 form_on(const struct out *o, const struct tcd_form *f)
 {
@@ -1132,7 +1198,9 @@ static const struct tcd_form *
 form_at(const struct out *o, size_t p)
 {
 	const struct tcd_form *f, *def = NULL, *any = NULL;
+	struct pylit_scan sc;
 	size_t n, i, q;
+	int yes;
 
 	f = tcd_forms(&n);
 	for (i = 0; i < n; i++) {
@@ -1140,14 +1208,24 @@ form_at(const struct out *o, size_t p)
 		if (!form_on(o, &f[i]) || o->n - p < q ||
 		    memcmp(o->s + p, f[i].open, q) != 0)
 			continue;
-		if ((f[i].flags & TCD_F_START) && p != o->first)
+		if ((f[i].flags & TCD_F_START) && (p != o->first || o->answer))
 			continue;
+		if ((f[i].flags & TCD_F_LIST) && (f[i].flags & TCD_F_START)) {
+			/* "[" only where a list of calls stands */
+			pylit_scan_init(&sc, 0);
+			if (pylit_calls_begin(&sc, o->s + p, o->n - p, &yes) ==
+			    PYLIT_DONE && yes)
+				return &f[i];
+			continue;
+		}
 		q = p + strlen(f[i].open);
 		while (q < o->n && strchr(" \t\r\n", o->s[q]) != NULL)
 			q++;
 		if (f[i].peek != NULL && o->n - q >= strlen(f[i].peek) &&
 		    memcmp(o->s + q, f[i].peek, strlen(f[i].peek)) == 0)
 			return &f[i];
+		if (f[i].flags & TCD_F_PEEK)
+			continue;
 		if (f[i].peek == NULL && def == NULL)
 			def = &f[i];
 		if (any == NULL)
@@ -1227,8 +1305,7 @@ out_message(struct out *o, const struct tcd_form *f, size_t p)
 			ev_call(o, f->dialect, p, e + len, 0);
 			return e + len;
 		}
-		if (ev_call(o, f->dialect, p, o->n, TCD_CUT))
-			ev_cut(o, f->cut);
+		ev_cut_call(o, f, p);
 		return o->n;
 	}
 	e = mark_from(o, p + h.body, f->close, 0, &len);
@@ -1268,11 +1345,45 @@ out_call(struct out *o, const struct tcd_form *f, size_t p)
 		return e + len;
 	}
 cut:
-	if (f->cut != NULL && ev_call(o, f->dialect, p, o->n, TCD_CUT))
-		ev_cut(o, f->cut);
-	else if (f->cut == NULL)
-		ev_error(o, p, "truncated: input ended in the call");
+	ev_cut_call(o, f, p);
 	return o->n;
+}
+
+/* The end of the pythonic list at p, just past its "]", or NONE. */
+static size_t
+list_from(const struct out *o, size_t p)
+{
+	struct pylit_scan sc;
+
+	pylit_scan_init(&sc, 0);
+	if (pylit_scan(&sc, o->s + p, o->n - p) != PYLIT_DONE)
+		return (size_t)-1;
+	return p + sc.off;
+}
+
+/* The pythonic list [a, b): an event for each call, or its error. */
+static void
+ev_list(struct out *o, size_t a, size_t b)
+{
+	static const char pre[] = "invalid pythonic call: ";
+	struct pylit_call *calls;
+	struct pylit_error err;
+	const char *text;
+	size_t end, n, i;
+
+	if (pylit_calls(o->s + a, b - a, 0, &end, &calls, &n, &err) != 0) {
+		text = err.text;
+		if (strncmp(text, pre, sizeof(pre) - 1) == 0)
+			text += sizeof(pre) - 1;
+		ev_error(o, a + err.offset, unit_fmt("malformed pythonic call: "
+		    "%s", text));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(o->ev, json_pack("{s:{s:s%, s:O}}",
+		    "call", "name", o->s + a + calls[i].name, calls[i].namelen,
+		    "arguments", calls[i].args));
+	pylit_calls_free(calls, n);
 }
 
 /* A section of form f at p: its end. */
@@ -1296,7 +1407,11 @@ out_section(struct out *o, const struct tcd_form *f, size_t p)
 		while (q < o->n && strchr(" \t\r\n", o->s[q]) != NULL)
 			q++;
 		if (q == o->n) {
-			if (f->cut != NULL)
+			/* no call at all: the section is cut short */
+			if (f->cut != NULL && ncalls == 0)
+				ev_error(o, p, "truncated: input ended in the "
+				    "call");
+			else if (f->cut != NULL)
 				ev_cut(o, f->cut);
 			return q;
 		}
@@ -1310,7 +1425,7 @@ out_section(struct out *o, const struct tcd_form *f, size_t p)
 			continue;
 		}
 		if (f->call_open != NULL ? mark_from(o, q, open, 0, &len) != q :
-		    o->s[q] != '{') {
+		    o->s[q] != (f->flags & TCD_F_LIST ? '[' : '{')) {
 			/* prose again, from the end of the last call */
 			if (f->flags & TCD_F_OPENEND)
 				return last;
@@ -1325,17 +1440,30 @@ out_section(struct out *o, const struct tcd_form *f, size_t p)
 			e = mark_from(o, q + len, f->close,
 			    f->flags & TCD_F_STRINGS, &len);
 		else {
-			e = json_from(o, q);
+			e = f->flags & TCD_F_LIST ? list_from(o, q) :
+			    json_from(o, q);
 			len = 0;
 		}
 		if (e == (size_t)-1) {
 			ev_error(o, q, "truncated: input ended in the call");
 			return o->n;
 		}
-		ev_call(o, f->dialect, q, e + len, 0);
+		if (ncalls == 0 && (f->flags & TCD_F_START) &&
+		    tcd_is_answer(f->dialect, o->s + q, e - q)) {
+			/* an answer in JSON: prose, read again as such */
+			o->answer = 1;
+			return p;
+		}
+		if (f->flags & TCD_F_LIST)
+			ev_list(o, q, e);
+		else
+			ev_call(o, f->dialect, q, e + len, 0);
 		q = last = e + len;
 		ncalls++;
 		sawsep = 0;
+		/* a list that opens the output is all there is */
+		if ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_FIRST))
+			return q;
 	}
 }
 
@@ -1349,6 +1477,7 @@ read_output(const char *s, size_t n, int d)
 	o.s = s;
 	o.n = n;
 	o.d = d;
+	o.answer = 0;
 	o.ev = json_array();
 	for (o.first = 0; o.first < n && strchr(" \t\r\n", s[o.first]) !=
 	    NULL; o.first++)

@@ -26,9 +26,12 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "tcdialect.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "unit.h"
+#include "utf8.h"
+#include "xalloc.h"
 
 /* The name every run gives its input, as diagnostics show it. */
 #define FILE_NAME	"t.txt"
@@ -2245,6 +2248,8 @@ past(const char *in, const char *needle, size_t from)
 	return (size_t)(p - in) + strlen(needle);
 }
 
+#define DS_CALLS	"<｜tool▁calls▁begin｜>"
+
 /* A call of each format, to tool "bad" or to tool "ok". */
 static const struct {
 	int		 format;
@@ -2271,7 +2276,60 @@ static const struct {
 	    "<invoke name=\"bad\"></invoke><tool><tool_name>bad</tool_name>"
 	    "</tool><tool_call>bad</tool_call>", "<tool_call>\n<function=ok>"
 	    "</function>\n</tool_call>", CALL("ok", "{}") },
+	/* the dialects of open models: each form, drafted and made */
+	{ TOOLCALL_FMT_HARMONY, "<|channel|>commentary to=functions.bad "
+	    "<|constrain|>json<|message|>{}<|call|>", "<|start|>assistant"
+	    "<|channel|>commentary to=functions.ok <|constrain|>json"
+	    "<|message|>{\"a\": 1}<|call|>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_DEEPSEEK, DS_CALLS "<｜tool▁call▁begin｜>bad"
+	    "<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", DS_CALLS
+	    "<｜tool▁call▁begin｜>function<｜tool▁sep｜>ok\n```json\n"
+	    "{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_DEEPSEEK, "<｜tool▁call▁begin｜>bad<｜tool▁sep｜>{}"
+	    "<｜tool▁call▁end｜>", "<｜tool▁call▁begin｜>ok<｜tool▁sep｜>"
+	    "{\"a\": 1}<｜tool▁call▁end｜>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_MISTRAL, "[TOOL_CALLS]bad[ARGS]{}",
+	    "[TOOL_CALLS]ok[ARGS]{\"a\": 1}", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_MISTRAL, "[TOOL_CALLS][{\"name\": \"bad\", "
+	    "\"arguments\": {}}]", "[TOOL_CALLS] [{\"name\": \"ok\", "
+	    "\"arguments\": {\"a\": 1}}]", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_LLAMA3, "{\"name\": \"bad\", \"parameters\": {}}",
+	    "{\"name\": \"ok\", \"parameters\": {\"a\": 1}}",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_LLAMA3, "<|python_tag|>{\"name\": \"bad\", "
+	    "\"parameters\": {}}; {\"name\": \"bad\", \"parameters\": {}}",
+	    "<|python_tag|>{\"name\": \"ok\", \"parameters\": {\"a\": 1}}"
+	    "<|eom_id|>", CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_KIMI, "<|tool_calls_section_begin|><|tool_call_begin|>"
+	    "functions.bad:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+	    "<|tool_calls_section_end|>", "<|tool_calls_section_begin|>"
+	    "<|tool_call_begin|>functions.ok:0<|tool_call_argument_begin|>"
+	    "{\"a\": 1}<|tool_call_end|><|tool_calls_section_end|>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_PYTHONIC, "[bad(), bad(x=[1])]", "[ok(a=1)]",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_PYTHONIC, "<|python_start|>[bad()]<|python_end|>",
+	    "<|python_start|>[ok(a=1)]<|python_end|>",
+	    CALL("ok", "{\"a\":1}") },
+	{ TOOLCALL_FMT_AUTO, "<|channel|>commentary to=functions.bad"
+	    "<|message|>{}<|call|>" DS_CALLS "<｜tool▁call▁begin｜>bad"
+	    "<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+	    "[TOOL_CALLS]bad[ARGS]{}<|python_tag|>{\"name\": \"bad\", "
+	    "\"parameters\": {}}\n<|tool_call_begin|>functions.bad:0"
+	    "<|tool_call_argument_begin|>{}<|tool_call_end|>"
+	    "<|python_start|>[bad()]<|python_end|>", "[ok(a=1)]",
+	    CALL("ok", "{\"a\":1}") },
 	/* cut short and left open: nothing of it is an error either */
+	{ TOOLCALL_FMT_HARMONY, "<|channel|>commentary to=functions.bad"
+	    "<|message|>{\"a\": ", "<|channel|>commentary to=functions.ok"
+	    "<|message|>{}<|call|>", CALL("ok", "{}") },
+	{ TOOLCALL_FMT_KIMI, "<|tool_call_begin|>functions.bad:0"
+	    "<|tool_call_argument_begin|>{", "<|tool_call_begin|>"
+	    "functions.ok:0<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	    CALL("ok", "{}") },
+	{ TOOLCALL_FMT_PYTHONIC, "<|python_start|>[bad(a='", "[ok()]",
+	    CALL("ok", "{}") },
 	{ TOOLCALL_FMT_TOOL, "<tool><tool_name>bad</tool_n",
 	    "<tool><tool_name>ok</tool_name></tool>", CALL("ok", "{}") },
 	{ TOOLCALL_FMT_HERMES, "<tool_call>{\"name\": \"bad\", <tool_call>",
@@ -2662,6 +2720,439 @@ test_reasoning(void)
 	test_reason_large();
 }
 
+/*
+ * The dialects of open models, read from t/data/toolcall-parse/dialects
+ * (written after the published examples of each model family and the
+ * tests of vLLM's and SGLang's parsers): every DIALECT-CASE.out, a whole
+ * model output, gives the events its DIALECT-CASE.calls says (what the
+ * reader of test_tcdialect, which knows no dialect but lib/tcdialect's
+ * table, reads), and every DIALECT-CASE.txt, one call, the call its
+ * .json says; each the same in pieces of every size and cut at every
+ * byte, and held under --begins-in-reasoning auto.
+ */
+#define DDIR		"t/data/toolcall-parse/dialects"
+
+/* The bytes of a file, its last newline left out, as the fixtures mean. */
+static char *
+slurp(const char *path, size_t *n)
+{
+	struct buf b = BUF_INIT;
+	char chunk[8192], *s;
+	size_t k;
+	FILE *f;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		unit_bail(path);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, k);
+	if (ferror(f))
+		unit_bail(path);
+	fclose(f);
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	*n = b.len;
+	buf_addc(&b, '\0');
+	s = xmemdup(b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
+/* The format of a fixture's name: its dialect's, or auto. */
+static int
+fixture_format(const char *path)
+{
+	const char *base = strrchr(path, '/') + 1, *d;
+	size_t len;
+	int i;
+
+	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++) {
+		len = strlen(d);
+		if (strncmp(base, d, len) == 0 && base[len] == '-')
+			return i;
+	}
+	return TOOLCALL_FMT_AUTO;
+}
+
+/* [[KEY, VALUE]...] as the reader writes it: a key repeated, an array. */
+static json_t *
+pairs_object(json_t *pairs)
+{
+	json_t *o = json_object(), *pair, *k, *v, *was, *a;
+	size_t i;
+
+	json_array_foreach(pairs, i, pair) {
+		k = json_array_get(pair, 0);
+		v = json_array_get(pair, 1);
+		was = json_object_get(o, json_string_value(k));
+		if (was == NULL) {
+			json_object_set(o, json_string_value(k), v);
+			continue;
+		}
+		if (!json_is_array(was)) {
+			a = json_array();
+			json_array_append(a, was);
+			json_object_set_new(o, json_string_value(k), a);
+			was = a;
+		}
+		json_array_append(was, v);
+	}
+	return o;
+}
+
+/* A fixture's call, {"name", "arguments"}: its id and pairs undone. */
+static json_t *
+fixture_call(json_t *c)
+{
+	json_t *pairs = json_object_get(c, "args");
+
+	if (pairs != NULL)
+		return json_pack("{s:O, s:o}", "name", json_object_get(c,
+		    "name"), "arguments", pairs_object(pairs));
+	return json_pack("{s:O, s:O}", "name", json_object_get(c, "name"),
+	    "arguments", json_object_get(c, "arguments"));
+}
+
+/* Appends text of kind to the events, to the last one when of its kind. */
+static void
+add_text(json_t *ev, const char *kind, const char *s, size_t n)
+{
+	json_t *last = json_array_get(ev, json_array_size(ev) - 1), *prev;
+	struct buf b = BUF_INIT;
+
+	if (last != NULL && (prev = json_object_get(last, kind)) != NULL) {
+		buf_add(&b, json_string_value(prev), json_string_length(prev));
+		buf_add(&b, s, n);
+		json_object_set_new(last, kind, json_stringn(b.data, b.len));
+		buf_free(&b);
+		return;
+	}
+	json_array_append_new(ev, json_pack("{s:s%}", kind, s, n));
+}
+
+/*
+ * A run's records (events, reasoning events) and its warnings, as a
+ * fixture's .calls has them: the text and reasoning of a stretch joined,
+ * each call's name and arguments, each error's message and place, and
+ * the warnings at the end (their explanation after the markup cut).
+ */
+static json_t *
+run_events(const struct run *r)
+{
+	json_t *ev = json_array(), *j;
+	json_error_t e;
+	const char *p, *nl, *type, *w;
+	size_t len;
+
+	for (p = r->out; p < r->out + r->outlen; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(r->out + r->outlen - p));
+		j = json_loadb(p, (size_t)(nl - p), 0, &e);
+		if (j == NULL && json_error_code(&e) ==
+		    json_error_numeric_overflow)
+			j = json_loadb(p, (size_t)(nl - p),
+			    JSON_DECODE_INT_AS_REAL, &e);
+		if (j == NULL)
+			unit_bail("a record that is not JSON");
+		type = json_string_value(json_object_get(j, "type"));
+		if (strcmp(type, "text") == 0 || strcmp(type, "reasoning") == 0)
+			add_text(ev, type, json_string_value(json_object_get(j,
+			    "text")), json_string_length(json_object_get(j,
+			    "text")));
+		else if (strcmp(type, "tool_call") == 0)
+			json_array_append_new(ev, json_pack("{s:{s:O, s:O}}",
+			    "call", "name", json_object_get(j, "tool_name"),
+			    "arguments", json_object_get(j, "arguments")));
+		else
+			json_array_append_new(ev, json_pack("{s:O, s:O, s:O}",
+			    "error", json_object_get(j, "message"), "line",
+			    json_object_get(j, "line"), "column",
+			    json_object_get(j, "column")));
+		json_decref(j);
+	}
+	for (p = r->err; (w = strstr(p, ": warning: ")) != NULL; p = nl + 1) {
+		w += 11;
+		nl = strchr(w, '\n');
+		len = (size_t)(nl - w);
+		if (strstr(w, ": the call") != NULL &&
+		    strstr(w, ": the call") < nl)
+			len = (size_t)(strstr(w, ": the call") - w);
+		json_array_append_new(ev, json_pack("{s:s%}", "warning", w,
+		    len));
+	}
+	return ev;
+}
+
+/*
+ * The messages of the reference reader's own errors, and the beginning
+ * of this reader's for them (the parsers' messages are the same).
+ */
+static const char *const reference_errors[][2] = {
+	{ "truncated: input ended in the call",
+	    "truncated tool call: input ended before " },
+	{ "truncated: input ended before <|message|>",
+	    "truncated harmony message: input ended before <|message|>" },
+	{ "text in a section of calls", "malformed " },
+	{ "two calls without their separator",
+	    "malformed mistral call: two calls with no \",\"" },
+};
+
+/*
+ * A fixture's .calls as this reader says it: calls without their ids,
+ * errors at their line and column, the reference reader's own messages
+ * taken as this reader's where these begin as they should.
+ */
+static json_t *
+fixture_events(json_t *want, json_t *got, const char *in)
+{
+	json_t *ev = json_array(), *x, *g, *c;
+	const char *msg, *have;
+	unsigned long line, col;
+	size_t i, k;
+
+	json_array_foreach(want, i, x) {
+		if ((c = json_object_get(x, "call")) != NULL) {
+			json_array_append_new(ev, json_pack("{s:o}", "call",
+			    fixture_call(c)));
+			continue;
+		}
+		if ((msg = json_string_value(json_object_get(x, "error"))) ==
+		    NULL) {
+			json_array_append(ev, x);
+			continue;
+		}
+		utf8_position(in, (size_t)json_integer_value(json_object_get(x,
+		    "offset")), &line, &col);
+		g = json_array_get(got, i);
+		have = g != NULL ? json_string_value(json_object_get(g,
+		    "error")) : NULL;
+		for (k = 0; have != NULL && k < sizeof(reference_errors) /
+		    sizeof(reference_errors[0]); k++)
+			if (strcmp(msg, reference_errors[k][0]) == 0 &&
+			    strncmp(have, reference_errors[k][1],
+			    strlen(reference_errors[k][1])) == 0)
+				msg = have;
+		json_array_append_new(ev, json_pack("{s:s, s:I, s:I}", "error",
+		    msg, "line", (json_int_t)line, "column", (json_int_t)col));
+	}
+	return ev;
+}
+
+/* The run fed whole, and the same in pieces of every size and cut anywhere. */
+static void
+every_piece(const struct toolcall_opts *o, const char *in, size_t n,
+    const struct run *whole, const char *what)
+{
+	struct run r;
+	size_t k;
+	int how, ok = 1;
+
+	for (k = 0; ok && k <= 2 * n; k++) {
+		how = k < n ? FEED_SIZE + (int)k + 1 : FEED_CUT + (int)(k - n);
+		run(o, in, n, how, &r);
+		if (!alike(whole, &r)) {
+			same(whole, &r, unit_fmt("%s: whole = %s", what,
+			    how_name(how)));
+			ok = 0;
+		}
+		run_free(&r);
+	}
+	if (ok)
+		unit_ok(1, unit_fmt("%s: the same in pieces of every size and "
+		    "cut at every byte", what));
+}
+
+static void
+test_dialect_outputs(void)
+{
+	struct toolcall_opts o = ropts(1, RE, BN, 0);
+	struct run whole, held;
+	json_error_t e;
+	json_t *want, *got, *exp;
+	glob_t g;
+	char *in, *a, *b, path[4096];
+	size_t i, n, len;
+
+	if (glob(DDIR "/*.out", 0, NULL, &g) != 0)
+		unit_bail("glob " DDIR "/*.out");
+	for (i = 0; i < g.gl_pathc; i++) {
+		in = slurp(g.gl_pathv[i], &n);
+		len = strlen(g.gl_pathv[i]);
+		snprintf(path, sizeof(path), "%.*s.calls", (int)(len - 4),
+		    g.gl_pathv[i]);
+		if ((want = json_load_file(path, 0, &e)) == NULL)
+			unit_bail(path);
+		o.format = fixture_format(g.gl_pathv[i]);
+		o.begins = BN;
+		run(&o, in, n, FEED_WHOLE, &whole);
+		got = run_events(&whole);
+		exp = fixture_events(want, got, in);
+		a = json_dumps(got, JSON_COMPACT | JSON_ENSURE_ASCII);
+		b = json_dumps(exp, JSON_COMPACT | JSON_ENSURE_ASCII);
+		unit_str(a, b, unit_fmt("%s: the events of its .calls",
+		    g.gl_pathv[i]));
+		every_piece(&o, in, n, &whole, g.gl_pathv[i]);
+		/* held to the end, or to harmony's reasoning: the same */
+		o.begins = BA;
+		run(&o, in, n, FEED_WHOLE, &held);
+		same(&whole, &held, unit_fmt("%s: under --begins-in-reasoning "
+		    "auto, the same", g.gl_pathv[i]));
+		run_free(&held);
+		run_free(&whole);
+		free(a);
+		free(b);
+		json_decref(want);
+		json_decref(got);
+		json_decref(exp);
+		free(in);
+	}
+	unit_ok(g.gl_pathc >= 50, unit_fmt("%zu outputs in " DDIR,
+	    g.gl_pathc));
+	globfree(&g);
+}
+
+/*
+ * Under auto, one output that writes the calls of every dialect, each
+ * after another's, and harmony's channels: reasoning, a call holding its
+ * own closing markup in a string, and the final answer as prose.
+ */
+static const char mixed_in[] =
+	"[first(n=1)]\n"
+	"Prose, then <tool_call>{\"name\": \"hermes\", \"arguments"
+	"\": {\"q\": \"</tool_call>\"}}</tool_call>\n"
+	"<|channel|>analysis<|message|>Maybe <tool_call>{\"name\": "
+	"\"bad\", \"arguments\": {}}</tool_call>.<|end|><|start|>as"
+	"sistant<|channel|>commentary to=functions.harmony <|constr"
+	"ain|>json<|message|>{\"m\": \"<|call|>\"}<|call|>\n"
+	"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>deepseek<｜tool▁sep｜"
+	">{\"d\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n"
+	"[TOOL_CALLS]mistral[ARGS]{\"x\": []} and [TOOL_CALLS][{\"n"
+	"ame\": \"mistral2\", \"arguments\": {}}]\n"
+	"<|python_tag|>{\"name\": \"llama3\", \"parameters\": {\"u"
+	"\": \"é\"}}; {\"name\": \"llama3b\", \"parameters\": {}}<|"
+	"eom_id|>\n"
+	"<|tool_calls_section_begin|><|tool_call_begin|>functions.k"
+	"imi:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool"
+	"_calls_section_end|>\n"
+	"<|python_start|>[py(s='[x]'), py2()]<|python_end|>\n"
+	"<invoke name=\"inv\"><parameter name=\"p\">1</parameter></"
+	"invoke> <function=qw></function> <tool_call>glm<arg_key>k<"
+	"/arg_key><arg_value>v</arg_value></tool_call>\n"
+	"<|channel|>final<|message|>Done.<|return|>\n";
+static const char mixed_out[] =
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"first\",\"arguments\":{\"n\":1}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"text\",\"text\":\"Prose, then \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"hermes\",\"arguments\":{\"q\":\"</tool_call>\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"reasoning\",\"text\":\"Maybe <tool_call>{\\\"n"
+	"ame\\\": \\\"bad\\\", \\\"arguments\\\": {}}</tool_call>."
+	"\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"harmony\",\"arguments\":{\"m\":\"<|call|>\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"deepseek\",\"arguments\":{\"d\":1}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"mistral\",\"arguments\":{\"x\":[]}}\n"
+	"{\"type\":\"text\",\"text\":\" and \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"mistral2\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"llama3\",\"arguments\":{\"u\":\"é\"}}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"llama3b\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"kimi\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"py\",\"arguments\":{\"s\":\"[x]\"}}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"py2\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"inv\",\"arguments\":{\"p\":\"1\"}}\n"
+	"{\"type\":\"text\",\"text\":\" \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"qw\",\"arguments\":{}}\n"
+	"{\"type\":\"text\",\"text\":\" \"}\n"
+	"{\"type\":\"tool_call\",\"server_name\":\"local\",\"tool_n"
+	"ame\":\"glm\",\"arguments\":{\"k\":\"v\"}}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n"
+	"{\"type\":\"text\",\"text\":\"Done.\"}\n"
+	"{\"type\":\"text\",\"text\":\"\\n\"}\n";
+
+static void
+test_dialect_mixed(void)
+{
+	struct toolcall_opts o = ropts(1, RE, BN, TOOLCALL_FMT_AUTO);
+
+	want_all(&o, mixed_in, mixed_out, "", DIAG_OK, "every dialect in "
+	    "one output, under auto");
+}
+
+/* Every DIALECT-CASE.txt: the call its .json says, however it is fed. */
+static void
+test_dialect_calls(void)
+{
+	struct toolcall_opts o = opts(1, 0, 0);
+	struct run whole;
+	json_error_t e;
+	json_t *want, *got, *exp;
+	glob_t g;
+	char *in, *a, *b, path[4096];
+	size_t i, n, len, ncalls = 0;
+
+	if (glob(DDIR "/*.txt", 0, NULL, &g) != 0)
+		unit_bail("glob " DDIR "/*.txt");
+	for (i = 0; i < g.gl_pathc; i++) {
+		in = slurp(g.gl_pathv[i], &n);
+		len = strlen(g.gl_pathv[i]);
+		snprintf(path, sizeof(path), "%.*s.json", (int)(len - 4),
+		    g.gl_pathv[i]);
+		/* as the call's JSON is read: integers past int64 as reals */
+		want = json_load_file(path, 0, &e);
+		if (want == NULL && json_error_code(&e) ==
+		    json_error_numeric_overflow)
+			want = json_load_file(path, JSON_DECODE_INT_AS_REAL,
+			    &e);
+		if (want == NULL)
+			unit_bail(path);
+		o.format = fixture_format(g.gl_pathv[i]);
+		if (o.format == TOOLCALL_FMT_MISTRAL &&
+		    in[strspn(in, " \t\r\n")] == '{') {
+			/* one object of a list: the list in its markup */
+			a = xmalloc(n + sizeof("[TOOL_CALLS][]"));
+			n = (size_t)sprintf(a, "[TOOL_CALLS][%s]", in);
+			free(in);
+			in = a;
+		}
+		run(&o, in, n, FEED_WHOLE, &whole);
+		got = run_events(&whole);
+		exp = json_pack("[{s:o}]", "call", fixture_call(want));
+		a = json_dumps(got, JSON_COMPACT | JSON_ENSURE_ASCII);
+		b = json_dumps(exp, JSON_COMPACT | JSON_ENSURE_ASCII);
+		unit_str(a, b, unit_fmt("%s: the call of its .json",
+		    g.gl_pathv[i]));
+		unit_str(whole.err, "", unit_fmt("%s: nothing said",
+		    g.gl_pathv[i]));
+		every_piece(&o, in, n, &whole, g.gl_pathv[i]);
+		ncalls++;
+		run_free(&whole);
+		free(a);
+		free(b);
+		json_decref(want);
+		json_decref(got);
+		json_decref(exp);
+		free(in);
+	}
+	unit_ok(ncalls >= 70, unit_fmt("%zu calls in " DDIR, ncalls));
+	globfree(&g);
+}
+
 int
 main(void)
 {
@@ -2686,5 +3177,8 @@ main(void)
 	test_thread_messages();
 	test_literals();
 	test_openai();
+	test_dialect_outputs();
+	test_dialect_calls();
+	test_dialect_mixed();
 	return unit_done();
 }

@@ -824,9 +824,9 @@ test_markup_names(void)
 	unit_long(tooldefs_prompt(&defs, -1, &b), -1,
 	    "a negative markup: -1");
 	unit_long((long)b.len, 0, "and nothing written");
-	unit_ok(TOOLDEFS_PYTHONIC == TCD_NDIALECTS + 1 &&
+	unit_ok(TOOLDEFS_PYTHONIC == TCD_PYTHONIC &&
 	    TCD_QWEN3 == 1 && TCD_KIMI == 9, "the numbers of toolcall-parse's "
-	    "--format: tool 0, the dialects', then pythonic");
+	    "--format: tool 0, then the dialects, pythonic last");
 }
 
 /*
