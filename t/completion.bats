@@ -207,10 +207,10 @@ same_options() {
 
 @test "bash: the fixed values of an option, as its own word, after = or attached" {
 	run bash_complete "toolcall-parse --format "
-	assert_output $'tool\nqwen3\ninvoke\nglm\nhermes\nauto\nopenai'
+	assert_output $'tool\nqwen3\ninvoke\nglm\nhermes\nharmony\ndeepseek\nmistral\nllama3\nkimi\npythonic\nauto\nopenai'
 	run bash_complete "toolcall-parse --format=q"
 	assert_output "qwen3"
-	run bash_complete "toolcall-parse --events --format h"
+	run bash_complete "toolcall-parse --events --format he"
 	assert_output "hermes"
 	for t in jsonresp-check llmq-encode llmr-validate mcp-run \
 	    thread-serialize toolcall-parse; do
@@ -250,7 +250,7 @@ same_options() {
 	COMP_WORDS=(toolcall-parse --format = '') COMP_CWORD=2
 	COMP_LINE='toolcall-parse --format=' COMP_POINT=24
 	_llmkit toolcall-parse = --format
-	[ "${COMPREPLY[*]}" = "tool qwen3 invoke glm hermes auto openai" ]
+	[ "${COMPREPLY[*]}" = "tool qwen3 invoke glm hermes harmony deepseek mistral llama3 kimi pythonic auto openai" ]
 	# The cursor after "--err" of "--errors x.txt": options, not values.
 	COMP_WORDS=(toolcall-parse --errors x.txt) COMP_CWORD=1
 	COMP_LINE='toolcall-parse --errors x.txt' COMP_POINT=20
@@ -425,7 +425,7 @@ same_options() {
 @test "fish: options' values, files and llmstore's commands" {
 	: >a.json
 	run fish_complete "toolcall-parse --format "
-	assert_output $'auto\nglm\nhermes\ninvoke\nopenai\nqwen3\ntool'
+	assert_output $'auto\ndeepseek\nglm\nharmony\nhermes\ninvoke\nkimi\nllama3\nmistral\nopenai\npythonic\nqwen3\ntool'
 	run fish_complete "jsonresp-check --draft "
 	assert_output $'4\n6\n7\n2019-09\n2020-12'
 	run fish_complete "jsonresp-check --schema a"
@@ -494,7 +494,7 @@ same_options() {
 	: >a.json
 	on_path llmkit-fake-model
 	run zsh_complete "toolcall-parse --format "
-	assert_output $'auto\nglm\nhermes\ninvoke\nopenai\nqwen3\ntool'
+	assert_output $'auto\ndeepseek\nglm\nharmony\nhermes\ninvoke\nkimi\nllama3\nmistral\nopenai\npythonic\nqwen3\ntool'
 	run zsh_complete "jsonresp-check --draft="
 	assert_output $'2019-09\n2020-12\n4\n6\n7'
 	run zsh_complete "llmr-validate -t "
