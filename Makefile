@@ -69,7 +69,7 @@ BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
 BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
 
-.PHONY: all check completions demo bench fuzz install uninstall clean distclean deps lint deb
+.PHONY: all tests check completions demo bench fuzz install uninstall clean distclean deps lint deb
 .SUFFIXES:
 
 all: $(BINS)
@@ -109,6 +109,9 @@ $(OUT)/unit/%: t/unit/%.c t/unit/unit.h $(LIBLLMKIT) $(LIB_HDR) config.h
 $(OUT)/bench/%: t/bench/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+# What check runs, built: the tools and the C unit tests.
+tests: $(BINS) $(UNITS)
 
 # The whole suite: C unit tests, then every t/*.bats, then (without
 # sanitizers, which valgrind cannot run beside) the valgrind checks.
