@@ -27,6 +27,17 @@
  *   white space may come between <function=NAME> and the first
  *   parameter. One function per call: a second <function= after
  *   </function> is an error (one inside a value is raw text).
+ *   Parameter boundaries: with the tool's parameters known
+ *   (tcd_parse_params, from its schema's "properties"), a VALUE ends
+ *   instead at the first "</parameter>" followed, past white space, by
+ *   "</function>" or by "<parameter=Y>" with Y one of them, written
+ *   exactly, or right before such a "<parameter=Y>"; "<function=NAME>"
+ *   inside a value, NAME made of a tool name's bytes, opens a call
+ *   written in it, whose "</function>" is its own and inside which no
+ *   value ends. The first parameter's tag, and the errors, are the rule
+ *   above's; a call whose first non-white byte after <function=NAME> is
+ *   not a tag is read by the rule above. tcd_qscan finds the ends as the
+ *   bytes come, so that the streaming reader and this parser agree.
  *
  * invoke (MiniMax-M2, the <function_calls> form; the wrappers
  * <minimax:tool_call> and <function_calls> are the reader's):
