@@ -27,6 +27,17 @@
  *   white space may come between <function=NAME> and the first
  *   parameter. One function per call: a second <function= after
  *   </function> is an error (one inside a value is raw text).
+ *   Parameter boundaries: with the tool's parameters known
+ *   (tcd_parse_params, from its schema's "properties"), a VALUE ends
+ *   instead at the first "</parameter>" followed, past white space, by
+ *   "</function>" or by "<parameter=Y>" with Y one of them, written
+ *   exactly, or right before such a "<parameter=Y>"; "<function=NAME>"
+ *   inside a value, NAME made of a tool name's bytes, opens a call
+ *   written in it, whose "</function>" is its own and inside which no
+ *   value ends. The first parameter's tag, and the errors, are the rule
+ *   above's; a call whose first non-white byte after <function=NAME> is
+ *   not a tag is read by the rule above. tcd_qscan finds the ends as the
+ *   bytes come, so that the streaming reader and this parser agree.
  *
  * invoke (MiniMax-M2, the <function_calls> form; the wrappers
  * <minimax:tool_call> and <function_calls> are the reader's):
@@ -311,12 +322,259 @@ qwen3_next(const char *s, size_t n, size_t p)
 	return NONE;
 }
 
+/*
+ * Whether the len bytes of lit are at p in s (n bytes): 2 if so, 1 when
+ * the bytes end in a part of them (more may say), else 0.
+ */
 static int
-parse_qwen3(const char *s, size_t n, struct tcd_call *c)
+pre(const char *s, size_t n, size_t p, const char *lit, size_t len)
+{
+	if (n - p >= len)
+		return memcmp(s + p, lit, len) == 0 ? 2 : 0;
+	return memcmp(s + p, lit, n - p) == 0;
+}
+
+/*
+ * qwen3, the tool's parameters known: whether the name of one and ">"
+ * follow p (as pre says), its length in *len.
+ */
+static int
+known_key(const struct tcd_params *pp, const char *s, size_t n, size_t p,
+    size_t *len)
+{
+	const char *g;
+	size_t m, i;
+
+	m = n - p < pp->maxlen + 1 ? n - p : pp->maxlen + 1;
+	if ((g = memchr(s + p, '>', m)) == NULL)
+		return m < pp->maxlen + 1;
+	m = (size_t)(g - (s + p));
+	for (i = 0; i < pp->n; i++)
+		if (m > 0 && pp->len[i] == m &&
+		    memcmp(pp->name[i], s + p, m) == 0) {
+			*len = m;
+			return 2;
+		}
+	return 0;
+}
+
+#define QNAME_MAX	128	/* of a call's name written in a value */
+
+/*
+ * qwen3: whether a tool's name and ">" follow "<function=" at p (as pre
+ * says): a call written inside a value, whose </function> is its own.
+ * The name is what tools are named by: letters, digits, "_-.:/", and
+ * any byte of a character past ASCII; so that "<function=" in code (a
+ * string, a format) opens nothing.
+ */
+static int
+fname_at(const char *s, size_t n, size_t p, size_t *end)
+{
+	unsigned char ch;
+	size_t i;
+
+	for (i = p; i < n && i - p <= QNAME_MAX; i++) {
+		ch = (unsigned char)s[i];
+		if (ch == '>') {
+			*end = i + 1;
+			return i > p ? 2 : 0;
+		}
+		if (!(ch >= 0x80 || (ch >= 'a' && ch <= 'z') ||
+		    (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		    strchr("_-.:/", ch) != NULL))
+			return 0;
+	}
+	return i == n;
+}
+
+enum { Q_START, Q_KEY, Q_VAL, Q_CLOSED, Q_NEXT, Q_FEND, Q_DONE };
+
+int
+tcd_qscan(struct tcd_qscan *q, const char *s, size_t n, int eof)
+{
+	const char *r;
+	size_t p = q->p, t, len = 0;
+	int a, b, c, d, k;
+
+	for (;;) {
+		switch (q->st) {
+		case Q_START:
+			/* white space, then a parameter or </function> */
+			if ((p = skip_ws(s, n, p)) == n)
+				goto more;
+			a = pre(s, n, p, LIT("</function>"));
+			b = pre(s, n, p, LIT("<parameter="));
+			if (a == 2) {
+				q->fend = p;
+				q->p = p + 11;
+				q->st = Q_DONE;
+				return TCDQ_END;
+			}
+			if (b == 2) {
+				q->key = p += 11;
+				q->st = Q_KEY;
+				continue;
+			}
+			if ((a | b) != 0 && !eof)
+				goto more;
+			return TCDQ_OTHER;
+		case Q_KEY:
+			/* the first parameter's: any name, as ever */
+			if (p >= n || (r = memchr(s + p, '>', n - p)) == NULL) {
+				p = n;
+				if (eof)
+					return TCDQ_OTHER;
+				goto more;
+			}
+			t = (size_t)(r - s);
+			if (!span(s, q->key, t, &q->key, &q->keylen) ||
+			    memchr(s + q->key, '<', q->keylen) != NULL)
+				return TCDQ_OTHER;
+			p = q->val = t + 1;
+			q->st = Q_VAL;
+			continue;
+		case Q_NEXT:
+			q->key = q->nkey;
+			q->keylen = q->nkeylen;
+			q->val = p;
+			q->depth = 0;
+			q->st = Q_VAL;
+			continue;
+		case Q_VAL:
+			if (p >= n || (r = memchr(s + p, '<', n - p)) == NULL) {
+				p = n;
+				goto more;
+			}
+			t = (size_t)(r - s);
+			a = pre(s, n, t, LIT("</parameter>"));
+			b = pre(s, n, t, LIT("</function>"));
+			c = pre(s, n, t, LIT("<function="));
+			d = pre(s, n, t, LIT("<parameter="));
+			p = t + 1;
+			if (a == 2 && q->depth == 0) {
+				q->vend = t + 12;
+				p = t + 12;
+				q->st = Q_CLOSED;
+			} else if (b == 2) {
+				/* a call's inside the value; else text */
+				if (q->depth > 0)
+					q->depth--;
+			} else if (c == 2) {
+				k = fname_at(s, n, t + 10, &p);
+				if (k == 2)
+					q->depth++;
+				else if (k == 1 && !eof) {
+					p = t;
+					goto more;
+				} else
+					p = t + 1;
+			} else if (d == 2 && q->depth == 0) {
+				/* a </parameter> left out */
+				k = known_key(q->pp, s, n, t + 11, &len);
+				if (k == 2) {
+					q->vend = t;
+					goto next;
+				}
+				if (k == 1 && !eof) {
+					p = t;
+					goto more;
+				}
+			} else if ((a | b | c | d) == 1 && !eof) {
+				p = t;
+				goto more;
+			}
+			continue;
+		case Q_CLOSED:
+			/* after </parameter>: does the next tag end the value? */
+			if ((p = skip_ws(s, n, p)) == n)
+				goto more;
+			a = pre(s, n, p, LIT("</function>"));
+			b = pre(s, n, p, LIT("<parameter="));
+			if (a == 2) {
+				q->fend = p;
+				q->p = p + 11;
+				q->st = Q_FEND;
+				return TCDQ_ARG;
+			}
+			if (b == 2) {
+				t = p;
+				k = known_key(q->pp, s, n, t + 11, &len);
+				if (k == 2)
+					goto next;
+				if (k == 1 && !eof)
+					goto more;
+			} else if ((a | b) == 1 && !eof)
+				goto more;
+			q->st = Q_VAL;
+			continue;
+		case Q_FEND:
+			q->st = Q_DONE;
+			/* FALLTHROUGH */
+		default:
+			return TCDQ_END;
+		}
+	}
+next:
+	q->nkey = t + 11;
+	q->nkeylen = len;
+	q->p = t + 12 + len;
+	q->st = Q_NEXT;
+	return TCDQ_ARG;
+more:
+	q->p = p;
+	return TCDQ_MORE;
+}
+
+/*
+ * The values of a call whose tool's parameters are known: 0 with *e at
+ * </function>, 1 when what follows the function's tag is read by
+ * today's rule, -1 on an error.
+ */
+static int
+qwen3_known(const char *s, size_t n, size_t p, size_t f,
+    const struct tcd_params *pp, struct tcd_call *c, size_t *e)
+{
+	struct tcd_qscan q;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.pp = pp;
+	q.p = p;
+	while ((r = tcd_qscan(&q, s, n, 1)) == TCDQ_ARG)
+		add_value(c, s, q.key, q.keylen, q.val, q.vend);
+	if (r == TCDQ_OTHER)
+		return 1;
+	if (r == TCDQ_MORE)
+		return fail(c, TCD_QWEN3, f,
+		    "<function=NAME> has no </function>");
+	*e = q.fend;
+	return 0;
+}
+
+int
+tcd_qwen3_head(const char *s, size_t n, size_t *name, size_t *namelen)
+{
+	size_t p, e;
+
+	p = skip_ws(s, n, 0);
+	if (at(s, n, p, LIT("<tool_call>")))
+		p = skip_ws(s, n, p + 11);
+	else if (at(s, n, p, LIT("<seed:tool_call>")))
+		p = skip_ws(s, n, p + 16);
+	if (!at(s, n, p, LIT("<function=")) ||
+	    (e = find(s, n, p + 10, LIT(">"))) != n - 1 ||
+	    !span(s, p + 10, e, name, namelen))
+		return 0;
+	return memchr(s + *name, '<', *namelen) == NULL;
+}
+
+static int
+parse_qwen3(const char *s, size_t n, const struct tcd_params *pp,
+    struct tcd_call *c)
 {
 	const char *wrap = NULL, *wrap_close = NULL;
 	size_t p, w = 0, f, e, a, key = 0, keylen = 0;
-	int first = 1;
+	int first = 1, r;
 
 	p = skip_ws(s, n, 0);
 	if (at(s, n, p, LIT("<tool_call>"))) {
@@ -337,6 +595,12 @@ parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 		return fail(c, TCD_QWEN3, f, "<function= is not closed by >");
 	if (!span(s, f + 10, e, &c->name, &c->namelen))
 		return fail(c, TCD_QWEN3, f, "<function=> has no name");
+	if (pp != NULL &&
+	    (r = qwen3_known(s, n, e + 1, f, pp, c, &e)) != 1) {
+		if (r != 0)
+			return -1;
+		goto closed;
+	}
 	for (p = e + 1;; first = 0) {
 		if ((e = qwen3_next(s, n, p)) == NONE)
 			return fail(c, TCD_QWEN3, f,
@@ -355,6 +619,7 @@ parse_qwen3(const char *s, size_t n, struct tcd_call *c)
 			return fail(c, TCD_QWEN3, e,
 			    "<parameter=> has no name");
 	}
+closed:
 	p = skip_ws(s, n, e + 11);
 	if (wrap != NULL && at(s, n, p, wrap_close, strlen(wrap_close))) {
 		if ((p = skip_ws(s, n, p + strlen(wrap_close))) < n)
@@ -814,10 +1079,17 @@ int
 tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n, int flags,
     struct tcd_call *c)
 {
+	return tcd_parse_params(d, s, n, flags, NULL, c);
+}
+
+int
+tcd_parse_params(enum tcd_dialect d, const char *s, size_t n, int flags,
+    const struct tcd_params *pp, struct tcd_call *c)
+{
 	memset(c, 0, sizeof(*c));
 	switch (d) {
 	case TCD_QWEN3:
-		return parse_qwen3(s, n, c);
+		return parse_qwen3(s, n, pp, c);
 	case TCD_INVOKE:
 		return parse_invoke(s, n, c);
 	case TCD_GLM:

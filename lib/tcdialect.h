@@ -122,6 +122,67 @@ int		 tcd_parse_flags(enum tcd_dialect d, const char *s, size_t n,
 void		 tcd_call_free(struct tcd_call *c);
 
 /*
+ * The parameters of the tool a qwen3 call names, as its schema's
+ * "properties" list them: where a value ends is then said by them
+ * (lib/tcdialect.c, "Parameter boundaries"). name[i] is len[i] bytes;
+ * maxlen the longest.
+ */
+struct tcd_params {
+	const char	**name;
+	size_t		*len;
+	size_t		 n, maxlen;
+};
+
+/*
+ * tcd_parse_flags, the call's tool having the parameters pp (NULL: not
+ * known, the same as tcd_parse_flags). Only qwen3 reads them.
+ */
+int		 tcd_parse_params(enum tcd_dialect d, const char *s, size_t n,
+		    int flags, const struct tcd_params *pp, struct tcd_call *c);
+
+/*
+ * The head of a qwen3 call: whether s (n bytes) is, white space aside,
+ * an optional wrapper (<tool_call> or <seed:tool_call>) and
+ * "<function=NAME>" whose ">" is the last byte of s and the first after
+ * "<function=", NAME trimmed, non-empty and holding no "<": its range
+ * in *name and *namelen. 1 if so, else 0.
+ */
+int		 tcd_qwen3_head(const char *s, size_t n, size_t *name,
+		    size_t *namelen);
+
+/*
+ * The values of a qwen3 call whose tool's parameters are known, found
+ * as the call's bytes come: zero the struct, set pp and p (the offset
+ * just past <function=NAME>), and call tcd_qscan with the bytes so far
+ * (s, n: the call's text from its first byte; eof when no more come).
+ * Each byte is looked at once, but for markup begun at the end of the
+ * bytes, which is looked at again with the next ones.
+ *   TCDQ_MORE   more bytes are needed (at eof: the call has no end)
+ *   TCDQ_ARG    a value ended: key, keylen, and the value's bytes
+ *               [val, vend), its </parameter> (if written) and layout
+ *               newlines not yet removed
+ *   TCDQ_END    </function> ends the function at fend
+ *   TCDQ_OTHER  what follows <function=NAME> is not a parameter's
+ *               tag or </function>: the call is read by today's rule
+ */
+struct tcd_qscan {
+	const struct tcd_params *pp;
+	size_t		 p;		/* the next byte to look at */
+	int		 st;
+	size_t		 depth;		/* calls written inside the value */
+	size_t		 key, keylen;	/* the value's parameter */
+	size_t		 val, vend;	/* its bytes */
+	size_t		 nkey, nkeylen;	/* the next one's */
+	size_t		 fend;		/* </function> */
+};
+#define TCDQ_MORE	0
+#define TCDQ_ARG	1
+#define TCDQ_END	2
+#define TCDQ_OTHER	3
+int		 tcd_qscan(struct tcd_qscan *q, const char *s, size_t n,
+		    int eof);
+
+/*
  * Whether s (n bytes), a whole JSON value where a form of d with
  * TCD_F_START reads a call at the start of an output, is an answer in
  * JSON instead: a value that JSON reads but no call could be (llama3: an

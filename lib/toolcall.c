@@ -108,9 +108,15 @@ struct opener {
 /*
  * Where a dialect's call is: its opening's form not yet told, in a
  * harmony message's head, before qwen3's </function> (the form's after),
- * before its closing markup, before its JSON or in it, in a list.
+ * before its closing markup, before its JSON or in it, in a list; with
+ * --tools, a qwen3 call before the ">" of its <function=NAME> (P_QNAME),
+ * and, its tool's parameters known, in its values (P_QVAL), whose ends
+ * tcd_qscan finds.
  */
-enum phase { P_PEEK, P_HEAD, P_AFTER, P_CLOSE, P_VALUE, P_JSON, P_LIST };
+enum phase {
+	P_PEEK, P_HEAD, P_AFTER, P_CLOSE, P_VALUE, P_JSON, P_LIST, P_QNAME,
+	P_QVAL
+};
 
 /* What markup a phase looks for does when found. */
 enum { MK_CLOSE, MK_AFTER, MK_MESSAGE, MK_CHAN, MK_VALUE, MK_RESTART, MK_END };
@@ -212,6 +218,11 @@ struct toolcall {
 	char			 lead[2];	/* the bytes that begin them */
 	int			 mstr;		/* outside JSON strings only */
 	int			 hchan;		/* a harmony head's channel came */
+	size_t			 qfrom;		/* P_QNAME: where the look began */
+	int			 qknown;	/* P_QVAL: its tool's parameters */
+	struct tcd_qscan	 qs;		/* are qp, its values found by qs */
+	struct tcd_params	 qp;
+	size_t			 qcap;
 	char			 carry[HOLD_MAX + 4];	/* M_RSKIP: a marker's start; */
 	size_t			 ncarry;	/* P_LIST: a quote's */
 	json_t			*hargs;		/* JSON dialects: the arguments, */
@@ -3347,6 +3358,9 @@ want_mark(const struct toolcall *tc)
 		return HMESSAGE;
 	case P_AFTER:
 		return f->after;
+	case P_QNAME:
+	case P_QVAL:
+		return f->after != NULL ? f->after : f->close[0];
 	case P_VALUE:
 	case P_JSON:
 		return "the end of its JSON";
@@ -3756,7 +3770,8 @@ raw_done(struct toolcall *tc, size_t end, int cut)
 	/* a tree of the arguments only for a schema to type them by */
 	if (tc->opt.tools == NULL)
 		flags |= TCD_TEXT;
-	r = tcd_parse_flags(tc->dial, tc->raw.data, end, flags, &c);
+	r = tcd_parse_params(tc->dial, tc->raw.data, end, flags,
+	    tc->qknown ? &tc->qp : NULL, &c);
 	if (r != 0) {
 		if (cut)
 			call_error(tc, tc->cpos, "truncated", "truncated tool "
@@ -4169,6 +4184,7 @@ raw_open(struct toolcall *tc, const char *tag, size_t len,
 	tc->tent = 0;
 	tc->scan = len;
 	tc->jstr = tc->jesc = 0;
+	tc->qknown = 0;
 	tc->answered = 1;
 	advance(&tc->pos, tag, len);
 	if (nforms > 1 || (f->flags & TCD_F_PEEK) ||
@@ -4232,8 +4248,114 @@ form_begin(struct toolcall *tc)
 		tc->phase = P_AFTER;
 	else
 		tc->phase = P_CLOSE;
+	if (f->dialect == TCD_QWEN3 && tc->opt.tools != NULL) {
+		/* its tool's parameters may say where its values end */
+		tc->phase = P_QNAME;
+		tc->qfrom = tc->scan;
+		return NONE;
+	}
 	marks_set(tc);
 	return NONE;
+}
+
+/*
+ * A qwen3 call's head, "<function=NAME>", ends at raw's last byte: its
+ * tool's parameters, from its schema's "properties", in tc->qp; 0 when
+ * the head is no call's or the tool or its properties are not known.
+ */
+static int
+qwen3_params(struct toolcall *tc)
+{
+	const struct tooldef *def;
+	json_t *props;
+	const char *key;
+	json_t *v;
+	size_t name, namelen, n;
+
+	if (!tcd_qwen3_head(tc->raw.data, tc->raw.len, &name, &namelen) ||
+	    (def = tooldefs_find(tc->opt.tools, tc->raw.data + name,
+	    namelen)) == NULL || def->schema == NULL ||
+	    !json_is_object(props = json_object_get(def->schema,
+	    "properties")))
+		return 0;
+	n = json_object_size(props);
+	if (n > tc->qcap) {
+		tc->qp.name = xreallocarray(tc->qp.name, n,
+		    sizeof(*tc->qp.name));
+		tc->qp.len = xreallocarray(tc->qp.len, n, sizeof(*tc->qp.len));
+		tc->qcap = n;
+	}
+	tc->qp.n = tc->qp.maxlen = 0;
+	json_object_foreach(props, key, v) {
+		tc->qp.name[tc->qp.n] = key;
+		tc->qp.len[tc->qp.n] = strlen(key);
+		if (tc->qp.len[tc->qp.n] > tc->qp.maxlen)
+			tc->qp.maxlen = tc->qp.len[tc->qp.n];
+		tc->qp.n++;
+	}
+	return 1;
+}
+
+/*
+ * P_QNAME, P_QVAL: a qwen3 call read with --tools, the bytes of s (take
+ * of them, after old) put in raw. 1 when its end is at *end (then
+ * tc->phase is what reads on: P_CLOSE for its wrapper's end, or none),
+ * 0 for more, -1 when the call is read by today's rule (phase and marks
+ * set, scan where that reading begins).
+ */
+static int
+qwen3_step(struct toolcall *tc, const char *s, size_t take, size_t old,
+    size_t *end)
+{
+	const char *g;
+	size_t from;
+	int r;
+
+	raw_upto(tc, s, old, old + take);
+	if (tc->phase == P_QNAME) {
+		from = tc->scan;
+		g = from < tc->raw.len ? memchr(tc->raw.data + from, '>',
+		    tc->raw.len - from) : NULL;
+		tc->scan = g != NULL ? (size_t)(g - tc->raw.data) + 1 :
+		    tc->raw.len;
+		tc->scanned += tc->scan - from;
+		if (g == NULL)
+			return 0;
+		tc->raw.len = tc->scan;
+		if (!qwen3_params(tc)) {
+			tc->raw.len = old > tc->scan ? old : tc->scan;
+			goto other;
+		}
+		tc->raw.len = old + take;
+		memset(&tc->qs, 0, sizeof(tc->qs));
+		tc->qs.pp = &tc->qp;
+		tc->qs.p = tc->scan;
+		tc->qknown = 1;
+		tc->phase = P_QVAL;
+	}
+	from = tc->qs.p;
+	while ((r = tcd_qscan(&tc->qs, tc->raw.data, tc->raw.len, 0)) ==
+	    TCDQ_ARG)
+		;
+	tc->scanned += tc->qs.p - from;
+	if (r == TCDQ_MORE)
+		return 0;
+	if (r == TCDQ_OTHER) {
+		tc->qknown = 0;
+		goto other;
+	}
+	*end = tc->qs.fend + 11;
+	if (tc->form->after != NULL) {
+		tc->phase = P_CLOSE;
+		tc->scan = *end;
+		marks_set(tc);
+	}
+	return 1;
+other:
+	tc->phase = tc->form->after != NULL ? P_AFTER : P_CLOSE;
+	tc->scan = tc->qfrom;
+	marks_set(tc);
+	return -1;
 }
 
 /*
@@ -4394,7 +4516,8 @@ raw_over(struct toolcall *tc)
 		tc->phase = tc->form->close[0] == NULL ? P_VALUE : P_CLOSE;
 	}
 	/* skipped to the wrapper's end, or the message's */
-	if (tc->phase == P_AFTER || tc->phase == P_HEAD)
+	if (tc->phase == P_AFTER || tc->phase == P_HEAD ||
+	    tc->phase == P_QNAME || tc->phase == P_QVAL)
 		tc->phase = P_CLOSE;
 	if (tc->phase == P_CLOSE) {
 		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
@@ -4448,6 +4571,19 @@ raw_chunk(struct toolcall *tc, const char *s, size_t n)
 			}
 			raw_upto(tc, s, old, e);
 			list_done(tc, e);
+			return raw_after(tc, e, old);
+		case P_QNAME:
+		case P_QVAL:
+			if ((r = qwen3_step(tc, s, take, old, &e)) == 0)
+				goto more;
+			if (r < 0 || tc->phase == P_CLOSE) {
+				/* today's rule, or the wrapper's end */
+				if (tc->raw.len > old)
+					tc->raw.len = old;
+				continue;
+			}
+			raw_upto(tc, s, old, e);
+			raw_done(tc, e, 0);
 			return raw_after(tc, e, old);
 		default:
 			break;
@@ -5552,6 +5688,8 @@ toolcall_free(struct toolcall *tc)
 		return;
 	XML_ParserFree(tc->xp);
 	tcopenai_free(tc->oa);
+	free(tc->qp.name);
+	free(tc->qp.len);
 	buf_free(&tc->text);
 	buf_free(&tc->tmp);
 	buf_free(&tc->rec);

@@ -3479,3 +3479,88 @@ $USAGE"
 {"server_name":"local","tool_name":"d","arguments":{}}
 {"server_name":"local","tool_name":"e","arguments":{}}'
 }
+
+# qwen3 parameter boundaries: with --tools, the tool's parameters say
+# where a value ends (t/data/toolcall-parse/dialects/bound).
+
+BD="$DATA/toolcall-parse/dialects/bound"
+
+@test "qwen3 with --tools: a value holding </parameter>, <parameter=x>, </function> or a whole call is read whole, under qwen3 and auto" {
+	for c in close-parameter unknown-parameter whole-call function-close two-parameters; do
+		for f in qwen3 auto; do
+			run -0 --separate-stderr toolcall-parse --format "$f" --tools "$BD/tools.json" "$BD/$c.txt"
+			assert_output "$(cat "$BD/$c.with")"
+			assert_equal "$stderr" ""
+		done
+	done
+	run -0 --separate-stderr toolcall-parse --format qwen3 --tools "$BD/tools.json" "$BD/whole-call.txt"
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"path":"t/call.txt","content":"<tool_call>\n<function=get_weather>\n<parameter=city>\nDallas\n</parameter>\n</function>\n</tool_call>"}}
+{"server_name":"local","tool_name":"get_date","arguments":{}}'
+}
+
+@test "qwen3 without --tools: today's rule, the documented difference" {
+	for c in close-parameter unknown-parameter function-close two-parameters; do
+		run -0 --separate-stderr toolcall-parse --format qwen3 "$BD/$c.txt"
+		assert_output "$(cat "$BD/$c.without")"
+		assert_equal "$stderr" ""
+	done
+	run -0 --separate-stderr toolcall-parse --format qwen3 "$BD/function-close.txt"
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"path":"t/end.py","content":"print(\""}}'
+	run -0 --separate-stderr toolcall-parse --format qwen3 "$BD/unknown-parameter.txt"
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"path":"t/tag.txt","content":"","mode":"0644\n</parameter>"}}'
+	cp "$BD/whole-call.txt" w.txt
+	run -1 --separate-stderr toolcall-parse --format auto w.txt
+	assert_output "$(cat "$BD/whole-call.without")"
+	assert_equal "$stderr" 'w.txt:2:1: error: truncated tool call: a new <tool_call> began before </function>'
+}
+
+@test "qwen3 with --tools: a tool not defined, or defined without properties, keeps today's rule" {
+	printf '[{"name": "free", "inputSchema": {"type": "object"}}, {"name": "write_file", "inputSchema": {"type": "object", "properties": {"content": {}}}}]\n' >t.json
+	printf '<function=free>\n<parameter=content>\nprint("</function>")\n</parameter>\n</function>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format qwen3 --tools t.json in.txt
+	assert_output '{"server_name":"local","tool_name":"free","arguments":{"content":"print(\""}}'
+	assert_equal "$stderr" ""
+	sed 's/=free>/=other>/' in.txt >o.txt
+	run -1 --separate-stderr toolcall-parse --format qwen3 --tools t.json o.txt
+	assert_output ""
+	assert_equal "$stderr" 'o.txt:1:1: error: tool call to "other", which is not defined (the tools are: free, write_file)'
+	sed 's/=free>/=write_file>/' in.txt >w.txt
+	run -0 --separate-stderr toolcall-parse --format qwen3 --tools t.json w.txt
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"content":"print(\"</function>\")"}}'
+}
+
+@test "qwen3 with --tools: a call's opening alone in a value holds the call open to the end of input; the error is at the call" {
+	printf 'x <tool_call>\n<function=write_file>\n<parameter=content>\ns = "<function=f>"\n</parameter>\n</function>\n</tool_call>\n' >in.txt
+	run -1 --separate-stderr toolcall-parse --format qwen3 --tools "$BD/tools.json" in.txt
+	assert_output ""
+	assert_equal "$stderr" 'in.txt:1:3: error: truncated tool call: input ended before </function>'
+	printf '<function=write_file>\n<parameter=content>\ns = "<function=" + name + ">"\n</parameter>\n</function>\n' >in.txt
+	run -0 --separate-stderr toolcall-parse --format qwen3 --no-validate --tools "$BD/tools.json" in.txt
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"content":"s = \"<function=\" + name + \">\""}}'
+}
+
+@test "qwen3 with --tools: each call is written the moment its </tool_call> arrives, through a slow pipe; prose kept with --events" {
+	run -0 --separate-stderr live --format qwen3 --begins-in-reasoning no --no-validate --tools "$BD/tools.json" -- '<tool_call>
+<function=write_file>
+<parameter=content>
+</parameter>
+x
+</parameter>
+</function>
+</tool_call>' '<function=get_date></function>' '
+'
+	assert_output '{"server_name":"local","tool_name":"write_file","arguments":{"content":"</parameter>\nx"}}
+{"server_name":"local","tool_name":"get_date","arguments":{}}'
+	run -0 --separate-stderr toolcall-parse --format qwen3 --events --tools "$BD/tools.json" "$BD/close-parameter.txt"
+	assert_output '{"type":"text","text":"Writing the test.\n"}
+{"type":"tool_call","server_name":"local","tool_name":"write_file","arguments":{"path":"t/close.txt","content":"A value ends with </parameter>\nand goes on."}}
+{"type":"text","text":"\n"}
+{"type":"text","text":"Done.\n"}'
+}
+
+@test "qwen3 with --tools: a call past --max-size is skipped to its wrapper's end" {
+	run -1 --separate-stderr toolcall-parse --format qwen3 --max-size 60 --tools "$BD/tools.json" "$BD/two-parameters.txt"
+	assert_output ""
+	assert_equal "$stderr" "$BD/two-parameters.txt:1:1: error: tool call larger than --max-size (60 bytes)
+$BD/two-parameters.txt:11:1: error: tool call larger than --max-size (60 bytes)"
+}

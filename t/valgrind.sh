@@ -1140,6 +1140,11 @@ check 0 "toolcall-parse: --format harmony, reasoning events" \
 check 1 "toolcall-parse: --format auto --tools --thread, pythonic" \
     "$dl/pythonic-more-types.out" --format auto --thread \
     --tools "$tc/tools-nested.json"
+check 0 "toolcall-parse: --format qwen3 --tools, values holding qwen3 markup" \
+    "$dl/bound/whole-call.txt" --format qwen3 --tools "$dl/bound/tools.json"
+check 0 "toolcall-parse: --format auto --tools --events, a </parameter> kept" \
+    "$dl/bound/two-parameters.txt" --format auto --events \
+    --tools "$dl/bound/tools.json"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

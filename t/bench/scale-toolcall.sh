@@ -31,6 +31,10 @@
 #   mistral    "[TOOL_CALLS]", llama3 "<|python_tag|>", pythonic
 #              "<|python_start|>"
 #   auto-new   all of these in turn (auto)
+# and qwen3's parameter boundaries:
+#   qwen3-bound  one call whose value holds N "</parameter>" each followed
+#              by text and an unknown "<parameter=z>" (--format qwen3
+#              --tools: none ends the value; N = 100,000 at 1x, 3 MB)
 # whose outputs are only checked for a status of 0 or 1 and the good call
 # or nothing.
 # Outputs are checked (status, output, diagnostics); times and memory are
@@ -92,6 +96,10 @@ units = {
 if case in units:
     unit, good = units[case]
     text = unit * n + good
+elif case == "qwen3-bound":
+    text = ("<tool_call>\n<function=w>\n<parameter=content>\n" +
+            "</parameter>\nx<parameter=z>" * n +
+            "\n</parameter>\n</function>\n</tool_call>\n")
 elif case == "auto-ws":
     text = "<tool_call>" + " " * n + '{"name": "x"}</tool_call>\n'
 elif case == "dense":
@@ -122,6 +130,7 @@ opts() {
 	ds-*) echo --format deepseek ;;
 	kimi*) echo --format kimi ;;
 	mistral|llama3|pythonic) echo --format "$1" ;;
+	qwen3-bound) echo --format qwen3 --tools "$tmp/w.json" ;;
 	esac
 }
 
@@ -191,6 +200,12 @@ check() {
 		    '{"server_name":"local","tool_name":"x","arguments":{"a":1}}' ] ||
 		    fail "attribute $2: status $st, $(head -c 200 "$tmp/err")"
 		;;
+	qwen3-bound)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		    [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+		    [ "$(wc -c <"$tmp/out")" -eq $((67 + 28 * $2)) ] ||
+		    fail "qwen3-bound $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
 	comment)
 		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		    [ "$(cat "$tmp/out")" = "$call" ] ||
@@ -259,3 +274,6 @@ scale mistral 43690
 scale llama3 37449
 scale pythonic 32768
 scale auto-new 3048
+printf '%s\n' '[{"name": "w", "inputSchema": {"type": "object",' \
+    '"properties": {"content": {"type": "string"}}}}]' >"$tmp/w.json"
+scale qwen3-bound 100000

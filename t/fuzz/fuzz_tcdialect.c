@@ -13,7 +13,9 @@
  * also read as a harmony message's head (tcd_harmony_head: its ranges in
  * the text, or its error) and as a JSON value fed to tcd_jscan in two
  * pieces cut where the second byte says, which must end where the whole
- * does. Anything else aborts.
+ * does. A qwen3 call is read again with parameters known
+ * (tcd_parse_params), and tcd_qscan must end alike fed whole and a byte
+ * more at a time. Anything else aborts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,6 +126,54 @@ check_call(enum tcd_dialect d, const char *s, size_t n, int flags)
 	tcd_call_free(&c);
 }
 
+/*
+ * qwen3 with parameters known (tcd_parse_params): ranges in the text,
+ * and tcd_qscan, fed a byte more at a time, ends where it ends fed the
+ * whole text.
+ */
+static void
+check_params(const char *s, size_t n)
+{
+	static const char *names[] = { "path", "content", "a" };
+	static size_t lens[] = { 4, 7, 1 };
+	static const struct tcd_params pp = { names, lens, 3, 7 };
+	struct tcd_qscan q1, q2;
+	struct tcd_call c;
+	const char *f, *g;
+	size_t i, m;
+	int r1, r2;
+
+	if (tcd_parse_params(TCD_QWEN3, s, n, 0, &pp, &c) == 0) {
+		for (i = 0; i < c.nargs; i++)
+			if (!inside(c.args[i].key, c.args[i].keylen, n) ||
+			    !inside(c.args[i].val, c.args[i].vallen, n))
+				abort();
+	} else if (c.erroff > n)
+		abort();
+	tcd_call_free(&c);
+	for (f = s; f + 10 <= s + n && memcmp(f, "<function=", 10) != 0; f++)
+		;
+	if (f + 10 > s + n ||
+	    (g = memchr(f, '>', n - (size_t)(f - s))) == NULL)
+		return;
+	memset(&q1, 0, sizeof(q1));
+	q1.pp = &pp;
+	q1.p = (size_t)(g - s) + 1;
+	q2 = q1;
+	while ((r1 = tcd_qscan(&q1, s, n, 1)) == TCDQ_ARG)
+		;
+	m = q2.p;
+	for (;;) {
+		r2 = tcd_qscan(&q2, s, m, m == n);
+		if (r2 == TCDQ_MORE && m < n)
+			m++;
+		else if (r2 != TCDQ_ARG)
+			break;
+	}
+	if (r1 != r2 || (r1 == TCDQ_END && q1.fend != q2.fend))
+		abort();
+}
+
 static void
 check_head(const char *s, size_t n)
 {
@@ -182,6 +232,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_call(d, s, n, flags);
 	if (d == TCD_HARMONY)
 		check_head(s, n);
+	if (d == TCD_QWEN3)
+		check_params(s, n);
 	check_jscan(s, n, n > 0 ? (unsigned char)s[0] : 0);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "xalloc.h"
 
 #define DIR	"t/data/toolcall-parse/dialects"
+#define LIT0(s)	(s), (sizeof(s) - 1)
 
 /* DeepSeek's markup, with U+FF5C and U+2581 in UTF-8 */
 #define BAR	"\xef\xbd\x9c"
@@ -1532,6 +1533,167 @@ test_outputs(void)
 	globfree(&g);
 }
 
+/*
+ * qwen3 with the tool's parameters known (path and content): where a
+ * value ends, as tcd_parse_params reads a call's whole text and as
+ * tcd_qscan finds it when the bytes come one at a time.
+ */
+static const char *const qparams[] = { "path", "content" };
+static size_t qlens[] = { 4, 7 };
+static const struct tcd_params qpp = { (const char **)qparams, qlens, 2, 7 };
+
+static char *
+render_params(const char *s, size_t n)
+{
+	struct tcd_call c;
+	json_t *j, *args;
+	size_t i;
+	char *out;
+
+	if (tcd_parse_params(TCD_QWEN3, s, n, 0, &qpp, &c) != 0)
+		j = json_pack("{s:s, s:I}", "error", c.err, "offset",
+		    (json_int_t)c.erroff);
+	else {
+		args = json_array();
+		for (i = 0; i < c.nargs; i++)
+			json_array_append_new(args, json_pack("[s%s%]",
+			    s + c.args[i].key, c.args[i].keylen,
+			    s + c.args[i].val, c.args[i].vallen));
+		j = json_pack("{s:s%, s:o}", "name", s + c.name, c.namelen,
+		    "args", args);
+	}
+	tcd_call_free(&c);
+	out = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	return out;
+}
+
+/* The events of tcd_qscan over s, fed whole (step 0) or a byte more at
+ * a time: "A key=value" per value, "E offset" at the end, "O", "M". */
+static void
+qscan_events(const char *s, size_t n, int step, struct buf *b)
+{
+	struct tcd_qscan q;
+	size_t m, fe;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.pp = &qpp;
+	q.p = (size_t)(strchr(strstr(s, "<function="), '>') - s) + 1;
+	m = step ? q.p : n;
+	for (;;) {
+		r = tcd_qscan(&q, s, m, m == n);
+		if (r == TCDQ_ARG) {
+			buf_printf(b, "A %.*s=%.*s|", (int)q.keylen, s + q.key,
+			    (int)(q.vend - q.val), s + q.val);
+			continue;
+		}
+		if (r == TCDQ_MORE && m < n) {
+			m++;
+			continue;
+		}
+		fe = q.fend;
+		buf_printf(b, r == TCDQ_END ? "E %zu" : r == TCDQ_OTHER ?
+		    "O" : "M", fe);
+		return;
+	}
+}
+
+static void
+test_qwen3_params(void)
+{
+	static const char *const cases[][2] = {
+		{ "<function=w><parameter=path>a</parameter>"
+		  "<parameter=content>b</parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"path\",\"a\"],"
+		  "[\"content\",\"b\"]]}" },
+		/* </parameter> and text: the value's */
+		{ "<function=w><parameter=content>x</parameter>y"
+		  "</parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"content\",\"x</parameter>y\"]]}" },
+		/* <parameter=x>, x no parameter: text */
+		{ "<function=w><parameter=content>\n<parameter=x>1</parameter>"
+		  "\n</parameter>\n</function>",
+		  "{\"name\":\"w\",\"args\":[[\"content\","
+		  "\"<parameter=x>1</parameter>\"]]}" },
+		/* </function> not after </parameter>: text */
+		{ "<tool_call><function=w><parameter=content>a</function>b"
+		  "</parameter></function></tool_call>",
+		  "{\"name\":\"w\",\"args\":[[\"content\",\"a</function>b\"]]}" },
+		/* a call inside, its </parameter></function> its own */
+		{ "<function=w><parameter=content><function=g><parameter=path>"
+		  "p</parameter></function></parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"content\",\"<function=g>"
+		  "<parameter=path>p</parameter></function>\"]]}" },
+		/* "<function=" in code opens nothing */
+		{ "<function=w><parameter=content>f(\"<function=\")"
+		  "</parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"content\","
+		  "\"f(\\\"<function=\\\")\"]]}" },
+		/* a </parameter> left out before a parameter */
+		{ "<function=w><parameter=path>a<parameter=content>b"
+		  "</parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"path\",\"a\"],"
+		  "[\"content\",\"b\"]]}" },
+		/* a parameter's tag with white space in it: text */
+		{ "<function=w><parameter=path>a</parameter><parameter= content>"
+		  "b</parameter></function>",
+		  "{\"name\":\"w\",\"args\":[[\"path\","
+		  "\"a</parameter><parameter= content>b\"]]}" },
+		/* no parameter */
+		{ "<function=w>\n</function>", "{\"name\":\"w\",\"args\":[]}" },
+		/* no boundary: no end */
+		{ "<function=w><parameter=path>a</function>",
+		  "{\"error\":\"malformed qwen3 call: <function=NAME> has no "
+		  "</function>\",\"offset\":0}" },
+		/* the opening alone in a value holds the call open */
+		{ "<function=w><parameter=path><function=g></parameter>"
+		  "</function>",
+		  "{\"error\":\"malformed qwen3 call: <function=NAME> has no "
+		  "</function>\",\"offset\":0}" },
+		/* today's rule where the first tag is not a parameter's */
+		{ "<function=w>x<parameter=path>a</parameter></function>",
+		  "{\"error\":\"malformed qwen3 call: text outside a "
+		  "parameter\",\"offset\":12}" },
+		{ "<function=w><parameter=>a</parameter></function>",
+		  "{\"error\":\"malformed qwen3 call: <parameter=> has no "
+		  "name\",\"offset\":12}" },
+		/* after </function>, as ever */
+		{ "<function=w></function>x",
+		  "{\"error\":\"malformed qwen3 call: text after </function>\","
+		  "\"offset\":23}" },
+	};
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	size_t i, n, name, len;
+	char *got;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = strlen(cases[i][0]);
+		got = render_params(cases[i][0], n);
+		unit_str(got, cases[i][1], unit_fmt("qwen3 with parameters, "
+		    "case %zu", i));
+		free(got);
+		buf_reset(&a);
+		buf_reset(&b);
+		qscan_events(cases[i][0], n, 0, &a);
+		qscan_events(cases[i][0], n, 1, &b);
+		unit_str(buf_cstr(&b), buf_cstr(&a), unit_fmt("qwen3 with "
+		    "parameters, case %zu: the same a byte at a time", i));
+	}
+	unit_ok(tcd_qwen3_head(LIT0(" <tool_call>\n<function= w >"), &name,
+	    &len) && name == 24 && len == 1, "qwen3 head: wrapped");
+	unit_ok(tcd_qwen3_head(LIT0("<seed:tool_call><function=w>"), &name,
+	    &len) && name == 26, "qwen3 head: seed's wrapper");
+	unit_ok(!tcd_qwen3_head(LIT0("<function=a<b>"), &name, &len),
+	    "qwen3 head: a name holding < is none");
+	unit_ok(!tcd_qwen3_head(LIT0("<function=>"), &name, &len),
+	    "qwen3 head: no name");
+	unit_ok(!tcd_qwen3_head(LIT0("<function=w>>"), &name, &len),
+	    "qwen3 head: the > not the last byte");
+	buf_free(&a);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -1543,5 +1705,6 @@ main(void)
 	test_jscan();
 	test_forms();
 	test_outputs();
+	test_qwen3_params();
 	return unit_done();
 }

@@ -3153,6 +3153,67 @@ test_dialect_calls(void)
 	globfree(&g);
 }
 
+/*
+ * qwen3's parameter boundaries: the calls of t/data/toolcall-parse/
+ * dialects/bound, whose values hold qwen3's own markup, read with the
+ * tools of its tools.json (CASE.with: each value whole) and without
+ * (CASE.without: today's rule), under --format qwen3 and auto, the
+ * same in pieces of every size and cut at every byte.
+ */
+#define BDIR		DDIR "/bound"
+
+static void
+test_qwen3_bounds(void)
+{
+	static const char *const cases[] = {
+		"close-parameter", "unknown-parameter", "whole-call",
+		"function-close", "two-parameters"
+	};
+	static const int fmts[] = { TOOLCALL_FMT_QWEN3, TOOLCALL_FMT_AUTO };
+	struct tooldefs defs = { NULL, 0, NULL };
+	struct toolcall_opts o;
+	struct run whole;
+	char err[512], path[256], what[128], *in, *want;
+	size_t i, f, t, n, wn;
+	int ok;
+
+	if (tooldefs_load(&defs, BDIR "/tools.json", err, sizeof(err)) != 0)
+		unit_bail(err);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), BDIR "/%s.txt", cases[i]);
+		in = slurp(path, &n);
+		for (t = 0; t < 2; t++) {
+			snprintf(path, sizeof(path), BDIR "/%s.%s", cases[i],
+			    t ? "with" : "without");
+			want = slurp(path, &wn);
+			for (f = 0; f < 2; f++) {
+				o = ropts(0, RS, BN, fmts[f]);
+				o.tools = t ? &defs : NULL;
+				snprintf(what, sizeof(what),
+				    "qwen3 %s, %s, %s tools", cases[i],
+				    f ? "auto" : "qwen3", t ? "with" : "without");
+				run(&o, in, n, FEED_WHOLE, &whole);
+				/* (slurp drops the file's last newline) */
+				ok = whole.outlen == wn + 1 &&
+				    memcmp(whole.out, want, wn) == 0;
+				unit_ok(ok, unit_fmt("%s: its output", what));
+				if (!ok)
+					unit_show("got:", whole.out,
+					    whole.outlen, 0);
+				if (t)
+					unit_ok(whole.status == 0 &&
+					    *whole.err == '\0',
+					    unit_fmt("%s: nothing said", what));
+				every_piece(&o, in, n, &whole, what);
+				run_free(&whole);
+			}
+			free(want);
+		}
+		free(in);
+	}
+	tooldefs_free(&defs);
+}
+
 int
 main(void)
 {
@@ -3180,5 +3241,6 @@ main(void)
 	test_dialect_outputs();
 	test_dialect_calls();
 	test_dialect_mixed();
+	test_qwen3_bounds();
 	return unit_done();
 }
