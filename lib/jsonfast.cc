@@ -164,16 +164,17 @@ ready(simdjson::dom::parser &p, size_t n)
 	return p.allocate(n, max_depth + 1) == simdjson::SUCCESS;
 }
 
+/*
+ * The object s (n bytes) parsed into *root by the kept parser, or by own
+ * for a large one: whether it is a JSON object.
+ */
 bool
-hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+parse_object(const char *s, size_t n, simdjson::dom::parser &own,
+    element *root)
 {
 	static simdjson::dom::parser kept;
 	static bool kept_ready;
-	simdjson::dom::parser own, *p = &own;
-	element root, vname, vargs, vparams;
-	bool hasname = false, hasargs = false, hasparams = false;
-	size_t mark = args->len;
-	std::string_view str;
+	simdjson::dom::parser *p = &own;
 
 	/* simdjson would skip a byte order mark, which jansson refuses */
 	if (n == 0 || s[0] != '{')
@@ -184,7 +185,20 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 		p = &kept;
 	} else if (!ready(own, n))
 		return false;
-	if (p->parse(s, n).get(root) != simdjson::SUCCESS || !root.is_object())
+	return p->parse(s, n).get(*root) == simdjson::SUCCESS &&
+	    root->is_object();
+}
+
+bool
+hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+{
+	simdjson::dom::parser own;
+	element root, vname, vargs, vparams;
+	bool hasname = false, hasargs = false, hasparams = false;
+	size_t mark = args->len;
+	std::string_view str;
+
+	if (!parse_object(s, n, own, &root))
 		return false;
 	object top = root.get_object().value_unsafe();
 	if (!keys_ok(top))
@@ -221,6 +235,16 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 	return true;
 }
 
+/* A call's arguments written bare: the object is the top value. */
+bool
+bare(const char *s, size_t n, struct buf *args)
+{
+	simdjson::dom::parser own;
+	element root;
+
+	return parse_object(s, n, own, &root) && put(args, root, 1);
+}
+
 } // namespace
 
 int
@@ -239,5 +263,21 @@ jsonfast_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 		name->len = namelen;
 		args->len = argslen;
 	}
+	return ok ? 1 : 0;
+}
+
+int
+jsonfast_object(const char *s, size_t n, struct buf *args)
+{
+	size_t argslen = args->len;
+	bool ok;
+
+	try {
+		ok = bare(s, n, args);
+	} catch (...) {
+		ok = false;
+	}
+	if (!ok)
+		args->len = argslen;
 	return ok ? 1 : 0;
 }
