@@ -157,6 +157,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <jansson.h>
 
@@ -174,10 +177,9 @@ static const char bom[] = "\xEF\xBB\xBF";
  * end lines; columns count characters (the first byte of each).
  */
 static void
-advance(struct tcopenai *t, const char *s, size_t n)
+advance_bytes(struct tcopenai *t, const unsigned char *p,
+    const unsigned char *e)
 {
-	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-
 	for (; p < e; p++) {
 		if (*p == '\n') {
 			if (!t->poscr)
@@ -198,6 +200,46 @@ advance(struct tcopenai *t, const char *s, size_t n)
 		if (*p != ' ' && *p != '\t')
 			t->endat = t->pos;
 	}
+}
+
+/*
+ * advance, 16 bytes at a time where they end no line: every byte of the
+ * input comes this way.
+ */
+static void
+advance(struct tcopenai *t, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+	    sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'),
+	    lim = _mm_set1_epi8(-64);
+	unsigned chars, blank, last;
+	__m128i v;
+
+	for (; e - p >= 16; p += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+		    _mm_cmpeq_epi8(v, cr))) != 0) {
+			advance_bytes(t, p, p + 16);
+			continue;
+		}
+		/* characters: the bytes that are no continuation (0x80-0xbf) */
+		chars = ~(unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim)) &
+		    0xffff;
+		blank = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
+		if (blank != 0xffff) {
+			last = 31 - (unsigned)__builtin_clz(~blank & 0xffff);
+			t->endat.line = t->pos.line;
+			t->endat.col = t->pos.col + (unsigned long)
+			    __builtin_popcount(chars & ((2u << last) - 1));
+		}
+		t->pos.col += (unsigned long)__builtin_popcount(chars);
+		t->poscr = 0;
+	}
+#endif
+	advance_bytes(t, p, e);
 }
 
 /* A JSON value whole in t->cur: a document. */
