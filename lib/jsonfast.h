@@ -42,6 +42,31 @@ int	jsonfast_hermes(const char *s, size_t n, struct buf *name,
  */
 int	jsonfast_object(const char *s, size_t n, struct buf *args);
 
+/*
+ * The common chunk of a Chat Completions stream, as lib/tcopenai reads
+ * it: an object "chat.completion.chunk" without "error" or "type", whose
+ * one choice (index 0) has a delta and no finish_reason; the delta holds
+ * no reasoning, refusal or function_call, its content is a string or
+ * none, and its tool_calls at most one element, of no id (or an empty
+ * one), of type "function" or none, whose function's name and arguments
+ * are strings or none. Its parts go to *c, the strings valid up to the
+ * next call; 1 when s is that and jansson (as lib/jsonx reads a
+ * document) would read it alike, 0 when declined (the reader's own
+ * path reads it then).
+ */
+struct jsonfast_delta {
+	const char	*content;
+	size_t		 contentlen;
+	int		 hascall;	/* a tool call delta: */
+	int		 hasindex;	/* its index, when not absent */
+	double		 index;
+	const char	*name, *args;	/* its function's, where not absent */
+	size_t		 namelen, argslen;
+	int		 hasname, hasargs;
+};
+
+int	jsonfast_chunk(const char *s, size_t n, struct jsonfast_delta *c);
+
 #ifdef __cplusplus
 }
 #endif
