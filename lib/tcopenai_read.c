@@ -1366,7 +1366,8 @@ fast_chunk(struct tcopenai *t, const char *s, size_t n,
 	long ix = 0;
 
 	/* a NUL byte and the first chunk: the reader's own path */
-	if (t->kind != K_CHUNK || t->errevent || n == 0 || s[0] != '{' ||
+	if (t->slow || t->kind != K_CHUNK || t->errevent || n == 0 ||
+	    s[0] != '{' ||
 	    memchr(s, '\0', n) != NULL || !jsonfast_chunk(s, n, &c))
 		return 0;
 	if (c.hascall) {
