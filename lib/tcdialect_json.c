@@ -11,7 +11,9 @@
  * kept and a raw NUL byte refused; the arguments must be an object. A
  * call that is a whole JSON object of hermes's members (llama3's, and
  * one object of mistral's list) is read by hermes's code, simdjson's fast
- * path included. White space around the call's text, and around the
+ * path included; bare arguments (harmony's, deepseek's, kimi's, mistral's
+ * name form) go to simdjson too under TCD_TEXT (lib/jsonfast:
+ * jsonfast_object), and jansson reads what it declines. White space around the call's text, and around the
  * parts of its markup, is allowed. Names are raw text where the markup
  * holds them: nothing is decoded or checked for UTF-8 (the writer of the
  * record does that).

@@ -27,7 +27,9 @@
  * THE DOCUMENTS. Each JSON value (a document, a line, an event's data)
  * must be an object; it is read with lib/jsonx (a key that repeats is an
  * error), and its kind comes from its "object" or "type" or else its
- * shape. The first document's kind is the input's: a document of
+ * shape. (The chunks of a chunk stream that only add to the text or to
+ * the call under way, most of it, are read by simdjson without a tree,
+ * to the same effect: lib/jsonfast, jsonfast_chunk.) The first document's kind is the input's: a document of
  * another kind is an error (and skipped), apart from errors the server
  * reports, which any stream may hold: an object whose "error" is not
  * null or false, or whose "object" or "type" is "error"; its message is
