@@ -204,6 +204,18 @@ advance_bytes(struct tcopenai *t, const unsigned char *p,
 	}
 }
 
+#ifdef __SSE2__
+/* The bits set in m, a mask of 16 (no popcnt instruction assumed). */
+static unsigned
+bits16(unsigned m)
+{
+	m = m - ((m >> 1) & 0x5555);
+	m = (m & 0x3333) + ((m >> 2) & 0x3333);
+	m = (m + (m >> 4)) & 0x0f0f;
+	return (m + (m >> 8)) & 0x1f;
+}
+#endif
+
 /*
  * advance, 16 bytes at a time where they end no line: every byte of the
  * input comes this way.
@@ -234,10 +246,10 @@ advance(struct tcopenai *t, const char *s, size_t n)
 		if (blank != 0xffff) {
 			last = 31 - (unsigned)__builtin_clz(~blank & 0xffff);
 			t->endat.line = t->pos.line;
-			t->endat.col = t->pos.col + (unsigned long)
-			    __builtin_popcount(chars & ((2u << last) - 1));
+			t->endat.col = t->pos.col +
+			    bits16(chars & ((2u << last) - 1));
 		}
-		t->pos.col += (unsigned long)__builtin_popcount(chars);
+		t->pos.col += bits16(chars);
 		t->poscr = 0;
 	}
 #endif
