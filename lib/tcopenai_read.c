@@ -1382,11 +1382,16 @@ fast_chunk(struct tcopenai *t, const char *s, size_t n,
 			return 0;
 	}
 	t->ndocs++;
-	tell_text(t, 0, c.content, c.contentlen);
+	/*
+	 * The call's pieces before the text, which read_chat tells first:
+	 * nothing sees them before the call is complete, and the strings
+	 * are simdjson's only until its next reading.
+	 */
 	if (c.hasname)
 		buf_add(&pc->name, c.name, c.namelen);
 	if (c.hasargs)
 		pc_piece(pc, c.args, c.argslen, segs[0].at);
+	tell_text(t, 0, c.content, c.contentlen);
 	return 1;
 }
 
