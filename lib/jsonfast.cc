@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -164,16 +165,17 @@ ready(simdjson::dom::parser &p, size_t n)
 	return p.allocate(n, max_depth + 1) == simdjson::SUCCESS;
 }
 
+/*
+ * The object s (n bytes) parsed into *root by the kept parser, or by own
+ * for a large one: whether it is a JSON object.
+ */
 bool
-hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+parse_object(const char *s, size_t n, simdjson::dom::parser &own,
+    element *root)
 {
 	static simdjson::dom::parser kept;
 	static bool kept_ready;
-	simdjson::dom::parser own, *p = &own;
-	element root, vname, vargs, vparams;
-	bool hasname = false, hasargs = false, hasparams = false;
-	size_t mark = args->len;
-	std::string_view str;
+	simdjson::dom::parser *p = &own;
 
 	/* simdjson would skip a byte order mark, which jansson refuses */
 	if (n == 0 || s[0] != '{')
@@ -184,7 +186,20 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 		p = &kept;
 	} else if (!ready(own, n))
 		return false;
-	if (p->parse(s, n).get(root) != simdjson::SUCCESS || !root.is_object())
+	return p->parse(s, n).get(*root) == simdjson::SUCCESS &&
+	    root->is_object();
+}
+
+bool
+hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+{
+	simdjson::dom::parser own;
+	element root, vname, vargs, vparams;
+	bool hasname = false, hasargs = false, hasparams = false;
+	size_t mark = args->len;
+	std::string_view str;
+
+	if (!parse_object(s, n, own, &root))
 		return false;
 	object top = root.get_object().value_unsafe();
 	if (!keys_ok(top))
@@ -221,6 +236,162 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 	return true;
 }
 
+/*
+ * Whether jansson, as lib/jsonx reads a document (every integer a real),
+ * reads e, a value at level depth, alike: no key repeats or holds a NUL,
+ * no real is out of range, no more than jansson's levels.
+ */
+bool
+fits(element e, size_t depth)
+{
+	if (depth > max_depth)
+		return false;
+	switch (e.type()) {
+	case element_type::OBJECT: {
+		object o = e.get_object().value_unsafe();
+
+		if (!keys_ok(o))
+			return false;
+		for (auto f : o)
+			if (!fits(f.value, depth + 1))
+				return false;
+		return true;
+	}
+	case element_type::ARRAY: {
+		array a = e.get_array().value_unsafe();
+
+		for (element v : a)
+			if (!fits(v, depth + 1))
+				return false;
+		return true;
+	}
+	case element_type::DOUBLE:
+		return std::isfinite(e.get_double().value_unsafe());
+	default:
+		return true;
+	}
+}
+
+/* The member key of o: false when it is absent or null. */
+bool
+member(object o, const char *key, element *v)
+{
+	return o.at_key(key).get(*v) == simdjson::SUCCESS && !v->is_null();
+}
+
+/* The member key of o, absent or null, or a string into *str, *len. */
+bool
+opt_string(object o, const char *key, const char **str, size_t *len,
+    int *has)
+{
+	std::string_view sv;
+	element v;
+
+	*has = 0;
+	if (!member(o, key, &v))
+		return true;
+	if (v.get(sv) != simdjson::SUCCESS)
+		return false;
+	*str = sv.data();
+	*len = sv.size();
+	*has = 1;
+	return true;
+}
+
+/* A number, or absent or null (*has 0). */
+bool
+opt_number(object o, const char *key, double *x, int *has)
+{
+	element v;
+
+	*has = 0;
+	if (!member(o, key, &v))
+		return true;
+	if (!v.is_number())
+		return false;
+	*x = v.get_double().value_unsafe();
+	*has = 1;
+	return true;
+}
+
+/* The common chunk's one tool call delta, tc, into c. */
+bool
+chunk_call(object tc, struct jsonfast_delta *c)
+{
+	const char *str;
+	size_t len;
+	object fn;
+	element v;
+	int has;
+
+	if (!opt_number(tc, "index", &c->index, &c->hasindex) ||
+	    !opt_string(tc, "id", &str, &len, &has) || (has && len > 0) ||
+	    !opt_string(tc, "type", &str, &len, &has) ||
+	    (has && std::string_view(str, len) != "function" &&
+	    std::string_view(str, len) != "function_call"))
+		return false;
+	c->hascall = 1;
+	if (!member(tc, "function", &v))
+		return true;
+	if (v.get(fn) != simdjson::SUCCESS)
+		return false;
+	return opt_string(fn, "name", &c->name, &c->namelen, &c->hasname) &&
+	    opt_string(fn, "arguments", &c->args, &c->argslen, &c->hasargs);
+}
+
+bool
+chunk(const char *s, size_t n, struct jsonfast_delta *c)
+{
+	simdjson::dom::parser own;
+	element root, v;
+	object top, choice, delta, tc;
+	array choices, calls;
+	std::string_view sv;
+	double x;
+	int has;
+
+	/* the strings given are the kept parser's */
+	if (n > keep_max || !parse_object(s, n, own, &root) ||
+	    !fits(root, 1))
+		return false;
+	top = root.get_object().value_unsafe();
+	if (top.at_key("object").get(sv) != simdjson::SUCCESS ||
+	    sv != "chat.completion.chunk" ||
+	    top.at_key("error").error() != simdjson::NO_SUCH_FIELD ||
+	    top.at_key("type").error() != simdjson::NO_SUCH_FIELD ||
+	    top.at_key("choices").get(choices) != simdjson::SUCCESS ||
+	    choices.size() != 1 ||
+	    choices.at(0).get(choice) != simdjson::SUCCESS)
+		return false;
+	if (!opt_number(choice, "index", &x, &has) || (has && x != 0) ||
+	    member(choice, "finish_reason", &v) ||
+	    choice.at_key("delta").get(delta) != simdjson::SUCCESS)
+		return false;
+	if (member(delta, "reasoning_content", &v) ||
+	    member(delta, "reasoning", &v) || member(delta, "thinking", &v) ||
+	    member(delta, "refusal", &v) ||
+	    member(delta, "function_call", &v) ||
+	    !opt_string(delta, "content", &c->content, &c->contentlen, &has))
+		return false;
+	if (!member(delta, "tool_calls", &v))
+		return true;
+	if (v.get(calls) != simdjson::SUCCESS || calls.size() > 1)
+		return false;
+	if (calls.size() == 0)
+		return true;
+	return calls.at(0).get(tc) == simdjson::SUCCESS && chunk_call(tc, c);
+}
+
+/* A call's arguments written bare: the object is the top value. */
+bool
+bare(const char *s, size_t n, struct buf *args)
+{
+	simdjson::dom::parser own;
+	element root;
+
+	return parse_object(s, n, own, &root) && put(args, root, 1);
+}
+
 } // namespace
 
 int
@@ -238,6 +409,36 @@ jsonfast_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 	if (!ok) {
 		name->len = namelen;
 		args->len = argslen;
+	}
+	return ok ? 1 : 0;
+}
+
+int
+jsonfast_object(const char *s, size_t n, struct buf *args)
+{
+	size_t argslen = args->len;
+	bool ok;
+
+	try {
+		ok = bare(s, n, args);
+	} catch (...) {
+		ok = false;
+	}
+	if (!ok)
+		args->len = argslen;
+	return ok ? 1 : 0;
+}
+
+int
+jsonfast_chunk(const char *s, size_t n, struct jsonfast_delta *c)
+{
+	bool ok;
+
+	memset(c, 0, sizeof(*c));
+	try {
+		ok = chunk(s, n, c);
+	} catch (...) {
+		ok = false;
 	}
 	return ok ? 1 : 0;
 }

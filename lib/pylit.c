@@ -649,9 +649,7 @@ piece(struct pylit_p *p)
 	i += triple ? 3 : 1;
 	for (;;) {
 		/* a run of plain bytes at once: most of any long string */
-		for (k = i; k < n && (unsigned char)s[k] < 0x80 && s[k] != q &&
-		    s[k] != '\\' && s[k] != '\n' && s[k] != '\r'; k++)
-			;
+		k = pylit_plain(s, i, n, q, 1);
 		if (k > i && put(p, s + i, k - i) < 0)
 			return -1;
 		if ((i = k) >= n)

@@ -327,6 +327,13 @@ pylit_scan(struct pylit_scan *sc, const char *s, size_t n)
 				continue;
 			/* FALLTHROUGH */
 		case S_STRING:
+			/* the plain bytes of a string, at once */
+			if (c != '\\' && c != sc->quote && c != '\n' &&
+			    c != '\r') {
+				sc->run = 0;
+				i = pylit_plain(s, i, n, sc->quote, 0) - 1;
+				continue;
+			}
 			if (c == '\\') {
 				sc->state = S_ESCAPE;
 				sc->run = 0;

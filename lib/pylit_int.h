@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <jansson.h>
 
@@ -52,6 +55,40 @@ static inline int
 pylit_ident(int c)
 {
 	return pylit_ident0(c) || (c >= '0' && c <= '9');
+}
+
+/*
+ * The first byte from i on in s (n bytes) that may end a run of a
+ * string's plain bytes: its quote q, a backslash, a line end, or with
+ * high a byte past ASCII; n when there is none. 16 bytes at a time, as
+ * most of a long string is plain.
+ */
+static inline size_t
+pylit_plain(const char *s, size_t i, size_t n, char q, int high)
+{
+#ifdef __SSE2__
+	const __m128i vq = _mm_set1_epi8(q), bs = _mm_set1_epi8('\\'),
+	    nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	__m128i v;
+	int m;
+
+	for (; i + 16 <= n; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, bs)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, nl),
+		    _mm_cmpeq_epi8(v, cr))));
+		if (high)
+			m |= _mm_movemask_epi8(v);
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == q || s[i] == '\\' || s[i] == '\n' ||
+		    s[i] == '\r' || (high && (unsigned char)s[i] >= 0x80))
+			break;
+	return i;
 }
 
 void	 pylit_init(struct pylit_p *, const char *, size_t, size_t,

@@ -1099,13 +1099,13 @@ tcd_parse_params(enum tcd_dialect d, const char *s, size_t n, int flags,
 	case TCD_HARMONY:
 		return tcdi_parse_harmony(s, n, flags, c);
 	case TCD_DEEPSEEK:
-		return tcdi_parse_deepseek(s, n, c);
+		return tcdi_parse_deepseek(s, n, flags, c);
 	case TCD_MISTRAL:
 		return tcdi_parse_mistral(s, n, flags, c);
 	case TCD_LLAMA3:
 		return tcdi_parse_llama3(s, n, flags, c);
 	case TCD_KIMI:
-		return tcdi_parse_kimi(s, n, c);
+		return tcdi_parse_kimi(s, n, flags, c);
 	case TCD_PYTHONIC:
 		return fail(c, d, 0, "a list of calls is read whole, by "
 		    "pylit_calls");

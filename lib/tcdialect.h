@@ -97,10 +97,8 @@ int		 tcd_parse(enum tcd_dialect d, const char *s, size_t n,
 
 /*
  * The same, for a caller that needs no tree of a JSON call's arguments:
- * where the call is a JSON object of hermes's members (hermes, llama3,
- * an object of mistral's list) they may come as their JSON text, as
- * jsonw_exact writes the tree, in c->argtext (c->json NULL then), read
- * many times faster. The name, the errors and their offsets are
+ * they may come as their JSON text, as jsonw_exact writes the tree, in
+ * c->argtext (c->json NULL then), read many times faster. The name, the errors and their offsets are
  * tcd_parse's.
  */
 int		 tcd_parse_text(enum tcd_dialect d, const char *s, size_t n,

@@ -47,9 +47,9 @@ int	 tcdi_json_args(enum tcd_dialect, const char *, size_t, size_t,
 	    struct tcd_call *);
 
 int	 tcdi_parse_harmony(const char *, size_t, int, struct tcd_call *);
-int	 tcdi_parse_deepseek(const char *, size_t, struct tcd_call *);
+int	 tcdi_parse_deepseek(const char *, size_t, int, struct tcd_call *);
 int	 tcdi_parse_mistral(const char *, size_t, int, struct tcd_call *);
 int	 tcdi_parse_llama3(const char *, size_t, int, struct tcd_call *);
-int	 tcdi_parse_kimi(const char *, size_t, struct tcd_call *);
+int	 tcdi_parse_kimi(const char *, size_t, int, struct tcd_call *);
 
 #endif

@@ -11,7 +11,9 @@
  * kept and a raw NUL byte refused; the arguments must be an object. A
  * call that is a whole JSON object of hermes's members (llama3's, and
  * one object of mistral's list) is read by hermes's code, simdjson's fast
- * path included. White space around the call's text, and around the
+ * path included; bare arguments (harmony's, deepseek's, kimi's, mistral's
+ * name form) go to simdjson too under TCD_TEXT (lib/jsonfast:
+ * jsonfast_object), and jansson reads what it declines. White space around the call's text, and around the
  * parts of its markup, is allowed. Names are raw text where the markup
  * holds them: nothing is decoded or checked for UTF-8 (the writer of the
  * record does that).
@@ -162,6 +164,7 @@
 
 #include <jansson.h>
 
+#include "jsonfast.h"
 #include "tcdialect.h"
 #include "tcdialect_int.h"
 
@@ -184,6 +187,23 @@
 #define DS_BEGIN	"<" BAR "tool" LOW "call" LOW "begin" BAR ">"
 #define DS_SEP		"<" BAR "tool" LOW "sep" BAR ">"
 #define DS_END		"<" BAR "tool" LOW "call" LOW "end" BAR ">"
+
+/*
+ * A call's bare arguments, the JSON object in [j, end) of s, as
+ * tcdi_json_args reads them; with TCD_TEXT, as their text where
+ * simdjson (lib/jsonfast) takes the object, and by jansson where it
+ * declines, so that every error stays jansson's.
+ */
+static int
+json_args(enum tcd_dialect d, const char *s, size_t j, size_t end,
+    int flags, struct tcd_call *c)
+{
+	/* a NUL byte is the reference reader's error */
+	if ((flags & TCD_TEXT) && memchr(s + j, '\0', end - j) == NULL &&
+	    jsonfast_object(s + j, end - j, &c->argtext))
+		return 0;
+	return tcdi_json_args(d, s, j, end, c);
+}
 
 /* The end of a word of a harmony head: white space, "<|" or lim. */
 static size_t
@@ -347,7 +367,7 @@ tcdi_parse_harmony(const char *s, size_t n, int flags, struct tcd_call *c)
 		c->json = json_object();
 		return 0;
 	}
-	return tcdi_json_args(TCD_HARMONY, s, j, j + len, c);
+	return json_args(TCD_HARMONY, s, j, j + len, flags, c);
 }
 
 /*
@@ -383,7 +403,7 @@ deepseek_v3(const char *s, size_t sp, size_t p, size_t e, size_t *j,
 }
 
 int
-tcdi_parse_deepseek(const char *s, size_t n, struct tcd_call *c)
+tcdi_parse_deepseek(const char *s, size_t n, int flags, struct tcd_call *c)
 {
 	const size_t lb = sizeof(DS_BEGIN) - 1, ls = sizeof(DS_SEP) - 1,
 	    le = sizeof(DS_END) - 1;
@@ -415,7 +435,7 @@ tcdi_parse_deepseek(const char *s, size_t n, struct tcd_call *c)
 			    DS_SEP " has no JSON after it");
 		end = j + len;
 	}
-	return tcdi_json_args(TCD_DEEPSEEK, s, j, end, c);
+	return json_args(TCD_DEEPSEEK, s, j, end, flags, c);
 }
 
 /*
@@ -471,7 +491,7 @@ tcdi_parse_mistral(const char *s, size_t n, int flags, struct tcd_call *c)
 		p += 6;
 	if (!span(s, p, n, &j, &len))
 		return fail(c, TCD_MISTRAL, x, "[ARGS] has no JSON after it");
-	return tcdi_json_args(TCD_MISTRAL, s, j, j + len, c);
+	return json_args(TCD_MISTRAL, s, j, j + len, flags, c);
 }
 
 int
@@ -514,7 +534,7 @@ kimi_id(const char *s, size_t a, size_t len, struct tcd_call *c)
 }
 
 int
-tcdi_parse_kimi(const char *s, size_t n, struct tcd_call *c)
+tcdi_parse_kimi(const char *s, size_t n, int flags, struct tcd_call *c)
 {
 	size_t t, e, p, a, id, idlen, j, len;
 
@@ -539,7 +559,7 @@ tcdi_parse_kimi(const char *s, size_t n, struct tcd_call *c)
 	if (!span(s, a + 28, e, &j, &len))
 		return fail(c, TCD_KIMI, a,
 		    "<|tool_call_argument_begin|> has no JSON after it");
-	return tcdi_json_args(TCD_KIMI, s, j, j + len, c);
+	return json_args(TCD_KIMI, s, j, j + len, flags, c);
 }
 
 int

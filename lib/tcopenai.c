@@ -27,7 +27,9 @@
  * THE DOCUMENTS. Each JSON value (a document, a line, an event's data)
  * must be an object; it is read with lib/jsonx (a key that repeats is an
  * error), and its kind comes from its "object" or "type" or else its
- * shape. The first document's kind is the input's: a document of
+ * shape. (The chunks of a chunk stream that only add to the text or to
+ * the call under way, most of it, are read by simdjson without a tree,
+ * to the same effect: lib/jsonfast, jsonfast_chunk.) The first document's kind is the input's: a document of
  * another kind is an error (and skipped), apart from errors the server
  * reports, which any stream may hold: an object whose "error" is not
  * null or false, or whose "object" or "type" is "error"; its message is
@@ -157,6 +159,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <jansson.h>
 
@@ -174,10 +179,9 @@ static const char bom[] = "\xEF\xBB\xBF";
  * end lines; columns count characters (the first byte of each).
  */
 static void
-advance(struct tcopenai *t, const char *s, size_t n)
+advance_bytes(struct tcopenai *t, const unsigned char *p,
+    const unsigned char *e)
 {
-	const unsigned char *p = (const unsigned char *)s, *e = p + n;
-
 	for (; p < e; p++) {
 		if (*p == '\n') {
 			if (!t->poscr)
@@ -198,6 +202,58 @@ advance(struct tcopenai *t, const char *s, size_t n)
 		if (*p != ' ' && *p != '\t')
 			t->endat = t->pos;
 	}
+}
+
+#ifdef __SSE2__
+/* The bits set in m, a mask of 16 (no popcnt instruction assumed). */
+static unsigned
+bits16(unsigned m)
+{
+	m = m - ((m >> 1) & 0x5555);
+	m = (m & 0x3333) + ((m >> 2) & 0x3333);
+	m = (m + (m >> 4)) & 0x0f0f;
+	return (m + (m >> 8)) & 0x1f;
+}
+#endif
+
+/*
+ * advance, 16 bytes at a time where they end no line: every byte of the
+ * input comes this way.
+ */
+static void
+advance(struct tcopenai *t, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+	    sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'),
+	    lim = _mm_set1_epi8(-64);
+	unsigned chars, blank, last;
+	__m128i v;
+
+	for (; e - p >= 16; p += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+		    _mm_cmpeq_epi8(v, cr))) != 0) {
+			advance_bytes(t, p, p + 16);
+			continue;
+		}
+		/* characters: the bytes that are no continuation (0x80-0xbf) */
+		chars = ~(unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim)) &
+		    0xffff;
+		blank = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab)));
+		if (blank != 0xffff) {
+			last = 31 - (unsigned)__builtin_clz(~blank & 0xffff);
+			t->endat.line = t->pos.line;
+			t->endat.col = t->pos.col +
+			    bits16(chars & ((2u << last) - 1));
+		}
+		t->pos.col += bits16(chars);
+		t->poscr = 0;
+	}
+#endif
+	advance_bytes(t, p, e);
 }
 
 /* A JSON value whole in t->cur: a document. */

@@ -114,6 +114,9 @@ struct tcopenai {
 	unsigned long		 told;		/* calls told from slots */
 	json_t			*slotmap;	/* key -> its slot */
 	struct buf		 msg, tmp;
+
+	int			 slow;		/* no fast path: the */
+						/* fuzzer's reference */
 };
 
 void	tcopenai_say(struct tcopenai *, enum diag_severity, struct pos,

@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "jsonfast.h"
 #include "jsonx.h"
 #include "tcopenai.h"
 #include "tcopenai_int.h"
@@ -1351,6 +1352,50 @@ json_fail(struct tcopenai *t, struct doc *d, struct jsonx_error *e)
 }
 
 /*
+ * The common chunk of a chunk stream, read by simdjson (lib/jsonfast)
+ * without a tree: 1 when it was read, as read_chat would read it; 0 when
+ * it is not that chunk, or its tool call delta begins or ends a call
+ * (which the reader's own path reads, with the places it needs).
+ */
+static int
+fast_chunk(struct tcopenai *t, const char *s, size_t n,
+    const struct seg *segs)
+{
+	struct jsonfast_delta c;
+	struct pcall *pc = &t->chat;
+	long ix = 0;
+
+	/* a NUL byte and the first chunk: the reader's own path */
+	if (t->slow || t->kind != K_CHUNK || t->errevent || n == 0 ||
+	    s[0] != '{' ||
+	    memchr(s, '\0', n) != NULL || !jsonfast_chunk(s, n, &c))
+		return 0;
+	if (c.hascall) {
+		/* get_index's reading */
+		if (c.hasindex) {
+			if (!(c.index >= 0 && c.index <= INDEX_MAX &&
+			    c.index == (double)(long)c.index))
+				return 0;
+			ix = (long)c.index;
+		}
+		if (!pc->active || pc->index != ix)
+			return 0;
+	}
+	t->ndocs++;
+	/*
+	 * The call's pieces before the text, which read_chat tells first:
+	 * nothing sees them before the call is complete, and the strings
+	 * are simdjson's only until its next reading.
+	 */
+	if (c.hasname)
+		buf_add(&pc->name, c.name, c.namelen);
+	if (c.hasargs)
+		pc_piece(pc, c.args, c.argslen, segs[0].at);
+	tell_text(t, 0, c.content, c.contentlen);
+	return 1;
+}
+
+/*
  * One JSON document, n bytes at s, whose runs lie at segs in the input;
  * noun names its end in a message of jansson's ("line"), or is NULL.
  */
@@ -1364,6 +1409,8 @@ tcopenai_read_doc(struct tcopenai *t, const char *s, size_t n,
 	size_t end;
 	enum kind k;
 
+	if (fast_chunk(t, s, n, segs))
+		return;
 	memset(&d, 0, sizeof(d));
 	d.s = s;
 	d.n = n;

@@ -1146,5 +1146,37 @@ check 0 "toolcall-parse: --format auto --tools --events, a </parameter> kept" \
     "$dl/bound/two-parameters.txt" --format auto --events \
     --tools "$dl/bound/tools.json"
 
+# simdjson's readings: a call's bare arguments past 1 MiB (read with a
+# parser of their own), and a Chat Completions stream whose chunks add
+# to the text and to a call, most of them read without a tree.
+{
+	printf '%s' '<|channel|>commentary to=functions.big <|constrain|>json' \
+	    '<|message|>{"text": "'
+	awk 'BEGIN { for (i = 0; i < 30000; i++)
+	    printf "line %d: \\\"quotes\\\" and \\\\ %d\\n", i, i }'
+	printf '"}<|call|>\n'
+} >"$tmp/big-harmony.txt"
+awk 'BEGIN {
+	c = "data: {\"object\":\"chat.completion.chunk\",\"choices\":" \
+	    "[{\"index\":0,\"delta\":"
+	f = "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+	print c "{\"role\":\"assistant\",\"content\":\"Text\"}}]}\n"
+	print c "{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\"," \
+	    "\"type\":\"function\",\"function\":{\"name\":\"f\"," \
+	    "\"arguments\":\"\"}}]}}]}\n"
+	print c f "\"{\\\"a\\\": \\\"\"}}]}}]}\n"
+	for (i = 0; i < 2000; i++) {
+		print c f "\"piece " i " \"}}]}}]}\n"
+		print c "{\"content\":\"more \"}}]}\n"
+	}
+	print c f "\"\\\"}\"}}]}}]}\n"
+	print c "{},\"finish_reason\":\"tool_calls\"}]}\n"
+	print "data: [DONE]\n"
+}' >"$tmp/many-chunks.sse"
+check 0 "toolcall-parse: --format harmony, a 1 MB call" /dev/null \
+    --format harmony "$tmp/big-harmony.txt"
+check 0 "toolcall-parse: --format openai --events, 4000 chunks" /dev/null \
+    --format openai --events "$tmp/many-chunks.sse"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

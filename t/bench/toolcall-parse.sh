@@ -355,6 +355,14 @@ function xratio(what, ia, a, ib, b, target) {
 	    med[ia, a] / med[ib, b], min[ia, a] / min[ib, b],
 	    cpu[ia, a] / cpu[ib, b], target == "" ? "" : "  " target
 }
+# A over B, each per byte of its own input
+function bratio(what, ia, a, ib, b, target) {
+	printf "  %-60s %6.2fx [%5.2fx] {%5.2fx}%s\n", what,
+	    med[ia, a] / bytes[ia] / (med[ib, b] / bytes[ib]),
+	    min[ia, a] / bytes[ia] / (min[ib, b] / bytes[ib]),
+	    cpu[ia, a] / bytes[ia] / (cpu[ib, b] / bytes[ib]),
+	    target == "" ? "" : "  " target
+}
 {
 	kv($0, 3)
 	if ($2 == "size") {
@@ -462,9 +470,12 @@ END {
 		ratio(sprintf("--format auto / --format %s, %s's stream:", D, D),
 		    D, "auto", "format", "target <= 1.1x")
 	}
-	if (openai)
+	if (openai) {
 		xratio("--format openai / --format hermes, the same answer:",
 		    "openai", "format", "openaih", "format", "")
+		bratio("  the same, per MB of input:", "openai", "format",
+		    "openaih", "format", "target <= 3x")
+	}
 	else
 		printf "  %-60s %s\n", "--format openai / --format hermes:",
 		    "--format openai: not available in this build"

@@ -7,8 +7,8 @@
  * has an arguments object and a raw-text one has none; on -1 the offset
  * is at most the text's length and the message one non-empty line.
  * TCD_TEXT, which gives a call that is a JSON object (hermes, llama3,
- * mistral's list) to simdjson first (lib/jsonfast), must read every
- * call as jansson does: the same status, error and offset, name, id,
+ * mistral's list) and bare arguments (harmony, deepseek, mistral, kimi)
+ * to simdjson first (lib/jsonfast), must read every call as jansson does: the same status, error and offset, name, id,
  * and arguments' text (jsonw_exact's of the tree). The same bytes are
  * also read as a harmony message's head (tcd_harmony_head: its ranges in
  * the text, or its error) and as a JSON value fed to tcd_jscan in two

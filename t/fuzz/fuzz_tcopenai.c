@@ -1,8 +1,9 @@
 /*
  * fuzz_tcopenai: lib/tcopenai on any bytes, fed whole, one byte at a
- * time, and in pieces whose sizes come from a hash of the input. The
- * three must tell the same events, in the same order, and end with the
- * same status; a text or reasoning is never empty and always valid
+ * time, in pieces whose sizes come from a hash of the input, and whole
+ * without the fast path of the common Chat Completions chunk (simdjson's,
+ * held to the reader's own). The four must tell the same events, in the
+ * same order, and end with the same status; a text or reasoning is never empty and always valid
  * UTF-8; a call has a name and an arguments object; a problem has a
  * rule, a line and a column from 1 and a message of one line, and the
  * call of an error has no arguments; the status is 1 exactly when an
@@ -35,6 +36,7 @@
 #include "diag.h"
 #include "jsonw.h"
 #include "tcopenai.h"
+#include "tcopenai_int.h"
 #include "toolcall.h"
 #include "tooldefs.h"
 #include "utf8.h"
@@ -163,10 +165,12 @@ on_diag(void *arg, const struct tcopenai_diag *d)
 
 /*
  * What the reader tells of n bytes at s, fed in pieces: whole when step
- * is 0, else of sizes 1 to step, picked by h.
+ * is 0, else of sizes 1 to step, picked by h; with slow, without the
+ * fast path of the common chunk.
  */
 static void
-run(const uint8_t *s, size_t n, size_t step, uint32_t h, struct log *l)
+run(const uint8_t *s, size_t n, size_t step, uint32_t h, int slow,
+    struct log *l)
 {
 	struct tcopenai_cb cb = { on_text, on_reasoning, on_call, on_diag,
 	    NULL };
@@ -178,6 +182,7 @@ run(const uint8_t *s, size_t n, size_t step, uint32_t h, struct log *l)
 	l->stretches = json_array();
 	cb.arg = l;
 	r = tcopenai_new(&cb);
+	r->slow = slow;
 	if (step == 0)
 		tcopenai_feed(r, (const char *)s, n);
 	else
@@ -453,24 +458,27 @@ toolcall_path(const uint8_t *data, size_t size, uint32_t h,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct log whole, bytes, pieces;
+	struct log whole, bytes, pieces, slow;
 	uint32_t h = 2166136261u;
 	size_t i;
 
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
-	run(data, size, 0, h, &whole);
-	run(data, size, 1, h, &bytes);
-	run(data, size, 1 + h % 97, h, &pieces);
+	run(data, size, 0, h, 0, &whole);
+	run(data, size, 1, h, 0, &bytes);
+	run(data, size, 1 + h % 97, h, 0, &pieces);
+	run(data, size, 0, h, 1, &slow);
 	if (bytes.out.len != whole.out.len || pieces.out.len !=
-	    whole.out.len || memcmp(bytes.out.data, whole.out.data,
-	    whole.out.len) != 0 || memcmp(pieces.out.data, whole.out.data,
-	    whole.out.len) != 0)
+	    whole.out.len || slow.out.len != whole.out.len ||
+	    memcmp(bytes.out.data, whole.out.data, whole.out.len) != 0 ||
+	    memcmp(pieces.out.data, whole.out.data, whole.out.len) != 0 ||
+	    memcmp(slow.out.data, whole.out.data, whole.out.len) != 0)
 		abort();
 	diag_setquiet(1);
 	toolcall_path(data, size, h, &whole);
 	log_free(&whole);
 	log_free(&bytes);
 	log_free(&pieces);
+	log_free(&slow);
 	return 0;
 }
