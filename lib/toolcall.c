@@ -329,6 +329,7 @@ struct toolcall {
 	size_t			 share;		/* a value as large is shared */
 	struct diag_list	 hdiags;	/* the problems, */
 	size_t			*hdat;		/* where each came, */
+	size_t			 hdatcap;	/* (its room) */
 	size_t			 hdbytes;	/* their size, */
 	struct buf		 hraw;		/* its bytes, for events */
 	size_t			 holdcap;	/* what they may take */
@@ -536,7 +537,12 @@ diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
 	}
 	diag_list_add(&tc->hdiags, sev, p->line, p->col, rule, NULL, "%s",
 	    msg);
-	tc->hdat = xreallocarray(tc->hdat, tc->hdiags.cap, sizeof(size_t));
+	/* only as the list grows: a realloc may copy, whatever the size */
+	if (tc->hdatcap < tc->hdiags.cap) {
+		tc->hdatcap = tc->hdiags.cap;
+		tc->hdat = xreallocarray(tc->hdat, tc->hdatcap,
+		    sizeof(size_t));
+	}
 	tc->hdat[tc->hdiags.n - 1] = tc->hseglen + tc->held.len;
 	tc->hdbytes += sizeof(struct diag_item) + strlen(msg) + strlen(rule) +
 	    2;
@@ -5095,6 +5101,7 @@ hold_free(struct toolcall *tc)
 	diag_list_free(&tc->hdiags);
 	free(tc->hdat);
 	tc->hdat = NULL;
+	tc->hdatcap = 0;
 	tc->hdbytes = 0;
 	buf_free(&tc->hraw);
 }
