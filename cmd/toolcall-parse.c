@@ -75,7 +75,7 @@ int
 main(int argc, char *argv[])
 {
 	struct toolcall_args a;
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf prompt = BUF_INIT;
 	const char *errstr, **tools = NULL;
 	char err[1024];

@@ -239,7 +239,10 @@ add(struct tooldefs *defs, struct at *at, const json_t *t, const json_t *el,
 	if (json_is_string(v))
 		d.description = xstrdup(json_string_value(v));
 	d.file = at->file;
-	defs->v = xreallocarray(defs->v, defs->n + 1, sizeof(*defs->v));
+	if (defs->n == defs->cap) {
+		defs->cap = defs->cap < 16 ? 16 : defs->cap * 2;
+		defs->v = xreallocarray(defs->v, defs->cap, sizeof(*defs->v));
+	}
 	defs->v[defs->n++] = d;
 	return 0;
 }
@@ -408,6 +411,6 @@ tooldefs_free(struct tooldefs *defs)
 	free(defs->v);
 	json_decref(defs->index);
 	defs->v = NULL;
-	defs->n = 0;
+	defs->n = defs->cap = 0;
 	defs->index = NULL;
 }

@@ -36,6 +36,7 @@ struct tooldefs {
 	struct tooldef	*v;
 	size_t		 n;
 	json_t		*index;		/* name -> its place in v, or NULL */
+	size_t		 cap;		/* v's room */
 };
 
 /*

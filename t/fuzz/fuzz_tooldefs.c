@@ -181,7 +181,7 @@ static const struct {
 static void
 check_markup(const struct tooldefs *defs, const struct tooldef *d, int m)
 {
-	struct tooldefs one = { (struct tooldef *)d, 1, NULL };
+	struct tooldefs one = { (struct tooldef *)d, 1, NULL, 1 };
 	struct buf p = BUF_INIT;
 	struct tcd_call c;
 	struct pylit_call *calls;
@@ -247,7 +247,7 @@ out:
 static void
 check_example(const struct tooldefs *defs, const struct tooldef *d)
 {
-	struct tooldefs one = { (struct tooldef *)d, 1, NULL };
+	struct tooldefs one = { (struct tooldef *)d, 1, NULL, 1 };
 	struct buf p = BUF_INIT, head = BUF_INIT;
 	const char *at;
 	size_t nd = strlen(d->name);
@@ -284,7 +284,7 @@ out:
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf p = BUF_INIT, again = BUF_INIT, h = BUF_INIT;
 	const char *from;
 	char err[1024];

@@ -1567,7 +1567,7 @@ test_chunking(void)
 		"auto, begins yes, reasoning events, events",
 		"auto, begins auto, tools, thread"
 	};
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct run whole, cut;
 	char err[512];
 	size_t i, m;
@@ -1756,7 +1756,7 @@ openai_one(const char *args)
 static void
 test_literals(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct toolcall_opts o = opts(0, 0, 0);
 	struct buf in = BUF_INIT, out = BUF_INIT, what = BUF_INIT;
 	json_t *s;
@@ -1823,7 +1823,7 @@ test_literals(void)
 static void
 test_openai(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct toolcall_opts modes[4];
 	static const char *const names[4] = {
 		"openai", "openai, events, reasoning events",
@@ -3170,7 +3170,7 @@ test_qwen3_bounds(void)
 		"function-close", "two-parameters"
 	};
 	static const int fmts[] = { TOOLCALL_FMT_QWEN3, TOOLCALL_FMT_AUTO };
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct toolcall_opts o;
 	struct run whole;
 	char err[512], path[256], what[128], *in, *want;

@@ -103,7 +103,7 @@ test_forms(void)
 		    "with the replacement." },
 		{ DIR "tools-ref.json", "move_to", NULL },
 	};
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT;
 	char err[1024];
 	size_t i;
@@ -135,7 +135,7 @@ test_forms(void)
 static void
 test_no_schema(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	const struct tooldef *d;
 	char err[1024];
 
@@ -149,7 +149,7 @@ test_no_schema(void)
 static void
 test_find(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT;
 	char err[1024];
 
@@ -183,7 +183,7 @@ test_validate(void)
 	    "\"http://json-schema.org/draft-07/schema#\", \"type\": "
 	    "\"object\", \"properties\": {\"p\": {\"prefixItems\": "
 	    "[{\"type\": \"integer\"}]}}}}]";
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 
@@ -262,7 +262,7 @@ test_errors(void)
 		    "not a number" },
 		{ "missing.json", ": No such file or directory" },
 	};
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	char err[1024], cwd[4096], want[8192];
 	size_t i;
 
@@ -325,7 +325,7 @@ test_prompt_exact(void)
 	    "  <unit>celsius</unit>\n"
 	    "</arguments>\n"
 	    "</tool>\n";
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT, again = BUF_INIT, want = BUF_INIT;
 	char err[1024];
 
@@ -361,7 +361,7 @@ tool_part(const char *schema, struct buf *out)
 static void
 tool_part_in(const char *schema, int m, struct buf *out)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT, doc = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 	const char *at;
@@ -652,7 +652,7 @@ test_left_out(void)
 	    "{\"name\": \"ok\", \"inputSchema\": {\"properties\": "
 	    "{\"p\": {\"$ref\": \"pt.json\"}}}}\n"
 	    "]}\n";
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT, want = BUF_INIT, text = BUF_INIT;
 	char top[] = "/tmp/llmkit-unit-XXXXXX", dir[64], path[128];
 	char err[1024], *real;
@@ -725,7 +725,7 @@ test_names_bytes(void)
 	static const char tools[] =
 	    "[{\"name\": \"é\"}, {\"name\": \"e\\u0301\"}, "
 	    "{\"name\": \"a\"}, {\"name\": \"a \"}]";
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 
@@ -808,7 +808,7 @@ load_quiet(struct tooldefs *defs, const char *file)
 static void
 test_markup_names(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT;
 	int m;
 
@@ -836,7 +836,7 @@ test_markup_names(void)
 static void
 test_prompt_goldens(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT, want = BUF_INIT;
 	char path[512];
 	size_t i;
@@ -1004,7 +1004,7 @@ parse_back(const struct tooldefs *defs, const char *what, struct buf *left)
 	int m, ok;
 
 	for (i = 0; i < defs->n; i++) {
-		struct tooldefs one = { &defs->v[i], 1, NULL };
+		struct tooldefs one = { &defs->v[i], 1, NULL, 1 };
 
 		d = &defs->v[i];
 		buf_reset(&p);
@@ -1068,7 +1068,7 @@ parse_back(const struct tooldefs *defs, const char *what, struct buf *left)
 static void
 test_prompt_read_back(void)
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf left = BUF_INIT;
 	size_t i;
 
@@ -1136,7 +1136,7 @@ test_prompt_names(void)
 		    "bar<\xef\xbd\x9cx" PY "9lives" PY "a..b" PY,
 	};
 #undef PY
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf b = BUF_INIT, want = BUF_INIT, left = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)];
 	const char *w, *e, *tab;
@@ -1196,7 +1196,7 @@ static void
 check_values(const char *what, const char *schema,
     const char *const left[TOOLDEFS_NMARKUPS])
 {
-	struct tooldefs defs = { NULL, 0, NULL };
+	struct tooldefs defs = { NULL, 0, NULL, 0 };
 	struct buf doc = BUF_INIT, p = BUF_INIT, why = BUF_INIT;
 	char err[1024], path[sizeof(UNIT_TMPNAME)], *name;
 	const char *k, *l, *e;
