@@ -131,6 +131,29 @@ status_is 0
 run 'printf "%s\n" "<tool><tool_name>sh</tool_name><arguments><c>ls && pwd</c></arguments></tool>" | toolcall-parse --strict'
 status_is 1
 
+heading "A reasoning model drafts a call while it thinks: only the call it makes is written"
+run 'cat examples/reasoning-output.txt'
+run 'toolcall-parse --format auto examples/reasoning-output.txt'
+status_is 0
+run 'toolcall-parse --format auto --events --reasoning events examples/reasoning-output.txt | grep -c "\"type\":\"reasoning\""'
+status_is 0
+echo "(delete_all, drafted inside <think>, is never a call; --reasoning events"
+echo " keeps the thinking as events of its own)"
+
+heading "--format: the markup of each open-model family, gpt-oss's harmony and Llama 4's pythonic among them"
+run 'toolcall-parse --format auto examples/gpt-oss-output.txt'
+status_is 0
+run 'printf "%s\n" "[get_weather(city=\"Oslo\", days=3), get_time()]" | toolcall-parse --format pythonic'
+status_is 0
+
+heading "--format openai: the calls an OpenAI-compatible server parsed, from its SSE stream, with the prose"
+run 'toolcall-parse --format openai --thread --iteration 1 --tools examples/file-tools.json examples/openai-stream.sse | cut -c1-120'
+status_is 0
+
+heading "--print-prompt --format F teaches the tools in the model's own markup"
+run 'toolcall-parse --print-prompt --format hermes --tools examples/file-tools.json | sed -n "1,6p"'
+status_is 0
+
 heading "jsonresp-check: a model's JSON answer checked against the response schema"
 run 'jsonresp-check examples/response.json && echo valid'
 status_is 0
