@@ -369,7 +369,8 @@ count_chars(const char *s, size_t n)
 		count += 16 * k - (size_t)(half[0] + half[1]);
 	}
 #endif
-	return count + utf8_count(s + i, n - i);
+	/* i is 0 when s is NULL (n 0): no offset is applied to it */
+	return i == n ? count : count + utf8_count(s + i, n - i);
 }
 
 /* Moves p over n bytes of s: lines on "\n", columns in characters. */
