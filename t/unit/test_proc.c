@@ -193,21 +193,33 @@ test_leftovers(void)
 }
 
 static int stop_signo;	/* the signal stop_on_signal is sent */
+/* Where the command writes its pid: this test's own, as two suites may run. */
+static char stop_pidfile[64];
 
-/* In a child: a run that stop_signo from elsewhere stops. */
+/*
+ * In a child: a run that stop_signo from elsewhere stops, once the
+ * command has written its pid (a fixed delay could come first on a
+ * loaded machine).
+ */
 static void
 stop_on_signal(void)
 {
 	struct buf out = BUF_INIT;
 	struct proc_result res;
+	char cmd[256];
+	int i;
 
 	if (fork() == 0) {
-		usleep(300000);
+		for (i = 0; i < 1000 && access(stop_pidfile, F_OK) != 0; i++)
+			usleep(10000);
+		usleep(100000);
 		kill(getppid(), stop_signo);
 		_exit(0);
 	}
-	if (sh("echo $$ >/tmp/llmkit-unit-proc.pid; exec sleep 30", "", 0,
-	    &out, 0, &res) == PROC_CAUGHT && proc_caught() == stop_signo)
+	snprintf(cmd, sizeof(cmd), "echo $$ >%s.new && mv %s.new %s; "
+	    "exec sleep 30", stop_pidfile, stop_pidfile, stop_pidfile);
+	if (sh(cmd, "", 0, &out, 0, &res) == PROC_CAUGHT &&
+	    proc_caught() == stop_signo)
 		proc_die();
 	_exit(99);
 }
@@ -222,17 +234,19 @@ stop_by(int signo, const char *name)
 	int st;
 
 	stop_signo = signo;
-	unlink("/tmp/llmkit-unit-proc.pid");
+	snprintf(stop_pidfile, sizeof(stop_pidfile),
+	    "/tmp/llmkit-unit-proc.%ld.pid", (long)getpid());
+	unlink(stop_pidfile);
 	st = unit_child(stop_on_signal, &err);
 	unit_ok(mono() - t < 10, name);
 	unit_long(st, 128 + signo, "and us, by the same signal");
-	if ((fp = fopen("/tmp/llmkit-unit-proc.pid", "r")) != NULL) {
+	if ((fp = fopen(stop_pidfile, "r")) != NULL) {
 		if (fscanf(fp, "%ld", &pid) != 1)
 			pid = 0;
 		fclose(fp);
 	}
 	unit_ok(pid > 0 && gone(pid), "the command is gone");
-	unlink("/tmp/llmkit-unit-proc.pid");
+	unlink(stop_pidfile);
 }
 
 static void
