@@ -4176,7 +4176,8 @@ gap_eof(struct toolcall *tc)
 
 	if (f->flags & TCD_F_OPENEND) {
 		n = tc->gap.len - tc->gfrom;
-		again = xmemdup(tc->gap.data + tc->gfrom, n);
+		/* an empty gap may have no bytes at all, and a NULL data */
+		again = xmemdup(n > 0 ? tc->gap.data + tc->gfrom : "", n);
 		gap_close(tc, tc->gfrom);
 		buf_reset(&tc->gap);
 		process(tc, again, n);

@@ -60,7 +60,8 @@ xmemdup(const void *s, size_t n)
 	if (n == SIZE_MAX)
 		xalloc_die();
 	p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n > 0)	/* s may be NULL when n is 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
