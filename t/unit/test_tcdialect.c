@@ -121,30 +121,6 @@ render(enum tcd_dialect d, const char *s, size_t n)
 	return render_flags(d, s, n, 0);
 }
 
-/* The n bytes of a file, with its last newline left out. */
-static char *
-slurp(const char *path, size_t *n)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096], *s;
-	size_t k;
-	FILE *f;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		unit_bail(path);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, k);
-	if (ferror(f))
-		unit_bail(path);
-	fclose(f);
-	if (b.len > 0 && b.data[b.len - 1] == '\n')
-		b.len--;
-	*n = b.len;
-	s = xmemdup(b.data != NULL ? b.data : "", b.len + 1);
-	buf_free(&b);
-	return s;
-}
-
 /* Whether every prefix of s, shorter than n, is refused with a good error. */
 static void
 prefixes(enum tcd_dialect d, const char *s, size_t n, const char *what)
@@ -185,7 +161,7 @@ test_fixtures(void)
 		    g.gl_pathv[i]));
 		if (d == 0)
 			continue;
-		s = slurp(g.gl_pathv[i], &n);
+		s = unit_fixture(g.gl_pathv[i], &n);
 		len = strlen(g.gl_pathv[i]);
 		snprintf(path, sizeof(path), "%.*s.json", (int)(len - 4),
 		    g.gl_pathv[i]);
@@ -1512,7 +1488,7 @@ test_outputs(void)
 		unit_bail("glob " DIR "/*.out");
 	for (i = 0; i < g.gl_pathc; i++) {
 		d = dialect_of(g.gl_pathv[i]);
-		s = slurp(g.gl_pathv[i], &n);
+		s = unit_fixture(g.gl_pathv[i], &n);
 		len = strlen(g.gl_pathv[i]);
 		snprintf(path, sizeof(path), "%.*s.calls", (int)(len - 4),
 		    g.gl_pathv[i]);

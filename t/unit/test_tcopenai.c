@@ -150,23 +150,6 @@ run(const char *s, size_t n, size_t step, int *status)
 	return buf_cstr(&l.out);
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	size_t k;
-	FILE *f;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		unit_bail(path);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, k);
-	fclose(f);
-	*n = b.len;
-	return buf_cstr(&b);
-}
-
 /* One fixture, read whole, then fed in every way, always the same. */
 static void
 fixture(const char *in)
@@ -177,8 +160,8 @@ fixture(const char *in)
 	int status, st;
 
 	snprintf(out, sizeof(out), "%.*s.out", (int)(strlen(in) - 3), in);
-	s = slurp(in, &n);
-	want = slurp(out, &wn);
+	s = unit_slurp(in, &n);
+	want = unit_slurp(out, &wn);
 	whole = run(s, n, 0, &status);
 	unit_mem(whole, strlen(whole), want, unit_fmt("%s: what is told",
 	    base));
@@ -499,7 +482,7 @@ main(int argc, char *argv[])
 	int status;
 
 	if (argc > 1) {
-		s = slurp(argv[1], &n);
+		s = unit_slurp(argv[1], &n);
 		out = run(s, n, 0, &status);
 		fputs(out, stdout);
 		free(out);

@@ -2732,31 +2732,6 @@ test_reasoning(void)
  */
 #define DDIR		"t/data/toolcall-parse/dialects"
 
-/* The bytes of a file, its last newline left out, as the fixtures mean. */
-static char *
-slurp(const char *path, size_t *n)
-{
-	struct buf b = BUF_INIT;
-	char chunk[8192], *s;
-	size_t k;
-	FILE *f;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		unit_bail(path);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, k);
-	if (ferror(f))
-		unit_bail(path);
-	fclose(f);
-	if (b.len > 0 && b.data[b.len - 1] == '\n')
-		b.len--;
-	*n = b.len;
-	buf_addc(&b, '\0');
-	s = xmemdup(b.data, b.len);
-	buf_free(&b);
-	return s;
-}
-
 /* The format of a fixture's name: its dialect's, or auto. */
 static int
 fixture_format(const char *path)
@@ -2974,7 +2949,7 @@ test_dialect_outputs(void)
 	if (glob(DDIR "/*.out", 0, NULL, &g) != 0)
 		unit_bail("glob " DDIR "/*.out");
 	for (i = 0; i < g.gl_pathc; i++) {
-		in = slurp(g.gl_pathv[i], &n);
+		in = unit_fixture(g.gl_pathv[i], &n);
 		len = strlen(g.gl_pathv[i]);
 		snprintf(path, sizeof(path), "%.*s.calls", (int)(len - 4),
 		    g.gl_pathv[i]);
@@ -3109,7 +3084,7 @@ test_dialect_calls(void)
 	if (glob(DDIR "/*.txt", 0, NULL, &g) != 0)
 		unit_bail("glob " DDIR "/*.txt");
 	for (i = 0; i < g.gl_pathc; i++) {
-		in = slurp(g.gl_pathv[i], &n);
+		in = unit_fixture(g.gl_pathv[i], &n);
 		len = strlen(g.gl_pathv[i]);
 		snprintf(path, sizeof(path), "%.*s.json", (int)(len - 4),
 		    g.gl_pathv[i]);
@@ -3181,11 +3156,11 @@ test_qwen3_bounds(void)
 		unit_bail(err);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(path, sizeof(path), BDIR "/%s.txt", cases[i]);
-		in = slurp(path, &n);
+		in = unit_fixture(path, &n);
 		for (t = 0; t < 2; t++) {
 			snprintf(path, sizeof(path), BDIR "/%s.%s", cases[i],
 			    t ? "with" : "without");
-			want = slurp(path, &wn);
+			want = unit_fixture(path, &wn);
 			for (f = 0; f < 2; f++) {
 				o = ropts(0, RS, BN, fmts[f]);
 				o.tools = t ? &defs : NULL;
@@ -3193,7 +3168,7 @@ test_qwen3_bounds(void)
 				    "qwen3 %s, %s, %s tools", cases[i],
 				    f ? "auto" : "qwen3", t ? "with" : "without");
 				run(&o, in, n, FEED_WHOLE, &whole);
-				/* (slurp drops the file's last newline) */
+				/* (unit_fixture drops the file's last newline) */
 				ok = whole.outlen == wn + 1 &&
 				    memcmp(whole.out, want, wn) == 0;
 				unit_ok(ok, unit_fmt("%s: its output", what));

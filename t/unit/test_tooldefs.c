@@ -777,15 +777,11 @@ static const struct {
 static void
 slurp(const char *path, struct buf *b)
 {
-	char chunk[8192];
-	FILE *fp;
 	size_t n;
+	char *s = unit_slurp(path, &n);
 
-	if ((fp = fopen(path, "r")) == NULL)
-		unit_bail(path);
-	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-		buf_add(b, chunk, n);
-	fclose(fp);
+	buf_add(b, s, n);
+	free(s);
 }
 
 /*

@@ -135,6 +135,42 @@ unit_room(char **p, size_t *size, size_t n)
 }
 
 /*
+ * The whole of the file path, its length in *n, NUL-terminated and
+ * malloc'd; bails out when it cannot be read.
+ */
+static inline char *
+unit_slurp(const char *path, size_t *n)
+{
+	char *s = NULL;
+	size_t size = 0, len = 0, k;
+	FILE *f;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		unit_bail(path);
+	do {
+		unit_room(&s, &size, len + 8192 + 1);
+		len += k = fread(s + len, 1, 8192, f);
+	} while (k > 0);
+	if (ferror(f))
+		unit_bail(path);
+	fclose(f);
+	s[len] = '\0';
+	*n = len;
+	return s;
+}
+
+/* A test fixture: unit_slurp with the file's last newline left out. */
+static inline char *
+unit_fixture(const char *path, size_t *n)
+{
+	char *s = unit_slurp(path, n);
+
+	if (*n > 0 && s[*n - 1] == '\n')
+		s[--*n] = '\0';
+	return s;
+}
+
+/*
  * A label for one check, made with printf: unit_fmt("%s: status", what).
  * It lasts until the next call, which is all a check needs of it.
  */
