@@ -3,9 +3,9 @@
 # themselves when configure or config.mk are missing.
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
-LIB_SRC  := $(sort $(wildcard lib/*.c))
-LIB_CXX  := $(sort $(wildcard lib/*.cc))
-LIB_HDR  := $(wildcard lib/*.h)
+LIB_SRC  := $(sort $(wildcard lib/*/*.c))
+LIB_CXX  := $(sort $(wildcard lib/*/*.cc))
+LIB_HDR  := $(wildcard lib/*/*.h)
 UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
 BENCH_SRC := $(sort $(wildcard t/bench/*.c))
@@ -30,7 +30,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wpointer-arith -Wwrite-strings \
 	-Wundef -Wvla -Wno-unused-parameter
 STD  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-# C++ (lib/*.cc, simdjson's callers): the warnings that apply to it.
+# C++ (lib/*/*.cc, simdjson's callers): the warnings that apply to it.
 WARNXX := $(filter-out -Wstrict-prototypes -Wmissing-prototypes,$(WARN))
 STDXX  := -std=c++17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 
@@ -54,11 +54,11 @@ ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
-# The C compiler links: the C++ runtime of lib/*.cc is named to it.
+# The C compiler links: the C++ runtime of lib/*/*.cc is named to it.
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
 	$(CRYPTO_LIBS) $(IDN2_LIBS) $(SIMDJSON_LIBS) -lstdc++ -lm
 
-# Every data/NAME.EXT is compiled in as embed_NAME (see lib/embed.h), with
+# Every data/NAME.EXT is compiled in as embed_NAME (see lib/base/embed.h), with
 # the hyphens and dots of NAME as underscores.
 embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
 EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
@@ -136,7 +136,7 @@ FUZZ_SAN     := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS   := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer -I. -Ilib \
 	$(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(PCRE2_CFLAGS) $(SQLITE_CFLAGS) \
 	$(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
-# lib/*.cc apart, as C++; the C driver links them (so UBSan's C++
+# lib/*/*.cc apart, as C++; the C driver links them (so UBSan's C++
 # runtime, which its vptr check needs, is not there: that check is off).
 FUZZ_CXXFLAGS := $(STDXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-fno-sanitize=vptr -I. -Ilib $(JANSSON_CFLAGS) $(SIMDJSON_CFLAGS)

@@ -8,15 +8,15 @@
  */
 #include <stdio.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "embed.h"
-#include "io.h"
-#include "jsonresp.h"
-#include "jsschema.h"
-#include "src.h"
-#include "verdict.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/embed.h"
+#include "base/io.h"
+#include "jsonresp/jsonresp.h"
+#include "schema/jsschema.h"
+#include "base/src.h"
+#include "check/verdict.h"
 
 enum {
 	OPT_ASSERT_FORMAT = CMD_OPT_FIRST, OPT_DRAFT, OPT_FEEDBACK, OPT_FIND, OPT_LINES,

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "num.h"
-#include "proc.h"
-#include "retry.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/num.h"
+#include "base/proc.h"
+#include "retry/retry.h"
 
 #define MAX_ATTEMPTS	1000
 #define MAX_SECONDS	86400.0

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "io.h"
-#include "llmq.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/io.h"
+#include "contract/llmq.h"
 
 enum {
 	OPT_CONTEXT = CMD_OPT_FIRST, OPT_FROM_JSON, OPT_KEYWORDS,

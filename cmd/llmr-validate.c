@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "diag.h"
-#include "embed.h"
-#include "io.h"
-#include "llmr.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/embed.h"
+#include "base/io.h"
+#include "contract/llmr.h"
 
 enum {
 	OPT_FEEDBACK = CMD_OPT_FIRST, OPT_FIND, OPT_LINES, OPT_PROMPT,

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "num.h"
-#include "store.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/num.h"
+#include "store/store.h"
 
 #define PROG		"llmstore [-d PATH] "
 

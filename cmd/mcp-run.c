@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "mcp.h"
-#include "num.h"
-#include "proc.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "mcp/mcp.h"
+#include "base/num.h"
+#include "base/proc.h"
 
 #define MAX_SECONDS	86400.0
 

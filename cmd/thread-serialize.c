@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "io.h"
-#include "thread.h"
-#include "utf8.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/io.h"
+#include "thread/thread.h"
+#include "base/utf8.h"
 
 enum { OPT_PREFIX = CMD_OPT_FIRST, OPT_STRICT };
 

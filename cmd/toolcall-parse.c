@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cmd.h"
-#include "diag.h"
-#include "num.h"
-#include "toolcall.h"
-#include "tooldefs.h"
-#include "xalloc.h"
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/num.h"
+#include "toolcall/toolcall.h"
+#include "toolcall/tooldefs.h"
+#include "base/xalloc.h"
 
 enum {
 	OPT_BEGINS = CMD_OPT_FIRST,

@@ -15,9 +15,9 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "io.h"
-#include "jsonx.h"
+#include "base/buf.h"
+#include "base/io.h"
+#include "json/jsonx.h"
 
 #define FLUSH_AT	(1 << 16)
 

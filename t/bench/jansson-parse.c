@@ -14,9 +14,9 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "io.h"
-#include "jsonx.h"
+#include "base/buf.h"
+#include "base/io.h"
+#include "json/jsonx.h"
 
 int
 main(int argc, char *argv[])

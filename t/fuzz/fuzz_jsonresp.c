@@ -19,13 +19,13 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "embed.h"
-#include "jsonresp.h"
-#include "jsonx.h"
-#include "jsschema.h"
-#include "src.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/embed.h"
+#include "jsonresp/jsonresp.h"
+#include "json/jsonx.h"
+#include "schema/jsschema.h"
+#include "base/src.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

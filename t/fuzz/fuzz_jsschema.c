@@ -25,7 +25,7 @@
 
 #include <jansson.h>
 
-#include "jsschema.h"
+#include "schema/jsschema.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -16,10 +16,10 @@
 #include <expat.h>
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "jsonx.h"
-#include "llmq.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "json/jsonx.h"
+#include "contract/llmq.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

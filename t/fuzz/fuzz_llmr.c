@@ -19,10 +19,10 @@
 #include <expat.h>
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "llmr.h"
-#include "xmlp.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "contract/llmr.h"
+#include "xml/xmlp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -27,12 +27,12 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "jsonx.h"
-#include "mcp.h"
-#include "proc.h"
-#include "utf8.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "json/jsonx.h"
+#include "mcp/mcp.h"
+#include "base/proc.h"
+#include "base/utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

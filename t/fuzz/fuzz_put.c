@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "llmr.h"
-#include "store.h"
+#include "base/diag.h"
+#include "contract/llmr.h"
+#include "store/store.h"
 
 #define FUZZ_NAME	"fuzz_put"
 #include "fuzz_store.h"

@@ -18,9 +18,9 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "pylit.h"
-#include "utf8.h"
+#include "base/buf.h"
+#include "toolcall/pylit.h"
+#include "base/utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

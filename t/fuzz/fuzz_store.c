@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "store.h"
+#include "base/diag.h"
+#include "store/store.h"
 
 #define FUZZ_NAME	"fuzz_store"
 #include "fuzz_store.h"

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "store.h"
+#include "base/diag.h"
+#include "store/store.h"
 
 static void
 fail(const char *why)

@@ -8,7 +8,7 @@
  * is at most the text's length and the message one non-empty line.
  * TCD_TEXT, which gives a call that is a JSON object (hermes, llama3,
  * mistral's list) and bare arguments (harmony, deepseek, mistral, kimi)
- * to simdjson first (lib/jsonfast), must read every call as jansson does: the same status, error and offset, name, id,
+ * to simdjson first (lib/tcsimd), must read every call as jansson does: the same status, error and offset, name, id,
  * and arguments' text (jsonw_exact's of the tree). The same bytes are
  * also read as a harmony message's head (tcd_harmony_head: its ranges in
  * the text, or its error) and as a JSON value fed to tcd_jscan in two
@@ -23,9 +23,9 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "jsonw.h"
-#include "tcdialect.h"
+#include "base/buf.h"
+#include "base/jsonw.h"
+#include "toolcall/tcdialect.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

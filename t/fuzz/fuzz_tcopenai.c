@@ -32,14 +32,14 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "jsonw.h"
-#include "tcopenai.h"
-#include "tcopenai_int.h"
-#include "toolcall.h"
-#include "tooldefs.h"
-#include "utf8.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/jsonw.h"
+#include "toolcall/tcopenai.h"
+#include "toolcall/tcopenai_int.h"
+#include "toolcall/toolcall.h"
+#include "toolcall/tooldefs.h"
+#include "base/utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

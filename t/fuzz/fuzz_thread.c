@@ -11,9 +11,9 @@
 
 #include <expat.h>
 
-#include "diag.h"
-#include "thread.h"
-#include "xmlp.h"
+#include "base/diag.h"
+#include "thread/thread.h"
+#include "xml/xmlp.h"
 
 #define PREFIX	"Based on the above thread, I will now"
 

@@ -38,9 +38,9 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "toolcall.h"
-#include "utf8.h"
+#include "base/diag.h"
+#include "toolcall/toolcall.h"
+#include "base/utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

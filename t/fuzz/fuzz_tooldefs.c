@@ -27,14 +27,14 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "pylit.h"
-#include "tcdialect.h"
-#include "toolcall.h"
-#include "tooldefs.h"
-#include "utf8.h"
-#include "xmlesc.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "toolcall/pylit.h"
+#include "toolcall/tcdialect.h"
+#include "toolcall/toolcall.h"
+#include "toolcall/tooldefs.h"
+#include "base/utf8.h"
+#include "xml/xmlesc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

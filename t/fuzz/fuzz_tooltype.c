@@ -26,10 +26,10 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "jsschema.h"
-#include "toolcall.h"
-#include "tooldefs.h"
+#include "base/diag.h"
+#include "schema/jsschema.h"
+#include "toolcall/toolcall.h"
+#include "toolcall/tooldefs.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -27,10 +27,10 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "utf8.h"
-#include "verdict.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/utf8.h"
+#include "check/verdict.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

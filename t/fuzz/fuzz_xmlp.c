@@ -14,9 +14,9 @@
 
 #include <expat.h>
 
-#include "diag.h"
-#include "utf8.h"
-#include "xmlp.h"
+#include "base/diag.h"
+#include "base/utf8.h"
+#include "xml/xmlp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "diag.h"
+#include "base/buf.h"
+#include "base/diag.h"
 #include "unit.h"
 
 /* Lets malloc(SIZE_MAX) fail with NULL under ASan, as it does elsewhere. */

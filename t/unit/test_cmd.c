@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "num.h"
-#include "src.h"
+#include "base/num.h"
+#include "base/src.h"
 #include "unit.h"
 
 static void

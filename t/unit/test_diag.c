@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "diag.h"
+#include "base/buf.h"
+#include "base/diag.h"
 #include "unit.h"
 
 static void

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "io.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/io.h"
 #include "unit.h"
 
 /* n bytes of a pattern with NULs and every byte value in it. */

@@ -13,15 +13,15 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "embed.h"
-#include "jsonresp.h"
-#include "jsonx.h"
-#include "jsschema.h"
-#include "src.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/embed.h"
+#include "jsonresp/jsonresp.h"
+#include "json/jsonx.h"
+#include "schema/jsschema.h"
+#include "base/src.h"
 #include "unit.h"
-#include "verdict.h"
+#include "check/verdict.h"
 
 static const char minimal[] = "{\"type\":\"response\",\"safety\":"
     "{\"is_safe\":true,\"danger_level\":null,\"detected_concerns\":[],"

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "jsonw.h"
-#include "jsonx.h"
+#include "base/buf.h"
+#include "base/jsonw.h"
+#include "json/jsonx.h"
 #include "unit.h"
 
 /* Doubles by their bits, and Number.prototype.toString of each. */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "jsonx.h"
+#include "base/buf.h"
+#include "json/jsonx.h"
 #include "unit.h"
 
 /* Parses s[off..n) and checks the end offset and the value's JSON text. */

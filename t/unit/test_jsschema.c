@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "jsschema.h"
+#include "base/buf.h"
+#include "schema/jsschema.h"
 #include "unit.h"
 
 static json_t *

@@ -24,7 +24,7 @@
 
 #include <jansson.h>
 
-#include "jsschema.h"
+#include "schema/jsschema.h"
 #include "unit.h"
 
 #define SUITE_SHARED	"../shared/testsuites/JSON-Schema-Test-Suite"

@@ -10,14 +10,14 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "contract.h"
-#include "diag.h"
-#include "jsonx.h"
-#include "llmq.h"
-#include "src.h"
+#include "base/buf.h"
+#include "contract/contract.h"
+#include "base/diag.h"
+#include "json/jsonx.h"
+#include "contract/llmq.h"
+#include "base/src.h"
 #include "unit.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The seed's example query (section 1), as the seed lays it out. */
 static const char seed_doc[] =

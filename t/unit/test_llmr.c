@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "embed.h"
-#include "llmr.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/embed.h"
+#include "contract/llmr.h"
 #include "unit.h"
 
 static const char seed_response[] =

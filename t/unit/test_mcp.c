@@ -14,9 +14,9 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "mcp.h"
-#include "proc.h"
+#include "base/diag.h"
+#include "mcp/mcp.h"
+#include "base/proc.h"
 #include "unit.h"
 
 /* Loads text as the configuration "c.json"; its diagnostics in *err. */

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "num.h"
+#include "base/num.h"
 #include "unit.h"
 
 int

@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "proc.h"
+#include "base/buf.h"
+#include "base/proc.h"
 #include "unit.h"
 
 static char *

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ptab.h"
+#include "base/ptab.h"
 #include "unit.h"
 
 static void

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "pylit.h"
+#include "base/buf.h"
+#include "toolcall/pylit.h"
 #include "unit.h"
 
 #define ORACLE	"t/oracle/pylit.py"

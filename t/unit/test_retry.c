@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "proc.h"
-#include "retry.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/proc.h"
+#include "retry/retry.h"
 #include "unit.h"
 
 #define BAD_PASS	"llm-retry: --pass must list exit statuses from 2 to 255, not "

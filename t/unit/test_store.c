@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "llmr.h"
-#include "sha256.h"
-#include "store.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "contract/llmr.h"
+#include "base/sha256.h"
+#include "store/store.h"
 #include "unit.h"
 
 static void

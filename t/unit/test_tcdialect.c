@@ -14,11 +14,11 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "pylit.h"
-#include "tcdialect.h"
+#include "base/buf.h"
+#include "toolcall/pylit.h"
+#include "toolcall/tcdialect.h"
 #include "unit.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define DIR	"t/data/toolcall-parse/dialects"
 #define LIT0(s)	(s), (sizeof(s) - 1)

@@ -18,11 +18,11 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "jsonw.h"
-#include "tcopenai.h"
+#include "base/buf.h"
+#include "base/jsonw.h"
+#include "toolcall/tcopenai.h"
 #include "unit.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define DIR	"t/data/toolcall-parse/openai"
 

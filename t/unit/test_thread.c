@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "jsonx.h"
-#include "thread.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "json/jsonx.h"
+#include "thread/thread.h"
 #include "unit.h"
 
 /* Threads and what serializeThreadToXml makes of them (node's output). */

@@ -24,14 +24,14 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "diag.h"
-#include "tcdialect.h"
-#include "toolcall.h"
-#include "tooldefs.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "toolcall/tcdialect.h"
+#include "toolcall/toolcall.h"
+#include "toolcall/tooldefs.h"
 #include "unit.h"
-#include "utf8.h"
-#include "xalloc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 
 /* The name every run gives its input, as diagnostics show it. */
 #define FILE_NAME	"t.txt"

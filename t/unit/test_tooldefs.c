@@ -20,11 +20,11 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "jsschema.h"
-#include "pylit.h"
-#include "tcdialect.h"
-#include "tooldefs.h"
+#include "base/buf.h"
+#include "schema/jsschema.h"
+#include "toolcall/pylit.h"
+#include "toolcall/tcdialect.h"
+#include "toolcall/tooldefs.h"
 #include "unit.h"
 
 #define DIR	"t/data/toolcall-parse/"

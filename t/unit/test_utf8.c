@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 #include "unit.h"
 
 struct good {

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "diag.h"
+#include "base/buf.h"
+#include "base/diag.h"
 #include "unit.h"
-#include "verdict.h"
+#include "check/verdict.h"
 
 static void
 test_record(void)

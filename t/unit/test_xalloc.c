@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "xalloc.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
 #include "unit.h"
 
 /* Lets malloc(SIZE_MAX) fail with NULL under ASan, as it does elsewhere. */

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
-#include "utf8.h"
-#include "xmlesc.h"
+#include "base/buf.h"
+#include "base/utf8.h"
+#include "xml/xmlesc.h"
 #include "unit.h"
 
 #define FFFD	"\xEF\xBF\xBD"

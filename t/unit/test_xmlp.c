@@ -13,10 +13,10 @@
 
 #include <expat.h>
 
-#include "buf.h"
-#include "diag.h"
+#include "base/buf.h"
+#include "base/diag.h"
 #include "unit.h"
-#include "xmlp.h"
+#include "xml/xmlp.h"
 
 /* Parses s[0..n) from memory; the status and what stderr got. */
 static int

@@ -1,0 +1,1540 @@
+/*
+ * mcp: the servers' lives (start, the lifecycle, stop), the JSON-RPC
+ * conversation with them, the routing of a call, and its event.
+ */
+#include <sys/ioctl.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "config.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/jsonw.h"
+#include "schema/jsschema.h"
+#include "mcp/mcp.h"
+#include "base/proc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
+
+#define CHUNK	65536
+#define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
+#define BIG	(16 * CHUNK)	/* a buffer given back once it is empty */
+
+/* How a request ended. */
+enum {
+	R_PENDING,
+	R_RESULT,		/* its result came */
+	R_ERROR,		/* a JSON-RPC error came */
+	R_FAIL			/* no answer: see fail */
+};
+
+enum {
+	F_TIMEOUT = 1,		/* none within the time limit */
+	F_DIED,			/* the server ended */
+	F_BROKEN,		/* the server wrote what is not JSON-RPC */
+	F_CAUGHT,		/* a stop signal came */
+	F_TROUBLE,		/* the server cannot be started or spoken to */
+	F_LONG			/* the server wrote a line past --max-line */
+};
+
+struct reply {
+	int		 kind;
+	int		 fail;
+	json_t		*doc;		/* the response, owning what follows */
+	json_t		*result;
+	json_t		*error;
+	struct buf	 why;		/* R_FAIL: what happened */
+	int		 unread;	/* F_DIED: the request was never read */
+};
+
+static void	vfail(struct reply *, int, const char *, va_list)
+		    __attribute__((format(printf, 3, 0)));
+static void	fail(struct reply *, int, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+reply_reset(struct reply *r)
+{
+	json_decref(r->doc);
+	r->doc = r->result = r->error = NULL;
+	r->kind = R_PENDING;
+	r->fail = 0;
+	r->unread = 0;
+	buf_reset(&r->why);
+}
+
+static void
+vfail(struct reply *r, int kind, const char *fmt, va_list ap)
+{
+	buf_reset(&r->why);
+	buf_vprintf(&r->why, fmt, ap);
+	r->kind = R_FAIL;
+	r->fail = kind;
+}
+
+static void
+fail(struct reply *r, int kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(r, kind, fmt, ap);
+	va_end(ap);
+}
+
+/* "MESSAGE (JSON-RPC error CODE)" of an error object. */
+static void
+rpc_error_text(struct buf *b, const json_t *error)
+{
+	buf_printf(b, "%s (JSON-RPC error %lld)",
+	    json_string_value(json_object_get(error, "message")),
+	    (long long)json_number_value(json_object_get(error, "code")));
+}
+
+/*
+ * How much of its input server s may have read, in s->took, as the pipe
+ * to it is about to be closed: all that was written to it, unless no
+ * process holds the pipe's other end any more (it has ended, and left
+ * nothing that reads for it), when what the pipe still holds was never
+ * read. With wait, while a call is waited on whose bytes may all be in
+ * the pipe still, the last reader (a process on its way out) is given up
+ * to MCP_GRACE seconds to let go. A pipe that cannot tell what it holds
+ * (FIONREAD on its writing end is Linux's) counts as read.
+ */
+static void
+measure(struct mcp_server *s, int wait)
+{
+	struct pollfd p[2];
+	double until = now() + MCP_GRACE, t;
+	unsigned long long left;
+	int unread;
+
+	if (s->ch.in == -1)
+		return;		/* measured as it was closed */
+	s->took = s->wrote;
+	for (;;) {
+		if (ioctl(s->ch.in, FIONREAD, &unread) == -1 || unread < 0 ||
+		    (unsigned long long)unread > s->wrote)
+			return;
+		left = s->wrote - (unsigned long long)unread;
+		p[0].fd = s->ch.in;
+		p[0].events = 0;
+		if (poll(p, 1, 0) == 1 && (p[0].revents & POLLERR) != 0) {
+			s->took = left;
+			return;
+		}
+		if (!wait || s->call_at == NONE || left > s->call_at ||
+		    proc_caught() || (t = now()) >= until)
+			return;
+		p[1].fd = proc_wakefd();
+		p[1].events = POLLIN;
+		if (poll(p, 2, (int)((until - t) * 1000) + 1) > 0 &&
+		    p[1].revents != 0)
+			proc_woken();
+	}
+}
+
+/* Writes what is waiting for the server; a closed pipe drops it. */
+static void
+flush_out(struct mcp_server *s)
+{
+	ssize_t n;
+
+	while (s->woff < s->wbuf.len && s->ch.in != -1) {
+		n = proc_write(s->ch.in, s->wbuf.data + s->woff,
+		    s->wbuf.len - s->woff);
+		if (n > 0) {
+			s->woff += (size_t)n;
+			s->wrote += (unsigned long long)n;
+		} else if (n == -1 && errno == EINTR)
+			continue;
+		else if (n == -1 && errno == EAGAIN)
+			return;
+		else {
+			measure(s, 0);
+			proc_close_in(&s->ch);
+		}
+	}
+	buf_reset(&s->wbuf);
+	s->woff = 0;
+}
+
+/* Queues a line for the server; send_request then marks it its own. */
+static void
+send_msg(struct mcp_server *s, json_t *msg)
+{
+	s->last_sent = 0;
+	jsonw_stringify(&s->wbuf, msg);
+	buf_addc(&s->wbuf, '\n');
+	flush_out(s);
+	json_decref(msg);
+}
+
+/*
+ * The _meta of the 2026-07-28 era, a new reference. Its log level asks
+ * for every log message, as a server of the 2025 era sends them when no
+ * logging/setLevel came.
+ */
+static json_t *
+modern_meta(void)
+{
+	return json_pack("{s:s,s:{},s:{s:s,s:s},s:s}",
+	    "io.modelcontextprotocol/protocolVersion", MCP_MODERN_VERSION,
+	    "io.modelcontextprotocol/clientCapabilities",
+	    "io.modelcontextprotocol/clientInfo",
+	    "name", "mcp-run", "version", LLMKIT_VERSION,
+	    "io.modelcontextprotocol/logLevel", "debug");
+}
+
+/* Sends a request (params stolen, NULL for none); returns its id. */
+static long long
+send_request(struct mcp_server *s, const char *method, json_t *params)
+{
+	json_t *msg;
+	long long id = ++s->next_id;
+
+	if (s->modern) {
+		if (params == NULL)
+			params = json_object();
+		json_object_set_new(params, "_meta", modern_meta());
+	}
+	msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id",
+	    (json_int_t)id, "method", method);
+	if (params != NULL)
+		json_object_set_new(msg, "params", params);
+	send_msg(s, msg);
+	s->last_sent = id;
+	return id;
+}
+
+static void
+send_notification(struct mcp_server *s, const char *method, json_t *params)
+{
+	json_t *msg;
+
+	msg = json_pack("{s:s,s:s}", "jsonrpc", "2.0", "method", method);
+	if (params != NULL)
+		json_object_set_new(msg, "params", params);
+	send_msg(s, msg);
+}
+
+/* How much of text (len bytes) to keep for at most max: whole characters. */
+static size_t
+cut_at(const char *text, size_t len, size_t max)
+{
+	size_t keep = max;
+	int i;
+
+	if (len <= max)
+		return len;
+	for (i = 0; i < 3 && keep > 1 &&
+	    ((unsigned char)text[keep] & 0xC0) == 0x80; i++)
+		keep--;
+	return keep;
+}
+
+/*
+ * Says a line of the server's (len bytes, and cut more that were dropped
+ * before they were kept) through the note function: its first
+ * MCP_ERR_LINE bytes at most, and then how many more were cut.
+ */
+static void
+note(struct mcp *m, struct mcp_server *s, const char *text, size_t len,
+    size_t cut)
+{
+	struct buf b = BUF_INIT;
+	size_t keep;
+
+	if (cut == 0 && len > 0 && text[len - 1] == '\r')
+		len--;
+	keep = cut_at(text, len, MCP_ERR_LINE);
+	cut += len - keep;
+	if (m->note == NULL)
+		return;
+	if (cut == 0) {
+		m->note(m->note_arg, s->name, text, len);
+		return;
+	}
+	buf_add(&b, text, keep);
+	buf_printf(&b, "... (%zu more bytes cut)", cut);
+	m->note(m->note_arg, s->name, b.data, b.len);
+	buf_free(&b);
+}
+
+/* A log message: "LEVEL: DATA", DATA as is when a string, else JSON. */
+static void
+log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
+{
+	struct buf b = BUF_INIT;
+	const json_t *level, *data;
+
+	level = json_object_get(params, "level");
+	data = json_object_get(params, "data");
+	buf_adds(&b, json_is_string(level) ? json_string_value(level) :
+	    "log");
+	buf_adds(&b, ": ");
+	if (json_is_string(data))
+		buf_add(&b, json_string_value(data), json_string_length(data));
+	else if (data != NULL)
+		jsonw_stringify(&b, data);
+	note(m, s, b.data, b.len, 0);
+	buf_free(&b);
+}
+
+/* Answers a request of the server's: ping, or "method not found". */
+static void
+answer(struct mcp_server *s, const struct mcp_msg *msg)
+{
+	json_t *out;
+
+	out = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", msg->id);
+	if (strcmp(msg->method, "ping") == 0)
+		json_object_set_new(out, "result", json_object());
+	else
+		json_object_set_new(out, "error", json_pack("{s:i,s:s}",
+		    "code", -32601, "message", "Method not found"));
+	send_msg(s, out);
+}
+
+/*
+ * Whether the response id is the request id: by JSON type and value, as
+ * JSON-RPC compares them, so that neither 1.0 nor "1" answers request 1.
+ */
+static int
+same_id(const struct mcp_msg *msg, long long id)
+{
+	return msg->id_integer && json_number_value(msg->id) == (double)id;
+}
+
+/*
+ * Whether an error with a null id answers request id of s. JSON-RPC
+ * gives a null id to the error about a message whose id could not be
+ * read (a parse error, an invalid request): that can only be request id
+ * when it was the last line sent to s. Otherwise it answers nothing.
+ */
+static int
+null_answers(const struct mcp_server *s, const struct mcp_msg *msg,
+    long long id)
+{
+	double code;
+
+	if (!json_is_null(msg->id) || msg->error == NULL ||
+	    s->last_sent != id)
+		return 0;
+	code = json_number_value(json_object_get(msg->error, "code"));
+	return code == -32700 || code == -32600;
+}
+
+/*
+ * One line from server s (len bytes, the newline off). The answer to the
+ * request id of w, the server waited on, fills r; any other answer is
+ * dropped (a cancelled request's). A line that is not JSON-RPC is said,
+ * and its text left in broke: the caller stops the server.
+ */
+static void
+handle_line(struct mcp *m, struct mcp_server *s, const char *line,
+    size_t len, struct mcp_server *w, long long id, struct reply *r,
+    struct buf *broke)
+{
+	struct mcp_msg msg;
+	char q[120];
+	size_t i;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+		continue;
+	if (i == len)
+		return;
+	if (mcp_msg_parse(&msg, line, len) != 0) {
+		buf_printf(broke, "%s: not a JSON-RPC message (%s): %s",
+		    s->name, msg.why, diag_quote(q, sizeof(q), line, len));
+		diag_warnx("%s", buf_cstr(broke));
+		m->trouble = 1;
+		mcp_msg_free(&msg);
+		return;
+	}
+	switch (msg.kind) {
+	case MCP_MSG_REQUEST:
+		answer(s, &msg);
+		break;
+	case MCP_MSG_NOTIFICATION:
+		if (strcmp(msg.method, "notifications/message") == 0)
+			log_message(m, s, msg.params);
+		break;
+	case MCP_MSG_RESPONSE:
+		if (s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
+		    !null_answers(s, &msg, id))) {
+			if (json_is_null(msg.id))
+				diag_warnx("%s: an error for no request (its "
+				    "\"id\" is null) is passed over: %s",
+				    s->name, diag_quote(q, sizeof(q), line,
+				    len));
+			break;
+		}
+		r->kind = msg.result != NULL ? R_RESULT : R_ERROR;
+		r->result = msg.result;
+		r->error = msg.error;
+		r->doc = msg.doc;
+		return;
+	default:
+		break;
+	}
+	mcp_msg_free(&msg);
+}
+
+/*
+ * Passes on the complete lines of a server's standard error; at EOF, the
+ * rest too. Of a line, the first MCP_ERR_LINE bytes are kept, and what
+ * comes after them, up to its end, is counted and dropped as it comes:
+ * a server's standard error holds no more memory than that, however long
+ * its lines. While ecut is not 0, ebuf's first escan bytes are the kept
+ * part of a line that was cut; otherwise its first escan bytes hold no
+ * newline.
+ */
+static void
+err_lines(struct mcp *m, struct mcp_server *s, int eof)
+{
+	struct buf *b = &s->ebuf;
+	size_t off = 0, from = s->escan, end, keep;
+	char *nl;
+
+	if (b->len == 0)
+		return;
+	while ((nl = memchr(b->data + from, '\n', b->len - from)) != NULL) {
+		end = (size_t)(nl - b->data);
+		if (s->ecut > 0) {	/* its kept part, then all it cut */
+			note(m, s, b->data, s->escan, s->ecut + end -
+			    s->escan);
+			s->ecut = 0;
+		} else
+			note(m, s, b->data + off, end - off, 0);
+		off = from = end + 1;
+	}
+	if (s->ecut > 0) {		/* the cut line goes on */
+		s->ecut += b->len - s->escan;
+		b->len = s->escan;
+	} else if (b->len - off > MCP_ERR_LINE) {
+		keep = cut_at(b->data + off, b->len - off, MCP_ERR_LINE);
+		s->ecut = b->len - off - keep;
+		b->len = off + keep;
+	}
+	if (eof && (off < b->len || s->ecut > 0)) {
+		note(m, s, b->data + off, b->len - off, s->ecut);
+		s->ecut = 0;
+		off = b->len;
+	}
+	memmove(b->data, b->data + off, b->len - off);
+	b->len -= off;
+	s->escan = b->len;
+}
+
+/* Reads more of a pipe into b; 1 read, 0 nothing now, -1 its end. */
+static int
+read_more(int *fd, struct buf *b)
+{
+	ssize_t n;
+
+	buf_reserve(b, CHUNK);
+	while ((n = read(*fd, b->data + b->len, CHUNK)) == -1 &&
+	    errno == EINTR)
+		continue;
+	if (n > 0) {
+		b->len += (size_t)n;
+		return 1;
+	}
+	if (n == -1 && errno == EAGAIN)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -1;
+}
+
+/*
+ * How many bytes pipe fd holds now; a chunk's worth when it cannot say.
+ * What is read of a server that has ended stops there, so that a process
+ * it left that keeps its pipes open and writes cannot keep us reading.
+ */
+static size_t
+pending(int fd)
+{
+	int n;
+
+	if (ioctl(fd, FIONREAD, &n) == -1 || n < 0)
+		return CHUNK;
+	return (size_t)n;
+}
+
+static void
+read_err(struct mcp *m, struct mcp_server *s)
+{
+	int rc;
+
+	if (s->ch.err == -1)
+		return;
+	rc = read_more(&s->ch.err, &s->ebuf);
+	if (rc != 0)
+		err_lines(m, s, rc == -1);
+}
+
+/* What the standard error of a server that has ended holds now, said. */
+static void
+err_now(struct mcp *m, struct mcp_server *s)
+{
+	size_t left, len;
+
+	if (s->ch.err != -1)
+		for (left = pending(s->ch.err); left > 0; ) {
+			len = s->ebuf.len;
+			if (read_more(&s->ch.err, &s->ebuf) != 1)
+				break;
+			len = s->ebuf.len - len;
+			left -= len < left ? len : left;
+			err_lines(m, s, 0);
+		}
+	err_lines(m, s, 1);
+}
+
+/* The servers being stopped, for drain. */
+struct stopping {
+	struct mcp		 *m;
+	struct mcp_server	**set;
+};
+
+/* A stopping server's output is thrown away; its stderr passed on. */
+static void
+drain(void *arg, size_t i, int fd)
+{
+	struct stopping *st = arg;
+	struct mcp_server *s = st->set[i];
+
+	if (fd == s->ch.err)
+		read_err(st->m, s);
+	else {
+		buf_reset(&s->rbuf);
+		(void)read_more(&s->ch.out, &s->rbuf);
+	}
+}
+
+/*
+ * Stops the servers of set (n of them), as proc_end does, MCP_GRACE
+ * seconds a step; their standard error is passed on meanwhile, their
+ * output thrown away. res (or NULL) gets how the first one ended.
+ */
+static void
+stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
+    struct proc_result *res)
+{
+	struct stopping st = { m, set };
+	struct proc_child **ch;
+	struct proc_result *ends;
+	struct mcp_server *s;
+	size_t i;
+
+	ch = xcalloc(n, sizeof(*ch));
+	ends = xcalloc(n, sizeof(*ends));
+	for (i = 0; i < n; i++)
+		ch[i] = &set[i]->ch;
+	proc_end(ch, n, gentle, MCP_GRACE, drain, &st, ends);
+	for (i = 0; i < n; i++) {
+		s = set[i];
+		if (!s->reaped)		/* else it was reaped before */
+			s->end = ends[i];
+		err_now(m, s);
+		proc_close(&s->ch);
+		s->running = 0;
+		s->modern = 0;
+		s->reaped = 0;
+		buf_reset(&s->wbuf);
+		buf_free(&s->rbuf);
+		buf_free(&s->ebuf);
+		s->woff = s->rscan = s->escan = s->ecut = 0;
+	}
+	if (res != NULL)
+		*res = set[0]->end;
+	free(ch);
+	free(ends);
+}
+
+static void
+stop(struct mcp *m, struct mcp_server *s, int gentle,
+    struct proc_result *res)
+{
+	stop_set(m, &s, 1, gentle, res);
+}
+
+/* "server NAME exited with status N" or "... was killed by signal N". */
+static void
+ended(struct reply *r, const struct mcp_server *s,
+    const struct proc_result *res)
+{
+	if (res->signo != 0)
+		fail(r, F_DIED, "server %s was killed by signal %d", s->name,
+		    res->signo);
+	else
+		fail(r, F_DIED, "server %s exited with status %d", s->name,
+		    res->status);
+}
+
+/*
+ * Whether the process of running server s has ended: reaped now or
+ * before, how in s->end; what it left in its group has been killed.
+ */
+static int
+reaped(struct mcp_server *s)
+{
+	struct proc_result res;
+
+	if (!s->reaped && s->ch.pid != -1 && proc_reaped(&s->ch, &res)) {
+		s->end = res;
+		s->reaped = 1;
+	}
+	return s->reaped;
+}
+
+/*
+ * The lines of server s's output read so far, at eof the rest too; r
+ * fills with the answer to request id of w. The search for a newline
+ * goes on where it stopped. Returns 0, or -1 when s broke the protocol
+ * or wrote a line longer than m->max_line: it has been stopped, and the
+ * request of w failed if it was waiting for s.
+ */
+static int
+out_lines(struct mcp *m, struct mcp_server *s, int eof,
+    struct mcp_server *w, long long id, struct reply *r)
+{
+	struct buf broke = BUF_INIT, *b = &s->rbuf;
+	char *nl;
+	size_t off = 0, end;
+	int kind = F_BROKEN;
+
+	while (broke.len == 0 && off < b->len) {
+		nl = memchr(b->data + s->rscan, '\n', b->len - s->rscan);
+		end = nl != NULL ? (size_t)(nl - b->data) : b->len;
+		if (end - off > m->max_line) {
+			kind = F_LONG;
+			buf_printf(&broke, "server %s wrote a line longer than "
+			    "--max-line (%zu bytes)", s->name, m->max_line);
+			if (s != w || r->kind != R_PENDING) {
+				diag_warnx("%s", buf_cstr(&broke));
+				m->trouble = 1;
+			}
+			break;
+		}
+		if (nl == NULL && !eof) {
+			s->rscan = b->len;
+			break;
+		}
+		handle_line(m, s, b->data + off, end - off, w, id, r, &broke);
+		off = s->rscan = nl != NULL ? end + 1 : end;
+	}
+	if (broke.len > 0) {
+		stop(m, s, 0, NULL);
+		if (s == w && r->kind == R_PENDING)
+			fail(r, kind, "%s", buf_cstr(&broke));
+		buf_free(&broke);
+		return -1;
+	}
+	if (off > 0) {
+		memmove(b->data, b->data + off, b->len - off);
+		b->len -= off;
+		s->rscan -= off;
+	}
+	if (b->cap > BIG && b->len <= CHUNK) {	/* a long line's room */
+		memset(&broke, 0, sizeof(broke));
+		buf_add(&broke, b->data, b->len);
+		buf_free(b);
+		*b = broke;
+	}
+	return 0;
+}
+
+/*
+ * Server s has ended, or has closed its output: what it may have read
+ * of its input is measured, it is stopped (what is left of its group
+ * ends), and the request of w fails if it was waiting for s, unread set
+ * when the request was never read.
+ */
+static void
+finish(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
+    struct reply *r)
+{
+	struct proc_result res;
+	int waited = s == w && r->kind == R_PENDING, unread;
+
+	measure(s, waited);
+	unread = s->call_at != NONE && s->took <= s->call_at;
+	memset(&res, 0, sizeof(res));
+	stop(m, s, 1, &res);
+	if (waited) {
+		ended(r, s, &res);
+		r->unread = unread;
+	}
+}
+
+/*
+ * Server s's process has ended, while a process it left may hold its
+ * output open: what the pipes hold now is read (what it wrote before it
+ * ended is not lost), and it is finished.
+ */
+static void
+gone(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
+    long long id, struct reply *r)
+{
+	size_t left, len;
+
+	if (s->ch.out != -1)
+		for (left = pending(s->ch.out); left > 0; ) {
+			len = s->rbuf.len;
+			if (read_more(&s->ch.out, &s->rbuf) != 1)
+				break;
+			len = s->rbuf.len - len;
+			left -= len < left ? len : left;
+			if (out_lines(m, s, 0, w, id, r) != 0)
+				return;
+		}
+	if (out_lines(m, s, 1, w, id, r) == 0)
+		finish(m, s, w, r);
+}
+
+/*
+ * Listens to every running server until the answer to request id of w
+ * has come, or until the deadline (fail F_TIMEOUT), or until w ended
+ * (F_DIED), broke the protocol (F_BROKEN) or wrote too long a line
+ * (F_LONG), or a stop signal came (F_CAUGHT). Meanwhile the servers'
+ * requests are answered, their log messages and standard error said, and
+ * the end of each noticed: the end of its output, or of its process even
+ * while a process it left holds its output open. With w NULL and
+ * deadline 0, until infd is readable: returns 1 then, and 0 after a stop
+ * signal; with deadline -1, what the servers have done so far is taken
+ * in, without waiting.
+ */
+static int
+pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
+    struct reply *r, int infd)
+{
+	struct pollfd *p;
+	struct mcp_server *s;
+	size_t i, np;
+	double t;
+	int ms, rc, ready = 0, rounds = 0;
+
+	p = xcalloc(3 * m->n + 2, sizeof(*p));
+	while (r->kind == R_PENDING) {
+		if (proc_caught()) {
+			m->caught = 1;
+			fail(r, F_CAUGHT, "interrupted by signal %d",
+			    proc_caught());
+			break;
+		}
+		for (i = 0; i < m->n; i++)
+			if (m->v[i].running && reaped(&m->v[i]))
+				gone(m, &m->v[i], w, id, r);
+		if (r->kind != R_PENDING)
+			break;
+		if (w != NULL && !w->running) {
+			fail(r, F_DIED, "server %s is not running", w->name);
+			break;
+		}
+		t = now();
+		if (deadline > 0 && t >= deadline) {
+			fail(r, F_TIMEOUT, "no answer");
+			break;
+		}
+		np = 0;
+		p[np].fd = proc_wakefd();
+		p[np++].events = POLLIN;
+		p[np].fd = infd;
+		p[np++].events = POLLIN;
+		for (i = 0; i < m->n; i++) {
+			s = &m->v[i];
+			p[np].fd = s->running ? s->ch.out : -1;
+			p[np++].events = POLLIN;
+			p[np].fd = s->running ? s->ch.err : -1;
+			p[np++].events = POLLIN;
+			p[np].fd = s->running && s->woff < s->wbuf.len ?
+			    s->ch.in : -1;
+			p[np++].events = POLLOUT;
+		}
+		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 :
+		    deadline < 0 ? 0 : -1;
+		rc = poll(p, np, ms);
+		if (deadline < 0 && (rc == 0 || ++rounds > 8))
+			break;
+		if (rc <= 0)
+			continue;
+		if (p[0].revents != 0)
+			proc_woken();
+		for (i = 0; i < m->n; i++) {
+			s = &m->v[i];
+			if (s->running && p[4 + 3 * i].revents != 0)
+				flush_out(s);
+			if (s->running && p[3 + 3 * i].revents != 0)
+				read_err(m, s);
+			if (!s->running || p[2 + 3 * i].revents == 0 ||
+			    s->ch.out == -1)
+				continue;
+			rc = read_more(&s->ch.out, &s->rbuf);
+			if (rc != 0 && out_lines(m, s, rc == -1, w, id, r) ==
+			    0 && rc == -1)
+				finish(m, s, w, r);
+		}
+		if (infd != -1 && p[1].revents != 0) {
+			ready = 1;
+			break;
+		}
+	}
+	free(p);
+	return ready;
+}
+
+/*
+ * Takes in what the servers have done meanwhile, without waiting: the
+ * lines they wrote, and the end of one that has ended, which is then
+ * started again when it is needed rather than sent a call it will never
+ * read.
+ */
+static void
+settle(struct mcp *m)
+{
+	struct reply r;
+
+	memset(&r, 0, sizeof(r));
+	pump(m, NULL, 0, -1, &r, -1);
+	reply_reset(&r);
+	buf_free(&r.why);
+}
+
+/*
+ * Waits until fd can be read, listening to the running servers
+ * meanwhile (their requests, log messages, standard error, ends).
+ * Returns 0, or -1 when a stop signal came.
+ */
+int
+mcp_wait(struct mcp *m, int fd)
+{
+	struct reply r;
+	int ready;
+
+	memset(&r, 0, sizeof(r));
+	ready = pump(m, NULL, 0, 0, &r, fd);
+	reply_reset(&r);
+	buf_free(&r.why);
+	return ready ? 0 : -1;
+}
+
+/* A request to s and its answer in r, within timeout seconds. */
+static long long
+request(struct mcp *m, struct mcp_server *s, const char *method,
+    json_t *params, double timeout, struct reply *r)
+{
+	long long id;
+
+	reply_reset(r);
+	id = send_request(s, method, params);
+	pump(m, s, id, now() + timeout, r, -1);
+	return id;
+}
+
+/* A fault that makes s useless: said, s stopped, status 3 at the end. */
+static void
+trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(r, F_TROUBLE, fmt, ap);
+	va_end(ap);
+	diag_warnx("%s", buf_cstr(&r->why));
+	m->trouble = 1;
+	if (s->running)
+		stop(m, s, 0, NULL);
+}
+
+/*
+ * What a failed request of the lifecycle or of tools/list means: the
+ * server is of no use (said; r->fail F_TROUBLE) unless a stop signal
+ * came. what names the request.
+ */
+static void
+lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
+{
+	struct buf b = BUF_INIT;
+
+	if (r->kind == R_ERROR) {
+		rpc_error_text(&b, r->error);
+		trouble(m, s, r, "%s: %s failed: %s", s->name, what,
+		    buf_cstr(&b));
+	} else if (r->fail == F_TIMEOUT)
+		trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
+		    what, m->timeout);
+	else if (r->fail == F_DIED || r->fail == F_LONG) {
+		buf_adds(&b, buf_cstr(&r->why));
+		trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
+	} else if (r->fail == F_BROKEN) {
+		r->fail = F_TROUBLE;	/* said already */
+		m->trouble = 1;
+	}
+	buf_free(&b);
+}
+
+/*
+ * Takes child ch, just started, as the process of server s, which is not
+ * running: a new life, no revision agreed yet. A test may start a server
+ * its own way and attach it.
+ */
+void
+mcp_attach(struct mcp_server *s, const struct proc_child *ch)
+{
+	s->ch = *ch;
+	s->running = 1;
+	s->modern = 0;
+	s->reaped = 0;
+	s->next_id = 0;
+	s->last_sent = 0;
+	s->wrote = 0;
+	s->took = s->call_at = NONE;
+}
+
+static int
+spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	struct proc_child ch;
+	char **env;
+	size_t i;
+	int rc;
+
+	env = mcp_environment(s);
+	rc = proc_spawn(s->argv, s->cwd, env, &ch);
+	for (i = 0; env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+	if (rc == 0) {
+		mcp_attach(s, &ch);
+		return 0;
+	}
+	if (rc == PROC_NOCWD)
+		trouble(m, s, r, "%s: cannot start %s in %s: %s", s->name,
+		    s->argv[0], s->cwd, strerror(errno));
+	else
+		trouble(m, s, r, "%s: cannot start %s: %s", s->name,
+		    s->argv[0], strerror(errno));
+	return -1;
+}
+
+/*
+ * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
+ * started again (the server ended), -1 failed (said).
+ */
+static int
+discover(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	struct buf b = BUF_INIT;
+	double t = m->timeout < MCP_DISCOVER_TIMEOUT ? m->timeout :
+	    MCP_DISCOVER_TIMEOUT;
+	int rc = 0;
+
+	reply_reset(r);
+	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
+	    modern_meta()));
+	pump(m, s, s->next_id, now() + t, r, -1);
+	if (r->kind == R_RESULT || r->kind == R_ERROR) {
+		switch (mcp_discover_era(r->result, r->error)) {
+		case MCP_ERA_MODERN:
+			return s->modern = 1;
+		case MCP_ERA_NONE:
+			jsonw_stringify(&b, mcp_unsupported(r->error));
+			trouble(m, s, r, "%s: the server speaks only %s, which "
+			    "mcp-run does not speak", s->name, buf_cstr(&b));
+			buf_free(&b);
+			return -1;
+		default:
+			return 0;
+		}
+	}
+	if (r->fail == F_TIMEOUT)
+		return 0;
+	if (r->fail == F_DIED)
+		rc = spawn(m, s, r) == 0 ? 2 : -1;
+	else
+		lost(m, s, r, "server/discover");
+	return rc == 2 ? 2 : -1;
+}
+
+/* The lifecycle of the 2025 era: initialize; 0, or -1 (said). */
+static int
+initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	struct buf b = BUF_INIT;
+	const json_t *pv, *sup;
+	char q[80];
+
+	request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
+	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
+	    m->timeout, r);
+	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
+		jsonw_stringify(&b, sup);
+		trouble(m, s, r, "%s: the server speaks only %s, not %s",
+		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION);
+		buf_free(&b);
+		return -1;
+	}
+	if (r->kind != R_RESULT) {
+		lost(m, s, r, "initialize");
+		return -1;
+	}
+	pv = json_object_get(r->result, "protocolVersion");
+	if (!mcp_legacy_version(pv)) {
+		if (json_is_string(pv))
+			diag_quote(q, sizeof(q), json_string_value(pv),
+			    json_string_length(pv));
+		else
+			snprintf(q, sizeof(q), "%s", pv == NULL ? "none" :
+			    "that is not a string");
+		trouble(m, s, r, "%s: the server answered protocol revision "
+		    "%s, which mcp-run does not speak", s->name, q);
+		return -1;
+	}
+	send_notification(s, "notifications/initialized", NULL);
+	return 0;
+}
+
+/* Starts s and agrees on a revision with it: 0, or -1 (said, in r). */
+static int
+start(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (spawn(m, s, r) != 0)
+		return -1;
+	if (m->proto == MCP_PROTO_MODERN) {
+		s->modern = 1;
+		return 0;
+	}
+	if (m->proto == MCP_PROTO_AUTO) {
+		switch (discover(m, s, r)) {
+		case -1:
+			return -1;
+		case 1:
+			return 0;
+		default:
+			break;
+		}
+	}
+	return initialize(m, s, r);
+}
+
+/*
+ * Says when tool t's input schema refers outside itself: a server's
+ * schema is never let read a file or a URL of the user's, so that
+ * toolcall-parse --tools leaves such a tool out (unless the reference is
+ * to a regular file below the tools file's directory). Told here, where
+ * the server is named, so that the user knows before a prompt lacks it.
+ */
+static void
+external_ref(const struct mcp_server *s, const json_t *t)
+{
+	const json_t *n = json_object_get(t, "name");
+	char q[80], r[120], *ref;
+
+	if ((ref = jsschema_external_ref(json_object_get(t, "inputSchema"),
+	    NULL)) == NULL)
+		return;
+	diag_warnx("%s: tool %s: its input schema refers outside itself, to "
+	    "%s", s->name, diag_quote(q, sizeof(q), json_string_value(n),
+	    json_string_length(n)), diag_quote(r, sizeof(r), ref,
+	    strlen(ref)));
+	free(ref);
+}
+
+/*
+ * The tools of a listing that can be offered and routed to: an object
+ * with a name of plain text (utf8_plain: no NUL, newline, ESC or other
+ * control character), which a prompt, a routing table and a terminal
+ * all take as one name. Each other is left out, said with its server.
+ */
+static json_t *
+good_tools(const struct mcp_server *s, json_t *tools)
+{
+	json_t *kept, *t;
+	const json_t *n;
+	char q[80];
+	size_t i, len;
+
+	kept = json_array();
+	json_array_foreach(tools, i, t) {
+		n = json_object_get(t, "name");
+		len = json_string_length(n);
+		if (!json_is_object(t))
+			diag_warnx("%s: a tool that is not an object is left "
+			    "out", s->name);
+		else if (!json_is_string(n))
+			diag_warnx("%s: a tool without a \"name\" string is "
+			    "left out", s->name);
+		else if (len == 0)
+			diag_warnx("%s: a tool with an empty name is left out",
+			    s->name);
+		else if (utf8_plain(json_string_value(n), len) < len)
+			diag_warnx("%s: tool %s is left out: its name holds a "
+			    "control character", s->name, diag_quote(q,
+			    sizeof(q), json_string_value(n), len));
+		else {
+			json_array_append(kept, t);
+			external_ref(s, t);
+		}
+	}
+	json_decref(tools);
+	return kept;
+}
+
+/* Lists the tools of s, once for its life: 0, or -1 (said, in r). */
+static int
+list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	json_t *tools, *cursor = NULL, *params;
+	const json_t *page;
+	int npages;
+
+	if (s->tools != NULL)
+		return 0;
+	if (s->running)
+		settle(m);
+	if (!s->running && start(m, s, r) != 0)
+		return -1;
+	tools = json_array();
+	for (npages = 0; npages < MCP_MAX_PAGES; npages++) {
+		params = cursor != NULL ? json_pack("{s:O}", "cursor", cursor) :
+		    NULL;
+		json_decref(cursor);
+		cursor = NULL;
+		request(m, s, "tools/list", params, m->timeout, r);
+		if (r->kind != R_RESULT) {
+			lost(m, s, r, "tools/list");
+			break;
+		}
+		page = json_object_get(r->result, "tools");
+		if (!json_is_array(page)) {
+			trouble(m, s, r, "%s: tools/list answered without a "
+			    "\"tools\" array", s->name);
+			break;
+		}
+		json_array_extend(tools, (json_t *)page);
+		cursor = json_object_get(r->result, "nextCursor");
+		if (!json_is_string(cursor)) {
+			cursor = NULL;
+			s->tools = good_tools(s, tools);
+			return 0;
+		}
+		json_incref(cursor);
+	}
+	if (npages == MCP_MAX_PAGES)
+		trouble(m, s, r, "%s: tools/list goes on past %d pages",
+		    s->name, MCP_MAX_PAGES);
+	json_decref(cursor);
+	json_decref(tools);
+	return -1;
+}
+
+/*
+ * The tools of s for the routing: listed once; a server that cannot be
+ * listed (said once) has none, and is not tried again for the routing.
+ */
+static const json_t *
+routing_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (s->tools == NULL && list_tools(m, s, r) != 0 && !m->caught)
+		s->tools = json_array();
+	return s->tools;
+}
+
+/*
+ * Whether the listed tools of s hold one called name (len bytes), the
+ * names compared whole, so that "echo\u0000evil" is never "echo".
+ */
+static int
+has_tool(const struct mcp_server *s, const char *name, size_t len)
+{
+	const json_t *t, *n;
+	size_t i;
+
+	json_array_foreach(s->tools, i, t) {
+		n = json_object_get(t, "name");
+		if (json_is_string(n) && json_string_length(n) == len &&
+		    memcmp(json_string_value(n), name, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The server that is to run call c, or NULL with the refusal in
+ * o->message (and o->ptr its place). No server named, or "local" (the
+ * name toolcall-parse gives when the model named none) unless a server
+ * is called so: the one server that has the tool.
+ */
+static struct mcp_server *
+route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
+    struct reply *r)
+{
+	struct mcp_server *s, *found = NULL;
+	struct buf names = BUF_INIT;
+	char q[80];
+	size_t i, n = 0;
+
+	if (c->server != NULL && *c->server != '\0' &&
+	    (strcmp(c->server, "local") != 0 || mcp_find(m, "local") != NULL)) {
+		if ((s = mcp_find(m, c->server)) != NULL)
+			return s;
+		buf_printf(&o->message, "no server %s is configured",
+		    diag_quote(q, sizeof(q), c->server, strlen(c->server)));
+		o->ptr = c->ptr_server;
+		return NULL;
+	}
+	for (i = 0; i < m->n && !m->caught; i++) {
+		s = &m->v[i];
+		if (routing_tools(m, s, r) == NULL ||
+		    !has_tool(s, c->tool, strlen(c->tool)))
+			continue;
+		if (n++ > 0)
+			buf_adds(&names, ", ");
+		buf_adds(&names, s->name);
+		found = s;
+	}
+	diag_quote(q, sizeof(q), c->tool, strlen(c->tool));
+	o->ptr = c->ptr_tool;
+	if (n == 0)
+		buf_printf(&o->message, "no server has a tool %s", q);
+	else if (n > 1)
+		buf_printf(&o->message, "tool %s is on more than one server "
+		    "(%s): name one in server_name", q, buf_cstr(&names));
+	buf_free(&names);
+	return n == 1 ? found : NULL;
+}
+
+/* {"type":TYPE,"toolCallId":ID,"toolName":T[,"serverName":S] */
+static void
+event_head(struct buf *b, const char *type, const struct mcp_call *c,
+    const struct mcp_server *s)
+{
+	buf_printf(b, "{\"type\":\"%s\",\"toolCallId\":", type);
+	jsonw_string(b, c->id, strlen(c->id));
+	buf_adds(b, ",\"toolName\":");
+	jsonw_string(b, c->tool, strlen(c->tool));
+	if (s != NULL) {
+		buf_adds(b, ",\"serverName\":");
+		jsonw_string(b, s->name, strlen(s->name));
+	}
+}
+
+static void
+event_iteration(struct buf *b, const struct mcp_call *c)
+{
+	buf_adds(b, ",\"iteration\":");
+	if (c->iteration != NULL)
+		jsonw_stringify(b, c->iteration);
+	else
+		buf_addc(b, '0');
+}
+
+/* The error event of c, its message that of o. */
+static void
+error_event(struct mcp_outcome *o, const struct mcp_call *c,
+    const struct mcp_server *s)
+{
+	event_head(&o->record, "error", c, s);
+	buf_adds(&o->record, ",\"error\":");
+	jsonw_string(&o->record, o->message.data != NULL ? o->message.data :
+	    "", o->message.len);
+	buf_adds(&o->record, ",\"recoverable\":true");
+	event_iteration(&o->record, c);
+	buf_adds(&o->record, "}\n");
+}
+
+/* The text of a result's text items, joined by newlines. */
+static void
+joined_text(struct buf *b, const json_t *content)
+{
+	const json_t *item, *text;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(content, i, item) {
+		text = json_object_get(item, "text");
+		if (!json_is_string(json_object_get(item, "type")) ||
+		    strcmp(json_string_value(json_object_get(item, "type")),
+		    "text") != 0 || !json_is_string(text))
+			continue;
+		if (n++ > 0)
+			buf_addc(b, '\n');
+		buf_add(b, json_string_value(text), json_string_length(text));
+	}
+}
+
+/* The event of a tools/call result: tool_result, or error for isError. */
+static void
+result_event(struct mcp_outcome *o, const struct mcp_call *c,
+    const struct mcp_server *s, const json_t *result)
+{
+	const json_t *content, *item, *sc, *type;
+	struct buf text = BUF_INIT;
+	size_t i;
+	int others = 0;
+
+	content = json_object_get(result, "content");
+	if (!json_is_array(content))
+		content = NULL;
+	joined_text(&text, content);
+	sc = json_object_get(result, "structuredContent");
+	if (json_is_true(json_object_get(result, "isError"))) {
+		buf_add(&o->message, text.data, text.len);
+		buf_free(&text);
+		/* the model is told something, whatever the tool gave */
+		if (o->message.len == 0 && sc != NULL) {
+			buf_adds(&o->message, "the tool reported an error: ");
+			jsonw_stringify(&o->message, sc);
+		} else if (o->message.len == 0)
+			buf_adds(&o->message, content != NULL ?
+			    "the tool reported an error without a text" :
+			    "the tool reported an error without a text (its "
+			    "\"content\" is not an array)");
+		error_event(o, c, s);
+		o->status = DIAG_INVALID;
+		return;
+	}
+	event_head(&o->record, "tool_result", c, s);
+	buf_adds(&o->record, ",\"result\":");
+	jsonw_string(&o->record, text.data != NULL ? text.data : "",
+	    text.len);
+	buf_free(&text);
+	event_iteration(&o->record, c);
+	if (sc != NULL) {
+		buf_adds(&o->record, ",\"structuredContent\":");
+		jsonw_stringify(&o->record, sc);
+	}
+	json_array_foreach(content, i, item) {
+		type = json_object_get(item, "type");
+		if (json_is_string(type) &&
+		    strcmp(json_string_value(type), "text") == 0)
+			continue;
+		buf_adds(&o->record, others++ == 0 ? ",\"content\":[" : ",");
+		jsonw_stringify(&o->record, item);
+	}
+	buf_adds(&o->record, others > 0 ? "]}\n" : "}\n");
+}
+
+/*
+ * Whether a result of the 2026 era is other than complete, as the
+ * "input_required" of a server that asks the client for input (which
+ * mcp-run, declaring no capability, gives none); said in o->message.
+ */
+static int
+incomplete(struct mcp_outcome *o, const json_t *result)
+{
+	const json_t *rt;
+	char q[80];
+
+	rt = json_object_get(result, "resultType");
+	if (rt == NULL || (json_is_string(rt) &&
+	    strcmp(json_string_value(rt), "complete") == 0))
+		return 0;
+	if (json_is_string(rt))
+		diag_quote(q, sizeof(q), json_string_value(rt),
+		    json_string_length(rt));
+	else
+		snprintf(q, sizeof(q), "that is not a string");
+	buf_printf(&o->message, "the server answered a result of type %s, "
+	    "which mcp-run does not take", q);
+	return 1;
+}
+
+/*
+ * Runs call c: routes it, starts its server if it is not running (or
+ * has ended since its last call), sends tools/call and waits for the
+ * answer. A server that ends without having read any of the call (its
+ * bytes all still in the pipe) is started again and sent it, once; one
+ * that read it, even in part, fails it. o (initialised by the caller)
+ * gets the event line and, for a failed call, its message; o->status is
+ * 0, 1 for a failed or refused call, 3 when the server could not be
+ * started or broke the protocol. After a stop signal o->record is empty.
+ */
+void
+mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
+{
+	struct reply r;
+	struct mcp_server *s;
+	json_t *params;
+	long long id;
+	int again = 1;
+
+	memset(&r, 0, sizeof(r));
+	o->status = DIAG_OK;
+	if ((s = route(m, c, o, &r)) == NULL) {
+		if (!m->caught) {
+			o->refused = 1;
+			o->status = DIAG_INVALID;
+			error_event(o, c, NULL);
+		}
+		goto out;
+	}
+	o->server = s->name;
+send:
+	if (s->running)
+		settle(m);
+	if (!s->running && start(m, s, &r) != 0)
+		goto failed;
+	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
+	    c->args);
+	s->call_at = s->wrote + (s->wbuf.len - s->woff);
+	id = request(m, s, "tools/call", params, m->timeout, &r);
+	s->call_at = NONE;
+	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
+		again = 0;
+		goto send;
+	}
+	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+	if (r.kind == R_RESULT) {
+		result_event(o, c, s, r.result);
+		goto out;
+	}
+	if (r.kind == R_ERROR) {
+		rpc_error_text(&o->message, r.error);
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+	if (r.fail == F_TIMEOUT) {
+		buf_printf(&o->message, "timed out after %g s", m->timeout);
+		send_notification(s, "notifications/cancelled", json_pack(
+		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
+		    buf_cstr(&o->message)));
+		flush_out(s);
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+	if (r.fail == F_DIED || r.fail == F_LONG) {
+		buf_adds(&o->message, buf_cstr(&r.why));
+		if (r.fail == F_DIED)
+			buf_adds(&o->message, r.unread ?
+			    " before it read the call" : " during the call");
+		o->status = DIAG_INVALID;
+		error_event(o, c, s);
+		goto out;
+	}
+failed:
+	if (r.fail != F_CAUGHT && !m->caught) {
+		buf_adds(&o->message, buf_cstr(&r.why));
+		o->status = DIAG_TROUBLE;
+		error_event(o, c, s);
+	}
+out:
+	reply_reset(&r);
+	buf_free(&r.why);
+}
+
+/*
+ * Starts every server, in the order of their names, and writes all their
+ * tools to out as one tools/list result, each tool's _meta marked with
+ * "llmkit/server". Returns 0, or -1 when a server could not be listed
+ * (said; nothing is written).
+ */
+int
+mcp_list_tools(struct mcp *m, struct buf *out)
+{
+	struct reply r;
+	json_t *all, *t, *meta;
+	const json_t *e;
+	size_t i, j;
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	all = json_array();
+	for (i = 0; i < m->n && rc == 0; i++) {
+		if (list_tools(m, &m->v[i], &r) != 0) {
+			rc = -1;
+			break;
+		}
+		json_array_foreach(m->v[i].tools, j, e) {
+			t = json_is_object(e) ? json_copy((json_t *)e) :
+			    json_object();
+			meta = json_object_get(t, "_meta");
+			meta = json_is_object(meta) ? json_copy(meta) :
+			    json_object();
+			json_object_set_new(meta, "llmkit/server",
+			    json_string(m->v[i].name));
+			json_object_set_new(t, "_meta", meta);
+			json_array_append_new(all, t);
+		}
+	}
+	if (rc == 0 && !m->caught) {
+		buf_adds(out, "{\"tools\":");
+		jsonw_stringify(out, all);
+		buf_adds(out, "}\n");
+	}
+	json_decref(all);
+	reply_reset(&r);
+	buf_free(&r.why);
+	return m->caught ? -1 : rc;
+}
+
+/*
+ * The end: each running server's standard input closed, MCP_GRACE
+ * seconds for all to end, then SIGTERM, then SIGKILL.
+ */
+int
+mcp_shutdown(struct mcp *m)
+{
+	struct mcp_server **set;
+	size_t i, n = 0;
+
+	set = xcalloc(m->n + 1, sizeof(*set));
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].running) {
+			flush_out(&m->v[i]);
+			set[n++] = &m->v[i];
+		}
+	if (n > 0)
+		stop_set(m, set, n, 1, NULL);
+	free(set);
+	return 0;
+}
+
+void
+mcp_free(struct mcp *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		mcp_server_clear(&m->v[i]);
+	free(m->v);
+	free(m->slots);
+	m->v = NULL;
+	m->slots = NULL;
+	m->n = m->cap = m->nslots = 0;
+}

@@ -1,0 +1,242 @@
+/*
+ * toolcall: toolcall-parse(1)'s run over its operands, given its options
+ * as a toolcall_args (toolcall_format, toolcall_reasoning and
+ * toolcall_begins give the number of a name of --format, --reasoning and
+ * --begins-in-reasoning).
+ * Each operand is read as it streams and its calls written at once; with
+ * --lines each line is a JSON string that holds one output, and with
+ * -o report each input gives one verdict record (lib/verdict), its calls
+ * in it; --summary counts them at the end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/cmd.h"
+#include "base/diag.h"
+#include "base/io.h"
+#include "toolcall/tcdialect.h"
+#include "toolcall/toolcall.h"
+#include "check/verdict.h"
+
+#define READ_SIZE	65536
+
+static char	outbuf[READ_SIZE];
+
+/* A run: its options, and what its inputs share. */
+struct run {
+	struct toolcall_opts	 opts;
+	const struct toolcall_args *a;
+	const char		*name;		/* the operand being read */
+	struct verdict_tally	 tally;
+	struct diag_list	 diags;		/* an input's, to place or report */
+	struct buf		 calls;		/* -o report: an input's calls */
+	struct buf		 in;		/* --lines: a line's text */
+	struct buf		 out;
+};
+
+/*
+ * The TOOLCALL_FMT_ of --format's name, or -1: "tool", a dialect's name
+ * as lib/tcdialect gives it (its number is the TCD_), or "auto".
+ */
+int
+toolcall_format(const char *name)
+{
+	const char *d;
+	int i;
+
+	if (strcmp(name, "tool") == 0)
+		return TOOLCALL_FMT_TOOL;
+	if (strcmp(name, "auto") == 0)
+		return TOOLCALL_FMT_AUTO;
+	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++)
+		if (strcmp(name, d) == 0)
+			return i;
+	if (strcmp(name, "openai") == 0)
+		return TOOLCALL_FMT_OPENAI;
+	return -1;
+}
+
+/* The TOOLCALL_REASON_ of --reasoning's name, or -1. */
+int
+toolcall_reasoning(const char *name)
+{
+	if (strcmp(name, "skip") == 0)
+		return TOOLCALL_REASON_SKIP;
+	if (strcmp(name, "events") == 0)
+		return TOOLCALL_REASON_EVENTS;
+	if (strcmp(name, "calls") == 0)
+		return TOOLCALL_REASON_CALLS;
+	return -1;
+}
+
+/* The TOOLCALL_BEGINS_ of --begins-in-reasoning's name, or -1. */
+int
+toolcall_begins(const char *name)
+{
+	if (strcmp(name, "auto") == 0)
+		return TOOLCALL_BEGINS_AUTO;
+	if (strcmp(name, "yes") == 0)
+		return TOOLCALL_BEGINS_YES;
+	if (strcmp(name, "no") == 0)
+		return TOOLCALL_BEGINS_NO;
+	return -1;
+}
+
+/*
+ * An input read, its problems kept in r->diags (none when they were said
+ * as they came): said now, counted, and with -o report its record
+ * written, the calls in it, at once. -1 once standard output has failed.
+ */
+static int
+done(struct run *r, int status, const char *name, unsigned long line)
+{
+	const char *p, *end, *nl;
+	size_t i;
+
+	for (i = 0; i < r->diags.n; i++)
+		diag_item(name, &r->diags.v[i]);
+	verdict_tally(&r->tally, status);
+	if (!r->a->report)
+		return 0;
+	buf_reset(&r->out);
+	verdict_open(&r->out, name, line, status, r->diags.v, r->diags.n);
+	buf_adds(&r->out, ",\"calls\":[");
+	/* the calls' lines, comma-joined: no record holds a raw newline */
+	p = r->calls.data;
+	end = p + r->calls.len;
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (p > r->calls.data)
+			buf_addc(&r->out, ',');
+		buf_add(&r->out, p, (size_t)(nl - p));
+	}
+	buf_addc(&r->out, ']');
+	verdict_close(&r->out);
+	if (io_write(r->out.data, r->out.len, stdout) != 0 ||
+	    fflush(stdout) != 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * One operand, read with read(2) rather than stdio, so that no call waits
+ * for a full buffer: what has arrived is parsed, and written, at once
+ * (with -o report, once the input has ended).
+ */
+static int
+process_stream(FILE *fp, const char *name, struct run *r)
+{
+	static char chunk[READ_SIZE];
+	struct toolcall *tc;
+	ssize_t n;
+	int status;
+
+	buf_reset(&r->calls);
+	diag_list_clear(&r->diags);
+	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	for (;;) {
+		/* what is written reaches the reader before we wait */
+		if (fflush(stdout) == EOF)
+			break;
+		n = read(fileno(fp), chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			diag_warn("%s", name);
+			toolcall_end(tc);
+			toolcall_free(tc);
+			return DIAG_TROUBLE;
+		}
+		if (n == 0 || toolcall_feed(tc, chunk, (size_t)n) != 0)
+			break;
+	}
+	if (toolcall_end(tc) != 0 || ferror(stdout)) {
+		toolcall_free(tc);
+		return DIAG_TROUBLE;
+	}
+	status = toolcall_status(tc);
+	toolcall_free(tc);
+	if (done(r, status, name, 0) != 0)
+		return DIAG_TROUBLE;
+	return status;
+}
+
+/*
+ * A line of --lines: a JSON string that holds a model's output, whose
+ * problems are placed where their text is written in the line. -1 once
+ * standard output has failed.
+ */
+static int
+check_line(void *arg, const char *s, size_t n, unsigned long lineno,
+    size_t base, int *status)
+{
+	struct run *r = arg;
+	const char *name = r->name;
+	struct toolcall *tc;
+	size_t tok;
+	int bad;
+
+	buf_reset(&r->calls);
+	diag_list_clear(&r->diags);
+	if (verdict_string(s, n, lineno, base, &r->in, &tok,
+	    &r->diags) != 0) {
+		*status = DIAG_INVALID;
+		return done(r, *status, name, lineno);
+	}
+	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	bad = toolcall_feed(tc, r->in.data, r->in.len) != 0 ||
+	    toolcall_end(tc) != 0;
+	*status = toolcall_status(tc);
+	toolcall_free(tc);
+	if (bad)
+		return -1;
+	verdict_place(s, n, tok, lineno, r->diags.v, r->diags.n);
+	return done(r, *status, name, lineno);
+}
+
+static int
+process(FILE *fp, const char *name, void *arg)
+{
+	struct run *r = arg;
+
+	if (r->a->lines) {
+		r->name = name;
+		return verdict_each(fileno(fp), name, check_line, r);
+	}
+	return process_stream(fp, name, r);
+}
+
+/*
+ * toolcall-parse's operands (argc and argv past the options), each read
+ * as a gives, and with --summary its line after them. Returns the
+ * highest status; standard output stays open for cmd_exit.
+ */
+int
+toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
+{
+	struct run r;
+	int status;
+
+	memset(&r, 0, sizeof(r));
+	r.a = a;
+	r.opts = a->opts;
+	if (a->lines || a->report)
+		r.opts.diags = &r.diags;
+	if (a->report)
+		r.opts.sink = &r.calls;
+	/* glibc ignores the size when it is to allocate the buffer itself */
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
+		return DIAG_TROUBLE;
+	status = cmd_loop(argc, argv, process, &r);
+	if (a->summary)
+		verdict_put_summary(&r.tally, a->report, 0);
+	diag_list_free(&r.diags);
+	buf_free(&r.calls);
+	buf_free(&r.in);
+	buf_free(&r.out);
+	return status;
+}
