@@ -17,12 +17,22 @@ static int		 json_mode;
 static int		 quiet;
 static unsigned long	 counts[2];
 
+/* What xalloc says when memory runs out: an error like any other. */
+_Static_assert(DIAG_TROUBLE == 3, "xalloc_die exits with DIAG_TROUBLE");
+
+static void
+diag_oom(void)
+{
+	diag_warnx("out of memory");
+}
+
 void
 diag_setprogname(const char *argv0)
 {
 	const char *p = strrchr(argv0, '/');
 
 	progname = p != NULL ? p + 1 : argv0;
+	xalloc_setoom(diag_oom);
 }
 
 const char *

@@ -1,14 +1,6 @@
 /* src: an input's name and bytes, and positions in it made on demand. */
-#include <string.h>
 
 #include "base/src.h"
-
-/* 3 when s starts with a UTF-8 byte order mark, else 0: its length. */
-size_t
-src_bom(const char *s, size_t n)
-{
-	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-}
 
 /* A source named name over s[0..n); s must outlive it. */
 void
@@ -17,7 +9,7 @@ src_init(struct src *src, const char *name, const char *s, size_t n)
 	src->name = name;
 	src->s = s;
 	src->n = n;
-	src->start = src_bom(s, n);
+	src->start = utf8_bom(s, n);
 	src->line = 1;
 	utf8_cursor_init(&src->cur, s, n);
 }

@@ -23,7 +23,6 @@ struct src {
 	struct utf8_cursor	 cur;
 };
 
-size_t	src_bom(const char *, size_t);
 void	src_init(struct src *, const char *, const char *, size_t);
 void	src_setline(struct src *, unsigned long);
 void	src_setrecord(struct src *, unsigned long);

@@ -1,7 +1,6 @@
 /* utf8: strict UTF-8 (RFC 3629): no overlongs, surrogates or values past U+10FFFF. */
 #include <string.h>
 
-#include "base/src.h"
 #include "base/utf8.h"
 
 /*
@@ -125,12 +124,19 @@ utf8_count(const char *s, size_t n)
 	return count;
 }
 
+/* 3 when s starts with a UTF-8 byte order mark, else 0: its length. */
+size_t
+utf8_bom(const char *s, size_t n)
+{
+	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /* Starts at the top of s (n bytes); a byte order mark takes no column. */
 void
 utf8_cursor_init(struct utf8_cursor *c, const char *s, size_t n)
 {
 	c->s = s;
-	c->start = src_bom(s, n);
+	c->start = utf8_bom(s, n);
 	c->off = c->start;
 	c->line = 1;
 	c->col = 1;

@@ -21,6 +21,7 @@ struct utf8_cursor {
 	int		 cr;		/* CR and CR LF end lines too (XML) */
 };
 
+size_t	utf8_bom(const char *, size_t);
 void	utf8_cursor_init(struct utf8_cursor *, const char *, size_t);
 void	utf8_cursor_at(struct utf8_cursor *, size_t, unsigned long *,
 	    unsigned long *);

@@ -1,17 +1,36 @@
-/* xalloc: the only lib/ functions allowed to end the process (out of memory). */
+/*
+ * xalloc: the only lib/ functions allowed to end the process (out of
+ * memory). It sits below diag, which allocates: diag_setprogname hands
+ * it the function that says so as the program's other errors are said.
+ */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/diag.h"
 #include "base/xalloc.h"
 
-/* Out of memory: says so and ends the process with status 3. */
+static void	(*say_oom)(void);
+
+/* fn says "out of memory" when memory runs out; NULL: xalloc says it. */
+void
+xalloc_setoom(void (*fn)(void))
+{
+	say_oom = fn;
+}
+
+/*
+ * Out of memory: says so and ends the process with status 3 (diag's
+ * DIAG_TROUBLE, which this floor below diag cannot name).
+ */
 void
 xalloc_die(void)
 {
-	diag_warnx("out of memory");
-	exit(DIAG_TROUBLE);
+	if (say_oom != NULL)
+		say_oom();
+	else
+		fputs("llmkit: out of memory\n", stderr);
+	exit(3);
 }
 
 void *

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+void	 xalloc_setoom(void (*)(void));
 void	 xalloc_die(void) __attribute__((noreturn));
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);

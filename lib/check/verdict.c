@@ -243,7 +243,7 @@ verdict_string(const char *s, size_t n, unsigned long lineno, size_t base,
 	json_t *v;
 	size_t at, end;
 
-	at = jsonx_skip_ws(s, n, src_bom(s, lineno == 1 ? n : 0));
+	at = jsonx_skip_ws(s, n, utf8_bom(s, lineno == 1 ? n : 0));
 	if ((v = jsonx_parse(s, n, at, &end, &err)) == NULL) {
 		if (strcmp(err.rule, "utf8") == 0)
 			snprintf(err.text, sizeof(err.text), "invalid UTF-8: "

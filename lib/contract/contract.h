@@ -6,6 +6,12 @@
 #ifndef LLMKIT_CONTRACT_H
 #define LLMKIT_CONTRACT_H
 
+/*
+ * The largest count a query's counts may hold, and the response's check
+ * of them allows: every JSON reader holds it exactly (2^53 - 1).
+ */
+#define CONTRACT_COUNT_MAX		9007199254740991ULL
+
 /* <llmQuery> (section 1): MUST */
 #define CONTRACT_MESSAGE_MAX		10000	/* userMessage */
 #define CONTRACT_ACTIVE_SUBJECTS_MAX	20	/* activeSubjects items */

@@ -214,7 +214,7 @@ llmq_set_text(struct llmq_text *t, const char *s, size_t n,
 
 /*
  * Sets the count from a command-line argument: decimal digits only, no
- * sign or space, at most LLMQ_COUNT_MAX. Returns 0, or -1 (reported).
+ * sign or space, at most CONTRACT_COUNT_MAX. Returns 0, or -1 (reported).
  */
 int
 llmq_set_count(struct llmq *q, const char *arg, const struct llmq_src *src)
@@ -235,9 +235,9 @@ llmq_set_count(struct llmq *q, const char *arg, const struct llmq_src *src)
 	if (end == NULL || *end != '\0')
 		report(src, 0, "bad-count", "%s is not a non-negative integer",
 		    buf_cstr(&name));
-	else if (errno == ERANGE || v > LLMQ_COUNT_MAX)
+	else if (errno == ERANGE || v > CONTRACT_COUNT_MAX)
 		report(src, 0, "bad-count", "%s is more than %llu",
-		    buf_cstr(&name), LLMQ_COUNT_MAX);
+		    buf_cstr(&name), CONTRACT_COUNT_MAX);
 	else {
 		q->count = v;
 		q->count_set = 1;
@@ -349,7 +349,7 @@ mistyped(struct llmq_input *in, size_t at, const char *path,
 	    jsonx_typename(v));
 }
 
-/* The count from a JSON number: an integer from 0 to LLMQ_COUNT_MAX. */
+/* The count from a JSON number: an integer from 0 to CONTRACT_COUNT_MAX. */
 static int
 json_count(struct llmq *q, const json_t *v, const struct llmq_src *src)
 {
@@ -362,9 +362,9 @@ json_count(struct llmq *q, const json_t *v, const struct llmq_src *src)
 		report(src, 0, "bad-count", "%s %s is not a non-negative "
 		    "integer", src->what, buf_cstr(&num));
 		r = -1;
-	} else if (d > (double)LLMQ_COUNT_MAX) {
+	} else if (d > (double)CONTRACT_COUNT_MAX) {
 		report(src, 0, "bad-count", "%s %s is more than %llu",
-		    src->what, buf_cstr(&num), LLMQ_COUNT_MAX);
+		    src->what, buf_cstr(&num), CONTRACT_COUNT_MAX);
 		r = -1;
 	} else {
 		q->count = (unsigned long long)d;

@@ -16,10 +16,8 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "contract/contract.h"
 #include "base/src.h"
-
-/* The largest count: every JSON reader holds it exactly (2^53 - 1). */
-#define LLMQ_COUNT_MAX	9007199254740991ULL
 
 /*
  * A text that values are found in: a file, or one line of it (the line

@@ -21,7 +21,6 @@
 #include "contract/contract.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "contract/llmq.h"
 #include "contract/llmr.h"
 #include "base/src.h"
 #include "base/utf8.h"
@@ -721,7 +720,7 @@ json_number(const char *s)
 
 /*
  * A decimal integer, digits only: 0, -1 when it is not one, -2 when it is
- * more than LLMQ_COUNT_MAX (2^53 - 1), the largest count llmq-encode
+ * more than CONTRACT_COUNT_MAX (2^53 - 1), the largest count llmq-encode
  * writes and every JSON reader holds exactly.
  */
 static int
@@ -733,7 +732,7 @@ count_value(const char *s, uint64_t *out)
 	if (*s == '\0')
 		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		if (big || n > (LLMQ_COUNT_MAX - (uint64_t)(*s - '0')) / 10) {
+		if (big || n > (CONTRACT_COUNT_MAX - (uint64_t)(*s - '0')) / 10) {
 			big = 1;	/* still to be told from no number */
 			continue;
 		}
@@ -898,7 +897,7 @@ check_context(struct llmr *v, size_t id)
 	else if (r == -2)
 		at_attr(v, DIAG_ERROR, id, "messageCount", "message-count",
 		    "messageCount %s is too large (at most %llu)", quote(q, s),
-		    (unsigned long long)LLMQ_COUNT_MAX);
+		    (unsigned long long)CONTRACT_COUNT_MAX);
 }
 
 static void

@@ -338,7 +338,7 @@ jsonx_seq_init(struct jsonx_seq *q, const char *s, size_t n)
 	q->s = s;
 	q->n = n;
 	q->off = 0;
-	q->off = jsonx_skip_ws(s, n, src_bom(s, n));
+	q->off = jsonx_skip_ws(s, n, utf8_bom(s, n));
 	q->array = q->off < n && s[q->off] == '[';
 	if (q->array)
 		q->off++;

@@ -113,7 +113,7 @@ report(const struct jsonresp *jr, int status, void *arg)
 		len = (size_t)((nl != NULL ? nl : end) - ls->line);
 		ls->lineno++;
 		if (jsonx_skip_ws(ls->line, len, ls->lineno == 1 ?
-		    src_bom(ls->line, len) : 0) < len)
+		    utf8_bom(ls->line, len) : 0) < len)
 			break;
 		ls->line += len + 1;
 	}
@@ -159,7 +159,7 @@ lines(const char *s, size_t n)
 	/* a byte order mark on a later line is text: not compared */
 	for (p = s; (p = memchr(p, '\n', ls.n - (size_t)(p - s))) != NULL;
 	    p++)
-		if (src_bom(p + 1, ls.n - (size_t)(p + 1 - s)) != 0) {
+		if (utf8_bom(p + 1, ls.n - (size_t)(p + 1 - s)) != 0) {
 			fclose(fp);
 			return;
 		}
@@ -169,7 +169,7 @@ lines(const char *s, size_t n)
 	/* every line that is not blank was reported */
 	for (p = ls.line; p < s + ls.n; p++)
 		if (*p != '\n' && *p != ' ' && *p != '\t' && *p != '\r' &&
-		    (ls.lineno > 0 || p >= s + src_bom(s, ls.n)))
+		    (ls.lineno > 0 || p >= s + utf8_bom(s, ls.n)))
 			abort();
 }
 

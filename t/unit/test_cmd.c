@@ -51,8 +51,8 @@ source(void)
 	struct src s;
 	struct diag_loc loc = { NULL, 0, 0, "/p" };
 
-	unit_long((long)src_bom(text, 3), 3, "a BOM");
-	unit_long((long)src_bom(text, 2), 0, "half a BOM is none");
+	unit_long((long)utf8_bom(text, 3), 3, "a BOM");
+	unit_long((long)utf8_bom(text, 2), 0, "half a BOM is none");
 	src_init(&s, "f.json", text, sizeof(text) - 1);
 	unit_long((long)s.start, 3, "the text starts past the BOM");
 	src_loc(&s, 3, &loc);
