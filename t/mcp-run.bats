@@ -1224,6 +1224,19 @@ server/discover
 tools/call echo'
 }
 
+@test "a 2026-07-28 server too slow for the probe refuses initialize: probed again, it is spoken to in its era" {
+	scall echo '{"text":"late"}' >in.jsonl
+	run -0 --separate-stderr mcp-run -T 1 --server "s=python3 $SCRIPTED --log $PWD/s.log --slow-probe" in.jsonl
+	assert_output "$(result call-0-1 echo s '"late"')"
+	assert_equal "$stderr" ''
+	run -0 reads s.log
+	assert_output 'start
+server/discover
+initialize
+server/discover
+tools/call echo'
+}
+
 @test "a server that answers and exits while a child of its holds its output: the answer counts" {
 	{
 		scall orphan "{\"answer\":true,\"pidfile\":\"$PWD/orphan.pid\"}"

@@ -947,7 +947,8 @@ spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 
 /*
  * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
- * started again (the server ended), -1 failed (said).
+ * started again (the server ended), 3 no answer in time (legacy, or a
+ * server slow to start), -1 failed (said).
  */
 static int
 discover(struct mcp *m, struct mcp_server *s, struct reply *r)
@@ -976,7 +977,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 		}
 	}
 	if (r->fail == F_TIMEOUT)
-		return 0;
+		return 3;
 	if (r->fail == F_DIED)
 		rc = spawn(m, s, r) == 0 ? 2 : -1;
 	else
@@ -984,9 +985,14 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return rc == 2 ? 2 : -1;
 }
 
-/* The lifecycle of the 2025 era: initialize; 0, or -1 (said). */
+/*
+ * The lifecycle of the 2025 era: initialize; 0, or -1 (said). After a
+ * probe that had no answer in time (late), a server that refuses the
+ * 2025 revision and names 2026-07-28 among those it speaks was only slow
+ * to start: it is probed again, and spoken to in the 2026-07-28 era.
+ */
 static int
-initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
+initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 {
 	struct buf b = BUF_INIT;
 	const json_t *pv, *sup;
@@ -998,6 +1004,17 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
 	    m->timeout, r);
 	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
 		jsonw_stringify(&b, sup);
+		if (late && mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
+			switch (discover(m, s, r)) {
+			case 1:
+				buf_free(&b);
+				return 0;
+			case -1:
+				buf_free(&b);
+				return -1;
+			default:
+				break;
+			}
 		trouble(m, s, r, "%s: the server speaks only %s, not %s",
 		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION);
 		buf_free(&b);
@@ -1027,6 +1044,8 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
 static int
 start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
+	int probe = 0;
+
 	if (spawn(m, s, r) != 0)
 		return -1;
 	if (m->proto == MCP_PROTO_MODERN) {
@@ -1034,7 +1053,7 @@ start(struct mcp *m, struct mcp_server *s, struct reply *r)
 		return 0;
 	}
 	if (m->proto == MCP_PROTO_AUTO) {
-		switch (discover(m, s, r)) {
+		switch ((probe = discover(m, s, r))) {
 		case -1:
 			return -1;
 		case 1:
@@ -1043,7 +1062,7 @@ start(struct mcp *m, struct mcp_server *s, struct reply *r)
 			break;
 		}
 	}
-	return initialize(m, s, r);
+	return initialize(m, s, r, probe == 3);
 }
 
 /*

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# scripted-server.py [--log FILE] [--linger]: an MCP server over stdio of
+# scripted-server.py [--log FILE] [--linger] [--slow-probe]: an MCP
+# server over stdio of
 # the 2026-07-28 revision whose tools misbehave on request, for the tests
 # of how mcp-run survives its servers: ends, orphans, endless lines. It
 # reads its input a byte at a time, so that what it has not read of it is
@@ -8,6 +9,10 @@
 #
 # --log FILE appends "start PID" when it starts and each line it reads;
 # --linger sleeps 300 s at the end of its input rather than ending.
+# --slow-probe holds its answer to the first server/discover until the
+# next request comes, as a server slow to start answers late; it then
+# refuses an initialize with error -32022, naming 2026-07-28 the one
+# revision it speaks, as the SDKs of that revision do.
 #
 # Tools (their arguments in braces, all optional):
 #   echo {text}            text: the text
@@ -36,6 +41,7 @@ import time
 
 LOG = None
 LINGER = False
+SLOW_PROBE = False
 args = sys.argv[1:]
 while args:
     if args[0] == "--log":
@@ -43,6 +49,9 @@ while args:
         args = args[2:]
     elif args[0] == "--linger":
         LINGER = True
+        args = args[1:]
+    elif args[0] == "--slow-probe":
+        SLOW_PROBE = True
         args = args[1:]
     else:
         sys.exit("scripted-server: unknown argument " + args[0])
@@ -124,6 +133,8 @@ def call(rid, name, a):
 
 
 log("start %d" % os.getpid())
+held = None
+probed = False
 while True:
     line = read_line()
     if line is None:
@@ -132,10 +143,23 @@ while True:
     msg = json.loads(line)
     if "id" not in msg or "method" not in msg:
         continue
+    if held is not None:
+        send(held)
+        held = None
     if msg["method"] == "server/discover":
+        answer = {"jsonrpc": "2.0", "id": msg["id"],
+                  "result": {"supportedVersions": ["2026-07-28"],
+                             "capabilities": {"tools": {}}}}
+        if SLOW_PROBE and not probed:
+            held = answer
+        else:
+            send(answer)
+        probed = True
+    elif msg["method"] == "initialize" and SLOW_PROBE:
         send({"jsonrpc": "2.0", "id": msg["id"],
-              "result": {"supportedVersions": ["2026-07-28"],
-                         "capabilities": {"tools": {}}}})
+              "error": {"code": -32022,
+                        "message": "Unsupported protocol version",
+                        "data": {"supported": ["2026-07-28"]}}})
     elif msg["method"] == "tools/call":
         p = msg["params"]
         call(msg["id"], p["name"], p.get("arguments") or {})
