@@ -69,6 +69,17 @@ BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
 BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
 
+# Each compile writes the headers it read, as make rules, into a .d file
+# beside its object or program (-MMD; a tool's into $(OUT)/cmd, not
+# among the installed binaries), with an empty rule for each header (-MP)
+# so that a header removed stops no build. Make reads them back: a header
+# rebuilds only what includes it. A first build has none and builds all.
+ALL_CPPFLAGS += -MMD -MP
+$(foreach t,$(TOOLS),$(eval \
+    $(BINDIR)/$(t): private ALL_CPPFLAGS += -MF $(OUT)/cmd/$(t).d))
+DEPS := $(LIB_OBJ:.o=.d) $(TOOLS:%=$(OUT)/cmd/%.d) $(UNITS:=.d) \
+	$(BENCHES:=.d)
+
 .PHONY: all tests check completions demo bench fuzz install uninstall clean distclean deps lint deb
 .SUFFIXES:
 
@@ -80,35 +91,40 @@ config.h: config.mk
 configure: configure.ac
 	autoconf
 
-$(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
+$(OUT)/lib/%.o: lib/%.c config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(OUT)/lib/%.o: lib/%.cc $(LIB_HDR) config.h
+$(OUT)/lib/%.o: lib/%.cc config.h
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
 
-# data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object.
-$(OUT)/embed/%.o: tools/embed $(DATA)
+# data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object,
+# which depends on its own data file alone.
+$(foreach f,$(DATA),$(eval $(OUT)/embed/$(call embed_name,$(f)).o: $(f)))
+$(OUT)/embed/%.o: tools/embed
 	@mkdir -p $(@D)
 	sh tools/embed $* $(foreach f,$(DATA),$(if $(filter $*,$(call embed_name,$(f))),$(f))) >$(@:.o=.c)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $(@:.o=.c)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $(@:.o=.c)
 
 $(LIBLLMKIT): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) $(LIB_HDR) config.h
+$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) config.h | $(OUT)/cmd
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
-$(OUT)/unit/%: t/unit/%.c t/unit/unit.h $(LIBLLMKIT) $(LIB_HDR) config.h
+$(OUT)/unit/%: t/unit/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -It/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
 $(OUT)/bench/%: t/bench/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+$(OUT)/cmd:
+	mkdir -p $@
 
 # What check runs, built: the tools and the C unit tests.
 tests: $(BINS) $(UNITS)
@@ -220,3 +236,6 @@ clean:
 
 distclean: clean
 	rm -rf config.mk config.h config.log config.status configure autom4te.cache t/mcp/node_modules
+
+# The headers each object and program was built from (see DEPS).
+-include $(wildcard $(DEPS))
