@@ -13,7 +13,7 @@ MAN7     := $(sort $(wildcard man/*.7))
 DATA     := $(sort $(wildcard data/*))
 
 # Goals that must work before ./configure can (deps installs what it needs).
-NOCONF_GOALS := completions deps clean distclean deb
+NOCONF_GOALS := completions deps clean distclean deb lint
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mk
 endif
@@ -196,8 +196,11 @@ fuzz: $(FUZZERS)
 	done; \
 	[ -z "$$failed" ] || { echo "fuzz: failed:$$failed"; exit 1; }
 
+# The manual pages; the completions up to date with tools/completions and
+# parsed by their shells (tools/lint-completions).
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN7)
+	sh tools/lint-completions
 
 # The zsh and fish completions, written from the bash one's description.
 completions:
