@@ -139,6 +139,10 @@ check: $(BINS) $(UNITS)
 demo: $(BINS)
 	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
 
+# The benchmarks' programs, built (what bench runs besides the tools).
+.PHONY: benches
+benches: $(BENCHES)
+
 bench: $(BINS) $(BENCHES)
 	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_BENCH="$(CURDIR)/$(OUT)/bench" \
 	sh t/bench/run
