@@ -5,7 +5,6 @@
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
 LIB_CXX  := $(sort $(wildcard lib/*/*.cc))
-LIB_HDR  := $(wildcard lib/*/*.h)
 UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
 BENCH_SRC := $(sort $(wildcard t/bench/*.c))
@@ -14,7 +13,7 @@ MAN7     := $(sort $(wildcard man/*.7))
 DATA     := $(sort $(wildcard data/*))
 
 # Goals that must work before ./configure can (deps installs what it needs).
-NOCONF_GOALS := completions deps clean distclean deb
+NOCONF_GOALS := completions deps clean distclean deb lint
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include config.mk
 endif
@@ -69,6 +68,17 @@ BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
 BENCHES  := $(BENCH_SRC:t/bench/%.c=$(OUT)/bench/%)
 
+# Each compile writes the headers it read, as make rules, into a .d file
+# beside its object or program (-MMD; a tool's into $(OUT)/cmd, not
+# among the installed binaries), with an empty rule for each header (-MP)
+# so that a header removed stops no build. Make reads them back: a header
+# rebuilds only what includes it. A first build has none and builds all.
+ALL_CPPFLAGS += -MMD -MP
+$(foreach t,$(TOOLS),$(eval \
+    $(BINDIR)/$(t): private ALL_CPPFLAGS += -MF $(OUT)/cmd/$(t).d))
+DEPS := $(LIB_OBJ:.o=.d) $(TOOLS:%=$(OUT)/cmd/%.d) $(UNITS:=.d) \
+	$(BENCHES:=.d)
+
 .PHONY: all tests check completions demo bench fuzz install uninstall clean distclean deps lint deb
 .SUFFIXES:
 
@@ -80,35 +90,40 @@ config.h: config.mk
 configure: configure.ac
 	autoconf
 
-$(OUT)/lib/%.o: lib/%.c $(LIB_HDR) config.h
+$(OUT)/lib/%.o: lib/%.c config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(OUT)/lib/%.o: lib/%.cc $(LIB_HDR) config.h
+$(OUT)/lib/%.o: lib/%.cc config.h
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
 
-# data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object.
-$(OUT)/embed/%.o: tools/embed $(DATA)
+# data/a-b.c.json -> embed_a_b_c; the generated C lands beside the object,
+# which depends on its own data file alone.
+$(foreach f,$(DATA),$(eval $(OUT)/embed/$(call embed_name,$(f)).o: $(f)))
+$(OUT)/embed/%.o: tools/embed
 	@mkdir -p $(@D)
 	sh tools/embed $* $(foreach f,$(DATA),$(if $(filter $*,$(call embed_name,$(f))),$(f))) >$(@:.o=.c)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $(@:.o=.c)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $(@:.o=.c)
 
 $(LIBLLMKIT): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) $(LIB_HDR) config.h
+$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) config.h | $(OUT)/cmd
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
-$(OUT)/unit/%: t/unit/%.c t/unit/unit.h $(LIBLLMKIT) $(LIB_HDR) config.h
+$(OUT)/unit/%: t/unit/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -It/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
 $(OUT)/bench/%: t/bench/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+$(OUT)/cmd:
+	mkdir -p $@
 
 # What check runs, built: the tools and the C unit tests.
 tests: $(BINS) $(UNITS)
@@ -124,45 +139,72 @@ check: $(BINS) $(UNITS)
 demo: $(BINS)
 	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
 
+# The benchmarks' programs, built (what bench runs besides the tools).
+.PHONY: benches
+benches: $(BENCHES)
+
 bench: $(BINS) $(BENCHES)
 	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_BENCH="$(CURDIR)/$(OUT)/bench" \
 	sh t/bench/run
 
-# libFuzzer: every t/fuzz/fuzz_*.c against lib/, FUZZ_SECONDS each.
+# libFuzzer: every t/fuzz/fuzz_*.c against lib/, FUZZ_SECONDS each. lib/
+# is compiled once with the fuzzers' instrumentation and sanitizers
+# (-fsanitize=fuzzer-no-link) into obj/fuzz/libllmkit.a, which each
+# harness links; only the harness gets libFuzzer's main (-fsanitize=fuzzer).
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_CXX     ?= clang++
 FUZZ_SAN     := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_FLAGS   := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer -I. -Ilib \
-	$(EXPAT_CFLAGS) $(JANSSON_CFLAGS) $(PCRE2_CFLAGS) $(SQLITE_CFLAGS) \
-	$(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
-# lib/*/*.cc apart, as C++; the C driver links them (so UBSan's C++
-# runtime, which its vptr check needs, is not there: that check is off).
+FUZZ_CPPFLAGS := -I. -Ilib -MMD -MP $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
+	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
+FUZZ_CFLAGS  := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS)
+FUZZ_FLAGS   := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_CPPFLAGS)
+# lib/*/*.cc as C++; the C driver links them (so UBSan's C++ runtime,
+# which its vptr check needs, is not there: that check is off).
 FUZZ_CXXFLAGS := $(STDXX) $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-	-fno-sanitize=vptr -I. -Ilib $(JANSSON_CFLAGS) $(SIMDJSON_CFLAGS)
-FUZZ_CXX_OBJ := $(LIB_CXX:lib/%.cc=obj/fuzz/lib/%.o)
-FUZZERS := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
-obj/fuzz/lib/%.o: lib/%.cc $(LIB_HDR) config.h
+	-fno-sanitize=vptr -I. -Ilib -MMD -MP $(JANSSON_CFLAGS) \
+	$(SIMDJSON_CFLAGS)
+FUZZ_LIB_OBJ := $(LIB_SRC:lib/%.c=obj/fuzz/lib/%.o) \
+	$(LIB_CXX:lib/%.cc=obj/fuzz/lib/%.o)
+FUZZ_LIB := obj/fuzz/libllmkit.a
+FUZZERS  := $(FUZZ_SRC:t/fuzz/%.c=obj/fuzz/%)
+DEPS     += $(FUZZ_LIB_OBJ:.o=.d) $(FUZZERS:=.d)
+obj/fuzz/lib/%.o: lib/%.c config.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+obj/fuzz/lib/%.o: lib/%.cc config.h
 	@mkdir -p $(@D)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c -o $@ $<
-$(FUZZERS): obj/fuzz/%: t/fuzz/%.c $(wildcard t/fuzz/*.h) $(LIB_SRC) \
-    $(LIB_HDR) $(EMBED_OBJ) $(FUZZ_CXX_OBJ) config.h
+# The data objects are data alone: the plain build's serve.
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ) $(EMBED_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(FUZZERS): obj/fuzz/%: t/fuzz/%.c $(FUZZ_LIB) config.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(EMBED_OBJ) \
-		$(FUZZ_CXX_OBJ) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB) $(LIBS)
+# Each fuzzer runs, whatever the ones before it found; one that fails
+# shows the end of its log (all of it in obj/fuzz/NAME.log, the input in
+# obj/fuzz/NAME-crash-*), and fails the target once all have run.
 fuzz: $(FUZZERS)
-	@set -e; for f in $(FUZZERS); do \
+	@failed=; for f in $(FUZZERS); do \
 		n=$${f##*/}; c=obj/fuzz/corpus-$$n; mkdir -p $$c; \
 		[ ! -d t/fuzz/corpus/$$n ] || cp -R t/fuzz/corpus/$$n/. $$c/; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			-artifact_prefix=obj/fuzz/$$n- $$c \
-			2>obj/fuzz/$$n.log || { tail -50 obj/fuzz/$$n.log; exit 1; }; \
-		grep -E 'stat::number_of_executed_units|stat::peak_rss' obj/fuzz/$$n.log; \
-	done
+		if $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		    -artifact_prefix=obj/fuzz/$$n- $$c 2>obj/fuzz/$$n.log; then \
+			grep -E 'stat::number_of_executed_units|stat::peak_rss' \
+			    obj/fuzz/$$n.log; \
+		else \
+			tail -n 50 obj/fuzz/$$n.log; failed="$$failed $$n"; \
+		fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "fuzz: failed:$$failed"; exit 1; }
 
+# The manual pages; the completions up to date with tools/completions and
+# parsed by their shells (tools/lint-completions).
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN7)
+	sh tools/lint-completions
 
 # The zsh and fish completions, written from the bash one's description.
 completions:
@@ -220,3 +262,6 @@ clean:
 
 distclean: clean
 	rm -rf config.mk config.h config.log config.status configure autom4te.cache t/mcp/node_modules
+
+# The headers each object and program was built from (see DEPS).
+-include $(wildcard $(DEPS))

@@ -42,6 +42,10 @@ static const char *const kind_names[] = {
 	"an Ollama chat line", "", "", ""
 };
 
+static void vsay(struct tcopenai *, enum diag_severity, struct pos,
+    const char *, const char *, const struct tcopenai_call *, const char *,
+    va_list) __attribute__((format(printf, 7, 0)));
+
 /* A problem, told: an error makes the input's status 1. */
 static void
 vsay(struct tcopenai *t, enum diag_severity sev, struct pos at,

@@ -1208,7 +1208,8 @@ static const char *const mk_glm[] = {
 /* The markups, by their numbers (TOOLDEFS_TOOL, TCD_*, TOOLDEFS_PYTHONIC). */
 static const struct markup markups[TOOLDEFS_NMARKUPS] = {
 	[TOOLDEFS_TOOL] = { "tool", rules_tool, tooldefs_fault_tool,
-	    tooldefs_write_tool },
+	    tooldefs_write_tool, NULL, NULL, NULL, NULL, NULL, NULL,
+	    LAYOUT_RAW, 0, 0, NULL },
 	[TCD_QWEN3] = { "qwen3", rules_qwen3, tooldefs_fault_raw,
 	    tooldefs_write_raw, "<tool_call>\n<function=", ">\n",
 	    "</function>\n</tool_call>\n", "<parameter=", ">",
@@ -1226,12 +1227,15 @@ static const struct markup markups[TOOLDEFS_NMARKUPS] = {
 	    "}\n</tool_call>\n", NULL, NULL, NULL, LAYOUT_RAW, 0, 1, NULL },
 	[TCD_HARMONY] = { "harmony", rules_harmony, tooldefs_fault_harmony,
 	    tooldefs_write_json, "<|channel|>commentary to=functions.",
-	    " <|constrain|>json<|message|>", "<|call|>\n" },
+	    " <|constrain|>json<|message|>", "<|call|>\n", NULL, NULL, NULL,
+	    LAYOUT_RAW, 0, 0, NULL },
 	[TCD_DEEPSEEK] = { "deepseek", rules_deepseek,
 	    tooldefs_fault_deepseek, tooldefs_write_json,
-	    DS_CALLS_BEGIN DS_BEGIN, DS_SEP, DS_END DS_CALLS_END "\n" },
+	    DS_CALLS_BEGIN DS_BEGIN, DS_SEP, DS_END DS_CALLS_END "\n", NULL,
+	    NULL, NULL, LAYOUT_RAW, 0, 0, NULL },
 	[TCD_MISTRAL] = { "mistral", rules_mistral, tooldefs_fault_mistral,
-	    tooldefs_write_json, "[TOOL_CALLS]", "[ARGS]", "\n" },
+	    tooldefs_write_json, "[TOOL_CALLS]", "[ARGS]", "\n", NULL, NULL,
+	    NULL, LAYOUT_RAW, 0, 0, NULL },
 	[TCD_LLAMA3] = { "llama3", rules_llama3, NULL, tooldefs_write_json,
 	    "{\"name\": ", ", \"parameters\": ", "}\n", NULL, NULL, NULL,
 	    LAYOUT_RAW, 0, 1, NULL },
@@ -1239,9 +1243,11 @@ static const struct markup markups[TOOLDEFS_NMARKUPS] = {
 	    tooldefs_write_json,
 	    "<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.",
 	    ":0<|tool_call_argument_begin|>",
-	    "<|tool_call_end|>\n<|tool_calls_section_end|>\n" },
+	    "<|tool_call_end|>\n<|tool_calls_section_end|>\n", NULL, NULL, NULL,
+	    LAYOUT_RAW, 0, 0, NULL },
 	[TOOLDEFS_PYTHONIC] = { "pythonic", rules_pythonic,
-	    tooldefs_fault_python, tooldefs_write_python, "[", "(", ")]\n" },
+	    tooldefs_fault_python, tooldefs_write_python, "[", "(", ")]\n",
+	    NULL, NULL, NULL, LAYOUT_RAW, 0, 0, NULL },
 };
 
 static void

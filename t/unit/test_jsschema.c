@@ -846,6 +846,8 @@ test_api(void)
 	jsschema_free(js);
 }
 
+static char *xfmt(const char *, ...) __attribute__((format(printf, 1, 2)));
+
 static char *
 xfmt(const char *fmt, ...)
 {

@@ -32,6 +32,8 @@ static size_t	 unit_label_size, unit_captured_size;
 /* Where stderr is while it is captured, and where it was before. */
 static int	 unit_capture_fd = -1, unit_saved_stderr = -1;
 
+static inline void unit_bail(const char *) __attribute__((noreturn));
+
 static inline void
 unit_bail(const char *what)
 {
