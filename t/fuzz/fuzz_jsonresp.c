@@ -9,7 +9,8 @@
  * more; a fence found must lie inside the text; a value found by --find
  * must start with '{' or '['. Each line read by jsonresp_lines must get
  * the verdict and problems (rules and places) that a check of a copy of
- * that line alone gives. Anything else aborts.
+ * that line alone gives; a line that holds a NUL byte is read up to it,
+ * that byte included, and the next line after it. Anything else aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -102,7 +103,7 @@ report(const struct jsonresp *jr, int status, void *arg)
 	struct lines *ls = arg;
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	struct src src;
-	const char *nl, *end = ls->s + ls->n;
+	const char *nl, *nul, *next, *end = ls->s + ls->n;
 	char *copy;
 	size_t len;
 
@@ -111,17 +112,21 @@ report(const struct jsonresp *jr, int status, void *arg)
 			abort();
 		nl = memchr(ls->line, '\n', (size_t)(end - ls->line));
 		len = (size_t)((nl != NULL ? nl : end) - ls->line);
+		/* a line that holds a NUL ends just after it */
+		if ((nul = memchr(ls->line, '\0', len)) != NULL)
+			len = (size_t)(nul - ls->line) + 1;
+		next = nl != NULL ? nl + 1 : end;
 		ls->lineno++;
 		if (jsonx_skip_ws(ls->line, len, ls->lineno == 1 ?
 		    utf8_bom(ls->line, len) : 0) < len)
 			break;
-		ls->line += len + 1;
+		ls->line = next;
 	}
 	copy = malloc(len > 0 ? len : 1);
 	if (copy == NULL)
 		abort();
 	memcpy(copy, ls->line, len);
-	ls->line += len + 1;
+	ls->line = next;
 	src_init(&src, "<fuzz>", copy, len);
 	src_setline(&src, ls->lineno);
 	if (run(single, &src, ls->lineno) != status)
@@ -142,7 +147,7 @@ static void
 lines(const char *s, size_t n)
 {
 	struct lines ls = { s, n, s, 0 };
-	const char *nul, *p;
+	const char *p;
 	FILE *fp;
 	int fd[2];
 
@@ -153,9 +158,6 @@ lines(const char *s, size_t n)
 	close(fd[1]);
 	if ((fp = fdopen(fd[0], "rb")) == NULL)
 		abort();
-	/* a NUL byte ends the input just after it */
-	if ((nul = memchr(s, '\0', n)) != NULL)
-		ls.n = (size_t)(nul - s) + 1;
 	/* a byte order mark on a later line is text: not compared */
 	for (p = s; (p = memchr(p, '\n', ls.n - (size_t)(p - s))) != NULL;
 	    p++)
