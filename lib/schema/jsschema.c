@@ -44,42 +44,13 @@
 #include "schema/jsschema_format.h"
 #include "base/jsonw.h"
 #include "schema/jsschema.h"
+#include "schema/jsschema_int.h"
 #include "base/ptab.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 
-#define DRAFT2019_09	JSSCHEMA_DRAFT2019
-#define DRAFT2020_12	JSSCHEMA_DRAFT2020
-#define DRAFT_UNKNOWN	(-1)
-#define DRAFT_NOTSTRING	(-2)
-
-/*
- * The dialects: the path of their "$schema" URI (after "http://" or
- * "https://", before an empty fragment), the keywords that are theirs,
- * their vocabularies in use when no meta-schema says otherwise, and the
- * formats they define.
- */
-#define KW_CONST	0x01		/* const, contains, propertyNames */
-#define KW_IF		0x02		/* if, then, else */
-#define KW_BOOLSCHEMA	0x04		/* true and false are schemas */
-#define KW_XBOOL	0x08		/* exclusiveMaximum is a boolean */
-#define KW_2019		0x10		/* $defs, $anchor, dependent*, */
-					/* min/maxContains, unevaluated*, */
-					/* $ref beside other keywords */
-#define KW_2020		0x20		/* prefixItems, $dynamicRef */
-
-/* Vocabularies: the validation keywords, and "format" as an assertion. */
-#define VOC_VALIDATION	0x01
-#define VOC_FORMAT	0x02
-
-static const struct dialect {
-	int		 draft;
-	const char	*path;
-	unsigned	 kw;
-	unsigned	 vocab;
-	const char	*idkw;
-	const char	*formats;	/* " a b ", or NULL: all jsschema_format's */
-} dialects[] = {
+/* The dialects this library validates, oldest first. */
+static const struct dialect dialects[] = {
 	{ JSSCHEMA_DRAFT4, "json-schema.org/draft-04/schema",
 	    KW_XBOOL, VOC_VALIDATION | VOC_FORMAT, "id",
 	    " date-time email hostname ipv4 ipv6 uri " },
@@ -98,12 +69,8 @@ static const struct dialect {
 	    VOC_VALIDATION, "$id", NULL },
 };
 
-/* The built-in meta-schemas, by the path of their URI (as above). */
-static const struct meta {
-	const char	*path;
-	const char	*text;
-	const size_t	*len;
-} metas[] = {
+/* The built-in meta-schemas, by the path of their URI (as a dialect's). */
+static const struct meta metas[] = {
 #define META(p, n)	{ p, embed_##n, &embed_##n##_len }
 	META("json-schema.org/draft-04/schema", json_schema_draft_04),
 	META("json-schema.org/draft-06/schema", json_schema_draft_06),
@@ -139,196 +106,9 @@ static const struct meta {
 #undef META
 };
 
-/*
- * Compiling recurses once per subschema inside another and once per
- * "$ref" followed to a schema not compiled yet; validating, once per
- * schema applied inside another (through "$ref", "allOf", "items", ...,
- * down the value's nesting). Both stop at a depth the C stack holds.
- */
-#define JSSCHEMA_MAX_COMPILE_DEPTH	1000
-#define JSSCHEMA_MAX_DEPTH		5000
-/*
- * A document has this many errors at the most: a schema that applies a
- * subschema twice at each level (allOf of two $refs to it) doubles its
- * errors with each level of the value.
- */
-#define JSSCHEMA_MAX_ERRORS		10000
-
-enum {
-	T_NULL = JSSCHEMA_T_NULL, T_BOOLEAN = JSSCHEMA_T_BOOLEAN,
-	T_OBJECT = JSSCHEMA_T_OBJECT, T_ARRAY = JSSCHEMA_T_ARRAY,
-	T_NUMBER = JSSCHEMA_T_NUMBER, T_STRING = JSSCHEMA_T_STRING,
-	T_INTEGER = JSSCHEMA_T_INTEGER
-};
-
 static const char *const type_names[] = {
 	"null", "boolean", "object", "array", "number", "string", "integer"
 };
-
-enum { NODE_FALSE, NODE_TRUE, NODE_OBJECT };
-
-/* An exact decimal m * 10^e, for multipleOf. */
-struct dec {
-	unsigned long long	 m;
-	int			 e;
-};
-
-struct node;
-struct vset;
-
-struct child {
-	struct node	*n;
-	const char	*seg;		/* "/properties/a", escaped */
-};
-
-struct patprop {
-	const char	*pat;
-	struct jsschema_regex	*re;
-	struct child	 c;
-};
-
-struct dep {
-	const char	*name;
-	const json_t	*req;		/* array of names, or NULL */
-	struct child	 c;		/* or a schema */
-};
-
-struct node {
-	size_t		 id;		/* its index in jsschema's nodes */
-	int		 kind;
-	const json_t	*j;		/* the schema */
-	size_t		 res;		/* its resource, in jsschema's res */
-	struct node	*ref;
-	int		 refonly;	/* up to Draft-07: siblings ignored */
-	struct node	*dref;		/* $dynamicRef, $recursiveRef */
-	const char	*dname;		/* its anchor, or NULL: a plain $ref */
-	const char	*dseg;		/* "/$dynamicRef" */
-	unsigned	 types;
-	const json_t	*typev;		/* "type", for the message */
-	const json_t	*enumv, *constv;
-	const json_t	*multipleof, *maximum, *xmaximum;
-	const json_t	*minimum, *xminimum;
-	struct dec	 mul;
-	long long	 maxlength, minlength, maxitems, minitems;
-	long long	 maxprops, minprops;
-	struct jsschema_regex	*pattern;
-	const char	*patsrc;
-	const char	*format;
-	int		 items_array, uniqueitems;
-	const char	*itemskw;	/* "items" or "prefixItems" */
-	long long	 maxcontains, mincontains;
-	int		 contains_ann;	/* 2020-12: contains evaluates items */
-	struct child	 items, additem, contains, addprops, propnames;
-	struct child	 uitems, uprops;	/* unevaluated* */
-	struct child	 ifs, thens, elses, nots;
-	struct child	*itemv, *allof, *anyof, *oneof, *props;
-	size_t		 nitems, nallof, nanyof, noneof, nprops;
-	const char	**propnames_v;
-	size_t		*propslot;	/* name -> props index + 1 */
-	size_t		 propcap;
-	struct patprop	*pprops;
-	size_t		 npprops;
-	struct dep	*deps;
-	size_t		 ndeps;
-	const json_t	*required;
-	struct vset	*enumset;
-	int		 leaf;		/* no subschema: cheaper than a memo */
-	int		 target;	/* of some "$ref" */
-};
-
-/* What the index knows of one subschema (a json_t): its base URI. */
-struct sinfo {
-	const json_t	*j;
-	char		*base;
-	struct node	*node;
-	int		 draft;		/* of its resource; for an object */
-	unsigned	 vocab;		/* VOC_* */
-	const json_t	*res;		/* its resource's root */
-	const json_t	*schemav;	/* the "$schema" that chose it */
-};
-
-/* A meta-schema other than the built-in ones: its dialect. */
-struct cmeta {
-	char		*uri;
-	int		 draft;
-	unsigned	 vocab;
-};
-
-/* A "$dynamicAnchor" (2019-09's "$recursiveAnchor": name ""). */
-struct dynanchor {
-	const json_t	*res;
-	const char	*name;
-	const json_t	*s;
-	struct node	*node;
-};
-
-/* A URI that names a schema: a document, an $id, a plain-name fragment. */
-struct reg {
-	char		*uri;
-	const json_t	*schema;
-};
-
-struct jsschema {
-	struct node	*root;
-	int		 format;	/* JSSCHEMA_FORMAT_* */
-	int		 draft;		/* without "$schema" */
-	struct jsschema_refmap *refmap;
-	size_t		 nrefmap;
-	char		*rootdir;	/* files only below it, or NULL */
-	json_t		**docs;
-	size_t		 ndocs;
-	struct reg	*regs;
-	size_t		 nregs;
-	size_t		 regmark;	/* regs below it: of other documents */
-	char		*dup;		/* a URI two documents claim */
-	struct sinfo	**stab;		/* keyed by json_t * */
-	size_t		 scap, sn;
-	struct node	**nodes;
-	size_t		 nnodes;
-	struct cmeta	*cmetas;
-	size_t		 ncmetas;
-	struct dynanchor *dyn;
-	size_t		 ndyn;
-	const json_t	**res;		/* resources, by node->res */
-	size_t		 nres;
-	int		 dynamic;	/* a $dynamicRef is dynamic */
-	unsigned char	*resdyn;	/* by res: it declares dynamic anchors */
-	char		**strs;
-	size_t		 nstrs;
-};
-
-/* A location in the schema or in the instance, as a chain up the C stack. */
-struct kpath {
-	const struct kpath	*up;
-	const char		*seg;
-};
-
-struct ipath {
-	const struct ipath	*up;
-	const char		*key;	/* NULL: an array index */
-	size_t			 idx;
-	size_t			 depth;	/* of this location: root is 0 */
-};
-
-struct cctx {
-	struct jsschema	*js;
-	char		*err;
-	size_t		 errlen;
-	int		 failed;
-	int		 refused;	/* the error is a refused reference */
-	int		 depth;		/* compile() calls under way */
-	const char	*lastref;	/* the last "$ref" followed */
-	int		 draft;		/* of the schema being compiled */
-	unsigned	 vocab;
-	const json_t	*res;
-};
-
-static void	 str_text(struct buf *, const char *, size_t);
-static struct vset *vset_new(void);
-static long	 vset_find(const struct vset *, const json_t *, uint64_t);
-static void	 vset_add(struct vset *, const json_t *, size_t, uint64_t);
-static void	 vset_free(struct vset *);
-static uint64_t	 jhash(const json_t *);
 
 /* ---- small helpers ---- */
 
@@ -340,8 +120,8 @@ keep(struct jsschema *js, char *s)
 	return s;
 }
 
-static void
-esc_token(struct buf *b, const char *s, size_t n)
+void
+jss_pointer_escape(struct buf *b, const char *s, size_t n)
 {
 	size_t i;
 
@@ -364,7 +144,7 @@ seg_key(struct jsschema *js, const char *kw, const char *name)
 	buf_addc(&b, '/');
 	buf_adds(&b, kw);
 	buf_addc(&b, '/');
-	esc_token(&b, name, strlen(name));
+	jss_pointer_escape(&b, name, strlen(name));
 	return keep(js, buf_cstr(&b));
 }
 
@@ -377,8 +157,8 @@ seg_idx(struct jsschema *js, const char *kw, size_t i)
 	return keep(js, buf_cstr(&b));
 }
 
-static char *
-kpath_str(const struct kpath *kp, const char *last)
+char *
+jss_keyword_location(const struct kpath *kp, const char *last)
 {
 	const struct kpath *k;
 	struct buf b = BUF_INIT;
@@ -398,8 +178,8 @@ kpath_str(const struct kpath *kp, const char *last)
 	return buf_cstr(&b);
 }
 
-static char *
-ipath_str(const struct ipath *ip)
+char *
+jss_instance_location(const struct ipath *ip)
 {
 	const struct ipath *p, **v;
 	struct buf b = BUF_INIT;
@@ -414,7 +194,7 @@ ipath_str(const struct ipath *ip)
 	for (i = 0; i < n; i++) {
 		buf_addc(&b, '/');
 		if (v[i]->key != NULL)
-			esc_token(&b, v[i]->key, strlen(v[i]->key));
+			jss_pointer_escape(&b, v[i]->key, strlen(v[i]->key));
 		else
 			buf_addu(&b, v[i]->idx);
 	}
@@ -589,8 +369,8 @@ file_norm(struct buf *b)
 }
 
 /* RFC 3986, 5.2.2: ref resolved against base, a new string. */
-static char *
-uri_resolve(const char *base, const char *ref)
+char *
+jsschema_uri_resolve(const char *base, const char *ref)
 {
 	struct uri b, r;
 	const struct upart *scheme, *auth, *query;
@@ -669,12 +449,6 @@ uri_resolve(const char *base, const char *ref)
 }
 
 char *
-jsschema_uri_resolve(const char *base, const char *ref)
-{
-	return uri_resolve(base, ref);
-}
-
-char *
 jsschema_file_uri(const char *path)
 {
 	struct buf abs = BUF_INIT, enc = BUF_INIT, out = BUF_INIT;
@@ -706,8 +480,8 @@ jsschema_file_uri(const char *path)
  * The local file that a file: URI (without fragment) names, decoded into
  * path: its host empty or "localhost", no query, no NUL. -1 if none.
  */
-static int
-file_path(const char *uri, struct buf *path)
+int
+jss_file_uri_path(const char *uri, struct buf *path)
 {
 	struct uri u;
 	size_t i;
@@ -735,8 +509,8 @@ file_path(const char *uri, struct buf *path)
 }
 
 /* An empty fragment names the same resource as none: drop it. */
-static char *
-uri_key(char *s)
+char *
+jss_drop_empty_frag(char *s)
 {
 	size_t n = strlen(s);
 
@@ -751,8 +525,8 @@ uri_key(char *s)
 /* ---- dialects ---- */
 
 /* The dialect of draft, or NULL for one not known. */
-static const struct dialect *
-dialect_of(int draft)
+const struct dialect *
+jss_dialect_of(int draft)
 {
 	size_t i;
 
@@ -763,18 +537,18 @@ dialect_of(int draft)
 }
 
 /* A dialect this library validates. */
-static int
-draft_supported(int draft)
+int
+jss_draft_supported(int draft)
 {
-	return dialect_of(draft) != NULL;
+	return jss_dialect_of(draft) != NULL;
 }
 
 /*
  * The draft a "$schema" URI names: http or https, the published path,
  * with or without an empty fragment; DRAFT_UNKNOWN for any other.
  */
-static int
-uri_draft(const char *uri)
+int
+jss_schema_uri_draft(const char *uri)
 {
 	size_t i, n;
 
@@ -855,8 +629,8 @@ jsschema_opts_free(struct jsschema_opts *o)
 }
 
 /* The built-in meta-schema at uri (http or https, no fragment), or NULL. */
-static const struct meta *
-builtin_meta(const char *uri)
+const struct meta *
+jss_builtin_meta(const char *uri)
 {
 	size_t i;
 
@@ -872,8 +646,8 @@ builtin_meta(const char *uri)
 	return NULL;
 }
 
-static struct sinfo *
-sinfo_get(const struct jsschema *js, const json_t *j)
+struct sinfo *
+jss_index_get(const struct jsschema *js, const json_t *j)
 {
 	size_t i;
 
@@ -897,8 +671,8 @@ sinfo_insert(struct jsschema *js, struct sinfo *si)
 	js->stab[i] = si;
 }
 
-static struct sinfo *
-sinfo_add(struct jsschema *js, const json_t *j, const char *base)
+struct sinfo *
+jss_index_add(struct jsschema *js, const json_t *j, const char *base)
 {
 	struct sinfo **old = js->stab, *si;
 	size_t oldcap = js->scap, i;
@@ -919,8 +693,8 @@ sinfo_add(struct jsschema *js, const json_t *j, const char *base)
 	return si;
 }
 
-static const json_t *
-reg_find(const struct jsschema *js, const char *uri)
+const json_t *
+jss_uri_schema(const struct jsschema *js, const char *uri)
 {
 	size_t i;
 
@@ -930,14 +704,13 @@ reg_find(const struct jsschema *js, const char *uri)
 	return NULL;
 }
 
-static int	 jeq(const json_t *, const json_t *);
 
 /*
  * The first schema to claim a URI keeps it. A document that claims the
  * URI of another (below regmark) for different content is an error: dup.
  */
-static void
-reg_add(struct jsschema *js, const char *uri, const json_t *schema)
+void
+jss_uri_register(struct jsschema *js, const char *uri, const json_t *schema)
 {
 	size_t i;
 
@@ -945,7 +718,7 @@ reg_add(struct jsschema *js, const char *uri, const json_t *schema)
 		if (strcmp(js->regs[i].uri, uri) == 0) {
 			if (i < js->regmark && js->dup == NULL &&
 			    js->regs[i].schema != schema &&
-			    !jeq(js->regs[i].schema, schema))
+			    !jss_json_equal(js->regs[i].schema, schema))
 				js->dup = xstrdup(uri);
 			return;
 		}
@@ -955,16 +728,6 @@ reg_add(struct jsschema *js, const char *uri, const json_t *schema)
 	js->nregs++;
 }
 
-/* Where a subschema is read: its dialect, vocabularies and resource. */
-struct dial {
-	int		 draft;
-	unsigned	 vocab;
-	const json_t	*res;		/* the resource's root */
-};
-
-static void index_at(struct jsschema *, const json_t *, const char *,
-    const struct dial *, int);
-
 static void
 index_member(struct jsschema *js, const json_t *s, const char *kw,
     const char *base, const struct dial *in)
@@ -972,7 +735,7 @@ index_member(struct jsschema *js, const json_t *s, const char *kw,
 	const json_t *c;
 
 	if ((c = json_object_get(s, kw)) != NULL)
-		index_at(js, c, base, in, 0);
+		jss_index_schema(js, c, base, in, 0);
 }
 
 static void
@@ -984,7 +747,7 @@ index_array(struct jsschema *js, const json_t *a, const char *base,
 	if (!json_is_array(a))
 		return;
 	for (i = 0; i < json_array_size(a); i++)
-		index_at(js, json_array_get(a, i), base, in, 0);
+		jss_index_schema(js, json_array_get(a, i), base, in, 0);
 }
 
 static void
@@ -997,12 +760,12 @@ index_map(struct jsschema *js, const json_t *m, const char *base,
 	if (!json_is_object(m))
 		return;
 	json_object_foreach((json_t *)m, k, v)
-		index_at(js, v, base, in, 0);
+		jss_index_schema(js, v, base, in, 0);
 }
 
-/* The custom meta-schema at uri, as cmeta_load() read it, or NULL. */
-static const struct cmeta *
-cmeta_find(const struct jsschema *js, const char *uri)
+/* The custom meta-schema at uri, as jss_load_metas() read it, or NULL. */
+const struct cmeta *
+jss_custom_meta(const struct jsschema *js, const char *uri)
 {
 	size_t i, n = strlen(uri);
 
@@ -1026,10 +789,10 @@ schema_dialect(const struct jsschema *js, const json_t *sv, struct dial *d)
 		d->draft = DRAFT_NOTSTRING;
 		return;
 	}
-	d->draft = uri_draft(json_string_value(sv));
-	if ((dl = dialect_of(d->draft)) != NULL)
+	d->draft = jss_schema_uri_draft(json_string_value(sv));
+	if ((dl = jss_dialect_of(d->draft)) != NULL)
 		d->vocab = dl->vocab;
-	else if ((cm = cmeta_find(js, json_string_value(sv))) != NULL) {
+	else if ((cm = jss_custom_meta(js, json_string_value(sv))) != NULL) {
 		d->draft = cm->draft;
 		d->vocab = cm->vocab;
 	}
@@ -1046,7 +809,7 @@ index_anchor(struct jsschema *js, const json_t *s, const char *base,
 		buf_adds(&b, base);
 		buf_addc(&b, '#');
 		buf_adds(&b, name);
-		reg_add(js, buf_cstr(&b), s);
+		jss_uri_register(js, buf_cstr(&b), s);
 		buf_free(&b);
 	}
 	if (!dyn)
@@ -1068,8 +831,8 @@ index_anchor(struct jsschema *js, const json_t *s, const char *base,
  * holds elsewhere. A "$schema" that names no dialect known here is
  * recorded as such, for compile() to report.
  */
-static void
-index_at(struct jsschema *js, const json_t *s, const char *base,
+void
+jss_index_schema(struct jsschema *js, const json_t *s, const char *base,
     const struct dial *in, int root)
 {
 	const struct dialect *d;
@@ -1081,22 +844,22 @@ index_at(struct jsschema *js, const json_t *s, const char *base,
 	unsigned kw;
 
 	if (json_is_boolean(s)) {
-		if (sinfo_get(js, s) == NULL) {
-			si = sinfo_add(js, s, base);
+		if (jss_index_get(js, s) == NULL) {
+			si = jss_index_add(js, s, base);
 			si->draft = in->draft;
 			si->vocab = in->vocab;
 			si->res = in->res;
 		}
 		return;
 	}
-	if (!json_is_object(s) || sinfo_get(js, s) != NULL)
+	if (!json_is_object(s) || jss_index_get(js, s) != NULL)
 		return;
-	d = dialect_of(dl.draft);
+	d = jss_dialect_of(dl.draft);
 	id = json_object_get(s, d != NULL ? d->idkw : "$id");
 	sv = json_object_get(s, "$schema");
 	if (sv != NULL && (root || json_is_string(id))) {
 		schema_dialect(js, sv, &dl);
-		d = dialect_of(dl.draft);
+		d = jss_dialect_of(dl.draft);
 		id = json_object_get(s, d != NULL ? d->idkw : "$id");
 	} else
 		sv = NULL;
@@ -1105,23 +868,23 @@ index_at(struct jsschema *js, const json_t *s, const char *base,
 		dl.res = s;
 	if (json_is_string(id) && ((kw & KW_2019) ||
 	    json_object_get(s, "$ref") == NULL)) {
-		abs = uri_resolve(base, json_string_value(id));
+		abs = jsschema_uri_resolve(base, json_string_value(id));
 		hash = strchr(abs, '#');
 		if (hash != NULL && hash[1] != '\0') {
-			reg_add(js, abs, s);
+			jss_uri_register(js, abs, s);
 			if (json_string_value(id)[0] != '#') {
 				*hash = '\0';
-				reg_add(js, abs, s);
+				jss_uri_register(js, abs, s);
 				nb = abs;
 				dl.res = s;
 			}
 		} else {
-			nb = uri_key(abs);
-			reg_add(js, nb, s);
+			nb = jss_drop_empty_frag(abs);
+			jss_uri_register(js, nb, s);
 			dl.res = s;
 		}
 	}
-	si = sinfo_add(js, s, nb);
+	si = jss_index_add(js, s, nb);
 	si->draft = dl.draft;
 	si->vocab = dl.vocab;
 	si->res = dl.res;
@@ -1162,7 +925,7 @@ index_at(struct jsschema *js, const json_t *s, const char *base,
 	if (json_is_array(items))
 		index_array(js, items, nb, &dl);
 	else if (items != NULL)
-		index_at(js, items, nb, &dl, 0);
+		jss_index_schema(js, items, nb, &dl, 0);
 	index_array(js, json_object_get(s, "allOf"), nb, &dl);
 	index_array(js, json_object_get(s, "anyOf"), nb, &dl);
 	index_array(js, json_object_get(s, "oneOf"), nb, &dl);
@@ -1174,24 +937,23 @@ index_at(struct jsschema *js, const json_t *s, const char *base,
 }
 
 /* The root of a document: its dialect is its "$schema" or the default. */
-static void
-index_schema(struct jsschema *js, const json_t *s, const char *base)
+void
+jss_index_document(struct jsschema *js, const json_t *s, const char *base)
 {
 	struct dial d;
 
 	d.draft = js->draft;
-	d.vocab = dialect_of(js->draft)->vocab;
+	d.vocab = jss_dialect_of(js->draft)->vocab;
 	d.res = s;
-	index_at(js, s, base, &d, 1);
+	jss_index_schema(js, s, base, &d, 1);
 }
 
 /* ---- compiling ---- */
 
-static void cc_error(struct cctx *, const struct kpath *, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
 
-static void
-cc_error(struct cctx *cc, const struct kpath *where, const char *fmt, ...)
+void
+jss_compile_error(struct cctx *cc, const struct kpath *where, const char *fmt,
+    ...)
 {
 	va_list ap;
 	char *loc;
@@ -1201,7 +963,7 @@ cc_error(struct cctx *cc, const struct kpath *where, const char *fmt, ...)
 		return;
 	if (cc->errlen == 0)
 		return;
-	loc = kpath_str(where, "");
+	loc = jss_keyword_location(where, "");
 	n = snprintf(cc->err, cc->errlen, "%s%s", loc,
 	    loc[0] != '\0' ? ": " : "");
 	free(loc);
@@ -1212,8 +974,8 @@ cc_error(struct cctx *cc, const struct kpath *where, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void
-add_doc(struct jsschema *js, json_t *doc)
+void
+jss_add_doc(struct jsschema *js, json_t *doc)
 {
 	js->docs = xreallocarray(js->docs, js->ndocs + 1, sizeof(*js->docs));
 	js->docs[js->ndocs++] = doc;
@@ -1226,10 +988,10 @@ add_doc(struct jsschema *js, json_t *doc)
 static int
 add_loaded(struct jsschema *js, json_t *doc, const char *uri)
 {
-	add_doc(js, doc);
+	jss_add_doc(js, doc);
 	js->regmark = js->nregs;
-	reg_add(js, uri, doc);
-	index_schema(js, doc, uri);
+	jss_uri_register(js, uri, doc);
+	jss_index_document(js, doc, uri);
 	js->regmark = 0;
 	return js->dup != NULL ? -1 : 0;
 }
@@ -1321,11 +1083,10 @@ read_file(const char *path, json_error_t *jerr, const char **why,
 	return doc;
 }
 
-static int	 load_metas(struct cctx *, const json_t *);
 
 /* Reads the schemas of opts->files; 0, or -1 with the error set. */
-static int
-load_files(struct cctx *cc, const char *const *files, size_t nfiles)
+int
+jss_load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 {
 	json_error_t jerr;
 	json_t *doc;
@@ -1336,21 +1097,23 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 
 	for (i = 0; i < nfiles; i++) {
 		if ((uri = jsschema_file_uri(files[i])) == NULL) {
-			cc_error(cc, NULL, "%s: %s", files[i], strerror(errno));
+			jss_compile_error(cc, NULL, "%s: %s", files[i],
+			    strerror(errno));
 			return -1;
 		}
 		if ((doc = read_file(files[i], &jerr, &why, &e)) == NULL) {
 			if (why != NULL)
-				cc_error(cc, NULL, "%s: %s", files[i], why);
+				jss_compile_error(cc, NULL, "%s: %s", files[i],
+				    why);
 			else
-				cc_error(cc, NULL, "%s:%d:%d: the schema is "
-				    "not JSON: %s", files[i], jerr.line,
-				    jerr.column > 0 ? jerr.column : 1,
-				    jerr.text);
+				jss_compile_error(cc, NULL, "%s:%d:%d: the "
+				    "schema is not JSON: %s", files[i],
+				    jerr.line, jerr.column > 0 ? jerr.column :
+				    1, jerr.text);
 			free(uri);
 			return -1;
 		}
-		if (load_metas(cc, doc) == -1) {
+		if (jss_load_metas(cc, doc) == -1) {
 			json_decref(doc);
 			free(uri);
 			return -1;
@@ -1358,8 +1121,9 @@ load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 		e = add_loaded(cc->js, doc, uri);
 		free(uri);
 		if (e == -1) {
-			cc_error(cc, NULL, "%s: a different schema with the URI "
-			    "\"%s\" is already loaded", files[i], cc->js->dup);
+			jss_compile_error(cc, NULL, "%s: a different schema "
+			    "with the URI \"%s\" is already loaded", files[i],
+			    cc->js->dup);
 			return -1;
 		}
 	}
@@ -1373,7 +1137,7 @@ cc_refuse(struct cctx *cc, const struct kpath *where, const char *uri,
 {
 	if (!cc->failed)
 		cc->refused = 1;
-	cc_error(cc, where, "cannot load \"%s\": %s", uri, why);
+	jss_compile_error(cc, where, "cannot load \"%s\": %s", uri, why);
 }
 
 /*
@@ -1393,13 +1157,13 @@ load_below_root(struct cctx *cc, const char *uri, const struct kpath *where)
 	size_t n = strlen(root);
 	int notreg;
 
-	if (file_path(uri, &path) == -1) {
+	if (jss_file_uri_path(uri, &path) == -1) {
 		buf_printf(&msg, "not a file below %s", root);
 		cc_refuse(cc, where, uri, buf_cstr(&msg));
 		goto out;
 	}
 	if ((real = realpath(path.data, NULL)) == NULL) {
-		cc_error(cc, where, "cannot load \"%s\": %s", uri,
+		jss_compile_error(cc, where, "cannot load \"%s\": %s", uri,
 		    strerror(errno));
 		goto out;
 	}
@@ -1415,10 +1179,11 @@ load_below_root(struct cctx *cc, const char *uri, const struct kpath *where)
 	if (notreg)
 		cc_refuse(cc, where, uri, why);
 	else if (why != NULL)
-		cc_error(cc, where, "cannot load \"%s\": %s", uri, why);
+		jss_compile_error(cc, where, "cannot load \"%s\": %s", uri,
+		    why);
 	else
-		cc_error(cc, where, "cannot load \"%s\": not JSON at line %d, "
-		    "column %d: %s", uri, jerr.line, jerr.column > 0 ?
+		jss_compile_error(cc, where, "cannot load \"%s\": not JSON at "
+		    "line %d, column %d: %s", uri, jerr.line, jerr.column > 0 ?
 		    jerr.column : 1, jerr.text);
 out:
 	free(real);
@@ -1433,8 +1198,8 @@ out:
  * root, the built-in meta-schemas and files below the root alone. 0, or
  * -1 with the error set.
  */
-static int
-load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
+int
+jss_load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 {
 	struct jsschema *js = cc->js;
 	json_error_t jerr;
@@ -1445,10 +1210,10 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	size_t i, n;
 	int e;
 
-	if ((meta = builtin_meta(uri)) != NULL) {
+	if ((meta = jss_builtin_meta(uri)) != NULL) {
 		doc = json_loadb(meta->text, *meta->len, 0, &jerr);
 		if (doc == NULL) {
-			cc_error(cc, where, "built-in meta-schema: %s",
+			jss_compile_error(cc, where, "built-in meta-schema: %s",
 			    jerr.text);
 			return -1;
 		}
@@ -1473,8 +1238,8 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		    strstr(rest, "/../") != NULL ||
 		    (strlen(rest) >= 3 &&
 		    strcmp(rest + strlen(rest) - 3, "/..") == 0)) {
-			cc_error(cc, where, "$ref \"%s\" leaves the directory "
-			    "it is mapped to", uri);
+			jss_compile_error(cc, where, "$ref \"%s\" leaves the "
+			    "directory it is mapped to", uri);
 			return -1;
 		}
 		buf_adds(&path, js->refmap[i].dir);
@@ -1485,12 +1250,12 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		doc = read_file(buf_cstr(&path), &jerr, &why, &e);
 		if (doc == NULL) {
 			if (why != NULL)
-				cc_error(cc, where, "cannot load \"%s\" from "
-				    "%s: %s", uri, path.data, why);
+				jss_compile_error(cc, where, "cannot load "
+				    "\"%s\" from %s: %s", uri, path.data, why);
 			else
-				cc_error(cc, where, "cannot load \"%s\" from "
-				    "%s: not JSON at line %d, column %d: %s",
-				    uri, path.data, jerr.line,
+				jss_compile_error(cc, where, "cannot load "
+				    "\"%s\" from %s: not JSON at line %d, "
+				    "column %d: %s", uri, path.data, jerr.line,
 				    jerr.column > 0 ? jerr.column : 1,
 				    jerr.text);
 			buf_free(&path);
@@ -1499,45 +1264,46 @@ load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		buf_free(&path);
 	}
 	if (doc == NULL && strncasecmp(uri, "file:", 5) == 0) {
-		if (file_path(uri, &path) == -1) {
+		if (jss_file_uri_path(uri, &path) == -1) {
 			buf_free(&path);
-			cc_error(cc, where, "cannot load \"%s\": not a local "
-			    "file", uri);
+			jss_compile_error(cc, where, "cannot load \"%s\": not "
+			    "a local file", uri);
 			return -1;
 		}
 		doc = read_file(path.data, &jerr, &why, &e);
 		buf_free(&path);
 		if (doc == NULL) {
 			if (why != NULL)
-				cc_error(cc, where, "cannot load \"%s\": %s",
-				    uri, why);
+				jss_compile_error(cc, where, "cannot load "
+				    "\"%s\": %s", uri, why);
 			else
-				cc_error(cc, where, "cannot load \"%s\": not "
-				    "JSON at line %d, column %d: %s", uri,
-				    jerr.line, jerr.column > 0 ?
+				jss_compile_error(cc, where, "cannot load "
+				    "\"%s\": not JSON at line %d, column %d: "
+				    "%s", uri, jerr.line, jerr.column > 0 ?
 				    jerr.column : 1, jerr.text);
 			return -1;
 		}
 	}
 	if (doc == NULL) {
 		if (strchr(uri, ':') == NULL)
-			cc_error(cc, where, "cannot resolve $ref to \"%s\": "
-			    "a relative reference, and the schema has no base "
-			    "URI (no $id, no file)", uri);
+			jss_compile_error(cc, where, "cannot resolve $ref to "
+			    "\"%s\": a relative reference, and the schema has "
+			    "no base URI (no $id, no file)", uri);
 		else
-			cc_error(cc, where, "cannot resolve $ref to \"%s\": "
-			    "not loaded (give its schema with -r FILE, or map "
-			    "the URI to a directory with --ref-map URI=DIR)",
-			    uri);
+			jss_compile_error(cc, where, "cannot resolve $ref to "
+			    "\"%s\": not loaded (give its schema with -r FILE, "
+			    "or map the URI to a directory with --ref-map "
+			    "URI=DIR)", uri);
 		return -1;
 	}
-	if (load_metas(cc, doc) == -1) {
+	if (jss_load_metas(cc, doc) == -1) {
 		json_decref(doc);
 		return -1;
 	}
 	if (add_loaded(js, doc, uri) == -1) {
-		cc_error(cc, where, "cannot load \"%s\": a different schema "
-		    "with the URI \"%s\" is already loaded", uri, js->dup);
+		jss_compile_error(cc, where, "cannot load \"%s\": a different "
+		    "schema with the URI \"%s\" is already loaded", uri,
+		    js->dup);
 		return -1;
 	}
 	return 0;
@@ -1597,7 +1363,8 @@ xref_walk(struct xref *x, const json_t *v, const char *base, int map)
 		return;
 	}
 	if (json_is_string(id = json_object_get(v, "$id"))) {
-		nb = uri_key(uri_resolve(base, json_string_value(id)));
+		nb = jss_drop_empty_frag(jsschema_uri_resolve(base,
+		    json_string_value(id)));
 		if (strchr(nb, '#') != NULL)
 			*strchr(nb, '#') = '\0';
 		json_object_set_new(x->ids, nb, json_true());
@@ -1606,7 +1373,7 @@ xref_walk(struct xref *x, const json_t *v, const char *base, int map)
 	for (i = 0; i < sizeof(refkw) / sizeof(refkw[0]); i++) {
 		if (!json_is_string(r = json_object_get(v, refkw[i])))
 			continue;
-		u = uri_resolve(base, json_string_value(r));
+		u = jsschema_uri_resolve(base, json_string_value(r));
 		if (strchr(u, '#') != NULL)
 			*strchr(u, '#') = '\0';
 		json_array_append_new(x->refs, json_pack("[sO]", u, r));
@@ -1614,9 +1381,9 @@ xref_walk(struct xref *x, const json_t *v, const char *base, int map)
 	}
 	r = json_object_get(v, "$schema");
 	if (x->first == NULL && json_is_string(r) &&
-	    uri_draft(json_string_value(r)) == DRAFT_UNKNOWN) {
-		u = uri_key(xstrdup(json_string_value(r)));
-		if (builtin_meta(u) == NULL)
+	    jss_schema_uri_draft(json_string_value(r)) == DRAFT_UNKNOWN) {
+		u = jss_drop_empty_frag(xstrdup(json_string_value(r)));
+		if (jss_builtin_meta(u) == NULL)
 			x->first = r;
 		free(u);
 	}
@@ -1632,10 +1399,10 @@ jsschema_document(const struct jsschema *js, const char *uri)
 	const json_t *doc;
 	char *u;
 
-	u = uri_key(uri_resolve("", uri));
+	u = jss_drop_empty_frag(jsschema_uri_resolve("", uri));
 	if (strchr(u, '#') != NULL)
 		*strchr(u, '#') = '\0';
-	doc = reg_find(js, u);
+	doc = jss_uri_schema(js, u);
 	free(u);
 	return doc;
 }
@@ -1649,7 +1416,8 @@ jsschema_external_ref(const json_t *schema, const char *base_uri)
 	char *base, *found = NULL;
 	size_t i;
 
-	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
+	base = jss_drop_empty_frag(jsschema_uri_resolve("", base_uri != NULL ?
+	    base_uri : ""));
 	if (strchr(base, '#') != NULL)
 		*strchr(base, '#') = '\0';
 	x.ids = json_object();
@@ -1661,7 +1429,7 @@ jsschema_external_ref(const json_t *schema, const char *base_uri)
 		r = json_array_get(x.refs, i);
 		u = json_string_value(json_array_get(r, 0));
 		if (json_object_get(x.ids, u) == NULL &&
-		    builtin_meta(u) == NULL)
+		    jss_builtin_meta(u) == NULL)
 			x.first = json_array_get(r, 1);
 	}
 	if (x.first != NULL)
@@ -1672,14 +1440,14 @@ jsschema_external_ref(const json_t *schema, const char *base_uri)
 	return found;
 }
 
-/* Whether load_doc() has a place to look for uri: a doc is there or not. */
+/* Whether jss_load_doc() has a place to look for uri: a doc is there or not. */
 static int
 doc_known(const struct jsschema *js, const char *uri)
 {
 	size_t i;
 
 	/* below a root, a meta-schema not had is a reference refused */
-	if (builtin_meta(uri) != NULL || reg_find(js, uri) != NULL ||
+	if (jss_builtin_meta(uri) != NULL || jss_uri_schema(js, uri) != NULL ||
 	    strncasecmp(uri, "file:", 5) == 0 || js->rootdir != NULL)
 		return 1;
 	for (i = 0; i < js->nrefmap; i++)
@@ -1709,7 +1477,7 @@ vocab_of(struct cctx *cc, const char *uri, int d, const json_t *v)
 	int ok;
 
 	if (!json_is_object(v))
-		return (int)dialect_of(d)->vocab;
+		return (int)jss_dialect_of(d)->vocab;
 	json_object_foreach((json_t *)v, k, jv) {
 		ok = 0;
 		name = strncmp(k, pre, strlen(pre)) == 0 ? k + strlen(pre) : "";
@@ -1726,9 +1494,9 @@ vocab_of(struct cctx *cc, const char *uri, int d, const json_t *v)
 		for (i = 0; !ok && i < sizeof(known) / sizeof(known[0]); i++)
 			ok = strcmp(name, known[i]) == 0;
 		if (!ok && json_is_true(jv)) {
-			cc_error(cc, NULL, "the meta-schema \"%s\" requires the "
-			    "vocabulary \"%s\", which is not known here", uri,
-			    k);
+			jss_compile_error(cc, NULL, "the meta-schema \"%s\" "
+			    "requires the vocabulary \"%s\", which is not "
+			    "known here", uri, k);
 			return -1;
 		}
 	}
@@ -1751,13 +1519,13 @@ cmeta_read(struct cctx *cc, size_t i)
 
 	if (strchr(uri, '#') != NULL || !doc_known(js, uri))
 		return 0;
-	if ((doc = reg_find(js, uri)) == NULL) {
-		if (load_doc(cc, uri, NULL) == -1)
+	if ((doc = jss_uri_schema(js, uri)) == NULL) {
+		if (jss_load_doc(cc, uri, NULL) == -1)
 			return -1;
-		doc = reg_find(js, uri);
+		doc = jss_uri_schema(js, uri);
 	}
 	sv = json_object_get(doc, "$schema");
-	d = json_is_string(sv) ? uri_draft(json_string_value(sv)) :
+	d = json_is_string(sv) ? jss_schema_uri_draft(json_string_value(sv)) :
 	    DRAFT_UNKNOWN;
 	if (d != DRAFT2019_09 && d != DRAFT2020_12)
 		return 0;
@@ -1774,8 +1542,8 @@ cmeta_read(struct cctx *cc, size_t i)
  * built-in ones (see cmeta_read), before doc is indexed. 0, or -1 with
  * the error set.
  */
-static int
-load_metas(struct cctx *cc, const json_t *doc)
+int
+jss_load_metas(struct cctx *cc, const json_t *doc)
 {
 	struct jsschema *js = cc->js;
 	const json_t *sv;
@@ -1785,33 +1553,35 @@ load_metas(struct cctx *cc, const json_t *doc)
 
 	if (json_is_array(doc)) {
 		json_array_foreach((json_t *)doc, i, v)
-			if (load_metas(cc, v) == -1)
+			if (jss_load_metas(cc, v) == -1)
 				return -1;
 		return 0;
 	}
 	if (!json_is_object(doc))
 		return 0;
 	sv = json_object_get(doc, "$schema");
-	if (json_is_string(sv) && uri_draft(json_string_value(sv)) ==
-	    DRAFT_UNKNOWN && cmeta_find(js, json_string_value(sv)) == NULL) {
+	if (json_is_string(sv) && jss_schema_uri_draft(json_string_value(sv)) ==
+	    DRAFT_UNKNOWN && jss_custom_meta(js, json_string_value(sv)) ==
+	    NULL) {
 		js->cmetas = xreallocarray(js->cmetas, js->ncmetas + 1,
 		    sizeof(*js->cmetas));
 		i = js->ncmetas++;
-		js->cmetas[i].uri = uri_key(xstrdup(json_string_value(sv)));
+		js->cmetas[i].uri =
+		    jss_drop_empty_frag(xstrdup(json_string_value(sv)));
 		js->cmetas[i].draft = DRAFT_UNKNOWN;
 		js->cmetas[i].vocab = 0;
 		if (cmeta_read(cc, i) == -1)
 			return -1;
 	}
 	json_object_foreach((json_t *)doc, k, v)
-		if (load_metas(cc, v) == -1)
+		if (jss_load_metas(cc, v) == -1)
 			return -1;
 	return 0;
 }
 
 /* Walks the JSON Pointer p (URI-escaped, as in a fragment) from s. */
-static const json_t *
-walk_pointer(const json_t *s, const char *frag)
+const json_t *
+jss_pointer_walk(const json_t *s, const char *frag)
 {
 	struct buf dec = BUF_INIT, tok = BUF_INIT;
 	const char *p;
@@ -1878,49 +1648,50 @@ resolve_ref(struct cctx *cc, const char *base, const char *ref,
 	struct node *n = NULL;
 	struct dial in;
 
-	abs = uri_key(uri_resolve(base, ref));
+	abs = jss_drop_empty_frag(jsschema_uri_resolve(base, ref));
 	hash = strchr(abs, '#');
 	frag = hash != NULL ? hash + 1 : NULL;
 	if (hash != NULL)
 		*hash = '\0';
-	if ((doc = reg_find(js, abs)) == NULL) {
-		if (load_doc(cc, abs, where) == -1)
+	if ((doc = jss_uri_schema(js, abs)) == NULL) {
+		if (jss_load_doc(cc, abs, where) == -1)
 			goto out;
-		doc = reg_find(js, abs);
+		doc = jss_uri_schema(js, abs);
 	}
 	if (frag == NULL || frag[0] == '\0')
 		t = doc;
 	else if (frag[0] == '/')
-		t = walk_pointer(doc, frag);
+		t = jss_pointer_walk(doc, frag);
 	else {
 		*hash = '#';
-		t = reg_find(js, abs);
+		t = jss_uri_schema(js, abs);
 	}
 	if (hash != NULL)
 		*hash = '#';
 	if (t == NULL) {
 		if (strcmp(ref, abs) == 0)
-			cc_error(cc, where, "cannot resolve $ref \"%s\"", ref);
+			jss_compile_error(cc, where, "cannot resolve $ref "
+			    "\"%s\"", ref);
 		else
-			cc_error(cc, where, "cannot resolve $ref \"%s\" "
-			    "(\"%s\")", ref, abs);
+			jss_compile_error(cc, where, "cannot resolve $ref "
+			    "\"%s\" (\"%s\")", ref, abs);
 		goto out;
 	}
-	if ((si = sinfo_get(js, t)) == NULL) {
+	if ((si = jss_index_get(js, t)) == NULL) {
 		if (hash != NULL)
 			*hash = '\0';
-		if ((si = sinfo_get(js, doc)) != NULL) {
+		if ((si = jss_index_get(js, doc)) != NULL) {
 			in.draft = si->draft;
 			in.vocab = si->vocab;
 		} else {
 			in.draft = js->draft;
-			in.vocab = dialect_of(js->draft)->vocab;
+			in.vocab = jss_dialect_of(js->draft)->vocab;
 		}
 		in.res = doc;
-		index_at(js, t, abs, &in, 0);
-		if ((si = sinfo_get(js, t)) == NULL) {
-			cc_error(cc, where, "$ref \"%s\" does not point at "
-			    "a schema", ref);
+		jss_index_schema(js, t, abs, &in, 0);
+		if ((si = jss_index_get(js, t)) == NULL) {
+			jss_compile_error(cc, where, "$ref \"%s\" does not "
+			    "point at a schema", ref);
 			goto out;
 		}
 	}
@@ -1963,7 +1734,8 @@ get_count(struct cctx *cc, const json_t *s, const char *kw,
 		if (d >= 0 && d == floor(d) && d < 9e18)
 			return (long long)d;
 	}
-	cc_error(cc, where, "\"%s\" must be a non-negative integer", kw);
+	jss_compile_error(cc, where, "\"%s\" must be a non-negative integer",
+	    kw);
 	return -1;
 }
 
@@ -1974,13 +1746,12 @@ get_number(struct cctx *cc, const json_t *s, const char *kw,
 	const json_t *v = json_object_get(s, kw);
 
 	if (v != NULL && !json_is_number(v)) {
-		cc_error(cc, where, "\"%s\" must be a number", kw);
+		jss_compile_error(cc, where, "\"%s\" must be a number", kw);
 		return NULL;
 	}
 	return v;
 }
 
-static const char *dialect_name(int);
 
 /*
  * "exclusiveMaximum" (or Minimum): a number in Draft-06 and later, set
@@ -1995,18 +1766,18 @@ get_exclusive(struct cctx *cc, const json_t *s, const char *kw,
 	*excl = NULL;
 	if (v == NULL)
 		return;
-	if (dialect_of(cc->draft)->kw & KW_XBOOL) {
+	if (jss_dialect_of(cc->draft)->kw & KW_XBOOL) {
 		if (!json_is_boolean(v))
-			cc_error(cc, where, "\"%s\" must be a boolean in "
-			    "Draft-04", kw);
+			jss_compile_error(cc, where, "\"%s\" must be a boolean "
+			    "in Draft-04", kw);
 		else if (json_is_true(v)) {
 			*excl = *bound;
 			*bound = NULL;
 		}
 	} else if (json_is_boolean(v))
-		cc_error(cc, where, "\"%s\" must be a number in %s (a "
+		jss_compile_error(cc, where, "\"%s\" must be a number in %s (a "
 		    "boolean is Draft-04's form)", kw,
-		    dialect_name(cc->draft));
+		    jss_dialect_name(cc->draft));
 	else
 		*excl = get_number(cc, s, kw, where);
 }
@@ -2027,7 +1798,6 @@ format_of(const struct dialect *d, const char *name)
 	return 0;
 }
 
-static void dec_of(const json_t *, struct dec *);
 
 static void
 sub(struct cctx *cc, const json_t *s, const char *kw, const char *base,
@@ -2060,8 +1830,8 @@ sub_array(struct cctx *cc, const json_t *s, const char *kw, const char *base,
 	if (a == NULL)
 		return NULL;
 	if (!json_is_array(a) || json_array_size(a) == 0) {
-		cc_error(cc, where, "\"%s\" must be a non-empty array of "
-		    "schemas", kw);
+		jss_compile_error(cc, where, "\"%s\" must be a non-empty array "
+		    "of schemas", kw);
 		return NULL;
 	}
 	v = xcalloc(json_array_size(a), sizeof(*v));
@@ -2088,34 +1858,7 @@ string_array(const json_t *a)
 	return 1;
 }
 
-static size_t
-str_hash(const char *s, size_t n)
-{
-	unsigned long long h = 14695981039346656037ULL;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return (size_t)h;
-}
-
-/* The index in n->props of the property named key, or -1. */
-static long
-prop_find(const struct node *n, const char *key, size_t len)
-{
-	size_t i, k;
-
-	if (n->propcap == 0)
-		return -1;
-	for (i = str_hash(key, len) & (n->propcap - 1);
-	    (k = n->propslot[i]) != 0; i = (i + 1) & (n->propcap - 1))
-		if (strlen(n->propnames_v[k - 1]) == len &&
-		    memcmp(n->propnames_v[k - 1], key, len) == 0)
-			return (long)(k - 1);
-	return -1;
-}
 
 static void
 prop_index(struct node *n)
@@ -2127,7 +1870,7 @@ prop_index(struct node *n)
 	n->propslot = xcalloc(cap, sizeof(*n->propslot));
 	n->propcap = cap;
 	for (i = 0; i < n->nprops; i++) {
-		j = str_hash(n->propnames_v[i], strlen(n->propnames_v[i])) &
+		j = jss_str_hash(n->propnames_v[i], strlen(n->propnames_v[i])) &
 		    (cap - 1);
 		while (n->propslot[j] != 0)
 			j = (j + 1) & (cap - 1);
@@ -2173,7 +1916,7 @@ compile_deps(struct cctx *cc, struct node *n, const json_t *s,
 	if (v == NULL)
 		return;
 	if (!json_is_object(v)) {
-		cc_error(cc, where, "\"%s\" must be an object", kw);
+		jss_compile_error(cc, where, "\"%s\" must be an object", kw);
 		return;
 	}
 	n->deps = xreallocarray(n->deps, n->ndeps + json_object_size(v) + 1,
@@ -2187,11 +1930,12 @@ compile_deps(struct cctx *cc, struct node *n, const json_t *s,
 		kp.seg = n->deps[i].c.seg;
 		if (kind != 2 && json_is_array(jv)) {
 			if (!string_array(jv))
-				cc_error(cc, &kp, "must be an array of names%s",
-				    kind == 0 ? " or a schema" : "");
+				jss_compile_error(cc, &kp, "must be an array "
+				    "of names%s", kind == 0 ? " or a schema" :
+				    "");
 			n->deps[i].req = jv;
 		} else if (kind == 1)
-			cc_error(cc, &kp, "must be an array of names");
+			jss_compile_error(cc, &kp, "must be an array of names");
 		else
 			n->deps[i].c.n = compile(cc, jv, base, &kp);
 	}
@@ -2205,7 +1949,7 @@ static void
 compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
     const char *base, const struct kpath *where)
 {
-	const struct dialect *d = dialect_of(cc->draft);
+	const struct dialect *d = jss_dialect_of(cc->draft);
 	const json_t *v, *t;
 	struct buf b = BUF_INIT;
 	char err[256];
@@ -2218,25 +1962,26 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 			for (i = 0; i < json_array_size(v); i++) {
 				t = json_array_get(v, i);
 				if (type_bit(t) == 0)
-					cc_error(cc, where, "unknown type in "
-					    "\"type\"");
+					jss_compile_error(cc, where, "unknown "
+					    "type in \"type\"");
 				n->types |= (unsigned)type_bit(t);
 			}
 		} else if ((n->types = (unsigned)type_bit(v)) == 0)
-			cc_error(cc, where, "\"type\" must be a type name or "
-			    "an array of them");
+			jss_compile_error(cc, where, "\"type\" must be a type "
+			    "name or an array of them");
 	}
 	if ((v = json_object_get(s, "enum")) != NULL) {
 		if (!json_is_array(v))
-			cc_error(cc, where, "\"enum\" must be an array");
+			jss_compile_error(cc, where, "\"enum\" must be an "
+			    "array");
 		else {
 			n->enumv = v;
-			n->enumset = vset_new();
+			n->enumset = jss_vset_new();
 			for (i = 0; i < json_array_size(v); i++) {
 				t = json_array_get(v, i);
-				h = jhash(t);
-				if (vset_find(n->enumset, t, h) == -1)
-					vset_add(n->enumset, t, i, h);
+				h = jss_json_hash(t);
+				if (jss_vset_find(n->enumset, t, h) == -1)
+					jss_vset_add(n->enumset, t, i, h);
 			}
 		}
 	}
@@ -2245,16 +1990,16 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 	if ((n->multipleof = get_number(cc, s, "multipleOf", where)) != NULL) {
 		if (json_number_value(n->multipleof) == 0) {
 			/* strtod reads 1e-400 as 0: say so */
-			cc_error(cc, where, "\"multipleOf\" must be greater "
-			    "than 0, found 0 (or a number too small for a "
-			    "double, such as 1e-400, which reads as 0)");
+			jss_compile_error(cc, where, "\"multipleOf\" must be "
+			    "greater than 0, found 0 (or a number too small "
+			    "for a double, such as 1e-400, which reads as 0)");
 			n->multipleof = NULL;
 		} else if (json_number_value(n->multipleof) < 0) {
-			cc_error(cc, where, "\"multipleOf\" must be greater "
-			    "than 0");
+			jss_compile_error(cc, where, "\"multipleOf\" must be "
+			    "greater than 0");
 			n->multipleof = NULL;
 		} else
-			dec_of(n->multipleof, &n->mul);
+			jss_decimal_of(n->multipleof, &n->mul);
 	}
 	n->maximum = get_number(cc, s, "maximum", where);
 	n->minimum = get_number(cc, s, "minimum", where);
@@ -2275,15 +2020,17 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 	}
 	if ((v = json_object_get(s, "pattern")) != NULL) {
 		if (!json_is_string(v))
-			cc_error(cc, where, "\"pattern\" must be a string");
+			jss_compile_error(cc, where, "\"pattern\" must be a "
+			    "string");
 		else {
 			n->patsrc = json_string_value(v);
 			n->pattern = jsschema_regex_compile(n->patsrc,
 			    json_string_length(v), err, sizeof(err));
 			if (n->pattern == NULL) {
-				str_text(&b, n->patsrc, json_string_length(v));
-				cc_error(cc, where, "invalid pattern %s: %s",
-				    buf_cstr(&b), err);
+				jss_str_text(&b, n->patsrc,
+				    json_string_length(v));
+				jss_compile_error(cc, where, "invalid pattern "
+				    "%s: %s", buf_cstr(&b), err);
 				buf_free(&b);
 			}
 		}
@@ -2292,8 +2039,8 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 		n->uniqueitems = json_is_true(v);
 	if ((v = json_object_get(s, "required")) != NULL) {
 		if (!string_array(v))
-			cc_error(cc, where, "\"required\" must be an array of "
-			    "strings");
+			jss_compile_error(cc, where, "\"required\" must be an "
+			    "array of strings");
 		else
 			n->required = v;
 	}
@@ -2334,7 +2081,7 @@ ref_alone(const struct node *n)
 static int
 format_asserts(const struct cctx *cc, const json_t *v)
 {
-	const struct dialect *d = dialect_of(cc->draft);
+	const struct dialect *d = jss_dialect_of(cc->draft);
 
 	if (cc->js->format == JSSCHEMA_FORMAT_ANNOTATE || !json_is_string(v) ||
 	    jsschema_format_check(json_string_value(v), "", 0) == -1)
@@ -2349,7 +2096,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
     const char *base, const struct kpath *where)
 {
 	struct jsschema *js = cc->js;
-	const struct dialect *d = dialect_of(cc->draft);
+	const struct dialect *d = jss_dialect_of(cc->draft);
 	const json_t *v;
 	const char *k;
 	json_t *jv;
@@ -2370,8 +2117,8 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 		v = json_object_get(s, "prefixItems");
 		if (v != NULL && (!json_is_array(v) ||
 		    json_array_size(v) == 0))
-			cc_error(cc, where, "\"prefixItems\" must be a "
-			    "non-empty array of schemas");
+			jss_compile_error(cc, where, "\"prefixItems\" must be "
+			    "a non-empty array of schemas");
 		else if (v != NULL) {
 			compile_itemv(cc, n, s, "prefixItems", base, where);
 			sub(cc, s, "items", base, &n->additem, where);
@@ -2404,7 +2151,8 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	n->oneof = sub_array(cc, s, "oneOf", base, &n->noneof, where);
 	if ((v = json_object_get(s, "properties")) != NULL) {
 		if (!json_is_object(v))
-			cc_error(cc, where, "\"properties\" must be an object");
+			jss_compile_error(cc, where, "\"properties\" must be "
+			    "an object");
 		else {
 			n->props = xcalloc(json_object_size(v) + 1,
 			    sizeof(*n->props));
@@ -2423,8 +2171,8 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	}
 	if ((v = json_object_get(s, "patternProperties")) != NULL) {
 		if (!json_is_object(v))
-			cc_error(cc, where, "\"patternProperties\" must be an "
-			    "object");
+			jss_compile_error(cc, where, "\"patternProperties\" "
+			    "must be an object");
 		else {
 			n->pprops = xcalloc(json_object_size(v) + 1,
 			    sizeof(*n->pprops));
@@ -2440,9 +2188,10 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 				if (n->pprops[i].re == NULL) {
 					/* the key, which may be long, quoted */
 					kp.seg = "/patternProperties";
-					str_text(&b, k, strlen(k));
-					cc_error(cc, &kp, "invalid pattern %s: %s",
-					    buf_cstr(&b), err);
+					jss_str_text(&b, k, strlen(k));
+					jss_compile_error(cc, &kp, "invalid "
+					    "pattern %s: %s", buf_cstr(&b),
+					    err);
 					buf_free(&b);
 					kp.seg = n->pprops[i].c.seg;
 				}
@@ -2518,10 +2267,10 @@ too_deep(struct cctx *cc, const struct kpath *where)
 		    "each $ref followed", JSSCHEMA_MAX_COMPILE_DEPTH);
 		if (cc->lastref != NULL) {
 			buf_adds(&b, " (the last one: ");
-			str_text(&b, cc->lastref, strlen(cc->lastref));
+			jss_str_text(&b, cc->lastref, strlen(cc->lastref));
 			buf_addc(&b, ')');
 		}
-		cc_error(cc, NULL, "%s", buf_cstr(&b));
+		jss_compile_error(cc, NULL, "%s", buf_cstr(&b));
 		buf_free(&b);
 	}
 	cc->failed++;
@@ -2552,7 +2301,7 @@ static void
 compile_dynref(struct cctx *cc, struct node *n, const json_t *s,
     const struct sinfo *si, const struct kpath *where)
 {
-	int y2020 = dialect_of(cc->draft)->kw & KW_2020;
+	int y2020 = jss_dialect_of(cc->draft)->kw & KW_2020;
 	const char *kw = y2020 ? "$dynamicRef" : "$recursiveRef", *frag;
 	const json_t *r = json_object_get(s, kw), *a;
 	struct kpath k;
@@ -2560,7 +2309,7 @@ compile_dynref(struct cctx *cc, struct node *n, const json_t *s,
 	if (r == NULL)
 		return;
 	if (!json_is_string(r)) {
-		cc_error(cc, where, "\"%s\" must be a string", kw);
+		jss_compile_error(cc, where, "\"%s\" must be a string", kw);
 		return;
 	}
 	n->dseg = y2020 ? "/$dynamicRef" : "/$recursiveRef";
@@ -2604,15 +2353,17 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 	}
 	if (!json_is_object(s)) {
 		n->kind = NODE_TRUE;
-		cc_error(cc, where, "a schema must be an object or a boolean");
+		jss_compile_error(cc, where, "a schema must be an object or a "
+		    "boolean");
 		return n;
 	}
 	n->kind = NODE_OBJECT;
 	n->res = res_id(cc->js, si->res);
-	y2019 = dialect_of(cc->draft)->kw & KW_2019;
+	y2019 = jss_dialect_of(cc->draft)->kw & KW_2019;
 	if ((ref = json_object_get(s, "$ref")) != NULL) {
 		if (!json_is_string(ref)) {
-			cc_error(cc, where, "\"$ref\" must be a string");
+			jss_compile_error(cc, where, "\"$ref\" must be a "
+			    "string");
 			n->kind = NODE_TRUE;
 			return n;
 		}
@@ -2636,8 +2387,8 @@ compile_node(struct cctx *cc, const json_t *s, struct sinfo *si,
 }
 
 /* "Draft-04" or "2020-12". */
-static const char *
-dialect_name(int draft)
+const char *
+jss_dialect_name(int draft)
 {
 	switch (draft) {
 	case JSSCHEMA_DRAFT4:
@@ -2662,20 +2413,21 @@ dialect_error(struct cctx *cc, const struct sinfo *si,
 	const char *uri;
 
 	if (si->draft == DRAFT_NOTSTRING) {
-		cc_error(cc, where, "\"$schema\" must be a string");
+		jss_compile_error(cc, where, "\"$schema\" must be a string");
 		return;
 	}
 	uri = si->schemav != NULL ? json_string_value(si->schemav) : "";
-	str_text(&b, uri, strlen(uri));
-	if (cmeta_find(cc->js, uri) != NULL && strchr(uri, '#') == NULL &&
-	    reg_find(cc->js, cmeta_find(cc->js, uri)->uri) != NULL)
-		cc_error(cc, where, "\"$schema\" %s: a meta-schema whose own "
-		    "\"$schema\" is neither 2019-09 nor 2020-12", buf_cstr(&b));
+	jss_str_text(&b, uri, strlen(uri));
+	if (jss_custom_meta(cc->js, uri) != NULL && strchr(uri, '#') == NULL &&
+	    jss_uri_schema(cc->js, jss_custom_meta(cc->js, uri)->uri) != NULL)
+		jss_compile_error(cc, where, "\"$schema\" %s: a meta-schema "
+		    "whose own \"$schema\" is neither 2019-09 nor 2020-12",
+		    buf_cstr(&b));
 	else
-		cc_error(cc, where, "unknown \"$schema\" %s: not a dialect "
-		    "known here (Draft-04, Draft-06, Draft-07, 2019-09, "
-		    "2020-12), and no meta-schema with that URI is loaded "
-		    "(give it with -r FILE)", buf_cstr(&b));
+		jss_compile_error(cc, where, "unknown \"$schema\" %s: not a "
+		    "dialect known here (Draft-04, Draft-06, Draft-07, "
+		    "2019-09, 2020-12), and no meta-schema with that URI is "
+		    "loaded (give it with -r FILE)", buf_cstr(&b));
 	buf_free(&b);
 }
 
@@ -2693,28 +2445,28 @@ compile(struct cctx *cc, const json_t *s, const char *base,
 	struct node *n;
 	struct dial in, saved;
 
-	if ((si = sinfo_get(js, s)) == NULL) {
+	if ((si = jss_index_get(js, s)) == NULL) {
 		in.draft = cc->draft;
 		in.vocab = cc->vocab;
 		in.res = cc->res;
-		index_at(js, s, base, &in, 0);
-		if ((si = sinfo_get(js, s)) == NULL) {
-			si = sinfo_add(js, s, base);
+		jss_index_schema(js, s, base, &in, 0);
+		if ((si = jss_index_get(js, s)) == NULL) {
+			si = jss_index_add(js, s, base);
 			si->draft = in.draft;
 			si->vocab = in.vocab;
 			si->res = in.res;
 		}
 	}
-	if (json_is_boolean(s) && !(dialect_of(cc->draft)->kw &
+	if (json_is_boolean(s) && !(jss_dialect_of(cc->draft)->kw &
 	    KW_BOOLSCHEMA) && (where == NULL ||
 	    (strcmp(where->seg, "/additionalItems") != 0 &&
 	    strcmp(where->seg, "/additionalProperties") != 0)))
-		cc_error(cc, where, "a schema must be an object in %s (a "
-		    "boolean only as \"additionalItems\" or "
-		    "\"additionalProperties\")", dialect_name(cc->draft));
+		jss_compile_error(cc, where, "a schema must be an object in %s "
+		    "(a boolean only as \"additionalItems\" or "
+		    "\"additionalProperties\")", jss_dialect_name(cc->draft));
 	if (si->node != NULL)
 		return si->node;
-	if (json_is_object(s) && !draft_supported(si->draft)) {
+	if (json_is_object(s) && !jss_draft_supported(si->draft)) {
 		dialect_error(cc, si, where);
 		return new_node(js);
 	}
@@ -2754,7 +2506,7 @@ node_free(struct node *n)
 	free(n->propslot);
 	free(n->pprops);
 	free(n->deps);
-	vset_free(n->enumset);
+	jss_vset_free(n->enumset);
 	free(n);
 }
 
@@ -2815,7 +2567,7 @@ compile_dyn(struct cctx *cc)
 	if (!js->dynamic)
 		return;
 	for (i = 0; i < js->ndyn && !cc->failed; i++) {
-		si = sinfo_get(js, js->dyn[i].s);
+		si = jss_index_get(js, js->dyn[i].s);
 		cc->draft = si->draft;
 		cc->vocab = si->vocab;
 		cc->res = si->res;
@@ -2874,35 +2626,37 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	cc.depth = 0;
 	cc.lastref = NULL;
 	cc.draft = js->draft;
-	cc.vocab = draft_supported(js->draft) ?
-	    dialect_of(js->draft)->vocab : 0;
+	cc.vocab = jss_draft_supported(js->draft) ?
+	    jss_dialect_of(js->draft)->vocab : 0;
 	cc.res = schema;
-	add_doc(js, json_incref(schema));
-	if (!draft_supported(js->draft)) {
-		cc_error(&cc, NULL, "draft %d is not known", js->draft);
+	jss_add_doc(js, json_incref(schema));
+	if (!jss_draft_supported(js->draft)) {
+		jss_compile_error(&cc, NULL, "draft %d is not known",
+		    js->draft);
 		jsschema_free(js);
 		errno = EINVAL;
 		return NULL;
 	}
 	if (root != NULL && (js->rootdir = realpath(root, NULL)) == NULL) {
-		cc_error(&cc, NULL, "%s: %s", root, strerror(errno));
+		jss_compile_error(&cc, NULL, "%s: %s", root, strerror(errno));
 		jsschema_free(js);
 		errno = EINVAL;
 		return NULL;
 	}
-	base = uri_key(uri_resolve("", base_uri != NULL ? base_uri : ""));
+	base = jss_drop_empty_frag(jsschema_uri_resolve("", base_uri != NULL ?
+	    base_uri : ""));
 	if (strchr(base, '#') != NULL)
 		*strchr(base, '#') = '\0';
-	reg_add(js, base, schema);
+	jss_uri_register(js, base, schema);
 	if ((opts == NULL || root != NULL ||
-	    load_files(&cc, opts->files, opts->nfiles) == 0) &&
-	    load_metas(&cc, schema) == 0) {
+	    jss_load_files(&cc, opts->files, opts->nfiles) == 0) &&
+	    jss_load_metas(&cc, schema) == 0) {
 		js->regmark = js->nregs;
-		index_schema(js, schema, base);
+		jss_index_document(js, schema, base);
 		js->regmark = 0;
 		if (js->dup != NULL)
-			cc_error(&cc, NULL, "a different schema with the URI "
-			    "\"%s\" is already loaded", js->dup);
+			jss_compile_error(&cc, NULL, "a different schema with "
+			    "the URI \"%s\" is already loaded", js->dup);
 		else
 			js->root = compile(&cc, schema, base, NULL);
 	}
@@ -2919,8 +2673,8 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 
 /* ---- numbers and equality ---- */
 
-static int
-num_cmp(const json_t *a, const json_t *b)
+int
+jss_num_cmp(const json_t *a, const json_t *b)
 {
 	long long i, ri;
 	double r, da, db;
@@ -2953,15 +2707,15 @@ num_cmp(const json_t *a, const json_t *b)
 }
 
 /* JSON equality: 1 == 1.0; objects compare as unordered maps. */
-static int
-jeq(const json_t *a, const json_t *b)
+int
+jss_json_equal(const json_t *a, const json_t *b)
 {
 	const char *k;
 	json_t *v;
 	size_t i;
 
 	if (json_is_number(a) && json_is_number(b))
-		return num_cmp(a, b) == 0;
+		return jss_num_cmp(a, b) == 0;
 	if (json_typeof(a) != json_typeof(b))
 		return 0;
 	switch (json_typeof(a)) {
@@ -2973,7 +2727,8 @@ jeq(const json_t *a, const json_t *b)
 		if (json_array_size(a) != json_array_size(b))
 			return 0;
 		for (i = 0; i < json_array_size(a); i++)
-			if (!jeq(json_array_get(a, i), json_array_get(b, i)))
+			if (!jss_json_equal(json_array_get(a, i),
+			    json_array_get(b, i)))
 				return 0;
 		return 1;
 	case JSON_OBJECT:
@@ -2982,7 +2737,7 @@ jeq(const json_t *a, const json_t *b)
 		json_object_foreach((json_t *)a, k, v) {
 			const json_t *w = json_object_get(b, k);
 
-			if (w == NULL || !jeq(v, w))
+			if (w == NULL || !jss_json_equal(v, w))
 				return 0;
 		}
 		return 1;
@@ -3005,13 +2760,13 @@ mix64(uint64_t x)
 }
 
 /*
- * A hash that agrees with jeq(): values jeq() finds equal hash alike. A
- * number hashes as its double (1 and 1.0 alike; integers that jeq()
- * tells apart may share one), an object as the sum of its members'
- * hashes (the order of members does not count).
+ * A hash that agrees with jss_json_equal(): values it finds equal hash
+ * alike. A number hashes as its double (1 and 1.0 alike; integers that
+ * jss_json_equal() tells apart may share one), an object as the sum of
+ * its members' hashes (the order of members does not count).
  */
-static uint64_t
-jhash(const json_t *v)
+uint64_t
+jss_json_hash(const json_t *v)
 {
 	const char *k;
 	json_t *m;
@@ -3035,23 +2790,26 @@ jhash(const json_t *v)
 		memcpy(&bits, &d, sizeof(bits));
 		return mix64(bits ^ 0x4000000000000000ULL) + 4;
 	case JSON_STRING:
-		return mix64((uint64_t)str_hash(json_string_value(v),
+		return mix64((uint64_t)jss_str_hash(json_string_value(v),
 		    json_string_length(v)) + 5);
 	case JSON_ARRAY:
 		h = 6;
 		for (i = 0; i < json_array_size(v); i++)
-			h = mix64(h ^ jhash(json_array_get(v, i)));
+			h = mix64(h ^ jss_json_hash(json_array_get(v, i)));
 		return h;
 	default:
 		h = 7 + json_object_size(v);
 		json_object_foreach((json_t *)v, k, m)
-			h += mix64(mix64((uint64_t)str_hash(k, strlen(k))) ^
-			    jhash(m));
+			h += mix64(mix64((uint64_t)jss_str_hash(k, strlen(k))) ^
+			    jss_json_hash(m));
 		return mix64(h);
 	}
 }
 
-/* A set of values (by index into an array the caller keeps), by jhash. */
+/*
+ * A set of values (by index into an array the caller keeps), by
+ * jss_json_hash().
+ */
 struct vset {
 	size_t		*slot;		/* entry + 1, or 0 */
 	size_t		 cap;
@@ -3063,14 +2821,14 @@ struct vset {
 	size_t		 n;
 };
 
-static struct vset *
-vset_new(void)
+struct vset *
+jss_vset_new(void)
 {
 	return xcalloc(1, sizeof(struct vset));
 }
 
-static void
-vset_free(struct vset *vs)
+void
+jss_vset_free(struct vset *vs)
 {
 	if (vs == NULL)
 		return;
@@ -3080,8 +2838,8 @@ vset_free(struct vset *vs)
 }
 
 /* The index of a member equal to v (whose hash is h), or -1. */
-static long
-vset_find(const struct vset *vs, const json_t *v, uint64_t h)
+long
+jss_vset_find(const struct vset *vs, const json_t *v, uint64_t h)
 {
 	size_t i, k;
 
@@ -3089,13 +2847,14 @@ vset_find(const struct vset *vs, const json_t *v, uint64_t h)
 		return -1;
 	for (i = (size_t)h & (vs->cap - 1); (k = vs->slot[i]) != 0;
 	    i = (i + 1) & (vs->cap - 1))
-		if (vs->ent[k - 1].h == h && jeq(vs->ent[k - 1].v, v))
+		if (vs->ent[k - 1].h == h && jss_json_equal(vs->ent[k - 1].v,
+		    v))
 			return (long)vs->ent[k - 1].idx;
 	return -1;
 }
 
-static void
-vset_add(struct vset *vs, const json_t *v, size_t idx, uint64_t h)
+void
+jss_vset_add(struct vset *vs, const json_t *v, size_t idx, uint64_t h)
 {
 	size_t i, j;
 
@@ -3144,8 +2903,8 @@ dec_of_double(double d, struct dec *out)
 	out->e = e - (prec - 1);
 }
 
-static void
-dec_of(const json_t *v, struct dec *d)
+void
+jss_decimal_of(const json_t *v, struct dec *d)
 {
 	long long i;
 
@@ -3190,7 +2949,7 @@ is_multiple(const json_t *v, const struct dec *mul)
 	unsigned long long r, b;
 	int d, k;
 
-	dec_of(v, &x);
+	jss_decimal_of(v, &x);
 	if (x.m == 0)
 		return 1;
 	d = x.e - mul->e;
@@ -3211,8 +2970,8 @@ is_multiple(const json_t *v, const struct dec *mul)
 
 /* ---- messages ---- */
 
-static void
-num_text(struct buf *b, const json_t *v)
+void
+jss_num_text(struct buf *b, const json_t *v)
 {
 	/* as JavaScript writes numbers: 150, 1.5, 1e+21 */
 	if (json_is_integer(v))
@@ -3222,8 +2981,8 @@ num_text(struct buf *b, const json_t *v)
 }
 
 /* A string as a JSON string literal, cut after about 60 bytes. */
-static void
-str_text(struct buf *b, const char *s, size_t n)
+void
+jss_str_text(struct buf *b, const char *s, size_t n)
 {
 	size_t i, lim = n;
 	unsigned char c;
@@ -3255,11 +3014,10 @@ str_text(struct buf *b, const char *s, size_t n)
 		buf_adds(b, "...");
 }
 
-static unsigned inst_type(const json_t *);
 
 /* What was found: "string \"x\"", "integer 3", "object", ... */
-static void
-desc(struct buf *b, const json_t *v)
+void
+jss_describe(struct buf *b, const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_NULL:
@@ -3279,18 +3037,19 @@ desc(struct buf *b, const json_t *v)
 		break;
 	case JSON_STRING:
 		buf_adds(b, "string ");
-		str_text(b, json_string_value(v), json_string_length(v));
+		jss_str_text(b, json_string_value(v), json_string_length(v));
 		break;
 	default:
-		buf_adds(b, inst_type(v) & T_INTEGER ? "integer " : "number ");
-		num_text(b, v);
+		buf_adds(b, jss_inst_type(v) & T_INTEGER ? "integer " :
+		    "number ");
+		jss_num_text(b, v);
 		break;
 	}
 }
 
 /* A JSON value in compact form, as JSON.stringify, cut after about 80 bytes. */
-static void
-json_text(struct buf *b, const json_t *v)
+void
+jss_json_text(struct buf *b, const json_t *v)
 {
 	struct buf t = BUF_INIT;
 	size_t n;
@@ -3487,31 +3246,6 @@ ctx_push(struct vctx *c, size_t ctx, size_t res)
 	return c->nctx;
 }
 
-static unsigned
-inst_type(const json_t *v)
-{
-	double d;
-
-	switch (json_typeof(v)) {
-	case JSON_NULL:
-		return T_NULL;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return T_BOOLEAN;
-	case JSON_OBJECT:
-		return T_OBJECT;
-	case JSON_ARRAY:
-		return T_ARRAY;
-	case JSON_STRING:
-		return T_STRING;
-	case JSON_INTEGER:
-		return T_INTEGER | T_NUMBER;
-	default:
-		d = json_real_value(v);
-		return isfinite(d) && d == floor(d) ? T_INTEGER | T_NUMBER :
-		    T_NUMBER;
-	}
-}
 
 /* Starts the message of an error; err_push() takes it. */
 static struct buf *
@@ -3569,8 +3303,8 @@ err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 		c->e = xreallocarray(c->e, c->cap, sizeof(*c->e));
 	}
 	e = &c->e[c->n++];
-	e->instance = ipath_str(ip);
-	e->keyword = kpath_str(kp, seg);
+	e->instance = jss_instance_location(ip);
+	e->keyword = jss_keyword_location(kp, seg);
 	e->message = xmemdup(buf_cstr(&c->msg), c->msg.len + 1);
 	e->value = v;
 }
@@ -3723,41 +3457,41 @@ v_number(struct vctx *c, const struct node *n, const json_t *v,
 	if (n->multipleof != NULL && !is_multiple(v, &n->mul)) {
 		FAIL();
 		m = msg(c);
-		num_text(m, v);
+		jss_num_text(m, v);
 		buf_adds(m, " is not a multiple of ");
-		num_text(m, n->multipleof);
+		jss_num_text(m, n->multipleof);
 		err_push(c, ip, kp, "/multipleOf", v);
 	}
-	if (n->maximum != NULL && num_cmp(v, n->maximum) > 0) {
+	if (n->maximum != NULL && jss_num_cmp(v, n->maximum) > 0) {
 		FAIL();
 		m = msg(c);
-		num_text(m, v);
+		jss_num_text(m, v);
 		buf_adds(m, " is greater than the maximum ");
-		num_text(m, n->maximum);
+		jss_num_text(m, n->maximum);
 		err_push(c, ip, kp, "/maximum", v);
 	}
-	if (n->xmaximum != NULL && num_cmp(v, n->xmaximum) >= 0) {
+	if (n->xmaximum != NULL && jss_num_cmp(v, n->xmaximum) >= 0) {
 		FAIL();
 		m = msg(c);
-		num_text(m, v);
+		jss_num_text(m, v);
 		buf_adds(m, " is not less than the exclusive maximum ");
-		num_text(m, n->xmaximum);
+		jss_num_text(m, n->xmaximum);
 		err_push(c, ip, kp, "/exclusiveMaximum", v);
 	}
-	if (n->minimum != NULL && num_cmp(v, n->minimum) < 0) {
+	if (n->minimum != NULL && jss_num_cmp(v, n->minimum) < 0) {
 		FAIL();
 		m = msg(c);
-		num_text(m, v);
+		jss_num_text(m, v);
 		buf_adds(m, " is less than the minimum ");
-		num_text(m, n->minimum);
+		jss_num_text(m, n->minimum);
 		err_push(c, ip, kp, "/minimum", v);
 	}
-	if (n->xminimum != NULL && num_cmp(v, n->xminimum) <= 0) {
+	if (n->xminimum != NULL && jss_num_cmp(v, n->xminimum) <= 0) {
 		FAIL();
 		m = msg(c);
-		num_text(m, v);
+		jss_num_text(m, v);
 		buf_adds(m, " is not greater than the exclusive minimum ");
-		num_text(m, n->xminimum);
+		jss_num_text(m, n->xminimum);
 		err_push(c, ip, kp, "/exclusiveMinimum", v);
 	}
 	return bad;
@@ -3799,20 +3533,20 @@ v_string(struct vctx *c, const struct node *n, const json_t *v,
 		FAIL();
 		m = msg(c);
 		buf_adds(m, "string ");
-		str_text(m, s, len);
+		jss_str_text(m, s, len);
 		if (r == 0)
 			buf_adds(m, " does not match the pattern ");
 		else
 			buf_adds(m, " could not be matched (resource limit) "
 			    "against the pattern ");
-		str_text(m, n->patsrc, strlen(n->patsrc));
+		jss_str_text(m, n->patsrc, strlen(n->patsrc));
 		err_push(c, ip, kp, "/pattern", v);
 	}
 	if (n->format != NULL && jsschema_format_check(n->format, s, len) == 0) {
 		FAIL();
 		m = msg(c);
 		buf_adds(m, "string ");
-		str_text(m, s, len);
+		jss_str_text(m, s, len);
 		buf_printf(m, " is not a valid %s", n->format);
 		err_push(c, ip, kp, "/format", v);
 	}
@@ -3837,13 +3571,13 @@ unique_pair(const json_t *a, size_t *pi, size_t *pj)
 
 	if (size < 2)
 		return 0;
-	vs = vset_new();
+	vs = jss_vset_new();
 	second = xcalloc(size, sizeof(*second));	/* j + 1 */
 	for (i = 0; i < size; i++) {
 		x = json_array_get(a, i);
-		h = jhash(x);
-		if ((k = vset_find(vs, x, h)) == -1)
-			vset_add(vs, x, i, h);
+		h = jss_json_hash(x);
+		if ((k = jss_vset_find(vs, x, h)) == -1)
+			jss_vset_add(vs, x, i, h);
 		else if (second[k] == 0)
 			second[k] = i + 1;
 	}
@@ -3854,7 +3588,7 @@ unique_pair(const json_t *a, size_t *pi, size_t *pj)
 			found = 1;
 		}
 	free(second);
-	vset_free(vs);
+	jss_vset_free(vs);
 	return found;
 }
 
@@ -4030,7 +3764,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "missing required property ");
-			str_text(m, json_string_value(name),
+			jss_str_text(m, json_string_value(name),
 			    json_string_length(name));
 			err_push(c, ip, kp, "/required", v);
 		}
@@ -4038,7 +3772,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 	if (n->nprops > 0 || n->npprops > 0 || n->addprops.n != NULL)
 		json_object_foreach((json_t *)v, key, jv) {
 			int matched = 0;
-			long pi = prop_find(n, key, strlen(key));
+			long pi = jss_prop_find(n, key, strlen(key));
 
 			ci.key = key;
 			if (pi >= 0)
@@ -4061,7 +3795,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 				FAIL();
 				m = msg(c);
 				buf_adds(m, "unexpected property ");
-				str_text(m, key, strlen(key));
+				jss_str_text(m, key, strlen(key));
 				err_push(c, &ci, kp, n->addprops.seg, jv);
 			} else
 				SUB(v_child(c, &n->addprops, jv, &ci, kp,
@@ -4084,9 +3818,10 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "property ");
-			str_text(m, n->deps[i].name, strlen(n->deps[i].name));
+			jss_str_text(m, n->deps[i].name,
+			    strlen(n->deps[i].name));
 			buf_adds(m, " requires property ");
-			str_text(m, json_string_value(name),
+			jss_str_text(m, json_string_value(name),
 			    json_string_length(name));
 			err_push(c, ip, kp, n->deps[i].c.seg, v);
 		}
@@ -4118,7 +3853,7 @@ v_object(struct vctx *c, const struct node *n, const json_t *v,
 				old = c->e[j].message;
 				m = msg(c);
 				buf_adds(m, "property name ");
-				str_text(m, key, strlen(key));
+				jss_str_text(m, key, strlen(key));
 				buf_adds(m, ": ");
 				buf_adds(m, old);
 				c->e[j].message = xmemdup(buf_cstr(m),
@@ -4332,8 +4067,8 @@ stop_here(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 		    "the value); validation stopped here", JSSCHEMA_MAX_DEPTH);
 	c->keep_errors = toomany;
 	e = xcalloc(1, sizeof(*e));
-	e->instance = ipath_str(ip);
-	e->keyword = kpath_str(kp, "");
+	e->instance = jss_instance_location(ip);
+	e->keyword = jss_keyword_location(kp, "");
 	e->message = buf_cstr(&b);
 	e->value = v;
 	c->stop = e;
@@ -4370,7 +4105,7 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 		m = msg(c);
 		buf_adds(m, "no value is allowed here (the schema is false), "
 		    "found ");
-		desc(m, v);
+		jss_describe(m, v);
 		err_push(c, ip, kp, "", v);
 		return 1;
 	}
@@ -4514,7 +4249,7 @@ v_unevaluated(struct vctx *c, const struct node *n, const json_t *v,
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "unexpected property ");
-			str_text(m, key, strlen(key));
+			jss_str_text(m, key, strlen(key));
 			buf_adds(m, ": no subschema evaluates it "
 			    "(unevaluatedProperties)");
 			err_push(c, &ci, kp, ch->seg, jv);
@@ -4569,34 +4304,34 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 		SUB(v_ref(c, n->ref, "/$ref", v, ip, kp, a));
 	if (n->dref != NULL)
 		SUB(v_dynref(c, n, v, ip, kp, a));
-	t = inst_type(v);
+	t = jss_inst_type(v);
 	if (n->types != 0 && (n->types & t) == 0) {
 		FAIL();
 		m = msg(c);
 		buf_adds(m, "expected ");
 		type_list(m, n->typev);
 		buf_adds(m, ", found ");
-		desc(m, v);
+		jss_describe(m, v);
 		err_push(c, ip, kp, "/type", v);
 	}
 	if (n->enumv != NULL) {
-		if (vset_find(n->enumset, v, jhash(v)) == -1) {
+		if (jss_vset_find(n->enumset, v, jss_json_hash(v)) == -1) {
 			FAIL();
 			m = msg(c);
 			buf_adds(m, "expected one of ");
-			json_text(m, n->enumv);
+			jss_json_text(m, n->enumv);
 			buf_adds(m, ", found ");
-			desc(m, v);
+			jss_describe(m, v);
 			err_push(c, ip, kp, "/enum", v);
 		}
 	}
-	if (n->constv != NULL && !jeq(n->constv, v)) {
+	if (n->constv != NULL && !jss_json_equal(n->constv, v)) {
 		FAIL();
 		m = msg(c);
 		buf_adds(m, "expected ");
-		json_text(m, n->constv);
+		jss_json_text(m, n->constv);
 		buf_adds(m, " (const), found ");
-		desc(m, v);
+		jss_describe(m, v);
 		err_push(c, ip, kp, "/const", v);
 	}
 	if (t & T_NUMBER)
@@ -4624,7 +4359,7 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 			m = msg(c);
 			buf_printf(m, "value matches none of the %zu schemas "
 			    "of \"anyOf\" (found ", n->nanyof);
-			desc(m, v);
+			jss_describe(m, v);
 			buf_adds(m, "); the closest one says:");
 			err_push(c, ip, kp, "/anyOf", v);
 			closest_branch(c, n->anyof, n->nanyof, v, ip, kp);
@@ -4667,7 +4402,7 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 			m = msg(c);
 			buf_printf(m, "value matches none of the %zu schemas "
 			    "of \"oneOf\" (found ", n->noneof);
-			desc(m, v);
+			jss_describe(m, v);
 			buf_adds(m, "); the closest one says:");
 			err_push(c, ip, kp, "/oneOf", v);
 			closest_branch(c, n->oneof, n->noneof, v, ip, kp);
@@ -4693,7 +4428,7 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 			m = msg(c);
 			buf_adds(m, "value must not match the schema of \"not\""
 			    ", found ");
-			desc(m, v);
+			jss_describe(m, v);
 			err_push(c, ip, kp, "/not", v);
 		}
 	}
@@ -4897,7 +4632,7 @@ member_nodes(const struct node *x, const char *key, size_t len,
 	long pi;
 	int own = 0;
 
-	if ((pi = prop_find(x, key, len)) >= 0) {
+	if ((pi = jss_prop_find(x, key, len)) >= 0) {
 		alt_add(c, x->props[pi].n);
 		own = 1;
 	}
@@ -4976,11 +4711,11 @@ node_types(const struct node *x)
 		t = x->types | (x->types & T_NUMBER ? T_INTEGER : 0);
 	if (x->enumv != NULL) {
 		for (i = 0; i < json_array_size(x->enumv); i++)
-			e |= inst_type(json_array_get(x->enumv, i));
+			e |= jss_inst_type(json_array_get(x->enumv, i));
 		t &= e;
 	}
 	if (x->constv != NULL)
-		t &= inst_type(x->constv);
+		t &= jss_inst_type(x->constv);
 	return t;
 }
 
