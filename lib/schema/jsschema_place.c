@@ -12,6 +12,7 @@
 #include "base/xalloc.h"
 #include "schema/jsschema.h"
 #include "schema/jsschema_int.h"
+#include "schema/jsschema_regex.h"
 
 /* ---- places: the types a schema allows at a member of a value ---- */
 

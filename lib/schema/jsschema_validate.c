@@ -18,7 +18,6 @@
  * nest JSSCHEMA_MAX_DEPTH deep.
  */
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,54 +1,35 @@
 /*
- * jsschema: a JSON Schema Draft-07 validator over jansson values.
+ * jsschema_compile: a JSON Schema compiled into nodes, each resource in
+ * its dialect: Draft-04, Draft-06, Draft-07, 2019-09 or 2020-12.
  *
- * jsschema_compile walks the schema once: it gives every subschema its
- * base URI (RFC 3986 resolution of "$id" against the enclosing base),
- * registers the URIs that "$id" names, loads the documents that "$ref"
- * reaches (the schemas given as files first, each known by its file: URI
- * and its "$id"s; the built-in meta-schema; files under a ref map; the
- * local file a file: URI names), and
- * turns each subschema into a node whose keywords are ready to run
- * (numbers, compiled patterns, child nodes). A "$ref" points at the
- * target's node, so cycles in the reference graph cost nothing at
- * compile time. jsschema_validate then walks nodes only.
- *
- * Errors: every failing keyword adds one error, with the instance
- * location, the keyword location along the evaluation path (".../$ref/
- * ..." through references) and a message. A failed anyOf or oneOf adds
- * its own error and then the errors of the closest branch only. The
- * closest branch is chosen in this order: a branch that rejects the
- * value's type right at this location is the farthest; then the branch
- * whose errors reach deepest into the instance (it matched more of the
- * structure); then the one with the fewest errors; then the first.
+ * jsschema_compile walks the schema once: the index gives every
+ * subschema its base URI (RFC 3986 resolution of "$id" against the
+ * enclosing base) and its dialect, and registers the URIs that "$id"s
+ * and anchors name; the documents that "$ref" reaches are loaded (the
+ * schemas given as files first, each known by its file: URI and its
+ * "$id"s; the built-in meta-schemas; files under a ref map; the local
+ * file a file: URI names); and each subschema turns into a node whose
+ * keywords are ready to run (numbers, compiled patterns, child nodes).
+ * A "$ref" points at the target's node, so cycles in the reference
+ * graph cost nothing at compile time. jsschema_validate then walks
+ * nodes only.
  */
-#include <sys/stat.h>
-
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "schema/jsschema_regex.h"
-#include "base/embed.h"
-#include "schema/jsschema_format.h"
-#include "base/jsonw.h"
-#include "schema/jsschema.h"
-#include "schema/jsschema_int.h"
-#include "base/ptab.h"
-#include "base/utf8.h"
 #include "base/xalloc.h"
+#include "schema/jsschema.h"
+#include "schema/jsschema_format.h"
+#include "schema/jsschema_int.h"
+#include "schema/jsschema_regex.h"
 
+/* The names of the types, in the order of the T_* bits. */
 static const char *const type_names[] = {
 	"null", "boolean", "object", "array", "number", "string", "integer"
 };
