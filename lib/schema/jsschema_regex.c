@@ -134,6 +134,8 @@ struct parser {
 enum { ATOM_ERR = -1, ATOM_CP, ATOM_CLASS };
 
 static int	parse_disjunction(struct parser *, struct buf *);
+static int	fail(struct parser *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 
 static int
 fail(struct parser *ps, const char *fmt, ...)
