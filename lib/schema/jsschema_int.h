@@ -304,10 +304,11 @@ void		 jss_describe(struct buf *, const json_t *);
 void		 jss_json_text(struct buf *, const json_t *);
 
 /*
- * Called for every property of every object and every value validated:
- * inline in each file that needs them, as they were in one file.
+ * Called for every property of every object and for every value
+ * validated: static inline, so that each file's calls can be inlined.
  */
 
+/* FNV-1a of the n bytes at s. */
 static inline size_t
 jss_str_hash(const char *s, size_t n)
 {
@@ -337,6 +338,10 @@ jss_prop_find(const struct node *n, const char *key, size_t len)
 	return -1;
 }
 
+/*
+ * The T_* bits of v's type: an integer, or a real without a fraction, is
+ * a number too.
+ */
 static inline unsigned
 jss_inst_type(const json_t *v)
 {
