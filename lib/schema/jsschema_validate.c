@@ -2,8 +2,8 @@
  * jsschema_validate: a compiled schema applied to an instance.
  * jsschema_validate walks the nodes that jsschema_compile made, from the
  * root, down the value; a "$ref" is a pointer to its target's node, and
- * "$dynamicRef" and "$recursiveRef" look their target up in the dynamic
- * scope. "unevaluatedItems" and "unevaluatedProperties" see what the
+ * "$dynamicRef" and "$recursiveRef", where they are dynamic, look their
+ * target up in the dynamic scope. "unevaluatedItems" and "unevaluatedProperties" see what the
  * keywords applied to the same value evaluated (annotations).
  *
  * Errors: every failing keyword adds one error, with the instance
