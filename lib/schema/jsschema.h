@@ -1,13 +1,16 @@
 /*
- * jsschema: JSON Schema validation of jansson values, Draft-04, Draft-06
- * and Draft-07. A schema is compiled once, with its $id/$ref graph, and
+ * jsschema: JSON Schema validation of jansson values, in the dialects
+ * Draft-04, Draft-06, Draft-07, 2019-09 and 2020-12. A schema is
+ * compiled once, with its graph of "$id"s, anchors and references, and
  * then validates any number of instances. The dialect of each schema
- * resource is the one its "$schema" names, or the one it is reached
- * from, or the default. The meta-schemas of the three drafts are built
- * in; other references resolve to the schemas loaded beforehand (by
- * their $id or their file's location), to local files named by file:
- * URIs, or through a map of URI prefixes to local directories, never
- * over the network.
+ * resource is the one its "$schema" names (or, for a meta-schema of
+ * one's own, that meta-schema's dialect and the vocabularies its
+ * "$vocabulary" asks for), or the one it is reached from, or the
+ * default. The meta-schemas of the five drafts are built in, with the
+ * vocabulary meta-schemas of 2019-09 and 2020-12; other references
+ * resolve to the schemas loaded beforehand (by their $id or their
+ * file's location), to local files named by file: URIs, or through a
+ * map of URI prefixes to local directories, never over the network.
  */
 #ifndef LLMKIT_JSSCHEMA_H
 #define LLMKIT_JSSCHEMA_H
@@ -47,7 +50,7 @@ struct jsschema_opts {
 	const struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	int		 draft;		/* without "$schema"; 0: Draft-07 */
-	const char *const *files;	/* more schemas, read before compiling */
+	const char *const *files;	/* more schemas, read beforehand */
 	size_t		 nfiles;
 };
 
@@ -95,8 +98,8 @@ struct jsschema	*jsschema_compile(json_t *schema, const char *base_uri,
  * input schema): it reads no file but the regular files below the
  * directory root, their symbolic links resolved, and nothing from a ref
  * map or over any other scheme (the built-in meta-schemas are still
- * known; opts's ref map and files are not used). When it fails, errno is EACCES if the error is a reference so
- * refused, EINVAL otherwise.
+ * known; opts's ref map and files are not used). When it fails, errno
+ * is EACCES if the error is a reference so refused, EINVAL otherwise.
  */
 struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
 		    const char *root, const struct jsschema_opts *,
