@@ -17,6 +17,7 @@
 #ifndef LLMKIT_TOOLCALL_INT_H
 #define LLMKIT_TOOLCALL_INT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -494,7 +495,9 @@ void		 tc_body_eof(struct toolcall *);
 /* toolcall_lex.c */
 struct pos	 tc_call_pos(const struct toolcall *, size_t);
 void		 tc_call_error(struct toolcall *, struct pos, const char *,
-		    const char *, ...);
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+void		 tc_call_verror(struct toolcall *, struct pos, const char *,
+		    const char *, va_list) __attribute__((format(printf, 4, 0)));
 size_t		 tc_fed_to_raw(const struct toolcall *, size_t);
 int		 tc_expat_give_all(struct toolcall *);
 void		 tc_call_begin(struct toolcall *);

@@ -287,15 +287,23 @@ tc_call_error(struct toolcall *tc, struct pos p, const char *rule,
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	tc_call_verror(tc, p, rule, fmt, ap);
+	va_end(ap);
+}
+
+/* The same, its arguments in ap. */
+void
+tc_call_verror(struct toolcall *tc, struct pos p, const char *rule,
+    const char *fmt, va_list ap)
+{
 	if (tc->bad)
 		return;
 	tc->bad = 1;
 	tc->status = DIAG_INVALID;
 	tc->epos = p;
 	buf_reset(&tc->msg);
-	va_start(ap, fmt);
 	buf_vprintf(&tc->msg, fmt, ap);
-	va_end(ap);
 	tc_diag_pos(tc, DIAG_ERROR, &p, rule, buf_cstr(&tc->msg));
 }
 

@@ -4,6 +4,7 @@
  * into one arena, its structure checked (name, arguments, no stray
  * content), each leaf's value typed by the seed's rules as it closes.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -68,11 +69,17 @@ expat_pos(struct toolcall *tc, size_t extra)
 	    extra));
 }
 
+static void	structure_error(struct toolcall *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
 static void
-structure_error(struct toolcall *tc, size_t extra, const char *fmt,
-    const char *a, const char *b)
+structure_error(struct toolcall *tc, size_t extra, const char *fmt, ...)
 {
-	tc_call_error(tc, expat_pos(tc, extra), "structure", fmt, a, b);
+	va_list ap;
+
+	va_start(ap, fmt);
+	tc_call_verror(tc, expat_pos(tc, extra), "structure", fmt, ap);
+	va_end(ap);
 }
 
 void XMLCALL
