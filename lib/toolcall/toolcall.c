@@ -45,28 +45,28 @@ feed_stream(struct toolcall *tc, const char *s, size_t n)
 {
 	size_t e, k, clen = 0, room;
 
-	while (n > 0 && tc->undecided) {
+	while (n > 0 && tc->held.undecided) {
 		e = tc_closer_scan(tc, s, n, &clen);
 		k = e == NONE ? n : e > clen ? e - clen : 0;
 		if (tc->opt.events &&
 		    tc->opt.reasoning == TOOLCALL_REASON_EVENTS) {
-			room = tc->holdcap - tc->hraw.len;
+			room = tc->held.holdcap - tc->held.hraw.len;
 			if (k > room) {
-				buf_add(&tc->hraw, s, room);
+				buf_add(&tc->held.hraw, s, room);
 				tc_process(tc, s, room);
-				if (tc->undecided)
+				if (tc->held.undecided)
 					tc_held_overflow(tc);
 				s += room;
 				n -= room;
 				break;
 			}
-			buf_add(&tc->hraw, s, k);
+			buf_add(&tc->held.hraw, s, k);
 		}
 		tc_process(tc, s, k);
 		s += k;
 		n -= k;
 		/* decided in between, the marker is read as such */
-		if (e == NONE || !tc->undecided)
+		if (e == NONE || !tc->held.undecided)
 			continue;
 		tc_lone_closer(tc, s, e - k, clen);
 		s += e - k;
@@ -150,9 +150,9 @@ diag_path(struct toolcall *tc, const struct tcopenai_diag *d)
 static int
 oa_words(struct toolcall *tc, int r, const char *s, size_t n)
 {
-	if (tc->rtext != r) {
+	if (tc->think.rtext != r) {
 		tc_prose_break(tc);
-		tc->rtext = r;
+		tc->think.rtext = r;
 	}
 	if (!r ? tc_keeps_text(tc) : tc->opt.events && !tc->opt.thread &&
 	    tc->opt.reasoning == TOOLCALL_REASON_EVENTS)
@@ -176,9 +176,9 @@ oa_reasoning(void *arg, const char *s, size_t n)
 static void
 oa_id(struct toolcall *tc, const struct tcopenai_call *c)
 {
-	buf_reset(&tc->cid);
+	buf_reset(&tc->call.cid);
 	if (c->id != NULL)
-		jsonw_escape(&tc->cid, c->id, c->idlen);
+		jsonw_escape(&tc->call.cid, c->id, c->idlen);
 }
 
 /* A call, whole: written as the others are, or refused. */
@@ -189,28 +189,28 @@ oa_call(void *arg, const struct tcopenai_call *c)
 	struct pos at = { 0, c->line, c->col, 0 };
 
 	tc_prose_break(tc);
-	tc->rtext = 0;
-	tc->cpos = at;
-	tc->bad = 0;
+	tc->think.rtext = 0;
+	tc->call.cpos = at;
+	tc->call.bad = 0;
 	oa_id(tc, c);
 	if (c->textlen > tc->opt.max_size)
 		tc_call_error(tc, at, "max-size", "tool call larger than "
 		    "--max-size (%zu bytes)", tc->opt.max_size);
 	else {
-		tc->nnodes = 0;
-		buf_reset(&tc->names);
-		buf_reset(&tc->arena);
-		tc->sname = tc->args = NONE;
-		tc->tname = tc_node_new(tc, "tool_name", NONE, R_META);
-		tc_raw_value(tc, tc->tname, c->name, c->namelen);
-		tc->hargs = json_incref(c->args);
+		tc->tree.nnodes = 0;
+		buf_reset(&tc->tree.names);
+		buf_reset(&tc->tree.arena);
+		tc->tree.sname = tc->tree.args = NONE;
+		tc->tree.tname = tc_node_new(tc, "tool_name", NONE, R_META);
+		tc_raw_value(tc, tc->tree.tname, c->name, c->namelen);
+		tc->hold.hargs = json_incref(c->args);
 		tc_emit_call(tc);
-		json_decref(tc->hargs);
-		tc->hargs = NULL;
+		json_decref(tc->hold.hargs);
+		tc->hold.hargs = NULL;
 	}
-	if (tc->bad)
+	if (tc->call.bad)
 		tc_error_event(tc, c->text, c->textlen);
-	buf_reset(&tc->cid);
+	buf_reset(&tc->call.cid);
 	return tc->trouble ? -1 : 0;
 }
 
@@ -228,14 +228,14 @@ oa_diag(void *arg, const struct tcopenai_diag *d)
 	diag_path(tc, d);
 	if (c == NULL || d->severity != DIAG_ERROR)
 		return tc->trouble ? -1 : 0;
-	tc->epos.line = d->line;
-	tc->epos.col = d->col;
-	buf_reset(&tc->msg);
-	buf_adds(&tc->msg, d->message);
+	tc->call.epos.line = d->line;
+	tc->call.epos.col = d->col;
+	buf_reset(&tc->call.msg);
+	buf_adds(&tc->call.msg, d->message);
 	oa_id(tc, c);
-	buf_reset(&tc->ename);
-	jsonw_escape(&tc->ename, c->name, c->namelen);
-	tc->named = c->namelen > 0;
+	buf_reset(&tc->call.ename);
+	jsonw_escape(&tc->call.ename, c->name, c->namelen);
+	tc->call.named = c->namelen > 0;
 	tc_error_event(tc, c->text, c->textlen);
 	return tc->trouble ? -1 : 0;
 }
@@ -267,45 +267,45 @@ toolcall_new(const struct toolcall_opts *opt, FILE *out, const char *file)
 	if (tc->opt.max_size == 0)
 		tc->opt.max_size = TOOLCALL_MAX_SIZE;
 	/* what a call may hold, so that its memory follows --max-size */
-	tc->maxitems = tc->opt.max_size / ITEM_BYTES;
-	if (tc->maxitems < ITEMS_MIN)
-		tc->maxitems = ITEMS_MIN;
+	tc->lexer.maxitems = tc->opt.max_size / ITEM_BYTES;
+	if (tc->lexer.maxitems < ITEMS_MIN)
+		tc->lexer.maxitems = ITEMS_MIN;
 	tc->out = out;
 	tc->sink = tc->opt.sink;
 	tc->file = file;
 	tc->status = DIAG_OK;
 	tc->pos.line = tc->pos.col = 1;
 	tc->mode = M_PROSE;
-	tc->holdcap = tc->opt.max_size > TOOLCALL_MAX_SIZE ?
+	tc->held.holdcap = tc->opt.max_size > TOOLCALL_MAX_SIZE ?
 	    tc->opt.max_size : TOOLCALL_MAX_SIZE;
-	tc->share = tc->opt.max_size / 2 < HOLD_SHARE ?
+	tc->held.share = tc->opt.max_size / 2 < HOLD_SHARE ?
 	    tc->opt.max_size / 2 + 1 : HOLD_SHARE;
 	tc_openers_make(tc);
-	tc->py = xmalloc(sizeof(*tc->py));
-	pylit_scan_init(tc->py, 0);
+	tc->hold.py = xmalloc(sizeof(*tc->hold.py));
+	pylit_scan_init(tc->hold.py, 0);
 	if (tc->opt.format == TOOLCALL_FMT_OPENAI)
 		oa_new(tc);	/* reasoning comes apart: nothing is held */
 	else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
 	    tc->opt.begins == TOOLCALL_BEGINS_YES) {
 		/* the template opened reasoning: it ends at either closer */
 		tc->mode = M_THINK;
-		tc->tpos = tc->pos;
-		tc->rtext = 1;
+		tc->think.tpos = tc->pos;
+		tc->think.rtext = 1;
 	} else if (tc->opt.reasoning != TOOLCALL_REASON_CALLS &&
 	    tc->opt.begins == TOOLCALL_BEGINS_AUTO) {
-		tc->undecided = 1;
-		tc->sink = &tc->held;
+		tc->held.undecided = 1;
+		tc->sink = &tc->held.recs;
 	}
-	if ((tc->xp = XML_ParserCreate("UTF-8")) == NULL)
+	if ((tc->feed.xp = XML_ParserCreate("UTF-8")) == NULL)
 		xalloc_die();
 	if (getentropy(&tc->salt, sizeof(tc->salt)) != 0)
 		tc->salt = (unsigned long)(uintptr_t)tc ^ (unsigned long)time(NULL);
 	/* never NULL, so that offsets into them are always defined */
-	buf_reserve(&tc->raw, 64);
-	buf_reserve(&tc->arena, 64);
-	buf_reserve(&tc->names, 64);
-	buf_reserve(&tc->text, 64);
-	buf_reserve(&tc->msg, 64);
+	buf_reserve(&tc->call.raw, 64);
+	buf_reserve(&tc->tree.arena, 64);
+	buf_reserve(&tc->tree.names, 64);
+	buf_reserve(&tc->prose.text, 64);
+	buf_reserve(&tc->call.msg, 64);
 	return tc;
 }
 
@@ -349,7 +349,7 @@ toolcall_end(struct toolcall *tc)
 		feed_stream(tc, bom, tc->nbom);
 	}
 	/* no marker came: what was held is the answer's */
-	if (tc->undecided)
+	if (tc->held.undecided)
 		tc_held_release(tc);
 	/*
 	 * held bytes first: an error in them comes before the end; a
@@ -357,7 +357,7 @@ toolcall_end(struct toolcall *tc)
 	 */
 	for (;;) {
 		if (tc->mode == M_CALL && !tc_expat_give_all(tc))
-			tc_call_stopped(tc, tc->raw.len, 0);
+			tc_call_stopped(tc, tc->call.raw.len, 0);
 		else if (tc->mode == M_RAW)
 			tc_raw_eof(tc);
 		else if (tc->mode == M_GAP)
@@ -367,22 +367,22 @@ toolcall_end(struct toolcall *tc)
 	}
 	switch (tc->mode) {
 	case M_PROSE:
-		if ((k = tc->nhold) > 0) {
-			tc->nhold = 0;
-			tc_prose_text(tc, tc->hold, k);
+		if ((k = tc->prose.nhold) > 0) {
+			tc->prose.nhold = 0;
+			tc_prose_text(tc, tc->prose.hold, k);
 		}
 		break;
 	case M_RSKIP:
 		tc_bad_end(tc, NONE);
-		tc->sect = NULL;
+		tc->sect.form = NULL;
 		break;
 	case M_CALL:
-		tc_call_error(tc, tc->cpos, "truncated", "truncated tool call: "
-		    "input ended before </tool>");
-		tc_bad_end(tc, tc->raw.len);
+		tc_call_error(tc, tc->call.cpos, "truncated",
+		    "truncated tool call: input ended before </tool>");
+		tc_bad_end(tc, tc->call.raw.len);
 		break;
 	case M_SKIP:
-		tc_bad_end(tc, tc->rawgone ? NONE : tc->raw.len);
+		tc_bad_end(tc, tc->call.rawgone ? NONE : tc->call.raw.len);
 		break;
 	case M_THINK:
 		tc_think_end(tc);
@@ -412,7 +412,7 @@ toolcall_status(const struct toolcall *tc)
 unsigned long long
 toolcall_work(const struct toolcall *tc)
 {
-	return tc->work;
+	return tc->feed.work;
 }
 
 /*
@@ -431,27 +431,27 @@ toolcall_free(struct toolcall *tc)
 {
 	if (tc == NULL)
 		return;
-	XML_ParserFree(tc->xp);
+	XML_ParserFree(tc->feed.xp);
 	tcopenai_free(tc->oa);
-	free(tc->qp.name);
-	free(tc->qp.len);
-	buf_free(&tc->text);
+	free(tc->hold.qp.name);
+	free(tc->hold.qp.len);
+	buf_free(&tc->prose.text);
 	buf_free(&tc->tmp);
-	buf_free(&tc->rec);
-	buf_free(&tc->val);
-	buf_free(&tc->raw);
-	buf_free(&tc->pend);
-	buf_free(&tc->msg);
-	buf_free(&tc->cid);
-	buf_free(&tc->ename);
-	buf_free(&tc->names);
-	buf_free(&tc->arena);
-	free(tc->ins);
-	free(tc->nodes);
-	free(tc->segs);
-	free(tc->hash);
-	buf_free(&tc->gap);
-	free(tc->py);
+	buf_free(&tc->emit.rec);
+	buf_free(&tc->emit.val);
+	buf_free(&tc->call.raw);
+	buf_free(&tc->feed.pend);
+	buf_free(&tc->call.msg);
+	buf_free(&tc->call.cid);
+	buf_free(&tc->call.ename);
+	buf_free(&tc->tree.names);
+	buf_free(&tc->tree.arena);
+	free(tc->feed.ins);
+	free(tc->tree.nodes);
+	free(tc->tree.segs);
+	free(tc->tree.hash);
+	buf_free(&tc->sect.gap);
+	free(tc->hold.py);
 	tc_held_free(tc);
 	free(tc);
 }

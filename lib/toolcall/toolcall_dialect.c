@@ -37,19 +37,19 @@
 static const char *
 want_mark(const struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->form;
+	const struct tcd_form *f = tc->hold.form;
 	size_t i;
 
 	if (f == NULL) {
 		/* not told yet: the form that is read when nothing says */
-		f = tc->forms[0];
-		for (i = 0; i < tc->nforms; i++)
-			if (tc->forms[i]->peek == NULL) {
-				f = tc->forms[i];
+		f = tc->hold.forms[0];
+		for (i = 0; i < tc->hold.nforms; i++)
+			if (tc->hold.forms[i]->peek == NULL) {
+				f = tc->hold.forms[i];
 				break;
 			}
 	}
-	switch (tc->phase) {
+	switch (tc->hold.phase) {
 	case P_HEAD:
 		return HMESSAGE;
 	case P_AFTER:
@@ -76,12 +76,12 @@ want_mark(const struct toolcall *tc)
 static void
 mark_add(struct toolcall *tc, const char *m, int kind)
 {
-	if (tc->nmarks == MARKS_MAX)
+	if (tc->hold.nmarks == MARKS_MAX)
 		return;
-	tc->marks[tc->nmarks].s = m;
-	tc->marks[tc->nmarks].len = strlen(m);
-	tc->marks[tc->nmarks].kind = kind;
-	tc->nmarks++;
+	tc->hold.marks[tc->hold.nmarks].s = m;
+	tc->hold.marks[tc->hold.nmarks].len = strlen(m);
+	tc->hold.marks[tc->hold.nmarks].kind = kind;
+	tc->hold.nmarks++;
 }
 
 /*
@@ -92,14 +92,14 @@ mark_add(struct toolcall *tc, const char *m, int kind)
 static void
 marks_cut(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->form, *g;
+	const struct tcd_form *f = tc->hold.form, *g;
 	size_t i, n;
 
-	if (tc->sect != NULL) {
-		if (tc->sect->call_open != NULL)
-			mark_add(tc, tc->sect->call_open, MK_RESTART);
-		for (i = 0; tc->sect->end[i] != NULL; i++)
-			mark_add(tc, tc->sect->end[i], MK_END);
+	if (tc->sect.form != NULL) {
+		if (tc->sect.form->call_open != NULL)
+			mark_add(tc, tc->sect.form->call_open, MK_RESTART);
+		for (i = 0; tc->sect.form->end[i] != NULL; i++)
+			mark_add(tc, tc->sect.form->end[i], MK_END);
 		return;
 	}
 	if (!(f->flags & TCD_F_HEAD)) {
@@ -108,8 +108,8 @@ marks_cut(struct toolcall *tc)
 	}
 	g = tcd_forms(&n);
 	for (i = 0; i < n; i++)
-		if ((g[i].flags & TCD_F_HEAD) && (tc->phase != P_HEAD ||
-		    tc->hchan || strcmp(g[i].open, HCHANNEL) != 0))
+		if ((g[i].flags & TCD_F_HEAD) && (tc->hold.phase != P_HEAD ||
+		    tc->hold.hchan || strcmp(g[i].open, HCHANNEL) != 0))
 			mark_add(tc, g[i].open, MK_RESTART);
 }
 
@@ -117,15 +117,15 @@ marks_cut(struct toolcall *tc)
 void
 tc_marks_set(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->form;
+	const struct tcd_form *f = tc->hold.form;
 	size_t i;
 
-	tc->nmarks = 0;
-	tc->mstr = 0;
-	switch (tc->phase) {
+	tc->hold.nmarks = 0;
+	tc->hold.mstr = 0;
+	switch (tc->hold.phase) {
 	case P_HEAD:
 		mark_add(tc, HMESSAGE, MK_MESSAGE);
-		if (!tc->hchan)
+		if (!tc->hold.hchan)
 			mark_add(tc, HCHANNEL, MK_CHAN);
 		for (i = 0; f->close[i] != NULL; i++)
 			mark_add(tc, f->close[i], MK_CLOSE);
@@ -140,21 +140,23 @@ tc_marks_set(struct toolcall *tc)
 		for (i = 0; f->close[i] != NULL; i++)
 			mark_add(tc, f->close[i], MK_CLOSE);
 		/* a message whose head was refused is skipped as text */
-		tc->mstr = (f->flags & TCD_F_STRINGS) && !tc->bad;
+		tc->hold.mstr = (f->flags & TCD_F_STRINGS) && !tc->call.bad;
 		break;
 	}
 	marks_cut(tc);
-	tc->lead[0] = tc->lead[1] = '<';
-	for (i = 0; i < tc->nmarks; i++)
-		if (tc->marks[i].s[0] != '<')
-			tc->lead[tc->lead[0] == '<' ? 0 : 1] = tc->marks[i].s[0];
-	if (tc->lead[0] != '<' && tc->lead[1] == '<' && tc->nmarks > 0 &&
-	    tc->marks[0].s[0] != '<') {
+	tc->hold.lead[0] = tc->hold.lead[1] = '<';
+	for (i = 0; i < tc->hold.nmarks; i++)
+		if (tc->hold.marks[i].s[0] != '<')
+			tc->hold.lead[tc->hold.lead[0] == '<' ? 0 : 1] =
+			    tc->hold.marks[i].s[0];
+	if (tc->hold.lead[0] != '<' && tc->hold.lead[1] == '<' &&
+	    tc->hold.nmarks > 0 && tc->hold.marks[0].s[0] != '<') {
 		/* no markup of the phase begins with '<': both leads its own */
-		for (i = 0; i < tc->nmarks && tc->marks[i].s[0] != '<'; i++)
+		for (i = 0; i < tc->hold.nmarks &&
+		    tc->hold.marks[i].s[0] != '<'; i++)
 			;
-		if (i == tc->nmarks)
-			tc->lead[1] = tc->lead[0];
+		if (i == tc->hold.nmarks)
+			tc->hold.lead[1] = tc->hold.lead[0];
 	}
 }
 
@@ -174,31 +176,31 @@ mark_find(struct toolcall *tc, const char *d, size_t from, size_t n,
 	int r, part;
 
 	for (i = from; i < n; i++) {
-		if (tc->mstr) {
-			if (tc->jesc) {
-				tc->jesc = 0;
+		if (tc->hold.mstr) {
+			if (tc->hold.jesc) {
+				tc->hold.jesc = 0;
 				continue;
 			}
 			/* in a string, its end or an escape; else one or markup */
-			i = tc->jstr ? find_either(d, i, n, '"', '\\') :
+			i = tc->hold.jstr ? find_either(d, i, n, '"', '\\') :
 			    find_either(d, i, n, '"', '<');
 			if (i == n)
 				break;
 			if (d[i] == '\\') {
-				tc->jesc = 1;
+				tc->hold.jesc = 1;
 				continue;
 			}
 			if (d[i] == '"') {
-				tc->jstr = !tc->jstr;
+				tc->hold.jstr = !tc->hold.jstr;
 				continue;
 			}
-		} else if ((i = find_either(d, i, n, tc->lead[0],
-		    tc->lead[1])) == n)
+		} else if ((i = find_either(d, i, n, tc->hold.lead[0],
+		    tc->hold.lead[1])) == n)
 			break;
 		part = 0;
-		for (j = 0; j < tc->nmarks; j++) {
-			r = mark_at(d + i, n - i, tc->marks[j].s,
-			    tc->marks[j].len);
+		for (j = 0; j < tc->hold.nmarks; j++) {
+			r = mark_at(d + i, n - i, tc->hold.marks[j].s,
+			    tc->hold.marks[j].len);
 			if (r == 2) {
 				*k = j;
 				*stop = i;
@@ -225,27 +227,27 @@ raw_next(struct toolcall *tc, size_t old, const char *s, size_t n,
 {
 	size_t t, m, e, stop, from;
 
-	if (tc->scan < old) {
+	if (tc->hold.scan < old) {
 		/* markup begun in the last read: its bytes and a few of s */
-		t = old - tc->scan;
+		t = old - tc->hold.scan;
 		m = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
 		buf_reset(&tc->tmp);
-		buf_add(&tc->tmp, tc->raw.data + tc->scan, t);
+		buf_add(&tc->tmp, tc->call.raw.data + tc->hold.scan, t);
 		buf_add(&tc->tmp, s, m);
 		e = mark_find(tc, tc->tmp.data, 0, t + m, k, &stop);
 		tc->scanned += (e != NONE ? e : stop);
 		if (e != NONE)
-			return tc->scan + e;
+			return tc->hold.scan + e;
 		if (stop < t || m == n) {
-			tc->scan += stop;
+			tc->hold.scan += stop;
 			return NONE;
 		}
-		tc->scan = old + (stop - t);
+		tc->hold.scan = old + (stop - t);
 	}
-	from = tc->scan - old;
+	from = tc->hold.scan - old;
 	e = mark_find(tc, s, from, n, k, &stop);
 	tc->scanned += stop - from;
-	tc->scan = old + stop;
+	tc->hold.scan = old + stop;
 	return e == NONE ? NONE : old + e;
 }
 
@@ -253,10 +255,10 @@ raw_next(struct toolcall *tc, size_t old, const char *s, size_t n,
 static void
 raw_upto(struct toolcall *tc, const char *s, size_t old, size_t upto)
 {
-	size_t got = tc->raw.len - old;
+	size_t got = tc->call.raw.len - old;
 
-	if (upto > tc->raw.len) {
-		buf_add(&tc->raw, s + got, upto - tc->raw.len);
+	if (upto > tc->call.raw.len) {
+		buf_add(&tc->call.raw, s + got, upto - tc->call.raw.len);
 		tc->scanned += upto - old - got;
 	}
 }
@@ -271,26 +273,26 @@ json_next(struct toolcall *tc, size_t old, const char *s, size_t n)
 {
 	size_t r, from;
 
-	if (tc->scan < old) {
-		r = tcd_jscan(&tc->js, tc->raw.data + tc->scan,
-		    old - tc->scan);
+	if (tc->hold.scan < old) {
+		r = tcd_jscan(&tc->hold.js, tc->call.raw.data + tc->hold.scan,
+		    old - tc->hold.scan);
 		if (r != NONE) {
 			tc->scanned += r;
-			return tc->scan + r;
+			return tc->hold.scan + r;
 		}
-		tc->scanned += old - tc->scan;
-		tc->scan = old;
+		tc->scanned += old - tc->hold.scan;
+		tc->hold.scan = old;
 	}
-	from = tc->scan - old;
+	from = tc->hold.scan - old;
 	if (from >= n)
 		return NONE;
-	r = tcd_jscan(&tc->js, s + from, n - from);
+	r = tcd_jscan(&tc->hold.js, s + from, n - from);
 	if (r != NONE) {
 		tc->scanned += r;
 		return old + from + r;
 	}
 	tc->scanned += n - from;
-	tc->scan = old + n;
+	tc->hold.scan = old + n;
 	return NONE;
 }
 
@@ -303,22 +305,22 @@ json_next(struct toolcall *tc, size_t old, const char *s, size_t n)
 static size_t
 list_scan(struct toolcall *tc, const char *s, size_t n)
 {
-	struct pylit_scan *py = tc->py;
+	struct pylit_scan *py = tc->hold.py;
 	char tmp[HOLD_MAX];
-	size_t nc = tc->ncarry, m, from = 0;
+	size_t nc = tc->hold.ncarry, m, from = 0;
 
-	tc->ncarry = 0;
+	tc->hold.ncarry = 0;
 	if (nc > 0) {
 		m = n < 8 ? n : 8;
-		memcpy(tmp, tc->carry, nc);
+		memcpy(tmp, tc->hold.carry, nc);
 		memcpy(tmp + nc, s, m);
 		py->off = 0;
 		if (pylit_scan(py, tmp, nc + m) == PYLIT_DONE)
 			return py->off > nc ? py->off - nc : 0;
 		if (py->off < nc) {
 			/* still waiting: s was too short to tell */
-			memcpy(tc->carry, tmp + py->off, nc + m - py->off);
-			tc->ncarry = nc + m - py->off;
+			memcpy(tc->hold.carry, tmp + py->off, nc + m - py->off);
+			tc->hold.ncarry = nc + m - py->off;
 			tc->scanned += m;
 			return NONE;
 		}
@@ -330,8 +332,8 @@ list_scan(struct toolcall *tc, const char *s, size_t n)
 		return py->off;
 	}
 	tc->scanned += n - from;
-	memcpy(tc->carry, s + py->off, n - py->off);
-	tc->ncarry = n - py->off;
+	memcpy(tc->hold.carry, s + py->off, n - py->off);
+	tc->hold.ncarry = n - py->off;
 	return NONE;
 }
 
@@ -341,17 +343,18 @@ list_next(struct toolcall *tc, size_t old, const char *s, size_t n)
 {
 	size_t r, from;
 
-	if (tc->scan < old) {
-		r = list_scan(tc, tc->raw.data + tc->scan, old - tc->scan);
+	if (tc->hold.scan < old) {
+		r = list_scan(tc, tc->call.raw.data + tc->hold.scan,
+		    old - tc->hold.scan);
 		if (r != NONE)
-			return tc->scan + r;
-		tc->scan = old;
+			return tc->hold.scan + r;
+		tc->hold.scan = old;
 	}
-	from = tc->scan - old;
+	from = tc->hold.scan - old;
 	if (from >= n)
 		return NONE;
 	r = list_scan(tc, s + from, n - from);
-	tc->scan = r == NONE ? old + n : old + from + r;
+	tc->hold.scan = r == NONE ? old + n : old + from + r;
 	return r == NONE ? NONE : old + from + r;
 }
 
@@ -359,11 +362,11 @@ list_next(struct toolcall *tc, size_t old, const char *s, size_t n)
 void
 tc_raw_value(struct toolcall *tc, size_t id, const char *s, size_t n)
 {
-	struct node *v = &tc->nodes[id];
+	struct node *v = &tc->tree.nodes[id];
 
-	v->val = tc->arena.len;
-	jsonw_escape(&tc->arena, s, n);
-	v->vallen = tc->arena.len - v->val;
+	v->val = tc->tree.arena.len;
+	jsonw_escape(&tc->tree.arena, s, n);
+	v->vallen = tc->tree.arena.len - v->val;
 	v->kind = K_STRING;
 }
 
@@ -374,13 +377,14 @@ tc_raw_value(struct toolcall *tc, size_t id, const char *s, size_t n)
 static int
 raw_utf8(struct toolcall *tc, size_t off, size_t n)
 {
-	size_t ok = utf8_valid(tc->raw.data + off, n);
+	size_t ok = utf8_valid(tc->call.raw.data + off, n);
 
 	if (ok == n)
 		return 0;
-	tc_call_error(tc, tc_call_pos(tc, off + ok), "utf8", "invalid UTF-8: byte "
-	    "0x%02x at byte offset %llu", (unsigned char)tc->raw.data[off +
-	    ok], tc_call_pos(tc, off + ok).off);
+	tc_call_error(tc, tc_call_pos(tc, off + ok), "utf8",
+	    "invalid UTF-8: byte 0x%02x at byte offset %llu",
+	    (unsigned char)tc->call.raw.data[off + ok],
+	    tc_call_pos(tc, off + ok).off);
 	return -1;
 }
 
@@ -392,48 +396,48 @@ raw_utf8(struct toolcall *tc, size_t off, size_t n)
 static int
 raw_name(struct toolcall *tc, size_t off, size_t n)
 {
-	const char *nul = memchr(tc->raw.data + off, '\0', n);
+	const char *nul = memchr(tc->call.raw.data + off, '\0', n);
 
 	if (nul == NULL)
 		return raw_utf8(tc, off, n);
-	tc_call_error(tc, tc_call_pos(tc, (size_t)(nul - tc->raw.data)), "dialect",
-	    "malformed %s call: a name holds a NUL byte",
-	    tcd_dialect_name(tc->dial));
+	tc_call_error(tc, tc_call_pos(tc, (size_t)(nul - tc->call.raw.data)),
+	    "dialect", "malformed %s call: a name holds a NUL byte",
+	    tcd_dialect_name(tc->hold.dial));
 	return -1;
 }
 
-/* The call c of a dialect as the tree emit_call writes: 0, or -1. */
+/* The call c of a dialect as the tree tc_emit_call writes: 0, or -1. */
 static int
 raw_tree(struct toolcall *tc, const struct tcd_call *c)
 {
-	const char *d = tc->raw.data;
+	const char *d = tc->call.raw.data;
 	size_t i, id, namelen;
 	const char *name;
 
-	tc->nnodes = 0;
-	buf_reset(&tc->names);
-	buf_reset(&tc->arena);
-	tc->sname = tc->args = NONE;
+	tc->tree.nnodes = 0;
+	buf_reset(&tc->tree.names);
+	buf_reset(&tc->tree.arena);
+	tc->tree.sname = tc->tree.args = NONE;
 	name = tcd_name(c, d, &namelen);
 	if (c->namebuf == NULL && raw_name(tc, c->name, c->namelen) != 0)
 		return -1;
-	tc->tname = tc_node_new(tc, "tool_name", NONE, R_META);
-	tc_raw_value(tc, tc->tname, name, namelen);
+	tc->tree.tname = tc_node_new(tc, "tool_name", NONE, R_META);
+	tc_raw_value(tc, tc->tree.tname, name, namelen);
 	if (c->json != NULL) {
-		tc->hargs = json_incref(c->json);
+		tc->hold.hargs = json_incref(c->json);
 		return 0;
 	}
 	if (c->argtext.data != NULL) {
-		tc->htext = &c->argtext;
+		tc->hold.htext = &c->argtext;
 		return 0;
 	}
-	tc->args = tc_node_new(tc, "arguments", NONE, R_ARGS);
+	tc->tree.args = tc_node_new(tc, "arguments", NONE, R_ARGS);
 	for (i = 0; i < c->nargs; i++) {
 		if (raw_name(tc, c->args[i].key, c->args[i].keylen) != 0 ||
 		    raw_utf8(tc, c->args[i].val, c->args[i].vallen) != 0)
 			return -1;
 		id = tc_node_newn(tc, d + c->args[i].key, c->args[i].keylen,
-		    tc->args, R_ARG);
+		    tc->tree.args, R_ARG);
 		tc_raw_value(tc, id, d + c->args[i].val, c->args[i].vallen);
 	}
 	return 0;
@@ -452,20 +456,21 @@ raw_done(struct toolcall *tc, size_t end, int cut)
 	char msg[96];
 	int r, flags = cut ? TCD_CUT : 0;
 
-	tc->raw.len = end;
+	tc->call.raw.len = end;
 	memset(&c, 0, sizeof(c));
 	/* a tree of the arguments only for a schema to type them by */
 	if (tc->opt.tools == NULL)
 		flags |= TCD_TEXT;
-	r = tcd_parse_params(tc->dial, tc->raw.data, end, flags,
-	    tc->qknown ? &tc->qp : NULL, &c);
+	r = tcd_parse_params(tc->hold.dial, tc->call.raw.data, end, flags,
+	    tc->hold.qknown ? &tc->hold.qp : NULL, &c);
 	if (r != 0) {
 		if (cut)
-			tc_call_error(tc, tc->cpos, "truncated", "truncated tool "
-			    "call: input ended before %s", tc->form->cut);
+			tc_call_error(tc, tc->call.cpos, "truncated",
+			    "truncated tool call: input ended before %s",
+			    tc->hold.form->cut);
 		else
-			tc_call_error(tc, tc_call_pos(tc, c.erroff), "dialect", "%s",
-			    c.err);
+			tc_call_error(tc, tc_call_pos(tc, c.erroff), "dialect",
+			    "%s", c.err);
 		tc_bad_end(tc, end);
 	} else if (raw_tree(tc, &c) == 0 && tc_emit_call(tc)) {
 		tc->pos = tc_call_pos(tc, end);
@@ -473,14 +478,14 @@ raw_done(struct toolcall *tc, size_t end, int cut)
 	} else
 		tc_bad_end(tc, end);
 	if (r == 0 && cut) {
-		snprintf(msg, sizeof(msg), "input ended before %s: the call "
-		    "is read without it", tc->form->cut);
-		tc_diag_pos(tc, DIAG_WARNING, &tc->cpos, "truncated", msg);
+		snprintf(msg, sizeof(msg), "input ended before %s: the call is "
+		    "read without it", tc->hold.form->cut);
+		tc_diag_pos(tc, DIAG_WARNING, &tc->call.cpos, "truncated", msg);
 	}
 	tcd_call_free(&c);
-	json_decref(tc->hargs);
-	tc->hargs = NULL;
-	tc->htext = NULL;
+	json_decref(tc->hold.hargs);
+	tc->hold.hargs = NULL;
+	tc->hold.htext = NULL;
 }
 
 /* A pythonic list's error, at its place in the stream. */
@@ -492,9 +497,9 @@ list_error(struct toolcall *tc, struct pylit_error *err)
 	const char *text = err->text;
 
 	if (strcmp(err->rule, "utf8") == 0) {
-		tc_call_error(tc, p, "utf8", "invalid UTF-8: byte 0x%02x at byte "
-		    "offset %llu", (unsigned char)tc->raw.data[err->offset],
-		    p.off);
+		tc_call_error(tc, p, "utf8",
+		    "invalid UTF-8: byte 0x%02x at byte offset %llu",
+		    (unsigned char)tc->call.raw.data[err->offset], p.off);
 		return;
 	}
 	if (strcmp(err->rule, "duplicate-key") == 0) {
@@ -515,34 +520,34 @@ list_done(struct toolcall *tc, size_t end)
 {
 	struct pylit_call *calls = NULL;
 	struct pylit_error err;
-	struct pos cpos = tc->cpos;
+	struct pos cpos = tc->call.cpos;
 	size_t e, ncalls = 0, i;
 
-	tc->raw.len = end;
-	if (pylit_calls(tc->raw.data, end, 0, &e, &calls, &ncalls,
+	tc->call.raw.len = end;
+	if (pylit_calls(tc->call.raw.data, end, 0, &e, &calls, &ncalls,
 	    &err) != 0) {
 		list_error(tc, &err);
 		tc_bad_end(tc, end);
 		return;
 	}
 	for (i = 0; i < ncalls; i++) {
-		tc->nnodes = 0;
-		buf_reset(&tc->names);
-		buf_reset(&tc->arena);
-		tc->sname = tc->args = NONE;
-		tc->tname = tc_node_new(tc, "tool_name", NONE, R_META);
-		tc_raw_value(tc, tc->tname, tc->raw.data + calls[i].name,
-		    calls[i].namelen);
-		tc->hargs = json_incref(calls[i].args);
-		tc->bad = 0;
-		tc->cpos = tc_call_pos(tc, calls[i].name);
+		tc->tree.nnodes = 0;
+		buf_reset(&tc->tree.names);
+		buf_reset(&tc->tree.arena);
+		tc->tree.sname = tc->tree.args = NONE;
+		tc->tree.tname = tc_node_new(tc, "tool_name", NONE, R_META);
+		tc_raw_value(tc, tc->tree.tname,
+		    tc->call.raw.data + calls[i].name, calls[i].namelen);
+		tc->hold.hargs = json_incref(calls[i].args);
+		tc->call.bad = 0;
+		tc->call.cpos = tc_call_pos(tc, calls[i].name);
 		if (!tc_emit_call(tc)) {
-			tc->cpos = cpos;
+			tc->call.cpos = cpos;
 			tc_bad_end(tc, end);
 		}
-		tc->cpos = cpos;
-		json_decref(tc->hargs);
-		tc->hargs = NULL;
+		tc->call.cpos = cpos;
+		json_decref(tc->hold.hargs);
+		tc->hold.hargs = NULL;
 	}
 	pylit_calls_free(calls, ncalls);
 	tc->pos = tc_call_pos(tc, end);
@@ -560,27 +565,27 @@ raw_open(struct toolcall *tc, const char *tag, size_t len,
 
 	tc_prose_break(tc);
 	tc->mode = M_RAW;
-	tc->cpos = tc->pos;
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, tag, len);
-	tc->rawgone = 0;
-	tc->bad = 0;
-	tc->forms = forms;
-	tc->nforms = nforms;
-	tc->form = tc->sect = NULL;
-	tc->tent = 0;
-	tc->scan = len;
-	tc->jstr = tc->jesc = 0;
-	tc->qknown = 0;
-	tc->answered = 1;
+	tc->call.cpos = tc->pos;
+	buf_reset(&tc->call.raw);
+	buf_add(&tc->call.raw, tag, len);
+	tc->call.rawgone = 0;
+	tc->call.bad = 0;
+	tc->hold.forms = forms;
+	tc->hold.nforms = nforms;
+	tc->hold.form = tc->sect.form = NULL;
+	tc->sect.tent = 0;
+	tc->hold.scan = len;
+	tc->hold.jstr = tc->hold.jesc = 0;
+	tc->hold.qknown = 0;
+	tc->prose.answered = 1;
 	advance(&tc->pos, tag, len);
 	if (nforms > 1 || (f->flags & TCD_F_PEEK) ||
 	    ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_START))) {
-		tc->phase = P_PEEK;
-		pylit_scan_init(tc->py, 0);
+		tc->hold.phase = P_PEEK;
+		pylit_scan_init(tc->hold.py, 0);
 		return;
 	}
-	tc->form = f;
+	tc->hold.form = f;
 	form_begin(tc);
 }
 
@@ -594,8 +599,8 @@ tc_raw_begin(struct toolcall *tc, const struct opener *o)
 void
 tc_start_begin(struct toolcall *tc, const struct tcd_form *f)
 {
-	tc->startform = f;
-	raw_open(tc, f->open, strlen(f->open), &tc->startform, 1);
+	tc->hold.startform = f;
+	raw_open(tc, f->open, strlen(f->open), &tc->hold.startform, 1);
 }
 
 /*
@@ -607,38 +612,38 @@ tc_start_begin(struct toolcall *tc, const struct tcd_form *f)
 static size_t
 form_begin(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->form;
+	const struct tcd_form *f = tc->hold.form;
 	size_t mend;
 
-	tc->dial = f->dialect;
-	tc->jstr = tc->jesc = 0;
+	tc->hold.dial = f->dialect;
+	tc->hold.jstr = tc->hold.jesc = 0;
 	if (f->flags & TCD_F_SECTION) {
 		if (f->flags & TCD_F_FIRST) {
 			/* the opening is the first byte of the first call */
 			tc_sect_open(tc, f, 0);
-			tc->tent = (f->flags & TCD_F_START) &&
+			tc->sect.tent = (f->flags & TCD_F_START) &&
 			    !(f->flags & TCD_F_LIST);
 			tc_call_phase(tc);
 			return NONE;
 		}
-		mend = f->peek != NULL ? tc->scan + strlen(f->peek) :
+		mend = f->peek != NULL ? tc->hold.scan + strlen(f->peek) :
 		    strlen(f->open);
 		tc_sect_open(tc, f, mend);
 		return mend;
 	}
-	tc->hchan = strcmp(f->open, HCHANNEL) == 0;
+	tc->hold.hchan = strcmp(f->open, HCHANNEL) == 0;
 	if (f->flags & TCD_F_HEAD)
-		tc->phase = P_HEAD;
+		tc->hold.phase = P_HEAD;
 	else if (f->close[0] == NULL)
-		tc->phase = P_VALUE;
+		tc->hold.phase = P_VALUE;
 	else if (f->after != NULL)
-		tc->phase = P_AFTER;
+		tc->hold.phase = P_AFTER;
 	else
-		tc->phase = P_CLOSE;
+		tc->hold.phase = P_CLOSE;
 	if (f->dialect == TCD_QWEN3 && tc->opt.tools != NULL) {
 		/* its tool's parameters may say where its values end */
-		tc->phase = P_QNAME;
-		tc->qfrom = tc->scan;
+		tc->hold.phase = P_QNAME;
+		tc->hold.qfrom = tc->hold.scan;
 		return NONE;
 	}
 	tc_marks_set(tc);
@@ -647,7 +652,7 @@ form_begin(struct toolcall *tc)
 
 /*
  * A qwen3 call's head, "<function=NAME>", ends at raw's last byte: its
- * tool's parameters, from its schema's "properties", in tc->qp; 0 when
+ * tool's parameters, from its schema's "properties", in tc->hold.qp; 0 when
  * the head is no call's or the tool or its properties are not known.
  */
 static int
@@ -659,26 +664,28 @@ qwen3_params(struct toolcall *tc)
 	json_t *v;
 	size_t name, namelen, n;
 
-	if (!tcd_qwen3_head(tc->raw.data, tc->raw.len, &name, &namelen) ||
-	    (def = tooldefs_find(tc->opt.tools, tc->raw.data + name,
-	    namelen)) == NULL || def->schema == NULL ||
-	    !json_is_object(props = json_object_get(def->schema,
-	    "properties")))
+	if (!tcd_qwen3_head(tc->call.raw.data, tc->call.raw.len, &name,
+	    &namelen) ||
+	    (def = tooldefs_find(tc->opt.tools, tc->call.raw.data + name,
+	    namelen)) == NULL ||
+	    def->schema == NULL ||
+	    !json_is_object(props = json_object_get(def->schema, "properties")))
 		return 0;
 	n = json_object_size(props);
-	if (n > tc->qcap) {
-		tc->qp.name = xreallocarray(tc->qp.name, n,
-		    sizeof(*tc->qp.name));
-		tc->qp.len = xreallocarray(tc->qp.len, n, sizeof(*tc->qp.len));
-		tc->qcap = n;
+	if (n > tc->hold.qcap) {
+		tc->hold.qp.name = xreallocarray(tc->hold.qp.name, n,
+		    sizeof(*tc->hold.qp.name));
+		tc->hold.qp.len = xreallocarray(tc->hold.qp.len, n,
+		    sizeof(*tc->hold.qp.len));
+		tc->hold.qcap = n;
 	}
-	tc->qp.n = tc->qp.maxlen = 0;
+	tc->hold.qp.n = tc->hold.qp.maxlen = 0;
 	json_object_foreach(props, key, v) {
-		tc->qp.name[tc->qp.n] = key;
-		tc->qp.len[tc->qp.n] = strlen(key);
-		if (tc->qp.len[tc->qp.n] > tc->qp.maxlen)
-			tc->qp.maxlen = tc->qp.len[tc->qp.n];
-		tc->qp.n++;
+		tc->hold.qp.name[tc->hold.qp.n] = key;
+		tc->hold.qp.len[tc->hold.qp.n] = strlen(key);
+		if (tc->hold.qp.len[tc->hold.qp.n] > tc->hold.qp.maxlen)
+			tc->hold.qp.maxlen = tc->hold.qp.len[tc->hold.qp.n];
+		tc->hold.qp.n++;
 	}
 	return 1;
 }
@@ -686,7 +693,7 @@ qwen3_params(struct toolcall *tc)
 /*
  * P_QNAME, P_QVAL: a qwen3 call read with --tools, the bytes of s (take
  * of them, after old) put in raw. 1 when its end is at *end (then
- * tc->phase is what reads on: P_CLOSE for its wrapper's end, or none),
+ * tc->hold.phase is what reads on: P_CLOSE for its wrapper's end, or none),
  * 0 for more, -1 when the call is read by today's rule (phase and marks
  * set, scan where that reading begins).
  */
@@ -699,48 +706,49 @@ qwen3_step(struct toolcall *tc, const char *s, size_t take, size_t old,
 	int r;
 
 	raw_upto(tc, s, old, old + take);
-	if (tc->phase == P_QNAME) {
-		from = tc->scan;
-		g = from < tc->raw.len ? memchr(tc->raw.data + from, '>',
-		    tc->raw.len - from) : NULL;
-		tc->scan = g != NULL ? (size_t)(g - tc->raw.data) + 1 :
-		    tc->raw.len;
-		tc->scanned += tc->scan - from;
+	if (tc->hold.phase == P_QNAME) {
+		from = tc->hold.scan;
+		g = from < tc->call.raw.len ? memchr(tc->call.raw.data + from,
+		    '>', tc->call.raw.len - from) : NULL;
+		tc->hold.scan = g != NULL ?
+		    (size_t)(g - tc->call.raw.data) + 1 : tc->call.raw.len;
+		tc->scanned += tc->hold.scan - from;
 		if (g == NULL)
 			return 0;
-		tc->raw.len = tc->scan;
+		tc->call.raw.len = tc->hold.scan;
 		if (!qwen3_params(tc)) {
-			tc->raw.len = old > tc->scan ? old : tc->scan;
+			tc->call.raw.len = old > tc->hold.scan ? old :
+			    tc->hold.scan;
 			goto other;
 		}
-		tc->raw.len = old + take;
-		memset(&tc->qs, 0, sizeof(tc->qs));
-		tc->qs.pp = &tc->qp;
-		tc->qs.p = tc->scan;
-		tc->qknown = 1;
-		tc->phase = P_QVAL;
+		tc->call.raw.len = old + take;
+		memset(&tc->hold.qs, 0, sizeof(tc->hold.qs));
+		tc->hold.qs.pp = &tc->hold.qp;
+		tc->hold.qs.p = tc->hold.scan;
+		tc->hold.qknown = 1;
+		tc->hold.phase = P_QVAL;
 	}
-	from = tc->qs.p;
-	while ((r = tcd_qscan(&tc->qs, tc->raw.data, tc->raw.len, 0)) ==
-	    TCDQ_ARG)
+	from = tc->hold.qs.p;
+	while ((r = tcd_qscan(&tc->hold.qs, tc->call.raw.data, tc->call.raw.len,
+		    0)) == TCDQ_ARG)
 		;
-	tc->scanned += tc->qs.p - from;
+	tc->scanned += tc->hold.qs.p - from;
 	if (r == TCDQ_MORE)
 		return 0;
 	if (r == TCDQ_OTHER) {
-		tc->qknown = 0;
+		tc->hold.qknown = 0;
 		goto other;
 	}
-	*end = tc->qs.fend + 11;
-	if (tc->form->after != NULL) {
-		tc->phase = P_CLOSE;
-		tc->scan = *end;
+	*end = tc->hold.qs.fend + 11;
+	if (tc->hold.form->after != NULL) {
+		tc->hold.phase = P_CLOSE;
+		tc->hold.scan = *end;
 		tc_marks_set(tc);
 	}
 	return 1;
 other:
-	tc->phase = tc->form->after != NULL ? P_AFTER : P_CLOSE;
-	tc->scan = tc->qfrom;
+	tc->hold.phase = tc->hold.form->after != NULL ? P_AFTER : P_CLOSE;
+	tc->hold.scan = tc->hold.qfrom;
 	tc_marks_set(tc);
 	return -1;
 }
@@ -748,37 +756,37 @@ other:
 /*
  * What the opening begins, from the bytes after it, its white space
  * passed once (scan moves over it), however many reads bring it: PK_FORM
- * once known (tc->form), PK_MORE while the bytes so far do not say,
+ * once known (tc->hold.form), PK_MORE while the bytes so far do not say,
  * PK_PROSE when they say that it opens nothing (a required peek that
  * does not follow, a "[" that opens no list of calls).
  */
 static int
 form_peek(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->forms[0], *def = NULL;
-	const char *d = tc->raw.data;
-	size_t i = tc->scan, n = tc->raw.len, k, m, len;
+	const struct tcd_form *f = tc->hold.forms[0], *def = NULL;
+	const char *d = tc->call.raw.data;
+	size_t i = tc->hold.scan, n = tc->call.raw.len, k, m, len;
 	int more = 0, yes;
 
 	if ((f->flags & TCD_F_LIST) && (f->flags & TCD_F_START)) {
-		if (pylit_calls_begin(tc->py, d, n, &yes) == PYLIT_MORE) {
-			tc->scanned += n - tc->scan;
-			tc->scan = n;
+		if (pylit_calls_begin(tc->hold.py, d, n, &yes) == PYLIT_MORE) {
+			tc->scanned += n - tc->hold.scan;
+			tc->hold.scan = n;
 			return PK_MORE;
 		}
 		if (!yes)
 			return PK_PROSE;
-		tc->form = f;
+		tc->hold.form = f;
 		return PK_FORM;
 	}
 	while (i < n && is_ws((unsigned char)d[i]))
 		i++;
-	tc->scanned += i - tc->scan;
-	tc->scan = i;
+	tc->scanned += i - tc->hold.scan;
+	tc->hold.scan = i;
 	if (i == n)
 		return PK_MORE;
-	for (k = 0; k < tc->nforms; k++) {
-		f = tc->forms[k];
+	for (k = 0; k < tc->hold.nforms; k++) {
+		f = tc->hold.forms[k];
 		if (f->peek == NULL) {
 			if (def == NULL)
 				def = f;
@@ -792,19 +800,19 @@ form_peek(struct toolcall *tc)
 			more = 1;
 			continue;
 		}
-		tc->form = f;
+		tc->hold.form = f;
 		return PK_FORM;
 	}
 	if (more)
 		return PK_MORE;
 	if (def != NULL) {
-		tc->form = def;
+		tc->hold.form = def;
 		return PK_FORM;
 	}
-	if (tc->forms[0]->flags & TCD_F_START)
+	if (tc->hold.forms[0]->flags & TCD_F_START)
 		return PK_PROSE;
 	/* (a peek is required only of an output's start) */
-	tc->form = tc->forms[0];
+	tc->hold.form = tc->hold.forms[0];
 	return PK_FORM;
 }
 
@@ -819,9 +827,9 @@ raw_peek(struct toolcall *tc, const char *s, size_t n, size_t old)
 	int r;
 
 	for (;;) {
-		w = tc->raw.len - old;
+		w = tc->call.raw.len - old;
 		/* white space, and then the bytes that peek looks at */
-		if (tc->scan == tc->raw.len)
+		if (tc->hold.scan == tc->call.raw.len)
 			while (w < n && is_ws((unsigned char)s[w]))
 				w++;
 		w = n - w > PEEK_STEP ? w + PEEK_STEP : n;
@@ -841,10 +849,10 @@ static size_t
 prose_again(struct toolcall *tc, size_t old)
 {
 	tc->mode = M_PROSE;
-	tc->sect = NULL;
-	tc->form = NULL;
-	tc->tent = 0;
-	tc->pos = tc->cpos;
+	tc->sect.form = NULL;
+	tc->hold.form = NULL;
+	tc->sect.tent = 0;
+	tc->pos = tc->call.cpos;
 	return tc_read_again(tc, 0, old);
 }
 
@@ -860,16 +868,17 @@ head_done(struct toolcall *tc, size_t end)
 	struct tcd_head h;
 	int reasoning;
 
-	tc->scan = end;
-	if (tcd_harmony_head(tc->raw.data, end, &h) != 0) {
-		tc_call_error(tc, tc_call_pos(tc, h.erroff), "dialect", "%s", h.err);
-		tc->phase = P_CLOSE;
+	tc->hold.scan = end;
+	if (tcd_harmony_head(tc->call.raw.data, end, &h) != 0) {
+		tc_call_error(tc, tc_call_pos(tc, h.erroff), "dialect", "%s",
+		    h.err);
+		tc->hold.phase = P_CLOSE;
 		tc_marks_set(tc);
 		return 1;
 	}
 	if (h.call) {
-		tc->phase = P_CLOSE;
-		tc->jstr = tc->jesc = 0;
+		tc->hold.phase = P_CLOSE;
+		tc->hold.jstr = tc->hold.jesc = 0;
 		tc_marks_set(tc);
 		return 1;
 	}
@@ -877,11 +886,11 @@ head_done(struct toolcall *tc, size_t end)
 	reasoning = (h.channel == TCD_CH_ANALYSIS || h.tolen > 0) &&
 	    tc->opt.reasoning != TOOLCALL_REASON_CALLS;
 	tc->pos = tc_call_pos(tc, end);
-	if (reasoning && tc->undecided)
+	if (reasoning && tc->held.undecided)
 		tc_held_release(tc);
 	tc->mode = M_BODY;
-	tc->rtext = reasoning;
-	tc->tpos = tc->cpos;
+	tc->think.rtext = reasoning;
+	tc->think.tpos = tc->call.cpos;
 	return 0;
 }
 
@@ -891,25 +900,28 @@ raw_over(struct toolcall *tc)
 {
 	size_t m;
 
-	tc_call_error(tc, tc->cpos, "max-size", "tool call larger than "
+	tc_call_error(tc, tc->call.cpos, "max-size", "tool call larger than "
 	    "--max-size (%zu bytes)", tc->opt.max_size);
 	tc->mode = M_RSKIP;
-	if (tc->phase == P_PEEK) {
-		tc->form = tc->forms[0];
-		for (m = 0; m < tc->nforms; m++)
-			if (tc->forms[m]->peek == NULL)
-				tc->form = tc->forms[m];
-		tc->dial = tc->form->dialect;
-		tc->phase = tc->form->close[0] == NULL ? P_VALUE : P_CLOSE;
+	if (tc->hold.phase == P_PEEK) {
+		tc->hold.form = tc->hold.forms[0];
+		for (m = 0; m < tc->hold.nforms; m++)
+			if (tc->hold.forms[m]->peek == NULL)
+				tc->hold.form = tc->hold.forms[m];
+		tc->hold.dial = tc->hold.form->dialect;
+		tc->hold.phase = tc->hold.form->close[0] == NULL ?
+		    P_VALUE : P_CLOSE;
 	}
 	/* skipped to the wrapper's end, or the message's */
-	if (tc->phase == P_AFTER || tc->phase == P_HEAD ||
-	    tc->phase == P_QNAME || tc->phase == P_QVAL)
-		tc->phase = P_CLOSE;
-	if (tc->phase == P_CLOSE) {
-		m = tc->raw.len < HOLD_MAX + 2 ? tc->raw.len : HOLD_MAX + 2;
-		memcpy(tc->carry, tc->raw.data + tc->raw.len - m, m);
-		tc->ncarry = m;
+	if (tc->hold.phase == P_AFTER || tc->hold.phase == P_HEAD ||
+	    tc->hold.phase == P_QNAME || tc->hold.phase == P_QVAL)
+		tc->hold.phase = P_CLOSE;
+	if (tc->hold.phase == P_CLOSE) {
+		m = tc->call.raw.len < HOLD_MAX + 2 ? tc->call.raw.len :
+		    HOLD_MAX + 2;
+		memcpy(tc->hold.carry, tc->call.raw.data + tc->call.raw.len - m,
+		    m);
+		tc->hold.ncarry = m;
 	}
 	tc_raw_drop(tc);
 }
@@ -922,14 +934,14 @@ raw_over(struct toolcall *tc)
 size_t
 tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t old = tc->raw.len, room, take, e, end, k;
+	size_t old = tc->call.raw.len, room, take, e, end, k;
 	const struct mark *mk;
 	int r;
 
 	room = tc->opt.max_size > old ? tc->opt.max_size - old : 0;
 	take = n < room ? n : room;
 	for (;;) {
-		switch (tc->phase) {
+		switch (tc->hold.phase) {
 		case P_PEEK:
 			r = raw_peek(tc, s, take, old);
 			if (r == PK_MORE)
@@ -946,9 +958,10 @@ tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 			}
 			raw_upto(tc, s, old, e);
 			/* a JSON answer that began the output is prose */
-			if (tc->tent && tcd_is_answer(tc->dial, tc->raw.data, e))
+			if (tc->sect.tent &&
+			    tcd_is_answer(tc->hold.dial, tc->call.raw.data, e))
 				return prose_again(tc, old);
-			tc->tent = 0;
+			tc->sect.tent = 0;
 			raw_done(tc, e, 0);
 			return tc_raw_after(tc, e, old);
 		case P_LIST:
@@ -963,10 +976,10 @@ tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 		case P_QVAL:
 			if ((r = qwen3_step(tc, s, take, old, &e)) == 0)
 				goto more;
-			if (r < 0 || tc->phase == P_CLOSE) {
+			if (r < 0 || tc->hold.phase == P_CLOSE) {
 				/* today's rule, or the wrapper's end */
-				if (tc->raw.len > old)
-					tc->raw.len = old;
+				if (tc->call.raw.len > old)
+					tc->call.raw.len = old;
 				continue;
 			}
 			raw_upto(tc, s, old, e);
@@ -979,26 +992,26 @@ tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 			raw_upto(tc, s, old, old + take);
 			goto more;
 		}
-		mk = &tc->marks[k];
+		mk = &tc->hold.marks[k];
 		end = e + mk->len;
 		switch (mk->kind) {
 		case MK_AFTER:
 			/* qwen3's </function>; its wrapper's end comes next */
 			raw_upto(tc, s, old, end);
-			tc->phase = P_CLOSE;
-			tc->scan = end;
+			tc->hold.phase = P_CLOSE;
+			tc->hold.scan = end;
 			tc_marks_set(tc);
 			continue;
 		case MK_CHAN:
 			/* the channel of a head that <|start|> opened */
-			tc->hchan = 1;
-			tc->scan = end;
+			tc->hold.hchan = 1;
+			tc->hold.scan = end;
 			tc_marks_set(tc);
 			continue;
 		case MK_VALUE:
-			tc->phase = P_JSON;
-			memset(&tc->js, 0, sizeof(tc->js));
-			tc->scan = e;
+			tc->hold.phase = P_JSON;
+			memset(&tc->hold.js, 0, sizeof(tc->hold.js));
+			tc->hold.scan = e;
 			continue;
 		case MK_MESSAGE:
 			raw_upto(tc, s, old, end);
@@ -1012,19 +1025,21 @@ tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 		default:
 			/* MK_RESTART, MK_END: the call is cut short */
 			raw_upto(tc, s, old, e);
-			if (tc->phase == P_HEAD)
-				tc_call_error(tc, tc->cpos, "truncated", "truncated "
-				    "harmony message: a new %s began before %s",
+			if (tc->hold.phase == P_HEAD)
+				tc_call_error(tc, tc->call.cpos, "truncated",
+				    "truncated harmony message: a new %s began "
+				    "before %s",
 				    mk->s, want_mark(tc));
 			else if (mk->kind == MK_RESTART)
-				tc_call_error(tc, tc->cpos, "truncated", "truncated "
-				    "tool call: a new %.*s began before %s",
+				tc_call_error(tc, tc->call.cpos, "truncated",
+				    "truncated tool call: a new %.*s began "
+				    "before %s",
 				    (int)strcspn(mk->s, " "), mk->s,
 				    want_mark(tc));
 			else
-				tc_call_error(tc, tc->cpos, "truncated", "truncated "
-				    "tool call: %s came before %s", mk->s,
-				    want_mark(tc));
+				tc_call_error(tc, tc->call.cpos, "truncated",
+				    "truncated tool call: %s came before %s",
+				    mk->s, want_mark(tc));
 			tc_bad_end(tc, e);
 			return tc_raw_after(tc, e, old);
 		}
@@ -1032,7 +1047,8 @@ tc_raw_chunk(struct toolcall *tc, const char *s, size_t n)
 more:
 	if (take < n) {
 		/* an output's start held so long is prose */
-		if (tc->phase == P_PEEK && (tc->forms[0]->flags & TCD_F_START))
+		if (tc->hold.phase == P_PEEK &&
+		    (tc->hold.forms[0]->flags & TCD_F_START))
 			return prose_again(tc, old);
 		raw_over(tc);
 	}
@@ -1059,7 +1075,7 @@ static void
 skip_done(struct toolcall *tc)
 {
 	tc_bad_end(tc, NONE);
-	if (tc->sect != NULL)
+	if (tc->sect.form != NULL)
 		tc_sect_resume(tc);
 }
 
@@ -1075,7 +1091,7 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 	size_t m, k, i, j, best = NONE;
 	char both[2 * (HOLD_MAX + 4)];
 
-	switch (tc->phase) {
+	switch (tc->hold.phase) {
 	case P_VALUE:
 		if ((p = memchr(s, '{', n)) == NULL) {
 			advance(&tc->pos, s, n);
@@ -1083,12 +1099,12 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 		}
 		k = (size_t)(p - s);
 		advance(&tc->pos, s, k);
-		tc->phase = P_JSON;
-		memset(&tc->js, 0, sizeof(tc->js));
+		tc->hold.phase = P_JSON;
+		memset(&tc->hold.js, 0, sizeof(tc->hold.js));
 		return k;
 	case P_JSON:
 	case P_LIST:
-		k = tc->phase == P_JSON ? tcd_jscan(&tc->js, s, n) :
+		k = tc->hold.phase == P_JSON ? tcd_jscan(&tc->hold.js, s, n) :
 		    list_scan(tc, s, n);
 		if (k == NONE) {
 			advance(&tc->pos, s, n);
@@ -1100,7 +1116,7 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 	default:
 		break;
 	}
-	tags = tc->form->close;
+	tags = tc->hold.form->close;
 	for (j = 0; tags[j] != NULL; j++) {
 		/*
 		 * a marker split between the carried bytes and these (one
@@ -1110,12 +1126,12 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 		 */
 		m = strlen(tags[j]);
 		k = n < m - 1 ? n : m - 1;
-		memcpy(both, tc->carry, tc->ncarry);
-		memcpy(both + tc->ncarry, s, k);
-		i = tc->ncarry >= m - 1 ? tc->ncarry - (m - 1) : 0;
-		p = find_bytes(both + i, tc->ncarry + k - i, tags[j], m);
+		memcpy(both, tc->hold.carry, tc->hold.ncarry);
+		memcpy(both + tc->hold.ncarry, s, k);
+		i = tc->hold.ncarry >= m - 1 ? tc->hold.ncarry - (m - 1) : 0;
+		p = find_bytes(both + i, tc->hold.ncarry + k - i, tags[j], m);
 		if (p != NULL)
-			i = (size_t)(p - both) + m - tc->ncarry;
+			i = (size_t)(p - both) + m - tc->hold.ncarry;
 		else if ((p = find_bytes(s, n, tags[j], m)) != NULL)
 			i = (size_t)(p - s) + m;
 		else
@@ -1126,13 +1142,14 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 	if (best == NONE) {
 		advance(&tc->pos, s, n);
 		k = n < HOLD_MAX + 2 ? n : HOLD_MAX + 2;
-		if (tc->ncarry + k > HOLD_MAX + 2) {
-			i = tc->ncarry + k - (HOLD_MAX + 2);
-			memmove(tc->carry, tc->carry + i, tc->ncarry - i);
-			tc->ncarry -= i;
+		if (tc->hold.ncarry + k > HOLD_MAX + 2) {
+			i = tc->hold.ncarry + k - (HOLD_MAX + 2);
+			memmove(tc->hold.carry, tc->hold.carry + i,
+			    tc->hold.ncarry - i);
+			tc->hold.ncarry -= i;
 		}
-		memcpy(tc->carry + tc->ncarry, s + n - k, k);
-		tc->ncarry += k;
+		memcpy(tc->hold.carry + tc->hold.ncarry, s + n - k, k);
+		tc->hold.ncarry += k;
 		return n;
 	}
 	advance(&tc->pos, s, best);
@@ -1144,31 +1161,33 @@ tc_raw_skip(struct toolcall *tc, const char *s, size_t n)
 void
 tc_raw_eof(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->form;
+	const struct tcd_form *f = tc->hold.form;
 	char *again;
 	size_t n;
 
-	if (tc->phase == P_PEEK && (tc->forms[0]->flags & TCD_F_START)) {
+	if (tc->hold.phase == P_PEEK &&
+	    (tc->hold.forms[0]->flags & TCD_F_START)) {
 		/* the answer's first byte opened no call after all */
 		tc->mode = M_PROSE;
-		tc->pos = tc->cpos;
-		n = tc->raw.len;
-		again = xmemdup(tc->raw.data, n);
+		tc->pos = tc->call.cpos;
+		n = tc->call.raw.len;
+		again = xmemdup(tc->call.raw.data, n);
 		tc_process(tc, again, n);
 		free(again);
 		return;
 	}
-	if (tc->phase == P_CLOSE && tc->sect == NULL && f->cut != NULL &&
-	    !tc->bad) {
-		raw_done(tc, tc->raw.len, 1);
+	if (tc->hold.phase == P_CLOSE && tc->sect.form == NULL &&
+	    f->cut != NULL && !tc->call.bad) {
+		raw_done(tc, tc->call.raw.len, 1);
 		return;
 	}
-	if (tc->phase == P_HEAD)
-		tc_call_error(tc, tc->cpos, "truncated", "truncated harmony "
-		    "message: input ended before " HMESSAGE);
+	if (tc->hold.phase == P_HEAD)
+		tc_call_error(tc, tc->call.cpos, "truncated",
+		    "truncated harmony message: input ended before " HMESSAGE);
 	else
-		tc_call_error(tc, tc->cpos, "truncated", "truncated tool call: "
-		    "input ended before %s", want_mark(tc));
-	tc_bad_end(tc, tc->raw.len);
-	tc->sect = NULL;
+		tc_call_error(tc, tc->call.cpos, "truncated",
+		    "truncated tool call: input ended before %s",
+		    want_mark(tc));
+	tc_bad_end(tc, tc->call.raw.len);
+	tc->sect.form = NULL;
 }

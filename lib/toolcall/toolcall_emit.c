@@ -38,26 +38,30 @@ link_same_names(struct toolcall *tc, size_t id)
 	struct node *m, *f;
 	size_t c, k = 0, cap = 16, h, *t;
 
-	for (c = tc->nodes[id].first; c != NONE; c = tc->nodes[c].next)
+	for (c = tc->tree.nodes[id].first; c != NONE;
+	    c = tc->tree.nodes[c].next)
 		k++;
 	if (k < 2)
 		return;
 	while (cap < 2 * k)
 		cap *= 2;
-	if (cap > tc->hashcap) {
-		tc->hash = xreallocarray(tc->hash, cap, sizeof(*tc->hash));
-		tc->hashcap = cap;
+	if (cap > tc->tree.hashcap) {
+		tc->tree.hash = xreallocarray(tc->tree.hash, cap,
+		    sizeof(*tc->tree.hash));
+		tc->tree.hashcap = cap;
 	}
-	t = tc->hash;
+	t = tc->tree.hash;
 	for (h = 0; h < cap; h++)
 		t[h] = NONE;
-	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
-		m = &tc->nodes[c];
-		h = name_hash(tc->names.data + m->name, m->namelen) & (cap - 1);
+	for (c = tc->tree.nodes[id].first; c != NONE; c = m->next) {
+		m = &tc->tree.nodes[c];
+		h = name_hash(tc->tree.names.data + m->name, m->namelen) &
+		    (cap - 1);
 		while (t[h] != NONE) {
-			f = &tc->nodes[t[h]];
-			if (f->namelen == m->namelen && memcmp(tc->names.data +
-			    f->name, tc->names.data + m->name, m->namelen) == 0)
+			f = &tc->tree.nodes[t[h]];
+			if (f->namelen == m->namelen &&
+			    memcmp(tc->tree.names.data + f->name,
+			    tc->tree.names.data + m->name, m->namelen) == 0)
 				break;
 			h = (h + 1) & (cap - 1);
 		}
@@ -66,10 +70,10 @@ link_same_names(struct toolcall *tc, size_t id)
 			m->tail = c;
 			continue;
 		}
-		f = &tc->nodes[t[h]];
+		f = &tc->tree.nodes[t[h]];
 		f->multi = 1;
 		m->dup = 1;
-		tc->nodes[f->tail].same = c;
+		tc->tree.nodes[f->tail].same = c;
 		f->tail = c;
 	}
 }
@@ -91,17 +95,17 @@ emit_object(struct toolcall *tc, size_t id)
 static void
 hseg_add(struct toolcall *tc, char *data, size_t off, size_t n, int own)
 {
-	if (tc->nhsegs == tc->hsegcap) {
-		tc->hsegcap = tc->hsegcap ? 2 * tc->hsegcap : 8;
-		tc->hsegs = xreallocarray(tc->hsegs, tc->hsegcap,
-		    sizeof(*tc->hsegs));
+	if (tc->held.nhsegs == tc->held.hsegcap) {
+		tc->held.hsegcap = tc->held.hsegcap ? 2 * tc->held.hsegcap : 8;
+		tc->held.hsegs = xreallocarray(tc->held.hsegs, tc->held.hsegcap,
+		    sizeof(*tc->held.hsegs));
 	}
-	tc->hsegs[tc->nhsegs].data = data;
-	tc->hsegs[tc->nhsegs].off = off;
-	tc->hsegs[tc->nhsegs].len = n;
-	tc->hsegs[tc->nhsegs].own = own;
-	tc->nhsegs++;
-	tc->hseglen += n;
+	tc->held.hsegs[tc->held.nhsegs].data = data;
+	tc->held.hsegs[tc->held.nhsegs].off = off;
+	tc->held.hsegs[tc->held.nhsegs].len = n;
+	tc->held.hsegs[tc->held.nhsegs].own = own;
+	tc->held.nhsegs++;
+	tc->held.hseglen += n;
 }
 
 /*
@@ -113,13 +117,13 @@ hseg_add(struct toolcall *tc, char *data, size_t off, size_t n, int own)
 static void
 held_arena(struct toolcall *tc, size_t off, size_t n)
 {
-	if (tc->held.len > 0) {
-		hseg_add(tc, tc->held.data, 0, tc->held.len, 1);
-		memset(&tc->held, 0, sizeof(tc->held));
+	if (tc->held.recs.len > 0) {
+		hseg_add(tc, tc->held.recs.data, 0, tc->held.recs.len, 1);
+		memset(&tc->held.recs, 0, sizeof(tc->held.recs));
 	}
-	hseg_add(tc, tc->arena.data, off, n, !tc->arenagone);
-	tc->arenagone = 1;
-	if (tc_held_size(tc) > tc->holdcap)
+	hseg_add(tc, tc->tree.arena.data, off, n, !tc->held.arenagone);
+	tc->held.arenagone = 1;
+	if (tc_held_size(tc) > tc->held.holdcap)
 		tc_held_overflow(tc);
 }
 
@@ -127,31 +131,31 @@ held_arena(struct toolcall *tc, size_t off, size_t n)
 static void
 arena_renew(struct toolcall *tc)
 {
-	if (!tc->arenagone)
+	if (!tc->held.arenagone)
 		return;
-	tc->arenagone = 0;
-	memset(&tc->arena, 0, sizeof(tc->arena));
-	buf_reserve(&tc->arena, 64);
+	tc->held.arenagone = 0;
+	memset(&tc->tree.arena, 0, sizeof(tc->tree.arena));
+	buf_reserve(&tc->tree.arena, 64);
 }
 
 static void
 emit_value(struct toolcall *tc, size_t id)
 {
-	struct node *n = &tc->nodes[id];
+	struct node *n = &tc->tree.nodes[id];
 
 	switch (n->kind) {
 	case K_OBJECT:
 		emit_object(tc, id);
 		break;
 	case K_TOKEN:
-		tc_put(tc, tc->arena.data + n->val, n->vallen);
+		tc_put(tc, tc->tree.arena.data + n->val, n->vallen);
 		break;
 	case K_STRING:
 		tc_put(tc, "\"", 1);
-		if (n->vallen >= tc->share && tc->sink == &tc->held)
+		if (n->vallen >= tc->held.share && tc->sink == &tc->held.recs)
 			held_arena(tc, n->val, n->vallen);
 		else
-			tc_put(tc, tc->arena.data + n->val, n->vallen);
+			tc_put(tc, tc->tree.arena.data + n->val, n->vallen);
 		tc_put(tc, "\"", 1);
 		break;
 	}
@@ -174,7 +178,7 @@ hex4(const char *p)
 
 /*
  * The text that s (n bytes, JSON-escaped as jsonw_escape writes it, so
- * well formed) stands for, in tc->val.
+ * well formed) stands for, in tc->emit.val.
  */
 static void
 unescape(struct toolcall *tc, const char *s, size_t n)
@@ -184,9 +188,9 @@ unescape(struct toolcall *tc, const char *s, size_t n)
 	unsigned long c;
 	char u8[4];
 
-	buf_reset(&tc->val);
+	buf_reset(&tc->emit.val);
 	while ((p = memchr(s, '\\', (size_t)(e - s))) != NULL) {
-		buf_add(&tc->val, s, (size_t)(p - s));
+		buf_add(&tc->emit.val, s, (size_t)(p - s));
 		s = p + 2;
 		if (p[1] == 'u') {
 			c = hex4(p + 2);
@@ -197,19 +201,20 @@ unescape(struct toolcall *tc, const char *s, size_t n)
 				    (hex4(s + 2) - 0xDC00);
 				s += 6;
 			}
-			buf_add(&tc->val, u8, utf8_encode((uint32_t)c, u8));
+			buf_add(&tc->emit.val, u8,
+			    utf8_encode((uint32_t)c, u8));
 		} else if (p[1] != '\0' && (x = strchr(esc, p[1])) != NULL &&
 		    (x - esc) % 2 == 0)
-			buf_addc(&tc->val, x[1]);
+			buf_addc(&tc->emit.val, x[1]);
 		else		/* " \ / */
-			buf_addc(&tc->val, p[1]);
+			buf_addc(&tc->emit.val, p[1]);
 	}
-	buf_add(&tc->val, s, (size_t)(e - s));
+	buf_add(&tc->emit.val, s, (size_t)(e - s));
 }
 
 /*
  * With validation, the typed arguments are also built as jansson values
- * while they are written (tc->build), so that the schema checks them
+ * while they are written (tc->emit.build), so that the schema checks them
  * without parsing the text again. These are their leaves.
  */
 
@@ -220,10 +225,10 @@ string_json(struct toolcall *tc, const char *s, size_t n)
 	if (memchr(s, '\\', n) == NULL)
 		return json_stringn_nocheck(s, n);
 	unescape(tc, s, n);
-	return json_stringn_nocheck(tc->val.data, tc->val.len);
+	return json_stringn_nocheck(tc->emit.val.data, tc->emit.val.len);
 }
 
-/* A token that typed() wrote, in tc->tmp, as a value. */
+/* A token that tc_seed_typed() wrote, in tc->tmp, as a value. */
 static json_t *
 token_json(const struct buf *t)
 {
@@ -302,7 +307,7 @@ static json_t	*json_typed(struct toolcall *, json_t *,
 /*
  * Text s (JSON-escaped) that is a literal of a type in want, its strings
  * typed by the places of pl (json_typed), written as JSON: 1, or 0 when
- * it is not. With tc->build, *jp is its value.
+ * it is not. With tc->emit.build, *jp is its value.
  */
 static int
 put_literal(struct toolcall *tc, const char *s, size_t n,
@@ -311,13 +316,13 @@ put_literal(struct toolcall *tc, const char *s, size_t n,
 	json_t *j;
 
 	unescape(tc, s, n);
-	if ((j = literal(tc->val.data, tc->val.len, want, 1)) == NULL)
+	if ((j = literal(tc->emit.val.data, tc->emit.val.len, want, 1)) == NULL)
 		return 0;
 	json_decref(json_typed(tc, j, pl));
-	buf_reset(&tc->val);
-	jsonw_exact(&tc->val, j);
-	tc_put(tc, tc->val.data, tc->val.len);
-	if (tc->build)
+	buf_reset(&tc->emit.val);
+	jsonw_exact(&tc->emit.val, j);
+	tc_put(tc, tc->emit.val.data, tc->emit.val.len);
+	if (tc->emit.build)
 		*jp = j;
 	else
 		json_decref(j);
@@ -331,10 +336,10 @@ static json_t	*emit_typed(struct toolcall *, size_t,
 static json_t *
 emit_string(struct toolcall *tc, size_t id)
 {
-	struct node *n = &tc->nodes[id];
+	struct node *n = &tc->tree.nodes[id];
 
 	emit_value(tc, id);
-	return tc->build ? string_json(tc, tc->arena.data + n->val,
+	return tc->emit.build ? string_json(tc, tc->tree.arena.data + n->val,
 	    n->vallen) : NULL;
 }
 
@@ -342,20 +347,20 @@ emit_string(struct toolcall *tc, size_t id)
 static json_t *
 emit_seed(struct toolcall *tc, size_t id)
 {
-	struct node *n = &tc->nodes[id];
-	const char *d = tc->arena.data + n->val;
+	struct node *n = &tc->tree.nodes[id];
+	const char *d = tc->tree.arena.data + n->val;
 	size_t a = 0, b = n->vallen;
 
 	/* a dialect's raw text carries no types: a string */
 	if (n->kind != K_STRING || n->role != R_ARG || n->cdata ||
-	    tc->dial != 0)
+	    tc->hold.dial != 0)
 		return emit_string(tc, id);
 	tc_trim_escaped(d, &a, &b);
 	buf_reset(&tc->tmp);
 	if (a == 0 && b == n->vallen && memchr(d, '\\', b) == NULL &&
 	    tc_seed_typed(d, b, &tc->tmp)) {
 		tc_put(tc, tc->tmp.data, tc->tmp.len);
-		return tc->build ? token_json(&tc->tmp) : NULL;
+		return tc->emit.build ? token_json(&tc->tmp) : NULL;
 	}
 	return emit_string(tc, id);
 }
@@ -371,9 +376,9 @@ static json_t *
 emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
     unsigned t)
 {
-	struct node *n = &tc->nodes[id];
+	struct node *n = &tc->tree.nodes[id];
 	struct jsschema_place *ip;
-	const char *d = tc->arena.data + n->val;
+	const char *d = tc->tree.arena.data + n->val;
 	size_t a = 0, b = n->vallen;
 	json_t *j = NULL, *item;
 	int k = 0;
@@ -394,22 +399,22 @@ emit_leaf(struct toolcall *tc, size_t id, const struct jsschema_place *pl,
 	    ((t & JSSCHEMA_T_NUMBER) && (k == 'i' || k == 'r')) ||
 	    ((t & JSSCHEMA_T_BOOLEAN) && (k == 't' || k == 'f'))) {
 		tc_put(tc, tc->tmp.data, tc->tmp.len);
-		return tc->build ? token_json(&tc->tmp) : NULL;
+		return tc->emit.build ? token_json(&tc->tmp) : NULL;
 	}
 	if ((t & (JSSCHEMA_T_NULL | JSSCHEMA_T_BOOLEAN | JSSCHEMA_T_OBJECT |
 	    JSSCHEMA_T_ARRAY)) && put_literal(tc, d + a, b - a, pl, t, &j))
 		return j;
 	if (!(t & JSSCHEMA_T_STRING) && (t & JSSCHEMA_T_ARRAY) &&
-	    !tc->wrapping) {
+	    !tc->emit.wrapping) {
 		/* once: a schema of arrays of arrays would go on */
-		tc->wrapping = 1;
+		tc->emit.wrapping = 1;
 		tc_put(tc, "[", 1);
 		ip = jsschema_place_item(pl, 0);
 		item = emit_typed(tc, id, ip);
 		jsschema_place_free(ip);
 		tc_put(tc, "]", 1);
-		tc->wrapping = 0;
-		if (tc->build) {
+		tc->emit.wrapping = 0;
+		if (tc->emit.build) {
 			j = json_array();
 			json_array_append_new(j, item);
 		}
@@ -425,13 +430,13 @@ one_name(const struct toolcall *tc, size_t id)
 	const struct node *f, *m;
 	size_t c;
 
-	if ((c = tc->nodes[id].first) == NONE)
+	if ((c = tc->tree.nodes[id].first) == NONE)
 		return 0;
-	f = &tc->nodes[c];
+	f = &tc->tree.nodes[c];
 	for (; c != NONE; c = m->next) {
-		m = &tc->nodes[c];
-		if (m->namelen != f->namelen || memcmp(tc->names.data +
-		    m->name, tc->names.data + f->name, f->namelen) != 0)
+		m = &tc->tree.nodes[c];
+		if (m->namelen != f->namelen || memcmp(tc->tree.names.data +
+		    m->name, tc->tree.names.data + f->name, f->namelen) != 0)
 			return 0;
 	}
 	return 1;
@@ -448,8 +453,9 @@ declared(const struct toolcall *tc, const struct jsschema_place *ip,
 	struct jsschema_place *mp;
 	unsigned t;
 
-	mp = jsschema_place_member(ip, tc->names.data + tc->nodes[c].name,
-	    tc->nodes[c].namelen);
+	mp = jsschema_place_member(ip,
+	    tc->tree.names.data + tc->tree.nodes[c].name,
+	    tc->tree.nodes[c].namelen);
 	t = jsschema_place_types(mp);
 	jsschema_place_free(mp);
 	return t != JSSCHEMA_T_ALL && t != 0;
@@ -461,12 +467,12 @@ emit_items(struct toolcall *tc, size_t c, int bysame,
     const struct jsschema_place *pl)
 {
 	struct jsschema_place *ip;
-	json_t *a = tc->build ? json_array() : NULL, *v;
+	json_t *a = tc->emit.build ? json_array() : NULL, *v;
 	size_t k = 0;
 
 	tc_put(tc, "[", 1);
-	for (; c != NONE; c = bysame ? tc->nodes[c].same :
-	    tc->nodes[c].next, k++) {
+	for (; c != NONE; c = bysame ? tc->tree.nodes[c].same :
+	    tc->tree.nodes[c].next, k++) {
 		if (k > 0)
 			tc_put(tc, ",", 1);
 		ip = pl == NULL ? NULL : jsschema_place_item(pl, k);
@@ -484,30 +490,30 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 {
 	struct jsschema_place *mp;
 	struct node *m;
-	json_t *o = tc->build ? json_object() : NULL, *v;
+	json_t *o = tc->emit.build ? json_object() : NULL, *v;
 	size_t c;
 	int first = 1;
 
 	link_same_names(tc, id);
 	tc_put(tc, "{", 1);
-	for (c = tc->nodes[id].first; c != NONE; c = m->next) {
-		m = &tc->nodes[c];
+	for (c = tc->tree.nodes[id].first; c != NONE; c = m->next) {
+		m = &tc->tree.nodes[c];
 		if (m->dup)
 			continue;
 		if (!first)
 			tc_put(tc, ",", 1);
 		first = 0;
-		tc_put_string(tc, tc->names.data + m->name, m->namelen);
+		tc_put_string(tc, tc->tree.names.data + m->name, m->namelen);
 		tc_put(tc, ":", 1);
 		mp = pl == NULL ? NULL : jsschema_place_member(pl,
-		    tc->names.data + m->name, m->namelen);
+		    tc->tree.names.data + m->name, m->namelen);
 		if (m->multi)
 			v = emit_items(tc, c, 1, mp);
 		else
 			v = emit_typed(tc, c, mp);
 		jsschema_place_free(mp);
 		if (o != NULL)
-			json_object_setn_new_nocheck(o, tc->names.data +
+			json_object_setn_new_nocheck(o, tc->tree.names.data +
 			    m->name, m->namelen, v);
 	}
 	tc_put(tc, "}", 1);
@@ -521,7 +527,7 @@ emit_members(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
  * the place wants an array: the children when they all have one name and
  * the items are no objects, or objects that do not declare that name (a
  * wrapper, as <edits><edit>...</edit><edit>...</edit></edits>); else the
- * object as its one item. With tc->build, the value built; else NULL.
+ * object as its one item. With tc->emit.build, the value built; else NULL.
  */
 static json_t *
 emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
@@ -531,24 +537,24 @@ emit_typed(struct toolcall *tc, size_t id, const struct jsschema_place *pl)
 	unsigned t, it;
 
 	t = pl != NULL ? jsschema_place_types(pl) : JSSCHEMA_T_ALL;
-	if (t == JSSCHEMA_T_ALL && tc->nodes[id].kind == K_OBJECT)
+	if (t == JSSCHEMA_T_ALL && tc->tree.nodes[id].kind == K_OBJECT)
 		return emit_members(tc, id, pl);
 	if (t == JSSCHEMA_T_ALL)
 		return emit_seed(tc, id);
-	if (tc->nodes[id].kind != K_OBJECT)
+	if (tc->tree.nodes[id].kind != K_OBJECT)
 		return emit_leaf(tc, id, pl, t);
 	if ((t & JSSCHEMA_T_OBJECT) || !(t & JSSCHEMA_T_ARRAY))
 		return emit_members(tc, id, pl);
 	ip = jsschema_place_item(pl, 0);
 	it = jsschema_place_types(ip);
 	if (one_name(tc, id) && (!(it & JSSCHEMA_T_OBJECT) ||
-	    !declared(tc, ip, tc->nodes[id].first)))
-		j = emit_items(tc, tc->nodes[id].first, 0, pl);
+	    !declared(tc, ip, tc->tree.nodes[id].first)))
+		j = emit_items(tc, tc->tree.nodes[id].first, 0, pl);
 	else {
 		tc_put(tc, "[", 1);
 		v = emit_members(tc, id, ip);
 		tc_put(tc, "]", 1);
-		if (tc->build) {
+		if (tc->emit.build) {
 			j = json_array();
 			json_array_append_new(j, v);
 		}
@@ -597,10 +603,10 @@ json_leaf(struct toolcall *tc, const char *s, size_t n,
 		json_decref(json_typed(tc, j, pl));
 		return j;
 	}
-	if (!(t & JSSCHEMA_T_ARRAY) || tc->wrapping)
+	if (!(t & JSSCHEMA_T_ARRAY) || tc->emit.wrapping)
 		return NULL;
 	/* once: a schema of arrays of arrays would go on */
-	tc->wrapping = 1;
+	tc->emit.wrapping = 1;
 	ip = jsschema_place_item(pl, 0);
 	item = json_stringn_nocheck(s, n);
 	if ((j = json_typed(tc, item, ip)) != NULL) {
@@ -608,7 +614,7 @@ json_leaf(struct toolcall *tc, const char *s, size_t n,
 		item = j;
 	}
 	jsschema_place_free(ip);
-	tc->wrapping = 0;
+	tc->emit.wrapping = 0;
 	j = json_array();
 	json_array_append_new(j, item);
 	return j;
@@ -660,18 +666,19 @@ static const struct tooldef *
 call_tool(struct toolcall *tc)
 {
 	const struct tooldef *def;
-	struct node *n = &tc->nodes[tc->tname];
+	struct node *n = &tc->tree.nodes[tc->tree.tname];
 	struct buf names = BUF_INIT;
 	char q[80];
 
-	unescape(tc, tc->arena.data + n->val, n->vallen);
-	if ((def = tooldefs_find(tc->opt.tools, tc->val.data,
-	    tc->val.len)) != NULL)
+	unescape(tc, tc->tree.arena.data + n->val, n->vallen);
+	if ((def = tooldefs_find(tc->opt.tools, tc->emit.val.data,
+	    tc->emit.val.len)) != NULL)
 		return def;
-	diag_quote(q, sizeof(q), tc->val.data, tc->val.len);
+	diag_quote(q, sizeof(q), tc->emit.val.data, tc->emit.val.len);
 	tooldefs_names(tc->opt.tools, &names);
-	tc_call_error(tc, tc->cpos, "unknown-tool", "tool call to %s, which is "
-	    "not defined (the tools are: %s)", q, buf_cstr(&names));
+	tc_call_error(tc, tc->call.cpos, "unknown-tool",
+	    "tool call to %s, which is not defined (the tools are: %s)",
+	    q, buf_cstr(&names));
 	buf_free(&names);
 	return NULL;
 }
@@ -699,15 +706,16 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 		buf_adds(&m, res.errors[i].message);
 	}
 	jsschema_result_free(&res);
-	tc_call_error(tc, tc->cpos, "schema", "the arguments of \"%s\" do not "
-	    "match its schema: %s", def->name, buf_cstr(&m));
+	tc_call_error(tc, tc->call.cpos, "schema",
+	    "the arguments of \"%s\" do not match its schema: %s",
+	    def->name, buf_cstr(&m));
 	buf_free(&m);
 	return -1;
 }
 
 /*
  * The call, with its arguments typed by def's schema (or the seed's);
- * with tc->build, their value, else NULL.
+ * with tc->emit.build, their value, else NULL.
  */
 static json_t *
 put_call(struct toolcall *tc, const struct tooldef *def)
@@ -721,58 +729,60 @@ put_call(struct toolcall *tc, const struct tooldef *def)
 		tc_puts(tc, tc->opt.events ? "{\"type\":\"tool_call\","
 		    "\"server_name\":" : "{\"server_name\":");
 	if (tc->opt.thread)
-		emit_value(tc, tc->tname);
-	else if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
-		emit_value(tc, tc->sname);
+		emit_value(tc, tc->tree.tname);
+	else if (tc->tree.sname != NONE &&
+	    tc->tree.nodes[tc->tree.sname].vallen > 0)
+		emit_value(tc, tc->tree.sname);
 	else
 		tc_puts(tc, "\"local\"");
 	tc_puts(tc, tc->opt.thread ? ",\"args\":" : ",\"tool_name\":");
 	if (!tc->opt.thread) {
-		emit_value(tc, tc->tname);
+		emit_value(tc, tc->tree.tname);
 		tc_puts(tc, ",\"arguments\":");
 	}
-	if (tc->htext != NULL)
-		/* hermes, read without a tree (never with tc->build) */
-		tc_put(tc, tc->htext->data, tc->htext->len);
-	else if (tc->hargs != NULL) {
+	if (tc->hold.htext != NULL)
+		/* hermes, read without a tree (never with tc->emit.build) */
+		tc_put(tc, tc->hold.htext->data, tc->hold.htext->len);
+	else if (tc->hold.hargs != NULL) {
 		/* JSON, typed as the model wrote it, but for its strings */
 		if (def != NULL && def->js != NULL) {
 			pl = jsschema_place_root(def->js);
-			json_decref(json_typed(tc, tc->hargs, pl));
+			json_decref(json_typed(tc, tc->hold.hargs, pl));
 			jsschema_place_free(pl);
 		}
-		buf_reset(&tc->val);
-		jsonw_exact(&tc->val, tc->hargs);
-		tc_put(tc, tc->val.data, tc->val.len);
-		if (tc->build)
-			args = json_incref(tc->hargs);
-	} else if (tc->args == NONE) {
+		buf_reset(&tc->emit.val);
+		jsonw_exact(&tc->emit.val, tc->hold.hargs);
+		tc_put(tc, tc->emit.val.data, tc->emit.val.len);
+		if (tc->emit.build)
+			args = json_incref(tc->hold.hargs);
+	} else if (tc->tree.args == NONE) {
 		tc_puts(tc, "{}");
-		if (tc->build)
+		if (tc->emit.build)
 			args = json_object();
 	} else if (def == NULL)
-		emit_object(tc, tc->args);
+		emit_object(tc, tc->tree.args);
 	else if (def->js == NULL)
-		args = emit_members(tc, tc->args, NULL);
+		args = emit_members(tc, tc->tree.args, NULL);
 	else {
 		pl = jsschema_place_root(def->js);
-		args = emit_members(tc, tc->args, pl);
+		args = emit_members(tc, tc->tree.args, pl);
 		jsschema_place_free(pl);
 	}
 	if (tc->opt.thread) {
 		tc_puts(tc, ",\"toolCallId\":");
 		buf_reset(&tc->tmp);
 		/* the id the call came with, else one of ours */
-		if (tc->cid.len > 0)
-			buf_printf(&tc->tmp, "\"%s\"", buf_cstr(&tc->cid));
+		if (tc->call.cid.len > 0)
+			buf_printf(&tc->tmp, "\"%s\"", buf_cstr(&tc->call.cid));
 		else
 			buf_printf(&tc->tmp, "\"call-%ld-%lu\"",
 			    tc->opt.iteration, tc->ncalls + 1);
 		buf_printf(&tc->tmp, ",\"iteration\":%ld", tc->opt.iteration);
 		tc_put(tc, tc->tmp.data, tc->tmp.len);
 		tc_puts(tc, ",\"serverName\":");
-		if (tc->sname != NONE && tc->nodes[tc->sname].vallen > 0)
-			emit_value(tc, tc->sname);
+		if (tc->tree.sname != NONE &&
+		    tc->tree.nodes[tc->tree.sname].vallen > 0)
+			emit_value(tc, tc->tree.sname);
 		else
 			tc_puts(tc, "\"local\"");
 	}
@@ -793,38 +803,40 @@ tc_emit_call(struct toolcall *tc)
 	json_t *args;
 	int r;
 
-	if (tc->tname == NONE || tc->nodes[tc->tname].vallen == 0) {
-		tc_call_error(tc, tc->cpos, "tool-name", "malformed tool call: "
-		    "<tool_name> is missing or empty");
+	if (tc->tree.tname == NONE ||
+	    tc->tree.nodes[tc->tree.tname].vallen == 0) {
+		tc_call_error(tc, tc->call.cpos, "tool-name",
+		    "malformed tool call: <tool_name> is missing or empty");
 		return 0;
 	}
 	/* a refused call's error event names its tool */
-	buf_reset(&tc->ename);
-	buf_add(&tc->ename, tc->arena.data + tc->nodes[tc->tname].val,
-	    tc->nodes[tc->tname].vallen);
-	tc->named = 1;
+	buf_reset(&tc->call.ename);
+	buf_add(&tc->call.ename,
+	    tc->tree.arena.data + tc->tree.nodes[tc->tree.tname].val,
+	    tc->tree.nodes[tc->tree.tname].vallen);
+	tc->call.named = 1;
 	if (tc->opt.tools != NULL && (def = call_tool(tc)) == NULL)
 		return 0;
 	if (def == NULL || def->js == NULL || tc->opt.no_validate) {
 		put_call(tc, def);
 		arena_renew(tc);
 	} else {
-		buf_reset(&tc->rec);
+		buf_reset(&tc->emit.rec);
 		sink = tc->sink;
-		tc->sink = &tc->rec;
-		tc->build = 1;
+		tc->sink = &tc->emit.rec;
+		tc->emit.build = 1;
 		args = put_call(tc, def);
-		tc->build = 0;
+		tc->emit.build = 0;
 		tc->sink = sink;
 		r = call_valid(tc, def, args);
 		json_decref(args);
 		if (r != 0)
 			return 0;
-		tc_put(tc, tc->rec.data, tc->rec.len);
+		tc_put(tc, tc->emit.rec.data, tc->emit.rec.len);
 	}
 	tc->ncalls++;
-	tc->named = 0;
-	buf_reset(&tc->cid);
+	tc->call.named = 0;
+	buf_reset(&tc->call.cid);
 	if (tc->opt.unbuffered)
 		tc_flush(tc);
 	return 1;

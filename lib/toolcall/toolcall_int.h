@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <expat.h>
 #include <jansson.h>
@@ -34,7 +35,6 @@
 #include "toolcall/pylit.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall.h"
-
 
 #define TEXT_MAX	65536	/* the longest text event, in bytes */
 #define AMP_MAX		64	/* the longest reference looked at */
@@ -176,29 +176,113 @@ struct hseg {
 	int	 own;
 };
 
-struct toolcall {
-	struct toolcall_opts	 opt;
-	unsigned long		 salt;		/* expat's, against hash flooding */
-	FILE			*out;
-	const char		*file;
-	int			 status;
-	int			 trouble;	/* a write failed */
-	enum mode		 mode;
-	struct pos		 pos;		/* of the next byte not consumed */
-	int			 started;	/* past a byte order mark */
-	size_t			 nbom;
+/*
+ * The reader's state is one struct toolcall, its parts nested in it, each
+ * the state of the file that works on it.
+ */
+
+/* The prose being read (toolcall_prose.c). */
+struct tc_prose {
 	unsigned char		 u8[4];		/* a character cut by a read */
 	size_t			 nu8;
 	struct buf		 text;		/* events: prose to write */
 	size_t			 tstart;
-	struct buf		 tmp;
-	struct buf		*sink;		/* output goes here, not to out */
+	int			 msgcont;	/* thread: the prose was cut */
+	int			 answered;	/* the answer has begun */
+	char			 hold[HOLD_MAX];	/* an opener begun */
+	size_t			 nhold;
+};
+
+/* The openings the format reads, made once (toolcall_prose.c). */
+struct tc_openers {
+	struct opener		 op[OPENERS_MAX];
+	size_t			 nop;
+	char			 lead2;		/* one begins so, not with '<' */
+	const struct tcd_form	*start_brace;	/* "{" and "[" at the */
+	const struct tcd_form	*start_bracket;	/* answer's first byte */
+};
+
+/* The call being read, in any markup (toolcall_lex.c). */
+struct tc_call {
+	struct pos		 cpos;		/* of its "<" */
+	struct buf		 raw;		/* its bytes from "<tool>" on */
+	int			 rawgone;	/* over --max-size: not kept */
+	size_t			 skipfrom;	/* refused: the raw offset to skip from */
+	int			 restart;	/* <tool> again, right inside */
+	int			 bad;		/* its error is reported */
+	struct buf		 msg;
+	struct pos		 epos;
+	struct pos		 wpos;		/* warnings walk forward */
+	size_t			 wraw;
+	struct buf		 cid;		/* the call's own id, or empty */
+	struct buf		 ename;		/* a refused call's tool, escaped, */
+	int			 named;		/* when its error knows it */
+};
+
+/* Where the lexer of a <tool> call stands (toolcall_lex.c). */
+struct tc_lexer {
+	enum lex		 lex, ret;
+	int			 sub;
+	char			 q;
+	char			 tag[TAG_CAP];
+	size_t			 ntag;
+	char			 amp[AMP_MAX];
+	size_t			 namp;
+	size_t			 ampraw;
+	size_t			 rsqb;		/* "]" held back at a read's end */
+	int			 ltset;		/* the lexer passed a "<" at ltidx */
+	size_t			 ltidx;
+	size_t			 items;		/* elements and attributes lexed */
+	size_t			 maxitems;
+};
+
+/* What a <tool> call's bytes give expat, and when (toolcall_lex.c). */
+struct tc_feed {
+	XML_Parser		 xp;
+	int			 xspoilt;	/* a fresh parser for the next call */
+	size_t			*ins;		/* raw offsets of "&" fed as "&amp;" */
+	size_t			 nins, insc;
+	size_t			 npend;		/* bytes for expat, not yet given */
+	int			 copied;	/* an "&amp;" was put in: */
+	struct buf		 pend;		/* they are here, not in raw */
+	size_t			 xfed;		/* bytes given to expat */
+	size_t			 xdone;		/* of them, what expat has parsed */
+	size_t			 tokraw;	/* raw offset of the last "<" */
+	size_t			 tokins;	/* "&amp;"s inserted before it */
+	size_t			 nextflush;	/* a long token: feed up to here */
+	unsigned long long	 work;		/* bytes expat has scanned */
+	int			 done;		/* expat closed </tool> */
+	int			 xerr;		/* expat failed */
+	size_t			 endfed;
+};
+
+/* A call's tree, built by expat's handlers (toolcall_tree.c). */
+struct tc_tree {
+	struct node		*nodes;
+	size_t			 nnodes, nodecap;
+	size_t			 cur;
+	size_t			 depth;
+	int			 incdata;
+	struct buf		 names;
+	struct buf		 arena;
+	struct seg		*segs;
+	size_t			 nsegs, segcap;
+	size_t			 content;
+	size_t			 sname, tname, args;
+	size_t			*hash;		/* of names, for siblings */
+	size_t			 hashcap;
+};
+
+/* A call written from its tree (toolcall_emit.c). */
+struct tc_emit {
 	struct buf		 rec;		/* a typed call, to validate */
 	struct buf		 val;		/* a value's text, unescaped */
 	int			 wrapping;	/* a value as an array's item */
 	int			 build;		/* values built as written */
+};
 
-	/* a call of an open model's dialect, held whole */
+/* A call of an open model's dialect, held whole (toolcall_dialect.c). */
+struct tc_hold {
 	int			 dial;		/* TCD_* of its form */
 	const struct tcd_form *const *forms;	/* its opening's, */
 	size_t			 nforms;
@@ -224,17 +308,11 @@ struct toolcall {
 	int			 jstr, jesc;	/* in a JSON string */
 	struct tcd_jscan	 js;		/* P_JSON: where the value ends */
 	struct pylit_scan	*py;		/* P_LIST: where the list ends */
-	char			 hold[HOLD_MAX];	/* prose: an opener begun */
-	size_t			 nhold;
-	unsigned long		 ncalls;	/* calls written: their ids */
-	struct buf		 cid;		/* the call's own id, or empty */
-	struct buf		 ename;		/* a refused call's tool, escaped, */
-	int			 named;		/* when its error knows it */
-	int			 msgcont;	/* thread: the prose was cut */
-	struct tcopenai		*oa;		/* --format openai: its reader */
+};
 
-	/* a section of calls */
-	const struct tcd_form	*sect;		/* its form, or NULL */
+/* A section of calls (toolcall_section.c). */
+struct tc_sect {
+	const struct tcd_form	*form;		/* its form, or NULL */
 	struct buf		 gap;		/* its bytes after its last call */
 	size_t			 gfrom;		/* where prose would go on */
 	size_t			 gscan;		/* where the look goes on */
@@ -243,79 +321,25 @@ struct toolcall {
 	unsigned long		 scalls;	/* its calls so far */
 	int			 sawsep;	/* a separator after the last */
 	int			 tent;		/* its first call may be prose */
-	int			 answered;	/* the answer has begun */
+};
 
-	/* the openings the format reads */
-	struct opener		 op[OPENERS_MAX];
-	size_t			 nop;
-	char			 lead2;		/* one begins so, not with '<' */
-	const struct tcd_form	*start_brace;	/* "{" and "[" at the */
-	const struct tcd_form	*start_bracket;	/* answer's first byte */
-
-	/* the call being read */
-	struct pos		 cpos;		/* of its "<" */
-	struct buf		 raw;		/* its bytes from "<tool>" on */
-	int			 rawgone;	/* over --max-size: not kept */
-	size_t			*ins;		/* raw offsets of "&" fed as "&amp;" */
-	size_t			 nins, insc;
-	enum lex		 lex, ret;
-	int			 sub;
-	char			 q;
-	char			 tag[TAG_CAP];
-	size_t			 ntag;
-	char			 amp[AMP_MAX];
-	size_t			 namp;
-	size_t			 ampraw;
-	XML_Parser		 xp;
-	int			 xspoilt;	/* a fresh parser for the next call */
-	size_t			 npend;		/* bytes for expat, not yet given */
-	int			 copied;	/* an "&amp;" was put in: */
-	struct buf		 pend;		/* they are here, not in raw */
-	size_t			 xfed;		/* bytes given to expat */
-	size_t			 xdone;		/* of them, what expat has parsed */
-	size_t			 tokraw;	/* raw offset of the last "<" */
-	size_t			 tokins;	/* "&amp;"s inserted before it */
-	size_t			 nextflush;	/* a long token: feed up to here */
-	int			 ltset;		/* the lexer passed a "<" at ltidx */
-	size_t			 ltidx;
-	unsigned long long	 work;		/* bytes expat has scanned */
-	unsigned long long	 scanned;	/* bytes our own scanners passed */
-	int			 done;		/* expat closed </tool> */
-	int			 xerr;		/* expat failed */
-	size_t			 skipfrom;	/* refused: the raw offset to skip from */
-	size_t			 items;		/* elements and attributes lexed */
-	size_t			 maxitems;
-	int			 restart;	/* <tool> again, right inside */
-	size_t			 rsqb;		/* "]" held back at a read's end */
-	size_t			 endfed;
-	int			 bad;		/* its error is reported */
-	struct buf		 msg;
-	struct pos		 epos;
-	struct pos		 wpos;		/* warnings walk forward */
-	size_t			 wraw;
-
-	/* its tree */
-	struct node		*nodes;
-	size_t			 nnodes, nodecap;
-	size_t			 cur;
-	size_t			 depth;
-	int			 incdata;
-	struct buf		 names;
-	struct buf		 arena;
-	struct seg		*segs;
-	size_t			 nsegs, segcap;
-	size_t			 content;
-	size_t			 sname, tname, args;
-	size_t			*hash;
-	size_t			 hashcap;
-
-	/* reasoning */
-	const struct think	*think;		/* M_THINK: its block; NULL: */
+/* Reasoning (toolcall_think.c). */
+struct tc_think {
+	const struct think	*block;		/* M_THINK: its block; NULL: */
 						/* the template opened it */
 	struct pos		 tpos;		/* where the block began */
 	int			 rtext;		/* text events are reasoning */
-	int			 undecided;	/* auto, before any marker: */
-	struct buf		 held;		/* the records, after */
+	char			 ccarry[HOLD_MAX];	/* a closer begun */
+	size_t			 nccarry;
+};
+
+/*
+ * The output held while the start may be reasoning (toolcall_out.c):
+ * auto, before any marker.
+ */
+struct tc_held {
+	int			 undecided;
+	struct buf		 recs;		/* the records, after */
 	struct hseg		*hsegs;		/* these, */
 	size_t			 nhsegs, hsegcap;
 	size_t			 hseglen;	/* which hold so many bytes, */
@@ -327,8 +351,36 @@ struct toolcall {
 	size_t			 hdbytes;	/* their size, */
 	struct buf		 hraw;		/* its bytes, for events */
 	size_t			 holdcap;	/* what they may take */
-	char			 ccarry[HOLD_MAX];	/* a closer begun */
-	size_t			 nccarry;
+};
+
+struct toolcall {
+	struct toolcall_opts	 opt;
+	unsigned long		 salt;		/* expat's, against hash flooding */
+	FILE			*out;
+	const char		*file;
+	int			 status;
+	int			 trouble;	/* a write failed */
+	enum mode		 mode;
+	struct pos		 pos;		/* of the next byte not consumed */
+	int			 started;	/* past a byte order mark */
+	size_t			 nbom;
+	struct buf		 tmp;
+	struct buf		*sink;		/* output goes here, not to out */
+	unsigned long		 ncalls;	/* calls written: their ids */
+	unsigned long long	 scanned;	/* bytes our own scanners passed */
+	struct tcopenai		*oa;		/* --format openai: its reader */
+
+	struct tc_prose		 prose;
+	struct tc_openers	 openers;
+	struct tc_call		 call;
+	struct tc_lexer		 lexer;
+	struct tc_feed		 feed;
+	struct tc_tree		 tree;
+	struct tc_emit		 emit;
+	struct tc_hold		 hold;
+	struct tc_sect		 sect;
+	struct tc_think		 think;
+	struct tc_held		 held;
 };
 
 /*
@@ -497,7 +549,8 @@ struct pos	 tc_call_pos(const struct toolcall *, size_t);
 void		 tc_call_error(struct toolcall *, struct pos, const char *,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
 void		 tc_call_verror(struct toolcall *, struct pos, const char *,
-		    const char *, va_list) __attribute__((format(printf, 4, 0)));
+		    const char *, va_list)
+		    __attribute__((format(printf, 4, 0)));
 size_t		 tc_fed_to_raw(const struct toolcall *, size_t);
 int		 tc_expat_give_all(struct toolcall *);
 void		 tc_call_begin(struct toolcall *);

@@ -63,7 +63,7 @@ lex_run(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 
 	while (i < n) {
 		c = (unsigned char)s[i];
-		switch (tc->lex) {
+		switch (tc->lexer.lex) {
 		case L_TEXT:
 			if ((i = find_markup(s, i, n)) == n)
 				break;
@@ -95,127 +95,128 @@ lex_run(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				i += amps ? (size_t)r : 1;
 				break;
 			}
-			tc->lex = L_LT;
-			tc->ltset = 1;
-			tc->ltidx = i++;
+			tc->lexer.lex = L_LT;
+			tc->lexer.ltset = 1;
+			tc->lexer.ltidx = i++;
 			break;
 		case L_LT:
 			if (c == '!') {
-				tc->lex = L_BANG;
-				tc->sub = 0;
+				tc->lexer.lex = L_BANG;
+				tc->lexer.sub = 0;
 				i++;
 			} else if (c == '?') {
-				tc->lex = L_PI;
-				tc->sub = 0;
+				tc->lexer.lex = L_PI;
+				tc->lexer.sub = 0;
 				i++;
 			} else if (c == '/' || c == '_' || c == ':' ||
 			    (unsigned)((c | 0x20) - 'a') < 26 || c >= 0x80) {
-				tc->lex = L_TAG;
-				tc->tag[0] = '<';
-				tc->ntag = 1;
+				tc->lexer.lex = L_TAG;
+				tc->lexer.tag[0] = '<';
+				tc->lexer.ntag = 1;
 				/* a start tag: one element more */
 				if (amps && c != '/' &&
-				    ++tc->items > tc->maxitems) {
+				    ++tc->lexer.items > tc->lexer.maxitems) {
 					*ip = i;
 					return LEX_ITEM;
 				}
 			} else
-				tc->lex = L_TEXT;	/* a stray "<" */
+				tc->lexer.lex = L_TEXT;	/* a stray "<" */
 			break;
 		case L_BANG:
 			/* sub: bytes of "[CDATA[" matched, or -1 after one "-" */
-			if (tc->sub == 0 && c == '-') {
-				tc->sub = -1;
+			if (tc->lexer.sub == 0 && c == '-') {
+				tc->lexer.sub = -1;
 				i++;
-			} else if (tc->sub == -1) {
+			} else if (tc->lexer.sub == -1) {
 				if (c == '-') {
-					tc->lex = L_COMMENT;
-					tc->sub = 0;
+					tc->lexer.lex = L_COMMENT;
+					tc->lexer.sub = 0;
 					i++;
 				} else {
-					tc->lex = L_TAG;
-					tc->ntag = TAG_CAP;
+					tc->lexer.lex = L_TAG;
+					tc->lexer.ntag = TAG_CAP;
 				}
-			} else if (tc->sub >= 0 && tc->sub < 7 &&
-			    c == (unsigned char)"[CDATA["[tc->sub]) {
-				if (++tc->sub == 7) {
-					tc->lex = L_CDATA;
-					tc->sub = 0;
+			} else if (tc->lexer.sub >= 0 && tc->lexer.sub < 7 &&
+			    c == (unsigned char)"[CDATA["[tc->lexer.sub]) {
+				if (++tc->lexer.sub == 7) {
+					tc->lexer.lex = L_CDATA;
+					tc->lexer.sub = 0;
 				}
 				i++;
 			} else {
-				tc->lex = L_TAG;
-				tc->ntag = TAG_CAP;
+				tc->lexer.lex = L_TAG;
+				tc->lexer.ntag = TAG_CAP;
 			}
 			break;
 		case L_CDATA:
 		case L_COMMENT:
 			/* both end at two of a character and ">": "]]>", "-->" */
-			q = tc->lex == L_CDATA ? ']' : '-';
-			if (tc->sub == 0) {
+			q = tc->lexer.lex == L_CDATA ? ']' : '-';
+			if (tc->lexer.sub == 0) {
 				if ((p = memchr(s + i, q, n - i)) == NULL) {
 					i = n;
 					break;
 				}
 				i = (size_t)(p - s) + 1;
-				tc->sub = 1;
+				tc->lexer.sub = 1;
 			} else if (c == q) {
-				tc->sub = 2;
+				tc->lexer.sub = 2;
 				i++;
 			} else {
-				if (c == '>' && tc->sub == 2)
-					tc->lex = L_TEXT;
-				tc->sub = 0;
+				if (c == '>' && tc->lexer.sub == 2)
+					tc->lexer.lex = L_TEXT;
+				tc->lexer.sub = 0;
 				i++;
 			}
 			break;
 		case L_PI:
 			if (c == '?')
-				tc->sub = 1;
+				tc->lexer.sub = 1;
 			else {
-				if (c == '>' && tc->sub == 1)
-					tc->lex = L_TEXT;
-				tc->sub = 0;
+				if (c == '>' && tc->lexer.sub == 1)
+					tc->lexer.lex = L_TEXT;
+				tc->lexer.sub = 0;
 			}
 			i++;
 			break;
 		case L_TAG:
 			if (c == '<') {
 				/* a tag cut short: this "<" starts another */
-				tc->lex = L_LT;
-				tc->ltset = 1;
-				tc->ltidx = i++;
+				tc->lexer.lex = L_LT;
+				tc->lexer.ltset = 1;
+				tc->lexer.ltidx = i++;
 				break;
 			}
 			i++;
 			if (c == '>') {
-				tc->lex = L_TEXT;
+				tc->lexer.lex = L_TEXT;
 				*ip = i;
 				return LEX_TAG;
 			}
 			if (c == '"' || c == '\'') {
-				tc->q = (char)c;
-				tc->lex = L_QUOTE;
+				tc->lexer.q = (char)c;
+				tc->lexer.lex = L_QUOTE;
 			}
-			if (tc->ntag < TAG_CAP)
-				tc->tag[tc->ntag++] = (char)c;
+			if (tc->lexer.ntag < TAG_CAP)
+				tc->lexer.tag[tc->lexer.ntag++] = (char)c;
 			/* an "=" in a tag: one attribute more */
-			if (c == '=' && amps && ++tc->items > tc->maxitems) {
+			if (c == '=' && amps &&
+			    ++tc->lexer.items > tc->lexer.maxitems) {
 				*ip = i;
 				return LEX_ITEM;
 			}
 			break;
 		case L_QUOTE:
-			while (i < n && s[i] != tc->q && s[i] != '&' &&
+			while (i < n && s[i] != tc->lexer.q && s[i] != '&' &&
 			    s[i] != '<')
 				i++;
 			if (i == n)
 				break;
 			if (s[i] == '<') {
 				/* no "<" in a value: the quote was never closed */
-				tc->lex = L_LT;
-				tc->ltset = 1;
-				tc->ltidx = i++;
+				tc->lexer.lex = L_LT;
+				tc->lexer.ltset = 1;
+				tc->lexer.ltidx = i++;
 				break;
 			}
 			if (s[i] == '&') {
@@ -226,14 +227,14 @@ lex_run(struct toolcall *tc, const char *s, size_t n, size_t *ip, int amps)
 				i += amps ? (size_t)r : 1;
 				break;
 			}
-			tc->lex = L_TAG;
-			if (tc->ntag < TAG_CAP)
-				tc->tag[tc->ntag++] = tc->q;
+			tc->lexer.lex = L_TAG;
+			if (tc->lexer.ntag < TAG_CAP)
+				tc->lexer.tag[tc->lexer.ntag++] = tc->lexer.q;
 			i++;
 			break;
 		case L_AMP:
 			/* skipping ends a reference: its bytes are plain text */
-			tc->lex = tc->ret;
+			tc->lexer.lex = tc->lexer.ret;
 			break;
 		}
 	}
@@ -258,13 +259,13 @@ tool_tag(const struct toolcall *tc)
 {
 	size_t i;
 
-	if (tc->ntag == 5 && memcmp(tc->tag, "<tool", 5) == 0)
+	if (tc->lexer.ntag == 5 && memcmp(tc->lexer.tag, "<tool", 5) == 0)
 		return 2;
-	if (tc->ntag < 6 || tc->ntag >= TAG_CAP ||
-	    memcmp(tc->tag, "</tool", 6) != 0)
+	if (tc->lexer.ntag < 6 || tc->lexer.ntag >= TAG_CAP ||
+	    memcmp(tc->lexer.tag, "</tool", 6) != 0)
 		return 0;
-	for (i = 6; i < tc->ntag; i++)
-		if (!is_ws((unsigned char)tc->tag[i]))
+	for (i = 6; i < tc->lexer.ntag; i++)
+		if (!is_ws((unsigned char)tc->lexer.tag[i]))
 			return 0;
 	return 1;
 }
@@ -275,9 +276,9 @@ tool_tag(const struct toolcall *tc)
 struct pos
 tc_call_pos(const struct toolcall *tc, size_t off)
 {
-	struct pos p = tc->cpos;
+	struct pos p = tc->call.cpos;
 
-	advance(&p, tc->raw.data, off);
+	advance(&p, tc->call.raw.data, off);
 	return p;
 }
 
@@ -297,26 +298,26 @@ void
 tc_call_verror(struct toolcall *tc, struct pos p, const char *rule,
     const char *fmt, va_list ap)
 {
-	if (tc->bad)
+	if (tc->call.bad)
 		return;
-	tc->bad = 1;
+	tc->call.bad = 1;
 	tc->status = DIAG_INVALID;
-	tc->epos = p;
-	buf_reset(&tc->msg);
-	buf_vprintf(&tc->msg, fmt, ap);
-	tc_diag_pos(tc, DIAG_ERROR, &p, rule, buf_cstr(&tc->msg));
+	tc->call.epos = p;
+	buf_reset(&tc->call.msg);
+	buf_vprintf(&tc->call.msg, fmt, ap);
+	tc_diag_pos(tc, DIAG_ERROR, &p, rule, buf_cstr(&tc->call.msg));
 }
 
 /* An error at a byte expat was given: fed offsets count the "amp;"s. */
 size_t
 tc_fed_to_raw(const struct toolcall *tc, size_t fed)
 {
-	size_t lo = 0, hi = tc->nins, mid;
+	size_t lo = 0, hi = tc->feed.nins, mid;
 
 	/* how many insertions lie wholly before fed */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (tc->ins[mid] + 4 * mid + 5 <= fed)
+		if (tc->feed.ins[mid] + 4 * mid + 5 <= fed)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -339,24 +340,27 @@ expat_give(struct toolcall *tc, size_t n)
 	XML_Index at;
 
 	/* until an "&amp;" is put in, the bytes for expat are raw's */
-	p = tc->copied ? tc->pend.data : tc->raw.data + tc->xfed;
+	p = tc->feed.copied ? tc->feed.pend.data :
+	    tc->call.raw.data + tc->feed.xfed;
 	while (off < n) {
 		k = n - off < FEED_MAX ? n - off : FEED_MAX;
-		tc->work += tc->xfed - tc->xdone + k;
-		tc->xfed += k;
-		tc->npend -= k;
-		if (XML_Parse(tc->xp, p + off, (int)k, 0) != XML_STATUS_OK) {
-			if (!tc->done)
-				tc->xerr = tc->xspoilt = 1;
+		tc->feed.work += tc->feed.xfed - tc->feed.xdone + k;
+		tc->feed.xfed += k;
+		tc->feed.npend -= k;
+		if (XML_Parse(tc->feed.xp, p + off, (int)k, 0) !=
+		    XML_STATUS_OK) {
+			if (!tc->feed.done)
+				tc->feed.xerr = tc->feed.xspoilt = 1;
 			return 0;
 		}
-		at = XML_GetCurrentByteIndex(tc->xp);
-		tc->xdone = at < 0 ? 0 : (size_t)at;
+		at = XML_GetCurrentByteIndex(tc->feed.xp);
+		tc->feed.xdone = at < 0 ? 0 : (size_t)at;
 		off += k;
 	}
-	if (tc->copied) {
-		memmove(tc->pend.data, tc->pend.data + n, tc->pend.len - n);
-		tc->pend.len -= n;
+	if (tc->feed.copied) {
+		memmove(tc->feed.pend.data, tc->feed.pend.data + n,
+		    tc->feed.pend.len - n);
+		tc->feed.pend.len -= n;
 	}
 	return 1;
 }
@@ -368,21 +372,22 @@ expat_give(struct toolcall *tc, size_t n)
 static void
 pend_add(struct toolcall *tc, const char *s, size_t n, int same)
 {
-	if (!tc->copied && !same) {
-		tc->copied = 1;
-		buf_reset(&tc->pend);
-		buf_add(&tc->pend, tc->raw.data + tc->xfed, tc->npend);
+	if (!tc->feed.copied && !same) {
+		tc->feed.copied = 1;
+		buf_reset(&tc->feed.pend);
+		buf_add(&tc->feed.pend, tc->call.raw.data + tc->feed.xfed,
+		    tc->feed.npend);
 	}
-	if (tc->copied)
-		buf_add(&tc->pend, s, n);
-	tc->npend += n;
+	if (tc->feed.copied)
+		buf_add(&tc->feed.pend, s, n);
+	tc->feed.npend += n;
 }
 
 /* Where the token the lexer is in began, in the bytes for expat. */
 static size_t
 tok_fed(const struct toolcall *tc)
 {
-	return tc->tokraw + 4 * tc->tokins;
+	return tc->feed.tokraw + 4 * tc->feed.tokins;
 }
 
 /*
@@ -400,21 +405,21 @@ feed_as(struct toolcall *tc, const char *s, size_t n, int same)
 	size_t total, k, start;
 
 	while (n > 0) {
-		total = tc->xfed + tc->npend;
-		if (total + n < tc->nextflush) {
+		total = tc->feed.xfed + tc->feed.npend;
+		if (total + n < tc->feed.nextflush) {
 			pend_add(tc, s, n, same);
 			break;
 		}
-		k = tc->nextflush > total ? tc->nextflush - total : 0;
+		k = tc->feed.nextflush > total ? tc->feed.nextflush - total : 0;
 		pend_add(tc, s, k, same);
 		s += k;
 		n -= k;
-		if (!expat_give(tc, tc->npend))
+		if (!expat_give(tc, tc->feed.npend))
 			return 0;
 		start = tok_fed(tc);
-		tc->nextflush = start + 2 * (tc->xfed - start);
-		if (tc->nextflush <= tc->xfed)
-			tc->nextflush = tc->xfed + FEED_MIN;
+		tc->feed.nextflush = start + 2 * (tc->feed.xfed - start);
+		if (tc->feed.nextflush <= tc->feed.xfed)
+			tc->feed.nextflush = tc->feed.xfed + FEED_MIN;
 	}
 	return 1;
 }
@@ -430,7 +435,7 @@ feed_raw(struct toolcall *tc, const char *s, size_t n)
 int
 tc_expat_give_all(struct toolcall *tc)
 {
-	return tc->npend == 0 || expat_give(tc, tc->npend);
+	return tc->feed.npend == 0 || expat_give(tc, tc->feed.npend);
 }
 
 /*
@@ -442,77 +447,79 @@ expat_give_whole(struct toolcall *tc)
 {
 	size_t start = tok_fed(tc);
 
-	if (start <= tc->xfed)
+	if (start <= tc->feed.xfed)
 		return 1;
-	return expat_give(tc, start - tc->xfed);
+	return expat_give(tc, start - tc->feed.xfed);
 }
 
 /* Whether every byte the lexer has passed makes whole tokens. */
 static int
 at_boundary(const struct toolcall *tc)
 {
-	enum lex l = tc->lex == L_AMP ? tc->ret : tc->lex;
+	enum lex l = tc->lexer.lex == L_AMP ? tc->lexer.ret : tc->lexer.lex;
 
-	return (l == L_TEXT && tc->rsqb == 0) || l == L_CDATA;
+	return (l == L_TEXT && tc->lexer.rsqb == 0) || l == L_CDATA;
 }
 
 /* A fresh parser, when the last one failed or cannot be reset. */
 static void
 parser_reset(struct toolcall *tc)
 {
-	if (!tc->xspoilt && XML_ParserReset(tc->xp, "UTF-8") == XML_TRUE)
+	if (!tc->feed.xspoilt &&
+	    XML_ParserReset(tc->feed.xp, "UTF-8") == XML_TRUE)
 		return;
-	XML_ParserFree(tc->xp);
-	if ((tc->xp = XML_ParserCreate("UTF-8")) == NULL)
+	XML_ParserFree(tc->feed.xp);
+	if ((tc->feed.xp = XML_ParserCreate("UTF-8")) == NULL)
 		xalloc_die();
-	tc->xspoilt = 0;
+	tc->feed.xspoilt = 0;
 }
 
 void
 tc_call_begin(struct toolcall *tc)
 {
 	tc_prose_break(tc);
-	tc->answered = 1;
+	tc->prose.answered = 1;
 	tc->mode = M_CALL;
-	tc->cpos = tc->pos;
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, OPEN_TAG, OPEN_LEN);
-	tc->rawgone = 0;
-	tc->nins = 0;
-	tc->lex = L_TEXT;
-	tc->sub = 0;
-	tc->namp = 0;
-	tc->done = tc->xerr = tc->restart = tc->bad = 0;
-	tc->items = 0;
-	tc->rsqb = 0;
-	tc->wpos = tc->cpos;
-	tc->wraw = 0;
-	tc->nnodes = 0;
-	buf_reset(&tc->names);
-	buf_reset(&tc->arena);
-	tc->nsegs = 0;
-	tc->content = 0;
-	tc->cur = NONE;
-	tc->depth = 0;
-	tc->incdata = 0;
-	tc->sname = tc->tname = tc->args = NONE;
-	buf_reset(&tc->pend);
-	tc->npend = 0;
-	tc->copied = 0;
-	tc->xfed = tc->xdone = 0;
-	tc->tokraw = tc->tokins = 0;
-	tc->nextflush = FEED_MIN;
-	tc->ltset = 0;
+	tc->call.cpos = tc->pos;
+	buf_reset(&tc->call.raw);
+	buf_add(&tc->call.raw, OPEN_TAG, OPEN_LEN);
+	tc->call.rawgone = 0;
+	tc->feed.nins = 0;
+	tc->lexer.lex = L_TEXT;
+	tc->lexer.sub = 0;
+	tc->lexer.namp = 0;
+	tc->feed.done = tc->feed.xerr = tc->call.restart = tc->call.bad = 0;
+	tc->lexer.items = 0;
+	tc->lexer.rsqb = 0;
+	tc->call.wpos = tc->call.cpos;
+	tc->call.wraw = 0;
+	tc->tree.nnodes = 0;
+	buf_reset(&tc->tree.names);
+	buf_reset(&tc->tree.arena);
+	tc->tree.nsegs = 0;
+	tc->tree.content = 0;
+	tc->tree.cur = NONE;
+	tc->tree.depth = 0;
+	tc->tree.incdata = 0;
+	tc->tree.sname = tc->tree.tname = tc->tree.args = NONE;
+	buf_reset(&tc->feed.pend);
+	tc->feed.npend = 0;
+	tc->feed.copied = 0;
+	tc->feed.xfed = tc->feed.xdone = 0;
+	tc->feed.tokraw = tc->feed.tokins = 0;
+	tc->feed.nextflush = FEED_MIN;
+	tc->lexer.ltset = 0;
 	parser_reset(tc);
 	/* one random salt for the stream, not a system call per call */
-	XML_SetHashSalt(tc->xp, tc->salt);
-	XML_SetUserData(tc->xp, tc);
-	XML_SetElementHandler(tc->xp, tc_on_start, tc_on_end);
-	XML_SetCharacterDataHandler(tc->xp, tc_on_text);
-	XML_SetCdataSectionHandler(tc->xp, tc_on_cdata_start, tc_on_cdata_end);
+	XML_SetHashSalt(tc->feed.xp, tc->salt);
+	XML_SetUserData(tc->feed.xp, tc);
+	XML_SetElementHandler(tc->feed.xp, tc_on_start, tc_on_end);
+	XML_SetCharacterDataHandler(tc->feed.xp, tc_on_text);
+	XML_SetCdataSectionHandler(tc->feed.xp, tc_on_cdata_start,
+	    tc_on_cdata_end);
 #ifdef HAVE_XML_SETREPARSEDEFERRALENABLED
 	/* answer the moment </tool> is in, not when more input comes */
-	XML_SetReparseDeferralEnabled(tc->xp, XML_FALSE);
+	XML_SetReparseDeferralEnabled(tc->feed.xp, XML_FALSE);
 #endif
 	feed_raw(tc, OPEN_TAG, OPEN_LEN);
 }
@@ -521,11 +528,11 @@ tc_call_begin(struct toolcall *tc)
 void
 tc_bad_end(struct toolcall *tc, size_t end)
 {
-	if (tc->rawgone || end == NONE)
+	if (tc->call.rawgone || end == NONE)
 		tc_error_event(tc, NULL, 0);
 	else
-		tc_error_event(tc, tc->raw.data, end);
-	if (!tc->rawgone && end != NONE)
+		tc_error_event(tc, tc->call.raw.data, end);
+	if (!tc->call.rawgone && end != NONE)
 		tc->pos = tc_call_pos(tc, end);
 	tc->mode = M_PROSE;
 }
@@ -534,9 +541,9 @@ tc_bad_end(struct toolcall *tc, size_t end)
 void
 tc_raw_drop(struct toolcall *tc)
 {
-	tc->pos = tc_call_pos(tc, tc->raw.len);
-	tc->rawgone = 1;
-	buf_free(&tc->raw);
+	tc->pos = tc_call_pos(tc, tc->call.raw.len);
+	tc->call.rawgone = 1;
+	buf_free(&tc->call.raw);
 }
 
 /*
@@ -554,7 +561,7 @@ tc_read_again(struct toolcall *tc, size_t end, size_t base)
 		return end - base;
 	n = base - end;
 	tc->scanned += n;
-	again = xmemdup(tc->raw.data + end, n);
+	again = xmemdup(tc->call.raw.data + end, n);
 	tc_process(tc, again, n);
 	free(again);
 	return 0;
@@ -570,7 +577,7 @@ skip_held(struct toolcall *tc, size_t from, size_t base, size_t used)
 	size_t i = from, end;
 	int t = 0;
 
-	while (lex(tc, tc->raw.data, tc->raw.len, &i, 0) == LEX_TAG)
+	while (lex(tc, tc->call.raw.data, tc->call.raw.len, &i, 0) == LEX_TAG)
 		if ((t = tool_tag(tc)) != 0)
 			break;
 	if (t == 0) {
@@ -589,22 +596,25 @@ amp_literal(struct toolcall *tc)
 	if (!(at_boundary(tc) ? tc_expat_give_all(tc) : expat_give_whole(tc)))
 		return 0;
 	if (tc->opt.strict) {
-		tc_call_error(tc, tc_call_pos(tc, tc->ampraw), "bare-ampersand",
+		tc_call_error(tc, tc_call_pos(tc, tc->lexer.ampraw),
+		    "bare-ampersand",
 		    "malformed tool call: bare \"&\" (write &amp;)");
-		tc->skipfrom = tc->ampraw + 1;
+		tc->call.skipfrom = tc->lexer.ampraw + 1;
 		return 0;
 	}
-	advance(&tc->wpos, tc->raw.data + tc->wraw, tc->ampraw - tc->wraw);
-	tc->wraw = tc->ampraw;
-	tc_diag_pos(tc, DIAG_WARNING, &tc->wpos, "bare-ampersand",
+	advance(&tc->call.wpos, tc->call.raw.data + tc->call.wraw,
+	    tc->lexer.ampraw - tc->call.wraw);
+	tc->call.wraw = tc->lexer.ampraw;
+	tc_diag_pos(tc, DIAG_WARNING, &tc->call.wpos, "bare-ampersand",
 	    "bare \"&\" taken as text (write &amp;)");
-	if (tc->nins == tc->insc) {
-		tc->insc = tc->insc ? 2 * tc->insc : 16;
-		tc->ins = xreallocarray(tc->ins, tc->insc, sizeof(*tc->ins));
+	if (tc->feed.nins == tc->feed.insc) {
+		tc->feed.insc = tc->feed.insc ? 2 * tc->feed.insc : 16;
+		tc->feed.ins = xreallocarray(tc->feed.ins, tc->feed.insc,
+		    sizeof(*tc->feed.ins));
 	}
-	tc->ins[tc->nins++] = tc->ampraw;
+	tc->feed.ins[tc->feed.nins++] = tc->lexer.ampraw;
 	return feed_as(tc, "&amp;", 5, 0) &&
-	    feed_as(tc, tc->amp + 1, tc->namp - 1, 0);
+	    feed_as(tc, tc->lexer.amp + 1, tc->lexer.namp - 1, 0);
 }
 
 /* After "&": 1 to go on, 2 at a whole reference, 0 when it is none. */
@@ -613,8 +623,8 @@ amp_step(struct toolcall *tc, char c)
 {
 	static const char *const names[] = { "lt", "gt", "amp", "quot",
 	    "apos" };
-	const char *a = tc->amp + 1;
-	size_t k = tc->namp - 1, i;
+	const char *a = tc->lexer.amp + 1;
+	size_t k = tc->lexer.namp - 1, i;
 	int hex;
 
 	if (a[0] == '#' && k >= 1) {
@@ -638,9 +648,9 @@ amp_step(struct toolcall *tc, char c)
 			goto more;
 	return 0;
 more:
-	if (tc->namp + 2 > AMP_MAX)
+	if (tc->lexer.namp + 2 > AMP_MAX)
 		return 0;
-	tc->amp[tc->namp++] = c;
+	tc->lexer.amp[tc->lexer.namp++] = c;
 	return 1;
 end:
 	if (a[0] == '#') {
@@ -653,7 +663,7 @@ end:
 		if (i == 5)
 			return 0;
 	}
-	tc->amp[tc->namp++] = c;
+	tc->lexer.amp[tc->lexer.namp++] = c;
 	return 2;
 }
 
@@ -713,9 +723,9 @@ ref_len(const char *s, size_t n)
 static int
 held_rsqb(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t k = tc->rsqb;
+	size_t k = tc->lexer.rsqb;
 
-	tc->rsqb = 0;
+	tc->lexer.rsqb = 0;
 	buf_reset(&tc->tmp);
 	buf_reserve(&tc->tmp, k + n);
 	memset(tc->tmp.data, ']', k);
@@ -732,7 +742,7 @@ static void
 raw_keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
 {
 	if (upto > *kept) {
-		buf_add(&tc->raw, s + *kept, upto - *kept);
+		buf_add(&tc->call.raw, s + *kept, upto - *kept);
 		tc->scanned += upto - *kept;
 		*kept = upto;
 	}
@@ -748,11 +758,11 @@ raw_keep(struct toolcall *tc, const char *s, size_t *kept, size_t upto)
 static int
 end_tag(const struct toolcall *tc)
 {
-	if (tc->ntag >= 6 && memcmp(tc->tag, "</tool", 6) == 0)
+	if (tc->lexer.ntag >= 6 && memcmp(tc->lexer.tag, "</tool", 6) == 0)
 		return 1;
-	return tc->ntag >= 5 && memcmp(tc->tag, "<tool", 5) == 0 &&
-	    (tc->ntag == 5 || tc->tag[5] == '/' ||
-	    is_ws((unsigned char)tc->tag[5]));
+	return tc->lexer.ntag >= 5 && memcmp(tc->lexer.tag, "<tool", 5) == 0 &&
+	    (tc->lexer.ntag == 5 || tc->lexer.tag[5] == '/' ||
+	    is_ws((unsigned char)tc->lexer.tag[5]));
 }
 
 /*
@@ -770,16 +780,16 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 	int r;
 
 	*used = 0;
-	if (tc->rsqb > 0) {
+	if (tc->lexer.rsqb > 0) {
 		/* a run of "]" held back from the last read goes on */
 		while (i < m && s[i] == ']')
 			i++;
 		if (i == m) {
 			raw_keep(tc, s, used, m);
-			tc->rsqb += m;
+			tc->lexer.rsqb += m;
 			return 1;
 		}
-		if (s[i] == '>' && tc->rsqb + i >= 2)
+		if (s[i] == '>' && tc->lexer.rsqb + i >= 2)
 			i++;
 		raw_keep(tc, s, used, i);
 		r = held_rsqb(tc, s, i);
@@ -788,17 +798,18 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 			return 0;
 	}
 	for (;;) {
-		while (tc->lex == L_AMP && i < m) {
+		while (tc->lexer.lex == L_AMP && i < m) {
 			r = amp_step(tc, s[i]);
 			raw_keep(tc, s, used, i + 1);
 			if (r == 1) {
 				fs = ++i;
 				continue;
 			}
-			tc->lex = tc->ret;
+			tc->lexer.lex = tc->lexer.ret;
 			if (r == 2) {
 				fs = ++i;
-				if (!feed_raw(tc, tc->amp, tc->namp))
+				if (!feed_raw(tc, tc->lexer.amp,
+				    tc->lexer.namp))
 					return 0;
 			} else {
 				fs = i;
@@ -806,26 +817,28 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 					return 0;
 			}
 		}
-		if (tc->lex == L_AMP)
+		if (tc->lexer.lex == L_AMP)
 			return 1;
 		ev = lex(tc, s, m, &i, 1);
 		raw_keep(tc, s, used, i);
-		if (tc->ltset) {
+		if (tc->lexer.ltset) {
 			/* a token begins: a long one is held back from here */
-			tc->ltset = 0;
-			tc->tokraw = base + tc->ltidx;
-			tc->tokins = tc->nins;
-			tc->nextflush = tok_fed(tc) + FEED_MIN;
+			tc->lexer.ltset = 0;
+			tc->feed.tokraw = base + tc->lexer.ltidx;
+			tc->feed.tokins = tc->feed.nins;
+			tc->feed.nextflush = tok_fed(tc) + FEED_MIN;
 		}
 		if (ev == LEX_TAG && end_tag(tc)) {
 			/* whole tokens go to expat at once: the tag is answered */
-			if (!feed_raw(tc, s + fs, i - fs) || !tc_expat_give_all(tc))
+			if (!feed_raw(tc, s + fs, i - fs) ||
+			    !tc_expat_give_all(tc))
 				return 0;
 			fs = i;
 			continue;
 		}
 		if (ev == LEX_CDEND) {
-			if (!feed_raw(tc, s + fs, i - fs) || !tc_expat_give_all(tc))
+			if (!feed_raw(tc, s + fs, i - fs) ||
+			    !tc_expat_give_all(tc))
 				return 0;
 			fs = i;
 			while (s[i] == ']')
@@ -835,18 +848,19 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 		}
 		if (ev == LEX_RSQB) {
 			/* the run of "]" ends the read: hold it back */
-			if (!feed_raw(tc, s + fs, i - fs) || !tc_expat_give_all(tc))
+			if (!feed_raw(tc, s + fs, i - fs) ||
+			    !tc_expat_give_all(tc))
 				return 0;
 			raw_keep(tc, s, used, m);
-			tc->rsqb += m - i;
+			tc->lexer.rsqb += m - i;
 			return 1;
 		}
 		if (ev == LEX_AMP && ref_len(s + i, m - i) == 0) {
 			if (!feed_raw(tc, s + fs, i - fs))
 				return 0;
-			tc->amp[0] = '&';
-			tc->namp = 1;
-			tc->ampraw = base + i;
+			tc->lexer.amp[0] = '&';
+			tc->lexer.namp = 1;
+			tc->lexer.ampraw = base + i;
 			fs = ++i;
 			raw_keep(tc, s, used, i);
 			if (!amp_literal(tc))
@@ -857,23 +871,26 @@ call_bytes(struct toolcall *tc, const char *s, size_t m, size_t base,
 			/* the read ends inside it: decide byte by byte */
 			if (!feed_raw(tc, s + fs, i - fs))
 				return 0;
-			tc->ret = tc->lex;
-			tc->lex = L_AMP;
-			tc->amp[0] = '&';
-			tc->namp = 1;
-			tc->ampraw = base + i;
+			tc->lexer.ret = tc->lexer.lex;
+			tc->lexer.lex = L_AMP;
+			tc->lexer.amp[0] = '&';
+			tc->lexer.namp = 1;
+			tc->lexer.ampraw = base + i;
 			fs = ++i;
 			raw_keep(tc, s, used, i);
 			continue;
 		}
 		if (ev == LEX_ITEM) {
 			/* what comes before the tag is judged before it */
-			if (!feed_raw(tc, s + fs, i - fs) || !expat_give_whole(tc))
+			if (!feed_raw(tc, s + fs, i - fs) ||
+			    !expat_give_whole(tc))
 				return 0;
-			tc_call_error(tc, tc_call_pos(tc, tc->tokraw), "max-items",
+			tc_call_error(tc, tc_call_pos(tc, tc->feed.tokraw),
+			    "max-items",
 			    "tool call holds more than %zu elements and "
-			    "attributes", tc->maxitems);
-			tc->skipfrom = base + i;
+			    "attributes",
+			    tc->lexer.maxitems);
+			tc->call.skipfrom = base + i;
 			return 0;
 		}
 		if (ev == LEX_END)
@@ -897,37 +914,37 @@ tc_call_stopped(struct toolcall *tc, size_t base, size_t used)
 	size_t at, i;
 	XML_Index fed;
 
-	if (tc->done) {
-		at = tc_fed_to_raw(tc, tc->endfed);
-		if (!tc->bad && tc_emit_call(tc)) {
+	if (tc->feed.done) {
+		at = tc_fed_to_raw(tc, tc->feed.endfed);
+		if (!tc->call.bad && tc_emit_call(tc)) {
 			tc->pos = tc_call_pos(tc, at);
 			tc->mode = M_PROSE;
 		} else
 			tc_bad_end(tc, at);
 		return tc_read_again(tc, at, base);
 	}
-	if (tc->xerr) {
-		fed = tc->restart ? (XML_Index)tc->endfed :
-		    XML_GetCurrentByteIndex(tc->xp);
+	if (tc->feed.xerr) {
+		fed = tc->call.restart ? (XML_Index)tc->feed.endfed :
+		    XML_GetCurrentByteIndex(tc->feed.xp);
 		at = tc_fed_to_raw(tc, fed < 0 ? 0 : (size_t)fed);
 		if (at < OPEN_LEN)
 			at = OPEN_LEN;
-		if (at > tc->raw.len)
-			at = tc->raw.len;
-		if (!tc->restart)
-			tc_call_error(tc, tc_call_pos(tc, at), "xml", "malformed "
-			    "tool call: %s",
-			    XML_ErrorString(XML_GetErrorCode(tc->xp)));
+		if (at > tc->call.raw.len)
+			at = tc->call.raw.len;
+		if (!tc->call.restart)
+			tc_call_error(tc, tc_call_pos(tc, at), "xml",
+			    "malformed tool call: %s",
+			    XML_ErrorString(XML_GetErrorCode(tc->feed.xp)));
 		/* where the lexer stands at the error */
-		tc->lex = L_TEXT;
-		tc->sub = 0;
+		tc->lexer.lex = L_TEXT;
+		tc->lexer.sub = 0;
 		i = OPEN_LEN;
-		while (lex(tc, tc->raw.data, at, &i, 0) != LEX_END)
+		while (lex(tc, tc->call.raw.data, at, &i, 0) != LEX_END)
 			;
 		return skip_held(tc, at, base, used);
 	}
-	tc->xspoilt = 1;
-	return skip_held(tc, tc->skipfrom, base, used);
+	tc->feed.xspoilt = 1;
+	return skip_held(tc, tc->call.skipfrom, base, used);
 }
 
 size_t
@@ -936,18 +953,19 @@ tc_call_chunk(struct toolcall *tc, const char *s, size_t n)
 	size_t max = tc->opt.max_size, lim, m, base, used;
 	int ok;
 
-	lim = tc->raw.len < max ? max - tc->raw.len : 0;
+	lim = tc->call.raw.len < max ? max - tc->call.raw.len : 0;
 	m = n < lim ? n : lim;
-	base = tc->raw.len;
+	base = tc->call.raw.len;
 	ok = call_bytes(tc, s, m, base, &used);
 	if (ok && m == n)
 		return n;
 	if (ok && tc_expat_give_all(tc)) {
-		tc_call_error(tc, tc->cpos, "max-size", "tool call larger than "
-		    "--max-size (%zu bytes)", max);
+		tc_call_error(tc, tc->call.cpos, "max-size",
+		    "tool call larger than --max-size (%zu bytes)",
+		    max);
 		tc_raw_drop(tc);
-		if (tc->lex == L_AMP)
-			tc->lex = tc->ret;
+		if (tc->lexer.lex == L_AMP)
+			tc->lexer.lex = tc->lexer.ret;
 		tc->mode = M_SKIP;
 		return m;
 	}
@@ -957,13 +975,13 @@ tc_call_chunk(struct toolcall *tc, const char *s, size_t n)
 size_t
 tc_skip_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	size_t base = tc->raw.len, i = 0, end, room;
+	size_t base = tc->call.raw.len, i = 0, end, room;
 	int t = 0;
 
-	if (!tc->rawgone) {
+	if (!tc->call.rawgone) {
 		/* the bytes are kept up to --max-size, for the error event */
-		room = tc->opt.max_size > tc->raw.len ?
-		    tc->opt.max_size - tc->raw.len : 0;
+		room = tc->opt.max_size > tc->call.raw.len ?
+		    tc->opt.max_size - tc->call.raw.len : 0;
 		if (room == 0) {
 			tc_raw_drop(tc);
 			return 0;
@@ -975,16 +993,16 @@ tc_skip_chunk(struct toolcall *tc, const char *s, size_t n)
 		if ((t = tool_tag(tc)) != 0)
 			break;
 	/* up to the end of the skip, not the read's: the rest comes again */
-	if (!tc->rawgone) {
-		buf_add(&tc->raw, s, t == 0 ? n : i);
+	if (!tc->call.rawgone) {
+		buf_add(&tc->call.raw, s, t == 0 ? n : i);
 		tc->scanned += t == 0 ? n : i;
 	}
 	if (t == 0) {
-		if (tc->rawgone)
+		if (tc->call.rawgone)
 			advance(&tc->pos, s, n);
 		return n;
 	}
-	if (!tc->rawgone) {
+	if (!tc->call.rawgone) {
 		end = base + i - (t == 2 ? OPEN_LEN : 0);
 		tc_bad_end(tc, end);
 		return tc_read_again(tc, end, base);

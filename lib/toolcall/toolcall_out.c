@@ -34,7 +34,7 @@ diag_say(struct toolcall *tc, enum diag_severity sev, unsigned long line,
 size_t
 tc_held_size(const struct toolcall *tc)
 {
-	return tc->hseglen + tc->held.len + tc->hdbytes;
+	return tc->held.hseglen + tc->held.recs.len + tc->held.hdbytes;
 }
 
 /* A problem, held with the output while it may be reasoning's. */
@@ -42,22 +42,23 @@ void
 tc_diag_pos(struct toolcall *tc, enum diag_severity sev, const struct pos *p,
     const char *rule, const char *msg)
 {
-	if (!tc->undecided) {
+	if (!tc->held.undecided) {
 		diag_say(tc, sev, p->line, p->col, rule, msg);
 		return;
 	}
-	diag_list_add(&tc->hdiags, sev, p->line, p->col, rule, NULL, "%s",
+	diag_list_add(&tc->held.hdiags, sev, p->line, p->col, rule, NULL, "%s",
 	    msg);
 	/* only as the list grows: a realloc may copy, whatever the size */
-	if (tc->hdatcap < tc->hdiags.cap) {
-		tc->hdatcap = tc->hdiags.cap;
-		tc->hdat = xreallocarray(tc->hdat, tc->hdatcap,
+	if (tc->held.hdatcap < tc->held.hdiags.cap) {
+		tc->held.hdatcap = tc->held.hdiags.cap;
+		tc->held.hdat = xreallocarray(tc->held.hdat, tc->held.hdatcap,
 		    sizeof(size_t));
 	}
-	tc->hdat[tc->hdiags.n - 1] = tc->hseglen + tc->held.len;
-	tc->hdbytes += sizeof(struct diag_item) + strlen(msg) + strlen(rule) +
-	    2;
-	if (tc_held_size(tc) > tc->holdcap)
+	tc->held.hdat[tc->held.hdiags.n - 1] = tc->held.hseglen +
+	    tc->held.recs.len;
+	tc->held.hdbytes += sizeof(struct diag_item) + strlen(msg) +
+	    strlen(rule) + 2;
+	if (tc_held_size(tc) > tc->held.holdcap)
 		tc_held_overflow(tc);
 }
 
@@ -71,7 +72,8 @@ tc_put(struct toolcall *tc, const char *s, size_t n)
 {
 	if (tc->sink != NULL) {
 		buf_add(tc->sink, s, n);
-		if (tc->sink == &tc->held && tc_held_size(tc) > tc->holdcap)
+		if (tc->sink == &tc->held.recs &&
+		    tc_held_size(tc) > tc->held.holdcap)
 			tc_held_overflow(tc);
 	} else if (n > 0 && fwrite(s, 1, n, tc->out) != n)
 		tc->trouble = 1;
@@ -124,7 +126,7 @@ tc_flush(struct toolcall *tc)
 }
 
 /*
- * The error event of a bad call, its message in tc->msg at tc->epos,
+ * The error event of a bad call, its message in tc->call.msg at tc->call.epos,
  * the text it was read from raw (n bytes; NULL: not kept).
  */
 void
@@ -133,29 +135,29 @@ tc_error_event(struct toolcall *tc, const char *raw, size_t n)
 	if (tc->opt.thread) {
 		/* as mcp-run writes a failed call's: its id and tool first */
 		tc_puts(tc, "{\"type\":\"error\",");
-		if (tc->cid.len > 0) {
+		if (tc->call.cid.len > 0) {
 			tc_puts(tc, "\"toolCallId\":\"");
-			tc_put(tc, tc->cid.data, tc->cid.len);
+			tc_put(tc, tc->call.cid.data, tc->call.cid.len);
 			tc_puts(tc, "\",");
 		}
-		if (tc->named) {
+		if (tc->call.named) {
 			tc_puts(tc, "\"toolName\":\"");
-			tc_put(tc, tc->ename.data, tc->ename.len);
+			tc_put(tc, tc->call.ename.data, tc->call.ename.len);
 			tc_puts(tc, "\",");
 		}
 		tc_puts(tc, "\"error\":");
-		tc_put_string(tc, tc->msg.data, tc->msg.len);
+		tc_put_string(tc, tc->call.msg.data, tc->call.msg.len);
 		buf_reset(&tc->tmp);
 		buf_printf(&tc->tmp, ",\"recoverable\":true,\"iteration\":%ld}\n",
 		    tc->opt.iteration);
 		tc_put(tc, tc->tmp.data, tc->tmp.len);
 	} else if (tc->opt.events) {
 		tc_puts(tc, "{\"type\":\"error\",\"message\":");
-		tc_put_string(tc, tc->msg.data, tc->msg.len);
+		tc_put_string(tc, tc->call.msg.data, tc->call.msg.len);
 		tc_puts(tc, ",\"line\":");
-		put_ulong(tc, tc->epos.line);
+		put_ulong(tc, tc->call.epos.line);
 		tc_puts(tc, ",\"column\":");
-		put_ulong(tc, tc->epos.col);
+		put_ulong(tc, tc->call.epos.col);
 		tc_puts(tc, ",\"raw\":");
 		if (raw == NULL)
 			tc_puts(tc, "null");
@@ -163,8 +165,8 @@ tc_error_event(struct toolcall *tc, const char *raw, size_t n)
 			tc_put_string(tc, raw, n);
 		tc_puts(tc, "}\n");
 	}
-	tc->named = 0;
-	buf_reset(&tc->cid);
+	tc->call.named = 0;
+	buf_reset(&tc->call.cid);
 	if (tc->opt.unbuffered)
 		tc_flush(tc);
 }
@@ -175,34 +177,35 @@ tc_held_free(struct toolcall *tc)
 {
 	size_t i;
 
-	for (i = 0; i < tc->nhsegs; i++) {
-		if (!tc->hsegs[i].own)
+	for (i = 0; i < tc->held.nhsegs; i++) {
+		if (!tc->held.hsegs[i].own)
 			continue;
 		/* the call being written still reads its arena */
-		if (tc->arenagone && tc->hsegs[i].data == tc->arena.data)
-			tc->arenagone = 0;
+		if (tc->held.arenagone &&
+		    tc->held.hsegs[i].data == tc->tree.arena.data)
+			tc->held.arenagone = 0;
 		else
-			free(tc->hsegs[i].data);
+			free(tc->held.hsegs[i].data);
 	}
-	free(tc->hsegs);
-	tc->hsegs = NULL;
-	tc->nhsegs = tc->hsegcap = 0;
-	tc->hseglen = 0;
-	buf_free(&tc->held);
-	diag_list_free(&tc->hdiags);
-	free(tc->hdat);
-	tc->hdat = NULL;
-	tc->hdatcap = 0;
-	tc->hdbytes = 0;
-	buf_free(&tc->hraw);
+	free(tc->held.hsegs);
+	tc->held.hsegs = NULL;
+	tc->held.nhsegs = tc->held.hsegcap = 0;
+	tc->held.hseglen = 0;
+	buf_free(&tc->held.recs);
+	diag_list_free(&tc->held.hdiags);
+	free(tc->held.hdat);
+	tc->held.hdat = NULL;
+	tc->held.hdatcap = 0;
+	tc->held.hdbytes = 0;
+	buf_free(&tc->held.hraw);
 }
 
 /*
  * Undecided: the output from the start on is held, its records, its
  * problems and its status, since a closing marker with no opening may
  * still come and make it reasoning. The stream decides at the first
- * marker (or the end): hold_release writes what was held, as it would
- * have been; hold_drop forgets it.
+ * marker (or the end): tc_held_release writes what was held, as it would
+ * have been; tc_held_free forgets it.
  */
 /*
  * Writes the held records from byte *done of them up to byte upto, *seg
@@ -216,8 +219,8 @@ held_put(struct toolcall *tc, size_t *done, size_t *seg, size_t *in,
 	const struct hseg *h;
 	size_t k;
 
-	while (*done < upto && *seg < tc->nhsegs) {
-		h = &tc->hsegs[*seg];
+	while (*done < upto && *seg < tc->held.nhsegs) {
+		h = &tc->held.hsegs[*seg];
 		k = h->len - *in < upto - *done ? h->len - *in : upto - *done;
 		tc_put(tc, h->data + h->off + *in, k);
 		*done += k;
@@ -227,7 +230,8 @@ held_put(struct toolcall *tc, size_t *done, size_t *seg, size_t *in,
 		}
 	}
 	if (*done < upto) {
-		tc_put(tc, tc->held.data + (*done - tc->hseglen), upto - *done);
+		tc_put(tc, tc->held.recs.data + (*done - tc->held.hseglen),
+		    upto - *done);
 		*done = upto;
 	}
 }
@@ -238,20 +242,20 @@ tc_held_release(struct toolcall *tc)
 	struct diag_item *it;
 	size_t i, done = 0, seg = 0, in = 0;
 
-	tc->undecided = 0;
-	tc->nccarry = 0;
+	tc->held.undecided = 0;
+	tc->think.nccarry = 0;
 	tc->sink = tc->opt.sink;
 	/* each problem after the records written before it, as it came */
-	for (i = 0; i < tc->hdiags.n; i++) {
-		it = &tc->hdiags.v[i];
-		if (tc->hdat[i] > done) {
-			held_put(tc, &done, &seg, &in, tc->hdat[i]);
+	for (i = 0; i < tc->held.hdiags.n; i++) {
+		it = &tc->held.hdiags.v[i];
+		if (tc->held.hdat[i] > done) {
+			held_put(tc, &done, &seg, &in, tc->held.hdat[i]);
 			tc_flush(tc);
 		}
 		diag_say(tc, it->severity, it->line, it->col, it->rule,
 		    it->message);
 	}
-	held_put(tc, &done, &seg, &in, tc->hseglen + tc->held.len);
+	held_put(tc, &done, &seg, &in, tc->held.hseglen + tc->held.recs.len);
 	tc_flush(tc);
 	tc_held_free(tc);
 }
@@ -270,6 +274,6 @@ tc_held_overflow(struct toolcall *tc)
 	tc_held_release(tc);
 	snprintf(msg, sizeof(msg), "no reasoning marker before %zu bytes of "
 	    "output were held: the output is read as outside reasoning",
-	    tc->holdcap);
+	    tc->held.holdcap);
 	tc_diag_pos(tc, DIAG_WARNING, &start, "reasoning", msg);
 }

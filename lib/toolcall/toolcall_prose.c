@@ -39,7 +39,7 @@ find_nonascii(const unsigned char *s, size_t i, size_t n)
 static void
 text_event(struct toolcall *tc, const char *s, size_t n)
 {
-	tc_puts(tc, tc->rtext ? "{\"type\":\"reasoning\",\"text\":" :
+	tc_puts(tc, tc->think.rtext ? "{\"type\":\"reasoning\",\"text\":" :
 	    "{\"type\":\"text\",\"text\":");
 	tc_put_string(tc, s, n);
 	tc_puts(tc, "}\n");
@@ -56,15 +56,15 @@ message_event(struct toolcall *tc, const char *s, size_t n, int last)
 {
 	size_t a = 0;
 
-	if (!tc->msgcont)
+	if (!tc->prose.msgcont)
 		while (a < n && is_ws((unsigned char)s[a]))
 			a++;
 	while (last && n > a && is_ws((unsigned char)s[n - 1]))
 		n--;
 	if (n == a)
 		return 0;
-	tc_puts(tc, "{\"type\":\"message\",\"role\":\"assistant\","
-	    "\"content\":");
+	tc_puts(tc,
+	    "{\"type\":\"message\",\"role\":\"assistant\",\"content\":");
 	tc_put_string(tc, s + a, n - a);
 	buf_reset(&tc->tmp);
 	buf_printf(&tc->tmp, ",\"iteration\":%ld}\n", tc->opt.iteration);
@@ -81,17 +81,17 @@ message_event(struct toolcall *tc, const char *s, size_t n, int last)
 static void
 message_bound(struct toolcall *tc)
 {
-	const char *d = tc->text.data;
+	const char *d = tc->prose.text.data;
 	size_t cut;
 
-	while (tc->text.len > tc->opt.max_size) {
+	while (tc->prose.text.len > tc->opt.max_size) {
 		cut = tc->opt.max_size;
 		while (cut > 1 && ((unsigned char)d[cut] & 0xC0) == 0x80)
 			cut--;
 		if (message_event(tc, d, cut, 0))
-			tc->msgcont = 1;
-		memmove(tc->text.data, d + cut, tc->text.len - cut);
-		tc->text.len -= cut;
+			tc->prose.msgcont = 1;
+		memmove(tc->prose.text.data, d + cut, tc->prose.text.len - cut);
+		tc->prose.text.len -= cut;
 	}
 }
 
@@ -108,8 +108,8 @@ text_lines(struct toolcall *tc)
 	size_t left, cut;
 
 	for (;;) {
-		d = tc->text.data + tc->tstart;
-		left = tc->text.len - tc->tstart;
+		d = tc->prose.text.data + tc->prose.tstart;
+		left = tc->prose.text.len - tc->prose.tstart;
 		if (left == 0)
 			break;
 		nl = memchr(d, '\n', left < TEXT_MAX ? left : TEXT_MAX);
@@ -122,13 +122,14 @@ text_lines(struct toolcall *tc)
 		} else
 			break;
 		text_event(tc, d, cut);
-		tc->tstart += cut;
+		tc->prose.tstart += cut;
 	}
-	if (tc->tstart > 0) {
-		memmove(tc->text.data, tc->text.data + tc->tstart,
-		    tc->text.len - tc->tstart);
-		tc->text.len -= tc->tstart;
-		tc->tstart = 0;
+	if (tc->prose.tstart > 0) {
+		memmove(tc->prose.text.data,
+		    tc->prose.text.data + tc->prose.tstart,
+		    tc->prose.text.len - tc->prose.tstart);
+		tc->prose.text.len -= tc->prose.tstart;
+		tc->prose.tstart = 0;
 	}
 }
 
@@ -209,7 +210,7 @@ u8_group(const unsigned char *s, size_t n, size_t *want)
 static int
 in_reasoning(const struct toolcall *tc)
 {
-	return tc->mode == M_THINK || (tc->mode == M_BODY && tc->rtext);
+	return tc->mode == M_THINK || (tc->mode == M_BODY && tc->think.rtext);
 }
 
 int
@@ -225,7 +226,7 @@ tc_keeps_text(const struct toolcall *tc)
 void
 tc_text_keep(struct toolcall *tc, const char *s, size_t n)
 {
-	buf_add(&tc->text, s, n);
+	buf_add(&tc->prose.text, s, n);
 	if (tc->opt.thread)
 		message_bound(tc);
 	else
@@ -245,7 +246,7 @@ answer_seen(struct toolcall *tc, const char *s, size_t n)
 		return;
 	for (i = 0; i < n; i++)
 		if (!is_ws((unsigned char)s[i])) {
-			tc->answered = 1;
+			tc->prose.answered = 1;
 			return;
 		}
 }
@@ -255,7 +256,7 @@ prose_ok(struct toolcall *tc, const char *s, size_t n)
 {
 	if (n == 0)
 		return;
-	if (!tc->answered)
+	if (!tc->prose.answered)
 		answer_seen(tc, s, n);
 	advance(&tc->pos, s, n);
 	if (tc_keeps_text(tc))
@@ -273,10 +274,10 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 	unsigned long col = tc->pos.col;
 
 	if (tc->mode == M_PROSE)
-		tc->answered = 1;
+		tc->prose.answered = 1;
 	if (!in_reasoning(tc)) {
-		snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at "
-		    "byte offset %llu", (unsigned char)s[0], tc->pos.off);
+		snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
+		    "offset %llu", (unsigned char)s[0], tc->pos.off);
 		tc_diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
 		tc->status = DIAG_INVALID;
 	}
@@ -299,23 +300,23 @@ tc_prose_text(struct toolcall *tc, const char *str, size_t n)
 	unsigned char seq[8];
 	size_t i = 0, run = 0, want, k, take;
 
-	if (tc->nu8 > 0 && n > 0) {
+	if (tc->prose.nu8 > 0 && n > 0) {
 		/* finish the character the last read cut */
-		take = n < 4 - tc->nu8 ? n : 4 - tc->nu8;
-		memcpy(seq, tc->u8, tc->nu8);
-		memcpy(seq + tc->nu8, s, take);
-		k = u8_group(seq, tc->nu8 + take, &want);
-		if (k == tc->nu8 + take && k < want) {
-			memcpy(tc->u8 + tc->nu8, s, take);
-			tc->nu8 += take;
+		take = n < 4 - tc->prose.nu8 ? n : 4 - tc->prose.nu8;
+		memcpy(seq, tc->prose.u8, tc->prose.nu8);
+		memcpy(seq + tc->prose.nu8, s, take);
+		k = u8_group(seq, tc->prose.nu8 + take, &want);
+		if (k == tc->prose.nu8 + take && k < want) {
+			memcpy(tc->prose.u8 + tc->prose.nu8, s, take);
+			tc->prose.nu8 += take;
 			return;
 		}
 		if (u8_len(seq[0]) == k && u8_prefix(seq, k) == k)
 			prose_ok(tc, (const char *)seq, k);
 		else
 			prose_bad(tc, (const char *)seq, k);
-		i = run = k - tc->nu8;
-		tc->nu8 = 0;
+		i = run = k - tc->prose.nu8;
+		tc->prose.nu8 = 0;
 	}
 	while ((i = find_nonascii(s, i, n)) < n) {
 		k = u8_group(s + i, n - i, &want);
@@ -325,8 +326,8 @@ tc_prose_text(struct toolcall *tc, const char *str, size_t n)
 		}
 		prose_ok(tc, str + run, i - run);
 		if (i + k == n && k < want) {
-			memcpy(tc->u8, s + i, k);
-			tc->nu8 = k;
+			memcpy(tc->prose.u8, s + i, k);
+			tc->prose.nu8 = k;
 			return;
 		}
 		prose_bad(tc, str + i, k);
@@ -342,10 +343,10 @@ tc_prose_settle(struct toolcall *tc)
 {
 	size_t n;
 
-	if (tc->nu8 > 0) {
-		n = tc->nu8;
-		tc->nu8 = 0;
-		prose_bad(tc, (const char *)tc->u8, n);
+	if (tc->prose.nu8 > 0) {
+		n = tc->prose.nu8;
+		tc->prose.nu8 = 0;
+		prose_bad(tc, (const char *)tc->prose.u8, n);
 	}
 }
 
@@ -358,11 +359,11 @@ tc_prose_break(struct toolcall *tc)
 {
 	tc_prose_settle(tc);
 	if (tc->opt.thread) {
-		message_event(tc, tc->text.data, tc->text.len, 1);
-		tc->msgcont = 0;
-	} else if (tc->opt.events && tc->text.len > 0)
-		text_event(tc, tc->text.data, tc->text.len);
-	buf_reset(&tc->text);
+		message_event(tc, tc->prose.text.data, tc->prose.text.len, 1);
+		tc->prose.msgcont = 0;
+	} else if (tc->opt.events && tc->prose.text.len > 0)
+		text_event(tc, tc->prose.text.data, tc->prose.text.len);
+	buf_reset(&tc->prose.text);
 }
 
 /*
@@ -388,17 +389,17 @@ opener_add(struct toolcall *tc, const char *tag, int dial,
 	struct opener *o;
 	size_t i;
 
-	for (i = 0; f != NULL && i < tc->nop; i++) {
-		o = &tc->op[i];
+	for (i = 0; f != NULL && i < tc->openers.nop; i++) {
+		o = &tc->openers.op[i];
 		if (o->dial == D_FORM && strcmp(o->tag, tag) == 0) {
 			if (o->nforms < FORMS_MAX)
 				o->forms[o->nforms++] = f;
 			return;
 		}
 	}
-	if (tc->nop == OPENERS_MAX)
+	if (tc->openers.nop == OPENERS_MAX)
 		return;
-	o = &tc->op[tc->nop++];
+	o = &tc->openers.op[tc->openers.nop++];
 	memset(o, 0, sizeof(*o));
 	o->tag = tag;
 	o->len = strlen(tag);
@@ -409,7 +410,7 @@ opener_add(struct toolcall *tc, const char *tag, int dial,
 		o->nforms = 1;
 	}
 	if (tag[0] != '<')
-		tc->lead2 = tag[0];
+		tc->openers.lead2 = tag[0];
 }
 
 void
@@ -423,9 +424,10 @@ tc_openers_make(struct toolcall *tc)
 		opener_add(tc, OPEN_TAG, 0, NULL, NULL);
 	if (tc->opt.reasoning != TOOLCALL_REASON_CALLS)
 		for (i = 0; i < NTHINKS; i++) {
-			opener_add(tc, tc_thinks[i].open, D_THINK, &tc_thinks[i], NULL);
-			opener_add(tc, tc_thinks[i].close, D_STRAY, &tc_thinks[i],
-			    NULL);
+			opener_add(tc, tc_thinks[i].open, D_THINK,
+			    &tc_thinks[i], NULL);
+			opener_add(tc, tc_thinks[i].close, D_STRAY,
+			    &tc_thinks[i], NULL);
 		}
 	f = tcd_forms(&n);
 	for (i = 0; i < n; i++) {
@@ -434,9 +436,9 @@ tc_openers_make(struct toolcall *tc)
 		if (!(f[i].flags & TCD_F_START))
 			opener_add(tc, f[i].open, D_FORM, NULL, &f[i]);
 		else if (f[i].open[0] == '{')
-			tc->start_brace = &f[i];
+			tc->openers.start_brace = &f[i];
 		else
-			tc->start_bracket = &f[i];
+			tc->openers.start_bracket = &f[i];
 	}
 }
 
@@ -453,8 +455,8 @@ opener_at(const struct toolcall *tc, const char *p, size_t avail,
 	size_t i, m;
 	int r = 0;
 
-	for (i = 0; i < tc->nop; i++) {
-		o = &tc->op[i];
+	for (i = 0; i < tc->openers.nop; i++) {
+		o = &tc->openers.op[i];
 		m = avail < o->len ? avail : o->len;
 		if (memcmp(p, o->tag, m) != 0)
 			continue;
@@ -484,9 +486,9 @@ opener_begin(struct toolcall *tc, const struct opener *o)
 static const char *
 next_lead(const struct toolcall *tc, const char *s, size_t i, size_t n)
 {
-	if (tc->lead2 == 0)
+	if (tc->openers.lead2 == 0)
 		return memchr(s + i, '<', n - i);
-	i = find_either(s, i, n, '<', tc->lead2);
+	i = find_either(s, i, n, '<', tc->openers.lead2);
 	return i < n ? s + i : NULL;
 }
 
@@ -508,9 +510,9 @@ answer_start(struct toolcall *tc, const char *s, size_t n)
 		return n;
 	}
 	if (s[i] == '{')
-		f = tc->start_brace;
+		f = tc->openers.start_brace;
 	else if (s[i] == '[')
-		f = tc->start_bracket;
+		f = tc->openers.start_bracket;
 	if (f == NULL)
 		return NONE;
 	tc_prose_text(tc, s, i);
@@ -526,26 +528,26 @@ tc_prose_chunk(struct toolcall *tc, const char *s, size_t n)
 	size_t i = 0, j, k;
 	int r = 1;
 
-	if (tc->nhold > 0) {
+	if (tc->prose.nhold > 0) {
 		/* an opener begun at the end of the last read */
 		while (i < n && r == 1) {
-			tc->hold[tc->nhold++] = s[i++];
-			r = opener_at(tc, tc->hold, tc->nhold, &o);
+			tc->prose.hold[tc->prose.nhold++] = s[i++];
+			r = opener_at(tc, tc->prose.hold, tc->prose.nhold, &o);
 		}
 		if (r == 2) {
-			tc->nhold = 0;
+			tc->prose.nhold = 0;
 			opener_begin(tc, o);
 			return i;
 		}
 		if (r == 1)
 			return n;
 		/* no opener: the last byte is read again, it may be a '<' */
-		k = tc->nhold - 1;
-		tc->nhold = 0;
-		tc_prose_text(tc, tc->hold, k);
+		k = tc->prose.nhold - 1;
+		tc->prose.nhold = 0;
+		tc_prose_text(tc, tc->prose.hold, k);
 		return i - 1;
 	}
-	if (!tc->answered && (k = answer_start(tc, s, n)) != NONE)
+	if (!tc->prose.answered && (k = answer_start(tc, s, n)) != NONE)
 		return k;
 	while ((lt = next_lead(tc, s, i, n)) != NULL) {
 		j = (size_t)(lt - s);
@@ -557,8 +559,8 @@ tc_prose_chunk(struct toolcall *tc, const char *s, size_t n)
 		}
 		if (r == 1) {
 			tc_prose_text(tc, s, j);
-			memcpy(tc->hold, lt, n - j);
-			tc->nhold = n - j;
+			memcpy(tc->prose.hold, lt, n - j);
+			tc->prose.nhold = n - j;
 			return n;
 		}
 		i = j + 1;
@@ -576,7 +578,7 @@ static int
 body_at(const struct toolcall *tc, const char *p, size_t avail,
     const struct opener **op, size_t *len, int *part)
 {
-	const struct tcd_form *f = tc->form;
+	const struct tcd_form *f = tc->hold.form;
 	size_t i;
 	int r;
 
@@ -590,14 +592,15 @@ body_at(const struct toolcall *tc, const char *p, size_t avail,
 		}
 		*part |= r;
 	}
-	for (i = 0; i < tc->nop; i++) {
-		if (tc->op[i].dial != D_FORM ||
-		    !(tc->op[i].forms[0]->flags & TCD_F_HEAD))
+	for (i = 0; i < tc->openers.nop; i++) {
+		if (tc->openers.op[i].dial != D_FORM ||
+		    !(tc->openers.op[i].forms[0]->flags & TCD_F_HEAD))
 			continue;
-		r = mark_at(p, avail, tc->op[i].tag, tc->op[i].len);
+		r = mark_at(p, avail, tc->openers.op[i].tag,
+		    tc->openers.op[i].len);
 		if (r == 2) {
-			*op = &tc->op[i];
-			*len = tc->op[i].len;
+			*op = &tc->openers.op[i];
+			*len = tc->openers.op[i].len;
 			return 1;
 		}
 		*part |= r;
@@ -612,7 +615,7 @@ body_end(struct toolcall *tc, const struct opener *o, const char *mark,
 {
 	tc_prose_break(tc);
 	tc->mode = M_PROSE;
-	tc->rtext = 0;
+	tc->think.rtext = 0;
 	if (o != NULL)
 		opener_begin(tc, o);
 	else
@@ -627,22 +630,23 @@ tc_body_chunk(struct toolcall *tc, const char *s, size_t n)
 	size_t i = 0, j, k, len = 0;
 	int part = 1, r = 0;
 
-	if (tc->nhold > 0) {
+	if (tc->prose.nhold > 0) {
 		while (i < n && r == 0 && part) {
-			tc->hold[tc->nhold++] = s[i++];
-			r = body_at(tc, tc->hold, tc->nhold, &o, &len, &part);
+			tc->prose.hold[tc->prose.nhold++] = s[i++];
+			r = body_at(tc, tc->prose.hold, tc->prose.nhold, &o,
+			    &len, &part);
 		}
 		if (r != 0) {
-			tc->nhold = 0;
-			body_end(tc, o, tc->hold, len);
+			tc->prose.nhold = 0;
+			body_end(tc, o, tc->prose.hold, len);
 			return i;
 		}
 		if (part)
 			return n;
 		/* no marker: the last byte is read again, it may be a '<' */
-		k = tc->nhold - 1;
-		tc->nhold = 0;
-		tc_prose_text(tc, tc->hold, k);
+		k = tc->prose.nhold - 1;
+		tc->prose.nhold = 0;
+		tc_prose_text(tc, tc->prose.hold, k);
 		return i - 1;
 	}
 	tc->scanned += n;
@@ -655,8 +659,8 @@ tc_body_chunk(struct toolcall *tc, const char *s, size_t n)
 		}
 		if (part) {
 			tc_prose_text(tc, s, j);
-			memcpy(tc->hold, lt, n - j);
-			tc->nhold = n - j;
+			memcpy(tc->prose.hold, lt, n - j);
+			tc->prose.nhold = n - j;
 			return n;
 		}
 		i = j + 1;
@@ -671,11 +675,11 @@ tc_body_eof(struct toolcall *tc)
 {
 	size_t k;
 
-	if ((k = tc->nhold) > 0) {
-		tc->nhold = 0;
-		tc_prose_text(tc, tc->hold, k);
+	if ((k = tc->prose.nhold) > 0) {
+		tc->prose.nhold = 0;
+		tc_prose_text(tc, tc->prose.hold, k);
 	}
-	if (tc->rtext)
-		tc_diag_pos(tc, DIAG_WARNING, &tc->tpos, "reasoning", "reasoning "
-		    "never closed: input ended before <|end|>");
+	if (tc->think.rtext)
+		tc_diag_pos(tc, DIAG_WARNING, &tc->think.tpos, "reasoning",
+		    "reasoning never closed: input ended before <|end|>");
 }

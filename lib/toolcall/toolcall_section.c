@@ -22,13 +22,13 @@
 void
 tc_sect_open(struct toolcall *tc, const struct tcd_form *f, size_t mend)
 {
-	tc->sect = f;
-	buf_reset(&tc->gap);
-	buf_add(&tc->gap, tc->raw.data, mend);
-	tc->gfrom = tc->gscan = mend;
-	tc->gpos = tc->spos = tc->cpos;
-	tc->scalls = 0;
-	tc->sawsep = 0;
+	tc->sect.form = f;
+	buf_reset(&tc->sect.gap);
+	buf_add(&tc->sect.gap, tc->call.raw.data, mend);
+	tc->sect.gfrom = tc->sect.gscan = mend;
+	tc->sect.gpos = tc->sect.spos = tc->call.cpos;
+	tc->sect.scalls = 0;
+	tc->sect.sawsep = 0;
 	if (!(f->flags & TCD_F_FIRST))
 		tc->mode = M_GAP;
 }
@@ -37,23 +37,23 @@ tc_sect_open(struct toolcall *tc, const struct tcd_form *f, size_t mend)
 void
 tc_call_phase(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->sect;
+	const struct tcd_form *f = tc->sect.form;
 
-	tc->form = f;
-	tc->dial = f->dialect;
-	tc->jstr = tc->jesc = 0;
+	tc->hold.form = f;
+	tc->hold.dial = f->dialect;
+	tc->hold.jstr = tc->hold.jesc = 0;
 	if (f->flags & TCD_F_LIST) {
-		tc->phase = P_LIST;
-		pylit_scan_init(tc->py, 0);
-		tc->ncarry = 0;
-		tc->scan = 0;
+		tc->hold.phase = P_LIST;
+		pylit_scan_init(tc->hold.py, 0);
+		tc->hold.ncarry = 0;
+		tc->hold.scan = 0;
 	} else if (f->call_open == NULL) {
-		tc->phase = P_JSON;
-		memset(&tc->js, 0, sizeof(tc->js));
-		tc->scan = 0;
+		tc->hold.phase = P_JSON;
+		memset(&tc->hold.js, 0, sizeof(tc->hold.js));
+		tc->hold.scan = 0;
 	} else {
-		tc->phase = P_CLOSE;
-		tc->scan = strlen(f->call_open);
+		tc->hold.phase = P_CLOSE;
+		tc->hold.scan = strlen(f->call_open);
 		tc_marks_set(tc);
 	}
 }
@@ -65,24 +65,25 @@ tc_call_phase(struct toolcall *tc)
 void
 tc_sect_resume(struct toolcall *tc)
 {
-	tc->scalls++;
-	tc->tent = 0;
-	if ((tc->sect->flags & TCD_F_LIST) && (tc->sect->flags & TCD_F_FIRST)) {
-		tc->sect = NULL;
+	tc->sect.scalls++;
+	tc->sect.tent = 0;
+	if ((tc->sect.form->flags & TCD_F_LIST) &&
+	    (tc->sect.form->flags & TCD_F_FIRST)) {
+		tc->sect.form = NULL;
 		return;
 	}
 	tc->mode = M_GAP;
-	buf_reset(&tc->gap);
-	tc->gfrom = tc->gscan = 0;
-	tc->gpos = tc->pos;
-	tc->sawsep = 0;
+	buf_reset(&tc->sect.gap);
+	tc->sect.gfrom = tc->sect.gscan = 0;
+	tc->sect.gpos = tc->pos;
+	tc->sect.sawsep = 0;
 }
 
 /* The call ended at raw offset end; its section goes on. */
 size_t
 tc_raw_after(struct toolcall *tc, size_t end, size_t old)
 {
-	if (tc->sect != NULL && tc->mode == M_PROSE)
+	if (tc->sect.form != NULL && tc->mode == M_PROSE)
 		tc_sect_resume(tc);
 	return tc_read_again(tc, end, old);
 }
@@ -91,10 +92,10 @@ tc_raw_after(struct toolcall *tc, size_t end, size_t old)
 static void
 gap_close(struct toolcall *tc, size_t c)
 {
-	tc->pos = tc->gpos;
-	advance(&tc->pos, tc->gap.data, c);
+	tc->pos = tc->sect.gpos;
+	advance(&tc->pos, tc->sect.gap.data, c);
 	tc->mode = M_PROSE;
-	tc->sect = NULL;
+	tc->sect.form = NULL;
 }
 
 /*
@@ -109,12 +110,12 @@ gap_read_again(struct toolcall *tc, size_t from, size_t base)
 	size_t n;
 
 	if (from >= base) {
-		buf_reset(&tc->gap);
+		buf_reset(&tc->sect.gap);
 		return from - base;
 	}
 	n = base - from;
-	again = xmemdup(tc->gap.data + from, n);
-	buf_reset(&tc->gap);
+	again = xmemdup(tc->sect.gap.data + from, n);
+	buf_reset(&tc->sect.gap);
 	tc->scanned += n;
 	tc_process(tc, again, n);
 	free(again);
@@ -128,15 +129,16 @@ gap_read_again(struct toolcall *tc, size_t from, size_t base)
 static void
 sect_fail(struct toolcall *tc, size_t q, const char *what)
 {
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, tc->gap.data, q);
-	tc->cpos = tc->gpos;
-	tc->rawgone = 0;
-	tc->bad = 0;
-	tc_call_error(tc, tc_call_pos(tc, q), "dialect", "malformed %s call: %s",
-	    tcd_dialect_name(tc->sect->dialect), what);
+	buf_reset(&tc->call.raw);
+	buf_add(&tc->call.raw, tc->sect.gap.data, q);
+	tc->call.cpos = tc->sect.gpos;
+	tc->call.rawgone = 0;
+	tc->call.bad = 0;
+	tc_call_error(tc, tc_call_pos(tc, q), "dialect",
+	    "malformed %s call: %s", tcd_dialect_name(tc->sect.form->dialect),
+	    what);
 	tc_bad_end(tc, q);
-	tc->sect = NULL;
+	tc->sect.form = NULL;
 }
 
 /*
@@ -148,15 +150,15 @@ sect_fail(struct toolcall *tc, size_t q, const char *what)
 static int
 gap_look(struct toolcall *tc, size_t *qp, size_t *lenp)
 {
-	const struct tcd_form *f = tc->sect;
-	const char *d = tc->gap.data;
-	size_t n = tc->gap.len, q = tc->gscan, i, len;
+	const struct tcd_form *f = tc->sect.form;
+	const char *d = tc->sect.gap.data;
+	size_t n = tc->sect.gap.len, q = tc->sect.gscan, i, len;
 	int part, r;
 
 	for (;;) {
 		while (q < n && is_ws((unsigned char)d[q]))
 			q++;
-		tc->gscan = q;
+		tc->sect.gscan = q;
 		if (q == n)
 			return G_MORE;
 		*qp = q;
@@ -183,9 +185,9 @@ gap_look(struct toolcall *tc, size_t *qp, size_t *lenp)
 		}
 		if (part)
 			return G_MORE;
-		if (f->sep != 0 && d[q] == f->sep && tc->scalls > 0 &&
-		    !tc->sawsep) {
-			tc->sawsep = 1;
+		if (f->sep != 0 && d[q] == f->sep && tc->sect.scalls > 0 &&
+		    !tc->sect.sawsep) {
+			tc->sect.sawsep = 1;
 			q++;
 			continue;
 		}
@@ -198,15 +200,15 @@ gap_look(struct toolcall *tc, size_t *qp, size_t *lenp)
 static void
 gap_call(struct toolcall *tc, size_t q, size_t len)
 {
-	tc->cpos = tc->gpos;
-	advance(&tc->cpos, tc->gap.data, q);
-	tc->pos = tc->cpos;
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, tc->gap.data + q, len);
-	buf_reset(&tc->gap);
+	tc->call.cpos = tc->sect.gpos;
+	advance(&tc->call.cpos, tc->sect.gap.data, q);
+	tc->pos = tc->call.cpos;
+	buf_reset(&tc->call.raw);
+	buf_add(&tc->call.raw, tc->sect.gap.data + q, len);
+	buf_reset(&tc->sect.gap);
 	tc->mode = M_RAW;
-	tc->rawgone = 0;
-	tc->bad = 0;
+	tc->call.rawgone = 0;
+	tc->call.bad = 0;
 	tc_call_phase(tc);
 }
 
@@ -219,7 +221,7 @@ gap_call(struct toolcall *tc, size_t q, size_t len)
 size_t
 tc_gap_chunk(struct toolcall *tc, const char *s, size_t n)
 {
-	const struct tcd_form *f = tc->sect;
+	const struct tcd_form *f = tc->sect.form;
 	size_t i = 0, k, q = 0, len = 0, base;
 	char what[96];
 	int r;
@@ -232,31 +234,33 @@ tc_gap_chunk(struct toolcall *tc, const char *s, size_t n)
 			;
 		if (k == i)
 			k++;
-		if (tc->gap.len + (k - i) > GAP_MAX) {
+		if (tc->sect.gap.len + (k - i) > GAP_MAX) {
 			if (f->flags & TCD_F_OPENEND) {
 				/* so much white space: the section has ended */
-				base = tc->gap.len - i;
-				gap_close(tc, tc->gfrom);
-				return gap_read_again(tc, tc->gfrom, base);
+				base = tc->sect.gap.len - i;
+				gap_close(tc, tc->sect.gfrom);
+				return gap_read_again(tc, tc->sect.gfrom, base);
 			}
 			/* the white space is kept no longer */
-			advance(&tc->gpos, tc->gap.data, tc->gscan);
-			memmove(tc->gap.data, tc->gap.data + tc->gscan,
-			    tc->gap.len - tc->gscan);
-			tc->gap.len -= tc->gscan;
-			tc->gfrom = tc->gscan = 0;
+			advance(&tc->sect.gpos, tc->sect.gap.data,
+			    tc->sect.gscan);
+			memmove(tc->sect.gap.data,
+			    tc->sect.gap.data + tc->sect.gscan,
+			    tc->sect.gap.len - tc->sect.gscan);
+			tc->sect.gap.len -= tc->sect.gscan;
+			tc->sect.gfrom = tc->sect.gscan = 0;
 		}
-		buf_add(&tc->gap, s + i, k - i);
+		buf_add(&tc->sect.gap, s + i, k - i);
 		tc->scanned += k - i;
 		i = k;
 	}
-	base = tc->gap.len - i;
+	base = tc->sect.gap.len - i;
 	switch (r) {
 	case G_END:
 		gap_close(tc, q + len);
 		return gap_read_again(tc, q + len, base);
 	case G_CALL:
-		if (tc->scalls > 0 && !tc->sawsep &&
+		if (tc->sect.scalls > 0 && !tc->sect.sawsep &&
 		    (f->flags & TCD_F_NEEDSEP)) {
 			snprintf(what, sizeof(what), "two calls with no \"%c\" "
 			    "between them", f->sep);
@@ -267,7 +271,7 @@ tc_gap_chunk(struct toolcall *tc, const char *s, size_t n)
 		return q + len >= base ? q + len - base : 0;
 	default:
 		if (f->flags & TCD_F_OPENEND) {
-			k = tc->gfrom;
+			k = tc->sect.gfrom;
 			gap_close(tc, k);
 			return gap_read_again(tc, k, base);
 		}
@@ -283,36 +287,38 @@ tc_gap_chunk(struct toolcall *tc, const char *s, size_t n)
 void
 tc_gap_eof(struct toolcall *tc)
 {
-	const struct tcd_form *f = tc->sect;
+	const struct tcd_form *f = tc->sect.form;
 	char msg[96];
 	char *again;
 	size_t n;
 
 	if (f->flags & TCD_F_OPENEND) {
-		n = tc->gap.len - tc->gfrom;
+		n = tc->sect.gap.len - tc->sect.gfrom;
 		/* an empty gap may have no bytes at all, and a NULL data */
-		again = xmemdup(n > 0 ? tc->gap.data + tc->gfrom : "", n);
-		gap_close(tc, tc->gfrom);
-		buf_reset(&tc->gap);
+		again = xmemdup(n > 0 ? tc->sect.gap.data + tc->sect.gfrom : "",
+		    n);
+		gap_close(tc, tc->sect.gfrom);
+		buf_reset(&tc->sect.gap);
 		tc_process(tc, again, n);
 		free(again);
 		return;
 	}
-	if (tc->scalls > 0) {
+	if (tc->sect.scalls > 0) {
 		snprintf(msg, sizeof(msg), "input ended before %s: the calls "
 		    "are read without it", f->cut);
-		tc_diag_pos(tc, DIAG_WARNING, &tc->spos, "truncated", msg);
-		gap_close(tc, tc->gap.len);
+		tc_diag_pos(tc, DIAG_WARNING, &tc->sect.spos, "truncated", msg);
+		gap_close(tc, tc->sect.gap.len);
 		return;
 	}
 	/* no call at all: the section is cut short */
-	buf_reset(&tc->raw);
-	buf_add(&tc->raw, tc->gap.data, tc->gap.len);
-	tc->cpos = tc->gpos;
-	tc->rawgone = 0;
-	tc->bad = 0;
-	tc_call_error(tc, tc->spos, "truncated", "truncated tool call: input "
-	    "ended before %s", f->cut);
-	tc_bad_end(tc, tc->raw.len);
-	tc->sect = NULL;
+	buf_reset(&tc->call.raw);
+	buf_add(&tc->call.raw, tc->sect.gap.data, tc->sect.gap.len);
+	tc->call.cpos = tc->sect.gpos;
+	tc->call.rawgone = 0;
+	tc->call.bad = 0;
+	tc_call_error(tc, tc->sect.spos, "truncated",
+	    "truncated tool call: input ended before %s",
+	    f->cut);
+	tc_bad_end(tc, tc->call.raw.len);
+	tc->sect.form = NULL;
 }

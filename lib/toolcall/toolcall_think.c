@@ -54,13 +54,13 @@ tc_think_begin(struct toolcall *tc, const struct opener *o)
 {
 	tc_prose_break(tc);
 	/* the model writes its own blocks: what was held is its answer */
-	if (tc->undecided)
+	if (tc->held.undecided)
 		tc_held_release(tc);
-	tc->tpos = tc->pos;
+	tc->think.tpos = tc->pos;
 	advance(&tc->pos, o->tag, o->len);
-	tc->think = o->think;
+	tc->think.block = o->think;
 	tc->mode = M_THINK;
-	tc->rtext = 1;
+	tc->think.rtext = 1;
 }
 
 /* The block ends at its closing marker th, read. */
@@ -69,9 +69,9 @@ think_close(struct toolcall *tc, const struct think *th)
 {
 	tc_prose_break(tc);
 	advance(&tc->pos, th->close, th->clen);
-	tc->think = NULL;
+	tc->think.block = NULL;
 	tc->mode = M_PROSE;
-	tc->rtext = 0;
+	tc->think.rtext = 0;
 }
 
 /*
@@ -102,28 +102,29 @@ tc_think_chunk(struct toolcall *tc, const char *s, size_t n)
 	size_t i = 0, j, k;
 	int part = 1;
 
-	if (tc->nhold > 0) {
+	if (tc->prose.nhold > 0) {
 		while (i < n && th == NULL && part) {
-			tc->hold[tc->nhold++] = s[i++];
-			th = closer_at(tc->think, tc->hold, tc->nhold, &part);
+			tc->prose.hold[tc->prose.nhold++] = s[i++];
+			th = closer_at(tc->think.block, tc->prose.hold,
+			    tc->prose.nhold, &part);
 		}
 		if (th != NULL) {
-			tc->nhold = 0;
+			tc->prose.nhold = 0;
 			think_close(tc, th);
 			return i;
 		}
 		if (part)
 			return n;
 		/* no marker: the last byte is read again, it may be a '<' */
-		k = tc->nhold - 1;
-		tc->nhold = 0;
-		reasoning_text(tc, tc->hold, k);
+		k = tc->prose.nhold - 1;
+		tc->prose.nhold = 0;
+		reasoning_text(tc, tc->prose.hold, k);
 		return i - 1;
 	}
 	tc->scanned += n;
 	while ((lt = memchr(s + i, '<', n - i)) != NULL) {
 		j = (size_t)(lt - s);
-		th = closer_at(tc->think, lt, n - j, &part);
+		th = closer_at(tc->think.block, lt, n - j, &part);
 		if (th != NULL) {
 			reasoning_text(tc, s, j);
 			think_close(tc, th);
@@ -131,8 +132,8 @@ tc_think_chunk(struct toolcall *tc, const char *s, size_t n)
 		}
 		if (part) {
 			reasoning_text(tc, s, j);
-			memcpy(tc->hold, lt, n - j);
-			tc->nhold = n - j;
+			memcpy(tc->prose.hold, lt, n - j);
+			tc->prose.nhold = n - j;
 			return n;
 		}
 		i = j + 1;
@@ -148,13 +149,14 @@ tc_think_end(struct toolcall *tc)
 	char msg[96];
 	size_t k;
 
-	if ((k = tc->nhold) > 0) {
-		tc->nhold = 0;
-		reasoning_text(tc, tc->hold, k);
+	if ((k = tc->prose.nhold) > 0) {
+		tc->prose.nhold = 0;
+		reasoning_text(tc, tc->prose.hold, k);
 	}
-	snprintf(msg, sizeof(msg), "reasoning never closed: input ended "
-	    "before %s", tc->think != NULL ? tc->think->close : "</think>");
-	tc_diag_pos(tc, DIAG_WARNING, &tc->tpos, "reasoning", msg);
+	snprintf(msg, sizeof(msg),
+	    "reasoning never closed: input ended before %s",
+	    tc->think.block != NULL ? tc->think.block->close : "</think>");
+	tc_diag_pos(tc, DIAG_WARNING, &tc->think.tpos, "reasoning", msg);
 }
 
 /* The position of the next byte of the stream, whatever is held. */
@@ -167,17 +169,17 @@ stream_pos(const struct toolcall *tc)
 	case M_CALL:
 	case M_SKIP:
 	case M_RAW:
-		if (!tc->rawgone)
-			p = tc_call_pos(tc, tc->raw.len);
+		if (!tc->call.rawgone)
+			p = tc_call_pos(tc, tc->call.raw.len);
 		break;
 	case M_PROSE:
 	case M_BODY:
-		advance(&p, (const char *)tc->u8, tc->nu8);
-		advance(&p, tc->hold, tc->nhold);
+		advance(&p, (const char *)tc->prose.u8, tc->prose.nu8);
+		advance(&p, tc->prose.hold, tc->prose.nhold);
 		break;
 	case M_GAP:
-		p = tc->gpos;
-		advance(&p, tc->gap.data, tc->gap.len);
+		p = tc->sect.gpos;
+		advance(&p, tc->sect.gap.data, tc->sect.gap.len);
 		break;
 	default:
 		break;
@@ -196,36 +198,36 @@ void
 tc_lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 {
 	struct pos p = stream_pos(tc);
-	struct buf raw = tc->hraw;
+	struct buf raw = tc->held.hraw;
 
 	advance(&p, s, k);
-	memset(&tc->hraw, 0, sizeof(tc->hraw));
+	memset(&tc->held.hraw, 0, sizeof(tc->held.hraw));
 	if (tc->mode == M_CALL || tc->mode == M_SKIP)
-		tc->xspoilt = 1;
+		tc->feed.xspoilt = 1;
 	tc->mode = M_PROSE;
-	tc->sect = NULL;
-	tc->tent = 0;
-	buf_reset(&tc->gap);
-	tc->answered = 0;	/* all before was reasoning */
-	tc->nhold = tc->nu8 = 0;
-	buf_reset(&tc->text);
-	tc->msgcont = 0;
-	tc->rawgone = 0;
+	tc->sect.form = NULL;
+	tc->sect.tent = 0;
+	buf_reset(&tc->sect.gap);
+	tc->prose.answered = 0;	/* all before was reasoning */
+	tc->prose.nhold = tc->prose.nu8 = 0;
+	buf_reset(&tc->prose.text);
+	tc->prose.msgcont = 0;
+	tc->call.rawgone = 0;
 	tc->status = DIAG_OK;
 	tc->ncalls = 0;
-	tc->undecided = 0;
-	tc->nccarry = 0;
+	tc->held.undecided = 0;
+	tc->think.nccarry = 0;
 	tc->sink = tc->opt.sink;
 	tc_held_free(tc);
 	if (raw.len > 0) {
 		/* the marker's first bytes came with an earlier read */
 		raw.len -= clen - k < raw.len ? clen - k : raw.len;
 		tc->mode = M_THINK;
-		tc->rtext = 1;
+		tc->think.rtext = 1;
 		reasoning_text(tc, raw.data, raw.len);
 		tc_prose_break(tc);
 		tc->mode = M_PROSE;
-		tc->rtext = 0;
+		tc->think.rtext = 0;
 	}
 	buf_free(&raw);
 	tc->pos = p;
@@ -266,23 +268,23 @@ tc_closer_scan(struct toolcall *tc, const char *s, size_t n, size_t *clen)
 {
 	const struct think *th;
 	char both[2 * HOLD_MAX];
-	size_t nc = tc->nccarry, k, i;
+	size_t nc = tc->think.nccarry, k, i;
 	int part;
 
 	tc->scanned += n;
-	tc->nccarry = 0;
+	tc->think.nccarry = 0;
 	if (nc > 0) {
 		/* the carried bytes begin with the marker's "<" */
 		k = n < HOLD_MAX ? n : HOLD_MAX;
-		memcpy(both, tc->ccarry, nc);
+		memcpy(both, tc->think.ccarry, nc);
 		memcpy(both + nc, s, k);
 		if ((th = closer_at(NULL, both, nc + k, &part)) != NULL) {
 			*clen = th->clen;
 			return th->clen - nc;
 		}
 		if (part) {
-			memcpy(tc->ccarry, both, nc + k);
-			tc->nccarry = nc + k;
+			memcpy(tc->think.ccarry, both, nc + k);
+			tc->think.nccarry = nc + k;
 			return NONE;
 		}
 	}
@@ -292,8 +294,8 @@ tc_closer_scan(struct toolcall *tc, const char *s, size_t n, size_t *clen)
 			return i + th->clen;
 		}
 		if (part) {
-			memcpy(tc->ccarry, s + i, n - i);
-			tc->nccarry = n - i;
+			memcpy(tc->think.ccarry, s + i, n - i);
+			tc->think.nccarry = n - i;
 			return NONE;
 		}
 	}

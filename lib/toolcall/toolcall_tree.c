@@ -34,28 +34,28 @@ tc_node_newn(struct toolcall *tc, const char *name, size_t len, size_t parent,
 	struct node *n;
 	size_t id;
 
-	if (tc->nnodes == tc->nodecap) {
-		tc->nodecap = tc->nodecap ? 2 * tc->nodecap : 64;
-		tc->nodes = xreallocarray(tc->nodes, tc->nodecap,
-		    sizeof(*tc->nodes));
+	if (tc->tree.nnodes == tc->tree.nodecap) {
+		tc->tree.nodecap = tc->tree.nodecap ? 2 * tc->tree.nodecap : 64;
+		tc->tree.nodes = xreallocarray(tc->tree.nodes, tc->tree.nodecap,
+		    sizeof(*tc->tree.nodes));
 	}
-	id = tc->nnodes++;
-	n = &tc->nodes[id];
+	id = tc->tree.nnodes++;
+	n = &tc->tree.nodes[id];
 	memset(n, 0, sizeof(*n));
-	n->name = tc->names.len;
+	n->name = tc->tree.names.len;
 	n->namelen = len;
-	buf_add(&tc->names, name, len);
-	buf_addc(&tc->names, '\0');
+	buf_add(&tc->tree.names, name, len);
+	buf_addc(&tc->tree.names, '\0');
 	n->parent = parent;
 	n->first = n->last = n->next = n->same = NONE;
 	n->role = role;
 	n->kind = role == R_TOOL || role == R_ARGS ? K_OBJECT : K_STRING;
 	if (parent != NONE) {
-		if (tc->nodes[parent].last == NONE)
-			tc->nodes[parent].first = id;
+		if (tc->tree.nodes[parent].last == NONE)
+			tc->tree.nodes[parent].first = id;
 		else
-			tc->nodes[tc->nodes[parent].last].next = id;
-		tc->nodes[parent].last = id;
+			tc->tree.nodes[tc->tree.nodes[parent].last].next = id;
+		tc->tree.nodes[parent].last = id;
 	}
 	return id;
 }
@@ -63,7 +63,7 @@ tc_node_newn(struct toolcall *tc, const char *name, size_t len, size_t parent,
 static struct pos
 expat_pos(struct toolcall *tc, size_t extra)
 {
-	XML_Index fed = XML_GetCurrentByteIndex(tc->xp);
+	XML_Index fed = XML_GetCurrentByteIndex(tc->feed.xp);
 
 	return tc_call_pos(tc, tc_fed_to_raw(tc, (size_t)(fed < 0 ? 0 : fed) +
 	    extra));
@@ -87,63 +87,68 @@ tc_on_start(void *ud, const XML_Char *name, const XML_Char **atts)
 {
 	struct toolcall *tc = ud;
 	struct node *p;
-	size_t parent = tc->cur, *slot = NULL;
+	size_t parent = tc->tree.cur, *slot = NULL;
 	enum role role = R_ARG;
 
 	(void)atts;
-	if (tc->depth++ == 0) {
-		tc->cur = tc_node_new(tc, "tool", NONE, R_TOOL);
-		tc->content = tc->arena.len;
+	if (tc->tree.depth++ == 0) {
+		tc->tree.cur = tc_node_new(tc, "tool", NONE, R_TOOL);
+		tc->tree.content = tc->tree.arena.len;
 		return;
 	}
-	if (tc->depth == 2 && strcmp(name, "tool") == 0) {
+	if (tc->tree.depth == 2 && strcmp(name, "tool") == 0) {
 		/* the model began the next call without ending this one */
-		tc_call_error(tc, tc->cpos, "truncated", "truncated tool call: "
-		    "a new <tool> began before </tool>");
-		tc->restart = 1;
-		tc->endfed = (size_t)XML_GetCurrentByteIndex(tc->xp);
-		XML_StopParser(tc->xp, XML_FALSE);
+		tc_call_error(tc, tc->call.cpos, "truncated",
+		    "truncated tool call: a new <tool> began before </tool>");
+		tc->call.restart = 1;
+		tc->feed.endfed = (size_t)XML_GetCurrentByteIndex(tc->feed.xp);
+		XML_StopParser(tc->feed.xp, XML_FALSE);
 		return;
 	}
-	if (tc->depth > DEPTH_MAX) {
+	if (tc->tree.depth > DEPTH_MAX) {
 		/* no more of this call for expat, whose memory would grow */
-		tc_call_error(tc, expat_pos(tc, 0), "structure", "malformed tool "
-		    "call: elements nested deeper than %d", DEPTH_MAX);
-		XML_StopParser(tc->xp, XML_FALSE);
+		tc_call_error(tc, expat_pos(tc, 0), "structure",
+		    "malformed tool call: elements nested deeper than %d",
+		    DEPTH_MAX);
+		XML_StopParser(tc->feed.xp, XML_FALSE);
 		return;
 	}
-	if (tc->bad)
+	if (tc->call.bad)
 		return;
-	p = &tc->nodes[parent];
+	p = &tc->tree.nodes[parent];
 	switch (p->role) {
 	case R_TOOL:
 		if (strcmp(name, "server_name") == 0)
-			slot = &tc->sname;
+			slot = &tc->tree.sname;
 		else if (strcmp(name, "tool_name") == 0)
-			slot = &tc->tname;
+			slot = &tc->tree.tname;
 		else if (strcmp(name, "arguments") == 0)
-			slot = &tc->args;
+			slot = &tc->tree.args;
 		else {
-			structure_error(tc, 0, "malformed tool call: unexpected "
-			    "<%s> in <tool>%s", name, "");
+			structure_error(tc, 0,
+			    "malformed tool call: unexpected <%s> in <tool>%s",
+			    name, "");
 			return;
 		}
 		if (*slot != NONE) {
-			structure_error(tc, 0, "malformed tool call: <%s> given "
-			    "twice%s", name, "");
+			structure_error(tc, 0,
+			    "malformed tool call: <%s> given twice%s",
+			    name, "");
 			return;
 		}
-		role = slot == &tc->args ? R_ARGS : R_META;
+		role = slot == &tc->tree.args ? R_ARGS : R_META;
 		break;
 	case R_META:
-		structure_error(tc, 0, "malformed tool call: <%s> must hold text, "
-		    "not <%s>", tc->names.data + p->name, name);
+		structure_error(tc, 0,
+		    "malformed tool call: <%s> must hold text, not <%s>",
+		    tc->tree.names.data + p->name, name);
 		return;
 	case R_ARG:
 		if (p->nonws) {
-			structure_error(tc, 0, "malformed tool call: <%s> mixes "
-			    "text and elements%s", tc->names.data + p->name,
-			    "");
+			structure_error(tc, 0,
+			    "malformed tool call: <%s> mixes text and "
+			    "elements%s",
+			    tc->tree.names.data + p->name, "");
 			return;
 		}
 		break;
@@ -153,13 +158,13 @@ tc_on_start(void *ud, const XML_Char *name, const XML_Char **atts)
 	/* white space before the first child was layout */
 	p->haschild = 1;
 	p->kind = K_OBJECT;
-	tc->arena.len = tc->content;
-	tc->nsegs = 0;
-	tc->cur = tc_node_new(tc, name, parent, role);
+	tc->tree.arena.len = tc->tree.content;
+	tc->tree.nsegs = 0;
+	tc->tree.cur = tc_node_new(tc, name, parent, role);
 	if (slot != NULL)
-		*slot = tc->cur;
-	tc->content = tc->arena.len;
-	tc->incdata = 0;
+		*slot = tc->tree.cur;
+	tc->tree.content = tc->tree.arena.len;
+	tc->tree.incdata = 0;
 }
 
 void XMLCALL
@@ -168,18 +173,20 @@ tc_on_cdata_start(void *ud)
 	struct toolcall *tc = ud;
 	struct node *n;
 
-	tc->incdata = 1;
-	if (tc->bad || tc->cur == NONE)
+	tc->tree.incdata = 1;
+	if (tc->call.bad || tc->tree.cur == NONE)
 		return;
-	n = &tc->nodes[tc->cur];
+	n = &tc->tree.nodes[tc->tree.cur];
 	if ((n->role == R_ARG || n->role == R_META) && !n->haschild) {
 		/* an empty section still makes the value a CDATA string */
-		if (tc->nsegs == tc->segcap) {
-			tc->segcap = tc->segcap ? 2 * tc->segcap : 16;
-			tc->segs = xreallocarray(tc->segs, tc->segcap,
-			    sizeof(*tc->segs));
+		if (tc->tree.nsegs == tc->tree.segcap) {
+			tc->tree.segcap = tc->tree.segcap ?
+			    2 * tc->tree.segcap : 16;
+			tc->tree.segs = xreallocarray(tc->tree.segs,
+			    tc->tree.segcap, sizeof(*tc->tree.segs));
 		}
-		tc->segs[tc->nsegs++] = (struct seg){ tc->arena.len, 0, 1, 1 };
+		tc->tree.segs[tc->tree.nsegs++] =
+		    (struct seg){ tc->tree.arena.len, 0, 1, 1 };
 	}
 }
 
@@ -188,7 +195,7 @@ tc_on_cdata_end(void *ud)
 {
 	struct toolcall *tc = ud;
 
-	tc->incdata = 0;
+	tc->tree.incdata = 0;
 }
 
 void XMLCALL
@@ -200,9 +207,9 @@ tc_on_text(void *ud, const XML_Char *s, int len)
 	size_t i = 0, off, n_ = (size_t)len;
 	int ws;
 
-	if (tc->bad || tc->cur == NONE || len <= 0)
+	if (tc->call.bad || tc->tree.cur == NONE || len <= 0)
 		return;
-	n = &tc->nodes[tc->cur];
+	n = &tc->tree.nodes[tc->tree.cur];
 	while (i < n_ && is_ws((unsigned char)s[i]))
 		i++;
 	ws = i == n_;
@@ -210,36 +217,37 @@ tc_on_text(void *ud, const XML_Char *s, int len)
 		if (ws)
 			return;
 		if (n->role == R_TOOL)
-			structure_error(tc, i, "malformed tool call: text in <tool> "
-			    "outside any element%s%s", "", "");
+			structure_error(tc, i, "malformed tool call: text in "
+			    "<tool> outside any element%s%s", "", "");
 		else if (n->role == R_ARGS)
 			structure_error(tc, i, "malformed tool call: text in "
 			    "<arguments> outside any argument%s%s", "", "");
 		else
-			structure_error(tc, i, "malformed tool call: <%s> mixes "
-			    "text and elements%s", tc->names.data + n->name, "");
+			structure_error(tc, i, "malformed tool call: <%s> "
+			    "mixes text and elements%s",
+			    tc->tree.names.data + n->name, "");
 		return;
 	}
 	if (!ws)
 		n->nonws = 1;
-	off = tc->arena.len;
+	off = tc->tree.arena.len;
 	if (n_ == 1 && s[0] == '\n')
-		buf_add(&tc->arena, "\\n", 2);	/* expat's every line end */
+		buf_add(&tc->tree.arena, "\\n", 2); /* expat's every line end */
 	else
-		jsonw_escape(&tc->arena, s, n_);
-	if (tc->nsegs > 0 && (g = &tc->segs[tc->nsegs - 1])->cdata ==
-	    tc->incdata && g->off + g->len == off) {
-		g->len += tc->arena.len - off;
+		jsonw_escape(&tc->tree.arena, s, n_);
+	if (tc->tree.nsegs > 0 && (g = &tc->tree.segs[tc->tree.nsegs -
+	    1])->cdata == tc->tree.incdata && g->off + g->len == off) {
+		g->len += tc->tree.arena.len - off;
 		g->ws &= ws;
 		return;
 	}
-	if (tc->nsegs == tc->segcap) {
-		tc->segcap = tc->segcap ? 2 * tc->segcap : 16;
-		tc->segs = xreallocarray(tc->segs, tc->segcap,
-		    sizeof(*tc->segs));
+	if (tc->tree.nsegs == tc->tree.segcap) {
+		tc->tree.segcap = tc->tree.segcap ? 2 * tc->tree.segcap : 16;
+		tc->tree.segs = xreallocarray(tc->tree.segs, tc->tree.segcap,
+		    sizeof(*tc->tree.segs));
 	}
-	tc->segs[tc->nsegs++] = (struct seg){ off, tc->arena.len - off,
-	    tc->incdata, ws };
+	tc->tree.segs[tc->tree.nsegs++] = (struct seg){ off,
+	    tc->tree.arena.len - off, tc->tree.incdata, ws };
 }
 
 /* Trims XML white space off both ends of JSON-escaped text. */
@@ -351,27 +359,27 @@ tc_seed_typed(const char *s, size_t n, struct buf *out)
 static void
 leaf_value(struct toolcall *tc, struct node *n)
 {
-	char *d = tc->arena.data;
-	size_t a = tc->content, b = tc->arena.len, i, dst;
+	char *d = tc->tree.arena.data;
+	size_t a = tc->tree.content, b = tc->tree.arena.len, i, dst;
 	int cdata = 0, text = 0;
 
-	for (i = 0; i < tc->nsegs; i++) {
-		if (tc->segs[i].cdata)
+	for (i = 0; i < tc->tree.nsegs; i++) {
+		if (tc->tree.segs[i].cdata)
 			cdata = 1;
-		else if (!tc->segs[i].ws)
+		else if (!tc->tree.segs[i].ws)
 			text = 1;
 	}
 	n->kind = K_STRING;
 	n->cdata = cdata && !text;
 	if (cdata && !text) {
 		/* the sections alone: white space around them is layout */
-		for (dst = a, i = 0; i < tc->nsegs; i++) {
-			if (!tc->segs[i].cdata)
+		for (dst = a, i = 0; i < tc->tree.nsegs; i++) {
+			if (!tc->tree.segs[i].cdata)
 				continue;
-			if (dst != tc->segs[i].off)
-				memmove(d + dst, d + tc->segs[i].off,
-				    tc->segs[i].len);
-			dst += tc->segs[i].len;
+			if (dst != tc->tree.segs[i].off)
+				memmove(d + dst, d + tc->tree.segs[i].off,
+				    tc->tree.segs[i].len);
+			dst += tc->tree.segs[i].len;
 		}
 		b = dst;
 	} else if (!cdata) {
@@ -381,16 +389,17 @@ leaf_value(struct toolcall *tc, struct node *n)
 			buf_reset(&tc->tmp);
 			if (tc_seed_typed(d + a, b - a, &tc->tmp)) {
 				n->kind = K_TOKEN;
-				a = tc->content;
-				tc->arena.len = a;
-				buf_add(&tc->arena, tc->tmp.data, tc->tmp.len);
-				b = tc->arena.len;
+				a = tc->tree.content;
+				tc->tree.arena.len = a;
+				buf_add(&tc->tree.arena, tc->tmp.data,
+				    tc->tmp.len);
+				b = tc->tree.arena.len;
 			}
 		}
 	}
 	n->val = a;
 	n->vallen = b - a;
-	tc->arena.len = b;
+	tc->tree.arena.len = b;
 }
 
 void XMLCALL
@@ -400,21 +409,21 @@ tc_on_end(void *ud, const XML_Char *name)
 	struct node *n;
 
 	(void)name;
-	if (--tc->depth == 0) {
-		tc->done = 1;
-		tc->endfed = (size_t)XML_GetCurrentByteIndex(tc->xp) +
-		    (size_t)XML_GetCurrentByteCount(tc->xp);
-		XML_StopParser(tc->xp, XML_FALSE);
+	if (--tc->tree.depth == 0) {
+		tc->feed.done = 1;
+		tc->feed.endfed = (size_t)XML_GetCurrentByteIndex(tc->feed.xp) +
+		    (size_t)XML_GetCurrentByteCount(tc->feed.xp);
+		XML_StopParser(tc->feed.xp, XML_FALSE);
 		return;
 	}
-	if (tc->bad)
+	if (tc->call.bad)
 		return;
-	n = &tc->nodes[tc->cur];
+	n = &tc->tree.nodes[tc->tree.cur];
 	if (n->haschild || n->role == R_ARGS)
-		tc->arena.len = tc->content;
+		tc->tree.arena.len = tc->tree.content;
 	else
 		leaf_value(tc, n);
-	tc->cur = n->parent;
-	tc->content = tc->arena.len;
-	tc->nsegs = 0;
+	tc->tree.cur = n->parent;
+	tc->tree.content = tc->tree.arena.len;
+	tc->tree.nsegs = 0;
 }
