@@ -76,6 +76,10 @@ feed_stream(struct toolcall *tc, const char *s, size_t n)
 		tc_process(tc, s, n);
 }
 
+/*
+ * n bytes of the stream, each part read by the reader of the mode the
+ * reader is in when it comes: each reader says how much it took.
+ */
 void
 tc_process(struct toolcall *tc, const char *s, size_t n)
 {
