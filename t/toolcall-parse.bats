@@ -2955,7 +2955,7 @@ $USAGE"
 	read -r st kb < <(peak toolcall-parse --events z.txt)
 	assert_equal "$st" 0
 	cmp out want
-	assert_equal "$(cat err)" 'z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning'
+	assert_equal "$(cat err)" 'z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output and its problems were held: the output is read as outside reasoning'
 	(( kb < $(held 100000) )) || fail "peak memory $kb KiB for 72 MB of events"
 }
 
@@ -2969,7 +2969,7 @@ $USAGE"
 	assert_equal "$st" 0
 	assert_equal "$(uniq -c out | sed 's/^ *//')" '70 {"type":"tool_call","server_name":"local","tool_name":"a","arguments":{}}
 1 {"type":"text","text":"</think>"}'
-	assert_equal "$(cat err)" "z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output were held: the output is read as outside reasoning
+	assert_equal "$(cat err)" "z.txt:1:1: warning: no reasoning marker before 67108864 bytes of output and its problems were held: the output is read as outside reasoning
 z.txt:1:$((70 * (41 + 1048576 + 19) + 1)): warning: </think> with no reasoning open, read as prose"
 	(( kb < $(held 100000) )) || fail "peak memory $kb KiB for 70 MiB held"
 }

@@ -261,9 +261,9 @@ tc_held_release(struct toolcall *tc)
 }
 
 /*
- * Held output past its bound (the larger of --max-size and 64 MiB, more
- * than any model writes in one answer): written, as if no marker could
- * come, so that memory stays bounded.
+ * Held output and problems past their bound (the larger of --max-size
+ * and 64 MiB, more than any model writes in one answer): written, as if
+ * no marker could come, so that memory stays bounded.
  */
 void
 tc_held_overflow(struct toolcall *tc)
@@ -273,7 +273,8 @@ tc_held_overflow(struct toolcall *tc)
 
 	tc_held_release(tc);
 	snprintf(msg, sizeof(msg), "no reasoning marker before %zu bytes of "
-	    "output were held: the output is read as outside reasoning",
+	    "output and its problems were held: the output is read as "
+	    "outside reasoning",
 	    tc->held.holdcap);
 	tc_diag_pos(tc, DIAG_WARNING, &start, "reasoning", msg);
 }

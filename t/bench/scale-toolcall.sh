@@ -121,6 +121,10 @@ call='{"server_name":"local","tool_name":"x","arguments":{}}'
 # opts CASE: the options that read it.
 opts() {
 	case $1 in
+	# the problems of its 600,000 openings outgrow what output and
+	# problems may hold while no reasoning marker has come: this case
+	# measures the problems, not that bound
+	tool-nl) echo --begins-in-reasoning no ;;
 	invoke) echo --format invoke ;;
 	function|qwen3-tc|seed) echo --format qwen3 ;;
 	glm) echo --format glm ;;
