@@ -43,6 +43,7 @@
 #include "base/embed.h"
 #include "schema/jsschema_format.h"
 #include "base/jsonw.h"
+#include "base/num.h"
 #include "schema/jsschema.h"
 #include "base/ptab.h"
 #include "base/utf8.h"
@@ -524,18 +525,6 @@ remove_dots(const char *in, size_t n, struct buf *out)
 	}
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Appends s (n bytes) to out with every byte that a URI's path may not
  * hold as it is (RFC 3986, 3.3: a space, a non-ASCII byte, "%" ...)
@@ -552,10 +541,10 @@ uri_encode(struct buf *out, const char *s, size_t n, int escapes)
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)s[i];
 		if (escapes && c == '%' && i + 2 < n &&
-		    hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+		    num_hexval(s[i + 1]) >= 0 && num_hexval(s[i + 2]) >= 0) {
 			buf_addc(out, '%');
-			buf_addc(out, hex[hexval(s[i + 1])]);
-			buf_addc(out, hex[hexval(s[i + 2])]);
+			buf_addc(out, hex[num_hexval(s[i + 1])]);
+			buf_addc(out, hex[num_hexval(s[i + 2])]);
 			i += 2;
 		} else if ((c < 0x80 && isalnum(c)) ||
 		    (c != '\0' && strchr("-._~!$&'()*+,;=:@/", c) != NULL) ||
@@ -721,8 +710,8 @@ file_path(const char *uri, struct buf *path)
 		return -1;
 	for (i = 0; i < u.path.n; i++) {
 		if (u.path.p[i] == '%' && i + 2 < u.path.n &&
-		    (h = hexval(u.path.p[i + 1])) >= 0 &&
-		    (l = hexval(u.path.p[i + 2])) >= 0) {
+		    (h = num_hexval(u.path.p[i + 1])) >= 0 &&
+		    (l = num_hexval(u.path.p[i + 2])) >= 0) {
 			if (h == 0 && l == 0)
 				return -1;
 			buf_addc(path, (char)(h * 16 + l));
@@ -1821,8 +1810,8 @@ walk_pointer(const json_t *s, const char *frag)
 	int h, l;
 
 	for (p = frag; *p != '\0'; p++) {
-		if (*p == '%' && (h = hexval(p[1])) >= 0 &&
-		    (l = hexval(p[2])) >= 0) {
+		if (*p == '%' && (h = num_hexval(p[1])) >= 0 &&
+		    (l = num_hexval(p[2])) >= 0) {
 			buf_addc(&dec, (char)(h * 16 + l));
 			p += 2;
 		} else

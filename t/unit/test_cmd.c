@@ -1,4 +1,7 @@
-/* Unit tests of lib/num's whole numbers and seconds, and lib/src. */
+/*
+ * Unit tests of lib/num's whole numbers, seconds and hexadecimal digits,
+ * and lib/src.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +48,28 @@ seconds(void)
 }
 
 static void
+hexval(void)
+{
+	static const char digits[] = "0123456789abcdefABCDEF";
+	static const int values[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+	    12, 13, 14, 15, 10, 11, 12, 13, 14, 15 };
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		ok &= num_hexval(digits[i]) == values[i];
+	unit_ok(ok, "every hexadecimal digit, either case");
+	unit_long(num_hexval('g'), -1, "g is no digit");
+	unit_long(num_hexval('G'), -1, "G is no digit");
+	unit_long(num_hexval('/'), -1, "the byte before 0");
+	unit_long(num_hexval(':'), -1, "the byte after 9");
+	unit_long(num_hexval('`'), -1, "the byte before a");
+	unit_long(num_hexval('@'), -1, "the byte before A");
+	unit_long(num_hexval(0), -1, "NUL");
+	unit_long(num_hexval(0xC1), -1, "a byte above ASCII");
+}
+
+static void
 source(void)
 {
 	static const char text[] = "\xEF\xBB\xBF" "ab\n\xC3\xA9x\n";
@@ -84,6 +109,7 @@ main(void)
 {
 	whole();
 	seconds();
+	hexval();
 	source();
 	return unit_done();
 }
