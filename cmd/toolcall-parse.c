@@ -58,6 +58,9 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
+/* Standard output's buffer, as large as a read of the input. */
+static char	outbuf[65536];
+
 static const struct cmd self = {
 	"usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]\n"
 	"                      [--errors=json|text] [--events] "
@@ -215,7 +218,16 @@ main(int argc, char *argv[])
 		tooldefs_free(&defs);
 		return cmd_exit(DIAG_OK);
 	}
-	status = cmd_exit(toolcall_run(&a, argc, argv));
+	/*
+	 * A call is written as soon as it is read, and flushed before each
+	 * read; the buffer holds what one read gives (glibc ignores the size
+	 * when it is to allocate the buffer itself).
+	 */
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
+		status = DIAG_TROUBLE;
+	else
+		status = toolcall_run(&a, argc, argv);
+	status = cmd_exit(status);
 	tooldefs_free(&defs);
 	return status;
 }

@@ -204,9 +204,12 @@ cmd_flush(void)
 	return DIAG_OK;
 }
 
-/* cmd_loop, then the status with standard output closed and checked. */
+/*
+ * cmd_loop, then cmd_exit: the status with standard output closed and
+ * checked, for a tool that writes nothing after its operands.
+ */
 int
-cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
+cmd_operands_exit(int argc, char *argv[], cmd_process_fn *fn, void *arg)
 {
 	return cmd_exit(cmd_loop(argc, argv, fn, arg));
 }

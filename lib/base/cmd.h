@@ -51,7 +51,7 @@ void		 cmd_usage(void) __attribute__((noreturn));
 void		 cmd_usagex(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
 int		 cmd_loop(int, char *[], cmd_process_fn *, void *);
-int		 cmd_operands(int, char *[], cmd_process_fn *, void *);
+int		 cmd_operands_exit(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operand(const char *, cmd_process_fn *, void *);
 int		 cmd_write(const void *, size_t);
 int		 cmd_flush(void);

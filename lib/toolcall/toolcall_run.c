@@ -23,8 +23,6 @@
 
 #define READ_SIZE	65536
 
-static char	outbuf[READ_SIZE];
-
 /* A run: its options, and what its inputs share. */
 struct run {
 	struct toolcall_opts	 opts;
@@ -228,9 +226,6 @@ toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
 		r.opts.diags = &r.diags;
 	if (a->report)
 		r.opts.sink = &r.calls;
-	/* glibc ignores the size when it is to allocate the buffer itself */
-	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
-		return DIAG_TROUBLE;
 	status = cmd_loop(argc, argv, process, &r);
 	if (a->summary)
 		verdict_put_summary(&r.tally, a->report, 0);
