@@ -131,9 +131,7 @@ main(int argc, char *argv[])
 	while ((ch = cmd_getopt(argc, argv, "ho:qr:x", longopts)) != -1) {
 		switch (ch) {
 		case 'o':
-			if ((r.output = jsonresp_output_arg(optarg)) == -1)
-				cmd_usagex("-o must be none, json or report, "
-				    "not \"%s\"", optarg);
+			r.output = cmd_choice("-o", optarg, jsonresp_outputs);
 			break;
 		case 'q':
 			diag_setquiet(1);

@@ -49,7 +49,7 @@ int
 main(int argc, char *argv[])
 {
 	struct llmr_run_opts r;
-	int ch, prompt = 0, type;
+	int ch, prompt = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.check.type = LLMR_ANY;
@@ -57,18 +57,13 @@ main(int argc, char *argv[])
 	while ((ch = cmd_getopt(argc, argv, "ho:qt:W", longopts)) != -1) {
 		switch (ch) {
 		case 'o':
-			if ((r.output = llmr_output_arg(optarg)) == -1)
-				cmd_usagex("-o must be none, json, report or "
-				    "text, not \"%s\"", optarg);
+			r.output = cmd_choice("-o", optarg, llmr_outputs);
 			break;
 		case 'q':
 			diag_setquiet(1);
 			break;
 		case 't':
-			if ((type = llmr_type_arg(optarg)) == -1)
-				cmd_usagex("-t must be query or response, not "
-				    "\"%s\"", optarg);
-			r.check.type = type;
+			r.check.type = cmd_choice("-t", optarg, llmr_types);
 			break;
 		case 'W':
 			r.check.warnings = 1;

@@ -94,13 +94,7 @@ main(int argc, char *argv[])
 	while ((ch = cmd_getopt(argc, argv, "ho:qu", longopts)) != -1) {
 		switch (ch) {
 		case 'o':
-			if (strcmp(optarg, "report") == 0)
-				a.report = 1;
-			else if (strcmp(optarg, "none") == 0)
-				a.report = 0;
-			else
-				cmd_usagex("-o must be none or report, not "
-				    "\"%s\"", optarg);
+			a.report = cmd_choice("-o", optarg, toolcall_outputs);
 			break;
 		case 'q':
 			diag_setquiet(1);
@@ -109,21 +103,16 @@ main(int argc, char *argv[])
 			a.opts.unbuffered = 1;
 			break;
 		case OPT_BEGINS:
-			if ((a.opts.begins = toolcall_begins(optarg)) == -1)
-				cmd_usagex("--begins-in-reasoning must be "
-				    "auto, yes or no, not \"%s\"", optarg);
+			a.opts.begins = cmd_choice("--begins-in-reasoning",
+			    optarg, toolcall_beginnings);
 			begins = 1;
 			break;
 		case OPT_EVENTS:
 			a.opts.events = 1;
 			break;
 		case OPT_FORMAT:
-			if ((a.opts.format = toolcall_format(optarg)) == -1)
-				cmd_usagex("--format must be tool, qwen3, invoke, "
-				    "glm, hermes, harmony, deepseek, mistral, "
-				    "llama3, kimi, pythonic, auto or openai, "
-				    "not \"%s\"",
-				    optarg);
+			a.opts.format = cmd_choice("--format", optarg,
+			    toolcall_formats());
 			break;
 		case OPT_ITERATION:
 			a.opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,
@@ -149,10 +138,8 @@ main(int argc, char *argv[])
 			print_prompt = 1;
 			break;
 		case OPT_REASONING:
-			a.opts.reasoning = toolcall_reasoning(optarg);
-			if (a.opts.reasoning == -1)
-				cmd_usagex("--reasoning must be skip, events "
-				    "or calls, not \"%s\"", optarg);
+			a.opts.reasoning = cmd_choice("--reasoning", optarg,
+			    toolcall_reasonings);
 			break;
 		case OPT_STRICT:
 			a.opts.strict = 1;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/cmd.h"
 #include "base/diag.h"
 
 enum llmr_type {
@@ -107,6 +108,8 @@ void			 llmr_feedback(struct buf *, const struct llmr *,
 			    const char *, size_t);
 void			 llmr_place(struct llmr *, const char *, size_t,
 			    size_t, unsigned long);
+
+extern const struct cmd_choice llmr_outputs[], llmr_types[];
 
 int			 llmr_output_arg(const char *);
 int			 llmr_type_arg(const char *);

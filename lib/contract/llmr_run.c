@@ -24,39 +24,30 @@ struct run {
 	struct buf		 out;
 };
 
-/* The index of s among names, NULL-terminated, or -1. */
-static int
-name_index(const char *s, const char *const names[])
-{
-	int i;
+/* The names of -o, for cmd_choice. */
+const struct cmd_choice llmr_outputs[] = {
+	{ "none", LLMR_OUT_NONE }, { "json", LLMR_OUT_JSON },
+	{ "report", LLMR_OUT_REPORT }, { "text", LLMR_OUT_TEXT },
+	{ NULL, 0 }
+};
 
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
+/* The names of -t, for cmd_choice. */
+const struct cmd_choice llmr_types[] = {
+	{ "query", LLMR_QUERY }, { "response", LLMR_RESPONSE }, { NULL, 0 }
+};
 
 /* An -o argument's output, or -1 when it names none. */
 int
 llmr_output_arg(const char *s)
 {
-	/* in enum llmr_output's order */
-	static const char *const names[] = { "none", "json", "text",
-	    "report", NULL };
-
-	return name_index(s, names);
+	return cmd_choice_find(s, llmr_outputs);
 }
 
 /* A -t argument's type, or -1 when it names none. */
 int
 llmr_type_arg(const char *s)
 {
-	static const char *const names[] = { "query", "response", NULL };
-	int i;
-
-	if ((i = name_index(s, names)) == -1)
-		return -1;
-	return i == 0 ? LLMR_QUERY : LLMR_RESPONSE;
+	return cmd_choice_find(s, llmr_types);
 }
 
 /*

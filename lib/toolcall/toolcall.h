@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/cmd.h"
+
 struct buf;
 struct diag_list;
 struct tooldefs;
@@ -103,6 +105,10 @@ struct toolcall_args {
 	int	summary;	/* --summary: the counts at the end */
 };
 
+extern const struct cmd_choice toolcall_reasonings[], toolcall_beginnings[],
+		 toolcall_outputs[];
+
+const struct cmd_choice *toolcall_formats(void);
 int		 toolcall_format(const char *);
 int		 toolcall_reasoning(const char *);
 int		 toolcall_begins(const char *);

@@ -1,8 +1,8 @@
 /*
  * toolcall: toolcall-parse(1)'s run over its operands, given its options
- * as a toolcall_args (toolcall_format, toolcall_reasoning and
- * toolcall_begins give the number of a name of --format, --reasoning and
- * --begins-in-reasoning).
+ * as a toolcall_args (toolcall_formats, toolcall_reasonings and
+ * toolcall_beginnings are the names of --format, --reasoning and
+ * --begins-in-reasoning, for cmd_choice).
  * Each operand is read as it streams and its calls written at once; with
  * --lines each line is a JSON string that holds one output, and with
  * -o report each input gives one verdict record (lib/verdict), its calls
@@ -35,52 +35,66 @@ struct run {
 	struct buf		 out;
 };
 
+/* The names of -o, --reasoning and --begins-in-reasoning, for cmd_choice. */
+const struct cmd_choice toolcall_outputs[] = {
+	{ "none", 0 }, { "report", 1 }, { NULL, 0 }
+};
+
+const struct cmd_choice toolcall_reasonings[] = {
+	{ "skip", TOOLCALL_REASON_SKIP }, { "events", TOOLCALL_REASON_EVENTS },
+	{ "calls", TOOLCALL_REASON_CALLS }, { NULL, 0 }
+};
+
+const struct cmd_choice toolcall_beginnings[] = {
+	{ "auto", TOOLCALL_BEGINS_AUTO }, { "yes", TOOLCALL_BEGINS_YES },
+	{ "no", TOOLCALL_BEGINS_NO }, { NULL, 0 }
+};
+
 /*
- * The TOOLCALL_FMT_ of --format's name, or -1: "tool", a dialect's name
- * as lib/tcdialect gives it (its number is the TCD_), or "auto".
+ * The names of --format, for cmd_choice: "tool", each dialect's name as
+ * lib/tcdialect gives it (its number is the TCD_), "auto" and "openai".
  */
+const struct cmd_choice *
+toolcall_formats(void)
+{
+	static struct cmd_choice t[TCD_NDIALECTS + 4];
+	const char *d;
+	int i, n = 0;
+
+	if (t[0].name != NULL)
+		return t;
+	t[n].name = "tool";
+	t[n++].value = TOOLCALL_FMT_TOOL;
+	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++) {
+		t[n].name = d;
+		t[n++].value = i;
+	}
+	t[n].name = "auto";
+	t[n++].value = TOOLCALL_FMT_AUTO;
+	t[n].name = "openai";
+	t[n++].value = TOOLCALL_FMT_OPENAI;
+	return t;
+}
+
+/* The TOOLCALL_FMT_ of --format's name, or -1. */
 int
 toolcall_format(const char *name)
 {
-	const char *d;
-	int i;
-
-	if (strcmp(name, "tool") == 0)
-		return TOOLCALL_FMT_TOOL;
-	if (strcmp(name, "auto") == 0)
-		return TOOLCALL_FMT_AUTO;
-	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++)
-		if (strcmp(name, d) == 0)
-			return i;
-	if (strcmp(name, "openai") == 0)
-		return TOOLCALL_FMT_OPENAI;
-	return -1;
+	return cmd_choice_find(name, toolcall_formats());
 }
 
 /* The TOOLCALL_REASON_ of --reasoning's name, or -1. */
 int
 toolcall_reasoning(const char *name)
 {
-	if (strcmp(name, "skip") == 0)
-		return TOOLCALL_REASON_SKIP;
-	if (strcmp(name, "events") == 0)
-		return TOOLCALL_REASON_EVENTS;
-	if (strcmp(name, "calls") == 0)
-		return TOOLCALL_REASON_CALLS;
-	return -1;
+	return cmd_choice_find(name, toolcall_reasonings);
 }
 
 /* The TOOLCALL_BEGINS_ of --begins-in-reasoning's name, or -1. */
 int
 toolcall_begins(const char *name)
 {
-	if (strcmp(name, "auto") == 0)
-		return TOOLCALL_BEGINS_AUTO;
-	if (strcmp(name, "yes") == 0)
-		return TOOLCALL_BEGINS_YES;
-	if (strcmp(name, "no") == 0)
-		return TOOLCALL_BEGINS_NO;
-	return -1;
+	return cmd_choice_find(name, toolcall_beginnings);
 }
 
 /*

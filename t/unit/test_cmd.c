@@ -1,10 +1,12 @@
 /*
  * Unit tests of lib/num's whole numbers, seconds and hexadecimal digits,
- * and lib/src.
+ * lib/cmd's choice arguments, and lib/src.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/cmd.h"
 #include "base/num.h"
 #include "base/src.h"
 #include "unit.h"
@@ -70,6 +72,36 @@ hexval(void)
 }
 
 static void
+choice(void)
+{
+	static const struct cmd_choice one[] = { { "auto", 7 }, { NULL, 0 } };
+	static const struct cmd_choice two[] = { { "query", 1 },
+	    { "response", 2 }, { NULL, 0 } };
+	static const struct cmd_choice three[] = { { "none", 0 },
+	    { "report", 3 }, { "json", 1 }, { NULL, 0 } };
+	struct buf b = BUF_INIT;
+
+	unit_long(cmd_choice_find("none", three), 0, "the first name");
+	unit_long(cmd_choice_find("report", three), 3, "a name's own value");
+	unit_long(cmd_choice_find("json", three), 1, "the last name");
+	unit_long(cmd_choice_find("JSON", three), -1, "case counts");
+	unit_long(cmd_choice_find("", three), -1, "an empty argument");
+	unit_long(cmd_choice_find("non", three), -1, "no prefix of a name");
+	unit_long(cmd_choice_find("nonee", three), -1, "no name and more");
+	cmd_choice_why(&b, "-o", "xml", three);
+	unit_str(buf_cstr(&b), "-o must be none, report or json, not \"xml\"",
+	    "three names: the last after \"or\"");
+	buf_reset(&b);
+	cmd_choice_why(&b, "-t", "", two);
+	unit_str(buf_cstr(&b), "-t must be query or response, not \"\"",
+	    "two names");
+	buf_reset(&b);
+	cmd_choice_why(&b, "--mode", "x", one);
+	unit_str(buf_cstr(&b), "--mode must be auto, not \"x\"", "one name");
+	buf_free(&b);
+}
+
+static void
 source(void)
 {
 	static const char text[] = "\xEF\xBB\xBF" "ab\n\xC3\xA9x\n";
@@ -110,6 +142,7 @@ main(void)
 	whole();
 	seconds();
 	hexval();
+	choice();
 	source();
 	return unit_done();
 }
