@@ -17,45 +17,46 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/num.h"
+#include "check/checker.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
 #include "base/xalloc.h"
 
 enum {
-	OPT_BEGINS = CMD_OPT_FIRST,
+	OPT_BEGINS = CHECKER_OPT_FIRST,
 	OPT_EVENTS,
 	OPT_FORMAT,
 	OPT_ITERATION,
-	OPT_LINES,
 	OPT_MAX_SIZE,
 	OPT_NO_VALIDATE,
 	OPT_PRINT_PROMPT,
 	OPT_REASONING,
 	OPT_STRICT,
-	OPT_SUMMARY,
 	OPT_THREAD,
 	OPT_TOOLS
 };
 
+/* Its own options; -q, -o, --lines and --summary are shared. */
 static const struct option longopts[] = {
-	CMD_LONGOPTS,
 	{ "begins-in-reasoning", required_argument,	NULL, OPT_BEGINS },
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "iteration",		required_argument,	NULL, OPT_ITERATION },
-	{ "lines",		no_argument,		NULL, OPT_LINES },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
 	{ "no-validate",	no_argument,		NULL, OPT_NO_VALIDATE },
-	{ "output",		required_argument,	NULL, 'o' },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
-	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "reasoning",		required_argument,	NULL, OPT_REASONING },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
-	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "thread",		no_argument,		NULL, OPT_THREAD },
 	{ "tools",		required_argument,	NULL, OPT_TOOLS },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
+};
+
+static struct checker ck = {
+	CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES | CHECKER_SUMMARY,
+	toolcall_outputs, NULL, TOOLCALL_OUT_NONE, 0, 0, 0, 0,
+	{ { NULL, 0, NULL, 0 } }, ""
 };
 
 /* Standard output's buffer, as large as a read of the input. */
@@ -91,14 +92,8 @@ main(int argc, char *argv[])
 	a.opts.reasoning = TOOLCALL_REASON_SKIP;
 	a.opts.begins = TOOLCALL_BEGINS_AUTO;
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "ho:qu", longopts)) != -1) {
+	while ((ch = checker_getopt(&ck, argc, argv, "hu", longopts)) != -1) {
 		switch (ch) {
-		case 'o':
-			a.report = cmd_choice("-o", optarg, toolcall_outputs);
-			break;
-		case 'q':
-			diag_setquiet(1);
-			break;
 		case 'u':
 			a.opts.unbuffered = 1;
 			break;
@@ -122,9 +117,6 @@ main(int argc, char *argv[])
 				    "not \"%s\"", optarg);
 			iteration = 1;
 			break;
-		case OPT_LINES:
-			a.lines = 1;
-			break;
 		case OPT_MAX_SIZE:
 			if ((a.opts.max_size = num_size(optarg)) == 0)
 				cmd_usagex("--max-size must be a positive size "
@@ -143,9 +135,6 @@ main(int argc, char *argv[])
 			break;
 		case OPT_STRICT:
 			a.opts.strict = 1;
-			break;
-		case OPT_SUMMARY:
-			a.summary = 1;
 			break;
 		case OPT_THREAD:
 			a.opts.thread = 1;
@@ -188,7 +177,8 @@ main(int argc, char *argv[])
 		    "or events: with calls, reasoning is prose");
 	if (a.opts.no_validate && ntools == 0)
 		cmd_usagex("--no-validate goes with --tools");
-	if (a.report && (a.opts.events || a.opts.thread))
+	if (ck.output == TOOLCALL_OUT_REPORT &&
+	    (a.opts.events || a.opts.thread))
 		cmd_usagex("-o report cannot go with --%s: the record holds the "
 		    "calls", a.opts.events ? "events" : "thread");
 	if (print_prompt && a.opts.format == TOOLCALL_FMT_OPENAI)
@@ -196,6 +186,7 @@ main(int argc, char *argv[])
 		    "the server takes the tools in its request");
 	if (ntools > 0)
 		a.opts.tools = &defs;
+	a.ck = &ck;
 	if (print_prompt) {
 		/* auto reads every markup: it is taught the kit's own */
 		tooldefs_prompt(&defs, a.opts.format == TOOLCALL_FMT_AUTO ?

@@ -19,25 +19,24 @@
 #include "base/io.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall.h"
+#include "check/checker.h"
 #include "check/verdict.h"
 
 #define READ_SIZE	65536
 
-/* A run: its options, and what its inputs share. */
+/* A run: its options, and what its inputs share beside the checker's. */
 struct run {
 	struct toolcall_opts	 opts;
-	const struct toolcall_args *a;
-	const char		*name;		/* the operand being read */
-	struct verdict_tally	 tally;
+	int			 report;	/* -o report */
 	struct diag_list	 diags;		/* an input's, to place or report */
 	struct buf		 calls;		/* -o report: an input's calls */
 	struct buf		 in;		/* --lines: a line's text */
-	struct buf		 out;
 };
 
 /* The names of -o, --reasoning and --begins-in-reasoning, for cmd_choice. */
 const struct cmd_choice toolcall_outputs[] = {
-	{ "none", 0 }, { "report", 1 }, { NULL, 0 }
+	{ "none", TOOLCALL_OUT_NONE }, { "report", TOOLCALL_OUT_REPORT },
+	{ NULL, 0 }
 };
 
 const struct cmd_choice toolcall_reasonings[] = {
@@ -103,19 +102,20 @@ toolcall_begins(const char *name)
  * written, the calls in it, at once. -1 once standard output has failed.
  */
 static int
-done(struct run *r, int status, const char *name, unsigned long line)
+done(struct checker_run *cr, int status, const char *name,
+    unsigned long line)
 {
+	struct run *r = cr->arg;
+	struct buf *out = &cr->out;
 	const char *p, *end, *nl;
 	size_t i;
 
 	for (i = 0; i < r->diags.n; i++)
 		diag_item(name, &r->diags.v[i]);
-	verdict_tally(&r->tally, status);
-	if (!r->a->report)
-		return 0;
-	buf_reset(&r->out);
-	verdict_open(&r->out, name, line, status, r->diags.v, r->diags.n);
-	buf_adds(&r->out, ",\"calls\":[");
+	if (!r->report)
+		return checker_done(cr, status);
+	verdict_open(out, name, line, status, r->diags.v, r->diags.n);
+	buf_adds(out, ",\"calls\":[");
 	/* the calls' lines, comma-joined: no record holds a raw newline */
 	p = r->calls.data;
 	end = p + r->calls.len;
@@ -123,15 +123,12 @@ done(struct run *r, int status, const char *name, unsigned long line)
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		if (p > r->calls.data)
-			buf_addc(&r->out, ',');
-		buf_add(&r->out, p, (size_t)(nl - p));
+			buf_addc(out, ',');
+		buf_add(out, p, (size_t)(nl - p));
 	}
-	buf_addc(&r->out, ']');
-	verdict_close(&r->out);
-	if (io_write(r->out.data, r->out.len, stdout) != 0 ||
-	    fflush(stdout) != 0)
-		return -1;
-	return 0;
+	buf_addc(out, ']');
+	verdict_close(out);
+	return checker_done(cr, status);
 }
 
 /*
@@ -140,8 +137,9 @@ done(struct run *r, int status, const char *name, unsigned long line)
  * (with -o report, once the input has ended).
  */
 static int
-process_stream(FILE *fp, const char *name, struct run *r)
+process_stream(FILE *fp, const char *name, struct checker_run *cr)
 {
+	struct run *r = cr->arg;
 	static char chunk[READ_SIZE];
 	struct toolcall *tc;
 	ssize_t n;
@@ -149,7 +147,7 @@ process_stream(FILE *fp, const char *name, struct run *r)
 
 	buf_reset(&r->calls);
 	diag_list_clear(&r->diags);
-	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	tc = toolcall_new(&r->opts, r->report ? NULL : stdout, name);
 	for (;;) {
 		/* what is written reaches the reader before we wait */
 		if (fflush(stdout) == EOF)
@@ -172,7 +170,7 @@ process_stream(FILE *fp, const char *name, struct run *r)
 	}
 	status = toolcall_status(tc);
 	toolcall_free(tc);
-	if (done(r, status, name, 0) != 0)
+	if (done(cr, status, name, 0) != 0)
 		return DIAG_TROUBLE;
 	return status;
 }
@@ -186,8 +184,9 @@ static int
 check_line(void *arg, const char *s, size_t n, unsigned long lineno,
     size_t base, int *status)
 {
-	struct run *r = arg;
-	const char *name = r->name;
+	struct checker_run *cr = arg;
+	struct run *r = cr->arg;
+	const char *name = cr->name;
 	struct toolcall *tc;
 	size_t tok;
 	int bad;
@@ -197,9 +196,9 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 	if (verdict_string(s, n, lineno, base, &r->in, &tok,
 	    &r->diags) != 0) {
 		*status = DIAG_INVALID;
-		return done(r, *status, name, lineno);
+		return done(cr, *status, name, lineno);
 	}
-	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	tc = toolcall_new(&r->opts, r->report ? NULL : stdout, name);
 	bad = toolcall_feed(tc, r->in.data, r->in.len) != 0 ||
 	    toolcall_end(tc) != 0;
 	*status = toolcall_status(tc);
@@ -207,19 +206,15 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 	if (bad)
 		return -1;
 	verdict_place(s, n, tok, lineno, r->diags.v, r->diags.n);
-	return done(r, *status, name, lineno);
+	return done(cr, *status, name, lineno);
 }
 
 static int
-process(FILE *fp, const char *name, void *arg)
+process(struct checker_run *cr, FILE *fp, const char *name)
 {
-	struct run *r = arg;
-
-	if (r->a->lines) {
-		r->name = name;
-		return verdict_each(fileno(fp), name, check_line, r);
-	}
-	return process_stream(fp, name, r);
+	if (cr->ck->lines)
+		return verdict_each(fileno(fp), name, check_line, cr);
+	return process_stream(fp, name, cr);
 }
 
 /*
@@ -230,22 +225,21 @@ process(FILE *fp, const char *name, void *arg)
 int
 toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
 {
+	static const struct checker_ops ops = { process, TOOLCALL_OUT_REPORT,
+	    0, 1 };
 	struct run r;
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	r.a = a;
 	r.opts = a->opts;
-	if (a->lines || a->report)
+	r.report = a->ck->output == TOOLCALL_OUT_REPORT;
+	if (a->ck->lines || r.report)
 		r.opts.diags = &r.diags;
-	if (a->report)
+	if (r.report)
 		r.opts.sink = &r.calls;
-	status = cmd_loop(argc, argv, process, &r);
-	if (a->summary)
-		verdict_put_summary(&r.tally, a->report, 0);
+	status = checker_run(a->ck, &ops, &r, argc, argv);
 	diag_list_free(&r.diags);
 	buf_free(&r.calls);
 	buf_free(&r.in);
-	buf_free(&r.out);
 	return status;
 }
