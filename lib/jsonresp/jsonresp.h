@@ -50,6 +50,7 @@ enum jsonresp_output {
 };
 
 struct jsonresp;
+struct checker;
 
 /*
  * A line of --lines, reported after jsonresp_lines has checked it;
@@ -67,6 +68,8 @@ void		 jsonresp_feedback(struct buf *, const struct jsonresp *);
 extern const struct cmd_choice jsonresp_outputs[];
 
 int		 jsonresp_output_arg(const char *);
+int		 jsonresp_run(const struct jsonresp_opts *,
+		    const struct checker *, int, char *[]);
 void		 jsonresp_clean(struct buf *, const struct jsonresp *);
 void		 jsonresp_report(struct buf *, const struct jsonresp *,
 		    const char *, int, int);
