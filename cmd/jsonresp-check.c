@@ -44,9 +44,11 @@ static const struct checker_rule rules[] = {
 };
 
 static struct checker ck = {
-	CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES | CHECKER_SUMMARY |
-	    CHECKER_FEEDBACK | CHECKER_FIND, jsonresp_outputs, rules,
-	JSONRESP_OUT_NONE, 0, 0, 0, 0, { { NULL, 0, NULL, 0 } }, ""
+	.has = CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES |
+	    CHECKER_SUMMARY | CHECKER_FEEDBACK | CHECKER_FIND,
+	.outputs = jsonresp_outputs,
+	.rules = rules,
+	.output = JSONRESP_OUT_NONE
 };
 
 static const struct cmd self = {

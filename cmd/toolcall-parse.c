@@ -53,10 +53,12 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
+/* No rule of its own among the shared options: -o report's is below. */
 static struct checker ck = {
-	CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES | CHECKER_SUMMARY,
-	toolcall_outputs, NULL, TOOLCALL_OUT_NONE, 0, 0, 0, 0,
-	{ { NULL, 0, NULL, 0 } }, ""
+	.has = CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES |
+	    CHECKER_SUMMARY,
+	.outputs = toolcall_outputs,
+	.output = TOOLCALL_OUT_NONE
 };
 
 /* Standard output's buffer, as large as a read of the input. */

@@ -6,7 +6,8 @@
  * Each operand is read as it streams and its calls written at once; with
  * --lines each line is a JSON string that holds one output, and with
  * -o report each input gives one verdict record (lib/verdict), its calls
- * in it; --summary counts them at the end.
+ * in it; the loop over operands and --summary's counts at the end are
+ * lib/check/checker's run, of which this is the callback.
  */
 #include <errno.h>
 #include <stdio.h>
