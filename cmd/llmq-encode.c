@@ -167,7 +167,7 @@ main(int argc, char *argv[])
 			cmd_usagex("--from-json takes the whole query from "
 			    "its input: no -t, -n, -s, -k, --subjects, "
 			    "--keywords or --context");
-		return cmd_operands(argc, argv, from_json, &unbuffered);
+		return cmd_operands_exit(argc, argv, from_json, &unbuffered);
 	}
 	if (context != NULL && strcmp(context, "-") == 0 &&
 	    from_stdin(argc, argv))

@@ -15,26 +15,36 @@
 #include "base/diag.h"
 #include "base/embed.h"
 #include "base/io.h"
+#include "check/checker.h"
 #include "contract/llmr.h"
 
 enum {
-	OPT_FEEDBACK = CMD_OPT_FIRST, OPT_FIND, OPT_LINES, OPT_PROMPT,
-	OPT_STRICT, OPT_SUMMARY
+	OPT_PROMPT = CHECKER_OPT_FIRST, OPT_STRICT
 };
 
+/* Its own options; -q, -o, --feedback, --find, --lines, --summary shared. */
 static const struct option longopts[] = {
-	CMD_LONGOPTS,
-	{ "feedback",		no_argument,		NULL, OPT_FEEDBACK },
-	{ "find",		no_argument,		NULL, OPT_FIND },
-	{ "lines",		no_argument,		NULL, OPT_LINES },
-	{ "output",		required_argument,	NULL, 'o' },
 	{ "print-prompt",	no_argument,		NULL, OPT_PROMPT },
-	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
-	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "type",		required_argument,	NULL, 't' },
 	{ "warnings",		no_argument,		NULL, 'W' },
 	{ NULL,			0,			NULL, 0 }
+};
+
+static const struct checker_rule rules[] = {
+	{ CHECKER_FEEDBACK, CHECKER_LINES | CHECKER_SUMMARY,
+	    1U << LLMR_OUT_REPORT, "--feedback cannot go with --lines, -o "
+	    "report or --summary: it is for one document, and alone on "
+	    "standard output" },
+	{ 0, 0, 0, NULL }
+};
+
+static struct checker ck = {
+	.has = CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES |
+	    CHECKER_SUMMARY | CHECKER_FEEDBACK | CHECKER_FIND,
+	.outputs = llmr_outputs,
+	.rules = rules,
+	.output = LLMR_OUT_NONE
 };
 
 static const struct cmd self = {
@@ -49,47 +59,24 @@ int
 main(int argc, char *argv[])
 {
 	struct llmr_run_opts r;
-	int ch, prompt = 0, type;
+	int ch, prompt = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.check.type = LLMR_ANY;
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "ho:qt:W", longopts)) != -1) {
+	while ((ch = checker_getopt(&ck, argc, argv, "ht:W", longopts)) != -1) {
 		switch (ch) {
-		case 'o':
-			if ((r.output = llmr_output_arg(optarg)) == -1)
-				cmd_usagex("-o must be none, json, report or "
-				    "text, not \"%s\"", optarg);
-			break;
-		case 'q':
-			diag_setquiet(1);
-			break;
 		case 't':
-			if ((type = llmr_type_arg(optarg)) == -1)
-				cmd_usagex("-t must be query or response, not "
-				    "\"%s\"", optarg);
-			r.check.type = type;
+			r.check.type = cmd_choice("-t", optarg, llmr_types);
 			break;
 		case 'W':
 			r.check.warnings = 1;
-			break;
-		case OPT_FEEDBACK:
-			r.feedback = 1;
-			break;
-		case OPT_FIND:
-			r.check.find = 1;
-			break;
-		case OPT_LINES:
-			r.lines = 1;
 			break;
 		case OPT_PROMPT:
 			prompt = 1;
 			break;
 		case OPT_STRICT:
 			r.check.strict = 1;
-			break;
-		case OPT_SUMMARY:
-			r.summary = 1;
 			break;
 		default:
 			cmd_usage();
@@ -105,10 +92,8 @@ main(int argc, char *argv[])
 		    embed_llm_response_prompt_len, stdout);
 		return cmd_exit(DIAG_OK);
 	}
-	if (r.feedback && (r.lines || r.output == LLMR_OUT_REPORT ||
-	    r.summary))
-		cmd_usagex("--feedback cannot go with --lines, -o report or "
-		    "--summary: it is for one document, and alone on standard "
-		    "output");
+	checker_rules(&ck);
+	r.check.find = ck.find;
+	r.ck = &ck;
 	return cmd_exit(llmr_run(&r, argc, argv));
 }

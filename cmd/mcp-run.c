@@ -110,10 +110,8 @@ main(int argc, char *argv[])
 				    optarg);
 			break;
 		case OPT_PROTOCOL:
-			if (mcp_proto_arg(&m, optarg) != 0)
-				cmd_usagex("--protocol must be auto, %s or %s, "
-				    "not \"%s\"", MCP_MODERN_VERSION,
-				    MCP_LEGACY_VERSION, optarg);
+			m.proto = cmd_choice("--protocol", optarg,
+			    mcp_protocols);
 			break;
 		case OPT_SERVER:
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)

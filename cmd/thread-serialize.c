@@ -96,5 +96,5 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		cmd_usagex("one input at most (the events of one thread)");
-	return cmd_operands(argc, argv, process, &r);
+	return cmd_operands_exit(argc, argv, process, &r);
 }

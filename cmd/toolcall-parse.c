@@ -17,46 +17,52 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/num.h"
+#include "check/checker.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
 #include "base/xalloc.h"
 
 enum {
-	OPT_BEGINS = CMD_OPT_FIRST,
+	OPT_BEGINS = CHECKER_OPT_FIRST,
 	OPT_EVENTS,
 	OPT_FORMAT,
 	OPT_ITERATION,
-	OPT_LINES,
 	OPT_MAX_SIZE,
 	OPT_NO_VALIDATE,
 	OPT_PRINT_PROMPT,
 	OPT_REASONING,
 	OPT_STRICT,
-	OPT_SUMMARY,
 	OPT_THREAD,
 	OPT_TOOLS
 };
 
+/* Its own options; -q, -o, --lines and --summary are shared. */
 static const struct option longopts[] = {
-	CMD_LONGOPTS,
 	{ "begins-in-reasoning", required_argument,	NULL, OPT_BEGINS },
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "iteration",		required_argument,	NULL, OPT_ITERATION },
-	{ "lines",		no_argument,		NULL, OPT_LINES },
 	{ "max-size",		required_argument,	NULL, OPT_MAX_SIZE },
 	{ "no-validate",	no_argument,		NULL, OPT_NO_VALIDATE },
-	{ "output",		required_argument,	NULL, 'o' },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
-	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "reasoning",		required_argument,	NULL, OPT_REASONING },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
-	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "thread",		no_argument,		NULL, OPT_THREAD },
 	{ "tools",		required_argument,	NULL, OPT_TOOLS },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
 };
+
+/* No rule of its own among the shared options: -o report's is below. */
+static struct checker ck = {
+	.has = CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES |
+	    CHECKER_SUMMARY,
+	.outputs = toolcall_outputs,
+	.output = TOOLCALL_OUT_NONE
+};
+
+/* Standard output's buffer, as large as a read of the input. */
+static char	outbuf[65536];
 
 static const struct cmd self = {
 	"usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]\n"
@@ -88,39 +94,22 @@ main(int argc, char *argv[])
 	a.opts.reasoning = TOOLCALL_REASON_SKIP;
 	a.opts.begins = TOOLCALL_BEGINS_AUTO;
 	cmd_init(&self, argv);
-	while ((ch = cmd_getopt(argc, argv, "ho:qu", longopts)) != -1) {
+	while ((ch = checker_getopt(&ck, argc, argv, "hu", longopts)) != -1) {
 		switch (ch) {
-		case 'o':
-			if (strcmp(optarg, "report") == 0)
-				a.report = 1;
-			else if (strcmp(optarg, "none") == 0)
-				a.report = 0;
-			else
-				cmd_usagex("-o must be none or report, not "
-				    "\"%s\"", optarg);
-			break;
-		case 'q':
-			diag_setquiet(1);
-			break;
 		case 'u':
 			a.opts.unbuffered = 1;
 			break;
 		case OPT_BEGINS:
-			if ((a.opts.begins = toolcall_begins(optarg)) == -1)
-				cmd_usagex("--begins-in-reasoning must be "
-				    "auto, yes or no, not \"%s\"", optarg);
+			a.opts.begins = cmd_choice("--begins-in-reasoning",
+			    optarg, toolcall_beginnings);
 			begins = 1;
 			break;
 		case OPT_EVENTS:
 			a.opts.events = 1;
 			break;
 		case OPT_FORMAT:
-			if ((a.opts.format = toolcall_format(optarg)) == -1)
-				cmd_usagex("--format must be tool, qwen3, invoke, "
-				    "glm, hermes, harmony, deepseek, mistral, "
-				    "llama3, kimi, pythonic, auto or openai, "
-				    "not \"%s\"",
-				    optarg);
+			a.opts.format = cmd_choice("--format", optarg,
+			    toolcall_formats());
 			break;
 		case OPT_ITERATION:
 			a.opts.iteration = (long)num_whole(optarg, 0, LONG_MAX,
@@ -129,9 +118,6 @@ main(int argc, char *argv[])
 				cmd_usagex("--iteration must be a whole number, "
 				    "not \"%s\"", optarg);
 			iteration = 1;
-			break;
-		case OPT_LINES:
-			a.lines = 1;
 			break;
 		case OPT_MAX_SIZE:
 			if ((a.opts.max_size = num_size(optarg)) == 0)
@@ -146,16 +132,11 @@ main(int argc, char *argv[])
 			print_prompt = 1;
 			break;
 		case OPT_REASONING:
-			a.opts.reasoning = toolcall_reasoning(optarg);
-			if (a.opts.reasoning == -1)
-				cmd_usagex("--reasoning must be skip, events "
-				    "or calls, not \"%s\"", optarg);
+			a.opts.reasoning = cmd_choice("--reasoning", optarg,
+			    toolcall_reasonings);
 			break;
 		case OPT_STRICT:
 			a.opts.strict = 1;
-			break;
-		case OPT_SUMMARY:
-			a.summary = 1;
 			break;
 		case OPT_THREAD:
 			a.opts.thread = 1;
@@ -198,7 +179,8 @@ main(int argc, char *argv[])
 		    "or events: with calls, reasoning is prose");
 	if (a.opts.no_validate && ntools == 0)
 		cmd_usagex("--no-validate goes with --tools");
-	if (a.report && (a.opts.events || a.opts.thread))
+	if (ck.output == TOOLCALL_OUT_REPORT &&
+	    (a.opts.events || a.opts.thread))
 		cmd_usagex("-o report cannot go with --%s: the record holds the "
 		    "calls", a.opts.events ? "events" : "thread");
 	if (print_prompt && a.opts.format == TOOLCALL_FMT_OPENAI)
@@ -206,6 +188,7 @@ main(int argc, char *argv[])
 		    "the server takes the tools in its request");
 	if (ntools > 0)
 		a.opts.tools = &defs;
+	a.ck = &ck;
 	if (print_prompt) {
 		/* auto reads every markup: it is taught the kit's own */
 		tooldefs_prompt(&defs, a.opts.format == TOOLCALL_FMT_AUTO ?
@@ -215,7 +198,16 @@ main(int argc, char *argv[])
 		tooldefs_free(&defs);
 		return cmd_exit(DIAG_OK);
 	}
-	status = cmd_exit(toolcall_run(&a, argc, argv));
+	/*
+	 * A call is written as soon as it is read, and flushed before each
+	 * read; the buffer holds what one read gives (glibc ignores the size
+	 * when it is to allocate the buffer itself).
+	 */
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
+		status = DIAG_TROUBLE;
+	else
+		status = toolcall_run(&a, argc, argv);
+	status = cmd_exit(status);
 	tooldefs_free(&defs);
 	return status;
 }

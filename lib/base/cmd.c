@@ -12,6 +12,11 @@
 #include "base/diag.h"
 #include "base/io.h"
 
+/* --errors: how diagnostics are written. */
+static const struct cmd_choice errors_choices[] = {
+	{ "json", 1 }, { "text", 0 }, { NULL, 0 }
+};
+
 static const struct cmd	*self;
 static const char	*sub;		/* the command of a tool of several */
 static int		 out_said;	/* a failed write to stdout was told */
@@ -71,8 +76,8 @@ cmd_getopt(int argc, char *argv[], const char *shorts,
 		case CMD_OPT_VERSION:
 			cmd_version();
 		case CMD_OPT_ERRORS:
-			if (diag_seterrors(optarg) != 0)
-				cmd_usage();
+			diag_setjson(cmd_choice("--errors", optarg,
+			    errors_choices));
 			continue;
 		case '?':
 		case ':':
@@ -119,6 +124,52 @@ cmd_usagex(const char *fmt, ...)
 	va_end(ap);
 	diag_warnx("%s", buf_cstr(&msg));
 	buf_free(&msg);
+	cmd_usage();
+}
+
+/* The value of the name arg in the table t, or -1 when t has no such name. */
+int
+cmd_choice_find(const char *arg, const struct cmd_choice *t)
+{
+	for (; t->name != NULL; t++)
+		if (strcmp(arg, t->name) == 0)
+			return t->value;
+	return -1;
+}
+
+/*
+ * Appends to b why arg is no choice of the option opt: "OPT must be A,
+ * B or C, not "ARG"", the names in the table's order.
+ */
+void
+cmd_choice_why(struct buf *b, const char *opt, const char *arg,
+    const struct cmd_choice *t)
+{
+	size_t i;
+
+	buf_printf(b, "%s must be ", opt);
+	for (i = 0; t[i].name != NULL; i++)
+		buf_printf(b, "%s%s", i == 0 ? "" : t[i + 1].name == NULL ?
+		    " or " : ", ", t[i].name);
+	buf_printf(b, ", not \"%s\"", arg);
+}
+
+/*
+ * A choice argument arg of the option opt turned into its number by the
+ * table t; a name that t has not ends in the usage, after the message
+ * of cmd_choice_why.
+ */
+int
+cmd_choice(const char *opt, const char *arg, const struct cmd_choice *t)
+{
+	struct buf why = BUF_INIT;
+	int v;
+
+	if ((v = cmd_choice_find(arg, t)) != -1)
+		return v;
+	cmd_choice_why(&why, opt, arg, t);
+	diag_warnx("%s", buf_cstr(&why));
+	buf_free(&why);
 	cmd_usage();
 }
 
@@ -204,9 +255,12 @@ cmd_flush(void)
 	return DIAG_OK;
 }
 
-/* cmd_loop, then the status with standard output closed and checked. */
+/*
+ * cmd_loop, then cmd_exit: the status with standard output closed and
+ * checked, for a tool that writes nothing after its operands.
+ */
 int
-cmd_operands(int argc, char *argv[], cmd_process_fn *fn, void *arg)
+cmd_operands_exit(int argc, char *argv[], cmd_process_fn *fn, void *arg)
 {
 	return cmd_exit(cmd_loop(argc, argv, fn, arg));
 }

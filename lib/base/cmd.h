@@ -10,6 +10,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "base/buf.h"
+
 /* What a tool tells the skeleton about itself. */
 struct cmd {
 	const char	*synopsis;	/* "usage: tool ...\n", one or more lines */
@@ -37,6 +39,16 @@ enum {
 	{ "version",	no_argument,		NULL, CMD_OPT_VERSION }
 
 /*
+ * A name that a choice argument may be (-o json, --format hermes) and
+ * the number it stands for, never -1; a table of them ends with a NULL
+ * name, and its order is the order its usage message lists them in.
+ */
+struct cmd_choice {
+	const char	*name;
+	int		 value;
+};
+
+/*
  * One operand: fp is open for reading (standard input for "-"), name is
  * what diagnostics call it. Returns the operand's status.
  */
@@ -50,8 +62,13 @@ void		 cmd_version(void) __attribute__((noreturn));
 void		 cmd_usage(void) __attribute__((noreturn));
 void		 cmd_usagex(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
+int		 cmd_choice(const char *, const char *,
+		    const struct cmd_choice *);
+int		 cmd_choice_find(const char *, const struct cmd_choice *);
+void		 cmd_choice_why(struct buf *, const char *, const char *,
+		    const struct cmd_choice *);
 int		 cmd_loop(int, char *[], cmd_process_fn *, void *);
-int		 cmd_operands(int, char *[], cmd_process_fn *, void *);
+int		 cmd_operands_exit(int, char *[], cmd_process_fn *, void *);
 int		 cmd_operand(const char *, cmd_process_fn *, void *);
 int		 cmd_write(const void *, size_t);
 int		 cmd_flush(void);

@@ -47,21 +47,6 @@ diag_setjson(int on)
 	json_mode = on;
 }
 
-/*
- * The argument of a tool's --errors option: "json" or "text". Returns 0,
- * or -1 after saying what is wrong (the caller then prints its usage).
- */
-int
-diag_seterrors(const char *arg)
-{
-	if (strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0) {
-		diag_warnx("--errors must be json or text, not \"%s\"", arg);
-		return -1;
-	}
-	diag_setjson(strcmp(arg, "json") == 0);
-	return 0;
-}
-
 void
 diag_setquiet(int on)
 {

@@ -69,7 +69,6 @@ void		 diag_escape(struct buf *, const char *, size_t, int);
 void		 diag_setprogname(const char *);
 const char	*diag_progname(void);
 void		 diag_setjson(int);
-int		 diag_seterrors(const char *);
 void		 diag_setquiet(int);
 void		 diag_at(enum diag_severity, const struct diag_loc *,
 		    const char *, const char *, ...)

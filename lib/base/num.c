@@ -86,3 +86,14 @@ num_seconds(const char *arg, double max, double *v)
 	*v = strtod(arg, NULL);
 	return *v <= max ? 0 : -1;
 }
+
+/* The value of c as a hexadecimal digit (either case), or -1. */
+int
+num_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}

@@ -7,5 +7,6 @@
 size_t		num_size(const char *);
 long long	num_whole(const char *, long long, long long, const char **);
 int		num_seconds(const char *, double, double *);
+int		num_hexval(int);
 
 #endif

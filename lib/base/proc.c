@@ -67,8 +67,9 @@ on_signal(int signo)
 	errno = saved;
 }
 
-static double
-now(void)
+/* The monotonic clock, in seconds: for time-outs and durations. */
+double
+proc_now(void)
 {
 	struct timespec ts;
 
@@ -203,11 +204,11 @@ int
 proc_sleep(double seconds)
 {
 	struct pollfd p;
-	double end = now() + seconds, t;
+	double end = proc_now() + seconds, t;
 
 	p.fd = wake[0];
 	p.events = POLLIN;
-	while (!caught && (t = now()) < end) {
+	while (!caught && (t = proc_now()) < end) {
 		if (poll(&p, 1, poll_ms(t, end, 0)) > 0)
 			drain_wake();
 	}
@@ -444,12 +445,13 @@ static int
 converse(struct run *r, double timeout, struct proc_result *res)
 {
 	struct pollfd p[4];
-	double start = now(), t, limit = timeout > 0 ? start + timeout : 0;
+	double start = proc_now(), t;
+	double limit = timeout > 0 ? start + timeout : 0;
 	int st, nfds, watch, out_at, err_at, rc = 0;
 	pid_t w;
 
 	for (;;) {
-		t = now();
+		t = proc_now();
 		if (caught && !r->reaped)
 			stop_group(r, caught, t);
 		watch = limit > 0 && !res->timed_out && (r->reaped ?
@@ -473,7 +475,7 @@ converse(struct run *r, double timeout, struct proc_result *res)
 				continue;
 			if (w == r->pid) {
 				r->reaped = 1;
-				res->seconds = now() - start;
+				res->seconds = proc_now() - start;
 				if (WIFSIGNALED(st))
 					res->signo = WTERMSIG(st);
 				else
@@ -513,7 +515,7 @@ converse(struct run *r, double timeout, struct proc_result *res)
 		if (p[0].revents != 0)
 			drain_wake();
 		if (out_at != -1 && p[out_at].revents != 0 &&
-		    gather(r, res, now()) == -1) {
+		    gather(r, res, proc_now()) == -1) {
 			rc = PROC_ERROR;
 			break;
 		}
@@ -776,7 +778,7 @@ proc_end(struct proc_child *const set[], size_t n, int gentle, double grace,
 {
 	struct proc_result one;
 	struct pollfd *p;
-	double until = now() + grace, t;
+	double until = proc_now() + grace, t;
 	size_t i, np, left;
 	int step = gentle ? 0 : 1;
 
@@ -797,7 +799,7 @@ proc_end(struct proc_child *const set[], size_t n, int gentle, double grace,
 		}
 		if (left == 0)
 			break;
-		if ((t = now()) >= until) {
+		if ((t = proc_now()) >= until) {
 			for (i = 0; i < n; i++)
 				proc_signal(set[i], step == 0 ? SIGTERM : SIGKILL);
 			until = t + (step++ == 0 ? grace : 3600);
@@ -811,7 +813,7 @@ proc_end(struct proc_child *const set[], size_t n, int gentle, double grace,
 			p[np].fd = set[i]->err;
 			p[np++].events = POLLIN;
 		}
-		if (poll(p, (nfds_t)np, poll_ms(now(), until, 0)) <= 0)
+		if (poll(p, (nfds_t)np, poll_ms(proc_now(), until, 0)) <= 0)
 			continue;
 		if (p[0].revents != 0)
 			drain_wake();

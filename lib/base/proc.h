@@ -58,6 +58,7 @@ struct proc_err {
 };
 
 int	proc_ignore_xfsz(void);
+double	proc_now(void);
 int	proc_init(void);
 int	proc_run(char *const[], const void *, size_t, struct buf *, size_t,
 	    double, struct proc_result *);

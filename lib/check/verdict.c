@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "base/io.h"
+#include "base/num.h"
 #include "json/jsonx.h"
 #include "base/src.h"
 #include "base/utf8.h"
@@ -283,11 +284,7 @@ hex4(const char *s, uint32_t *c)
 
 	*c = 0;
 	for (i = 0; i < 4; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			d = s[i] - '0';
-		else if ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f')
-			d = (s[i] | 0x20) - 'a' + 10;
-		else
+		if ((d = num_hexval((unsigned char)s[i])) == -1)
 			return -1;
 		*c = *c << 4 | (uint32_t)d;
 	}

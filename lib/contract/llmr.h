@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/cmd.h"
 #include "base/diag.h"
 
 enum llmr_type {
@@ -84,13 +85,16 @@ enum llmr_output {
 	LLMR_OUT_REPORT		/* lib/verdict's record, valid or not */
 };
 
-/* llmr-validate's run: the checks, and what it writes. */
+struct checker;
+
+/*
+ * llmr-validate's run: the checks, and the shared options of a checker
+ * (lib/checker): -o (enum llmr_output), --feedback (the message for a
+ * model), --lines (a JSON string a line), --summary (the counts, last).
+ */
 struct llmr_run_opts {
 	struct llmr_opts	 check;		/* its file set per operand */
-	int			 output;	/* enum llmr_output */
-	int			 feedback;	/* the message for a model */
-	int			 lines;		/* a JSON string a line */
-	int			 summary;	/* the counts, last */
+	const struct checker	*ck;
 };
 
 struct llmr;
@@ -107,6 +111,8 @@ void			 llmr_feedback(struct buf *, const struct llmr *,
 			    const char *, size_t);
 void			 llmr_place(struct llmr *, const char *, size_t,
 			    size_t, unsigned long);
+
+extern const struct cmd_choice llmr_outputs[], llmr_types[];
 
 int			 llmr_output_arg(const char *);
 int			 llmr_type_arg(const char *);

@@ -11,78 +11,70 @@
 #include "base/embed.h"
 #include "base/io.h"
 #include "contract/llmr.h"
+#include "check/checker.h"
 #include "check/verdict.h"
 
+/* What llmr-validate's documents share, beside the checker's run. */
 struct run {
-	const struct llmr_run_opts *ro;
+	const struct checker	*ck;
 	struct llmr		*v;
 	struct llmr_opts	 opts;
-	const char		*name;		/* the operand being read */
-	struct verdict_tally	 tally;
 	struct diag_list	 errs;		/* a line that is no string */
 	struct buf		 in;
-	struct buf		 out;
 };
 
-/* The index of s among names, NULL-terminated, or -1. */
-static int
-name_index(const char *s, const char *const names[])
-{
-	int i;
+/* The names of -o, for cmd_choice. */
+const struct cmd_choice llmr_outputs[] = {
+	{ "none", LLMR_OUT_NONE }, { "json", LLMR_OUT_JSON },
+	{ "report", LLMR_OUT_REPORT }, { "text", LLMR_OUT_TEXT },
+	{ NULL, 0 }
+};
 
-	for (i = 0; names[i] != NULL; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
+/* The names of -t, for cmd_choice. */
+const struct cmd_choice llmr_types[] = {
+	{ "query", LLMR_QUERY }, { "response", LLMR_RESPONSE }, { NULL, 0 }
+};
 
 /* An -o argument's output, or -1 when it names none. */
 int
 llmr_output_arg(const char *s)
 {
-	/* in enum llmr_output's order */
-	static const char *const names[] = { "none", "json", "text",
-	    "report", NULL };
-
-	return name_index(s, names);
+	return cmd_choice_find(s, llmr_outputs);
 }
 
 /* A -t argument's type, or -1 when it names none. */
 int
 llmr_type_arg(const char *s)
 {
-	static const char *const names[] = { "query", "response", NULL };
-	int i;
-
-	if ((i = name_index(s, names)) == -1)
-		return -1;
-	return i == 0 ? LLMR_QUERY : LLMR_RESPONSE;
+	return cmd_choice_find(s, llmr_types);
 }
 
 /*
- * What a document gives on standard output, if anything, into r->out;
+ * What a document gives on standard output, if anything, into out;
  * with -o report its record, line 0 for a file.
  */
 static void
-render(struct run *r, int status, unsigned long line,
+render(struct checker_run *cr, int status, unsigned long line,
     const struct diag_item *v, size_t n, const struct llmr_doc *doc)
 {
-	buf_reset(&r->out);
-	if (r->ro->output == LLMR_OUT_REPORT) {
-		verdict_open(&r->out, r->name, line, status, v, n);
-		verdict_close(&r->out);
+	struct run *r = cr->arg;
+	struct buf *out = &cr->out;
+
+	if (r->ck->output == LLMR_OUT_REPORT) {
+		verdict_open(out, cr->name, line, status, v, n);
+		verdict_close(out);
 	} else if (doc == NULL) {
-		if (status == DIAG_INVALID && r->ro->feedback)
-			llmr_feedback(&r->out, r->v, embed_llm_response_prompt,
+		if (status == DIAG_INVALID && r->ck->feedback)
+			llmr_feedback(out, r->v, embed_llm_response_prompt,
 			    embed_llm_response_prompt_len);
-	} else if (r->ro->output == LLMR_OUT_JSON)
-		llmr_json(&r->out, doc);
-	else if (r->ro->output == LLMR_OUT_TEXT) {
+	} else if (r->ck->output == LLMR_OUT_JSON)
+		llmr_json(out, doc);
+	else if (r->ck->output == LLMR_OUT_TEXT) {
 		if (doc->type == LLMR_QUERY)
-			buf_add(&r->out, doc->message.s, doc->message.len);
+			buf_add(out, doc->message.s, doc->message.len);
 		else
-			buf_add(&r->out, doc->response.s, doc->response.len);
-		buf_addc(&r->out, '\n');
+			buf_add(out, doc->response.s, doc->response.len);
+		buf_addc(out, '\n');
 	}
 }
 
@@ -90,22 +82,18 @@ render(struct run *r, int status, unsigned long line,
  * A document checked, its problems v[0..n) and, when valid, doc:
  * reported, counted, and what it writes flushed at once, so that a failed
  * standard output stops the loop before the next one. -1 once standard
- * output has failed.
+ * output has failed (reported when it is closed).
  */
 static int
-done(struct run *r, int status, unsigned long line,
+done(struct checker_run *cr, int status, unsigned long line,
     const struct diag_item *v, size_t n, const struct llmr_doc *doc)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		diag_item(r->name, &v[i]);
-	verdict_tally(&r->tally, status);
-	render(r, status, line, v, n, doc);
-	if (r->out.len > 0 && (io_write(r->out.data, r->out.len,
-	    stdout) != 0 || fflush(stdout) != 0))
-		return -1;	/* reported when stdout is closed */
-	return 0;
+		diag_item(cr->name, &v[i]);
+	render(cr, status, line, v, n, doc);
+	return checker_done(cr, status);
 }
 
 /*
@@ -116,7 +104,8 @@ static int
 check_line(void *arg, const char *s, size_t n, unsigned long lineno,
     size_t base, int *status)
 {
-	struct run *r = arg;
+	struct checker_run *cr = arg;
+	struct run *r = cr->arg;
 	const struct diag_item *v;
 	size_t nv, tok;
 
@@ -124,26 +113,26 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 	if (verdict_string(s, n, lineno, base, &r->in, &tok,
 	    &r->errs) != 0) {
 		*status = DIAG_INVALID;
-		return done(r, *status, lineno, r->errs.v, r->errs.n, NULL);
+		return done(cr, *status, lineno, r->errs.v, r->errs.n, NULL);
 	}
 	*status = llmr_check(r->v, r->in.data, r->in.len, &r->opts);
 	llmr_place(r->v, s, n, tok, lineno);
 	v = llmr_diags(r->v, &nv);
-	return done(r, *status, lineno, v, nv, llmr_doc(r->v));
+	return done(cr, *status, lineno, v, nv, llmr_doc(r->v));
 }
 
 /* Validates one operand: a document, or with --lines one a line. */
 static int
-process(FILE *fp, const char *name, void *arg)
+process(struct checker_run *cr, FILE *fp, const char *name)
 {
-	struct run *r = arg;
+	struct run *r = cr->arg;
 	const struct diag_item *v;
 	size_t nv;
 	int status;
 
-	r->opts.file = r->name = name;
-	if (r->ro->lines)
-		return verdict_each(fileno(fp), name, check_line, r);
+	r->opts.file = name;
+	if (r->ck->lines)
+		return verdict_each(fileno(fp), name, check_line, cr);
 	/* as far as llmr_check looks: to the first NUL byte */
 	buf_reset(&r->in);
 	if (io_slurp_text(fp, &r->in) != 0) {
@@ -152,34 +141,33 @@ process(FILE *fp, const char *name, void *arg)
 	}
 	status = llmr_check(r->v, buf_cstr(&r->in), r->in.len, &r->opts);
 	v = llmr_diags(r->v, &nv);
-	if (done(r, status, 0, v, nv, llmr_doc(r->v)) != 0)
+	if (done(cr, status, 0, v, nv, llmr_doc(r->v)) != 0)
 		return DIAG_TROUBLE;
 	return status;
 }
 
 /*
- * Every operand (cmd_loop's rules) validated and reported as ro says,
- * then with summary the counts; the highest status, standard output not
- * yet closed.
+ * Every operand (checker_run's rules) validated and reported as ro says,
+ * then with --summary the counts; the highest status, standard output
+ * not yet closed.
  */
 int
 llmr_run(const struct llmr_run_opts *ro, int argc, char *argv[])
 {
+	static const struct checker_ops ops = { process, LLMR_OUT_REPORT,
+	    0, 1 };
 	struct run r;
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	r.ro = ro;
+	r.ck = ro->ck;
 	r.opts = ro->check;
 	/* a model cannot add --find: its feedback goes without the hint */
-	r.opts.hint = !ro->feedback;
+	r.opts.hint = !ro->ck->feedback;
 	r.v = llmr_new();
-	status = cmd_loop(argc, argv, process, &r);
-	if (ro->summary)
-		verdict_put_summary(&r.tally, ro->output == LLMR_OUT_REPORT, 0);
+	status = checker_run(ro->ck, &ops, &r, argc, argv);
 	llmr_free(r.v);
 	diag_list_free(&r.errs);
 	buf_free(&r.in);
-	buf_free(&r.out);
 	return status;
 }

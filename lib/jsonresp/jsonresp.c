@@ -607,19 +607,6 @@ jsonresp_feedback(struct buf *b, const struct jsonresp *jr)
 	buf_addc(b, '\n');
 }
 
-/* An -o argument's output, or -1 when it names none. */
-int
-jsonresp_output_arg(const char *s)
-{
-	if (strcmp(s, "none") == 0)
-		return JSONRESP_OUT_NONE;
-	if (strcmp(s, "json") == 0)
-		return JSONRESP_OUT_JSON;
-	if (strcmp(s, "report") == 0)
-		return JSONRESP_OUT_REPORT;
-	return -1;
-}
-
 /*
  * -o json: the last document, accepted, as one line of compact JSON;
  * nothing when it was refused (or the checker does not keep it).

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/cmd.h"
 #include "base/diag.h"
 #include "json/jsonx.h"
 #include "schema/jsschema.h"
@@ -49,6 +50,7 @@ enum jsonresp_output {
 };
 
 struct jsonresp;
+struct checker;
 
 /*
  * A line of --lines, reported after jsonresp_lines has checked it;
@@ -63,7 +65,11 @@ int		 jsonresp_lines(struct jsonresp *, FILE *, const char *,
 		    jsonresp_report_fn *, void *);
 const struct diag_list *jsonresp_diags(const struct jsonresp *);
 void		 jsonresp_feedback(struct buf *, const struct jsonresp *);
+extern const struct cmd_choice jsonresp_outputs[];
+
 int		 jsonresp_output_arg(const char *);
+int		 jsonresp_run(const struct jsonresp_opts *,
+		    const struct checker *, int, char *[]);
 void		 jsonresp_clean(struct buf *, const struct jsonresp *);
 void		 jsonresp_report(struct buf *, const struct jsonresp *,
 		    const char *, int, int);

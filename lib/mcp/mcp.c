@@ -61,15 +61,6 @@ static void	vfail(struct reply *, int, const char *, va_list)
 static void	fail(struct reply *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 reply_reset(struct reply *r)
 {
@@ -123,7 +114,7 @@ static void
 measure(struct mcp_server *s, int wait)
 {
 	struct pollfd p[2];
-	double until = now() + MCP_GRACE, t;
+	double until = proc_now() + MCP_GRACE, t;
 	unsigned long long left;
 	int unread;
 
@@ -142,7 +133,7 @@ measure(struct mcp_server *s, int wait)
 			return;
 		}
 		if (!wait || s->call_at == NONE || left > s->call_at ||
-		    proc_caught() || (t = now()) >= until)
+		    proc_caught() || (t = proc_now()) >= until)
 			return;
 		p[1].fd = proc_wakefd();
 		p[1].events = POLLIN;
@@ -754,7 +745,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
 		}
-		t = now();
+		t = proc_now();
 		if (deadline > 0 && t >= deadline) {
 			fail(r, F_TIMEOUT, "no answer");
 			break;
@@ -850,7 +841,7 @@ request(struct mcp *m, struct mcp_server *s, const char *method,
 
 	reply_reset(r);
 	id = send_request(s, method, params);
-	pump(m, s, id, now() + timeout, r, -1);
+	pump(m, s, id, proc_now() + timeout, r, -1);
 	return id;
 }
 
@@ -961,7 +952,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	reply_reset(r);
 	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
 	    modern_meta()));
-	pump(m, s, s->next_id, now() + t, r, -1);
+	pump(m, s, s->next_id, proc_now() + t, r, -1);
 	if (r->kind == R_RESULT || r->kind == R_ERROR) {
 		switch (mcp_discover_era(r->result, r->error)) {
 		case MCP_ERA_MODERN:

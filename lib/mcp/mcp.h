@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/cmd.h"
 #include "base/proc.h"
 
 #define MCP_MODERN_VERSION	"2026-07-28"
@@ -136,6 +137,8 @@ enum mcp_run_mode {
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
+extern const struct cmd_choice mcp_protocols[];
+
 int	 mcp_proto_arg(struct mcp *, const char *);
 int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
 void	 mcp_sort(struct mcp *);

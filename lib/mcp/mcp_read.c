@@ -479,18 +479,21 @@ mcp_config_file(struct mcp *m, const char *path)
 	return status;
 }
 
+/* The names of --protocol, for cmd_choice: auto, or one revision's era. */
+const struct cmd_choice mcp_protocols[] = {
+	{ "auto", MCP_PROTO_AUTO }, { MCP_MODERN_VERSION, MCP_PROTO_MODERN },
+	{ MCP_LEGACY_VERSION, MCP_PROTO_LEGACY }, { NULL, 0 }
+};
+
 /* --protocol VERSION: auto, or one revision's era. Returns 0, or -1. */
 int
 mcp_proto_arg(struct mcp *m, const char *arg)
 {
-	if (strcmp(arg, "auto") == 0)
-		m->proto = MCP_PROTO_AUTO;
-	else if (strcmp(arg, MCP_MODERN_VERSION) == 0)
-		m->proto = MCP_PROTO_MODERN;
-	else if (strcmp(arg, MCP_LEGACY_VERSION) == 0)
-		m->proto = MCP_PROTO_LEGACY;
-	else
+	int v;
+
+	if ((v = cmd_choice_find(arg, mcp_protocols)) == -1)
 		return -1;
+	m->proto = v;
 	return 0;
 }
 

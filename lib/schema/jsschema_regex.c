@@ -60,6 +60,7 @@
 #include <pcre2.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "schema/jsschema_regex.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -171,18 +172,6 @@ is_syntax(int c)
 }
 
 static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int
 is_digit(int c)
 {
 	return c >= '0' && c <= '9';
@@ -211,7 +200,7 @@ hex4(struct parser *ps, size_t at)
 
 	for (i = 0; i < 4; i++) {
 		if (at + (size_t)i >= ps->len ||
-		    (h = hexval((unsigned char)ps->p[at + (size_t)i])) == -1)
+		    (h = num_hexval((unsigned char)ps->p[at + (size_t)i])) == -1)
 			return -1;
 		v = v * 16 + h;
 	}
@@ -228,9 +217,9 @@ unicode_escape(struct parser *ps)
 	if (peek(ps, 0) == '{') {
 		ps->pos++;
 		v = 0;
-		if (hexval(peek(ps, 0)) == -1)
+		if (num_hexval(peek(ps, 0)) == -1)
 			return fail(ps, "invalid unicode escape");
-		while ((h = hexval(peek(ps, 0))) != -1) {
+		while ((h = num_hexval(peek(ps, 0))) != -1) {
 			v = v * 16 + h;
 			if (v > 0x10FFFF)
 				return fail(ps, "unicode escape past U+10FFFF");
@@ -285,8 +274,8 @@ char_escape(struct parser *ps, int c, int inclass)
 			return fail(ps, "invalid octal escape");
 		return 0;
 	case 'x':
-		if ((h1 = hexval(peek(ps, 0))) == -1 ||
-		    (h2 = hexval(peek(ps, 1))) == -1)
+		if ((h1 = num_hexval(peek(ps, 0))) == -1 ||
+		    (h2 = num_hexval(peek(ps, 1))) == -1)
 			return fail(ps, "invalid escape \\x");
 		ps->pos += 2;
 		return h1 * 16 + h2;

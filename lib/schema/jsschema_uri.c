@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "base/xalloc.h"
 #include "schema/jsschema.h"
 #include "schema/jsschema_int.h"
@@ -121,18 +122,6 @@ remove_dots(const char *in, size_t n, struct buf *out)
 	}
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Appends s (n bytes) to out with every byte that a URI's path may not
  * hold as it is (RFC 3986, 3.3: a space, a non-ASCII byte, "%" ...)
@@ -149,10 +138,10 @@ uri_encode(struct buf *out, const char *s, size_t n, int escapes)
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)s[i];
 		if (escapes && c == '%' && i + 2 < n &&
-		    hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+		    num_hexval(s[i + 1]) >= 0 && num_hexval(s[i + 2]) >= 0) {
 			buf_addc(out, '%');
-			buf_addc(out, hex[hexval(s[i + 1])]);
-			buf_addc(out, hex[hexval(s[i + 2])]);
+			buf_addc(out, hex[num_hexval(s[i + 1])]);
+			buf_addc(out, hex[num_hexval(s[i + 2])]);
 			i += 2;
 		} else if ((c < 0x80 && isalnum(c)) ||
 		    (c != '\0' && strchr("-._~!$&'()*+,;=:@/", c) != NULL) ||
@@ -312,8 +301,8 @@ jss_file_uri_path(const char *uri, struct buf *path)
 		return -1;
 	for (i = 0; i < u.path.n; i++) {
 		if (u.path.p[i] == '%' && i + 2 < u.path.n &&
-		    (h = hexval(u.path.p[i + 1])) >= 0 &&
-		    (l = hexval(u.path.p[i + 2])) >= 0) {
+		    (h = num_hexval(u.path.p[i + 1])) >= 0 &&
+		    (l = num_hexval(u.path.p[i + 2])) >= 0) {
 			if (h == 0 && l == 0)
 				return -1;
 			buf_addc(path, (char)(h * 16 + l));
@@ -366,8 +355,8 @@ jss_pointer_walk(const json_t *s, const char *frag)
 	int h, l;
 
 	for (p = frag; *p != '\0'; p++) {
-		if (*p == '%' && (h = hexval(p[1])) >= 0 &&
-		    (l = hexval(p[2])) >= 0) {
+		if (*p == '%' && (h = num_hexval(p[1])) >= 0 &&
+		    (l = num_hexval(p[2])) >= 0) {
 			buf_addc(&dec, (char)(h * 16 + l));
 			p += 2;
 		} else

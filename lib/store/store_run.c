@@ -69,15 +69,16 @@ name_check(struct buf *why, const char *what, const char *arg)
 static int
 names_check(const struct store_args *a, struct buf *why)
 {
+	static const struct cmd_choice formats[] = {
+		{ "llm-query", 0 }, { "llm-response", 1 }, { NULL, 0 }
+	};
 	const char *opt[3] = { a->topic, a->message, a->model };
 	static const char *const what[3] = { "-t", "-m", "-M" };
 	char *id;
 	int i, bad = 0;
 
-	if (a->format != NULL && strcmp(a->format, "llm-query") != 0 &&
-	    strcmp(a->format, "llm-response") != 0) {
-		buf_printf(why, "--format must be llm-query or llm-response, "
-		    "not \"%s\"", a->format);
+	if (a->format != NULL && cmd_choice_find(a->format, formats) == -1) {
+		cmd_choice_why(why, "--format", a->format, formats);
 		return -1;
 	}
 	for (i = 0; i < 3; i++)

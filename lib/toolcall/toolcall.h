@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/cmd.h"
+
 struct buf;
 struct diag_list;
 struct tooldefs;
@@ -95,14 +97,26 @@ unsigned long long toolcall_work(const struct toolcall *);
 unsigned long long toolcall_scanned(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
 
-/* What toolcall-parse's command line asks of its run (toolcall_run). */
+/* -o's numbers: the calls as they come, or a verdict record an input. */
+#define TOOLCALL_OUT_NONE	0
+#define TOOLCALL_OUT_REPORT	1
+
+struct checker;
+
+/*
+ * What toolcall-parse's command line asks of its run (toolcall_run): the
+ * options of the parse, and the shared ones of a checker (lib/checker):
+ * -o, --lines (a JSON string a line), --summary (the counts at the end).
+ */
 struct toolcall_args {
 	struct toolcall_opts opts;	/* its diags and sink set by the run */
-	int	lines;		/* --lines: a JSON string a line */
-	int	report;		/* -o report: a verdict record an input */
-	int	summary;	/* --summary: the counts at the end */
+	const struct checker *ck;
 };
 
+extern const struct cmd_choice toolcall_reasonings[], toolcall_beginnings[],
+		 toolcall_outputs[];
+
+const struct cmd_choice *toolcall_formats(void);
 int		 toolcall_format(const char *);
 int		 toolcall_reasoning(const char *);
 int		 toolcall_begins(const char *);

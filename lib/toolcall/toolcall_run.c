@@ -1,12 +1,13 @@
 /*
  * toolcall: toolcall-parse(1)'s run over its operands, given its options
- * as a toolcall_args (toolcall_format, toolcall_reasoning and
- * toolcall_begins give the number of a name of --format, --reasoning and
- * --begins-in-reasoning).
+ * as a toolcall_args (toolcall_formats, toolcall_reasonings and
+ * toolcall_beginnings are the names of --format, --reasoning and
+ * --begins-in-reasoning, for cmd_choice).
  * Each operand is read as it streams and its calls written at once; with
  * --lines each line is a JSON string that holds one output, and with
  * -o report each input gives one verdict record (lib/verdict), its calls
- * in it; --summary counts them at the end.
+ * in it; the loop over operands and --summary's counts at the end are
+ * lib/check/checker's run, of which this is the callback.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,70 +20,81 @@
 #include "base/io.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall.h"
+#include "check/checker.h"
 #include "check/verdict.h"
 
 #define READ_SIZE	65536
 
-static char	outbuf[READ_SIZE];
-
-/* A run: its options, and what its inputs share. */
+/* A run: its options, and what its inputs share beside the checker's. */
 struct run {
 	struct toolcall_opts	 opts;
-	const struct toolcall_args *a;
-	const char		*name;		/* the operand being read */
-	struct verdict_tally	 tally;
+	int			 report;	/* -o report */
 	struct diag_list	 diags;		/* an input's, to place or report */
 	struct buf		 calls;		/* -o report: an input's calls */
 	struct buf		 in;		/* --lines: a line's text */
-	struct buf		 out;
+};
+
+/* The names of -o, --reasoning and --begins-in-reasoning, for cmd_choice. */
+const struct cmd_choice toolcall_outputs[] = {
+	{ "none", TOOLCALL_OUT_NONE }, { "report", TOOLCALL_OUT_REPORT },
+	{ NULL, 0 }
+};
+
+const struct cmd_choice toolcall_reasonings[] = {
+	{ "skip", TOOLCALL_REASON_SKIP }, { "events", TOOLCALL_REASON_EVENTS },
+	{ "calls", TOOLCALL_REASON_CALLS }, { NULL, 0 }
+};
+
+const struct cmd_choice toolcall_beginnings[] = {
+	{ "auto", TOOLCALL_BEGINS_AUTO }, { "yes", TOOLCALL_BEGINS_YES },
+	{ "no", TOOLCALL_BEGINS_NO }, { NULL, 0 }
 };
 
 /*
- * The TOOLCALL_FMT_ of --format's name, or -1: "tool", a dialect's name
- * as lib/tcdialect gives it (its number is the TCD_), or "auto".
+ * The names of --format, for cmd_choice: "tool", each dialect's name as
+ * lib/tcdialect gives it (its number is the TCD_), "auto" and "openai".
  */
+const struct cmd_choice *
+toolcall_formats(void)
+{
+	static struct cmd_choice t[TCD_NDIALECTS + 4];
+	const char *d;
+	int i, n = 0;
+
+	if (t[0].name != NULL)
+		return t;
+	t[n].name = "tool";
+	t[n++].value = TOOLCALL_FMT_TOOL;
+	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++) {
+		t[n].name = d;
+		t[n++].value = i;
+	}
+	t[n].name = "auto";
+	t[n++].value = TOOLCALL_FMT_AUTO;
+	t[n].name = "openai";
+	t[n++].value = TOOLCALL_FMT_OPENAI;
+	return t;
+}
+
+/* The TOOLCALL_FMT_ of --format's name, or -1. */
 int
 toolcall_format(const char *name)
 {
-	const char *d;
-	int i;
-
-	if (strcmp(name, "tool") == 0)
-		return TOOLCALL_FMT_TOOL;
-	if (strcmp(name, "auto") == 0)
-		return TOOLCALL_FMT_AUTO;
-	for (i = 1; (d = tcd_dialect_name(i)) != NULL; i++)
-		if (strcmp(name, d) == 0)
-			return i;
-	if (strcmp(name, "openai") == 0)
-		return TOOLCALL_FMT_OPENAI;
-	return -1;
+	return cmd_choice_find(name, toolcall_formats());
 }
 
 /* The TOOLCALL_REASON_ of --reasoning's name, or -1. */
 int
 toolcall_reasoning(const char *name)
 {
-	if (strcmp(name, "skip") == 0)
-		return TOOLCALL_REASON_SKIP;
-	if (strcmp(name, "events") == 0)
-		return TOOLCALL_REASON_EVENTS;
-	if (strcmp(name, "calls") == 0)
-		return TOOLCALL_REASON_CALLS;
-	return -1;
+	return cmd_choice_find(name, toolcall_reasonings);
 }
 
 /* The TOOLCALL_BEGINS_ of --begins-in-reasoning's name, or -1. */
 int
 toolcall_begins(const char *name)
 {
-	if (strcmp(name, "auto") == 0)
-		return TOOLCALL_BEGINS_AUTO;
-	if (strcmp(name, "yes") == 0)
-		return TOOLCALL_BEGINS_YES;
-	if (strcmp(name, "no") == 0)
-		return TOOLCALL_BEGINS_NO;
-	return -1;
+	return cmd_choice_find(name, toolcall_beginnings);
 }
 
 /*
@@ -91,19 +103,20 @@ toolcall_begins(const char *name)
  * written, the calls in it, at once. -1 once standard output has failed.
  */
 static int
-done(struct run *r, int status, const char *name, unsigned long line)
+done(struct checker_run *cr, int status, const char *name,
+    unsigned long line)
 {
+	struct run *r = cr->arg;
+	struct buf *out = &cr->out;
 	const char *p, *end, *nl;
 	size_t i;
 
 	for (i = 0; i < r->diags.n; i++)
 		diag_item(name, &r->diags.v[i]);
-	verdict_tally(&r->tally, status);
-	if (!r->a->report)
-		return 0;
-	buf_reset(&r->out);
-	verdict_open(&r->out, name, line, status, r->diags.v, r->diags.n);
-	buf_adds(&r->out, ",\"calls\":[");
+	if (!r->report)
+		return checker_done(cr, status);
+	verdict_open(out, name, line, status, r->diags.v, r->diags.n);
+	buf_adds(out, ",\"calls\":[");
 	/* the calls' lines, comma-joined: no record holds a raw newline */
 	p = r->calls.data;
 	end = p + r->calls.len;
@@ -111,15 +124,12 @@ done(struct run *r, int status, const char *name, unsigned long line)
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		if (p > r->calls.data)
-			buf_addc(&r->out, ',');
-		buf_add(&r->out, p, (size_t)(nl - p));
+			buf_addc(out, ',');
+		buf_add(out, p, (size_t)(nl - p));
 	}
-	buf_addc(&r->out, ']');
-	verdict_close(&r->out);
-	if (io_write(r->out.data, r->out.len, stdout) != 0 ||
-	    fflush(stdout) != 0)
-		return -1;
-	return 0;
+	buf_addc(out, ']');
+	verdict_close(out);
+	return checker_done(cr, status);
 }
 
 /*
@@ -128,8 +138,9 @@ done(struct run *r, int status, const char *name, unsigned long line)
  * (with -o report, once the input has ended).
  */
 static int
-process_stream(FILE *fp, const char *name, struct run *r)
+process_stream(FILE *fp, const char *name, struct checker_run *cr)
 {
+	struct run *r = cr->arg;
 	static char chunk[READ_SIZE];
 	struct toolcall *tc;
 	ssize_t n;
@@ -137,7 +148,7 @@ process_stream(FILE *fp, const char *name, struct run *r)
 
 	buf_reset(&r->calls);
 	diag_list_clear(&r->diags);
-	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	tc = toolcall_new(&r->opts, r->report ? NULL : stdout, name);
 	for (;;) {
 		/* what is written reaches the reader before we wait */
 		if (fflush(stdout) == EOF)
@@ -160,7 +171,7 @@ process_stream(FILE *fp, const char *name, struct run *r)
 	}
 	status = toolcall_status(tc);
 	toolcall_free(tc);
-	if (done(r, status, name, 0) != 0)
+	if (done(cr, status, name, 0) != 0)
 		return DIAG_TROUBLE;
 	return status;
 }
@@ -174,8 +185,9 @@ static int
 check_line(void *arg, const char *s, size_t n, unsigned long lineno,
     size_t base, int *status)
 {
-	struct run *r = arg;
-	const char *name = r->name;
+	struct checker_run *cr = arg;
+	struct run *r = cr->arg;
+	const char *name = cr->name;
 	struct toolcall *tc;
 	size_t tok;
 	int bad;
@@ -185,9 +197,9 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 	if (verdict_string(s, n, lineno, base, &r->in, &tok,
 	    &r->diags) != 0) {
 		*status = DIAG_INVALID;
-		return done(r, *status, name, lineno);
+		return done(cr, *status, name, lineno);
 	}
-	tc = toolcall_new(&r->opts, r->a->report ? NULL : stdout, name);
+	tc = toolcall_new(&r->opts, r->report ? NULL : stdout, name);
 	bad = toolcall_feed(tc, r->in.data, r->in.len) != 0 ||
 	    toolcall_end(tc) != 0;
 	*status = toolcall_status(tc);
@@ -195,19 +207,15 @@ check_line(void *arg, const char *s, size_t n, unsigned long lineno,
 	if (bad)
 		return -1;
 	verdict_place(s, n, tok, lineno, r->diags.v, r->diags.n);
-	return done(r, *status, name, lineno);
+	return done(cr, *status, name, lineno);
 }
 
 static int
-process(FILE *fp, const char *name, void *arg)
+process(struct checker_run *cr, FILE *fp, const char *name)
 {
-	struct run *r = arg;
-
-	if (r->a->lines) {
-		r->name = name;
-		return verdict_each(fileno(fp), name, check_line, r);
-	}
-	return process_stream(fp, name, r);
+	if (cr->ck->lines)
+		return verdict_each(fileno(fp), name, check_line, cr);
+	return process_stream(fp, name, cr);
 }
 
 /*
@@ -218,25 +226,21 @@ process(FILE *fp, const char *name, void *arg)
 int
 toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
 {
+	static const struct checker_ops ops = { process, TOOLCALL_OUT_REPORT,
+	    0, 1 };
 	struct run r;
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	r.a = a;
 	r.opts = a->opts;
-	if (a->lines || a->report)
+	r.report = a->ck->output == TOOLCALL_OUT_REPORT;
+	if (a->ck->lines || r.report)
 		r.opts.diags = &r.diags;
-	if (a->report)
+	if (r.report)
 		r.opts.sink = &r.calls;
-	/* glibc ignores the size when it is to allocate the buffer itself */
-	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
-		return DIAG_TROUBLE;
-	status = cmd_loop(argc, argv, process, &r);
-	if (a->summary)
-		verdict_put_summary(&r.tally, a->report, 0);
+	status = checker_run(a->ck, &ops, &r, argc, argv);
 	diag_list_free(&r.diags);
 	buf_free(&r.calls);
 	buf_free(&r.in);
-	buf_free(&r.out);
 	return status;
 }

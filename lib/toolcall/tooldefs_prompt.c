@@ -28,6 +28,7 @@
 #include "base/buf.h"
 #include "base/jsonw.h"
 #include "base/diag.h"
+#include "base/num.h"
 #include "schema/jsschema.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tooldefs.h"
@@ -181,16 +182,6 @@ doc_key(const char *uri)
 	return p != NULL && p[1] != '\0' ? p + 1 : uri;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-		return (c | 0x20) - 'a' + 10;
-	return -1;
-}
-
 /*
  * The schema that the "$ref" of s names: a JSON Pointer fragment in the
  * same document or in one the schema's compilation read; NULL for what
@@ -230,8 +221,8 @@ deref(struct walk *w, const json_t *s)
 				buf_addc(&tok, '~'), p++;
 			else if (p[0] == '~' && p[1] == '1')
 				buf_addc(&tok, '/'), p++;
-			else if (p[0] == '%' && (h = hexval(p[1])) >= 0 &&
-			    (l = hexval(p[2])) >= 0) {
+			else if (p[0] == '%' && (h = num_hexval(p[1])) >= 0 &&
+			    (l = num_hexval(p[2])) >= 0) {
 				buf_addc(&tok, (char)(h << 4 | l));
 				p += 2;
 			} else

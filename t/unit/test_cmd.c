@@ -1,7 +1,12 @@
-/* Unit tests of lib/num's whole numbers and seconds, and lib/src. */
+/*
+ * Unit tests of lib/num's whole numbers, seconds and hexadecimal digits,
+ * lib/cmd's choice arguments, and lib/src.
+ */
 #include <stdio.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/cmd.h"
 #include "base/num.h"
 #include "base/src.h"
 #include "unit.h"
@@ -45,6 +50,58 @@ seconds(void)
 }
 
 static void
+hexval(void)
+{
+	static const char digits[] = "0123456789abcdefABCDEF";
+	static const int values[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+	    12, 13, 14, 15, 10, 11, 12, 13, 14, 15 };
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		ok &= num_hexval(digits[i]) == values[i];
+	unit_ok(ok, "every hexadecimal digit, either case");
+	unit_long(num_hexval('g'), -1, "g is no digit");
+	unit_long(num_hexval('G'), -1, "G is no digit");
+	unit_long(num_hexval('/'), -1, "the byte before 0");
+	unit_long(num_hexval(':'), -1, "the byte after 9");
+	unit_long(num_hexval('`'), -1, "the byte before a");
+	unit_long(num_hexval('@'), -1, "the byte before A");
+	unit_long(num_hexval(0), -1, "NUL");
+	unit_long(num_hexval(0xC1), -1, "a byte above ASCII");
+}
+
+static void
+choice(void)
+{
+	static const struct cmd_choice one[] = { { "auto", 7 }, { NULL, 0 } };
+	static const struct cmd_choice two[] = { { "query", 1 },
+	    { "response", 2 }, { NULL, 0 } };
+	static const struct cmd_choice three[] = { { "none", 0 },
+	    { "report", 3 }, { "json", 1 }, { NULL, 0 } };
+	struct buf b = BUF_INIT;
+
+	unit_long(cmd_choice_find("none", three), 0, "the first name");
+	unit_long(cmd_choice_find("report", three), 3, "a name's own value");
+	unit_long(cmd_choice_find("json", three), 1, "the last name");
+	unit_long(cmd_choice_find("JSON", three), -1, "case counts");
+	unit_long(cmd_choice_find("", three), -1, "an empty argument");
+	unit_long(cmd_choice_find("non", three), -1, "no prefix of a name");
+	unit_long(cmd_choice_find("nonee", three), -1, "no name and more");
+	cmd_choice_why(&b, "-o", "xml", three);
+	unit_str(buf_cstr(&b), "-o must be none, report or json, not \"xml\"",
+	    "three names: the last after \"or\"");
+	buf_reset(&b);
+	cmd_choice_why(&b, "-t", "", two);
+	unit_str(buf_cstr(&b), "-t must be query or response, not \"\"",
+	    "two names");
+	buf_reset(&b);
+	cmd_choice_why(&b, "--mode", "x", one);
+	unit_str(buf_cstr(&b), "--mode must be auto, not \"x\"", "one name");
+	buf_free(&b);
+}
+
+static void
 source(void)
 {
 	static const char text[] = "\xEF\xBB\xBF" "ab\n\xC3\xA9x\n";
@@ -84,6 +141,8 @@ main(void)
 {
 	whole();
 	seconds();
+	hexval();
+	choice();
 	source();
 	return unit_done();
 }
