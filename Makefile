@@ -201,10 +201,12 @@ fuzz: $(FUZZERS)
 	[ -z "$$failed" ] || { echo "fuzz: failed:$$failed"; exit 1; }
 
 # The manual pages; the completions up to date with tools/completions and
-# parsed by their shells (tools/lint-completions).
+# parsed by their shells (tools/lint-completions); lib/'s includes kept
+# to its layers (tools/layers).
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN7)
 	sh tools/lint-completions
+	sh tools/layers
 
 # The zsh and fish completions, written from the bash one's description.
 completions:
