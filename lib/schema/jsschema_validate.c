@@ -3,8 +3,9 @@
  * jsschema_validate walks the nodes that jsschema_compile made, from the
  * root, down the value; a "$ref" is a pointer to its target's node, and
  * "$dynamicRef" and "$recursiveRef", where they are dynamic, look their
- * target up in the dynamic scope. "unevaluatedItems" and "unevaluatedProperties" see what the
- * keywords applied to the same value evaluated (annotations).
+ * target up in the dynamic scope. "unevaluatedItems" and
+ * "unevaluatedProperties" see what the keywords applied to the same value
+ * evaluated (annotations).
  *
  * Errors: every failing keyword adds one error, with the instance
  * location, the keyword location along the evaluation path (".../$ref/
