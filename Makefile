@@ -4,7 +4,8 @@
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
-LIB_CXX  := $(sort $(wildcard lib/*/*.cc))
+# C++ (the simdjson reader) only when configure chose simdjson.
+LIB_CXX   = $(if $(filter yes,$(SIMDJSON)),$(sort $(wildcard lib/*/*.cc)))
 LIB_HDR  := $(wildcard lib/*/*.h)
 UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
@@ -54,16 +55,22 @@ ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
-# The C compiler links: the C++ runtime of lib/*/*.cc is named to it.
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) $(IDN2_LIBS) $(SIMDJSON_LIBS) -lstdc++ -lm
+	$(CRYPTO_LIBS) $(IDN2_LIBS) $(DL_LIBS) -lm
+# simdjson and the C++ runtime: no tool links them. lib/*/*.cc is built
+# into SIMD_SO, beside the tools, which toolcall-parse loads when a large
+# JSON input comes (lib/toolcall/tcsimd_load.c), and into SIMD_OBJ for
+# what links the reader in (test_tcsimd, the fuzzers), named to the C
+# compiler with SIMD_LIBS.
+SIMD_OBJ     := $(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o)
+SIMD_SO      := $(if $(LIB_CXX),$(BINDIR)/tcsimd.so)
+SIMD_LIBS    := $(if $(LIB_CXX),$(SIMDJSON_LIBS) -lstdc++)
 
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/base/embed.h), with
 # the hyphens and dots of NAME as underscores.
 embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
 EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
-LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) \
-	$(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o) $(EMBED_OBJ)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
@@ -101,6 +108,17 @@ $(LIBLLMKIT): $(LIB_OBJ)
 $(BINDIR)/%: cmd/%.c $(LIBLLMKIT) $(LIB_HDR) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+
+# The reader as a shared object (its one exported symbol tcsimd_open),
+# and beside every toolcall-parse that is built.
+$(SIMD_SO): $(LIB_CXX) $(LIB_HDR) config.h
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CPPFLAGS) $(ALL_CXXFLAGS) -fPIC -fvisibility=hidden \
+		-shared $(ALL_LDFLAGS) -o $@ $(LIB_CXX) $(SIMD_LIBS)
+$(BINDIR)/toolcall-parse: | $(SIMD_SO)
+$(OUT)/unit/test_tcsimd: $(SIMD_OBJ)
+$(OUT)/unit/test_tcsimd: LIBS += $(SIMD_OBJ) $(SIMD_LIBS)
+obj/fuzz/%: LIBS += $(SIMD_LIBS)
 
 $(OUT)/unit/%: t/unit/%.c t/unit/unit.h $(LIBLLMKIT) $(LIB_HDR) config.h
 	@mkdir -p $(@D)
@@ -177,6 +195,8 @@ install: $(BINS)
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
 	$(if $(DATA),install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/llmkit)
+	$(if $(SIMD_SO),install -d $(DESTDIR)$(PKGLIBDIR))
+	$(if $(SIMD_SO),install -m 644 $(SIMD_SO) $(DESTDIR)$(PKGLIBDIR))
 	for t in $(TOOLS); do \
 		install -m 644 completions/bash/llmkit $(DESTDIR)$(BASHCOMPDIR)/$$t; \
 	done
@@ -191,6 +211,7 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_llmkit \
 		$(TOOLS:%=$(DESTDIR)$(FISHCOMPDIR)/%.fish)
 	rm -rf $(DESTDIR)$(PREFIX)/share/llmkit
+	$(if $(PKGLIBDIR),rm -rf $(DESTDIR)$(PKGLIBDIR))
 
 # The Debian package (debian/): dpkg-buildpackage -b in a copy of the
 # tree's files that git tracks or would track (build products and
