@@ -142,7 +142,15 @@ check: $(BINS) $(UNITS)
 demo: $(BINS)
 	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
 
-bench: $(BINS) $(BENCHES)
+# t/bench/startup.sh: toolcall-parse as it was, its reader linked in at
+# start, beside the one that loads it when it pays.
+SIMD_LINKED := $(if $(LIB_CXX),$(OUT)/bench/toolcall-parse-linked)
+$(SIMD_LINKED): cmd/toolcall-parse.c $(LIBLLMKIT) $(SIMD_OBJ) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(LIBLLMKIT) $(SIMD_OBJ) $(LIBS) $(SIMD_LIBS)
+
+bench: $(BINS) $(BENCHES) $(SIMD_LINKED)
 	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_BENCH="$(CURDIR)/$(OUT)/bench" \
 	sh t/bench/run
 
