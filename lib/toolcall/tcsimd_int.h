@@ -18,8 +18,10 @@
 extern "C" {
 #endif
 
-/* Changed whenever either struct below changes: a reader of another
- * version is refused, and jansson reads everything then. */
+/*
+ * Changed whenever either struct below changes: a reader of another
+ * version is refused, and jansson reads everything then.
+ */
 #define TCSIMD_ABI	1
 
 /* What the reader writes with: buf_grow, buf_add, ... of lib/base. */
