@@ -45,7 +45,7 @@ load helper
 
 # The simdjson reader (configure --with-simdjson): no tool links C++ or
 # simdjson; the reader is a shared object beside the tools, tcsimd.so,
-# that toolcall-parse loads once 32 KiB of JSON come, and only then.
+# that toolcall-parse loads once 16 KiB of JSON come, and only then.
 # These pass whatever configure chose: config.mk says what it was.
 
 simdjson_chosen() {

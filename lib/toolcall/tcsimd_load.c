@@ -30,12 +30,13 @@
 
 /*
  * The bytes of JSON text that jansson reads before the reader is loaded.
- * Loading costs about what jansson takes over 90 KB more than simdjson
- * (t/bench/README, start-up); a third of that keeps the cost of a stream
- * that loads it within 2% of a reader linked in, and is still ten times
- * an agent turn's few calls. A single text this long loads it at once.
+ * Loading costs about what jansson takes over 50 KB more than simdjson
+ * (t/bench/README, start-up), but jansson's first bytes also count
+ * against a large stream, which must stay within a few percent of a
+ * reader linked in: a third of that, four times an agent turn's few
+ * calls. A single text this long loads the reader at once.
  */
-#define TCSIMD_LOAD_MIN	((size_t)32 << 10)
+#define TCSIMD_LOAD_MIN	((size_t)16 << 10)
 
 /* The reader's file name, beside the binary or in LLMKIT_PKGLIBDIR. */
 #define TCSIMD_SO	"tcsimd.so"

@@ -2,7 +2,7 @@
 # t/bench/startup.sh: what simdjson costs toolcall-parse at start, and
 # what it gains it on a large input. simdjson is C++: a process that
 # links it loads libstdc++ and libsimdjson before main. toolcall-parse
-# loads its reader (tcsimd.so, configure --with-simdjson) only once 32
+# loads its reader (tcsimd.so, configure --with-simdjson) only once 16
 # KiB of JSON text have come (lib/toolcall/tcsimd_load.c); this script
 # measures that choice against the others:
 #
@@ -235,7 +235,7 @@ END {
 		# jansson's extra time per byte over simdjson's: the bytes
 		# whose reading by jansson costs what the loading does
 		per = (cpu["jansson-big"] - cpu["tp-big"]) / bytes
-		printf "  %-46s %6.0f KB  reported (the threshold is 32 KiB)\n",
+		printf "  %-46s %6.0f KB  reported (the threshold is 16 KiB)\n",
 		    "break-even (load CPU / jansson's extra CPU a byte):",
 		    (cpu["load"] - cpu["floor"]) / per / 1e3
 	}
