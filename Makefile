@@ -4,7 +4,8 @@
 
 TOOLS    := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 LIB_SRC  := $(sort $(wildcard lib/*/*.c))
-LIB_CXX  := $(sort $(wildcard lib/*/*.cc))
+# C++ (the simdjson reader) only when configure chose simdjson.
+LIB_CXX   = $(if $(filter yes,$(SIMDJSON)),$(sort $(wildcard lib/*/*.cc)))
 UNIT_SRC := $(sort $(wildcard t/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz_*.c))
 BENCH_SRC := $(sort $(wildcard t/bench/*.c))
@@ -53,16 +54,22 @@ ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
-# The C compiler links: the C++ runtime of lib/*/*.cc is named to it.
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) $(IDN2_LIBS) $(SIMDJSON_LIBS) -lstdc++ -lm
+	$(CRYPTO_LIBS) $(IDN2_LIBS) $(DL_LIBS) -lm
+# simdjson and the C++ runtime: no tool links them. lib/*/*.cc is built
+# into SIMD_SO, beside the tools, which toolcall-parse loads when a large
+# JSON input comes (lib/toolcall/tcsimd_load.c), and into SIMD_OBJ for
+# what links the reader in (test_tcsimd, the fuzzers), named to the C
+# compiler with SIMD_LIBS.
+SIMD_OBJ     := $(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o)
+SIMD_SO      := $(if $(LIB_CXX),$(BINDIR)/tcsimd.so)
+SIMD_LIBS    := $(if $(LIB_CXX),$(SIMDJSON_LIBS) -lstdc++)
 
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/base/embed.h), with
 # the hyphens and dots of NAME as underscores.
 embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
 EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
-LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) \
-	$(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o) $(EMBED_OBJ)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
 UNITS    := $(UNIT_SRC:t/unit/%.c=$(OUT)/unit/%)
@@ -114,6 +121,19 @@ $(BINDIR)/%: cmd/%.c $(LIBLLMKIT) config.h | $(OUT)/cmd
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
+# The reader as a shared object (its one exported symbol tcsimd_open),
+# and beside every toolcall-parse that is built.
+# (Its prerequisites name every header: no .d file beside it in bin/.)
+$(SIMD_SO): $(LIB_CXX) $(wildcard lib/*/*.h) config.h
+	@mkdir -p $(@D)
+	$(CXX) $(filter-out -MMD -MP,$(ALL_CPPFLAGS)) $(ALL_CXXFLAGS) \
+		-fPIC -fvisibility=hidden \
+		-shared $(ALL_LDFLAGS) -o $@ $(LIB_CXX) $(SIMD_LIBS)
+$(BINDIR)/toolcall-parse: | $(SIMD_SO)
+$(OUT)/unit/test_tcsimd: $(SIMD_OBJ)
+$(OUT)/unit/test_tcsimd: LIBS += $(SIMD_OBJ) $(SIMD_LIBS)
+obj/fuzz/%: LIBS += $(SIMD_LIBS)
+
 $(OUT)/unit/%: t/unit/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -It/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
@@ -139,11 +159,19 @@ check: $(BINS) $(UNITS)
 demo: $(BINS)
 	@PATH="$(CURDIR)/$(BINDIR):$$PATH" sh examples/demo.sh
 
+# t/bench/startup.sh: toolcall-parse as it was, its reader linked in at
+# start, beside the one that loads it when it pays.
+SIMD_LINKED := $(if $(LIB_CXX),$(OUT)/bench/toolcall-parse-linked)
+$(SIMD_LINKED): cmd/toolcall-parse.c $(LIBLLMKIT) $(SIMD_OBJ) config.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(LIBLLMKIT) $(SIMD_OBJ) $(LIBS) $(SIMD_LIBS)
+
 # The benchmarks' programs, built (what bench runs besides the tools).
 .PHONY: benches
-benches: $(BENCHES)
+benches: $(BENCHES) $(SIMD_LINKED)
 
-bench: $(BINS) $(BENCHES)
+bench: $(BINS) $(BENCHES) $(SIMD_LINKED)
 	@LLMKIT_BIN="$(CURDIR)/$(BINDIR)" LLMKIT_BENCH="$(CURDIR)/$(OUT)/bench" \
 	sh t/bench/run
 
@@ -221,6 +249,8 @@ install: $(BINS)
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(MAN7) $(DESTDIR)$(PREFIX)/share/man/man7
 	$(if $(DATA),install -m 644 $(DATA) $(DESTDIR)$(PREFIX)/share/llmkit)
+	$(if $(SIMD_SO),install -d $(DESTDIR)$(PKGLIBDIR))
+	$(if $(SIMD_SO),install -m 644 $(SIMD_SO) $(DESTDIR)$(PKGLIBDIR))
 	for t in $(TOOLS); do \
 		install -m 644 completions/bash/llmkit $(DESTDIR)$(BASHCOMPDIR)/$$t; \
 	done
@@ -235,6 +265,7 @@ uninstall:
 		$(DESTDIR)$(ZSHCOMPDIR)/_llmkit \
 		$(TOOLS:%=$(DESTDIR)$(FISHCOMPDIR)/%.fish)
 	rm -rf $(DESTDIR)$(PREFIX)/share/llmkit
+	$(if $(PKGLIBDIR),rm -rf $(DESTDIR)$(PKGLIBDIR))
 
 # The Debian package (debian/): dpkg-buildpackage -b in a copy of the
 # tree's files that git tracks or would track (build products and

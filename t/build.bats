@@ -42,3 +42,154 @@ load helper
 		[[ "$stderr" == *"usage: $t "* ]] || fail "stderr: $stderr"
 	done
 }
+
+# The simdjson reader (configure --with-simdjson): no tool links C++ or
+# simdjson; the reader is a shared object beside the tools, tcsimd.so,
+# that toolcall-parse loads once 16 KiB of JSON come, and only then.
+# These pass whatever configure chose: config.mk says what it was.
+
+simdjson_chosen() {
+	sed -n 's/^SIMDJSON = //p' "$TOP/config.mk"
+}
+
+# needed FILE: the shared libraries FILE names (its NEEDED entries).
+needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+}
+
+# loads CMD...: runs CMD with the loader's trace on stderr, its output to
+# out, and prints the tcsimd.so it loaded, if any.
+loads() {
+	LD_DEBUG=files "$@" 2>trace >out || return 1
+	sed -n 's/.*file=\([^ ]*tcsimd\.so\) .*dynamically loaded.*/\1/p' trace
+}
+
+# hermes-big: 40 hermes calls of about 4 KB each (160 KB), every JSON
+# type, escapes and non-ASCII text among them.
+hermes_big() {
+	awk 'BEGIN {
+		for (c = 0; c < 40; c++) {
+			printf "Call %d.\n<tool_call>\n{\"name\": \"write\", " \
+			    "\"arguments\": {\"n\": %d, \"x\": %d.25, " \
+			    "\"ok\": true, \"none\": null, \"tags\": " \
+			    "[\"a\", \"caf\303\251\"], \"text\": \"", c, c, c
+			for (i = 0; i < 100; i++)
+				printf "line %d \\\"q\\\" \\u00e9\\n", i
+			printf "\"}}\n</tool_call>\n"
+		}
+	}'
+}
+
+@test "no tool links simdjson or the C++ runtime, toolcall-parse included" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	for c in "$TOP"/cmd/*.c; do
+		t=$(basename "$c" .c)
+		run -0 needed "$bin/$t"
+		assert_output --partial libc.so
+		refute_output --partial libstdc++
+		refute_output --partial libsimdjson
+	done
+}
+
+@test "the simdjson reader lies beside the tools exactly when configure chose it" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	case $(simdjson_chosen) in
+	yes)
+		run -0 needed "$bin/tcsimd.so"
+		assert_line --regexp '^libsimdjson\.so'
+		assert_line --regexp '^libstdc\+\+\.so'
+		run -0 readelf --dyn-syms -W "$bin/tcsimd.so"
+		assert_line --regexp 'FUNC +GLOBAL +DEFAULT +[0-9]+ tcsimd_open$'
+		;;
+	no)
+		[ ! -e "$bin/tcsimd.so" ] || fail "$bin/tcsimd.so built"
+		;;
+	*)
+		fail "config.mk: SIMDJSON is '$(simdjson_chosen)'"
+		;;
+	esac
+}
+
+@test "toolcall-parse --version and a small hermes call load no simdjson" {
+	run -0 loads toolcall-parse --version
+	assert_output ''
+	printf '<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>\n' >small.txt
+	run -0 loads toolcall-parse --format hermes small.txt
+	assert_output ''
+	run cat out
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"a":1}}'
+}
+
+@test "toolcall-parse loads simdjson for 160 KB of hermes calls, when built with it" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	hermes_big >big.txt
+	run -0 loads toolcall-parse --format hermes big.txt
+	if [ "$(simdjson_chosen)" = yes ]; then
+		assert_output "$bin/tcsimd.so"
+	else
+		assert_output ''
+	fi
+	[ "$(wc -l <out)" -eq 40 ] || fail "$(wc -l <out) calls"
+}
+
+@test "toolcall-parse writes the same bytes with and without its simdjson reader" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	# a copy of the binary alone has no tcsimd.so beside it
+	mkdir alone
+	cp "$bin/toolcall-parse" alone/
+	hermes_big >hermes.txt
+	awk 'BEGIN {
+		printf "<|channel|>commentary to=functions.big <|constrain|>json"
+		printf "<|message|>{\"text\": \""
+		for (i = 0; i < 3000; i++)
+			printf "line %d: \\\"quotes\\\" and \\\\ %d\\n", i, i
+		printf "\", \"n\": [1, 2.5, -0, 1e300, 9007199254740993]}<|call|>\n"
+	}' >harmony.txt
+	awk 'BEGIN {
+		c = "data: {\"object\":\"chat.completion.chunk\",\"choices\":" \
+		    "[{\"index\":0,\"delta\":"
+		f = "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+		print c "{\"role\":\"assistant\",\"content\":\"Text\"}}]}\n"
+		print c "{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\"," \
+		    "\"type\":\"function\",\"function\":{\"name\":\"f\"," \
+		    "\"arguments\":\"\"}}]}}]}\n"
+		print c f "\"{\\\"a\\\": \\\"\"}}]}}]}\n"
+		for (i = 0; i < 2000; i++) {
+			print c f "\"piece " i " \"}}]}}]}\n"
+			print c "{\"content\":\"more \"}}]}\n"
+		}
+		print c f "\"\\\"}\"}}]}}]}\n"
+		print c "{},\"finish_reason\":\"tool_calls\"}]}\n"
+		print "data: [DONE]\n"
+	}' >chunks.sse
+	for f in "hermes hermes.txt" "harmony harmony.txt" "openai chunks.sse"; do
+		set -- $f
+		run -0 loads toolcall-parse --format "$1" --events "$2"
+		if [ "$(simdjson_chosen)" = yes ]; then
+			assert_output "$bin/tcsimd.so"
+		fi
+		mv out with.jsonl
+		# LLMKIT_PKGLIBDIR may hold an installed reader: then both read
+		# with simdjson, and must agree all the same
+		alone/toolcall-parse --format "$1" --events "$2" >without.jsonl
+		cmp with.jsonl without.jsonl || fail "$1: the outputs differ"
+		[ "$(wc -l <with.jsonl)" -gt 1 ] || fail "$1: $(cat with.jsonl)"
+	done
+}
+
+@test "make install puts the simdjson reader where toolcall-parse looks for it" {
+	dir=$(sed -n 's/^PKGLIBDIR = //p' "$TOP/config.mk")
+	[ -n "$dir" ] || fail "config.mk: no PKGLIBDIR"
+	run -0 strings "${LLMKIT_BIN:-$TOP/bin}/toolcall-parse"
+	if [ "$(simdjson_chosen)" = yes ]; then
+		assert_line "$dir/tcsimd.so"
+	else
+		refute_line "$dir/tcsimd.so"
+	fi
+	run -0 make -s -C "$TOP" install DESTDIR="$BATS_TEST_TMPDIR/root"
+	if [ "$(simdjson_chosen)" = yes ]; then
+		[ -f "root$dir/tcsimd.so" ] || fail "root$dir/tcsimd.so not installed"
+	else
+		[ ! -e "root$dir" ] || fail "root$dir installed"
+	fi
+}

@@ -27,7 +27,7 @@ check() {
 # vg ARG...: $tool ARG... under valgrind; sets got.
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
-	    --child-silent-after-fork=yes \
+	    --child-silent-after-fork=yes --suppressions="$top/t/valgrind.supp" \
 	    --errors-for-leak-kinds=all --log-file="$tmp/log" \
 	    "$tool" "$@" 2>"$tmp/err"
 	got=$?

@@ -3,6 +3,9 @@
  * which checks the whole text (UTF-8 included), and its arguments
  * written through jsonw as jsonw_exact writes jansson's tree of them.
  * What the two readers do not read alike is declined, never guessed.
+ * Built into tcsimd.so, which lib/toolcall/tcsimd_load.c loads when a
+ * large input comes; it writes through the loader's functions
+ * (tcsimd_int.h), so that it needs nothing of libllmkit.
  */
 #include <algorithm>
 #include <cmath>
@@ -13,12 +16,56 @@
 
 #include <simdjson.h>
 
-extern "C" {
-#include "base/jsonw.h"
-}
-#include "toolcall/tcsimd.h"
+#include "toolcall/tcsimd_int.h"
 
 namespace {
+
+/* lib/base's writers, as the loader gave them */
+const struct tcsimd_host *host;
+
+/*
+ * They are called through pointers, which clang's -fsanitize=function
+ * checks with a handler of UBSan's C++ runtime, not there when a C
+ * driver links this file (the fuzzers): the check is left out of the
+ * calls, as the fuzzers leave out vptr's.
+ */
+#if defined(__clang__)
+#define HOST_CALL	__attribute__((no_sanitize("function")))
+#else
+#define HOST_CALL
+#endif
+
+HOST_CALL inline void
+addc(struct buf *b, char c)
+{
+	if (b->len == b->cap)
+		host->grow(b, 1);
+	b->data[b->len++] = c;
+}
+
+HOST_CALL inline void
+add(struct buf *b, const char *s, size_t n)
+{
+	host->add(b, s, n);
+}
+
+HOST_CALL inline void
+addu(struct buf *b, unsigned long long u)
+{
+	host->addu(b, u);
+}
+
+HOST_CALL inline void
+add_string(struct buf *b, const char *s, size_t n)
+{
+	host->string(b, s, n);
+}
+
+HOST_CALL inline void
+add_number(struct buf *b, double x)
+{
+	host->number(b, x);
+}
 
 using simdjson::dom::array;
 using simdjson::dom::element;
@@ -93,43 +140,43 @@ put(struct buf *b, element e, size_t depth)
 
 		if (!keys_ok(o))
 			return false;
-		buf_addc(b, '{');
+		addc(b, '{');
 		for (auto f : o) {
 			if (!first)
-				buf_addc(b, ',');
+				addc(b, ',');
 			first = false;
-			jsonw_string(b, f.key.data(), f.key.size());
-			buf_addc(b, ':');
+			add_string(b, f.key.data(), f.key.size());
+			addc(b, ':');
 			if (!put(b, f.value, depth + 1))
 				return false;
 		}
-		buf_addc(b, '}');
+		addc(b, '}');
 		return true;
 	}
 	case element_type::ARRAY: {
 		array a = e.get_array().value_unsafe();
 
-		buf_addc(b, '[');
+		addc(b, '[');
 		for (element v : a) {
 			if (!first)
-				buf_addc(b, ',');
+				addc(b, ',');
 			first = false;
 			if (!put(b, v, depth + 1))
 				return false;
 		}
-		buf_addc(b, ']');
+		addc(b, ']');
 		return true;
 	}
 	case element_type::STRING:
 		str = e.get_string().value_unsafe();
-		jsonw_string(b, str.data(), str.size());
+		add_string(b, str.data(), str.size());
 		return true;
 	case element_type::INT64:
 		/* jansson's json_int_t, written as "%lld" */
 		i = e.get_int64().value_unsafe();
 		if (i < 0)
-			buf_addc(b, '-');
-		buf_addu(b, i < 0 ? 0 - (unsigned long long)i :
+			addc(b, '-');
+		addu(b, i < 0 ? 0 - (unsigned long long)i :
 		    (unsigned long long)i);
 		return true;
 	case element_type::UINT64:
@@ -139,16 +186,16 @@ put(struct buf *b, element e, size_t depth)
 		x = e.get_double().value_unsafe();
 		if (!std::isfinite(x))
 			return false;
-		jsonw_number(b, x);
+		add_number(b, x);
 		return true;
 	case element_type::BOOL:
 		if (e.get_bool().value_unsafe())
-			buf_add(b, "true", 4);
+			add(b, "true", 4);
 		else
-			buf_add(b, "false", 5);
+			add(b, "false", 5);
 		return true;
 	case element_type::NULL_VALUE:
-		buf_add(b, "null", 4);
+		add(b, "null", 4);
 		return true;
 	}
 	return false;
@@ -229,10 +276,10 @@ hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 		hasargs = true;
 	}
 	if (!hasargs)
-		buf_add(args, "{}", 2);
+		add(args, "{}", 2);
 	else if (!vargs.is_object() || !put(args, vargs, 2))
 		return false;
-	buf_add(name, str.data(), str.size());
+	add(name, str.data(), str.size());
 	return true;
 }
 
@@ -392,10 +439,8 @@ bare(const char *s, size_t n, struct buf *args)
 	return parse_object(s, n, own, &root) && put(args, root, 1);
 }
 
-} // namespace
-
 int
-tcsimd_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
+read_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 {
 	size_t namelen = name->len, argslen = args->len;
 	bool ok;
@@ -414,7 +459,7 @@ tcsimd_hermes(const char *s, size_t n, struct buf *name, struct buf *args)
 }
 
 int
-tcsimd_object(const char *s, size_t n, struct buf *args)
+read_object(const char *s, size_t n, struct buf *args)
 {
 	size_t argslen = args->len;
 	bool ok;
@@ -430,7 +475,7 @@ tcsimd_object(const char *s, size_t n, struct buf *args)
 }
 
 int
-tcsimd_chunk(const char *s, size_t n, struct tcsimd_delta *c)
+read_chunk(const char *s, size_t n, struct tcsimd_delta *c)
 {
 	bool ok;
 
@@ -441,4 +486,17 @@ tcsimd_chunk(const char *s, size_t n, struct tcsimd_delta *c)
 		ok = false;
 	}
 	return ok ? 1 : 0;
+}
+
+const struct tcsimd_reader reader = { read_hermes, read_object, read_chunk };
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const struct tcsimd_reader *
+tcsimd_open(int abi, const struct tcsimd_host *h)
+{
+	if (abi != TCSIMD_ABI)
+		return NULL;
+	host = h;
+	return &reader;
 }

@@ -5,7 +5,9 @@
  * takes only what jansson's reading (as lib/tcdialect does it) would give
  * the same bytes for, and declines the rest, which the caller then reads
  * with jansson: so every error, and every case where the two readers
- * differ, stays jansson's.
+ * differ, stays jansson's. The reader is loaded only once enough JSON
+ * has come for it to pay (lib/toolcall/tcsimd_load.c); until then, and
+ * in a build without simdjson, every function here declines.
  */
 #ifndef LLMKIT_TCSIMD_H
 #define LLMKIT_TCSIMD_H

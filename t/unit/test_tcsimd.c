@@ -1,13 +1,18 @@
 /*
- * Unit tests of lib/tcsimd: the hermes objects simdjson takes give the
- * bytes jansson's reading gives (escapes, unicode, numbers, nesting to
- * jansson's limit of 2048 levels); every case it must decline is
- * declined, its buffers left as they were; and tcd_parse_text, which
+ * Unit tests of lib/toolcall/tcsimd: the hermes objects simdjson takes
+ * give the bytes jansson's reading gives (escapes, unicode, numbers,
+ * nesting to jansson's limit of 2048 levels); every case it must decline
+ * is declined, its buffers left as they were; and tcd_parse_text, which
  * calls it, reads every call, taken or declined, as tcd_parse does: the
  * same name, the same arguments' text, the same error at the same offset
  * (every call above, every hermes fixture of t/data/toolcall-parse/
- * dialects and every prefix of one).
+ * dialects and every prefix of one). The reader is linked in, so it
+ * takes from the first byte; in a build without simdjson (configure
+ * --with-simdjson=no) every call is declined, and read alike all the
+ * same.
  */
+#include "config.h"
+
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +23,20 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "toolcall/tcsimd.h"
 #include "base/jsonw.h"
 #include "toolcall/tcdialect.h"
+#include "toolcall/tcsimd.h"
+#include "toolcall/tcsimd_int.h"
 #include "unit.h"
 
 #define DIR	"t/data/toolcall-parse/dialects"
+
+/* What tcsimd_hermes says of a call the reader takes, when there is one. */
+#ifdef HAVE_SIMDJSON
+#define TAKES	1
+#else
+#define TAKES	0
+#endif
 
 /*
  * Whether tcd_parse_text reads the call s (n bytes) as tcd_parse does:
@@ -95,14 +108,23 @@ taken(const char *json, size_t n, const char *what)
 	struct buf name = BUF_INIT, args = BUF_INIT, s = BUF_INIT;
 	struct tcd_call c;
 
-	unit_long(tcsimd_hermes(json, n, &name, &args), 1,
-	    unit_fmt("%s: taken", what));
+	buf_adds(&name, "n");
+	buf_adds(&args, "a");
+	unit_long(tcsimd_hermes(json, n, &name, &args), TAKES,
+	    unit_fmt(TAKES ? "%s: taken" : "%s: declined, no simdjson", what));
+	if (!TAKES) {
+		unit_mem(name.data, name.len, "n", unit_fmt("%s: the name's "
+		    "buffer as it was", what));
+		unit_mem(args.data, args.len, "a", unit_fmt("%s: the "
+		    "arguments' buffer as it was", what));
+	}
 	buf_adds(&s, "<tool_call>");
 	buf_add(&s, json, n);
 	buf_adds(&s, "</tool_call>");
 	if (tcd_parse_text(TCD_HERMES, s.data, s.len, &c) == 0)
-		unit_ok(c.json == NULL && c.argtext.data != NULL,
-		    unit_fmt("%s: tcd_parse_text gives text", what));
+		unit_ok(TAKES ? c.json == NULL && c.argtext.data != NULL :
+		    c.json != NULL, unit_fmt(TAKES ? "%s: tcd_parse_text "
+		    "gives text" : "%s: tcd_parse_text gives a tree", what));
 	else
 		unit_ok(0, unit_fmt("%s: tcd_parse_text reads it", what));
 	tcd_call_free(&c);
@@ -340,9 +362,42 @@ test_fixtures(void)
 	buf_free(&b);
 }
 
+/*
+ * The reader refuses a loader of another version (tcsimd_open, the one
+ * symbol of tcsimd.so), and gives its functions to one of its own;
+ * without simdjson every function declines.
+ */
+static void
+test_open(void)
+{
+#ifdef HAVE_SIMDJSON
+	static const struct tcsimd_host h = { buf_grow, buf_add, buf_addu,
+	    jsonw_string, jsonw_number };
+	const struct tcsimd_reader *r;
+
+	unit_ok(tcsimd_open(TCSIMD_ABI + 1, &h) == NULL,
+	    "a loader of another version is refused");
+	r = tcsimd_open(TCSIMD_ABI, &h);
+	unit_ok(r != NULL && r->hermes != NULL && r->object != NULL &&
+	    r->chunk != NULL, "a loader of this version gets the reader");
+#else
+	static const char chunk[] = "{\"object\":\"chat.completion.chunk\","
+	    "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}";
+	struct tcsimd_delta c;
+	struct buf args = BUF_INIT;
+
+	unit_long(tcsimd_object("{\"a\":1}", 7, &args), 0,
+	    "no simdjson: bare arguments declined");
+	unit_long((long)args.len, 0, "no simdjson: nothing written");
+	unit_long(tcsimd_chunk(chunk, sizeof(chunk) - 1, &c), 0,
+	    "no simdjson: a chunk declined");
+#endif
+}
+
 int
 main(void)
 {
+	test_open();
 	test_fixtures();
 	test_taken();
 	test_declined();
