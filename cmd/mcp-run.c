@@ -13,9 +13,9 @@
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
-#include "mcp/mcp.h"
 #include "base/num.h"
 #include "base/proc.h"
+#include "mcp/mcp.h"
 
 #define MAX_SECONDS	86400.0
 

@@ -12,8 +12,8 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "thread/thread.h"
 #include "base/utf8.h"
+#include "thread/thread.h"
 
 enum { OPT_PREFIX = CMD_OPT_FIRST, OPT_STRICT };
 

@@ -17,10 +17,10 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/num.h"
+#include "base/xalloc.h"
 #include "check/checker.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
-#include "base/xalloc.h"
 
 enum {
 	OPT_BEGINS = CHECKER_OPT_FIRST,

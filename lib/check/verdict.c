@@ -8,10 +8,10 @@
 
 #include "base/io.h"
 #include "base/num.h"
-#include "json/jsonx.h"
 #include "base/src.h"
 #include "base/utf8.h"
 #include "check/verdict.h"
+#include "json/jsonx.h"
 
 /*
  * -o report's record up to its errors: {"file", "line" (when line is

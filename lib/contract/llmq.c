@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contract/contract.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "json/jsonx.h"
-#include "contract/llmq.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "contract/contract.h"
+#include "contract/llmq.h"
+#include "json/jsonx.h"
 #include "xml/xmlesc.h"
 
 /* The members of a context object, and their pointers alone or in a line. */

@@ -16,8 +16,8 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "contract/contract.h"
 #include "base/src.h"
+#include "contract/contract.h"
 
 /*
  * A text that values are found in: a file, or one line of it (the line

@@ -11,10 +11,10 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "json/jsonx.h"
-#include "contract/llmq.h"
 #include "base/src.h"
 #include "base/xalloc.h"
+#include "contract/llmq.h"
+#include "json/jsonx.h"
 
 /* An input over s[0..n), named name: line 1 and byte 0 of its file. */
 void

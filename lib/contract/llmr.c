@@ -18,14 +18,14 @@
 #include <expat.h>
 
 #include "base/buf.h"
-#include "contract/contract.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "contract/llmr.h"
 #include "base/src.h"
 #include "base/utf8.h"
-#include "check/verdict.h"
 #include "base/xalloc.h"
+#include "check/verdict.h"
+#include "contract/contract.h"
+#include "contract/llmr.h"
 #include "xml/xmlesc.h"
 #include "xml/xmlp.h"
 

@@ -10,9 +10,9 @@
 #include "base/cmd.h"
 #include "base/embed.h"
 #include "base/io.h"
-#include "contract/llmr.h"
 #include "check/checker.h"
 #include "check/verdict.h"
+#include "contract/llmr.h"
 
 /* What llmr-validate's documents share, beside the checker's run. */
 struct run {

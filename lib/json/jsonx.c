@@ -5,10 +5,10 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "json/jsonx.h"
 #include "base/src.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 
 static size_t	skip_string(const char *, size_t, size_t);
 static size_t	skip_value(const char *, size_t, size_t);

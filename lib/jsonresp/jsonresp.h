@@ -27,9 +27,9 @@
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
+#include "base/src.h"
 #include "json/jsonx.h"
 #include "schema/jsschema.h"
-#include "base/src.h"
 
 /* The name of the default schema, in messages about it. */
 #define JSONRESP_SCHEMA_NAME	"llm-response.schema.json"

@@ -19,11 +19,11 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "schema/jsschema.h"
-#include "mcp/mcp.h"
 #include "base/proc.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "mcp/mcp.h"
+#include "schema/jsschema.h"
 
 #define CHUNK	65536
 #define NONE	ULLONG_MAX	/* took, call_at: not known, no call */

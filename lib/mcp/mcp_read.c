@@ -14,11 +14,11 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/jsonw.h"
-#include "json/jsonx.h"
-#include "mcp/mcp.h"
 #include "base/src.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
+#include "mcp/mcp.h"
 
 /* The variables a server inherits from us, where we have them. */
 static const char *const inherited[] = {

@@ -14,9 +14,9 @@
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
+#include "base/src.h"
 #include "json/jsonx.h"
 #include "mcp/mcp.h"
-#include "base/src.h"
 
 #define READ_SIZE	65536
 

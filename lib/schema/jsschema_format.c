@@ -32,10 +32,10 @@
 #include <pcre2.h>
 
 #include "base/buf.h"
-#include "schema/jsschema_regex.h"
-#include "schema/jsschema_format.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "schema/jsschema_format.h"
+#include "schema/jsschema_regex.h"
 
 static int
 is_digit(int c)

@@ -61,9 +61,9 @@
 
 #include "base/buf.h"
 #include "base/num.h"
-#include "schema/jsschema_regex.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "schema/jsschema_regex.h"
 
 /* Callout numbers: 1..JSSCHEMA_REGEX_MAXSUB run lookbehinds, END checks the end. */
 #define JSSCHEMA_REGEX_MAXSUB	254

@@ -21,12 +21,12 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/jsonw.h"
-#include "contract/llmr.h"
 #include "base/sha256.h"
-#include "store/store.h"
-#include "store/store_int.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "contract/llmr.h"
+#include "store/store.h"
+#include "store/store_int.h"
 
 /* How long a command waits for another that holds the store (ms). */
 #define STORE_BUSY_MS	60000

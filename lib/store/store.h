@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "base/buf.h"
-#include "contract/llmr.h"
 #include "base/sha256.h"
+#include "contract/llmr.h"
 
 #define STORE_INLINE_MAX	1024	/* bytes of XML kept in the row */
 #define STORE_SCHEMA		1	/* PRAGMA user_version */

@@ -13,9 +13,9 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
+#include "base/utf8.h"
 #include "contract/llmr.h"
 #include "store/store_int.h"
-#include "base/utf8.h"
 
 void
 store_check_free(struct check *c)

@@ -10,8 +10,8 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/sha256.h"
-#include "store/store_int.h"
 #include "base/utf8.h"
+#include "store/store_int.h"
 
 static int
 blob_line(struct store *s, struct buf *b, sqlite3_stmt *q, int export)

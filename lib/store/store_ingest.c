@@ -11,10 +11,10 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "contract/llmr.h"
 #include "base/sha256.h"
-#include "store/store_int.h"
 #include "base/xalloc.h"
+#include "contract/llmr.h"
+#include "store/store_int.h"
 
 static void
 touches_clear(struct touches *t)

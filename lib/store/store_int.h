@@ -18,8 +18,8 @@
 #include <sqlite3.h>
 
 #include "base/buf.h"
-#include "contract/llmr.h"
 #include "base/sha256.h"
+#include "contract/llmr.h"
 #include "store/store.h"
 
 /* The characters of a name that a diagnostic need not quote. */

@@ -8,8 +8,8 @@
 #include "base/diag.h"
 #include "base/jsonw.h"
 #include "base/sha256.h"
-#include "store/store_int.h"
 #include "base/utf8.h"
+#include "store/store_int.h"
 
 /* The attachment as a JSON object without its hash (what is hashed). */
 static void

@@ -14,10 +14,10 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "contract/llmr.h"
-#include "store/store.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "contract/llmr.h"
+#include "store/store.h"
 
 /* One put: what its files share, and what it prints once committed. */
 struct put {

@@ -12,10 +12,10 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/jsonw.h"
-#include "json/jsonx.h"
 #include "base/src.h"
-#include "thread/thread.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
+#include "thread/thread.h"
 #include "xml/xmlesc.h"
 
 /* What one event is being checked and written with. */

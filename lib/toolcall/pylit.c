@@ -9,10 +9,10 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "toolcall/pylit.h"
-#include "toolcall/pylit_int.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "toolcall/pylit.h"
+#include "toolcall/pylit_int.h"
 
 /* A number as the tokenizer sees it; its digits are in p->num. */
 struct numtok {

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/xalloc.h"
 #include "toolcall/pylit.h"
 #include "toolcall/pylit_int.h"
-#include "base/xalloc.h"
 
 /* The end of a name at i: letters, digits, '_', and inner '-' or '.'. */
 static size_t

@@ -169,11 +169,11 @@
 
 #include <jansson.h>
 
-#include "toolcall/tcsimd.h"
+#include "base/xalloc.h"
 #include "json/jsonx.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tcdialect_int.h"
-#include "base/xalloc.h"
+#include "toolcall/tcsimd.h"
 
 #define NONE		TCDI_NONE
 #define LIT(s)		TCDI_LIT(s)

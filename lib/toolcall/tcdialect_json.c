@@ -164,9 +164,9 @@
 
 #include <jansson.h>
 
-#include "toolcall/tcsimd.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tcdialect_int.h"
+#include "toolcall/tcsimd.h"
 
 #define NONE		TCDI_NONE
 #define LIT(s)		TCDI_LIT(s)

@@ -167,10 +167,10 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/xalloc.h"
 #include "json/jsonx.h"
 #include "toolcall/tcopenai.h"
 #include "toolcall/tcopenai_int.h"
-#include "base/xalloc.h"
 
 static const char bom[] = "\xEF\xBB\xBF";
 

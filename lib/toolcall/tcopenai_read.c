@@ -15,12 +15,12 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "toolcall/tcsimd.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 #include "json/jsonx.h"
 #include "toolcall/tcopenai.h"
 #include "toolcall/tcopenai_int.h"
-#include "base/utf8.h"
-#include "base/xalloc.h"
+#include "toolcall/tcsimd.h"
 
 /* A document being read: its text, and where its runs lie. */
 struct doc {

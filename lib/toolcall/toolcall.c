@@ -27,11 +27,11 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
+#include "base/xalloc.h"
 #include "toolcall/pylit.h"
 #include "toolcall/tcopenai.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/toolcall_int.h"
-#include "base/xalloc.h"
 
 /*
  * The stream's bytes, to the reader. While undecided, each is looked at

@@ -14,12 +14,12 @@
 
 #include "base/buf.h"
 #include "base/jsonw.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 #include "toolcall/pylit.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall_int.h"
 #include "toolcall/tooldefs.h"
-#include "base/utf8.h"
-#include "base/xalloc.h"
 
 /*
  * Calls of the dialects of open models, driven by the forms of

@@ -12,12 +12,12 @@
 
 #include "base/buf.h"
 #include "base/jsonw.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 #include "schema/jsschema.h"
 #include "toolcall/pylit.h"
 #include "toolcall/toolcall_int.h"
 #include "toolcall/tooldefs.h"
-#include "base/utf8.h"
-#include "base/xalloc.h"
 
 /* Writing a call. */
 

@@ -16,8 +16,8 @@
 #include "config.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "toolcall/toolcall_int.h"
 #include "base/xalloc.h"
+#include "toolcall/toolcall_int.h"
 
 /* The first "<", "&" or "]" in s[i..n), or n: the lexer's hot loop. */
 static size_t

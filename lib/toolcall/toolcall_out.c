@@ -12,9 +12,9 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
-#include "toolcall/toolcall_int.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "toolcall/toolcall_int.h"
 
 /* A problem said at once, or kept in the caller's list. */
 static void

@@ -18,10 +18,10 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "toolcall/tcdialect.h"
-#include "toolcall/toolcall.h"
 #include "check/checker.h"
 #include "check/verdict.h"
+#include "toolcall/tcdialect.h"
+#include "toolcall/toolcall.h"
 
 #define READ_SIZE	65536
 

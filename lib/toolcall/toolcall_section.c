@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/xalloc.h"
 #include "toolcall/pylit.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall_int.h"
-#include "base/xalloc.h"
 
 /*
  * Sections of calls. The gap holds the section's bytes since its last

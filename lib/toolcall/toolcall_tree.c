@@ -13,8 +13,8 @@
 
 #include "base/buf.h"
 #include "base/jsonw.h"
-#include "toolcall/toolcall_int.h"
 #include "base/xalloc.h"
+#include "toolcall/toolcall_int.h"
 
 /* The tree of a call, built by expat's handlers. */
 

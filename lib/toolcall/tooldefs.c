@@ -18,12 +18,12 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/io.h"
-#include "json/jsonx.h"
-#include "schema/jsschema.h"
 #include "base/src.h"
-#include "toolcall/tooldefs.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
+#include "schema/jsschema.h"
+#include "toolcall/tooldefs.h"
 
 /*
  * Where a tool stands in its file, for messages: a JSON Pointer, and the

@@ -19,8 +19,8 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "schema/jsschema_regex.h"
 #include "base/jsonw.h"
+#include "schema/jsschema_regex.h"
 #include "toolcall/tooldefs.h"
 #include "toolcall/tooldefs_int.h"
 #include "xml/xmlesc.h"

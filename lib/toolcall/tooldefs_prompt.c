@@ -26,14 +26,14 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "base/jsonw.h"
 #include "base/diag.h"
+#include "base/jsonw.h"
 #include "base/num.h"
+#include "base/xalloc.h"
 #include "schema/jsschema.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tooldefs.h"
 #include "toolcall/tooldefs_int.h"
-#include "base/xalloc.h"
 
 /* How far views and labels follow subschemas, "$ref"s included. */
 #define MAX_DEPTH	1000

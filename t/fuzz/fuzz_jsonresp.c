@@ -23,10 +23,10 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/embed.h"
-#include "jsonresp/jsonresp.h"
-#include "json/jsonx.h"
-#include "schema/jsschema.h"
 #include "base/src.h"
+#include "json/jsonx.h"
+#include "jsonresp/jsonresp.h"
+#include "schema/jsschema.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

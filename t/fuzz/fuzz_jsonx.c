@@ -20,8 +20,8 @@
 
 #include <jansson.h>
 
-#include "json/jsonx.h"
 #include "base/utf8.h"
+#include "json/jsonx.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/jsschema_regex.h"
 #include "base/utf8.h"
+#include "schema/jsschema_regex.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -18,8 +18,8 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "json/jsonx.h"
 #include "contract/llmq.h"
+#include "json/jsonx.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

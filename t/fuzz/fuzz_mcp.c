@@ -29,10 +29,10 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "json/jsonx.h"
-#include "mcp/mcp.h"
 #include "base/proc.h"
 #include "base/utf8.h"
+#include "json/jsonx.h"
+#include "mcp/mcp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -19,8 +19,8 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "toolcall/pylit.h"
 #include "base/utf8.h"
+#include "toolcall/pylit.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -35,11 +35,11 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/jsonw.h"
+#include "base/utf8.h"
 #include "toolcall/tcopenai.h"
 #include "toolcall/tcopenai_int.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
-#include "base/utf8.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -39,8 +39,8 @@
 #include <jansson.h>
 
 #include "base/diag.h"
-#include "toolcall/toolcall.h"
 #include "base/utf8.h"
+#include "toolcall/toolcall.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -29,11 +29,11 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/utf8.h"
 #include "toolcall/pylit.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
-#include "base/utf8.h"
 #include "xml/xmlesc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -11,13 +11,13 @@
 #include <jansson.h>
 
 #include "base/buf.h"
-#include "contract/contract.h"
 #include "base/diag.h"
-#include "json/jsonx.h"
-#include "contract/llmq.h"
 #include "base/src.h"
-#include "unit.h"
 #include "base/xalloc.h"
+#include "contract/contract.h"
+#include "contract/llmq.h"
+#include "json/jsonx.h"
+#include "unit.h"
 
 /* The seed's example query (section 1), as the seed lays it out. */
 static const char seed_doc[] =

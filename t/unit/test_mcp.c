@@ -15,8 +15,8 @@
 #include <jansson.h>
 
 #include "base/diag.h"
-#include "mcp/mcp.h"
 #include "base/proc.h"
+#include "mcp/mcp.h"
 #include "unit.h"
 
 /* Loads text as the configuration "c.json"; its diagnostics in *err. */

@@ -11,8 +11,8 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "contract/llmr.h"
 #include "base/sha256.h"
+#include "contract/llmr.h"
 #include "store/store.h"
 #include "unit.h"
 

@@ -15,10 +15,10 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/xalloc.h"
 #include "toolcall/pylit.h"
 #include "toolcall/tcdialect.h"
 #include "unit.h"
-#include "base/xalloc.h"
 
 #define DIR	"t/data/toolcall-parse/dialects"
 #define LIT0(s)	(s), (sizeof(s) - 1)

@@ -20,9 +20,9 @@
 
 #include "base/buf.h"
 #include "base/jsonw.h"
+#include "base/xalloc.h"
 #include "toolcall/tcopenai.h"
 #include "unit.h"
-#include "base/xalloc.h"
 
 #define DIR	"t/data/toolcall-parse/openai"
 

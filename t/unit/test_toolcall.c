@@ -26,12 +26,12 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
 #include "unit.h"
-#include "base/utf8.h"
-#include "base/xalloc.h"
 
 /* The name every run gives its input, as diagnostics show it. */
 #define FILE_NAME	"t.txt"

@@ -15,8 +15,8 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "unit.h"
 #include "check/verdict.h"
+#include "unit.h"
 
 static void
 test_record(void)

@@ -5,8 +5,8 @@
 
 #include "base/buf.h"
 #include "base/utf8.h"
-#include "xml/xmlesc.h"
 #include "unit.h"
+#include "xml/xmlesc.h"
 
 #define FFFD	"\xEF\xBF\xBD"
 
