@@ -121,10 +121,6 @@ call='{"server_name":"local","tool_name":"x","arguments":{}}'
 # opts CASE: the options that read it.
 opts() {
 	case $1 in
-	# the problems of its 600,000 openings outgrow what output and
-	# problems may hold while no reasoning marker has come: this case
-	# measures the problems, not that bound
-	tool-nl) echo --begins-in-reasoning no ;;
 	invoke) echo --format invoke ;;
 	function|qwen3-tc|seed) echo --format qwen3 ;;
 	glm) echo --format glm ;;
@@ -164,10 +160,21 @@ cut_short() {
 	esac
 }
 
+# nohold CASE: for the cases of truncated calls, whose problems (one an
+# opening, 500,000 and more) outgrow what output and problems may hold
+# while no reasoning marker has come, the option that holds nothing:
+# they measure the problems, not that bound.
+nohold() {
+	case $1 in
+	tool-nl|tool|invoke|function|qwen3-tc|seed|glm|hermes|auto)
+		echo --begins-in-reasoning no ;;
+	esac
+}
+
 # check CASE N FILE: the run's status, output and diagnostics are right.
 check() {
 	# shellcheck disable=SC2046
-	"$tp" $(opts "$1") "$3" >"$tmp/out" 2>"$tmp/err"
+	"$tp" $(opts "$1") $(nohold "$1") "$3" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	case $1 in
 	tool-nl|tool|invoke|function|qwen3-tc|seed|glm|hermes|auto)
