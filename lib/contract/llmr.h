@@ -114,8 +114,6 @@ void			 llmr_place(struct llmr *, const char *, size_t,
 
 extern const struct cmd_choice llmr_outputs[], llmr_types[];
 
-int			 llmr_output_arg(const char *);
-int			 llmr_type_arg(const char *);
 int			 llmr_run(const struct llmr_run_opts *, int, char *[]);
 
 #endif

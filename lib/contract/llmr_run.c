@@ -35,20 +35,6 @@ const struct cmd_choice llmr_types[] = {
 	{ "query", LLMR_QUERY }, { "response", LLMR_RESPONSE }, { NULL, 0 }
 };
 
-/* An -o argument's output, or -1 when it names none. */
-int
-llmr_output_arg(const char *s)
-{
-	return cmd_choice_find(s, llmr_outputs);
-}
-
-/* A -t argument's type, or -1 when it names none. */
-int
-llmr_type_arg(const char *s)
-{
-	return cmd_choice_find(s, llmr_types);
-}
-
 /*
  * What a document gives on standard output, if anything, into out;
  * with -o report its record, line 0 for a file.

@@ -67,7 +67,6 @@ const struct diag_list *jsonresp_diags(const struct jsonresp *);
 void		 jsonresp_feedback(struct buf *, const struct jsonresp *);
 extern const struct cmd_choice jsonresp_outputs[];
 
-int		 jsonresp_output_arg(const char *);
 int		 jsonresp_run(const struct jsonresp_opts *,
 		    const struct checker *, int, char *[]);
 void		 jsonresp_clean(struct buf *, const struct jsonresp *);

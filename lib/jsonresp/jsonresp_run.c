@@ -19,13 +19,6 @@ const struct cmd_choice jsonresp_outputs[] = {
 	{ "report", JSONRESP_OUT_REPORT }, { NULL, 0 }
 };
 
-/* An -o argument's output, or -1 when it names none. */
-int
-jsonresp_output_arg(const char *s)
-{
-	return cmd_choice_find(s, jsonresp_outputs);
-}
-
 /*
  * A document checked: its diagnostics, then what -o writes for it, or
  * with --feedback the line for the model, written at once. -1 once

@@ -117,9 +117,6 @@ extern const struct cmd_choice toolcall_reasonings[], toolcall_beginnings[],
 		 toolcall_outputs[];
 
 const struct cmd_choice *toolcall_formats(void);
-int		 toolcall_format(const char *);
-int		 toolcall_reasoning(const char *);
-int		 toolcall_begins(const char *);
 int		 toolcall_run(const struct toolcall_args *, int, char *[]);
 
 #endif

@@ -76,27 +76,6 @@ toolcall_formats(void)
 	return t;
 }
 
-/* The TOOLCALL_FMT_ of --format's name, or -1. */
-int
-toolcall_format(const char *name)
-{
-	return cmd_choice_find(name, toolcall_formats());
-}
-
-/* The TOOLCALL_REASON_ of --reasoning's name, or -1. */
-int
-toolcall_reasoning(const char *name)
-{
-	return cmd_choice_find(name, toolcall_reasonings);
-}
-
-/* The TOOLCALL_BEGINS_ of --begins-in-reasoning's name, or -1. */
-int
-toolcall_begins(const char *name)
-{
-	return cmd_choice_find(name, toolcall_beginnings);
-}
-
 /*
  * An input read, its problems kept in r->diags (none when they were said
  * as they came): said now, counted, and with -o report its record

@@ -510,11 +510,15 @@ test_report(struct jsonresp *jr)
 	verdict_summary(&b, &t, 0, 1);
 	unit_str(buf_cstr(&b), "4 documents: 3 valid, 1 invalid, 1 critical, "
 	    "1 emergency\n", "summary: as text");
-	unit_long(jsonresp_output_arg("none"), JSONRESP_OUT_NONE, "-o none");
-	unit_long(jsonresp_output_arg("json"), JSONRESP_OUT_JSON, "-o json");
-	unit_long(jsonresp_output_arg("report"), JSONRESP_OUT_REPORT,
+	unit_long(cmd_choice_find("none", jsonresp_outputs), JSONRESP_OUT_NONE,
+	    "-o none");
+	unit_long(cmd_choice_find("json", jsonresp_outputs), JSONRESP_OUT_JSON,
+	    "-o json");
+	unit_long(cmd_choice_find("report", jsonresp_outputs),
+	    JSONRESP_OUT_REPORT,
 	    "-o report");
-	unit_long(jsonresp_output_arg("JSON"), -1, "-o: no other name");
+	unit_long(cmd_choice_find("JSON", jsonresp_outputs), -1,
+	    "-o: no other name");
 	buf_free(&b);
 }
 

@@ -638,14 +638,19 @@ test_place(struct llmr *v)
 static void
 test_args(void)
 {
-	unit_long(llmr_output_arg("none"), LLMR_OUT_NONE, "-o none");
-	unit_long(llmr_output_arg("json"), LLMR_OUT_JSON, "-o json");
-	unit_long(llmr_output_arg("report"), LLMR_OUT_REPORT, "-o report");
-	unit_long(llmr_output_arg("text"), LLMR_OUT_TEXT, "-o text");
-	unit_long(llmr_output_arg("Text"), -1, "-o Text: none");
-	unit_long(llmr_type_arg("query"), LLMR_QUERY, "-t query");
-	unit_long(llmr_type_arg("response"), LLMR_RESPONSE, "-t response");
-	unit_long(llmr_type_arg(""), -1, "-t \"\": none");
+	unit_long(cmd_choice_find("none", llmr_outputs), LLMR_OUT_NONE,
+	    "-o none");
+	unit_long(cmd_choice_find("json", llmr_outputs), LLMR_OUT_JSON,
+	    "-o json");
+	unit_long(cmd_choice_find("report", llmr_outputs), LLMR_OUT_REPORT,
+	    "-o report");
+	unit_long(cmd_choice_find("text", llmr_outputs), LLMR_OUT_TEXT,
+	    "-o text");
+	unit_long(cmd_choice_find("Text", llmr_outputs), -1, "-o Text: none");
+	unit_long(cmd_choice_find("query", llmr_types), LLMR_QUERY, "-t query");
+	unit_long(cmd_choice_find("response", llmr_types), LLMR_RESPONSE,
+	    "-t response");
+	unit_long(cmd_choice_find("", llmr_types), -1, "-t \"\": none");
 }
 
 int
