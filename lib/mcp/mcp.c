@@ -23,46 +23,20 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
+#include "mcp/mcp_int.h"
 #include "schema/jsschema.h"
 
 #define CHUNK	65536
 #define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
 #define BIG	(16 * CHUNK)	/* a buffer given back once it is empty */
 
-/* How a request ended. */
-enum {
-	R_PENDING,
-	R_RESULT,		/* its result came */
-	R_ERROR,		/* a JSON-RPC error came */
-	R_FAIL			/* no answer: see fail */
-};
-
-enum {
-	F_TIMEOUT = 1,		/* none within the time limit */
-	F_DIED,			/* the server ended */
-	F_BROKEN,		/* the server wrote what is not JSON-RPC */
-	F_CAUGHT,		/* a stop signal came */
-	F_TROUBLE,		/* the server cannot be started or spoken to */
-	F_LONG			/* the server wrote a line past --max-line */
-};
-
-struct reply {
-	int		 kind;
-	int		 fail;
-	json_t		*doc;		/* the response, owning what follows */
-	json_t		*result;
-	json_t		*error;
-	struct buf	 why;		/* R_FAIL: what happened */
-	int		 unread;	/* F_DIED: the request was never read */
-};
-
 static void	vfail(struct reply *, int, const char *, va_list)
 		    __attribute__((format(printf, 3, 0)));
 static void	fail(struct reply *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
-static void
-reply_reset(struct reply *r)
+void
+mcp_reply_reset(struct reply *r)
 {
 	json_decref(r->doc);
 	r->doc = r->result = r->error = NULL;
@@ -92,8 +66,8 @@ fail(struct reply *r, int kind, const char *fmt, ...)
 }
 
 /* "MESSAGE (JSON-RPC error CODE)" of an error object. */
-static void
-rpc_error_text(struct buf *b, const json_t *error)
+void
+mcp_rpc_error_text(struct buf *b, const json_t *error)
 {
 	buf_printf(b, "%s (JSON-RPC error %lld)",
 	    json_string_value(json_object_get(error, "message")),
@@ -216,8 +190,8 @@ send_request(struct mcp_server *s, const char *method, json_t *params)
 	return id;
 }
 
-static void
-send_notification(struct mcp_server *s, const char *method, json_t *params)
+void
+mcp_notify(struct mcp_server *s, const char *method, json_t *params)
 {
 	json_t *msg;
 
@@ -803,14 +777,14 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
  * started again when it is needed rather than sent a call it will never
  * read.
  */
-static void
-settle(struct mcp *m)
+void
+mcp_settle(struct mcp *m)
 {
 	struct reply r;
 
 	memset(&r, 0, sizeof(r));
 	pump(m, NULL, 0, -1, &r, -1);
-	reply_reset(&r);
+	mcp_reply_reset(&r);
 	buf_free(&r.why);
 }
 
@@ -827,31 +801,27 @@ mcp_wait(struct mcp *m, int fd)
 
 	memset(&r, 0, sizeof(r));
 	ready = pump(m, NULL, 0, 0, &r, fd);
-	reply_reset(&r);
+	mcp_reply_reset(&r);
 	buf_free(&r.why);
 	return ready ? 0 : -1;
 }
 
 /* A request to s and its answer in r, within timeout seconds. */
-static long long
-request(struct mcp *m, struct mcp_server *s, const char *method,
+long long
+mcp_request(struct mcp *m, struct mcp_server *s, const char *method,
     json_t *params, double timeout, struct reply *r)
 {
 	long long id;
 
-	reply_reset(r);
+	mcp_reply_reset(r);
 	id = send_request(s, method, params);
 	pump(m, s, id, proc_now() + timeout, r, -1);
 	return id;
 }
 
 /* A fault that makes s useless: said, s stopped, status 3 at the end. */
-static void
-trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void
-trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
+void
+mcp_trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
     const char *fmt, ...)
 {
 	va_list ap;
@@ -870,21 +840,22 @@ trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
  * server is of no use (said; r->fail F_TROUBLE) unless a stop signal
  * came. what names the request.
  */
-static void
-lost(struct mcp *m, struct mcp_server *s, struct reply *r, const char *what)
+void
+mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
+    const char *what)
 {
 	struct buf b = BUF_INIT;
 
 	if (r->kind == R_ERROR) {
-		rpc_error_text(&b, r->error);
-		trouble(m, s, r, "%s: %s failed: %s", s->name, what,
+		mcp_rpc_error_text(&b, r->error);
+		mcp_trouble(m, s, r, "%s: %s failed: %s", s->name, what,
 		    buf_cstr(&b));
 	} else if (r->fail == F_TIMEOUT)
-		trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
+		mcp_trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
 		    what, m->timeout);
 	else if (r->fail == F_DIED || r->fail == F_LONG) {
 		buf_adds(&b, buf_cstr(&r->why));
-		trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
+		mcp_trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
 	} else if (r->fail == F_BROKEN) {
 		r->fail = F_TROUBLE;	/* said already */
 		m->trouble = 1;
@@ -928,12 +899,29 @@ spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
 		return 0;
 	}
 	if (rc == PROC_NOCWD)
-		trouble(m, s, r, "%s: cannot start %s in %s: %s", s->name,
+		mcp_trouble(m, s, r, "%s: cannot start %s in %s: %s", s->name,
 		    s->argv[0], s->cwd, strerror(errno));
 	else
-		trouble(m, s, r, "%s: cannot start %s: %s", s->name,
+		mcp_trouble(m, s, r, "%s: cannot start %s: %s", s->name,
 		    s->argv[0], strerror(errno));
 	return -1;
+}
+
+/* The capabilities a server declared in the result of its lifecycle. */
+static void
+keep_caps(struct mcp_server *s, const json_t *result)
+{
+	json_t *caps = json_object_get(result, "capabilities");
+
+	json_decref(s->caps);
+	s->caps = json_is_object(caps) ? json_incref(caps) : json_object();
+}
+
+/* Whether server s declared capability name ("tools", "resources"). */
+int
+mcp_has_cap(const struct mcp_server *s, const char *name)
+{
+	return json_is_object(json_object_get(s->caps, name));
 }
 
 /*
@@ -949,17 +937,18 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	    MCP_DISCOVER_TIMEOUT;
 	int rc = 0;
 
-	reply_reset(r);
+	mcp_reply_reset(r);
 	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
 	    modern_meta()));
 	pump(m, s, s->next_id, proc_now() + t, r, -1);
 	if (r->kind == R_RESULT || r->kind == R_ERROR) {
 		switch (mcp_discover_era(r->result, r->error)) {
 		case MCP_ERA_MODERN:
+			keep_caps(s, r->result);
 			return s->modern = 1;
 		case MCP_ERA_NONE:
 			jsonw_stringify(&b, mcp_unsupported(r->error));
-			trouble(m, s, r, "%s: the server speaks only %s, which "
+			mcp_trouble(m, s, r, "%s: the server speaks only %s, which "
 			    "mcp-run does not speak", s->name, buf_cstr(&b));
 			buf_free(&b);
 			return -1;
@@ -972,7 +961,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	if (r->fail == F_DIED)
 		rc = spawn(m, s, r) == 0 ? 2 : -1;
 	else
-		lost(m, s, r, "server/discover");
+		mcp_lost(m, s, r, "server/discover");
 	return rc == 2 ? 2 : -1;
 }
 
@@ -989,7 +978,7 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	const json_t *pv, *sup;
 	char q[80];
 
-	request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	mcp_request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
 	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
 	    m->timeout, r);
@@ -1006,13 +995,13 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 			default:
 				break;
 			}
-		trouble(m, s, r, "%s: the server speaks only %s, not %s",
+		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s",
 		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION);
 		buf_free(&b);
 		return -1;
 	}
 	if (r->kind != R_RESULT) {
-		lost(m, s, r, "initialize");
+		mcp_lost(m, s, r, "initialize");
 		return -1;
 	}
 	pv = json_object_get(r->result, "protocolVersion");
@@ -1023,17 +1012,18 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 		else
 			snprintf(q, sizeof(q), "%s", pv == NULL ? "none" :
 			    "that is not a string");
-		trouble(m, s, r, "%s: the server answered protocol revision "
+		mcp_trouble(m, s, r, "%s: the server answered protocol revision "
 		    "%s, which mcp-run does not speak", s->name, q);
 		return -1;
 	}
-	send_notification(s, "notifications/initialized", NULL);
+	keep_caps(s, r->result);
+	mcp_notify(s, "notifications/initialized", NULL);
 	return 0;
 }
 
 /* Starts s and agrees on a revision with it: 0, or -1 (said, in r). */
-static int
-start(struct mcp *m, struct mcp_server *s, struct reply *r)
+int
+mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	int probe = 0;
 
@@ -1054,6 +1044,20 @@ start(struct mcp *m, struct mcp_server *s, struct reply *r)
 		}
 	}
 	return initialize(m, s, r, probe == 3);
+}
+
+/*
+ * Server s ready for a request: what the servers did meanwhile taken in,
+ * and s started (again) when it is not running. 0, or -1 (said, in r).
+ */
+int
+mcp_ready(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	if (s->running)
+		mcp_settle(m);
+	if (!s->running && mcp_start(m, s, r) != 0)
+		return -1;
+	return 0;
 }
 
 /*
@@ -1129,9 +1133,7 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 
 	if (s->tools != NULL)
 		return 0;
-	if (s->running)
-		settle(m);
-	if (!s->running && start(m, s, r) != 0)
+	if (mcp_ready(m, s, r) != 0)
 		return -1;
 	tools = json_array();
 	for (npages = 0; npages < MCP_MAX_PAGES; npages++) {
@@ -1139,14 +1141,14 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		    NULL;
 		json_decref(cursor);
 		cursor = NULL;
-		request(m, s, "tools/list", params, m->timeout, r);
+		mcp_request(m, s, "tools/list", params, m->timeout, r);
 		if (r->kind != R_RESULT) {
-			lost(m, s, r, "tools/list");
+			mcp_lost(m, s, r, "tools/list");
 			break;
 		}
 		page = json_object_get(r->result, "tools");
 		if (!json_is_array(page)) {
-			trouble(m, s, r, "%s: tools/list answered without a "
+			mcp_trouble(m, s, r, "%s: tools/list answered without a "
 			    "\"tools\" array", s->name);
 			break;
 		}
@@ -1160,7 +1162,7 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		json_incref(cursor);
 	}
 	if (npages == MCP_MAX_PAGES)
-		trouble(m, s, r, "%s: tools/list goes on past %d pages",
+		mcp_trouble(m, s, r, "%s: tools/list goes on past %d pages",
 		    s->name, MCP_MAX_PAGES);
 	json_decref(cursor);
 	json_decref(tools);
@@ -1410,14 +1412,12 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	}
 	o->server = s->name;
 send:
-	if (s->running)
-		settle(m);
-	if (!s->running && start(m, s, &r) != 0)
+	if (mcp_ready(m, s, &r) != 0)
 		goto failed;
 	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
 	    c->args);
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	id = request(m, s, "tools/call", params, m->timeout, &r);
+	id = mcp_request(m, s, "tools/call", params, m->timeout, &r);
 	s->call_at = NONE;
 	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
 		again = 0;
@@ -1433,14 +1433,14 @@ send:
 		goto out;
 	}
 	if (r.kind == R_ERROR) {
-		rpc_error_text(&o->message, r.error);
+		mcp_rpc_error_text(&o->message, r.error);
 		o->status = DIAG_INVALID;
 		error_event(o, c, s);
 		goto out;
 	}
 	if (r.fail == F_TIMEOUT) {
 		buf_printf(&o->message, "timed out after %g s", m->timeout);
-		send_notification(s, "notifications/cancelled", json_pack(
+		mcp_notify(s, "notifications/cancelled", json_pack(
 		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
 		    buf_cstr(&o->message)));
 		flush_out(s);
@@ -1464,7 +1464,7 @@ failed:
 		error_event(o, c, s);
 	}
 out:
-	reply_reset(&r);
+	mcp_reply_reset(&r);
 	buf_free(&r.why);
 }
 
@@ -1508,7 +1508,7 @@ mcp_list_tools(struct mcp *m, struct buf *out)
 		buf_adds(out, "}\n");
 	}
 	json_decref(all);
-	reply_reset(&r);
+	mcp_reply_reset(&r);
 	buf_free(&r.why);
 	return m->caught ? -1 : rc;
 }

@@ -34,8 +34,22 @@ enum mcp_proto {
 	MCP_PROTO_LEGACY
 };
 
+/* How a server is reached. */
+enum mcp_transport {
+	MCP_STDIO,			/* a command, over its stdin and stdout */
+	MCP_HTTP,			/* a URL: Streamable HTTP, else HTTP+SSE */
+	MCP_SSE				/* a URL: the HTTP+SSE of 2024-11-05 */
+};
+
+struct mcp_http;
+
 struct mcp_server {
 	char		 *name;
+	enum mcp_transport transport;
+	char		 *url;		/* remote: its address */
+	char		**headers;	/* remote: "Name: value"s, or NULL */
+	char		 *unusable;	/* why it cannot be used, or NULL */
+	double		  timeout;	/* its own request time limit, or 0 */
 	char		**argv;		/* the command and its arguments */
 	char		**env;		/* declared "NAME=VALUE"s, or NULL */
 	char		 *cwd;		/* or NULL: ours */
@@ -58,6 +72,8 @@ struct mcp_server {
 	size_t		  escan;	/* see err_lines */
 	size_t		  ecut;		/* bytes cut from ebuf's line */
 	json_t		 *tools;	/* its tools, once listed */
+	json_t		 *caps;		/* the capabilities it declared */
+	struct mcp_http	 *http;		/* remote: the transport's state */
 };
 
 /* A line of a server's standard error or a log message, as it is said. */

@@ -105,14 +105,20 @@ mcp_server_clear(struct mcp_server *s)
 		free(s->argv[i]);
 	for (i = 0; s->env != NULL && s->env[i] != NULL; i++)
 		free(s->env[i]);
+	for (i = 0; s->headers != NULL && s->headers[i] != NULL; i++)
+		free(s->headers[i]);
 	free(s->argv);
 	free(s->env);
+	free(s->headers);
 	free(s->cwd);
+	free(s->url);
+	free(s->unusable);
 	free(s->name);
 	buf_free(&s->wbuf);
 	buf_free(&s->rbuf);
 	buf_free(&s->ebuf);
 	json_decref(s->tools);
+	json_decref(s->caps);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -1,0 +1,58 @@
+/*
+ * mcp_int: what the files of lib/mcp share and no tool sees. A request
+ * of mcp.c's conversation (mcp_request), how it ended (struct reply),
+ * and the server's lifecycle (mcp_start, mcp_ready), for the parts that
+ * speak to servers beside tools/call: resources, prompts, transports.
+ */
+#ifndef LLMKIT_MCP_INT_H
+#define LLMKIT_MCP_INT_H
+
+#include <stdarg.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "mcp/mcp.h"
+
+/* How a request ended. */
+enum {
+	R_PENDING,
+	R_RESULT,		/* its result came */
+	R_ERROR,		/* a JSON-RPC error came */
+	R_FAIL			/* no answer: see fail */
+};
+
+enum {
+	F_TIMEOUT = 1,		/* none within the time limit */
+	F_DIED,			/* the server ended */
+	F_BROKEN,		/* the server wrote what is not JSON-RPC */
+	F_CAUGHT,		/* a stop signal came */
+	F_TROUBLE,		/* the server cannot be started or spoken to */
+	F_LONG			/* the server wrote a line past --max-line */
+};
+
+struct reply {
+	int		 kind;
+	int		 fail;
+	json_t		*doc;		/* the response, owning what follows */
+	json_t		*result;
+	json_t		*error;
+	struct buf	 why;		/* R_FAIL: what happened */
+	int		 unread;	/* F_DIED: the request was never read */
+};
+
+void	 mcp_reply_reset(struct reply *);
+void	 mcp_rpc_error_text(struct buf *, const json_t *);
+void	 mcp_notify(struct mcp_server *, const char *, json_t *);
+void	 mcp_settle(struct mcp *);
+long long mcp_request(struct mcp *, struct mcp_server *, const char *,
+	    json_t *, double, struct reply *);
+void	 mcp_trouble(struct mcp *, struct mcp_server *, struct reply *,
+	    const char *, ...) __attribute__((format(printf, 4, 5)));
+void	 mcp_lost(struct mcp *, struct mcp_server *, struct reply *,
+	    const char *);
+int	 mcp_start(struct mcp *, struct mcp_server *, struct reply *);
+int	 mcp_ready(struct mcp *, struct mcp_server *, struct reply *);
+int	 mcp_has_cap(const struct mcp_server *, const char *);
+
+#endif
