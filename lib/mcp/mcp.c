@@ -23,6 +23,7 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
+#include "mcp/mcp_http.h"
 #include "mcp/mcp_int.h"
 #include "schema/jsschema.h"
 
@@ -43,6 +44,7 @@ mcp_reply_reset(struct reply *r)
 	r->kind = R_PENDING;
 	r->fail = 0;
 	r->unread = 0;
+	r->status = 0;
 	buf_reset(&r->why);
 }
 
@@ -147,6 +149,11 @@ static void
 send_msg(struct mcp_server *s, json_t *msg)
 {
 	s->last_sent = 0;
+	if (s->http != NULL) {
+		mcp_http_send(s, msg);
+		json_decref(msg);
+		return;
+	}
 	jsonw_stringify(&s->wbuf, msg);
 	buf_addc(&s->wbuf, '\n');
 	flush_out(s);
@@ -512,8 +519,26 @@ stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
 	struct proc_child **ch;
 	struct proc_result *ends;
 	struct mcp_server *s;
-	size_t i;
+	size_t i, k;
 
+	for (i = k = 0; i < n; i++) {	/* the remote ones, first */
+		s = set[i];
+		if (s->transport == MCP_STDIO) {
+			set[k++] = s;
+			continue;
+		}
+		mcp_http_close(m, s, gentle);
+		s->running = 0;
+		s->modern = 0;
+		buf_reset(&s->wbuf);
+		buf_free(&s->rbuf);
+		s->rscan = 0;
+		memset(&s->end, 0, sizeof(s->end));
+		if (res != NULL && i == 0)
+			*res = s->end;
+	}
+	if ((n = k) == 0)
+		return;
 	ch = xcalloc(n, sizeof(*ch));
 	ends = xcalloc(n, sizeof(*ends));
 	for (i = 0; i < n; i++)
@@ -681,6 +706,59 @@ gone(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
 }
 
 /*
+ * What the remote servers did: their transfers moved on, the messages
+ * that came handled as lines, and the notes about their requests taken:
+ * one about request id of w fills r (the transport of a legacy server
+ * ready, with id MCP_HTTP_READY: R_RESULT), others are said. A server
+ * whose session ended or that wrote too long a message is stopped.
+ * Returns whether anything came.
+ */
+static int
+remote(struct mcp *m, struct mcp_server *w, long long id, struct reply *r)
+{
+	struct buf why = BUF_INIT;
+	struct mcp_server *s;
+	long long nid;
+	long status;
+	size_t i;
+	int kind, any = 0, end;
+
+	mcp_http_perform(m);
+	for (i = 0; i < m->n; i++) {
+		s = &m->v[i];
+		if (!s->running || s->http == NULL)
+			continue;
+		if (s->rbuf.len > 0) {
+			any = 1;
+			if (out_lines(m, s, 0, w, id, r) != 0)
+				continue;
+		}
+		end = 0;
+		while (mcp_http_take(s, &nid, &kind, &status, &why)) {
+			any = 1;
+			end |= kind == F_DIED || kind == F_LONG;
+			if (s != w || r->kind != R_PENDING ||
+			    (nid != id && nid != 0)) {
+				if (kind != 0)
+					diag_warnx("%s", buf_cstr(&why));
+				continue;
+			}
+			if (kind == 0) {
+				r->kind = R_RESULT;
+				continue;
+			}
+			fail(r, kind, "%s", buf_cstr(&why));
+			r->status = status;
+			r->unread = kind == F_DIED && status == 404;
+		}
+		if (end)
+			stop(m, s, 0, NULL);
+	}
+	buf_free(&why);
+	return any;
+}
+
+/*
  * Listens to every running server until the answer to request id of w
  * has come, or until the deadline (fail F_TIMEOUT), or until w ended
  * (F_DIED), broke the protocol (F_BROKEN) or wrote too long a line
@@ -741,7 +819,10 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		}
 		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 :
 		    deadline < 0 ? 0 : -1;
-		rc = poll(p, np, ms);
+		rc = m->curlm != NULL ? mcp_http_poll(m, p, np, ms) :
+		    poll(p, np, ms);
+		if (m->curlm != NULL && remote(m, w, id, r))
+			rc = 1;
 		if (deadline < 0 && (rc == 0 || ++rounds > 8))
 			break;
 		if (rc <= 0)
@@ -859,6 +940,9 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 	} else if (r->fail == F_BROKEN) {
 		r->fail = F_TROUBLE;	/* said already */
 		m->trouble = 1;
+	} else if (r->fail == F_TROUBLE) {	/* a remote server's */
+		buf_adds(&b, buf_cstr(&r->why));
+		mcp_trouble(m, s, r, "%s (during %s)", buf_cstr(&b), what);
 	}
 	buf_free(&b);
 }
@@ -925,6 +1009,47 @@ mcp_has_cap(const struct mcp_server *s, const char *name)
 }
 
 /*
+ * Connects to remote server s: its transport readied, and for the
+ * HTTP+SSE of 2024-11-05 (legacy) its event stream opened and its
+ * endpoint awaited. 0, or -1 (said, in r).
+ */
+static int
+connect_remote(struct mcp *m, struct mcp_server *s, struct reply *r,
+    int legacy)
+{
+	struct proc_child none = { -1, -1, -1, -1 };
+
+	if (!s->running)
+		mcp_attach(s, &none);
+	if (mcp_http_open(m, s, legacy) != 0) {
+		mcp_trouble(m, s, r, "%s: libcurl cannot be started", s->name);
+		return -1;
+	}
+	if (!legacy)
+		return 0;
+	mcp_reply_reset(r);
+	pump(m, s, MCP_HTTP_READY, proc_now() + m->timeout, r, -1);
+	if (r->kind == R_RESULT)
+		return 0;
+	mcp_lost(m, s, r, "the opening of its event stream");
+	return -1;
+}
+
+/*
+ * Whether a remote server refused a message of Streamable HTTP as a
+ * server of the HTTP+SSE transport does (400, 404 or 405), so that the
+ * older transport is to be tried, as the specification's section on
+ * backwards compatibility says.
+ */
+static int
+older_transport(const struct mcp_server *s, const struct reply *r)
+{
+	return s->transport == MCP_HTTP && !mcp_http_legacy(s) &&
+	    r->kind == R_FAIL && r->fail == F_TROUBLE &&
+	    (r->status == 400 || r->status == 404 || r->status == 405);
+}
+
+/*
  * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
  * started again (the server ended), 3 no answer in time (legacy, or a
  * server slow to start), -1 failed (said).
@@ -945,6 +1070,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 		switch (mcp_discover_era(r->result, r->error)) {
 		case MCP_ERA_MODERN:
 			keep_caps(s, r->result);
+			mcp_http_agreed(s, MCP_MODERN_VERSION);
 			return s->modern = 1;
 		case MCP_ERA_NONE:
 			jsonw_stringify(&b, mcp_unsupported(r->error));
@@ -958,6 +1084,8 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	}
 	if (r->fail == F_TIMEOUT)
 		return 3;
+	if (older_transport(s, r))
+		return 0;	/* initialize tells which transport */
 	if (r->fail == F_DIED)
 		rc = spawn(m, s, r) == 0 ? 2 : -1;
 	else
@@ -978,10 +1106,16 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	const json_t *pv, *sup;
 	char q[80];
 
+again:
 	mcp_request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
 	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
 	    m->timeout, r);
+	if (older_transport(s, r)) {
+		if (connect_remote(m, s, r, 1) != 0)
+			return -1;
+		goto again;
+	}
 	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
 		jsonw_stringify(&b, sup);
 		if (late && mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
@@ -1018,6 +1152,7 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	}
 	keep_caps(s, r->result);
 	mcp_notify(s, "notifications/initialized", NULL);
+	mcp_http_agreed(s, json_string_value(pv));
 	return 0;
 }
 
@@ -1027,7 +1162,10 @@ mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	int probe = 0;
 
-	if (spawn(m, s, r) != 0)
+	if (s->transport != MCP_STDIO) {
+		if (connect_remote(m, s, r, s->transport == MCP_SSE) != 0)
+			return -1;
+	} else if (spawn(m, s, r) != 0)
 		return -1;
 	if (m->proto == MCP_PROTO_MODERN) {
 		s->modern = 1;
@@ -1440,6 +1578,7 @@ send:
 	}
 	if (r.fail == F_TIMEOUT) {
 		buf_printf(&o->message, "timed out after %g s", m->timeout);
+		mcp_http_cancel(s, id);
 		mcp_notify(s, "notifications/cancelled", json_pack(
 		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
 		    buf_cstr(&o->message)));
@@ -1540,8 +1679,11 @@ mcp_free(struct mcp *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->n; i++)
+	for (i = 0; i < m->n; i++) {
+		mcp_http_close(m, &m->v[i], 0);
 		mcp_server_clear(&m->v[i]);
+	}
+	mcp_http_end(m);
 	free(m->v);
 	free(m->slots);
 	m->v = NULL;

@@ -91,6 +91,8 @@ struct mcp {
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */
 	int		   caught;	/* a stop signal came */
+	void		  *curlm;	/* the remote servers' transfers */
+	const char	  *cacert;	/* --cacert, or NULL */
 	mcp_note_fn	  *note;
 	void		  *note_arg;
 };

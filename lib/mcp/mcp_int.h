@@ -39,6 +39,7 @@ struct reply {
 	json_t		*error;
 	struct buf	 why;		/* R_FAIL: what happened */
 	int		 unread;	/* F_DIED: the request was never read */
+	long		 status;	/* a remote server's HTTP status, or 0 */
 };
 
 void	 mcp_reply_reset(struct reply *);

@@ -546,6 +546,13 @@ mcp_server_arg(struct mcp *m, const char *arg, char *err, size_t errlen)
 	}
 	s = add_server(m, name, NULL);
 	free(name);
+	if (n == 1 && (strncmp(argv[0], "http://", 7) == 0 ||
+	    strncmp(argv[0], "https://", 8) == 0)) {
+		s->transport = MCP_HTTP;
+		s->url = argv[0];
+		free(argv);
+		return 0;
+	}
 	s->argv = argv;
 	return 0;
 fail:
