@@ -699,7 +699,9 @@ done(struct xfer *x, CURLcode rc)
 		    x->status);
 		body_text(&why, x);
 	} else if (x->ctype == C_JSON && x->in.len > 0) {
-		deliver(x, x->in.data, x->in.len);
+		/* what answers a notification or a response is no message */
+		if (x->id != 0 || x->kind == X_GET)
+			deliver(x, x->in.data, x->in.len);
 	} else if (x->kind == X_GET && x->id == 0) {
 		/* a stream ended: legacy's is the connection */
 		if (h->legacy) {
