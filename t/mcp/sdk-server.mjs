@@ -1,5 +1,5 @@
 // sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]
-//     [--http PORT [--bearer TOKEN] [--cert FILE --key FILE]]:
+//     [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--trace]]:
 // an MCP server over stdio, or over Streamable HTTP, built on the official
 // v2 server SDK (@modelcontextprotocol/server), for mcp-run's tests, the
 // agent loop, the demo and the benchmark. Everything on the wire is the
@@ -158,6 +158,15 @@
 //     ["header"],"resource_name":"llmkit-sdk-server"}
 // --cert FILE --key FILE (HTTP only) serves HTTPS with that certificate
 // and key (PEM); http_cert in http.bash makes a self-signed pair.
+// --trace (HTTP only) writes a line on stderr for each request, once it is
+// answered, so that a test can see what its client sent:
+//   sdk-server: POST /mcp initialize accept=… content-type=…
+//     mcp-protocol-version=… mcp-method=… mcp-name=… mcp-session-id=S1
+//     last-event-id=… authorization=… -> 200 text/event-stream
+// (one line; after the path, the JSON-RPC method of a POST's body, or
+// "response" for a posted answer, "batch", "-" for no JSON; then those
+// headers that were sent, in that order; session ids are S1, S2, … in the
+// order the server handed them out).
 //
 // Either era: an unknown tool is a JSON-RPC error, -32602 "Tool nope not
 // found"; arguments the inputSchema refuses are an isError result
@@ -181,7 +190,7 @@ function usage(message) {
 	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]' +
 	    ' [--prefix P]\n' +
 	    '           [--http PORT [--bearer TOKEN]' +
-	    ' [--cert FILE --key FILE]]\n');
+	    ' [--cert FILE --key FILE] [--trace]]\n');
 	process.exit(2);
 }
 
@@ -192,9 +201,14 @@ let port = null;
 let bearer = null;
 let cert = null;
 let key = null;
+let trace = false;
 const argv = process.argv.slice(2);
 while (argv.length > 0) {
 	const opt = argv.shift();
+	if (opt === '--trace') {
+		trace = true;
+		continue;
+	}
 	if (argv.length === 0)
 		usage(`${opt}: an option and its value expected`);
 	if (opt === '--eras')
@@ -216,8 +230,9 @@ while (argv.length > 0) {
 }
 if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535))
 	usage('the port is a whole number from 0 to 65535');
-if (port === null && (bearer !== null || cert !== null || key !== null))
-	usage('--bearer, --cert and --key go with --http');
+if (port === null && (bearer !== null || cert !== null || key !== null ||
+    trace))
+	usage('--bearer, --cert, --key and --trace go with --http');
 if ((cert === null) !== (key === null))
 	usage('--cert and --key go together');
 if (!['modern', 'dual', 'legacy'].includes(eras))
@@ -407,6 +422,46 @@ async function toRequest(req, base, signal) {
 	    { method: req.method, headers, body, signal });
 }
 
+const traced = ['accept', 'content-type', 'mcp-protocol-version',
+    'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id',
+    'authorization'];
+const sessionNames = new Map();
+const sessionName = (id) => {
+	if (!sessionNames.has(id))
+		sessionNames.set(id, `S${sessionNames.size + 1}`);
+	return sessionNames.get(id);
+};
+
+async function traceLine(request, response) {
+	const u = new URL(request.url);
+	const words = [request.method, u.pathname + u.search];
+	if (request.method === 'POST') {
+		let m;
+		try {
+			m = JSON.parse(await request.clone().text());
+		} catch {
+			m = undefined;
+		}
+		words.push(Array.isArray(m) ? 'batch' : typeof m?.method ===
+		    'string' ? m.method : m !== null && typeof m === 'object' &&
+		    ('result' in m || 'error' in m) ? 'response' : '-');
+	}
+	for (const name of traced) {
+		const v = request.headers.get(name);
+		if (v !== null)
+			words.push(`${name}=${name === 'mcp-session-id' ?
+			    sessionName(v) : v}`);
+	}
+	const sid = response.headers.get('mcp-session-id');
+	if (sid !== null)
+		sessionName(sid);
+	words.push('->', String(response.status));
+	const type = response.headers.get('content-type');
+	if (type !== null)
+		words.push(type);
+	process.stderr.write(`sdk-server: ${words.join(' ')}\n`);
+}
+
 async function toNode(response, res) {
 	res.writeHead(response.status, [...response.headers].flat());
 	if (response.body === null) {
@@ -454,7 +509,9 @@ function serveHttp() {
 			    'A bearer token is required'),
 			    { resourceMetadataUrl: metadataUrl });
 		else
-			response = await answer(request);
+			response = await answer(trace ? request.clone() : request);
+		if (trace)
+			await traceLine(request, response);
 		await toNode(response, res);
 	};
 	const listener = (req, res) => {
