@@ -20,7 +20,8 @@
 #define MAX_SECONDS	86400.0
 
 enum {
-	OPT_LIST_SERVERS = CMD_OPT_FIRST,
+	OPT_CACERT = CMD_OPT_FIRST,
+	OPT_LIST_SERVERS,
 	OPT_LIST_TOOLS,
 	OPT_MAX_LINE,
 	OPT_PROTOCOL,
@@ -29,6 +30,7 @@ enum {
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "cacert",		required_argument,	NULL, OPT_CACERT },
 	{ "config",		required_argument,	NULL, 'c' },
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
@@ -41,7 +43,7 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: mcp-run [-hu] [-c FILE] [--errors=json|text] "
+	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--errors=json|text] "
 	"[--max-line SIZE]\n"
 	"               [--protocol VERSION] [--server NAME=COMMAND] "
 	"[-T SECONDS]\n"
@@ -96,6 +98,9 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			unbuffered = 1;
+			break;
+		case OPT_CACERT:
+			m.cacert = optarg;
 			break;
 		case OPT_LIST_SERVERS:
 			names = 1;

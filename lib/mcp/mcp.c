@@ -747,6 +747,10 @@ remote(struct mcp *m, struct mcp_server *w, long long id, struct reply *r)
 				r->kind = R_RESULT;
 				continue;
 			}
+			if (kind == F_TROUBLE) {	/* it cannot be used */
+				diag_warnx("%s", buf_cstr(&why));
+				m->trouble = 1;
+			}
 			fail(r, kind, "%s", buf_cstr(&why));
 			r->status = status;
 			r->unread = kind == F_DIED && status == 404;
@@ -940,10 +944,11 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 	} else if (r->fail == F_BROKEN) {
 		r->fail = F_TROUBLE;	/* said already */
 		m->trouble = 1;
-	} else if (r->fail == F_TROUBLE) {	/* a remote server's */
+	} else if (r->fail == F_FAILED) {	/* a remote server's */
 		buf_adds(&b, buf_cstr(&r->why));
 		mcp_trouble(m, s, r, "%s (during %s)", buf_cstr(&b), what);
-	}
+	} else if (r->fail == F_TROUBLE && s->running)	/* said already */
+		stop(m, s, 0, NULL);
 	buf_free(&b);
 }
 
@@ -1045,7 +1050,7 @@ static int
 older_transport(const struct mcp_server *s, const struct reply *r)
 {
 	return s->transport == MCP_HTTP && !mcp_http_legacy(s) &&
-	    r->kind == R_FAIL && r->fail == F_TROUBLE &&
+	    r->kind == R_FAIL && r->fail == F_FAILED &&
 	    (r->status == 400 || r->status == 404 || r->status == 405);
 }
 
@@ -1151,8 +1156,9 @@ again:
 		return -1;
 	}
 	keep_caps(s, r->result);
-	mcp_notify(s, "notifications/initialized", NULL);
 	mcp_http_agreed(s, json_string_value(pv));
+	mcp_notify(s, "notifications/initialized", NULL);
+	mcp_http_listen(s);
 	return 0;
 }
 
@@ -1587,7 +1593,7 @@ send:
 		error_event(o, c, s);
 		goto out;
 	}
-	if (r.fail == F_DIED || r.fail == F_LONG) {
+	if (r.fail == F_DIED || r.fail == F_LONG || r.fail == F_FAILED) {
 		buf_adds(&o->message, buf_cstr(&r.why));
 		if (r.fail == F_DIED)
 			buf_adds(&o->message, r.unread ?

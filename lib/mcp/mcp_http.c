@@ -72,6 +72,7 @@ struct mcp_http {
 	struct xfer	*stream;	/* the GET stream, or NULL */
 	char		*auth;		/* the last 401's WWW-Authenticate */
 	char		*meta_url;	/* its resource_metadata */
+	int		 refused;	/* its endpoint event was refused */
 };
 
 static CURLM *
@@ -202,6 +203,7 @@ endpoint(struct mcp_http *h, const char *data, size_t len)
 		buf_printf(&why, "%s: the endpoint event names no URL: %s",
 		    h->s->name, diag_quote(q, sizeof(q), data, len));
 		add_note(h, MCP_HTTP_READY, F_TROUBLE, 0, buf_cstr(&why));
+		h->refused = 1;
 		goto out;
 	}
 	for (i = 0; i < 3 && same; i++) {
@@ -217,6 +219,7 @@ endpoint(struct mcp_http *h, const char *data, size_t len)
 		    "origin, which is refused: %s", h->s->name, diag_quote(q,
 		    sizeof(q), url, strlen(url)));
 		add_note(h, MCP_HTTP_READY, F_TROUBLE, 0, buf_cstr(&why));
+		h->refused = 1;
 		goto out;
 	}
 	free(h->post_url);
@@ -574,11 +577,7 @@ mcp_http_legacy(const struct mcp_server *s)
 	return s->http != NULL && s->http->legacy;
 }
 
-/*
- * The revision agreed in the lifecycle, sent as MCP-Protocol-Version
- * from now on; a session's own stream is then opened, for the server's
- * messages that belong to no request.
- */
+/* The revision agreed in the lifecycle, sent as MCP-Protocol-Version. */
 void
 mcp_http_agreed(struct mcp_server *s, const char *version)
 {
@@ -588,7 +587,18 @@ mcp_http_agreed(struct mcp_server *s, const char *version)
 		return;
 	free(h->version);
 	h->version = xstrdup(version);
-	if (!h->legacy && h->session != NULL && h->stream == NULL)
+}
+
+/*
+ * Opens the stream of a session, once its lifecycle is over, for the
+ * messages of the server's that belong to no request.
+ */
+void
+mcp_http_listen(struct mcp_server *s)
+{
+	struct mcp_http *h = s->http;
+
+	if (h != NULL && !h->legacy && h->session != NULL && h->stream == NULL)
 		h->stream = listen_get(h, 0, NULL, 0);
 }
 
@@ -660,6 +670,25 @@ body_text(struct buf *b, const struct xfer *x)
 		    len));
 }
 
+/*
+ * libcurl's message without the time it took (" after 12 ms"), which
+ * would make the same fault read differently each time.
+ */
+static void
+untimed(char *msg)
+{
+	char *p = msg, *q;
+
+	while ((p = strstr(p, " after ")) != NULL) {
+		for (q = p + 7; *q >= '0' && *q <= '9'; q++)
+			continue;
+		if (q > p + 7 && strncmp(q, " ms", 3) == 0)
+			memmove(p, q + 3, strlen(q + 3) + 1);
+		else
+			p += 7;
+	}
+}
+
 /* An exchange has ended: what it means for its request, as a note. */
 static void
 done(struct xfer *x, CURLcode rc)
@@ -678,6 +707,7 @@ done(struct xfer *x, CURLcode rc)
 	} else if (rc != CURLE_OK) {
 		kind = x->kind == X_GET && x->id == 0 && !h->legacy ? 0 :
 		    F_TROUBLE;
+		untimed(x->err);
 		buf_printf(&why, "%s: %s %s: %s", h->s->name, x->kind ==
 		    X_POST ? "POST" : x->kind == X_GET ? "GET" : "DELETE",
 		    h->s->url, x->err[0] != '\0' ? x->err :
@@ -693,7 +723,7 @@ done(struct xfer *x, CURLcode rc)
 	} else if (x->status / 100 != 2) {
 		if (x->kind == X_POST && error_answer(x))
 			goto out;
-		kind = F_TROUBLE;
+		kind = F_FAILED;
 		buf_printf(&why, "%s: %s %s answered HTTP %ld", h->s->name,
 		    x->kind == X_POST ? "POST" : "GET", h->s->url,
 		    x->status);
@@ -704,7 +734,9 @@ done(struct xfer *x, CURLcode rc)
 			deliver(x, x->in.data, x->in.len);
 	} else if (x->kind == X_GET && x->id == 0) {
 		/* a stream ended: legacy's is the connection */
-		if (h->legacy) {
+		if (h->legacy && h->refused)
+			;	/* said: its endpoint was refused */
+		else if (h->legacy) {
 			kind = F_DIED;
 			buf_printf(&why, "server %s closed its event stream",
 			    h->s->name);
@@ -723,7 +755,7 @@ done(struct xfer *x, CURLcode rc)
 			listen_get(h, x->id, buf_cstr(&x->sse.id), at)->resumes =
 			    x->resumes + 1;
 		} else {
-			kind = F_TROUBLE;
+			kind = F_FAILED;
 			buf_printf(&why, "server %s answered %s", h->s->name,
 			    x->ctype == C_SSE ? "with a stream that ended "
 			    "before the answer, and cannot be resumed (no "

@@ -23,6 +23,7 @@
 int	 mcp_http_open(struct mcp *, struct mcp_server *, int);
 int	 mcp_http_legacy(const struct mcp_server *);
 void	 mcp_http_agreed(struct mcp_server *, const char *);
+void	 mcp_http_listen(struct mcp_server *);
 void	 mcp_http_send(struct mcp_server *, const json_t *);
 void	 mcp_http_cancel(struct mcp_server *, long long);
 int	 mcp_http_poll(struct mcp *, struct pollfd *, size_t, int);

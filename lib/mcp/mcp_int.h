@@ -28,7 +28,8 @@ enum {
 	F_BROKEN,		/* the server wrote what is not JSON-RPC */
 	F_CAUGHT,		/* a stop signal came */
 	F_TROUBLE,		/* the server cannot be started or spoken to */
-	F_LONG			/* the server wrote a line past --max-line */
+	F_LONG,			/* the server wrote a line past --max-line */
+	F_FAILED		/* a remote server's exchange failed */
 };
 
 struct reply {
