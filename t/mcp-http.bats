@@ -91,7 +91,6 @@ scripted() {
 	assert_output "$(result c1 modern)"
 	run -0 grep -o 'POST /mcp [a-z/]* .*' "$(http_log sdk)"
 	assert_output 'POST /mcp server/discover accept=application/json, text/event-stream content-type=application/json mcp-protocol-version=2026-07-28 mcp-method=server/discover -> 200 application/json
-POST /mcp tools/list accept=application/json, text/event-stream content-type=application/json mcp-protocol-version=2026-07-28 mcp-method=tools/list -> 200 application/json
 POST /mcp tools/call accept=application/json, text/event-stream content-type=application/json mcp-protocol-version=2026-07-28 mcp-method=tools/call mcp-name=echo -> 200 application/json'
 }
 
