@@ -21,10 +21,13 @@
 
 enum {
 	OPT_CACERT = CMD_OPT_FIRST,
+	OPT_ELICIT,
 	OPT_LIST_SERVERS,
 	OPT_LIST_TOOLS,
 	OPT_MAX_LINE,
 	OPT_PROTOCOL,
+	OPT_ROOT,
+	OPT_SAMPLING,
 	OPT_SERVER
 };
 
@@ -32,10 +35,13 @@ static const struct option longopts[] = {
 	CMD_LONGOPTS,
 	{ "cacert",		required_argument,	NULL, OPT_CACERT },
 	{ "config",		required_argument,	NULL, 'c' },
+	{ "elicit",		required_argument,	NULL, OPT_ELICIT },
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
 	{ "max-line",		required_argument,	NULL, OPT_MAX_LINE },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
+	{ "root",		required_argument,	NULL, OPT_ROOT },
+	{ "sampling",		required_argument,	NULL, OPT_SAMPLING },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
 	{ "timeout",		required_argument,	NULL, 'T' },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
@@ -43,11 +49,13 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--errors=json|text] "
-	"[--max-line SIZE]\n"
-	"               [--protocol VERSION] [--server NAME=COMMAND] "
-	"[-T SECONDS]\n"
-	"               [FILE ...]\n"
+	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] "
+	"[--elicit ask|defaults|decline]\n"
+	"               [--errors=json|text] [--max-line SIZE] "
+	"[--protocol VERSION]\n"
+	"               [--root DIR] [--sampling COMMAND] "
+	"[--server NAME=COMMAND|URL]\n"
+	"               [-T SECONDS] [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
 	"               [-T SECONDS] [NAME ...]\n"
@@ -101,6 +109,17 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CACERT:
 			m.cacert = optarg;
+			break;
+		case OPT_ELICIT:
+			m.elicit = cmd_choice("--elicit", optarg, mcp_elicits);
+			break;
+		case OPT_ROOT:
+			if (mcp_root_arg(&m, optarg, err, sizeof(err)) != 0)
+				cmd_usagex("%s", err);
+			break;
+		case OPT_SAMPLING:
+			if (mcp_sampling_arg(&m, optarg, err, sizeof(err)) != 0)
+				cmd_usagex("%s", err);
 			break;
 		case OPT_LIST_SERVERS:
 			names = 1;

@@ -271,18 +271,18 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 	buf_free(&b);
 }
 
-/* Answers a request of the server's: ping, or "method not found". */
+/* Answers a request of the server's (mcp_ask). */
 static void
-answer(struct mcp_server *s, const struct mcp_msg *msg)
+answer(struct mcp *m, struct mcp_server *s, const struct mcp_msg *msg)
 {
-	json_t *out;
+	json_t *out, *result, *error;
 
 	out = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", msg->id);
-	if (strcmp(msg->method, "ping") == 0)
-		json_object_set_new(out, "result", json_object());
+	result = mcp_ask(m, s, msg->method, msg->params, &error);
+	if (result != NULL)
+		json_object_set_new(out, "result", result);
 	else
-		json_object_set_new(out, "error", json_pack("{s:i,s:s}",
-		    "code", -32601, "message", "Method not found"));
+		json_object_set_new(out, "error", error);
 	send_msg(s, out);
 }
 
@@ -346,7 +346,7 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 	}
 	switch (msg.kind) {
 	case MCP_MSG_REQUEST:
-		answer(s, &msg);
+		answer(m, s, &msg);
 		break;
 	case MCP_MSG_NOTIFICATION:
 		if (strcmp(msg.method, "notifications/message") == 0)
@@ -801,6 +801,9 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
 		}
+		if (m->paused > 0 && deadline > 0)
+			deadline += m->paused;	/* a person's, a command's */
+		m->paused = 0;
 		t = proc_now();
 		if (deadline > 0 && t >= deadline) {
 			fail(r, F_TIMEOUT, "no answer");
@@ -1112,10 +1115,10 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	char q[80];
 
 again:
-	mcp_request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
+	mcp_request(m, s, "initialize", json_pack("{s:s,s:o,s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
-	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
-	    m->timeout, r);
+	    mcp_client_caps(m), "clientInfo", "name", "mcp-run", "version",
+	    LLMKIT_VERSION), m->timeout, r);
 	if (older_transport(s, r)) {
 		if (connect_remote(m, s, r, 1) != 0)
 			return -1;
@@ -1690,6 +1693,14 @@ mcp_free(struct mcp *m)
 		mcp_server_clear(&m->v[i]);
 	}
 	mcp_http_end(m);
+	for (i = 0; i < m->nroots; i++)
+		free(m->roots[i]);
+	for (i = 0; m->sampling != NULL && m->sampling[i] != NULL; i++)
+		free(m->sampling[i]);
+	free(m->roots);
+	free(m->sampling);
+	m->roots = m->sampling = NULL;
+	m->nroots = 0;
 	free(m->v);
 	free(m->slots);
 	m->v = NULL;

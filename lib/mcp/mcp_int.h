@@ -56,5 +56,9 @@ void	 mcp_lost(struct mcp *, struct mcp_server *, struct reply *,
 int	 mcp_start(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_ready(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_has_cap(const struct mcp_server *, const char *);
+json_t	*mcp_client_caps(const struct mcp *);
+json_t	*mcp_ask(struct mcp *, struct mcp_server *, const char *,
+	    const json_t *, json_t **);
+char	**mcp_words(const char *, size_t *);
 
 #endif
