@@ -23,7 +23,9 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/jsonw.h"
 #include "base/proc.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
 #include "mcp/mcp_int.h"
@@ -237,15 +239,20 @@ pick(const json_t *list, int titled, const char *text)
 	return NULL;
 }
 
-/* Shows a field's choices: " 1) Superman 2) ..." */
+/*
+ * Shows a field's choices: " 1) Superman 2) ...", by their titles, or
+ * the enumNames of the older form, or their values.
+ */
 static void
-show_choices(struct tty *t, const json_t *list, int titled)
+show_choices(struct tty *t, const json_t *f, const json_t *list, int titled)
 {
-	const json_t *c, *label;
+	const json_t *c, *label, *names = json_object_get(f, "enumNames");
 	size_t i;
 
 	json_array_foreach(list, i, c) {
-		label = titled ? json_object_get(c, "title") : c;
+		label = titled ? json_object_get(c, "title") :
+		    json_is_string(json_array_get(names, i)) ?
+		    json_array_get(names, i) : c;
 		if (!json_is_string(label))
 			label = choice_value(c, titled);
 		fprintf(t->out, " %zu) ", i + 1);
@@ -324,14 +331,14 @@ read_value(const json_t *f, const char *type, const char *text, json_t **v,
 		free(copy);
 		min = json_object_get(f, "minItems");
 		max = json_object_get(f, "maxItems");
-		if (why->len == 0 && json_is_integer(min) &&
-		    json_array_size(*v) < (size_t)json_integer_value(min))
-			buf_printf(why, "pick at least %lld",
-			    (long long)json_integer_value(min));
-		else if (why->len == 0 && json_is_integer(max) &&
-		    json_array_size(*v) > (size_t)json_integer_value(max))
-			buf_printf(why, "pick at most %lld",
-			    (long long)json_integer_value(max));
+		if (why->len == 0 && json_is_number(min) &&
+		    (double)json_array_size(*v) < json_number_value(min))
+			buf_printf(why, "pick at least %g",
+			    json_number_value(min));
+		else if (why->len == 0 && json_is_number(max) &&
+		    (double)json_array_size(*v) > json_number_value(max))
+			buf_printf(why, "pick at most %g",
+			    json_number_value(max));
 		if (why->len > 0) {
 			json_decref(*v);
 			*v = NULL;
@@ -344,14 +351,14 @@ read_value(const json_t *f, const char *type, const char *text, json_t **v,
 	} else {
 		min = json_object_get(f, "minLength");
 		max = json_object_get(f, "maxLength");
-		if (json_is_integer(min) &&
-		    len < (size_t)json_integer_value(min))
-			buf_printf(why, "answer at least %lld characters",
-			    (long long)json_integer_value(min));
-		else if (json_is_integer(max) &&
-		    len > (size_t)json_integer_value(max))
-			buf_printf(why, "answer at most %lld characters",
-			    (long long)json_integer_value(max));
+		if (json_is_number(min) && (double)utf8_count(text, len) <
+		    json_number_value(min))
+			buf_printf(why, "answer at least %g characters",
+			    json_number_value(min));
+		else if (json_is_number(max) && (double)utf8_count(text, len) >
+		    json_number_value(max))
+			buf_printf(why, "answer at most %g characters",
+			    json_number_value(max));
 		else
 			*v = json_string(text);
 		if (*v == NULL && why->len == 0)
@@ -406,9 +413,16 @@ ask_fields(struct tty *t, const char *server, const json_t *params,
 				tty_json_text(t, json_object_get(f, "title"));
 			else
 				tty_text(t, name, strlen(name));
-			fprintf(t->out, " (%s%s)", strcmp(ty, "boolean") == 0 ?
-			    "yes/no" : ty, required(schema, name) ?
-			    ", required" : "");
+			fprintf(t->out, " (%s", strcmp(ty, "boolean") == 0 ?
+			    "yes/no" : ty);
+			if (json_is_number(json_object_get(f, "minimum")) &&
+			    json_is_number(json_object_get(f, "maximum")))
+				fprintf(t->out, ", %g to %g", json_number_value(
+				    json_object_get(f, "minimum")),
+				    json_number_value(json_object_get(f,
+				    "maximum")));
+			fputs(required(schema, name) ? ", required)" : ")",
+			    t->out);
 			if (json_is_string(json_object_get(f,
 			    "description"))) {
 				fputs(" - ", t->out);
@@ -417,19 +431,15 @@ ask_fields(struct tty *t, const char *server, const json_t *params,
 			}
 			if ((list = choices(strcmp(ty, "array") == 0 ?
 			    json_object_get(f, "items") : f, &titled)) != NULL)
-				show_choices(t, list, titled);
+				show_choices(t, f, list, titled);
 			if (def != NULL) {
 				fputs(" [", t->out);
-				v = json_is_string(def) ? NULL : (json_t *)def;
-				if (v == NULL)
+				if (json_is_string(def))
 					tty_json_text(t, def);
 				else {
-					char *d = json_dumps(v, JSON_ENCODE_ANY
-					    | JSON_COMPACT);
-
-					if (d != NULL)
-						tty_text(t, d, strlen(d));
-					free(d);
+					buf_reset(&why);
+					jsonw_stringify(&why, def);
+					tty_text(t, why.data, why.len);
 				}
 				fputs("]", t->out);
 			}
