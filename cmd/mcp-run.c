@@ -25,6 +25,7 @@ enum {
 	OPT_LIST_SERVERS,
 	OPT_LIST_TOOLS,
 	OPT_MAX_LINE,
+	OPT_MAX_TIME,
 	OPT_PROTOCOL,
 	OPT_ROOT,
 	OPT_SAMPLING,
@@ -39,6 +40,7 @@ static const struct option longopts[] = {
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
 	{ "max-line",		required_argument,	NULL, OPT_MAX_LINE },
+	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
 	{ "root",		required_argument,	NULL, OPT_ROOT },
 	{ "sampling",		required_argument,	NULL, OPT_SAMPLING },
@@ -52,10 +54,10 @@ static const struct cmd self = {
 	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] "
 	"[--elicit ask|defaults|decline]\n"
 	"               [--errors=json|text] [--max-line SIZE] "
-	"[--protocol VERSION]\n"
-	"               [--root DIR] [--sampling COMMAND] "
-	"[--server NAME=COMMAND|URL]\n"
-	"               [-T SECONDS] [FILE ...]\n"
+	"[--max-time SECONDS]\n"
+	"               [--protocol VERSION] "
+	"[--root DIR] [--sampling COMMAND]\n"
+	"               [--server NAME=COMMAND|URL] [-T SECONDS] [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
 	"               [-T SECONDS] [NAME ...]\n"
@@ -131,6 +133,13 @@ main(int argc, char *argv[])
 			if ((m.max_line = num_size(optarg)) == 0)
 				cmd_usagex("--max-line must be a positive size "
 				    "in bytes (K, M, G allowed), not \"%s\"",
+				    optarg);
+			break;
+		case OPT_MAX_TIME:
+			if (num_seconds(optarg, MAX_SECONDS, &m.max_time) ==
+			    -1 || m.max_time <= 0)
+				cmd_usagex("--max-time must be a number of "
+				    "seconds above 0, at most 86400, not \"%s\"",
 				    optarg);
 			break;
 		case OPT_PROTOCOL:

@@ -186,7 +186,11 @@ send_request(struct mcp_server *s, const char *method, json_t *params)
 	if (s->modern) {
 		if (params == NULL)
 			params = json_object();
-		json_object_set_new(params, "_meta", modern_meta());
+		if (json_is_object(json_object_get(params, "_meta")))
+			json_object_update_new(json_object_get(params,
+			    "_meta"), modern_meta());
+		else
+			json_object_set_new(params, "_meta", modern_meta());
 	}
 	msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id",
 	    (json_int_t)id, "method", method);
@@ -271,6 +275,68 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 	buf_free(&b);
 }
 
+/* The time limit of a request to s: its own, or -T's. */
+static double
+server_limit(const struct mcp *m, const struct mcp_server *s)
+{
+	return s != NULL && s->timeout > 0 ? s->timeout : m->timeout;
+}
+
+/*
+ * A progress notification: of the call waited on (its token), it resets
+ * the call's time limit, and is said on stderr, "SERVER: TOOL: 40/100
+ * MESSAGE", as one line that is written over on a terminal.
+ */
+static void
+progress(struct mcp *m, const json_t *params)
+{
+	const json_t *tok, *p, *total, *msg;
+	struct buf b = BUF_INIT, line = BUF_INIT;
+
+	tok = json_object_get(params, "progressToken");
+	if (m->token == NULL || !json_is_string(tok) ||
+	    strcmp(json_string_value(tok), m->token) != 0)
+		return;
+	m->progressed = 1;
+	p = json_object_get(params, "progress");
+	total = json_object_get(params, "total");
+	msg = json_object_get(params, "message");
+	buf_adds(&b, m->label);
+	if (json_is_number(p)) {
+		buf_adds(&b, ": ");
+		jsonw_stringify(&b, p);
+		if (json_is_number(total)) {
+			buf_addc(&b, '/');
+			jsonw_stringify(&b, total);
+		}
+	}
+	if (json_is_string(msg)) {
+		buf_adds(&b, ": ");
+		buf_add(&b, json_string_value(msg), json_string_length(msg));
+	}
+	buf_adds(&line, isatty(2) ? "\r\033[K" : "");
+	diag_escape(&line, b.data, b.len > MCP_ERR_LINE ? MCP_ERR_LINE : b.len,
+	    0);
+	if (isatty(2))
+		m->progress_line = 1;
+	else
+		buf_addc(&line, '\n');
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&b);
+	buf_free(&line);
+}
+
+/* The progress line on a terminal, cleared once its call is over. */
+static void
+progress_done(struct mcp *m)
+{
+	if (m->progress_line > 0)
+		fputs("\r\033[K", stderr);
+	m->progress_line = 0;
+	m->token = m->label = NULL;
+	m->hard = 0;
+}
+
 /* Answers a request of the server's (mcp_ask). */
 static void
 answer(struct mcp *m, struct mcp_server *s, const struct mcp_msg *msg)
@@ -351,6 +417,8 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 	case MCP_MSG_NOTIFICATION:
 		if (strcmp(msg.method, "notifications/message") == 0)
 			log_message(m, s, msg.params);
+		else if (strcmp(msg.method, "notifications/progress") == 0)
+			progress(m, msg.params);
 		break;
 	case MCP_MSG_RESPONSE:
 		if (s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
@@ -804,6 +872,11 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		if (m->paused > 0 && deadline > 0)
 			deadline += m->paused;	/* a person's, a command's */
 		m->paused = 0;
+		if (m->progressed && deadline > 0)
+			deadline = proc_now() + server_limit(m, w);
+		m->progressed = 0;
+		if (m->hard > 0 && deadline > m->hard)
+			deadline = m->hard;
 		t = proc_now();
 		if (deadline > 0 && t >= deadline) {
 			fail(r, F_TIMEOUT, "no answer");
@@ -1542,10 +1615,12 @@ void
 mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 {
 	struct reply r;
+	struct buf label = BUF_INIT;
 	struct mcp_server *s;
 	json_t *params;
+	char token[40];
 	long long id;
-	int again = 1;
+	int again = 1, late = 0;
 
 	memset(&r, 0, sizeof(r));
 	o->status = DIAG_OK;
@@ -1561,11 +1636,20 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 send:
 	if (mcp_ready(m, s, &r) != 0)
 		goto failed;
-	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
-	    c->args);
+	snprintf(token, sizeof(token), "mcp-run-%llu", ++m->tokens);
+	params = json_pack("{s:s,s:O,s:{s:s}}", "name", c->tool,
+	    "arguments", c->args, "_meta", "progressToken", token);
+	buf_reset(&label);
+	buf_printf(&label, "%s: %s", s->name, c->tool);
+	m->token = token;
+	m->label = buf_cstr(&label);
+	if (m->max_time > 0 && m->hard == 0)
+		m->hard = proc_now() + m->max_time;
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	id = mcp_request(m, s, "tools/call", params, m->timeout, &r);
+	id = mcp_request(m, s, "tools/call", params, server_limit(m, s), &r);
 	s->call_at = NONE;
+	late = m->hard > 0 && proc_now() >= m->hard;
+	progress_done(m);
 	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
 		again = 0;
 		goto send;
@@ -1586,7 +1670,12 @@ send:
 		goto out;
 	}
 	if (r.fail == F_TIMEOUT) {
-		buf_printf(&o->message, "timed out after %g s", m->timeout);
+		if (late)
+			buf_printf(&o->message, "ran past --max-time (%g s)",
+			    m->max_time);
+		else
+			buf_printf(&o->message, "timed out after %g s",
+			    server_limit(m, s));
 		mcp_http_cancel(s, id);
 		mcp_notify(s, "notifications/cancelled", json_pack(
 		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
@@ -1614,6 +1703,7 @@ failed:
 out:
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
+	buf_free(&label);
 }
 
 /*

@@ -103,6 +103,13 @@ struct mcp {
 	enum mcp_elicit	   elicit;
 	char		 **sampling;	/* --sampling: the command, or NULL */
 	double		   paused;	/* seconds spent answering a server */
+	double		   max_time;	/* --max-time: a call's bound, or 0 */
+	double		   hard;	/* when the call waited on must end */
+	unsigned long long tokens;	/* progress tokens given */
+	const char	  *token;	/* that of the call waited on, or NULL */
+	const char	  *label;	/* "SERVER: TOOL" of that call */
+	int		   progressed;	/* it reported progress */
+	int		   progress_line; /* a progress line is on the tty */
 	void		  *curlm;	/* the remote servers' transfers */
 	const char	  *cacert;	/* --cacert, or NULL */
 	mcp_note_fn	  *note;
