@@ -29,7 +29,8 @@ enum {
 	OPT_PROTOCOL,
 	OPT_ROOT,
 	OPT_SAMPLING,
-	OPT_SERVER
+	OPT_SERVER,
+	OPT_TASKS
 };
 
 static const struct option longopts[] = {
@@ -45,6 +46,7 @@ static const struct option longopts[] = {
 	{ "root",		required_argument,	NULL, OPT_ROOT },
 	{ "sampling",		required_argument,	NULL, OPT_SAMPLING },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
+	{ "tasks",		no_argument,		NULL, OPT_TASKS },
 	{ "timeout",		required_argument,	NULL, 'T' },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
@@ -57,7 +59,8 @@ static const struct cmd self = {
 	"[--max-time SECONDS]\n"
 	"               [--protocol VERSION] "
 	"[--root DIR] [--sampling COMMAND]\n"
-	"               [--server NAME=COMMAND|URL] [-T SECONDS] [FILE ...]\n"
+	"               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]\n"
+	"               [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
 	"               [-T SECONDS] [NAME ...]\n"
@@ -145,6 +148,9 @@ main(int argc, char *argv[])
 		case OPT_PROTOCOL:
 			m.proto = cmd_choice("--protocol", optarg,
 			    mcp_protocols);
+			break;
+		case OPT_TASKS:
+			m.tasks = 1;
 			break;
 		case OPT_SERVER:
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)

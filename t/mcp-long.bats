@@ -57,3 +57,39 @@ e: trigger-long-running-operation: 6/6"
 	run -2 --separate-stderr mcp-run --max-time 0 --server s=true
 	assert_equal "${stderr%%$'\n'*}" 'mcp-run: --max-time must be a number of seconds above 0, at most 86400, not "0"'
 }
+
+# research [OPTION ...]: the everything server's simulate-research-query,
+# whose execution.taskSupport is "required": a task of four stages, a
+# second each, whose status is polled every second.
+research() {
+	local args=$1
+	shift
+	printf '{"type":"tool_call","toolCallId":"c1","toolName":"simulate-research-query","serverName":"e","args":%s}\n' "$args" |
+	    mcp-run "$@" --server "e=node $EVERYTHING stdio"
+}
+
+@test "a tool that requires a task is called as one, polled to completion, each status said" {
+	run -0 --separate-stderr research '{"topic":"bats"}' -T 5
+	assert_equal "$(jq -r .result <<<"$output" | head -n 1)" '# Research Report: bats'
+	assert_equal "$stderr" "$STARTING
+e: simulate-research-query: working: Gathering sources...
+e: simulate-research-query: working: Analyzing content...
+e: simulate-research-query: working: Synthesizing findings...
+e: simulate-research-query: working: Generating report...
+e: simulate-research-query: completed: Generating report..."
+}
+
+@test "a task past --max-time is cancelled with tasks/cancel, status 1" {
+	run -1 --separate-stderr research '{"topic":"bats"}' --max-time 1.5
+	assert_equal "$(jq -r .error <<<"$output")" 'ran past --max-time (1.5 s)'
+	# the server, told, refuses its own next step of a cancelled task
+	assert_equal "$(grep -c 'from terminal status "cancelled"' <<<"$stderr")" 2
+}
+
+@test "a task that needs input asks it while its result is awaited" {
+	run -0 --separate-stderr research '{"topic":"bats","ambiguous":true}' \
+	    --elicit defaults
+	assert_equal "$(jq -r .result <<<"$output" | head -n 1)" '# Research Report: bats (User declined - using default interpretation)'
+	assert_equal "$(sed -n 4,5p <<<"$stderr")" 'e: simulate-research-query: input_required: Found multiple interpretations for "bats". Requesting clarification...
+mcp-run: e: elicitation declined: the required field "interpretation" has no default'
+}

@@ -291,7 +291,7 @@ static void
 progress(struct mcp *m, const json_t *params)
 {
 	const json_t *tok, *p, *total, *msg;
-	struct buf b = BUF_INIT, line = BUF_INIT;
+	struct buf b = BUF_INIT;
 
 	tok = json_object_get(params, "progressToken");
 	if (m->token == NULL || !json_is_string(tok) ||
@@ -301,9 +301,7 @@ progress(struct mcp *m, const json_t *params)
 	p = json_object_get(params, "progress");
 	total = json_object_get(params, "total");
 	msg = json_object_get(params, "message");
-	buf_adds(&b, m->label);
 	if (json_is_number(p)) {
-		buf_adds(&b, ": ");
 		jsonw_stringify(&b, p);
 		if (json_is_number(total)) {
 			buf_addc(&b, '/');
@@ -314,15 +312,29 @@ progress(struct mcp *m, const json_t *params)
 		buf_adds(&b, ": ");
 		buf_add(&b, json_string_value(msg), json_string_length(msg));
 	}
+	mcp_progress_say(m, buf_cstr(&b));
+	buf_free(&b);
+}
+
+/*
+ * Says "SERVER: TOOL: TEXT" of the call waited on: a line of its own,
+ * or on a terminal the one line, written over.
+ */
+void
+mcp_progress_say(struct mcp *m, const char *text)
+{
+	struct buf line = BUF_INIT;
+	size_t len = strlen(text);
+
 	buf_adds(&line, isatty(2) ? "\r\033[K" : "");
-	diag_escape(&line, b.data, b.len > MCP_ERR_LINE ? MCP_ERR_LINE : b.len,
-	    0);
+	diag_escape(&line, m->label, strlen(m->label), 0);
+	buf_adds(&line, ": ");
+	diag_escape(&line, text, len > MCP_ERR_LINE ? MCP_ERR_LINE : len, 0);
 	if (isatty(2))
 		m->progress_line = 1;
 	else
 		buf_addc(&line, '\n');
 	fwrite(line.data, 1, line.len, stderr);
-	buf_free(&b);
 	buf_free(&line);
 }
 
@@ -950,6 +962,22 @@ mcp_settle(struct mcp *m)
 }
 
 /*
+ * Listens to the servers for seconds (a task's poll interval): 0, or -1
+ * when a stop signal came.
+ */
+int
+mcp_idle(struct mcp *m, double seconds)
+{
+	struct reply r;
+
+	memset(&r, 0, sizeof(r));
+	pump(m, NULL, 0, proc_now() + seconds, &r, -1);
+	mcp_reply_reset(&r);
+	buf_free(&r.why);
+	return m->caught ? -1 : 0;
+}
+
+/*
  * Waits until fd can be read, listening to the running servers
  * meanwhile (their requests, log messages, standard error, ends).
  * Returns 0, or -1 when a stop signal came.
@@ -1389,6 +1417,13 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 	return -1;
 }
 
+/* The tools of s listed, once for its life: 0, or -1 (said, in r). */
+int
+mcp_tools_of(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	return list_tools(m, s, r);
+}
+
 /*
  * The tools of s for the routing: listed once; a server that cannot be
  * listed (said once) has none, and is not tried again for the routing.
@@ -1646,7 +1681,11 @@ send:
 	if (m->max_time > 0 && m->hard == 0)
 		m->hard = proc_now() + m->max_time;
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	id = mcp_request(m, s, "tools/call", params, server_limit(m, s), &r);
+	if (mcp_task_wanted(m, s, c->tool, &r))
+		id = mcp_task_call(m, s, params, server_limit(m, s), &r);
+	else
+		id = mcp_request(m, s, "tools/call", params,
+		    server_limit(m, s), &r);
 	s->call_at = NONE;
 	late = m->hard > 0 && proc_now() >= m->hard;
 	progress_done(m);
@@ -1676,11 +1715,13 @@ send:
 		else
 			buf_printf(&o->message, "timed out after %g s",
 			    server_limit(m, s));
-		mcp_http_cancel(s, id);
-		mcp_notify(s, "notifications/cancelled", json_pack(
-		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
-		    buf_cstr(&o->message)));
-		flush_out(s);
+		if (id != 0) {		/* else a task, cancelled as one */
+			mcp_http_cancel(s, id);
+			mcp_notify(s, "notifications/cancelled", json_pack(
+			    "{s:I,s:s}", "requestId", (json_int_t)id,
+			    "reason", buf_cstr(&o->message)));
+			flush_out(s);
+		}
 		o->status = DIAG_INVALID;
 		error_event(o, c, s);
 		goto out;

@@ -109,6 +109,7 @@ struct mcp {
 	const char	  *token;	/* that of the call waited on, or NULL */
 	const char	  *label;	/* "SERVER: TOOL" of that call */
 	int		   progressed;	/* it reported progress */
+	int		   tasks;	/* --tasks: optional ones as tasks */
 	int		   progress_line; /* a progress line is on the tty */
 	void		  *curlm;	/* the remote servers' transfers */
 	const char	  *cacert;	/* --cacert, or NULL */

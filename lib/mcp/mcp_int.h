@@ -60,5 +60,12 @@ json_t	*mcp_client_caps(const struct mcp *);
 json_t	*mcp_ask(struct mcp *, struct mcp_server *, const char *,
 	    const json_t *, json_t **);
 char	**mcp_words(const char *, size_t *);
+int	 mcp_tools_of(struct mcp *, struct mcp_server *, struct reply *);
+int	 mcp_idle(struct mcp *, double);
+void	 mcp_progress_say(struct mcp *, const char *);
+int	 mcp_task_wanted(struct mcp *, struct mcp_server *, const char *,
+	    struct reply *);
+long long mcp_task_call(struct mcp *, struct mcp_server *, json_t *, double,
+	    struct reply *);
 
 #endif
