@@ -49,13 +49,13 @@ BINDIR  ?= bin
 endif
 
 ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
-	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS) \
+	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS) $(CURL_CFLAGS) \
 	$(CPPFLAGS)
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) $(IDN2_LIBS) $(DL_LIBS) -lm
+	$(CRYPTO_LIBS) $(IDN2_LIBS) $(CURL_LIBS) $(DL_LIBS) -lm
 # simdjson and the C++ runtime: no tool links them. lib/*/*.cc is built
 # into SIMD_SO, beside the tools, which toolcall-parse loads when a large
 # JSON input comes (lib/toolcall/tcsimd_load.c), and into SIMD_OBJ for
@@ -184,7 +184,7 @@ FUZZ_CC      ?= clang
 FUZZ_CXX     ?= clang++
 FUZZ_SAN     := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CPPFLAGS := -I. -Ilib -MMD -MP $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
-	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS)
+	$(PCRE2_CFLAGS) $(SQLITE_CFLAGS) $(CRYPTO_CFLAGS) $(IDN2_CFLAGS) $(CURL_CFLAGS)
 FUZZ_CFLAGS  := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS)
 FUZZ_FLAGS   := $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_CPPFLAGS)
 # lib/*/*.cc as C++; the C driver links them (so UBSan's C++ runtime,

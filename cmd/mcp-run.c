@@ -20,31 +20,46 @@
 #define MAX_SECONDS	86400.0
 
 enum {
-	OPT_LIST_SERVERS = CMD_OPT_FIRST,
+	OPT_CACERT = CMD_OPT_FIRST,
+	OPT_ELICIT,
+	OPT_LIST_SERVERS,
 	OPT_LIST_TOOLS,
 	OPT_MAX_LINE,
+	OPT_MAX_TIME,
 	OPT_PROTOCOL,
-	OPT_SERVER
+	OPT_ROOT,
+	OPT_SAMPLING,
+	OPT_SERVER,
+	OPT_TASKS
 };
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "cacert",		required_argument,	NULL, OPT_CACERT },
 	{ "config",		required_argument,	NULL, 'c' },
+	{ "elicit",		required_argument,	NULL, OPT_ELICIT },
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
 	{ "max-line",		required_argument,	NULL, OPT_MAX_LINE },
+	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
+	{ "root",		required_argument,	NULL, OPT_ROOT },
+	{ "sampling",		required_argument,	NULL, OPT_SAMPLING },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
+	{ "tasks",		no_argument,		NULL, OPT_TASKS },
 	{ "timeout",		required_argument,	NULL, 'T' },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
 	{ NULL,			0,			NULL, 0 }
 };
 
 static const struct cmd self = {
-	"usage: mcp-run [-hu] [-c FILE] [--errors=json|text] "
-	"[--max-line SIZE]\n"
-	"               [--protocol VERSION] [--server NAME=COMMAND] "
-	"[-T SECONDS]\n"
+	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] "
+	"[--elicit ask|defaults|decline]\n"
+	"               [--errors=json|text] [--max-line SIZE] "
+	"[--max-time SECONDS]\n"
+	"               [--protocol VERSION] "
+	"[--root DIR] [--sampling COMMAND]\n"
+	"               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]\n"
 	"               [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
@@ -97,6 +112,20 @@ main(int argc, char *argv[])
 		case 'u':
 			unbuffered = 1;
 			break;
+		case OPT_CACERT:
+			m.cacert = optarg;
+			break;
+		case OPT_ELICIT:
+			m.elicit = cmd_choice("--elicit", optarg, mcp_elicits);
+			break;
+		case OPT_ROOT:
+			if (mcp_root_arg(&m, optarg, err, sizeof(err)) != 0)
+				cmd_usagex("%s", err);
+			break;
+		case OPT_SAMPLING:
+			if (mcp_sampling_arg(&m, optarg, err, sizeof(err)) != 0)
+				cmd_usagex("%s", err);
+			break;
 		case OPT_LIST_SERVERS:
 			names = 1;
 			break;
@@ -109,9 +138,19 @@ main(int argc, char *argv[])
 				    "in bytes (K, M, G allowed), not \"%s\"",
 				    optarg);
 			break;
+		case OPT_MAX_TIME:
+			if (num_seconds(optarg, MAX_SECONDS, &m.max_time) ==
+			    -1 || m.max_time <= 0)
+				cmd_usagex("--max-time must be a number of "
+				    "seconds above 0, at most 86400, not \"%s\"",
+				    optarg);
+			break;
 		case OPT_PROTOCOL:
 			m.proto = cmd_choice("--protocol", optarg,
 			    mcp_protocols);
+			break;
+		case OPT_TASKS:
+			m.tasks = 1;
 			break;
 		case OPT_SERVER:
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)

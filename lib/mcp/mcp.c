@@ -23,6 +23,7 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
+#include "mcp/mcp_http.h"
 #include "mcp/mcp_int.h"
 #include "schema/jsschema.h"
 
@@ -43,6 +44,7 @@ mcp_reply_reset(struct reply *r)
 	r->kind = R_PENDING;
 	r->fail = 0;
 	r->unread = 0;
+	r->status = 0;
 	buf_reset(&r->why);
 }
 
@@ -147,6 +149,11 @@ static void
 send_msg(struct mcp_server *s, json_t *msg)
 {
 	s->last_sent = 0;
+	if (s->http != NULL) {
+		mcp_http_send(s, msg);
+		json_decref(msg);
+		return;
+	}
 	jsonw_stringify(&s->wbuf, msg);
 	buf_addc(&s->wbuf, '\n');
 	flush_out(s);
@@ -179,7 +186,11 @@ send_request(struct mcp_server *s, const char *method, json_t *params)
 	if (s->modern) {
 		if (params == NULL)
 			params = json_object();
-		json_object_set_new(params, "_meta", modern_meta());
+		if (json_is_object(json_object_get(params, "_meta")))
+			json_object_update_new(json_object_get(params,
+			    "_meta"), modern_meta());
+		else
+			json_object_set_new(params, "_meta", modern_meta());
 	}
 	msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id",
 	    (json_int_t)id, "method", method);
@@ -264,18 +275,92 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 	buf_free(&b);
 }
 
-/* Answers a request of the server's: ping, or "method not found". */
-static void
-answer(struct mcp_server *s, const struct mcp_msg *msg)
+/* The time limit of a request to s: its own, or -T's. */
+static double
+server_limit(const struct mcp *m, const struct mcp_server *s)
 {
-	json_t *out;
+	return s != NULL && s->timeout > 0 ? s->timeout : m->timeout;
+}
+
+/*
+ * A progress notification: of the call waited on (its token), it resets
+ * the call's time limit, and is said on stderr, "SERVER: TOOL: 40/100
+ * MESSAGE", as one line that is written over on a terminal.
+ */
+static void
+progress(struct mcp *m, const json_t *params)
+{
+	const json_t *tok, *p, *total, *msg;
+	struct buf b = BUF_INIT;
+
+	tok = json_object_get(params, "progressToken");
+	if (m->token == NULL || !json_is_string(tok) ||
+	    strcmp(json_string_value(tok), m->token) != 0)
+		return;
+	m->progressed = 1;
+	p = json_object_get(params, "progress");
+	total = json_object_get(params, "total");
+	msg = json_object_get(params, "message");
+	if (json_is_number(p)) {
+		jsonw_stringify(&b, p);
+		if (json_is_number(total)) {
+			buf_addc(&b, '/');
+			jsonw_stringify(&b, total);
+		}
+	}
+	if (json_is_string(msg)) {
+		buf_adds(&b, ": ");
+		buf_add(&b, json_string_value(msg), json_string_length(msg));
+	}
+	mcp_progress_say(m, buf_cstr(&b));
+	buf_free(&b);
+}
+
+/*
+ * Says "SERVER: TOOL: TEXT" of the call waited on: a line of its own,
+ * or on a terminal the one line, written over.
+ */
+void
+mcp_progress_say(struct mcp *m, const char *text)
+{
+	struct buf line = BUF_INIT;
+	size_t len = strlen(text);
+
+	buf_adds(&line, isatty(2) ? "\r\033[K" : "");
+	diag_escape(&line, m->label, strlen(m->label), 0);
+	buf_adds(&line, ": ");
+	diag_escape(&line, text, len > MCP_ERR_LINE ? MCP_ERR_LINE : len, 0);
+	if (isatty(2))
+		m->progress_line = 1;
+	else
+		buf_addc(&line, '\n');
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
+}
+
+/* The progress line on a terminal, cleared once its call is over. */
+static void
+progress_done(struct mcp *m)
+{
+	if (m->progress_line > 0)
+		fputs("\r\033[K", stderr);
+	m->progress_line = 0;
+	m->token = m->label = NULL;
+	m->hard = 0;
+}
+
+/* Answers a request of the server's (mcp_ask). */
+static void
+answer(struct mcp *m, struct mcp_server *s, const struct mcp_msg *msg)
+{
+	json_t *out, *result, *error;
 
 	out = json_pack("{s:s,s:O}", "jsonrpc", "2.0", "id", msg->id);
-	if (strcmp(msg->method, "ping") == 0)
-		json_object_set_new(out, "result", json_object());
+	result = mcp_ask(m, s, msg->method, msg->params, &error);
+	if (result != NULL)
+		json_object_set_new(out, "result", result);
 	else
-		json_object_set_new(out, "error", json_pack("{s:i,s:s}",
-		    "code", -32601, "message", "Method not found"));
+		json_object_set_new(out, "error", error);
 	send_msg(s, out);
 }
 
@@ -339,11 +424,13 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 	}
 	switch (msg.kind) {
 	case MCP_MSG_REQUEST:
-		answer(s, &msg);
+		answer(m, s, &msg);
 		break;
 	case MCP_MSG_NOTIFICATION:
 		if (strcmp(msg.method, "notifications/message") == 0)
 			log_message(m, s, msg.params);
+		else if (strcmp(msg.method, "notifications/progress") == 0)
+			progress(m, msg.params);
 		break;
 	case MCP_MSG_RESPONSE:
 		if (s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
@@ -512,8 +599,26 @@ stop_set(struct mcp *m, struct mcp_server **set, size_t n, int gentle,
 	struct proc_child **ch;
 	struct proc_result *ends;
 	struct mcp_server *s;
-	size_t i;
+	size_t i, k;
 
+	for (i = k = 0; i < n; i++) {	/* the remote ones, first */
+		s = set[i];
+		if (s->transport == MCP_STDIO) {
+			set[k++] = s;
+			continue;
+		}
+		mcp_http_close(m, s, gentle);
+		s->running = 0;
+		s->modern = 0;
+		buf_reset(&s->wbuf);
+		buf_free(&s->rbuf);
+		s->rscan = 0;
+		memset(&s->end, 0, sizeof(s->end));
+		if (res != NULL && i == 0)
+			*res = s->end;
+	}
+	if ((n = k) == 0)
+		return;
 	ch = xcalloc(n, sizeof(*ch));
 	ends = xcalloc(n, sizeof(*ends));
 	for (i = 0; i < n; i++)
@@ -681,6 +786,63 @@ gone(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
 }
 
 /*
+ * What the remote servers did: their transfers moved on, the messages
+ * that came handled as lines, and the notes about their requests taken:
+ * one about request id of w fills r (the transport of a legacy server
+ * ready, with id MCP_HTTP_READY: R_RESULT), others are said. A server
+ * whose session ended or that wrote too long a message is stopped.
+ * Returns whether anything came.
+ */
+static int
+remote(struct mcp *m, struct mcp_server *w, long long id, struct reply *r)
+{
+	struct buf why = BUF_INIT;
+	struct mcp_server *s;
+	long long nid;
+	long status;
+	size_t i;
+	int kind, any = 0, end;
+
+	mcp_http_perform(m);
+	for (i = 0; i < m->n; i++) {
+		s = &m->v[i];
+		if (!s->running || s->http == NULL)
+			continue;
+		if (s->rbuf.len > 0) {
+			any = 1;
+			if (out_lines(m, s, 0, w, id, r) != 0)
+				continue;
+		}
+		end = 0;
+		while (mcp_http_take(s, &nid, &kind, &status, &why)) {
+			any = 1;
+			end |= kind == F_DIED || kind == F_LONG;
+			if (s != w || r->kind != R_PENDING ||
+			    (nid != id && nid != 0)) {
+				if (kind != 0)
+					diag_warnx("%s", buf_cstr(&why));
+				continue;
+			}
+			if (kind == 0) {
+				r->kind = R_RESULT;
+				continue;
+			}
+			if (kind == F_TROUBLE) {	/* it cannot be used */
+				diag_warnx("%s", buf_cstr(&why));
+				m->trouble = 1;
+			}
+			fail(r, kind, "%s", buf_cstr(&why));
+			r->status = status;
+			r->unread = kind == F_DIED && status == 404;
+		}
+		if (end)
+			stop(m, s, 0, NULL);
+	}
+	buf_free(&why);
+	return any;
+}
+
+/*
  * Listens to every running server until the answer to request id of w
  * has come, or until the deadline (fail F_TIMEOUT), or until w ended
  * (F_DIED), broke the protocol (F_BROKEN) or wrote too long a line
@@ -719,6 +881,14 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
 		}
+		if (m->paused > 0 && deadline > 0)
+			deadline += m->paused;	/* a person's, a command's */
+		m->paused = 0;
+		if (m->progressed && deadline > 0)
+			deadline = proc_now() + server_limit(m, w);
+		m->progressed = 0;
+		if (m->hard > 0 && deadline > m->hard)
+			deadline = m->hard;
 		t = proc_now();
 		if (deadline > 0 && t >= deadline) {
 			fail(r, F_TIMEOUT, "no answer");
@@ -741,7 +911,10 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		}
 		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 :
 		    deadline < 0 ? 0 : -1;
-		rc = poll(p, np, ms);
+		rc = m->curlm != NULL ? mcp_http_poll(m, p, np, ms) :
+		    poll(p, np, ms);
+		if (m->curlm != NULL && remote(m, w, id, r))
+			rc = 1;
 		if (deadline < 0 && (rc == 0 || ++rounds > 8))
 			break;
 		if (rc <= 0)
@@ -786,6 +959,22 @@ mcp_settle(struct mcp *m)
 	pump(m, NULL, 0, -1, &r, -1);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
+}
+
+/*
+ * Listens to the servers for seconds (a task's poll interval): 0, or -1
+ * when a stop signal came.
+ */
+int
+mcp_idle(struct mcp *m, double seconds)
+{
+	struct reply r;
+
+	memset(&r, 0, sizeof(r));
+	pump(m, NULL, 0, proc_now() + seconds, &r, -1);
+	mcp_reply_reset(&r);
+	buf_free(&r.why);
+	return m->caught ? -1 : 0;
 }
 
 /*
@@ -859,7 +1048,11 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 	} else if (r->fail == F_BROKEN) {
 		r->fail = F_TROUBLE;	/* said already */
 		m->trouble = 1;
-	}
+	} else if (r->fail == F_FAILED) {	/* a remote server's */
+		buf_adds(&b, buf_cstr(&r->why));
+		mcp_trouble(m, s, r, "%s (during %s)", buf_cstr(&b), what);
+	} else if (r->fail == F_TROUBLE && s->running)	/* said already */
+		stop(m, s, 0, NULL);
 	buf_free(&b);
 }
 
@@ -925,6 +1118,47 @@ mcp_has_cap(const struct mcp_server *s, const char *name)
 }
 
 /*
+ * Connects to remote server s: its transport readied, and for the
+ * HTTP+SSE of 2024-11-05 (legacy) its event stream opened and its
+ * endpoint awaited. 0, or -1 (said, in r).
+ */
+static int
+connect_remote(struct mcp *m, struct mcp_server *s, struct reply *r,
+    int legacy)
+{
+	struct proc_child none = { -1, -1, -1, -1 };
+
+	if (!s->running)
+		mcp_attach(s, &none);
+	if (mcp_http_open(m, s, legacy) != 0) {
+		mcp_trouble(m, s, r, "%s: libcurl cannot be started", s->name);
+		return -1;
+	}
+	if (!legacy)
+		return 0;
+	mcp_reply_reset(r);
+	pump(m, s, MCP_HTTP_READY, proc_now() + m->timeout, r, -1);
+	if (r->kind == R_RESULT)
+		return 0;
+	mcp_lost(m, s, r, "the opening of its event stream");
+	return -1;
+}
+
+/*
+ * Whether a remote server refused a message of Streamable HTTP as a
+ * server of the HTTP+SSE transport does (400, 404 or 405), so that the
+ * older transport is to be tried, as the specification's section on
+ * backwards compatibility says.
+ */
+static int
+older_transport(const struct mcp_server *s, const struct reply *r)
+{
+	return s->transport == MCP_HTTP && !mcp_http_legacy(s) &&
+	    r->kind == R_FAIL && r->fail == F_FAILED &&
+	    (r->status == 400 || r->status == 404 || r->status == 405);
+}
+
+/*
  * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
  * started again (the server ended), 3 no answer in time (legacy, or a
  * server slow to start), -1 failed (said).
@@ -945,6 +1179,7 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 		switch (mcp_discover_era(r->result, r->error)) {
 		case MCP_ERA_MODERN:
 			keep_caps(s, r->result);
+			mcp_http_agreed(s, MCP_MODERN_VERSION);
 			return s->modern = 1;
 		case MCP_ERA_NONE:
 			jsonw_stringify(&b, mcp_unsupported(r->error));
@@ -958,6 +1193,8 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 	}
 	if (r->fail == F_TIMEOUT)
 		return 3;
+	if (older_transport(s, r))
+		return 0;	/* initialize tells which transport */
 	if (r->fail == F_DIED)
 		rc = spawn(m, s, r) == 0 ? 2 : -1;
 	else
@@ -978,10 +1215,16 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	const json_t *pv, *sup;
 	char q[80];
 
-	mcp_request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
+again:
+	mcp_request(m, s, "initialize", json_pack("{s:s,s:o,s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
-	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
-	    m->timeout, r);
+	    mcp_client_caps(m), "clientInfo", "name", "mcp-run", "version",
+	    LLMKIT_VERSION), m->timeout, r);
+	if (older_transport(s, r)) {
+		if (connect_remote(m, s, r, 1) != 0)
+			return -1;
+		goto again;
+	}
 	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
 		jsonw_stringify(&b, sup);
 		if (late && mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
@@ -1017,7 +1260,9 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 		return -1;
 	}
 	keep_caps(s, r->result);
+	mcp_http_agreed(s, json_string_value(pv));
 	mcp_notify(s, "notifications/initialized", NULL);
+	mcp_http_listen(s);
 	return 0;
 }
 
@@ -1027,7 +1272,10 @@ mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	int probe = 0;
 
-	if (spawn(m, s, r) != 0)
+	if (s->transport != MCP_STDIO) {
+		if (connect_remote(m, s, r, s->transport == MCP_SSE) != 0)
+			return -1;
+	} else if (spawn(m, s, r) != 0)
 		return -1;
 	if (m->proto == MCP_PROTO_MODERN) {
 		s->modern = 1;
@@ -1167,6 +1415,13 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 	json_decref(cursor);
 	json_decref(tools);
 	return -1;
+}
+
+/* The tools of s listed, once for its life: 0, or -1 (said, in r). */
+int
+mcp_tools_of(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	return list_tools(m, s, r);
 }
 
 /*
@@ -1395,10 +1650,12 @@ void
 mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 {
 	struct reply r;
+	struct buf label = BUF_INIT;
 	struct mcp_server *s;
 	json_t *params;
+	char token[40];
 	long long id;
-	int again = 1;
+	int again = 1, late = 0;
 
 	memset(&r, 0, sizeof(r));
 	o->status = DIAG_OK;
@@ -1414,11 +1671,24 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 send:
 	if (mcp_ready(m, s, &r) != 0)
 		goto failed;
-	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
-	    c->args);
+	snprintf(token, sizeof(token), "mcp-run-%llu", ++m->tokens);
+	params = json_pack("{s:s,s:O,s:{s:s}}", "name", c->tool,
+	    "arguments", c->args, "_meta", "progressToken", token);
+	buf_reset(&label);
+	buf_printf(&label, "%s: %s", s->name, c->tool);
+	m->token = token;
+	m->label = buf_cstr(&label);
+	if (m->max_time > 0 && m->hard == 0)
+		m->hard = proc_now() + m->max_time;
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	id = mcp_request(m, s, "tools/call", params, m->timeout, &r);
+	if (mcp_task_wanted(m, s, c->tool, &r))
+		id = mcp_task_call(m, s, params, server_limit(m, s), &r);
+	else
+		id = mcp_request(m, s, "tools/call", params,
+		    server_limit(m, s), &r);
 	s->call_at = NONE;
+	late = m->hard > 0 && proc_now() >= m->hard;
+	progress_done(m);
 	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
 		again = 0;
 		goto send;
@@ -1439,16 +1709,24 @@ send:
 		goto out;
 	}
 	if (r.fail == F_TIMEOUT) {
-		buf_printf(&o->message, "timed out after %g s", m->timeout);
-		mcp_notify(s, "notifications/cancelled", json_pack(
-		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
-		    buf_cstr(&o->message)));
-		flush_out(s);
+		if (late)
+			buf_printf(&o->message, "ran past --max-time (%g s)",
+			    m->max_time);
+		else
+			buf_printf(&o->message, "timed out after %g s",
+			    server_limit(m, s));
+		if (id != 0) {		/* else a task, cancelled as one */
+			mcp_http_cancel(s, id);
+			mcp_notify(s, "notifications/cancelled", json_pack(
+			    "{s:I,s:s}", "requestId", (json_int_t)id,
+			    "reason", buf_cstr(&o->message)));
+			flush_out(s);
+		}
 		o->status = DIAG_INVALID;
 		error_event(o, c, s);
 		goto out;
 	}
-	if (r.fail == F_DIED || r.fail == F_LONG) {
+	if (r.fail == F_DIED || r.fail == F_LONG || r.fail == F_FAILED) {
 		buf_adds(&o->message, buf_cstr(&r.why));
 		if (r.fail == F_DIED)
 			buf_adds(&o->message, r.unread ?
@@ -1466,6 +1744,7 @@ failed:
 out:
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
+	buf_free(&label);
 }
 
 /*
@@ -1540,8 +1819,19 @@ mcp_free(struct mcp *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->n; i++)
+	for (i = 0; i < m->n; i++) {
+		mcp_http_close(m, &m->v[i], 0);
 		mcp_server_clear(&m->v[i]);
+	}
+	mcp_http_end(m);
+	for (i = 0; i < m->nroots; i++)
+		free(m->roots[i]);
+	for (i = 0; m->sampling != NULL && m->sampling[i] != NULL; i++)
+		free(m->sampling[i]);
+	free(m->roots);
+	free(m->sampling);
+	m->roots = m->sampling = NULL;
+	m->nroots = 0;
 	free(m->v);
 	free(m->slots);
 	m->v = NULL;

@@ -34,6 +34,13 @@ enum mcp_proto {
 	MCP_PROTO_LEGACY
 };
 
+/* --elicit: how a server's elicitation/create is answered. */
+enum mcp_elicit {
+	MCP_ELICIT_ASK,			/* on the terminal; declined without */
+	MCP_ELICIT_DEFAULTS,		/* accepted with the schema's defaults */
+	MCP_ELICIT_DECLINE
+};
+
 /* How a server is reached. */
 enum mcp_transport {
 	MCP_STDIO,			/* a command, over its stdin and stdout */
@@ -91,6 +98,21 @@ struct mcp {
 	enum mcp_proto	   proto;
 	int		   trouble;	/* a server failed or broke: status 3 */
 	int		   caught;	/* a stop signal came */
+	char		 **roots;	/* --root: absolute paths */
+	size_t		   nroots;
+	enum mcp_elicit	   elicit;
+	char		 **sampling;	/* --sampling: the command, or NULL */
+	double		   paused;	/* seconds spent answering a server */
+	double		   max_time;	/* --max-time: a call's bound, or 0 */
+	double		   hard;	/* when the call waited on must end */
+	unsigned long long tokens;	/* progress tokens given */
+	const char	  *token;	/* that of the call waited on, or NULL */
+	const char	  *label;	/* "SERVER: TOOL" of that call */
+	int		   progressed;	/* it reported progress */
+	int		   tasks;	/* --tasks: optional ones as tasks */
+	int		   progress_line; /* a progress line is on the tty */
+	void		  *curlm;	/* the remote servers' transfers */
+	const char	  *cacert;	/* --cacert, or NULL */
 	mcp_note_fn	  *note;
 	void		  *note_arg;
 };
@@ -154,9 +176,12 @@ void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
 extern const struct cmd_choice mcp_protocols[];
+extern const struct cmd_choice mcp_elicits[];
 
 int	 mcp_proto_arg(struct mcp *, const char *);
 int	 mcp_server_arg(struct mcp *, const char *, char *, size_t);
+int	 mcp_root_arg(struct mcp *, const char *, char *, size_t);
+int	 mcp_sampling_arg(struct mcp *, const char *, char *, size_t);
 void	 mcp_sort(struct mcp *);
 struct mcp_server *mcp_find(struct mcp *, const char *);
 const char *mcp_keep(struct mcp *, char *const [], size_t);

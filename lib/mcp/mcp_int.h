@@ -28,7 +28,8 @@ enum {
 	F_BROKEN,		/* the server wrote what is not JSON-RPC */
 	F_CAUGHT,		/* a stop signal came */
 	F_TROUBLE,		/* the server cannot be started or spoken to */
-	F_LONG			/* the server wrote a line past --max-line */
+	F_LONG,			/* the server wrote a line past --max-line */
+	F_FAILED		/* a remote server's exchange failed */
 };
 
 struct reply {
@@ -39,6 +40,7 @@ struct reply {
 	json_t		*error;
 	struct buf	 why;		/* R_FAIL: what happened */
 	int		 unread;	/* F_DIED: the request was never read */
+	long		 status;	/* a remote server's HTTP status, or 0 */
 };
 
 void	 mcp_reply_reset(struct reply *);
@@ -54,5 +56,16 @@ void	 mcp_lost(struct mcp *, struct mcp_server *, struct reply *,
 int	 mcp_start(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_ready(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_has_cap(const struct mcp_server *, const char *);
+json_t	*mcp_client_caps(const struct mcp *);
+json_t	*mcp_ask(struct mcp *, struct mcp_server *, const char *,
+	    const json_t *, json_t **);
+char	**mcp_words(const char *, size_t *);
+int	 mcp_tools_of(struct mcp *, struct mcp_server *, struct reply *);
+int	 mcp_idle(struct mcp *, double);
+void	 mcp_progress_say(struct mcp *, const char *);
+int	 mcp_task_wanted(struct mcp *, struct mcp_server *, const char *,
+	    struct reply *);
+long long mcp_task_call(struct mcp *, struct mcp_server *, json_t *, double,
+	    struct reply *);
 
 #endif

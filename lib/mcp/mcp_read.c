@@ -19,6 +19,7 @@
 #include "base/xalloc.h"
 #include "json/jsonx.h"
 #include "mcp/mcp.h"
+#include "mcp/mcp_int.h"
 
 /* The variables a server inherits from us, where we have them. */
 static const char *const inherited[] = {
@@ -504,6 +505,31 @@ mcp_proto_arg(struct mcp *m, const char *arg)
 }
 
 /*
+ * The words of s, split at blanks (no shell: no quotes, no expansion),
+ * as a NULL-ended array whose count is *n (0: the array is NULL).
+ */
+char **
+mcp_words(const char *s, size_t *n)
+{
+	const char *p = s, *w;
+	char **argv = NULL;
+
+	*n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *p != '\0' && *p != ' ' && *p != '\t'; p++)
+			continue;
+		argv = xreallocarray(argv, *n + 2, sizeof(*argv));
+		argv[(*n)++] = dupn(w, (size_t)(p - w));
+		argv[*n] = NULL;
+	}
+	return argv;
+}
+
+/*
  * --server NAME=COMMAND: COMMAND split at blanks into the command and its
  * arguments. Returns 0, or -1 with the message in err (errlen bytes).
  */
@@ -511,22 +537,13 @@ int
 mcp_server_arg(struct mcp *m, const char *arg, char *err, size_t errlen)
 {
 	struct mcp_server *s;
-	const char *eq = strchr(arg, '='), *p, *w;
+	const char *eq = strchr(arg, '=');
 	char q[80], *name;
 	char **argv = NULL;
 	size_t n = 0;
 
-	for (p = eq != NULL ? eq + 1 : arg; eq != NULL && *p != '\0'; ) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0')
-			break;
-		for (w = p; *p != '\0' && *p != ' ' && *p != '\t'; p++)
-			continue;
-		argv = xreallocarray(argv, n + 2, sizeof(*argv));
-		argv[n++] = dupn(w, (size_t)(p - w));
-		argv[n] = NULL;
-	}
+	if (eq != NULL)
+		argv = mcp_words(eq + 1, &n);
 	if (eq == NULL || eq == arg || n == 0) {
 		snprintf(err, errlen, "--server wants NAME=COMMAND, not %s",
 		    diag_quote(q, sizeof(q), arg, strlen(arg)));
@@ -546,6 +563,13 @@ mcp_server_arg(struct mcp *m, const char *arg, char *err, size_t errlen)
 	}
 	s = add_server(m, name, NULL);
 	free(name);
+	if (n == 1 && (strncmp(argv[0], "http://", 7) == 0 ||
+	    strncmp(argv[0], "https://", 8) == 0)) {
+		s->transport = MCP_HTTP;
+		s->url = argv[0];
+		free(argv);
+		return 0;
+	}
 	s->argv = argv;
 	return 0;
 fail:

@@ -1,7 +1,8 @@
 /*
  * fuzz_mcp: what mcp-run reads, on any bytes. The first byte chooses:
  * 'c' a configuration file, 'm' a line a server wrote, 's' a server that
- * answers a call, anything else an input record. A configuration
+ * answers a call, 'e' an event stream, 'h' a remote server whose every
+ * HTTP answer is the rest of the bytes, anything else an input record. A configuration
  * accepted must declare only servers with a name and a command free of
  * NULs, and one refused must declare none; a message must be of the kind
  * its members make it; a call must have a tool's name and an id. A
@@ -10,10 +11,17 @@
  * call must end promptly, never at the time limit (the server always
  * ends), with one line of valid UTF-8 and JSON that names the call, and
  * nothing may be left: no descriptor, no child, no process of the
- * server's, no memory. Anything else aborts.
+ * server's, no memory. An event stream must give the same events read
+ * whole and split at any two places, and no event's data past the
+ * bound. A remote server's call must end with one record too, within
+ * its time limit and a little. Anything else aborts.
  */
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +41,7 @@
 #include "base/utf8.h"
 #include "json/jsonx.h"
 #include "mcp/mcp.h"
+#include "mcp/sse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -338,6 +347,167 @@ server(const uint8_t *h, size_t size)
 	check(open_fds() == fds, "a descriptor left open");
 }
 
+static int
+collect(void *arg, const char *type, const char *data, size_t len,
+    const char *id)
+{
+	struct buf *b = arg;
+
+	buf_printf(b, "%zu:%s|%zu:%s|%zu:", strlen(type), type, strlen(id), id,
+	    len);
+	buf_add(b, data, len);
+	return 0;
+}
+
+/* The events of n bytes, split at a and b (a <= b <= n), in out. */
+static int
+stream(struct buf *out, const char *s, size_t n, size_t a, size_t b,
+    size_t max, long *retry)
+{
+	struct sse e;
+	int rc;
+
+	buf_reset(out);
+	sse_init(&e, max);
+	rc = sse_feed(&e, s, a, collect, out);
+	if (rc == 0)
+		rc = sse_feed(&e, s + a, b - a, collect, out);
+	if (rc == 0)
+		rc = sse_feed(&e, s + b, n - b, collect, out);
+	check(rc == 0 || e.over, "a stream refused without a reason");
+	check(e.data.len <= max && e.line.len <= max, "past the bound");
+	*retry = e.retry;
+	sse_free(&e);
+	return rc;
+}
+
+/* An event stream (the bytes after 'e'): split points and bound first. */
+static void
+events(const uint8_t *h, size_t size)
+{
+	struct buf whole = BUF_INIT, split = BUF_INIT;
+	const char *s = (const char *)h + 3;
+	size_t n, a, b, max;
+	long r1, r2;
+	int rc1, rc2;
+
+	if (size < 3)
+		return;
+	n = size - 3;
+	a = n == 0 ? 0 : h[0] % (n + 1);
+	b = a + (n - a == 0 ? 0 : h[1] % (n - a + 1));
+	max = 4 + (size_t)h[2] * 4;
+	rc1 = stream(&whole, s, n, n, n, max, &r1);
+	rc2 = stream(&split, s, n, a, b, max, &r2);
+	check(rc1 == rc2, "split, the stream is refused or not otherwise");
+	check(r1 == r2, "split, another reconnection time");
+	if (rc1 == 0)
+		check(whole.len == split.len && (whole.len == 0 ||
+		    memcmp(whole.data, split.data, whole.len) == 0),
+		    "split, other events");
+	buf_free(&whole);
+	buf_free(&split);
+}
+
+/*
+ * The remote server, in the child: accepts connections on fd, reads
+ * what comes first of each request, and writes payload
+ * as the answer in two pieces, cut bytes apart, then closes.
+ */
+static void __attribute__((noreturn))
+http_serve(int fd, const char *payload, size_t n, size_t cut)
+{
+	struct timeval tv = { 0, 200000 };
+	char req[65536];
+	int c, k;
+
+	for (k = 0; k < 40; k++) {
+		if ((c = accept(fd, NULL, NULL)) == -1)
+			_exit(0);
+		setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		(void)read(c, req, sizeof(req));	/* what it asks: all one */
+		write_all(c, payload, cut < n ? cut : n);
+		usleep(1000);
+		if (cut < n)
+			write_all(c, payload + cut, n - cut);
+		shutdown(c, SHUT_RDWR);
+		close(c);
+	}
+	_exit(0);
+}
+
+/* A remote server (the bytes after 'h'): cut, max_line, then its answer. */
+static void
+remote(const uint8_t *h, size_t size)
+{
+	struct sockaddr_in sa;
+	socklen_t salen = sizeof(sa);
+	struct mcp m;
+	struct mcp_call c;
+	struct mcp_outcome o;
+	char arg[80], err[64];
+	const char *nl;
+	json_t *rec;
+	pid_t pid;
+	double t;
+	int fd;
+
+	if (size < 2)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == -1 ||
+	    listen(fd, 8) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &salen) == -1)
+		abort();
+	if ((pid = fork()) == 0)
+		http_serve(fd, (const char *)h + 2, size - 2, (size_t)h[0] * 8);
+	check(pid > 0, "fork");
+	close(fd);
+	mcp_init(&m);
+	m.timeout = 2;
+	m.proto = MCP_PROTO_MODERN;
+	m.max_line = 16 + (size_t)h[1] * 64;
+	snprintf(arg, sizeof(arg), "s=http://127.0.0.1:%d/mcp",
+	    ntohs(sa.sin_port));
+	if (mcp_server_arg(&m, arg, err, sizeof(err)) != 0)
+		abort();
+	memset(&c, 0, sizeof(c));
+	c.tool = "t";
+	c.server = "s";
+	c.args = json_object();
+	c.id = (char *)"fuzz \"1\"";
+	memset(&o, 0, sizeof(o));
+	t = mono();
+	mcp_call_run(&m, &c, &o);
+	mcp_shutdown(&m);
+	t = mono() - t;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	check(t < 8, "the call did not end within its time limit");
+	check(o.record.len > 0 && o.record.data[o.record.len - 1] == '\n',
+	    "no record, or one without its newline");
+	nl = memchr(o.record.data, '\n', o.record.len);
+	check(nl == o.record.data + o.record.len - 1, "a record of two lines");
+	check(utf8_valid(o.record.data, o.record.len) == o.record.len,
+	    "a record that is not UTF-8");
+	rec = json_loadb(o.record.data, o.record.len - 1,
+	    JSON_REJECT_DUPLICATES, NULL);
+	check(rec != NULL, "a record that is not JSON");
+	check((o.status == DIAG_OK) == (strcmp(json_string_value(
+	    json_object_get(rec, "type")), "tool_result") == 0),
+	    "a status that does not match the record");
+	check(!m.v[0].running, "a server still running");
+	json_decref(rec);
+	json_decref(c.args);
+	buf_free(&o.record);
+	buf_free(&o.message);
+	mcp_free(&m);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -352,6 +522,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		message(s, size - 1);
 	else if (data[0] == 's')
 		server(data + 1, size - 1);
+	else if (data[0] == 'e')
+		events(data + 1, size - 1);
+	else if (data[0] == 'h')
+		remote(data + 1, size - 1);
 	else
 		record(s, size - 1);
 	return 0;

@@ -1,8 +1,10 @@
-// sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]:
-// an MCP server over stdio built on the official v2 server SDK
-// (@modelcontextprotocol/server), for mcp-run's tests, the agent loop,
-// the demo and the benchmark. Everything on the wire is the SDK's own
-// protocol code; only the tools are ours.
+// sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]
+//     [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--trace]]:
+// an MCP server over stdio, or over Streamable HTTP, built on the official
+// v2 server SDK (@modelcontextprotocol/server), for mcp-run's tests, the
+// agent loop, the demo and the benchmark. Everything on the wire is the
+// SDK's own protocol code; only the tools (and, over HTTP, the routing of
+// requests to the SDK's transports) are ours.
 //
 // --eras (or SDK_SERVER_ERAS; default dual) chooses the revisions served:
 //   modern  2026-07-28 only: serveStdio with legacy: 'reject'
@@ -124,13 +126,61 @@
 //   legacy (dual), or ever (legacy): -32601 "Method not found"; in legacy
 //   an initialize may follow that error on the same connection.
 //
+// --http PORT serves Streamable HTTP at http://127.0.0.1:PORT/mcp instead
+// (PORT 0: a free port, which http-launch.sh finds; the URL is also
+// written to stderr as "sdk-server: listening on URL"), in the eras
+// --eras names:
+//   modern  the SDK's createMcpHandler with legacy: 'reject': each POST
+//           carries its _meta envelope and the MCP-Protocol-Version
+//           header, no session, no initialize; answers are JSON, or an SSE
+//           stream when the handler sends a message before its result; a
+//           2025 request gets -32022 (as on stdio); GET and DELETE 405
+//   legacy  2025-11-25 with sessions: an initialize POST (without
+//           Mcp-Session-Id) creates a WebStandardStreamableHTTPServerTransport
+//           and a server, whose session id comes back in Mcp-Session-Id;
+//           later POSTs, the GET stream and DELETE name it; an unknown
+//           session gets 404 (-32001 "Session not found"), a request
+//           without one that is not an initialize 400 (-32000 "Bad
+//           Request: Mcp-Session-Id header is required"). Answers to POSTs
+//           are SSE streams (the SDK's default); ask's request goes on the
+//           stream of the call's POST
+//   dual    each request routed by the SDK's isLegacyRequest: one with the
+//           envelope to the modern handler, the others to legacy's
+//           sessions (as the SDK's documentation shows)
+// --bearer TOKEN (HTTP only) answers any request to /mcp whose
+// Authorization is not "Bearer TOKEN" with the SDK's
+// bearerAuthChallengeResponse: 401, WWW-Authenticate: Bearer
+// error="invalid_token", error_description="…", resource_metadata="URL",
+// and the OAuth error as JSON; URL
+// (http://127.0.0.1:PORT/.well-known/oauth-protected-resource/mcp) serves
+// the protected-resource metadata (RFC 9728) without a token:
+//   {"resource":"http://127.0.0.1:PORT/mcp","bearer_methods_supported":
+//     ["header"],"resource_name":"llmkit-sdk-server"}
+// --cert FILE --key FILE (HTTP only) serves HTTPS with that certificate
+// and key (PEM); http_cert in http.bash makes a self-signed pair.
+// --trace (HTTP only) writes a line on stderr for each request, once it is
+// answered, so that a test can see what its client sent:
+//   sdk-server: POST /mcp initialize accept=… content-type=…
+//     mcp-protocol-version=… mcp-method=… mcp-name=… mcp-session-id=S1
+//     last-event-id=… authorization=… -> 200 text/event-stream
+// (one line; after the path, the JSON-RPC method of a POST's body, or
+// "response" for a posted answer, "batch", "-" for no JSON; then those
+// headers that were sent, in that order; session ids are S1, S2, … in the
+// order the server handed them out).
+//
 // Either era: an unknown tool is a JSON-RPC error, -32602 "Tool nope not
 // found"; arguments the inputSchema refuses are an isError result
 // ("Input validation error: Invalid arguments for tool echo: data/text
 // must be string"). Answers come as handlers finish, not in request order
 // (a ping overtakes a pending call).
 
-import { McpServer, fromJsonSchema, inputRequired }
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { McpServer, OAuthError, WebStandardStreamableHTTPServerTransport,
+    bearerAuthChallengeResponse, createMcpHandler, fromJsonSchema,
+    getOAuthProtectedResourceMetadataUrl, inputRequired, isLegacyRequest }
     from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport }
     from '@modelcontextprotocol/server/stdio';
@@ -138,16 +188,27 @@ import { serveStdio, StdioServerTransport }
 function usage(message) {
 	process.stderr.write(`sdk-server: ${message}\n` +
 	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]' +
-	    ' [--prefix P]\n');
+	    ' [--prefix P]\n' +
+	    '           [--http PORT [--bearer TOKEN]' +
+	    ' [--cert FILE --key FILE] [--trace]]\n');
 	process.exit(2);
 }
 
 let eras = process.env.SDK_SERVER_ERAS ?? 'dual';
 let pageSize = Number(process.env.SDK_SERVER_PAGE_SIZE ?? 0);
 let prefix = process.env.SDK_SERVER_PREFIX ?? '';
+let port = null;
+let bearer = null;
+let cert = null;
+let key = null;
+let trace = false;
 const argv = process.argv.slice(2);
 while (argv.length > 0) {
 	const opt = argv.shift();
+	if (opt === '--trace') {
+		trace = true;
+		continue;
+	}
 	if (argv.length === 0)
 		usage(`${opt}: an option and its value expected`);
 	if (opt === '--eras')
@@ -156,9 +217,24 @@ while (argv.length > 0) {
 		pageSize = Number(argv.shift());
 	else if (opt === '--prefix')
 		prefix = argv.shift();
+	else if (opt === '--http')
+		port = Number(argv.shift());
+	else if (opt === '--bearer')
+		bearer = argv.shift();
+	else if (opt === '--cert')
+		cert = argv.shift();
+	else if (opt === '--key')
+		key = argv.shift();
 	else
 		usage(`${opt}: unknown option`);
 }
+if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535))
+	usage('the port is a whole number from 0 to 65535');
+if (port === null && (bearer !== null || cert !== null || key !== null ||
+    trace))
+	usage('--bearer, --cert, --key and --trace go with --http');
+if ((cert === null) !== (key === null))
+	usage('--cert and --key go together');
 if (!['modern', 'dual', 'legacy'].includes(eras))
 	usage(`${eras}: eras are modern, dual or legacy`);
 if (!Number.isInteger(pageSize) || pageSize < 0)
@@ -283,7 +359,189 @@ function build() {
 }
 
 const onerror = (e) => process.stderr.write(`sdk-server: ${e.message}\n`);
-if (eras === 'legacy') {
+
+const jsonError = (status, code, message) => new Response(
+    JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
+    { status, headers: { 'content-type': 'application/json' } });
+
+// The 2025-11-25 leg: one transport and one server per session, as the
+// SDK's sessionful examples wire them.
+const sessions = new Map();
+async function legacyFetch(request) {
+	const sid = request.headers.get('mcp-session-id');
+	if (sid !== null) {
+		const transport = sessions.get(sid);
+		if (transport === undefined)
+			return jsonError(404, -32001, 'Session not found');
+		return transport.handleRequest(request);
+	}
+	if (request.method !== 'POST')
+		return jsonError(400, -32000,
+		    'Bad Request: Mcp-Session-Id header is required');
+	const server = build();
+	server.server.onerror = onerror;
+	const transport = new WebStandardStreamableHTTPServerTransport({
+		sessionIdGenerator: () => randomUUID(),
+		onsessioninitialized: (id) => { sessions.set(id, transport); },
+		onsessionclosed: (id) => { sessions.delete(id); },
+	});
+	await server.connect(transport);
+	const response = await transport.handleRequest(request);
+	if (transport.sessionId === undefined)
+		await server.close();
+	return response;
+}
+
+function httpFetch() {
+	if (eras === 'legacy')
+		return legacyFetch;
+	const modern = createMcpHandler(() => build(),
+	    { legacy: 'reject', onerror });
+	if (eras === 'modern')
+		return modern.fetch;
+	return async (request) => await isLegacyRequest(request) ?
+	    legacyFetch(request) : modern.fetch(request);
+}
+
+// Node's request as the web-standard Request the SDK takes, and the SDK's
+// Response back onto Node's; a stream the client leaves is cancelled, so
+// that the SDK lets its GET stream go.
+async function toRequest(req, base, signal) {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers))
+		for (const v of [value].flat())
+			headers.append(name, v);
+	let body;
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
+		const chunks = [];
+		for await (const chunk of req)
+			chunks.push(chunk);
+		body = Buffer.concat(chunks);
+	}
+	return new Request(new URL(req.url, base),
+	    { method: req.method, headers, body, signal });
+}
+
+const traced = ['accept', 'content-type', 'mcp-protocol-version',
+    'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id',
+    'authorization'];
+const sessionNames = new Map();
+const sessionName = (id) => {
+	if (!sessionNames.has(id))
+		sessionNames.set(id, `S${sessionNames.size + 1}`);
+	return sessionNames.get(id);
+};
+
+async function traceLine(request, response) {
+	const u = new URL(request.url);
+	const words = [request.method, u.pathname + u.search];
+	if (request.method === 'POST') {
+		let m;
+		try {
+			m = JSON.parse(await request.clone().text());
+		} catch {
+			m = undefined;
+		}
+		words.push(Array.isArray(m) ? 'batch' : typeof m?.method ===
+		    'string' ? m.method : m !== null && typeof m === 'object' &&
+		    ('result' in m || 'error' in m) ? 'response' : '-');
+	}
+	for (const name of traced) {
+		const v = request.headers.get(name);
+		if (v !== null)
+			words.push(`${name}=${name === 'mcp-session-id' ?
+			    sessionName(v) : v}`);
+	}
+	const sid = response.headers.get('mcp-session-id');
+	if (sid !== null)
+		sessionName(sid);
+	words.push('->', String(response.status));
+	const type = response.headers.get('content-type');
+	if (type !== null)
+		words.push(type);
+	process.stderr.write(`sdk-server: ${words.join(' ')}\n`);
+}
+
+async function toNode(response, res) {
+	res.writeHead(response.status, [...response.headers].flat());
+	if (response.body === null) {
+		res.end();
+		return;
+	}
+	res.flushHeaders();
+	const reader = response.body.getReader();
+	res.on('close', () => { reader.cancel().catch(() => {}); });
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done)
+				break;
+			res.write(value);
+		}
+	} catch {
+		// the client went away: nothing left to write to
+	}
+	res.end();
+}
+
+function serveHttp() {
+	const scheme = cert !== null ? 'https' : 'http';
+	const answer = httpFetch();
+	let endpoint, metadataUrl, metadataPath;
+	const handle = async (req, res) => {
+		const aborter = new AbortController();
+		res.on('close', () => aborter.abort());
+		const request = await toRequest(req, endpoint, aborter.signal);
+		const path = new URL(request.url).pathname;
+		let response;
+		if (bearer !== null && path === metadataPath &&
+		    request.method === 'GET')
+			response = Response.json({ resource: endpoint.href,
+			    bearer_methods_supported: ['header'],
+			    resource_name: 'llmkit-sdk-server' });
+		else if (path !== '/mcp')
+			response = new Response('Not Found\n', { status: 404 });
+		else if (bearer !== null && request.headers.get('authorization') !==
+		    `Bearer ${bearer}`)
+			response = bearerAuthChallengeResponse(new OAuthError(
+			    'invalid_token', request.headers.has('authorization') ?
+			    'The bearer token is not valid' :
+			    'A bearer token is required'),
+			    { resourceMetadataUrl: metadataUrl });
+		else
+			response = await answer(trace ? request.clone() : request);
+		if (trace)
+			await traceLine(request, response);
+		await toNode(response, res);
+	};
+	const listener = (req, res) => {
+		handle(req, res).catch((e) => {
+			onerror(e);
+			if (!res.headersSent)
+				res.writeHead(500);
+			res.end();
+		});
+	};
+	const server = scheme === 'https' ? https.createServer(
+	    { cert: readFileSync(cert), key: readFileSync(key) }, listener) :
+	    http.createServer(listener);
+	server.on('error', (e) => {
+		onerror(e);
+		process.exit(1);
+	});
+	server.listen(port, '127.0.0.1', () => {
+		endpoint = new URL(`${scheme}://127.0.0.1:` +
+		    `${server.address().port}/mcp`);
+		metadataUrl = getOAuthProtectedResourceMetadataUrl(endpoint);
+		metadataPath = new URL(metadataUrl).pathname;
+		process.stderr.write(`sdk-server: listening on ${endpoint}\n`);
+	});
+	process.on('SIGTERM', () => process.exit(0));
+}
+
+if (port !== null)
+	serveHttp();
+else if (eras === 'legacy') {
 	const server = build();
 	server.server.onerror = onerror;
 	await server.connect(new StdioServerTransport());

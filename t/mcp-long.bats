@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# Long calls: every tools/call carries a progressToken; the server's
+# progress notifications reset -T and are said on stderr ("SERVER: TOOL:
+# 2/6", one line written over on a terminal); --max-time bounds a call
+# whatever its progress. Against the everything server's
+# trigger-long-running-operation, which reports each step.
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
+EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
+STARTING='e: Starting default (STDIO) server...'
+
+# long DURATION STEPS: the call of trigger-long-running-operation.
+long() {
+	printf '{"type":"tool_call","toolCallId":"c1","toolName":"trigger-long-running-operation","serverName":"e","args":{"duration":%s,"steps":%s}}\n' "$1" "$2"
+}
+
+@test "progress resets -T: a 3 s call in 6 steps passes -T 1, each step said" {
+	run -0 --separate-stderr mcp-run -T 1 \
+	    --server "e=node $EVERYTHING stdio" < <(long 3 6)
+	assert_equal "$(jq -r .type <<<"$output")" tool_result
+	assert_equal "$stderr" "$STARTING
+e: trigger-long-running-operation: 1/6
+e: trigger-long-running-operation: 2/6
+e: trigger-long-running-operation: 3/6
+e: trigger-long-running-operation: 4/6
+e: trigger-long-running-operation: 5/6
+e: trigger-long-running-operation: 6/6"
+}
+
+@test "without progress -T still ends a call: 2 s in one step, -T 1" {
+	run -1 --separate-stderr mcp-run -T 1 \
+	    --server "e=node $EVERYTHING stdio" < <(long 2 1)
+	assert_equal "$(jq -r .error <<<"$output")" 'timed out after 1 s'
+}
+
+@test "--max-time ends a call whatever its progress, status 1" {
+	run -1 --separate-stderr mcp-run -T 1 --max-time 1.2 \
+	    --server "e=node $EVERYTHING stdio" < <(long 4 8)
+	assert_equal "$(jq -r .error <<<"$output")" 'ran past --max-time (1.2 s)'
+	assert_equal "$(tail -n 1 <<<"$stderr")" '<stdin>:1:50: error: tool "trigger-long-running-operation" on e failed: ran past --max-time (1.2 s)'
+}
+
+@test "on a terminal the progress is one line, written over, and cleared at the end" {
+	long 1 2 >"$BATS_TEST_TMPDIR/in.jsonl"
+	: >"$BATS_TEST_TMPDIR/answers"
+	run -0 python3 "$TOP/t/mcp/pty-run.py" "$BATS_TEST_TMPDIR/answers" \
+	    sh -c 'mcp-run --server "e=node $0 stdio" <"$1" >/dev/null' \
+	    "$EVERYTHING" "$BATS_TEST_TMPDIR/in.jsonl"
+	assert_equal "$(printf '%s' "$output" | od -c | sed 's/^[0-7]* *//' | tr -s ' ' | tr -d '\n')" "$(printf 'e: Starting default (STDIO) server...\n\r\033[Ke: trigger-long-running-operation: 1/2\r\033[Ke: trigger-long-running-operation: 2/2\r\033[K' | od -c | sed 's/^[0-7]* *//' | tr -s ' ' | tr -d '\n')"
+}
+
+@test "--max-time must be a positive number of seconds" {
+	run -2 --separate-stderr mcp-run --max-time 0 --server s=true
+	assert_equal "${stderr%%$'\n'*}" 'mcp-run: --max-time must be a number of seconds above 0, at most 86400, not "0"'
+}
+
+# research [OPTION ...]: the everything server's simulate-research-query,
+# whose execution.taskSupport is "required": a task of four stages, a
+# second each, whose status is polled every second.
+research() {
+	local args=$1
+	shift
+	printf '{"type":"tool_call","toolCallId":"c1","toolName":"simulate-research-query","serverName":"e","args":%s}\n' "$args" |
+	    mcp-run "$@" --server "e=node $EVERYTHING stdio"
+}
+
+@test "a tool that requires a task is called as one, polled to completion, each status said" {
+	run -0 --separate-stderr research '{"topic":"bats"}' -T 5
+	assert_equal "$(jq -r .result <<<"$output" | head -n 1)" '# Research Report: bats'
+	assert_equal "$stderr" "$STARTING
+e: simulate-research-query: working: Gathering sources...
+e: simulate-research-query: working: Analyzing content...
+e: simulate-research-query: working: Synthesizing findings...
+e: simulate-research-query: working: Generating report...
+e: simulate-research-query: completed: Generating report..."
+}
+
+@test "a task past --max-time is cancelled with tasks/cancel, status 1" {
+	run -1 --separate-stderr research '{"topic":"bats"}' --max-time 1.5
+	assert_equal "$(jq -r .error <<<"$output")" 'ran past --max-time (1.5 s)'
+	# the server, told, refuses its own next step of a cancelled task
+	assert_equal "$(grep -c 'from terminal status "cancelled"' <<<"$stderr")" 2
+}
+
+@test "a task that needs input asks it while its result is awaited" {
+	run -0 --separate-stderr research '{"topic":"bats","ambiguous":true}' \
+	    --elicit defaults
+	assert_equal "$(jq -r .result <<<"$output" | head -n 1)" '# Research Report: bats (User declined - using default interpretation)'
+	assert_equal "$(sed -n 4,5p <<<"$stderr")" 'e: simulate-research-query: input_required: Found multiple interpretations for "bats". Requesting clarification...
+mcp-run: e: elicitation declined: the required field "interpretation" has no default'
+}
