@@ -171,9 +171,11 @@ expands_to(char op, char c)
 
 /*
  * Whether uri (n bytes) is an expansion of template t: its literal text
- * equal, each {expression} any run of the bytes its operator can give.
- * Matched as a glob is, position by position: time is the product of
- * the two lengths, memory that of the URI.
+ * equal, each {expression} empty or a run of the bytes its operator can
+ * give, which begins with the operator's own character ("/" of {/path},
+ * "?" of {?query}) but for a simple string's and {+reserved}'s. Matched
+ * as a glob is, position by position: time is the product of the two
+ * lengths, memory that of the URI.
  */
 static int
 template_match(const char *t, size_t tn, const char *uri, size_t n)
@@ -182,7 +184,7 @@ template_match(const char *t, size_t tn, const char *uri, size_t n)
 	const char *close;
 	size_t i, j;
 	char op;
-	int any;
+	int any, run;
 
 	at = xcalloc(n + 1, 1);
 	next = xcalloc(n + 1, 1);
@@ -190,12 +192,19 @@ template_match(const char *t, size_t tn, const char *uri, size_t n)
 	for (i = 0; i < tn; i++) {
 		if (t[i] == '{' && (close = memchr(t + i, '}', tn - i)) !=
 		    NULL) {
-			op = strchr("+#./;?&", t[i + 1]) != NULL &&
-			    t[i + 1] != '\0' ? t[i + 1] : '\0';
-			next[0] = at[0];
-			for (j = 1; j <= n; j++)
-				next[j] = at[j] || (next[j - 1] &&
-				    expands_to(op, uri[j - 1]));
+			op = t[i + 1] != '}' && strchr("+#./;?&", t[i + 1]) !=
+			    NULL ? t[i + 1] : '\0';
+			for (run = 0, j = 0; j <= n; j++) {
+				if (j == 0)
+					run = 0;
+				else if (op == '\0' || op == '+')
+					run = (run || at[j - 1]) &&
+					    expands_to(op, uri[j - 1]);
+				else
+					run = (at[j - 1] && uri[j - 1] == op) ||
+					    (run && expands_to(op, uri[j - 1]));
+				next[j] = at[j] || run;
+			}
 			i = (size_t)(close - t);
 		} else {
 			next[0] = 0;
