@@ -137,7 +137,10 @@ EOF
   }
 }
 EOF
+	jq 'del(.mcpServers.everything)' "$BATS_FILE_TMPDIR/servers.json" \
+	    >"$BATS_FILE_TMPDIR/scripted.json" || return 1
 	export CONF=$BATS_FILE_TMPDIR/servers.json EVERYTHING DOCS
+	export SCRIPTED=$BATS_FILE_TMPDIR/scripted.json
 	export RES="python3 $BATS_FILE_TMPDIR/res-server.py"
 }
 
@@ -254,4 +257,190 @@ mcp-run: everything: prompts/get \"args-prompt\" failed: MCP error -32602: Inval
 	run -1 --separate-stderr ev --get-prompt nosuch
 	assert_equal "$stderr" "$STARTING
 mcp-run: no server has a prompt \"nosuch\""
+}
+
+@test "--list-resources reads every page of each server, in the order of their names" {
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --list-resources
+	assert_output '{"resources":[{"uri":"res://a/one","name":"one","_meta":{"llmkit/server":"a"}},{"uri":"res://shared","name":"shared","_meta":{"llmkit/server":"a"}},{"uri":"res://b/one","name":"one","_meta":{"llmkit/server":"b"}},{"uri":"res://shared","name":"shared","_meta":{"llmkit/server":"b"}}],"resourceTemplates":[{"uriTemplate":"res://a/items/{id}{?q}","name":"items","_meta":{"llmkit/server":"a"}},{"uriTemplate":"res://b/items/{id}{?q}","name":"items","_meta":{"llmkit/server":"b"}}]}'
+	assert_equal "$stderr" 'mcp-run: a: a resource that is not an object is left out
+mcp-run: b: a resource that is not an object is left out'
+	run -0 requests a
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"
+"resources/list"
+"resources/list"
+"resources/templates/list"'
+	run -0 jq -c 'select(.method == "resources/list") | .params' a.log
+	assert_output 'null
+{"cursor":"2"}'
+	run -0 requests bare
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"'
+}
+
+@test "--list-resources NAME asks only the servers named; one that declared none is said, status 1" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --list-resources bare b
+	assert_output '{"resources":[{"uri":"res://b/one","name":"one","_meta":{"llmkit/server":"b"}},{"uri":"res://shared","name":"shared","_meta":{"llmkit/server":"b"}}],"resourceTemplates":[{"uriTemplate":"res://b/items/{id}{?q}","name":"items","_meta":{"llmkit/server":"b"}}]}'
+	assert_equal "$stderr" 'mcp-run: b: a resource that is not an object is left out
+mcp-run: bare: the server did not declare resources, so it is not asked for them'
+	[ ! -e a.log ]
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --list-prompts bare
+	assert_output '{"prompts":[]}'
+	assert_equal "$stderr" 'mcp-run: bare: the server did not declare prompts, so it is not asked for them'
+}
+
+@test "a server without resources/templates/list has no templates" {
+	res x --no-templates
+	run -0 --separate-stderr mcp-run -c conf-x.json --list-resources
+	assert_output '{"resources":[{"uri":"res://x/one","name":"one","_meta":{"llmkit/server":"x"}},{"uri":"res://shared","name":"shared","_meta":{"llmkit/server":"x"}}],"resourceTemplates":[]}'
+	assert_equal "$stderr" 'mcp-run: x: a resource that is not an object is left out'
+}
+
+@test "a listing that fails is trouble, status 3, and nothing is written" {
+	res x --templates-error
+	run -3 --separate-stderr mcp-run -c conf-x.json --list-resources
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: x: resources/templates/list failed: templates are broken (JSON-RPC error -32603)'
+	res y --endless
+	run -3 --separate-stderr mcp-run -c conf-y.json --list-resources
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: y: resources/list goes on past 1000 pages'
+	run -0 grep -c '"method":"resources/list"' y.log
+	assert_output 1000
+	run -3 --separate-stderr mcp-run --server 'z=/nonexistent/server' --list-prompts
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: z: cannot start /nonexistent/server: No such file or directory'
+}
+
+@test "--read routes a URI to the server whose template it matches, as the template's operators allow" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read 'res://a/items/7?q=x' --read res://b/items/8 --read 'res://a/items/?q' --read res://a/items/x/y --read 'res://b/items/7#f' --read res://b/one
+	assert_output '{"uri":"res://a/items/7?q=x","text":"a res://a/items/7?q=x","_meta":{"llmkit/server":"a"}}
+{"uri":"res://b/items/8","text":"b res://b/items/8","_meta":{"llmkit/server":"b"}}
+{"uri":"res://a/items/?q","text":"a res://a/items/?q","_meta":{"llmkit/server":"a"}}
+{"uri":"res://b/one","text":"b res://b/one","_meta":{"llmkit/server":"b"}}'
+	assert_equal "$stderr" 'mcp-run: no server has a resource "res://a/items/x/y"
+mcp-run: no server has a resource "res://b/items/7#f"'
+	run -0 requests a
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"
+"resources/list"
+"resources/list"
+"resources/templates/list"
+["resources/read",{"uri":"res://a/items/7?q=x"}]
+["resources/read",{"uri":"res://a/items/?q"}]'
+}
+
+@test "--read of a resource on two servers is refused, status 1, until one is named" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://shared
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: resource "res://shared" is on more than one server (a, b): name one'
+	rm b.log
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --read res://shared b
+	assert_output '{"uri":"res://shared","text":"b res://shared","_meta":{"llmkit/server":"b"}}'
+	assert_equal "$stderr" ''
+	run -0 requests b
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"
+["resources/read",{"uri":"res://shared"}]'
+}
+
+@test "a server named is sent the URI whether it lists it or not" {
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --read res://unlisted a
+	assert_output '{"uri":"res://unlisted","text":"a res://unlisted","_meta":{"llmkit/server":"a"}}'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://unlisted
+	assert_equal "$stderr" 'mcp-run: no server has a resource "res://unlisted"'
+}
+
+@test "--read keeps the contents as they are but for a content that is not an object" {
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --read res://mixed a
+	assert_output '{"uri":"res://mixed","mimeType":"text/plain","text":"t","_meta":{"llmkit/server":"a"}}
+{"uri":"res://mixed","blob":"AAEC","_meta":{"k":1,"llmkit/server":"a"}}'
+	assert_equal "$stderr" 'mcp-run: a: a content of "res://mixed" that is not an object is left out'
+}
+
+@test "a failed --read is said, status 1, and the next URI is read" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://error --read res://a/one
+	assert_output '{"uri":"res://a/one","text":"a res://a/one","_meta":{"llmkit/server":"a"}}'
+	assert_equal "$stderr" 'mcp-run: no server has a resource "res://error"'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://error a --read res://a/one
+	assert_output '{"uri":"res://a/one","text":"a res://a/one","_meta":{"llmkit/server":"a"}}'
+	assert_equal "$stderr" 'mcp-run: a: resources/read "res://error" failed: Resource not found (JSON-RPC error -32002)'
+}
+
+@test "a --read that times out is cancelled, status 1" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" -T 0.5 --read res://slow a
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: a: resources/read "res://slow" failed: timed out after 0.5 s'
+	run -0 tail -2 a.log
+	assert_output '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"res://slow"}}
+{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 0.5 s"}}'
+}
+
+@test "a server that ends during a --read fails it, status 1" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://die a
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: a: resources/read "res://die" failed: server a exited with status 0'
+}
+
+@test "an answer without contents or messages is trouble, status 3" {
+	res x --no-contents
+	run -3 --separate-stderr mcp-run -c conf-x.json --read res://x/one x
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: x: resources/read answered without a "contents" array'
+	run -3 --separate-stderr mcp-run -c conf-x.json --get-prompt x-prompt x
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: x: prompts/get answered without a "messages" array'
+}
+
+@test "a server that did not declare resources or prompts is not asked, status 1" {
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://bare/one bare
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: bare: the server did not declare resources, so it is not asked for "res://bare/one"'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p bare
+	assert_equal "$stderr" 'mcp-run: bare: the server did not declare prompts, so it is not asked for "p"'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://x bare
+	run -0 requests bare
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"
+"server/discover"
+"initialize"
+"notifications/initialized"
+"server/discover"
+"initialize"
+"notifications/initialized"'
+	res x --bare
+	run -1 --separate-stderr mcp-run -c conf-x.json --read res://x/one
+	assert_equal "$stderr" 'mcp-run: no server declared resources, so none is asked for "res://x/one"'
+	run -1 --separate-stderr mcp-run -c conf-x.json --get-prompt p
+	assert_equal "$stderr" 'mcp-run: no server declared prompts, so none is asked for "p"'
+}
+
+@test "--get-prompt is routed by the prompts' names" {
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt b-prompt --arg k=v --arg 'e=' --arg 'x=a=b'
+	assert_output '{"messages":[{"role":"user","content":{"type":"text","text":"{\"e\": \"\", \"k\": \"v\", \"x\": \"a=b\"}"}}],"_meta":{"llmkit/server":"b"}}'
+	assert_equal "$stderr" ''
+	run -0 requests b
+	assert_output '"server/discover"
+"initialize"
+"notifications/initialized"
+"prompts/list"
+["prompts/get",{"name":"b-prompt","arguments":{"k":"v","e":"","x":"a=b"}}]'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt shared-prompt
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: prompt "shared-prompt" is on more than one server (a, b): name one'
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt shared-prompt a
+	assert_output '{"messages":[{"role":"user","content":{"type":"text","text":"null"}}],"_meta":{"llmkit/server":"a"}}'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt error a
+	assert_equal "$stderr" 'mcp-run: a: prompts/get "error" failed: no prompt error (JSON-RPC error -32602)'
+}
+
+@test "--list-prompts lists every server's prompts, marked with its server" {
+	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --list-prompts
+	assert_output '{"prompts":[{"name":"a-prompt","_meta":{"llmkit/server":"a"}},{"name":"shared-prompt","_meta":{"llmkit/server":"a"}},{"name":"b-prompt","_meta":{"llmkit/server":"b"}},{"name":"shared-prompt","_meta":{"llmkit/server":"b"}}]}'
+	assert_equal "$stderr" ''
 }
