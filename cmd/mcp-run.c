@@ -84,14 +84,13 @@ static const struct cmd self = {
 	"       mcp-run --list-resources | --list-prompts [-c FILE] "
 	"[--max-line SIZE]\n"
 	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n"
-	"       mcp-run --read URI ... [-c FILE] [--max-line SIZE] "
-	"[--server NAME=COMMAND]\n"
-	"               [-T SECONDS] [NAME ...]\n"
-	"       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE] "
-	"[--max-line SIZE]\n"
-	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n",
-	"0 every call succeeded, 1 a call failed or was refused (a name was "
-	"not listed, a resource or prompt was refused), 2 usage, 3 trouble"
+	"       mcp-run --read URI ... [-c FILE] [--max-line SIZE]\n"
+	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n"
+	"       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE]\n"
+	"               [--max-line SIZE] [--server NAME=COMMAND] [-T SECONDS]\n"
+	"               [NAME ...]\n",
+	"0 every call succeeded, 1 a call, read or prompt failed or was "
+	"refused (a name was not listed), 2 usage, 3 trouble"
 };
 
 /* A server's line on our standard error: "NAME: TEXT". */

@@ -23,7 +23,14 @@ USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--max-line SIZE]
                [FILE ...]
        mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
                [-T SECONDS] [NAME ...]
-       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]'
+       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]
+       mcp-run --list-resources | --list-prompts [-c FILE] [--max-line SIZE]
+               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]
+       mcp-run --read URI ... [-c FILE] [--max-line SIZE]
+               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]
+       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE]
+               [--max-line SIZE] [--server NAME=COMMAND] [-T SECONDS]
+               [NAME ...]'
 STARTING='everything: Starting default (STDIO) server...'
 FS_STARTING="fs: Secure MCP Filesystem Server running on stdio"
 
@@ -880,7 +887,7 @@ $USAGE"
 @test "-h prints the usage and the exit statuses" {
 	run -0 --separate-stderr mcp-run -h
 	assert_output "$USAGE
-exit status: 0 every call succeeded, 1 a call failed or was refused (a name was not listed), 2 usage, 3 trouble"
+exit status: 0 every call succeeded, 1 a call, read or prompt failed or was refused (a name was not listed), 2 usage, 3 trouble"
 }
 
 @test "an unreadable operand is trouble; the others are read" {
