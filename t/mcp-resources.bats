@@ -15,6 +15,7 @@ MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
 EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 DOCS=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/docs
 STARTING='everything: Starting default (STDIO) server...'
+USAGE=$(mcp-run -h | sed '/^exit status:/d')
 
 # The everything server, and two scripted servers that hold resources
 # and prompts ("a" and "b", with a resource and a prompt in common) and
@@ -443,4 +444,64 @@ mcp-run: no server has a resource "res://b/items/7#f"'
 	run -0 --separate-stderr mcp-run -c "$SCRIPTED" --list-prompts
 	assert_output '{"prompts":[{"name":"a-prompt","_meta":{"llmkit/server":"a"}},{"name":"shared-prompt","_meta":{"llmkit/server":"a"}},{"name":"b-prompt","_meta":{"llmkit/server":"b"}},{"name":"shared-prompt","_meta":{"llmkit/server":"b"}}]}'
 	assert_equal "$stderr" ''
+}
+
+@test "options that do not go together, and bad --arg, --read and --get-prompt, are usage errors, status 2" {
+	for pair in '--list-resources --read u' '--read u --get-prompt p' \
+	    '--list-prompts --list-tools' '--list-servers --read u' \
+	    '--get-prompt p --list-resources'; do
+		run -2 --separate-stderr mcp-run -c "$SCRIPTED" $pair
+		assert_output ''
+		case $pair in
+		'--list-resources --read u') want='--list-resources and --read' ;;
+		'--read u --get-prompt p') want='--read and --get-prompt' ;;
+		'--list-prompts --list-tools') want='--list-tools and --list-prompts' ;;
+		'--list-servers --read u') want='--list-servers and --read' ;;
+		*) want='--list-resources and --get-prompt' ;;
+		esac
+		assert_equal "$stderr" "mcp-run: $want go one at a time
+$USAGE"
+	done
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --arg k=v
+	assert_equal "$stderr" "mcp-run: --arg goes with --get-prompt
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --read u --arg k=v
+	assert_equal "$stderr" "mcp-run: --arg goes with --get-prompt
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --arg =v
+	assert_equal "$stderr" "mcp-run: --arg wants KEY=VALUE, not \"=v\"
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --arg nokey
+	assert_equal "$stderr" "mcp-run: --arg wants KEY=VALUE, not \"nokey\"
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --arg k=1 --arg k=2
+	assert_equal "$stderr" "mcp-run: --arg \"k\" is given twice
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --get-prompt q
+	assert_equal "$stderr" "mcp-run: --get-prompt is given twice
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --read u nope
+	assert_equal "$stderr" "mcp-run: --read: no server \"nope\" is configured
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --list-resources a nope
+	assert_equal "$stderr" "mcp-run: --list-resources: no server \"nope\" is configured
+$USAGE"
+	run -2 --separate-stderr mcp-run --read u
+	assert_equal "$stderr" "mcp-run: no server: give -c FILE or --server NAME=COMMAND
+$USAGE"
+	[ ! -e a.log ] && [ ! -e b.log ]
+}
+
+@test "a URI, a prompt's name or an argument that is not UTF-8 is a usage error" {
+	local R=$'\xef\xbf\xbd'
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --read $'res://\xff'
+	# the bytes that are not UTF-8 are said as U+FFFD
+	assert_equal "$stderr" "mcp-run: --read: \"res://$R\" is not UTF-8
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt $'p\xc3'
+	assert_equal "$stderr" "mcp-run: --get-prompt: \"p$R\" is not UTF-8
+$USAGE"
+	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --arg $'k=\xff'
+	assert_equal "$stderr" "mcp-run: --arg: \"k=$R\" is not UTF-8
+$USAGE"
 }
