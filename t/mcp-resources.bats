@@ -29,6 +29,7 @@ setup_file() {
 # res-server.py NAME [OPTION ...]: an MCP server of the 2025-11-25
 # revision with resources and prompts, each request logged to NAME.log.
 #   --bare        declares neither resources nor prompts
+#   --modern      answers server/discover: of the 2026-07-28 revision
 #   --endless     resources/list always has a next page
 #   --no-contents resources/read and prompts/get answer {}
 #   --no-templates     has no resources/templates/list (-32601)
@@ -71,10 +72,13 @@ for line in sys.stdin:
     if "id" not in msg:
         continue
     rid, method, p = msg["id"], msg["method"], msg.get("params") or {}
-    if method == "initialize":
-        caps = {"tools": {}}
-        if "--bare" not in opts:
-            caps.update({"resources": {}, "prompts": {}})
+    caps = {"tools": {}}
+    if "--bare" not in opts:
+        caps.update({"resources": {}, "prompts": {}})
+    if method == "server/discover" and "--modern" in opts:
+        result(rid, {"supportedVersions": ["2026-07-28"],
+                     "capabilities": caps})
+    elif method == "initialize":
         result(rid, {"protocolVersion": "2025-11-25", "capabilities": caps,
                      "serverInfo": {"name": name, "version": "1"}})
     elif method == "resources/list":
@@ -504,4 +508,22 @@ $USAGE"
 	run -2 --separate-stderr mcp-run -c "$SCRIPTED" --get-prompt p --arg $'k=\xff'
 	assert_equal "$stderr" "mcp-run: --arg: \"k=$R\" is not UTF-8
 $USAGE"
+}
+
+@test "a server of the 2026-07-28 revision is asked with the _meta of its era" {
+	res m --modern
+	run -0 --separate-stderr mcp-run -c conf-m.json --read res://m/items/1
+	assert_output '{"uri":"res://m/items/1","text":"m res://m/items/1","_meta":{"llmkit/server":"m"}}'
+	run -0 jq -c '[.method, (.params | del(._meta)), (.params._meta | keys)]' m.log
+	assert_output '["server/discover",{},["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","io.modelcontextprotocol/protocolVersion"]]
+["resources/list",{},["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","io.modelcontextprotocol/protocolVersion"]]
+["resources/list",{"cursor":"2"},["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","io.modelcontextprotocol/protocolVersion"]]
+["resources/templates/list",{},["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","io.modelcontextprotocol/protocolVersion"]]
+["resources/read",{"uri":"res://m/items/1"},["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","io.modelcontextprotocol/protocolVersion"]]'
+	res n --modern --bare
+	run -1 --separate-stderr mcp-run -c conf-n.json --list-prompts n
+	assert_output '{"prompts":[]}'
+	assert_equal "$stderr" 'mcp-run: n: the server did not declare prompts, so it is not asked for them'
+	run -0 jq -r .method n.log
+	assert_output 'server/discover'
 }
