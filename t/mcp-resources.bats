@@ -38,7 +38,7 @@ setup_file() {
 # template res://NAME/items/{id}{?q}. resources/read of
 #   res://error   a JSON-RPC error
 #   res://slow    no answer (the server reads on)
-#   res://die     the server ends
+#   res://die     the server ends (and so any URI ending in "/die")
 #   res://mixed   a text, a number and a blob
 #   any other     a text of the URI
 # Its prompts: NAME-prompt and shared-prompt, whose messages hold the
@@ -107,7 +107,7 @@ for line in sys.stdin:
             error(rid, -32002, "Resource not found")
         elif uri == "res://slow":
             pass
-        elif uri == "res://die":
+        elif uri == "res://die" or uri.endswith("/die"):
             sys.exit(0)
         elif uri == "res://mixed":
             result(rid, {"contents": [
@@ -385,10 +385,15 @@ mcp-run: no server has a resource "res://b/items/7#f"'
 {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 0.5 s"}}'
 }
 
-@test "a server that ends during a --read fails it, status 1" {
+@test "a server that ends during a --read fails it, status 1, and is started again for the next" {
 	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://die a
 	assert_output ''
 	assert_equal "$stderr" 'mcp-run: a: resources/read "res://die" failed: server a exited with status 0'
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --read res://a/items/die --read res://a/items/2
+	assert_output '{"uri":"res://a/items/2","text":"a res://a/items/2","_meta":{"llmkit/server":"a"}}'
+	assert_equal "$stderr" 'mcp-run: a: resources/read "res://a/items/die" failed: server a exited with status 0'
+	run -0 grep -c '"method":"initialize"' a.log
+	assert_output 3
 }
 
 @test "an answer without contents or messages is trouble, status 3" {

@@ -441,6 +441,9 @@ read_one(struct ask *a, const char *uri, int named, struct buf *out)
 	if ((s = route(a, uri, named, &status)) == NULL)
 		return status;
 	diag_quote(q, sizeof(q), uri, strlen(uri));
+	/* started again if it has ended since it was listed */
+	if (mcp_ready(a->m, s, &a->r) != 0)
+		return DIAG_TROUBLE;
 	id = mcp_request(a->m, s, "resources/read", json_pack("{s:s}", "uri",
 	    uri), a->m->timeout, &a->r);
 	if (a->r.kind != R_RESULT)
@@ -479,6 +482,8 @@ get_prompt(struct ask *a, const char *name, json_t *args, int named,
 	if ((s = route(a, name, named, &status)) == NULL)
 		return status;
 	diag_quote(q, sizeof(q), name, strlen(name));
+	if (mcp_ready(a->m, s, &a->r) != 0)
+		return DIAG_TROUBLE;
 	params = json_pack("{s:s}", "name", name);
 	if (args != NULL && json_object_size(args) > 0)
 		json_object_set(params, "arguments", args);
