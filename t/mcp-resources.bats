@@ -532,3 +532,20 @@ $USAGE"
 	run -0 jq -r .method n.log
 	assert_output 'server/discover'
 }
+
+@test "a server that cannot be started is passed over in the routing, status 3" {
+	run -3 --separate-stderr mcp-run -c "$SCRIPTED" --server 'z=/nonexistent/server' --read res://a/one
+	assert_output '{"uri":"res://a/one","text":"a res://a/one","_meta":{"llmkit/server":"a"}}'
+	assert_equal "$stderr" 'mcp-run: z: cannot start /nonexistent/server: No such file or directory'
+	run -3 --separate-stderr mcp-run --server 'z=/nonexistent/server' --get-prompt p z
+	assert_output ''
+	assert_equal "$stderr" 'mcp-run: z: cannot start /nonexistent/server: No such file or directory'
+}
+
+@test "an answer longer than --max-line fails the read, status 1" {
+	local uri=res://a/items/$(printf '%0100d' 7)
+	run -1 --separate-stderr mcp-run -c "$SCRIPTED" --max-line 200 --read "$uri" a
+	assert_output ''
+	# a long URI is cut in a message, as names are
+	assert_equal "$stderr" 'mcp-run: a: resources/read "res://a/items/000000000000000000000000000000000000000000000000000000000000..." failed: server a wrote a line longer than --max-line (200 bytes)'
+}
