@@ -87,7 +87,8 @@ static const struct cmd self = {
 	"       mcp-run --read URI ... [-c FILE] [--max-line SIZE]\n"
 	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n"
 	"       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE]\n"
-	"               [--max-line SIZE] [--server NAME=COMMAND] [-T SECONDS]\n"
+	"               [--max-line SIZE] [--server NAME=COMMAND] "
+	"[-T SECONDS]\n"
 	"               [NAME ...]\n",
 	"0 every call succeeded, 1 a call, read or prompt failed or was "
 	"refused (a name was not listed), 2 usage, 3 trouble"

@@ -258,6 +258,24 @@ has_template(const json_t *l, const char *uri, size_t n)
 }
 
 /*
+ * Whether listing l holds name (len bytes): on the first pass, a prompt
+ * of that name or a resource of that URI; on the second, a template
+ * that the URI matches.
+ */
+static int
+holds(const struct ask *a, const json_t *l, int pass, const char *name,
+    size_t len)
+{
+	if (pass == 0 && a->prompts)
+		return has_string(json_object_get(l, "prompts"), "name", name,
+		    len);
+	if (pass == 0)
+		return has_string(json_object_get(l, "resources"), "uri", name,
+		    len);
+	return !a->prompts && has_template(l, name, len);
+}
+
+/*
  * The server for name (a URI or a prompt's name): the only one kept when
  * it was named, else the one whose listing holds it (for a URI, a
  * listed resource before a template). NULL when there is none or more
@@ -293,10 +311,7 @@ route(struct ask *a, const char *name, int named, int *status)
 				continue;
 			}
 			declared |= mcp_has_cap(&m->v[i], a->cap);
-			if (pass == 0 ? !has_string(json_object_get(l,
-			    a->prompts ? "prompts" : "resources"), a->prompts ?
-			    "name" : "uri", name, len) : a->prompts ||
-			    !has_template(l, name, len))
+			if (!holds(a, l, pass, name, len))
 				continue;
 			buf_printf(&names, "%s%s", n++ > 0 ? ", " : "",
 			    m->v[i].name);
@@ -375,8 +390,8 @@ list(struct ask *a, int named, struct buf *out)
 			break;
 		}
 		if (named && !mcp_has_cap(&m->v[i], a->cap)) {
-			diag_warnx("%s: the server did not declare %s, so it is "
-			    "not asked for them", m->v[i].name, a->cap);
+			diag_warnx("%s: the server did not declare %s, so it "
+			    "is not asked for them", m->v[i].name, a->cap);
 			status = DIAG_INVALID;
 		}
 		if (a->prompts)
