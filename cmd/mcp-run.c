@@ -5,44 +5,75 @@
  * tool_result or error event thread-serialize reads, in input order.
  * A call that fails or is refused is status 1; a server that cannot be
  * started or breaks the protocol, 3. --list-tools writes their tools,
- * --list-servers their names.
+ * --list-servers their names; --list-resources, --read, --list-prompts
+ * and --get-prompt what they hold beside tools.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/num.h"
 #include "base/proc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 #include "mcp/mcp.h"
 
 #define MAX_SECONDS	86400.0
 
 enum {
-	OPT_CACERT = CMD_OPT_FIRST,
+	OPT_ARG = CMD_OPT_FIRST,
+	OPT_CACERT,
 	OPT_ELICIT,
+	OPT_GET_PROMPT,
+	OPT_LIST_PROMPTS,
+	OPT_LIST_RESOURCES,
 	OPT_LIST_SERVERS,
 	OPT_LIST_TOOLS,
 	OPT_MAX_LINE,
 	OPT_MAX_TIME,
 	OPT_PROTOCOL,
+	OPT_READ,
 	OPT_ROOT,
 	OPT_SAMPLING,
 	OPT_SERVER,
 	OPT_TASKS
 };
 
+/* What a run does but calls, in the order their conflicts are told. */
+static const struct {
+	int		 opt;
+	const char	*name;
+	enum mcp_run_mode mode;
+} modes[] = {
+	{ OPT_LIST_TOOLS,	"--list-tools",		MCP_RUN_TOOLS },
+	{ OPT_LIST_SERVERS,	"--list-servers",	MCP_RUN_SERVERS },
+	{ OPT_LIST_RESOURCES,	"--list-resources",	MCP_RUN_RESOURCES },
+	{ OPT_READ,		"--read",		MCP_RUN_READ },
+	{ OPT_LIST_PROMPTS,	"--list-prompts",	MCP_RUN_PROMPTS },
+	{ OPT_GET_PROMPT,	"--get-prompt",		MCP_RUN_PROMPT }
+};
+#define NMODES	(sizeof(modes) / sizeof(modes[0]))
+
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "arg",		required_argument,	NULL, OPT_ARG },
 	{ "cacert",		required_argument,	NULL, OPT_CACERT },
 	{ "config",		required_argument,	NULL, 'c' },
 	{ "elicit",		required_argument,	NULL, OPT_ELICIT },
+	{ "get-prompt",		required_argument,	NULL, OPT_GET_PROMPT },
+	{ "list-prompts",	no_argument,		NULL, OPT_LIST_PROMPTS },
+	{ "list-resources",	no_argument,		NULL, OPT_LIST_RESOURCES },
 	{ "list-servers",	no_argument,		NULL, OPT_LIST_SERVERS },
 	{ "list-tools",		no_argument,		NULL, OPT_LIST_TOOLS },
 	{ "max-line",		required_argument,	NULL, OPT_MAX_LINE },
 	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "protocol",		required_argument,	NULL, OPT_PROTOCOL },
+	{ "read",		required_argument,	NULL, OPT_READ },
 	{ "root",		required_argument,	NULL, OPT_ROOT },
 	{ "sampling",		required_argument,	NULL, OPT_SAMPLING },
 	{ "server",		required_argument,	NULL, OPT_SERVER },
@@ -57,16 +88,24 @@ static const struct cmd self = {
 	"[--elicit ask|defaults|decline]\n"
 	"               [--errors=json|text] [--max-line SIZE] "
 	"[--max-time SECONDS]\n"
-	"               [--protocol VERSION] "
-	"[--root DIR] [--sampling COMMAND]\n"
+	"               [--protocol VERSION] [--root DIR] [--sampling COMMAND]\n"
 	"               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]\n"
 	"               [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
 	"               [-T SECONDS] [NAME ...]\n"
-	"       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]\n",
-	"0 every call succeeded, 1 a call failed or was refused (a name was "
-	"not listed), 2 usage, 3 trouble"
+	"       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]\n"
+	"       mcp-run --list-resources | --list-prompts [-c FILE] "
+	"[--max-line SIZE]\n"
+	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n"
+	"       mcp-run --read URI ... [-c FILE] [--max-line SIZE]\n"
+	"               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]\n"
+	"       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE]\n"
+	"               [--max-line SIZE] [--server NAME=COMMAND] "
+	"[-T SECONDS]\n"
+	"               [NAME ...]\n",
+	"0 every call succeeded, 1 a call, read or prompt failed or was "
+	"refused (a name was not listed), 2 usage, 3 trouble"
 };
 
 /* A server's line on our standard error: "NAME: TEXT". */
@@ -83,18 +122,57 @@ say(void *arg, const char *server, const char *text, size_t len)
 	buf_free(&line);
 }
 
+/* A command-line text that goes to a server: UTF-8, or a usage error. */
+static void
+utf8_arg(const char *opt, const char *arg)
+{
+	char q[256];
+
+	if (utf8_valid(arg, strlen(arg)) < strlen(arg))
+		cmd_usagex("%s: %s is not UTF-8", opt, diag_quote(q, sizeof(q),
+		    arg, strlen(arg)));
+}
+
+/* --arg KEY=VALUE into the prompt's arguments. */
+static void
+prompt_arg(json_t *args, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char q[256], *key;
+
+	if (eq == NULL || eq == arg)
+		cmd_usagex("--arg wants KEY=VALUE, not %s", diag_quote(q,
+		    sizeof(q), arg, strlen(arg)));
+	utf8_arg("--arg", arg);
+	key = xmalloc((size_t)(eq - arg) + 1);
+	memcpy(key, arg, (size_t)(eq - arg));
+	key[eq - arg] = '\0';
+	if (json_object_get(args, key) != NULL)
+		cmd_usagex("--arg %s is given twice", diag_quote(q, sizeof(q),
+		    key, strlen(key)));
+	json_object_set_new(args, key, json_string(eq + 1));
+	free(key);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct mcp m;
-	const char *unknown;
+	struct mcp_ask ask;
+	const char *unknown, *mode_name = NULL;
 	char err[256];
-	int ch, list = 0, names = 0, unbuffered = 0, status;
+	int ch, unbuffered = 0, status;
+	size_t i, given = 0;
+	enum mcp_run_mode mode = MCP_RUN_CALLS;
+	unsigned char seen[NMODES];
 
 	proc_ignore_xfsz();	/* first: the servers get back what it finds */
 	cmd_init(&self, argv);
 	mcp_init(&m);
 	m.note = say;
+	memset(&ask, 0, sizeof(ask));
+	memset(seen, 0, sizeof(seen));
+	ask.args = json_object();
 	while ((ch = cmd_getopt(argc, argv, "T:c:hut:", longopts)) != -1) {
 		switch (ch) {
 		case 'T':
@@ -126,17 +204,8 @@ main(int argc, char *argv[])
 			if (mcp_sampling_arg(&m, optarg, err, sizeof(err)) != 0)
 				cmd_usagex("%s", err);
 			break;
-		case OPT_LIST_SERVERS:
-			names = 1;
-			break;
-		case OPT_LIST_TOOLS:
-			list = 1;
-			break;
-		case OPT_MAX_LINE:
-			if ((m.max_line = num_size(optarg)) == 0)
-				cmd_usagex("--max-line must be a positive size "
-				    "in bytes (K, M, G allowed), not \"%s\"",
-				    optarg);
+		case OPT_TASKS:
+			m.tasks = 1;
 			break;
 		case OPT_MAX_TIME:
 			if (num_seconds(optarg, MAX_SECONDS, &m.max_time) ==
@@ -145,12 +214,40 @@ main(int argc, char *argv[])
 				    "seconds above 0, at most 86400, not \"%s\"",
 				    optarg);
 			break;
+		case OPT_ARG:
+			prompt_arg(ask.args, optarg);
+			given++;
+			break;
+		case OPT_GET_PROMPT:
+			if (ask.prompt != NULL)
+				cmd_usagex("--get-prompt is given twice");
+			utf8_arg("--get-prompt", optarg);
+			ask.prompt = optarg;
+			goto chosen;
+		case OPT_READ:
+			utf8_arg("--read", optarg);
+			ask.uris = xreallocarray(ask.uris, ask.nuris + 1,
+			    sizeof(*ask.uris));
+			ask.uris[ask.nuris++] = optarg;
+			goto chosen;
+		case OPT_LIST_PROMPTS:
+		case OPT_LIST_RESOURCES:
+		case OPT_LIST_SERVERS:
+		case OPT_LIST_TOOLS:
+		chosen:
+			for (i = 0; i < NMODES; i++)
+				if (modes[i].opt == ch)
+					seen[i] = 1;
+			break;
+		case OPT_MAX_LINE:
+			if ((m.max_line = num_size(optarg)) == 0)
+				cmd_usagex("--max-line must be a positive size "
+				    "in bytes (K, M, G allowed), not \"%s\"",
+				    optarg);
+			break;
 		case OPT_PROTOCOL:
 			m.proto = cmd_choice("--protocol", optarg,
 			    mcp_protocols);
-			break;
-		case OPT_TASKS:
-			m.tasks = 1;
 			break;
 		case OPT_SERVER:
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)
@@ -164,23 +261,34 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (m.n == 0)
 		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND");
-	if (list && names)
-		cmd_usagex("--list-tools and --list-servers go one at a time");
-	if (names && argc > 0)
+	for (i = 0; i < NMODES; i++) {
+		if (!seen[i])
+			continue;
+		if (mode_name != NULL)
+			cmd_usagex("%s and %s go one at a time", mode_name,
+			    modes[i].name);
+		mode_name = modes[i].name;
+		mode = modes[i].mode;
+	}
+	if (given > 0 && mode != MCP_RUN_PROMPT)
+		cmd_usagex("--arg goes with --get-prompt");
+	if (mode == MCP_RUN_SERVERS && argc > 0)
 		cmd_usagex("--list-servers takes no operand");
-	if (list && argc > 0 &&
+	if (mode != MCP_RUN_CALLS && argc > 0 &&
 	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL)
-		cmd_usagex("--list-tools: no server %s is configured",
+		cmd_usagex("%s: no server %s is configured", mode_name,
 		    diag_quote(err, sizeof(err), unknown, strlen(unknown)));
 	mcp_sort(&m);
-	if (!names && proc_init() == -1) {	/* before any server starts */
+	if (mode != MCP_RUN_SERVERS && proc_init() == -1) {
+		/* before any server starts */
 		diag_warn("signals");
 		status = DIAG_TROUBLE;
 	} else
-		status = cmd_exit(mcp_run(&m, names ? MCP_RUN_SERVERS :
-		    list ? MCP_RUN_TOOLS : MCP_RUN_CALLS, unbuffered, argc,
+		status = cmd_exit(mcp_run(&m, mode, &ask, unbuffered, argc,
 		    argv));
 out:
+	free(ask.uris);
+	json_decref(ask.args);
 	mcp_free(&m);
 	return status;
 }

@@ -194,7 +194,7 @@ same_options() {
 	run bash_complete "llmr-validate -W"
 	assert_output "-W"
 	run bash_complete "mcp-run --li"
-	assert_output $'--list-servers\n--list-tools'
+	assert_output $'--list-prompts\n--list-resources\n--list-servers\n--list-tools'
 	run bash_complete "mcp-run --list-t"
 	assert_output "--list-tools"
 	run bash_complete "thread-serialize --re"

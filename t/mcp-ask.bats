@@ -64,14 +64,7 @@ tools() {
 @test "--root of a directory that is not there is a usage error" {
 	run -2 --separate-stderr mcp-run --root /nonexistent/dir \
 	    --server s=true
-	assert_equal "$stderr" 'mcp-run: --root "/nonexistent/dir": No such file or directory
-usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--elicit ask|defaults|decline]
-               [--errors=json|text] [--max-line SIZE] [--protocol VERSION]
-               [--root DIR] [--sampling COMMAND] [--server NAME=COMMAND|URL]
-               [-T SECONDS] [FILE ...]
-       mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
-               [-T SECONDS] [NAME ...]
-       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]'
+	assert_equal "${stderr%%$'\n'*}" 'mcp-run: --root "/nonexistent/dir": No such file or directory'
 }
 
 @test "--sampling: the command gets the system prompt and the message, and its output is the answer" {

@@ -18,12 +18,21 @@ MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
 EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
 SDK=$TOP/t/mcp/sdk-server.mjs
-USAGE='usage: mcp-run [-hu] [-c FILE] [--errors=json|text] [--max-line SIZE]
-               [--protocol VERSION] [--server NAME=COMMAND] [-T SECONDS]
+USAGE='usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--elicit ask|defaults|decline]
+               [--errors=json|text] [--max-line SIZE] [--max-time SECONDS]
+               [--protocol VERSION] [--root DIR] [--sampling COMMAND]
+               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]
                [FILE ...]
        mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
                [-T SECONDS] [NAME ...]
-       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]'
+       mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]
+       mcp-run --list-resources | --list-prompts [-c FILE] [--max-line SIZE]
+               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]
+       mcp-run --read URI ... [-c FILE] [--max-line SIZE]
+               [--server NAME=COMMAND] [-T SECONDS] [NAME ...]
+       mcp-run --get-prompt PROMPT [--arg KEY=VALUE ...] [-c FILE]
+               [--max-line SIZE] [--server NAME=COMMAND] [-T SECONDS]
+               [NAME ...]'
 STARTING='everything: Starting default (STDIO) server...'
 FS_STARTING="fs: Secure MCP Filesystem Server running on stdio"
 
@@ -880,7 +889,7 @@ $USAGE"
 @test "-h prints the usage and the exit statuses" {
 	run -0 --separate-stderr mcp-run -h
 	assert_output "$USAGE
-exit status: 0 every call succeeded, 1 a call failed or was refused (a name was not listed), 2 usage, 3 trouble"
+exit status: 0 every call succeeded, 1 a call, read or prompt failed or was refused (a name was not listed), 2 usage, 3 trouble"
 }
 
 @test "an unreadable operand is trouble; the others are read" {

@@ -861,6 +861,21 @@ check 3 "mcp-run: a server that breaks the protocol" "$tmp/junk" \
     -c "$tmp/mcp.json"
 vg --server "e=$ev" "$tmp/mcp-thread.jsonl" </dev/null >/dev/full
 verdict 3 "mcp-run: onto a full disk"
+check 0 "mcp-run: --list-resources, --list-prompts" /dev/null \
+    --list-resources -c "$tmp/mcp-good.json"
+check 0 "mcp-run: --list-prompts of a server named" /dev/null \
+    --list-prompts -c "$tmp/mcp-good.json" everything
+check 1 "mcp-run: --read by a listing, by a template, unknown, failed" \
+    /dev/null -c "$tmp/mcp-good.json" \
+    --read demo://resource/static/document/features.md \
+    --read demo://resource/dynamic/blob/3 --read demo://nosuch
+check 1 "mcp-run: --read of a server named, its JSON-RPC error" /dev/null \
+    --read demo://nosuch --server "e=$ev"
+check 0 "mcp-run: --get-prompt with arguments" /dev/null \
+    -c "$tmp/mcp-good.json" --get-prompt args-prompt --arg city=Paris \
+    --arg state=Texas
+check 1 "mcp-run: --get-prompt of a server without prompts" /dev/null \
+    -c "$tmp/mcp-good.json" --get-prompt p fs
 
 # t/mcp/raw-server.mjs: null and float ids, tools with bad names, an
 # isError without text, bytes of no character

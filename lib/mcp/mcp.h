@@ -169,8 +169,14 @@ struct mcp_outcome {
 enum mcp_run_mode {
 	MCP_RUN_CALLS,			/* the calls of the input records */
 	MCP_RUN_TOOLS,			/* --list-tools */
-	MCP_RUN_SERVERS			/* --list-servers */
+	MCP_RUN_SERVERS,		/* --list-servers */
+	MCP_RUN_RESOURCES,		/* --list-resources */
+	MCP_RUN_PROMPTS,		/* --list-prompts */
+	MCP_RUN_READ,			/* --read */
+	MCP_RUN_PROMPT			/* --get-prompt */
 };
+
+struct mcp_ask;
 
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
@@ -202,7 +208,22 @@ void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 int	 mcp_list_tools(struct mcp *, struct buf *);
 int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);
-int	 mcp_run(struct mcp *, enum mcp_run_mode, int, int, char *[]);
+int	 mcp_run(struct mcp *, enum mcp_run_mode, const struct mcp_ask *,
+	    int, int, char *[]);
 void	 mcp_free(struct mcp *);
+
+/*
+ * mcp_res: the servers' resources and prompts. What --read and
+ * --get-prompt ask: the URIs in order, or a prompt and its arguments.
+ */
+struct mcp_ask {
+	char	**uris;
+	size_t	  nuris;
+	const char *prompt;
+	json_t	 *args;			/* an object of strings, or NULL */
+};
+
+int	 mcp_res_run(struct mcp *, enum mcp_run_mode, const struct mcp_ask *,
+	    int, struct buf *);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * mcp_run: what mcp-run does once its options are read. The tool calls of
  * its input, one JSON record a line, run in input order and their events
- * written; or the servers' tools, or their names; then the servers'
- * shutdown.
+ * written; or the servers' tools, or their names, or what mcp_res asks of
+ * them; then the servers' shutdown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -210,13 +210,14 @@ process(FILE *fp, const char *name, void *arg)
 /*
  * Does what mode says with the sorted servers of m: the calls of the
  * operands (argc of argv; none is standard input), their events written
- * unbuffered or not; the servers' tools; or their names, none started.
- * Servers that were started are shut down. Returns a status; standard
- * output is left to the caller to close.
+ * unbuffered or not; the servers' tools; their names, none started; or
+ * what ask asks of their resources and prompts, the operands then the
+ * names of the servers kept. Servers that were started are shut down.
+ * Returns a status; standard output is left to the caller to close.
  */
 int
-mcp_run(struct mcp *m, enum mcp_run_mode mode, int unbuffered, int argc,
-    char *argv[])
+mcp_run(struct mcp *m, enum mcp_run_mode mode, const struct mcp_ask *ask,
+    int unbuffered, int argc, char *argv[])
 {
 	struct run r;
 	struct buf out = BUF_INIT;
@@ -230,6 +231,10 @@ mcp_run(struct mcp *m, enum mcp_run_mode mode, int unbuffered, int argc,
 	}
 	if (mode == MCP_RUN_TOOLS) {
 		status = mcp_list_tools(m, &out) == 0 ? DIAG_OK : DIAG_TROUBLE;
+		status = diag_max(status, cmd_write(out.data, out.len));
+		buf_free(&out);
+	} else if (mode != MCP_RUN_CALLS) {
+		status = mcp_res_run(m, mode, ask, argc > 0, &out);
 		status = diag_max(status, cmd_write(out.data, out.len));
 		buf_free(&out);
 	} else {
