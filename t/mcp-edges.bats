@@ -370,16 +370,6 @@ mcp-run: mute: the server does not speak 2026-07-28, which --protocol pins: serv
 mcp-run: silent: no answer to server/discover within 0.5 s'
 }
 
-@test "--protocol 2026-07-28 with a 2026-07-28 server: the probe, then calls with the era's _meta" {
-	logged sdk node "$SDK" --eras dual
-	call sdk echo '{"text":"hi"}' >in.jsonl
-	run -0 --separate-stderr mcp-run --protocol 2026-07-28 -c conf-sdk.json in.jsonl
-	assert_output "$(result call-0-1 echo sdk '"hi"')"
-	run -0 cat sdk.log
-	assert_output "$PROBE
-$(sent 2 echo '{"text":"hi"}' "$META")"
-}
-
 # ------------------------------------------------------ what a result holds
 
 @test "an isError result keeps structuredContent, its non-text content and _meta, as a success does" {
