@@ -68,10 +68,10 @@ result() {
 	    "$1" "$2" "$3" "$4" "${5:-}"
 }
 
-# failed ID TOOL SERVER MESSAGE: the error line; MESSAGE is JSON.
+# failed ID TOOL SERVER MESSAGE [MORE]: the error line; MESSAGE is JSON.
 failed() {
-	printf '{"type":"error","toolCallId":"%s","toolName":"%s","serverName":"%s","error":%s,"recoverable":true,"iteration":0}' \
-	    "$1" "$2" "$3" "$4"
+	printf '{"type":"error","toolCallId":"%s","toolName":"%s","serverName":"%s","error":%s,"recoverable":true,"iteration":0%s}' \
+	    "$1" "$2" "$3" "$4" "${5:-}"
 }
 
 # refused ID TOOL MESSAGE: the error line of a call that was not routed.
@@ -916,7 +916,7 @@ $STARTING"
 @test "a server that cannot be listed is tried once for the routing, and named is tried again" {
 	cat >conf.json <<EOF
 {"mcpServers": {"everything": {"command": "node", "args": ["$EVERYTHING", "stdio"]},
-  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+  "junk": {"command": "sh", "args": ["-c", "echo '{\\"jsonrpc\\":\\"2.0\\",\\"method\\":7}'; cat >/dev/null"]}}}
 EOF
 	{
 		call local echo '{"message":"a"}'
@@ -926,10 +926,10 @@ EOF
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
 	assert_output "$(result call-0-1 echo everything '"Echo: a"')
 $(result call-0-2 echo everything '"Echo: b"')
-$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
+$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\""')"
 	assert_equal "$stderr" "$STARTING
-mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\"
-mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\""
+mcp-run: junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\"
+mcp-run: junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\""
 }
 
 @test "without -u, what is written reaches the reader before mcp-run waits for input" {
@@ -1024,16 +1024,17 @@ EOF
 
 @test "bytes of no character that a server writes come out as U+FFFD, and thread-serialize reads the event" {
 	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
-	printf '\377\300\200 {}\n' >script
+	printf '\377\300\200 {}\n{"jsonrpc":"2.0","id":@ID@} \377\300\200\n' >script
 	call raw t '{}' >in.jsonl
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
 	local fffd=$'\xef\xbf\xbd'
-	assert_output "$(failed call-0-1 t raw '"raw: not a JSON-RPC message (not JSON): \"'"$fffd$fffd$fffd"' {}\""')"
-	assert_equal "$stderr" "mcp-run: raw: not a JSON-RPC message (not JSON): \"$fffd$fffd$fffd {}\""
+	assert_output "$(failed call-0-1 t raw '"raw: not a JSON-RPC message (text after the message): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3} '"$fffd$fffd$fffd"'\""')"
+	assert_equal "$stderr" "raw: not JSON-RPC, passed over: \"$fffd$fffd$fffd {}\"
+mcp-run: raw: not a JSON-RPC message (text after the message): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3} $fffd$fffd$fffd\""
 	mcp-run -c conf.json in.jsonl >events.jsonl 2>/dev/null || true
 	run -0 thread-serialize events.jsonl
 	assert_output "<thread>
-  <event type=\"error\" id=\"0\" iteration=\"0\" recoverable=\"true\">raw: not a JSON-RPC message (not JSON): &quot;$fffd$fffd$fffd {}&quot;</event>
+  <event type=\"error\" id=\"0\" iteration=\"0\" recoverable=\"true\">raw: not a JSON-RPC message (text after the message): &quot;{\\&quot;jsonrpc\\&quot;:\\&quot;2.0\\&quot;,\\&quot;id\\&quot;:3} $fffd$fffd$fffd&quot;</event>
 </thread>"
 }
 
@@ -1077,7 +1078,7 @@ EOF
 	run -1 --separate-stderr mcp-run -c conf.json in.jsonl
 	assert_output "$(failed call-0-1 t raw '"the tool reported an error without a text (its \"content\" is not an array)"')
 $(failed call-0-2 t raw '"the tool reported an error without a text"')
-$(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"')"
+$(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"' ',"structuredContent":{"code":7}')"
 }
 
 @test "a reply nested too deep is said to be so, not to be no JSON" {
