@@ -349,25 +349,51 @@ read -r initialize
 echo '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"not now"}}'
 cat >/dev/null
 EOF
+	cat >refuses.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'
+read -r initialize
+echo '{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-06-18"]}}}'
+cat >/dev/null
+EOF
+	cat >bare.sh <<'EOF'
+read -r probe
+echo '{"jsonrpc":"2.0","id":1,"result":{}}'
+read -r initialize
+echo '{"jsonrpc":"2.0","id":2,"result":{"capabilities":{}}}'
+cat >/dev/null
+EOF
 	printf 'cat >/dev/null\n' >silent.sh
+	printf 'read -r probe\nexit 4\n' >gone.sh
 	{
 		call list t '{}'
 		call other t '{}'
 		call mute t '{}'
+		call refuses t '{}'
+		call bare t '{}'
 		call silent t '{}'
+		call gone t '{}'
 	} >in.jsonl
 	run -3 --separate-stderr mcp-run --protocol 2026-07-28 -T 0.5 \
 	    --server "list=sh $PWD/list.sh" --server "other=sh $PWD/other.sh" \
 	    --server "mute=sh $PWD/mute.sh" --server "silent=sh $PWD/silent.sh" \
+	    --server "refuses=sh $PWD/refuses.sh" \
+	    --server "bare=sh $PWD/bare.sh" --server "gone=sh $PWD/gone.sh" \
 	    in.jsonl
 	assert_output "$(failed call-0-1 t list '"list: the server speaks only [\"2025-06-18\",\"2025-11-25\"], not 2026-07-28, which --protocol pins"')
 $(failed call-0-2 t other '"other: the server speaks only [\"2027-01-01\"], not 2026-07-28, which --protocol pins"')
 $(failed call-0-3 t mute '"mute: the server does not speak 2026-07-28, which --protocol pins: server/discover failed: Method not found (JSON-RPC error -32601)"')
-$(failed call-0-4 t silent '"silent: no answer to server/discover within 0.5 s"')"
+$(failed call-0-4 t refuses '"refuses: the server speaks only [\"2025-06-18\"], not 2026-07-28, which --protocol pins"')
+$(failed call-0-5 t bare '"bare: the server does not speak 2026-07-28, which --protocol pins: server/discover answered without 2026-07-28"')
+$(failed call-0-6 t silent '"silent: no answer to server/discover within 0.5 s"')
+$(failed call-0-7 t gone '"server gone exited with status 4 during server/discover"')"
 	assert_equal "$stderr" 'mcp-run: list: the server speaks only ["2025-06-18","2025-11-25"], not 2026-07-28, which --protocol pins
 mcp-run: other: the server speaks only ["2027-01-01"], not 2026-07-28, which --protocol pins
 mcp-run: mute: the server does not speak 2026-07-28, which --protocol pins: server/discover failed: Method not found (JSON-RPC error -32601)
-mcp-run: silent: no answer to server/discover within 0.5 s'
+mcp-run: refuses: the server speaks only ["2025-06-18"], not 2026-07-28, which --protocol pins
+mcp-run: bare: the server does not speak 2026-07-28, which --protocol pins: server/discover answered without 2026-07-28
+mcp-run: silent: no answer to server/discover within 0.5 s
+mcp-run: server gone exited with status 4 during server/discover'
 }
 
 # ------------------------------------------------------ what a result holds
