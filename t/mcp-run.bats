@@ -77,10 +77,10 @@ result() {
 	    "$1" "$2" "$3" "$4" "${5:-}"
 }
 
-# failed ID TOOL SERVER MESSAGE: the error line; MESSAGE is JSON.
+# failed ID TOOL SERVER MESSAGE [MORE]: the error line; MESSAGE is JSON.
 failed() {
-	printf '{"type":"error","toolCallId":"%s","toolName":"%s","serverName":"%s","error":%s,"recoverable":true,"iteration":0}' \
-	    "$1" "$2" "$3" "$4"
+	printf '{"type":"error","toolCallId":"%s","toolName":"%s","serverName":"%s","error":%s,"recoverable":true,"iteration":0%s}' \
+	    "$1" "$2" "$3" "$4" "${5:-}"
 }
 
 # refused ID TOOL MESSAGE: the error line of a call that was not routed.
@@ -140,13 +140,14 @@ sent() {
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":2,"b":40}}}'
 }
 
-@test "--protocol 2026-07-28 sends the _meta of the era with every request" {
-	logged ev
-	call ev echo '{"message":"hi"}' >in.jsonl
-	run -0 --separate-stderr mcp-run --protocol 2026-07-28 -c conf-ev.json in.jsonl
-	assert_output "$(result call-0-1 echo ev '"Echo: hi"')"
-	run -0 cat ev.log
-	assert_output '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},'"$META"'}}'
+@test "--protocol 2026-07-28 probes, then sends the _meta of the era with every request" {
+	logged sdk "$SDK" --eras dual
+	call sdk echo '{"text":"hi"}' >in.jsonl
+	run -0 --separate-stderr mcp-run --protocol 2026-07-28 -c conf-sdk.json in.jsonl
+	assert_output "$(result call-0-1 echo sdk '"hi"')"
+	run -0 cat sdk.log
+	assert_output "$PROBE
+"'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},'"$META"'}}'
 }
 
 # The servers of t/mcp/sdk-server.mjs, on the protocol's own v2 SDK: of
@@ -214,7 +215,7 @@ $(failed call-0-2 ask sdk '"Cannot request input '"'"'roots'"'"' (roots/list): t
 	assert_output "$(result call-0-1 sdk_add sdk '"3"')"
 }
 
-@test "a 2026-07-28 server: a call past -T is cancelled; a crash, and garbage, stop it, and the next call starts it again through the probe" {
+@test "a 2026-07-28 server: a call past -T is cancelled; a crash stops it, and the next call starts it again through the probe; garbage is passed over" {
 	logged sdk "$SDK" --eras modern
 	{
 		call sdk slow '{"seconds":30}'
@@ -224,17 +225,18 @@ $(failed call-0-2 ask sdk '"Cannot request input '"'"'roots'"'"' (roots/list): t
 		call sdk garbage '{}'
 		call sdk echo '{"text":"once more"}'
 	} >in.jsonl
-	run -3 --separate-stderr mcp-run -T 1 -c conf-sdk.json in.jsonl
+	run -1 --separate-stderr mcp-run -T 1 -c conf-sdk.json in.jsonl
 	assert_output "$(failed call-0-1 slow sdk '"timed out after 1 s"')
 $(result call-0-2 echo sdk '"still here"')
 $(failed call-0-3 crash sdk '"server sdk exited with status 7 during the call"')
 $(result call-0-4 echo sdk '"again"')
-$(failed call-0-5 garbage sdk '"sdk: not a JSON-RPC message (not JSON): \"this is not JSON\""')
+$(failed call-0-5 garbage sdk '"timed out after 1 s"')
 $(result call-0-6 echo sdk '"once more"')"
 	assert_equal "$stderr" 'in.jsonl:1:34: error: tool "slow" on sdk failed: timed out after 1 s
 sdk: sdk-server: slow: cancelled: timed out after 1 s
 in.jsonl:3:34: error: tool "crash" on sdk failed: server sdk exited with status 7 during the call
-mcp-run: sdk: not a JSON-RPC message (not JSON): "this is not JSON"'
+sdk: not JSON-RPC, passed over: "this is not JSON"
+in.jsonl:5:34: error: tool "garbage" on sdk failed: timed out after 1 s'
 	run -0 cat sdk.log
 	assert_output "$PROBE
 $(sent 2 slow '{"seconds":30}' "$META")
@@ -244,17 +246,17 @@ $(sent 4 crash '{"status":7}' "$META")
 $PROBE
 $(sent 2 echo '{"text":"again"}' "$META")
 $(sent 3 garbage '{}' "$META")
-$PROBE
-$(sent 2 echo '{"text":"once more"}' "$META")"
+"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 1 s"}}'"
+$(sent 4 echo '{"text":"once more"}' "$META")"
 }
 
 @test "--protocol 2025-11-25 with a server of 2026-07-28 alone is trouble that names the revisions it speaks" {
 	logged sdk "$SDK" --eras modern
 	call sdk echo '{"text":"hi"}' >in.jsonl
 	run -3 --separate-stderr mcp-run --protocol 2025-11-25 -c conf-sdk.json in.jsonl
-	assert_output "$(failed call-0-1 echo sdk '"sdk: the server speaks only [\"2026-07-28\"], not 2025-11-25"')"
+	assert_output "$(failed call-0-1 echo sdk '"sdk: the server speaks only [\"2026-07-28\"], not 2025-11-25, which --protocol pins"')"
 	assert_equal "$stderr" 'sdk: sdk-server: Rejected 2025-era request on a modern-only stdio connection (modern-only-missing-envelope): Unsupported protocol version: 2025-11-25
-mcp-run: sdk: the server speaks only ["2026-07-28"], not 2025-11-25'
+mcp-run: sdk: the server speaks only ["2026-07-28"], not 2025-11-25, which --protocol pins'
 	run -0 cat sdk.log
 	assert_output '{"jsonrpc":"2.0","id":1,'"$INITIALIZE"
 }
@@ -529,19 +531,22 @@ victim: Starting default (STDIO) server...'
 	assert_equal "$stderr" 'mcp-run: s: cannot start node in /nonexistent/dir: No such file or directory'
 }
 
-@test "a server that writes garbage is stopped: the call fails, status 3" {
+@test "a server that writes garbage is stopped at its 100th line: the call fails, status 3" {
 	cat >conf.json <<'EOF'
-{"mcpServers": {"junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+{"mcpServers": {"junk": {"command": "sh", "args": ["-c", "yes garbage | head -n 100; cat >/dev/null"]}}}
 EOF
 	{
 		call junk echo '{}'
 		call junk echo '{}'
 	} >in.jsonl
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
-	assert_output "$(failed call-0-1 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')
-$(failed call-0-2 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
-	assert_equal "$stderr" 'mcp-run: junk: not a JSON-RPC message (not JSON): "garbage"
-mcp-run: junk: not a JSON-RPC message (not JSON): "garbage"'
+	assert_output "$(failed call-0-1 echo junk '"junk: 100 lines that are not JSON-RPC messages, the last (not JSON): \"garbage\""')
+$(failed call-0-2 echo junk '"junk: 100 lines that are not JSON-RPC messages, the last (not JSON): \"garbage\""')"
+	run -0 grep -v -x 'junk: not JSON-RPC, passed over: "garbage"' <<<"$stderr"
+	assert_output 'mcp-run: junk: 100 lines that are not JSON-RPC messages, the last (not JSON): "garbage"
+mcp-run: junk: 100 lines that are not JSON-RPC messages, the last (not JSON): "garbage"'
+	run -0 grep -c -x 'junk: not JSON-RPC, passed over: "garbage"' <<<"$stderr"
+	assert_output 198
 }
 
 @test "a server that never answers is given up after -T" {
@@ -920,7 +925,7 @@ $STARTING"
 @test "a server that cannot be listed is tried once for the routing, and named is tried again" {
 	cat >conf.json <<EOF
 {"mcpServers": {"everything": {"command": "node", "args": ["$EVERYTHING", "stdio"]},
-  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]}}}
+  "junk": {"command": "sh", "args": ["-c", "echo '{\\"jsonrpc\\":\\"2.0\\",\\"method\\":7}'; cat >/dev/null"]}}}
 EOF
 	{
 		call local echo '{"message":"a"}'
@@ -930,10 +935,10 @@ EOF
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
 	assert_output "$(result call-0-1 echo everything '"Echo: a"')
 $(result call-0-2 echo everything '"Echo: b"')
-$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (not JSON): \"garbage\""')"
+$(failed call-0-3 echo junk '"junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\""')"
 	assert_equal "$stderr" "$STARTING
-mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\"
-mcp-run: junk: not a JSON-RPC message (not JSON): \"garbage\""
+mcp-run: junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\"
+mcp-run: junk: not a JSON-RPC message (a \"method\" that is not a string): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":7}\""
 }
 
 @test "without -u, what is written reaches the reader before mcp-run waits for input" {
@@ -1028,16 +1033,17 @@ EOF
 
 @test "bytes of no character that a server writes come out as U+FFFD, and thread-serialize reads the event" {
 	raw '[{"name":"t","inputSchema":{"type":"object"}}]'
-	printf '\377\300\200 {}\n' >script
+	printf '\377\300\200 {}\n{"jsonrpc":"2.0","id":@ID@} \377\300\200\n' >script
 	call raw t '{}' >in.jsonl
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
 	local fffd=$'\xef\xbf\xbd'
-	assert_output "$(failed call-0-1 t raw '"raw: not a JSON-RPC message (not JSON): \"'"$fffd$fffd$fffd"' {}\""')"
-	assert_equal "$stderr" "mcp-run: raw: not a JSON-RPC message (not JSON): \"$fffd$fffd$fffd {}\""
+	assert_output "$(failed call-0-1 t raw '"raw: not a JSON-RPC message (text after the message): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3} '"$fffd$fffd$fffd"'\""')"
+	assert_equal "$stderr" "raw: not JSON-RPC, passed over: \"$fffd$fffd$fffd {}\"
+mcp-run: raw: not a JSON-RPC message (text after the message): \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":3} $fffd$fffd$fffd\""
 	mcp-run -c conf.json in.jsonl >events.jsonl 2>/dev/null || true
 	run -0 thread-serialize events.jsonl
 	assert_output "<thread>
-  <event type=\"error\" id=\"0\" iteration=\"0\" recoverable=\"true\">raw: not a JSON-RPC message (not JSON): &quot;$fffd$fffd$fffd {}&quot;</event>
+  <event type=\"error\" id=\"0\" iteration=\"0\" recoverable=\"true\">raw: not a JSON-RPC message (text after the message): &quot;{\\&quot;jsonrpc\\&quot;:\\&quot;2.0\\&quot;,\\&quot;id\\&quot;:3} $fffd$fffd$fffd&quot;</event>
 </thread>"
 }
 
@@ -1081,7 +1087,7 @@ EOF
 	run -1 --separate-stderr mcp-run -c conf.json in.jsonl
 	assert_output "$(failed call-0-1 t raw '"the tool reported an error without a text (its \"content\" is not an array)"')
 $(failed call-0-2 t raw '"the tool reported an error without a text"')
-$(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"')"
+$(failed call-0-3 t raw '"the tool reported an error: {\"code\":7}"' ',"structuredContent":{"code":7}')"
 }
 
 @test "a reply nested too deep is said to be so, not to be no JSON" {

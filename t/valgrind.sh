@@ -810,7 +810,8 @@ mcp=$top/t/mcp/node_modules/@modelcontextprotocol
 ev="node $mcp/server-everything/dist/index.js stdio"
 cat >"$tmp/mcp.json" <<EOF
 {"mcpServers": {
-  "junk": {"command": "sh", "args": ["-c", "echo garbage; cat >/dev/null"]},
+  "junk": {"command": "sh",
+    "args": ["-c", "yes garbage | head -n 100; cat >/dev/null"]},
   "everything": {"command": "node",
     "args": ["$mcp/server-everything/dist/index.js", "stdio"]},
   "fs": {"command": "node",
@@ -818,7 +819,7 @@ cat >"$tmp/mcp.json" <<EOF
     "env": {"K": "v"}, "cwd": "$tmp"}
 }}
 EOF
-sed /junk/d "$tmp/mcp.json" >"$tmp/mcp-good.json"
+sed '/"junk"/,/dev.null/d' "$tmp/mcp.json" >"$tmp/mcp-good.json"
 printf '%s\n' \
     '{"server_name":"everything","tool_name":"echo","arguments":{"message":"a"}}' \
     '{"tool_name":"get-structured-content","arguments":{"location":"Chicago"}}' \
@@ -888,12 +889,40 @@ cat >"$tmp/raw-script" <<'EOF'
 {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}
 ---
 EOF
-printf '\377\300\200\n' >>"$tmp/raw-script"
+printf '\377\300\200\n{"jsonrpc":"2.0","id":@ID@,"method":7} \377\n' \
+    >>"$tmp/raw-script"
 printf '{"tool_name":"t","arguments":{}}\n%.0s' 1 2 3 >"$tmp/raw-calls"
 printf '{"tool_name":"a","arguments":{}}\n' >>"$tmp/raw-calls"
 check 3 "mcp-run: null and float ids, bad tool names, bad bytes" \
     "$tmp/raw-calls" --server \
     "raw=node $top/t/mcp/raw-server.mjs $tmp/raw-tools $tmp/raw-script"
+
+# Lines that are not JSON-RPC passed over, a server that declared no
+# tools, --protocol 2026-07-28 with a server of the 2025 era, an isError
+# result that keeps all it holds.
+sc="python3 $top/t/mcp/scripted-server.py"
+printf '%s\n' \
+    '{"server_name":"s","tool_name":"noise","arguments":{"lines":3}}' \
+    '{"server_name":"r","tool_name":"echo","arguments":{}}' \
+    >"$tmp/edge-calls"
+check 1 "mcp-run: noise passed over, a server that declared no tools" \
+    "$tmp/edge-calls" --server "s=$sc" \
+    --server "r=$sc --caps {\"resources\":{}}"
+check 0 "mcp-run: --list-tools, a server that declared no tools" \
+    /dev/null --list-tools --server "r=$sc --caps {\"resources\":{}}"
+printf '{"server_name":"e","tool_name":"echo","arguments":{}}\n' \
+    >"$tmp/edge-pinned"
+check 3 "mcp-run: --protocol 2026-07-28 with a server of 2025" \
+    "$tmp/edge-pinned" --protocol 2026-07-28 --server "e=$ev"
+cat >"$tmp/rich-script" <<'EOF'
+{"jsonrpc":"2.0","id":@ID@,"result":{"isError":true,"content":[{"type":"text","text":"no"},{"type":"image","data":"AA","mimeType":"image/png"}],"structuredContent":{"a":1},"_meta":{"k":"v","io.modelcontextprotocol/serverInfo":{}}}}
+---
+{"jsonrpc":"2.0","id":@ID@,"result":{"content":[],"_meta":"odd"}}
+EOF
+printf '{"tool_name":"t","arguments":{}}\n%.0s' 1 2 >"$tmp/rich-calls"
+check 1 "mcp-run: an isError result and a success, each with its extras" \
+    "$tmp/rich-calls" --server \
+    "raw=node $top/t/mcp/raw-server.mjs $tmp/raw-tools $tmp/rich-script"
 
 # A NUL byte in line input: its line refused at it, the rest of that line
 # (longer than a read) skipped, and every line after it read.

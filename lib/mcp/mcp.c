@@ -394,10 +394,52 @@ null_answers(const struct mcp_server *s, const struct mcp_msg *msg,
 }
 
 /*
+ * Whether a line that mcp_msg_parse refused (msg) is noise rather than a
+ * broken message: not JSON, or JSON that is not an object of "jsonrpc":
+ * "2.0", as a banner, a console.log or a logger's JSON line is. A message
+ * that says it is JSON-RPC and breaks its rules is not noise, nor is one
+ * nested past what we read: either may be the answer waited for.
+ */
+static int
+is_noise(const struct mcp_msg *msg)
+{
+	const json_t *v;
+
+	if (msg->doc == NULL)
+		return strcmp(msg->why, "nested too deep") != 0;
+	v = json_object_get(msg->doc, "jsonrpc");
+	return !json_is_object(msg->doc) || !json_is_string(v) ||
+	    strcmp(json_string_value(v), "2.0") != 0;
+}
+
+/*
+ * Says a line of server s's output that is noise, as its standard error
+ * is said: quoted, its first MCP_ERR_LINE bytes at most, then how many
+ * more were cut.
+ */
+static void
+noise(struct mcp *m, struct mcp_server *s, const char *line, size_t len)
+{
+	struct buf b = BUF_INIT;
+	size_t keep = cut_at(line, len, MCP_ERR_LINE);
+
+	if (m->note == NULL)
+		return;
+	buf_adds(&b, "not JSON-RPC, passed over: ");
+	jsonw_string(&b, line, keep);
+	if (keep < len)
+		buf_printf(&b, "... (%zu more bytes cut)", len - keep);
+	m->note(m->note_arg, s->name, b.data, b.len);
+	buf_free(&b);
+}
+
+/*
  * One line from server s (len bytes, the newline off). The answer to the
  * request id of w, the server waited on, fills r; any other answer is
- * dropped (a cancelled request's). A line that is not JSON-RPC is said,
- * and its text left in broke: the caller stops the server.
+ * dropped (a cancelled request's). A line that is not JSON-RPC at all is
+ * said and passed over, as the SDKs do, up to MCP_MAX_NOISE of them in
+ * the server's life; the last of those, or a line that breaks JSON-RPC,
+ * is said, and its text left in broke: the caller stops the server.
  */
 static void
 handle_line(struct mcp *m, struct mcp_server *s, const char *line,
@@ -415,10 +457,20 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 	if (i == len)
 		return;
 	if (mcp_msg_parse(&msg, line, len) != 0) {
-		buf_printf(broke, "%s: not a JSON-RPC message (%s): %s",
-		    s->name, msg.why, diag_quote(q, sizeof(q), line, len));
-		diag_warnx("%s", buf_cstr(broke));
-		m->trouble = 1;
+		if (!is_noise(&msg))
+			buf_printf(broke, "%s: not a JSON-RPC message (%s): %s",
+			    s->name, msg.why, diag_quote(q, sizeof(q), line,
+			    len));
+		else if (++s->noise >= MCP_MAX_NOISE)
+			buf_printf(broke, "%s: %u lines that are not JSON-RPC "
+			    "messages, the last (%s): %s", s->name, s->noise,
+			    msg.why, diag_quote(q, sizeof(q), line, len));
+		else
+			noise(m, s, line, len);
+		if (broke->len > 0) {
+			diag_warnx("%s", buf_cstr(broke));
+			m->trouble = 1;
+		}
 		mcp_msg_free(&msg);
 		return;
 	}
@@ -1070,6 +1122,7 @@ mcp_attach(struct mcp_server *s, const struct proc_child *ch)
 	s->reaped = 0;
 	s->next_id = 0;
 	s->last_sent = 0;
+	s->noise = 0;
 	s->wrote = 0;
 	s->took = s->call_at = NONE;
 }
@@ -1159,22 +1212,32 @@ older_transport(const struct mcp_server *s, const struct reply *r)
 }
 
 /*
- * The probe of the 2026-07-28 era: 1 modern, 0 legacy, 2 legacy once
- * started again (the server ended), 3 no answer in time (legacy, or a
- * server slow to start), -1 failed (said).
+ * Whether s declared its capabilities, and tools not among them: a server
+ * that is offered nothing to list or call. One whose lifecycle was not
+ * seen (attached by a test) is taken at its word when it answers.
+ */
+static int
+no_tools(const struct mcp_server *s)
+{
+	return s->caps != NULL && !mcp_has_cap(s, "tools");
+}
+
+/*
+ * The probe of the 2026-07-28 era, which a server slow to start has the
+ * whole time limit to answer: 1 modern, 0 legacy (r holds the answer
+ * that says so), 2 legacy once started again (the server ended), 3 no
+ * answer in time, -1 failed (said). With --protocol 2026-07-28 a server
+ * that ends or does not answer has failed.
  */
 static int
 discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	struct buf b = BUF_INIT;
-	double t = m->timeout < MCP_DISCOVER_TIMEOUT ? m->timeout :
-	    MCP_DISCOVER_TIMEOUT;
-	int rc = 0;
 
 	mcp_reply_reset(r);
 	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
 	    modern_meta()));
-	pump(m, s, s->next_id, proc_now() + t, r, -1);
+	pump(m, s, s->next_id, proc_now() + m->timeout, r, -1);
 	if (r->kind == R_RESULT || r->kind == R_ERROR) {
 		switch (mcp_discover_era(r->result, r->error)) {
 		case MCP_ERA_MODERN:
@@ -1191,35 +1254,96 @@ discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 			return 0;
 		}
 	}
-	if (r->fail == F_TIMEOUT)
+	if (m->proto == MCP_PROTO_AUTO && r->fail == F_TIMEOUT)
 		return 3;
 	if (older_transport(s, r))
 		return 0;	/* initialize tells which transport */
-	if (r->fail == F_DIED)
-		rc = spawn(m, s, r) == 0 ? 2 : -1;
-	else
-		mcp_lost(m, s, r, "server/discover");
-	return rc == 2 ? 2 : -1;
+	if (m->proto == MCP_PROTO_AUTO && r->fail == F_DIED)
+		return spawn(m, s, r) == 0 ? 2 : -1;
+	mcp_lost(m, s, r, "server/discover");
+	return -1;
+}
+
+/* The params of initialize, a new reference. */
+static json_t *
+init_params(const struct mcp *m)
+{
+	return json_pack("{s:s,s:o,s:{s:s,s:s}}", "protocolVersion",
+	    MCP_LEGACY_VERSION, "capabilities", mcp_client_caps(m),
+	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION);
 }
 
 /*
- * The lifecycle of the 2025 era: initialize; 0, or -1 (said). After a
- * probe that had no answer in time (late), a server that refuses the
- * 2025 revision and names 2026-07-28 among those it speaks was only slow
- * to start: it is probed again, and spoken to in the 2026-07-28 era.
+ * --protocol pins 2026-07-28, and server s answered the probe as a
+ * server of the 2025 era does (r holds the answer): trouble that names
+ * the revisions it speaks, from the answer when it lists them, else the
+ * one it answers initialize with, so that no call is sent it outside a
+ * lifecycle. -1.
  */
 static int
-initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
+not_modern(struct mcp *m, struct mcp_server *s, struct reply *r)
+{
+	struct buf probe = BUF_INIT, b = BUF_INIT;
+	const json_t *sup, *pv;
+	char q[80];
+
+	sup = r->error != NULL ? mcp_unsupported(r->error) :
+	    json_object_get(r->result, "supportedVersions");
+	if (json_is_array(sup)) {
+		jsonw_stringify(&b, sup);
+		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s, "
+		    "which --protocol pins", s->name, buf_cstr(&b),
+		    MCP_MODERN_VERSION);
+		buf_free(&b);
+		return -1;
+	}
+	if (r->error != NULL) {
+		buf_adds(&probe, "server/discover failed: ");
+		mcp_rpc_error_text(&probe, r->error);
+	} else
+		buf_printf(&probe, "server/discover answered without %s",
+		    MCP_MODERN_VERSION);
+	mcp_request(m, s, "initialize", init_params(m), m->timeout, r);
+	pv = json_object_get(r->result, "protocolVersion");
+	if (r->kind == R_RESULT && json_is_string(pv))
+		mcp_trouble(m, s, r, "%s: the server speaks %s, not %s, which "
+		    "--protocol pins", s->name, diag_quote(q, sizeof(q),
+		    json_string_value(pv), json_string_length(pv)),
+		    MCP_MODERN_VERSION);
+	else if (r->kind == R_ERROR &&
+	    (sup = mcp_unsupported(r->error)) != NULL) {
+		jsonw_stringify(&b, sup);
+		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s, "
+		    "which --protocol pins", s->name, buf_cstr(&b),
+		    MCP_MODERN_VERSION);
+	} else if (r->kind == R_FAIL && (r->fail == F_CAUGHT ||
+	    r->fail == F_BROKEN))
+		mcp_lost(m, s, r, "initialize");
+	else
+		mcp_trouble(m, s, r, "%s: the server does not speak %s, which "
+		    "--protocol pins: %s", s->name, MCP_MODERN_VERSION,
+		    buf_cstr(&probe));
+	buf_free(&probe);
+	buf_free(&b);
+	return -1;
+}
+
+/*
+ * The lifecycle of the 2025 era: initialize; 0, or -1 (said). A server
+ * that refuses the 2025 revision and names 2026-07-28 among those it
+ * speaks (one too slow to start for the probe, or one whose answer to
+ * the probe was lost) is probed again, and spoken to in the 2026-07-28
+ * era; unless --protocol pins 2025-11-25, which the trouble then says.
+ */
+static int
+initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	struct buf b = BUF_INIT;
 	const json_t *pv, *sup;
 	char q[80];
 
 again:
-	mcp_request(m, s, "initialize", json_pack("{s:s,s:o,s:{s:s,s:s}}",
-	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
-	    mcp_client_caps(m), "clientInfo", "name", "mcp-run", "version",
-	    LLMKIT_VERSION), m->timeout, r);
+	mcp_request(m, s, "initialize", init_params(m), m->timeout, r);
 	if (older_transport(s, r)) {
 		if (connect_remote(m, s, r, 1) != 0)
 			return -1;
@@ -1227,7 +1351,8 @@ again:
 	}
 	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
 		jsonw_stringify(&b, sup);
-		if (late && mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
+		if (m->proto == MCP_PROTO_AUTO &&
+		    mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
 			switch (discover(m, s, r)) {
 			case 1:
 				buf_free(&b);
@@ -1238,8 +1363,10 @@ again:
 			default:
 				break;
 			}
-		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s",
-		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION);
+		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s%s",
+		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION,
+		    m->proto == MCP_PROTO_LEGACY ? ", which --protocol pins" :
+		    "");
 		buf_free(&b);
 		return -1;
 	}
@@ -1266,32 +1393,32 @@ again:
 	return 0;
 }
 
-/* Starts s and agrees on a revision with it: 0, or -1 (said, in r). */
+/*
+ * Starts s and agrees on a revision with it: the probe, and initialize
+ * when the server is of the 2025 era. --protocol 2025-11-25 initializes
+ * at once; --protocol 2026-07-28 probes and takes no other era. 0, or -1
+ * (said, in r).
+ */
 int
 mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
-	int probe = 0;
-
 	if (s->transport != MCP_STDIO) {
 		if (connect_remote(m, s, r, s->transport == MCP_SSE) != 0)
 			return -1;
 	} else if (spawn(m, s, r) != 0)
 		return -1;
-	if (m->proto == MCP_PROTO_MODERN) {
-		s->modern = 1;
-		return 0;
-	}
-	if (m->proto == MCP_PROTO_AUTO) {
-		switch ((probe = discover(m, s, r))) {
+	if (m->proto != MCP_PROTO_LEGACY)
+		switch (discover(m, s, r)) {
 		case -1:
 			return -1;
 		case 1:
 			return 0;
 		default:
+			if (m->proto == MCP_PROTO_MODERN)
+				return not_modern(m, s, r);
 			break;
 		}
-	}
-	return initialize(m, s, r, probe == 3);
+	return initialize(m, s, r);
 }
 
 /*
@@ -1371,7 +1498,10 @@ good_tools(const struct mcp_server *s, json_t *tools)
 	return kept;
 }
 
-/* Lists the tools of s, once for its life: 0, or -1 (said, in r). */
+/*
+ * Lists the tools of s, once for its life: 0, or -1 (said, in r). A
+ * server that declared no "tools" capability has none, and is not asked.
+ */
 static int
 list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
@@ -1383,6 +1513,10 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		return 0;
 	if (mcp_ready(m, s, r) != 0)
 		return -1;
+	if (no_tools(s)) {
+		s->tools = json_array();
+		return 0;
+	}
 	tools = json_array();
 	for (npages = 0; npages < MCP_MAX_PAGES; npages++) {
 		params = cursor != NULL ? json_pack("{s:O}", "cursor", cursor) :
@@ -1525,10 +1659,55 @@ event_iteration(struct buf *b, const struct mcp_call *c)
 		buf_addc(b, '0');
 }
 
-/* The error event of c, its message that of o. */
+/*
+ * What a tools/call result holds beside its text, for its event, an
+ * error as a success: its structuredContent and its content items that
+ * are not text, as sent, and its _meta less the server's name, which the
+ * 2026-07-28 era puts on every result and serverName already says.
+ */
+static void
+result_extras(struct buf *b, const json_t *result)
+{
+	const json_t *content, *item, *type, *sc, *meta;
+	json_t *kept;
+	size_t i;
+	int others = 0;
+
+	if ((sc = json_object_get(result, "structuredContent")) != NULL) {
+		buf_adds(b, ",\"structuredContent\":");
+		jsonw_stringify(b, sc);
+	}
+	content = json_object_get(result, "content");
+	json_array_foreach(content, i, item) {
+		type = json_object_get(item, "type");
+		if (json_is_string(type) &&
+		    strcmp(json_string_value(type), "text") == 0)
+			continue;
+		buf_adds(b, others++ == 0 ? ",\"content\":[" : ",");
+		jsonw_stringify(b, item);
+	}
+	if (others > 0)
+		buf_addc(b, ']');
+	if ((meta = json_object_get(result, "_meta")) == NULL)
+		return;
+	kept = json_is_object(meta) ? json_copy((json_t *)meta) :
+	    json_incref((json_t *)meta);
+	if (json_is_object(kept))
+		json_object_del(kept, "io.modelcontextprotocol/serverInfo");
+	if (!json_is_object(kept) || json_object_size(kept) > 0) {
+		buf_adds(b, ",\"_meta\":");
+		jsonw_stringify(b, kept);
+	}
+	json_decref(kept);
+}
+
+/*
+ * The error event of c, its message that of o; with result (or NULL),
+ * the isError result it reports, whose extras follow.
+ */
 static void
 error_event(struct mcp_outcome *o, const struct mcp_call *c,
-    const struct mcp_server *s)
+    const struct mcp_server *s, const json_t *result)
 {
 	event_head(&o->record, "error", c, s);
 	buf_adds(&o->record, ",\"error\":");
@@ -1536,6 +1715,8 @@ error_event(struct mcp_outcome *o, const struct mcp_call *c,
 	    "", o->message.len);
 	buf_adds(&o->record, ",\"recoverable\":true");
 	event_iteration(&o->record, c);
+	if (result != NULL)
+		result_extras(&o->record, result);
 	buf_adds(&o->record, "}\n");
 }
 
@@ -1559,15 +1740,16 @@ joined_text(struct buf *b, const json_t *content)
 	}
 }
 
-/* The event of a tools/call result: tool_result, or error for isError. */
+/*
+ * The event of a tools/call result: tool_result, or error for isError;
+ * either keeps what the result holds beside its text.
+ */
 static void
 result_event(struct mcp_outcome *o, const struct mcp_call *c,
     const struct mcp_server *s, const json_t *result)
 {
-	const json_t *content, *item, *sc, *type;
+	const json_t *content, *sc;
 	struct buf text = BUF_INIT;
-	size_t i;
-	int others = 0;
 
 	content = json_object_get(result, "content");
 	if (!json_is_array(content))
@@ -1586,7 +1768,7 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 			    "the tool reported an error without a text" :
 			    "the tool reported an error without a text (its "
 			    "\"content\" is not an array)");
-		error_event(o, c, s);
+		error_event(o, c, s, result);
 		o->status = DIAG_INVALID;
 		return;
 	}
@@ -1596,19 +1778,8 @@ result_event(struct mcp_outcome *o, const struct mcp_call *c,
 	    text.len);
 	buf_free(&text);
 	event_iteration(&o->record, c);
-	if (sc != NULL) {
-		buf_adds(&o->record, ",\"structuredContent\":");
-		jsonw_stringify(&o->record, sc);
-	}
-	json_array_foreach(content, i, item) {
-		type = json_object_get(item, "type");
-		if (json_is_string(type) &&
-		    strcmp(json_string_value(type), "text") == 0)
-			continue;
-		buf_adds(&o->record, others++ == 0 ? ",\"content\":[" : ",");
-		jsonw_stringify(&o->record, item);
-	}
-	buf_adds(&o->record, others > 0 ? "]}\n" : "}\n");
+	result_extras(&o->record, result);
+	buf_adds(&o->record, "}\n");
 }
 
 /*
@@ -1655,6 +1826,7 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	json_t *params;
 	char token[40];
 	long long id;
+	char q[80];
 	int again = 1, late = 0;
 
 	memset(&r, 0, sizeof(r));
@@ -1663,7 +1835,7 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 		if (!m->caught) {
 			o->refused = 1;
 			o->status = DIAG_INVALID;
-			error_event(o, c, NULL);
+			error_event(o, c, NULL, NULL);
 		}
 		goto out;
 	}
@@ -1671,6 +1843,15 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 send:
 	if (mcp_ready(m, s, &r) != 0)
 		goto failed;
+	if (no_tools(s)) {
+		buf_printf(&o->message, "server %s declared no tools",
+		    diag_quote(q, sizeof(q), s->name, strlen(s->name)));
+		o->ptr = c->ptr_server;
+		o->refused = 1;
+		o->status = DIAG_INVALID;
+		error_event(o, c, s, NULL);
+		goto out;
+	}
 	snprintf(token, sizeof(token), "mcp-run-%llu", ++m->tokens);
 	params = json_pack("{s:s,s:O,s:{s:s}}", "name", c->tool,
 	    "arguments", c->args, "_meta", "progressToken", token);
@@ -1695,7 +1876,7 @@ send:
 	}
 	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
 		o->status = DIAG_INVALID;
-		error_event(o, c, s);
+		error_event(o, c, s, NULL);
 		goto out;
 	}
 	if (r.kind == R_RESULT) {
@@ -1705,7 +1886,7 @@ send:
 	if (r.kind == R_ERROR) {
 		mcp_rpc_error_text(&o->message, r.error);
 		o->status = DIAG_INVALID;
-		error_event(o, c, s);
+		error_event(o, c, s, NULL);
 		goto out;
 	}
 	if (r.fail == F_TIMEOUT) {
@@ -1723,7 +1904,7 @@ send:
 			flush_out(s);
 		}
 		o->status = DIAG_INVALID;
-		error_event(o, c, s);
+		error_event(o, c, s, NULL);
 		goto out;
 	}
 	if (r.fail == F_DIED || r.fail == F_LONG || r.fail == F_FAILED) {
@@ -1732,14 +1913,14 @@ send:
 			buf_adds(&o->message, r.unread ?
 			    " before it read the call" : " during the call");
 		o->status = DIAG_INVALID;
-		error_event(o, c, s);
+		error_event(o, c, s, NULL);
 		goto out;
 	}
 failed:
 	if (r.fail != F_CAUGHT && !m->caught) {
 		buf_adds(&o->message, buf_cstr(&r.why));
 		o->status = DIAG_TROUBLE;
-		error_event(o, c, s);
+		error_event(o, c, s, NULL);
 	}
 out:
 	mcp_reply_reset(&r);
@@ -1769,6 +1950,9 @@ mcp_list_tools(struct mcp *m, struct buf *out)
 			rc = -1;
 			break;
 		}
+		if (no_tools(&m->v[i]))
+			diag_warnx("%s: the server declared no tools",
+			    m->v[i].name);
 		json_array_foreach(m->v[i].tools, j, e) {
 			t = json_is_object(e) ? json_copy((json_t *)e) :
 			    json_object();

@@ -21,11 +21,11 @@
 #define MCP_MODERN_VERSION	"2026-07-28"
 #define MCP_LEGACY_VERSION	"2025-11-25"
 #define MCP_TIMEOUT		60.0	/* seconds, a request's default */
-#define MCP_DISCOVER_TIMEOUT	5.0	/* the most the probe waits */
 #define MCP_GRACE		2.0	/* each step of a server's shutdown */
 #define MCP_MAX_PAGES		1000	/* tools/list pages of one server */
 #define MCP_MAX_LINE		((size_t)64 << 20)	/* --max-line */
 #define MCP_ERR_LINE		4096	/* bytes of a server's line said */
+#define MCP_MAX_NOISE		100	/* lines not JSON-RPC that break one */
 
 /* --protocol: negotiate, or pin an era. */
 enum mcp_proto {
@@ -78,6 +78,7 @@ struct mcp_server {
 	struct buf	  ebuf;		/* its standard error, a line's start */
 	size_t		  escan;	/* see err_lines */
 	size_t		  ecut;		/* bytes cut from ebuf's line */
+	unsigned	  noise;	/* its lines not JSON-RPC, this life */
 	json_t		 *tools;	/* its tools, once listed */
 	json_t		 *caps;		/* the capabilities it declared */
 	struct mcp_http	 *http;		/* remote: the transport's state */

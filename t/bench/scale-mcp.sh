@@ -29,6 +29,9 @@ mr=$bin/mcp-run
 
 call='{"server_name":"b","tool_name":"t","arguments":{}}'
 printf '%s\n' "$call" >"$tmp/call.jsonl"
+# the server's answer to the probe, which --protocol 2026-07-28 sends too
+printf '%s%s\n' '{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":' \
+    '["2026-07-28"],"capabilities":{"tools":{}}}}' >"$tmp/probe.json"
 
 # gen CASE N FILE: what the server of CASE sends at size N: the result
 # line; N bytes for its standard error, and FILE.answer; or the
@@ -39,12 +42,12 @@ import json, sys
 case, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 with open(out, "w") as f:
     if case == "result":
-        f.write('{"jsonrpc":"2.0","id":1,"result":{"content":'
+        f.write('{"jsonrpc":"2.0","id":2,"result":{"content":'
                 '[{"type":"text","text":"' + "x" * n + '"}]}}\n')
     elif case == "stderr":
         f.write("e" * n)
         with open(out + ".answer", "w") as a:
-            a.write('{"jsonrpc":"2.0","id":1,"result":{"content":'
+            a.write('{"jsonrpc":"2.0","id":2,"result":{"content":'
                     '[{"type":"text","text":"done"}]}}\n')
     else:
         json.dump({"mcpServers": {"s%d" % i: {"command": "x",
@@ -53,15 +56,17 @@ PY
 }
 
 # server CASE FILE: the --server of CASE (split at blanks, so ${IFS} in
-# its script): it reads the call and answers with FILE, or (stderr)
-# writes FILE on its standard error and answers with FILE.answer.
+# its script): it answers the probe, reads the call and answers with
+# FILE, or (stderr) writes FILE on its standard error and answers with
+# FILE.answer.
 server() {
+	p="read\${IFS}l;cat\${IFS}\"\$1\";read\${IFS}l"
 	case $1 in
 	result)
-		echo "b=sh -c read\${IFS}l;cat\${IFS}\"\$0\";cat>/dev/null $2"
+		echo "b=sh -c $p;cat\${IFS}\"\$0\";cat>/dev/null $2 $tmp/probe.json"
 		;;
 	stderr)
-		echo "b=sh -c read\${IFS}l;cat\${IFS}\"\$0\">&2;cat\${IFS}\"\$0.answer\";cat>/dev/null $2"
+		echo "b=sh -c $p;cat\${IFS}\"\$0\">&2;cat\${IFS}\"\$0.answer\";cat>/dev/null $2 $tmp/probe.json"
 		;;
 	esac
 }

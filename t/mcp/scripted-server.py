@@ -13,6 +13,10 @@
 # next request comes, as a server slow to start answers late; it then
 # refuses an initialize with error -32022, naming 2026-07-28 the one
 # revision it speaks, as the SDKs of that revision do.
+# --late-probe holds it the same way, but refuses the initialize before
+# it sends the held answer.
+# --caps JSON declares the capabilities JSON in its answer to
+# server/discover (by default {"tools": {}}).
 #
 # Tools (their arguments in braces, all optional):
 #   echo {text}            text: the text
@@ -33,6 +37,9 @@
 #   log {bytes}            a log message (notifications/message, level
 #                          "info") whose data is bytes "l"s; text "logged"
 #   wait {path}            waits until path exists; text "waited"
+#   noise {lines, text}    writes lines (default 1) lines of text
+#                          (default "not JSON-RPC") on its standard output,
+#                          then text "after noise"
 import json
 import os
 import subprocess
@@ -42,6 +49,8 @@ import time
 LOG = None
 LINGER = False
 SLOW_PROBE = False
+LATE_PROBE = False
+CAPS = {"tools": {}}
 args = sys.argv[1:]
 while args:
     if args[0] == "--log":
@@ -53,6 +62,12 @@ while args:
     elif args[0] == "--slow-probe":
         SLOW_PROBE = True
         args = args[1:]
+    elif args[0] == "--late-probe":
+        SLOW_PROBE = LATE_PROBE = True
+        args = args[1:]
+    elif args[0] == "--caps":
+        CAPS = json.loads(args[1])
+        args = args[2:]
     else:
         sys.exit("scripted-server: unknown argument " + args[0])
 
@@ -127,6 +142,12 @@ def call(rid, name, a):
         while not os.path.exists(a["path"]):
             time.sleep(0.05)
         text(rid, "waited")
+    elif name == "noise":
+        data = ((a.get("text", "not JSON-RPC") + "\n") *
+                a.get("lines", 1)).encode()
+        while data:
+            data = data[os.write(1, data):]
+        text(rid, "after noise")
     else:
         send({"jsonrpc": "2.0", "id": rid,
               "error": {"code": -32602, "message": "no tool " + name}})
@@ -143,13 +164,14 @@ while True:
     msg = json.loads(line)
     if "id" not in msg or "method" not in msg:
         continue
-    if held is not None:
+    if held is not None and not (LATE_PROBE and
+                                 msg["method"] == "initialize"):
         send(held)
         held = None
     if msg["method"] == "server/discover":
         answer = {"jsonrpc": "2.0", "id": msg["id"],
                   "result": {"supportedVersions": ["2026-07-28"],
-                             "capabilities": {"tools": {}}}}
+                             "capabilities": CAPS}}
         if SLOW_PROBE and not probed:
             held = answer
         else:
@@ -160,6 +182,9 @@ while True:
               "error": {"code": -32022,
                         "message": "Unsupported protocol version",
                         "data": {"supported": ["2026-07-28"]}}})
+        if held is not None:
+            send(held)
+            held = None
     elif msg["method"] == "tools/call":
         p = msg["params"]
         call(msg["id"], p["name"], p.get("arguments") or {})
