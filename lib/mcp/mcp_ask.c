@@ -40,7 +40,23 @@ const struct cmd_choice mcp_elicits[] = {
 	{ NULL, 0 }
 };
 
-/* The client's capabilities, a new object: those that are backed. */
+/* Whether there is a terminal to ask a person on. */
+static int
+have_tty(void)
+{
+	int fd;
+
+	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC)) == -1)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
+ * The client's capabilities, a new object: those that are backed.
+ * Elicitation is declared when it can be answered: with the defaults,
+ * or asked of a person at a terminal that there is.
+ */
 json_t *
 mcp_client_caps(const struct mcp *m)
 {
@@ -49,7 +65,8 @@ mcp_client_caps(const struct mcp *m)
 	if (m->nroots > 0)
 		json_object_set_new(caps, "roots", json_pack("{s:b}",
 		    "listChanged", 0));
-	if (m->elicit != MCP_ELICIT_DECLINE)
+	if (m->elicit == MCP_ELICIT_DEFAULTS ||
+	    (m->elicit == MCP_ELICIT_ASK && have_tty()))
 		json_object_set_new(caps, "elicitation", json_pack("{s:{}}",
 		    "form"));
 	if (m->sampling != NULL)
