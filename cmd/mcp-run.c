@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/cmd.h"
@@ -72,9 +73,9 @@ int
 main(int argc, char *argv[])
 {
 	struct mcp m;
-	const char *unknown;
+	const char *unknown, *file;
 	char err[256];
-	int ch, list = 0, names = 0, unbuffered = 0, status;
+	int ch, configured = 0, list = 0, names = 0, unbuffered = 0, status;
 
 	proc_ignore_xfsz();	/* first: the servers get back what it finds */
 	cmd_init(&self, argv);
@@ -91,6 +92,7 @@ main(int argc, char *argv[])
 				    optarg);
 			break;
 		case 'c':
+			configured = 1;
 			if ((status = mcp_config_file(&m, optarg)) != DIAG_OK)
 				goto out;
 			break;
@@ -114,6 +116,7 @@ main(int argc, char *argv[])
 			    mcp_protocols);
 			break;
 		case OPT_SERVER:
+			configured = 1;
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)
 				cmd_usagex("%s", err);
 			break;
@@ -123,16 +126,25 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	/* as Claude Code reads a project's servers */
+	if (!configured && access(".mcp.json", F_OK) == 0 &&
+	    (status = mcp_config_file(&m, ".mcp.json")) != DIAG_OK)
+		goto out;
 	if (m.n == 0)
-		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND");
+		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND, "
+		    "or write .mcp.json here");
 	if (list && names)
 		cmd_usagex("--list-tools and --list-servers go one at a time");
 	if (names && argc > 0)
 		cmd_usagex("--list-servers takes no operand");
 	if (list && argc > 0 &&
-	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL)
-		cmd_usagex("--list-tools: no server %s is configured",
-		    diag_quote(err, sizeof(err), unknown, strlen(unknown)));
+	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL) {
+		diag_quote(err, sizeof(err), unknown, strlen(unknown));
+		if ((file = mcp_disabled(&m, unknown)) != NULL)
+			cmd_usagex("--list-tools: server %s is disabled in %s",
+			    err, file);
+		cmd_usagex("--list-tools: no server %s is configured", err);
+	}
 	mcp_sort(&m);
 	if (!names && proc_init() == -1) {	/* before any server starts */
 		diag_warn("signals");

@@ -806,6 +806,13 @@ mcp_wait(struct mcp *m, int fd)
 	return ready ? 0 : -1;
 }
 
+/* The time limit of a request to s: its own, else -T's. */
+static double
+limit(const struct mcp *m, const struct mcp_server *s)
+{
+	return s->timeout > 0 ? s->timeout : m->timeout;
+}
+
 /* A request to s and its answer in r, within timeout seconds. */
 long long
 mcp_request(struct mcp *m, struct mcp_server *s, const char *method,
@@ -852,7 +859,7 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 		    buf_cstr(&b));
 	} else if (r->fail == F_TIMEOUT)
 		mcp_trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
-		    what, m->timeout);
+		    what, limit(m, s));
 	else if (r->fail == F_DIED || r->fail == F_LONG) {
 		buf_adds(&b, buf_cstr(&r->why));
 		mcp_trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
@@ -933,7 +940,7 @@ static int
 discover(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	struct buf b = BUF_INIT;
-	double t = m->timeout < MCP_DISCOVER_TIMEOUT ? m->timeout :
+	double t = limit(m, s) < MCP_DISCOVER_TIMEOUT ? limit(m, s) :
 	    MCP_DISCOVER_TIMEOUT;
 	int rc = 0;
 
@@ -981,7 +988,7 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r, int late)
 	mcp_request(m, s, "initialize", json_pack("{s:s,s:{},s:{s:s,s:s}}",
 	    "protocolVersion", MCP_LEGACY_VERSION, "capabilities",
 	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION),
-	    m->timeout, r);
+	    limit(m, s), r);
 	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
 		jsonw_stringify(&b, sup);
 		if (late && mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
@@ -1027,6 +1034,15 @@ mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
 	int probe = 0;
 
+	if (s->unusable != NULL) {
+		mcp_trouble(m, s, r, "%s", s->unusable);
+		return -1;
+	}
+	if (s->argv == NULL) {
+		mcp_trouble(m, s, r, "%s: %s is a remote server, which mcp-run "
+		    "does not reach yet", s->name, s->url);
+		return -1;
+	}
 	if (spawn(m, s, r) != 0)
 		return -1;
 	if (m->proto == MCP_PROTO_MODERN) {
@@ -1141,7 +1157,7 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		    NULL;
 		json_decref(cursor);
 		cursor = NULL;
-		mcp_request(m, s, "tools/list", params, m->timeout, r);
+		mcp_request(m, s, "tools/list", params, limit(m, s), r);
 		if (r->kind != R_RESULT) {
 			mcp_lost(m, s, r, "tools/list");
 			break;
@@ -1212,6 +1228,7 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 {
 	struct mcp_server *s, *found = NULL;
 	struct buf names = BUF_INIT;
+	const char *file;
 	char q[80];
 	size_t i, n = 0;
 
@@ -1219,8 +1236,12 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 	    (strcmp(c->server, "local") != 0 || mcp_find(m, "local") != NULL)) {
 		if ((s = mcp_find(m, c->server)) != NULL)
 			return s;
-		buf_printf(&o->message, "no server %s is configured",
-		    diag_quote(q, sizeof(q), c->server, strlen(c->server)));
+		diag_quote(q, sizeof(q), c->server, strlen(c->server));
+		if ((file = mcp_disabled(m, c->server)) != NULL)
+			buf_printf(&o->message, "server %s is disabled in %s", q,
+			    file);
+		else
+			buf_printf(&o->message, "no server %s is configured", q);
 		o->ptr = c->ptr_server;
 		return NULL;
 	}
@@ -1417,7 +1438,7 @@ send:
 	params = json_pack("{s:s,s:O}", "name", c->tool, "arguments",
 	    c->args);
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	id = mcp_request(m, s, "tools/call", params, m->timeout, &r);
+	id = mcp_request(m, s, "tools/call", params, limit(m, s), &r);
 	s->call_at = NONE;
 	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
 		again = 0;
@@ -1439,7 +1460,7 @@ send:
 		goto out;
 	}
 	if (r.fail == F_TIMEOUT) {
-		buf_printf(&o->message, "timed out after %g s", m->timeout);
+		buf_printf(&o->message, "timed out after %g s", limit(m, s));
 		mcp_notify(s, "notifications/cancelled", json_pack(
 		    "{s:I,s:s}", "requestId", (json_int_t)id, "reason",
 		    buf_cstr(&o->message)));
@@ -1542,9 +1563,12 @@ mcp_free(struct mcp *m)
 
 	for (i = 0; i < m->n; i++)
 		mcp_server_clear(&m->v[i]);
+	for (i = 0; i < m->noff; i++)
+		mcp_server_clear(&m->off[i]);
 	free(m->v);
+	free(m->off);
 	free(m->slots);
-	m->v = NULL;
+	m->v = m->off = NULL;
 	m->slots = NULL;
-	m->n = m->cap = m->nslots = 0;
+	m->n = m->cap = m->nslots = m->noff = 0;
 }
