@@ -1065,8 +1065,17 @@ conf_server(struct conf *c, const char *table, const char *name,
 		}
 		ent_timeout(&e, o, s);
 	}
-	if (e.why.len > 0)
+	if (e.why.len > 0) {
+		/* nothing half read is left to be used */
+		strv_free(s->argv);
+		strv_free(s->env);
+		strv_free(s->headers);
+		free(s->url);
+		free(s->cwd);
+		s->argv = s->env = s->headers = NULL;
+		s->url = s->cwd = NULL;
 		s->unusable = xstrdup(buf_cstr(&e.why));
+	}
 	buf_free(&e.why);
 	buf_free(&e.ptr);
 }
