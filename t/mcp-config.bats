@@ -374,3 +374,10 @@ local'
 	run -2 --separate-stderr mcp-run --list-servers --server 'hosted=https://mcp.example.com/mcp x'
 	assert_equal "${stderr_lines[0]}" 'mcp-run: --server: the URL "https://mcp.example.com/mcp x" holds a blank'
 }
+
+@test "the names in an entry's fault are escaped: it stays one line" {
+	printf '{"mcpServers": {"a\\nb": {"command": "x", "env": {"K\\u001b": 1}}}}' >conf.json
+	printf '{"tool_name":"t","server_name":"a\\nb","arguments":{}}\n' >in.jsonl
+	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
+	assert_equal "$stderr" 'mcp-run: a\nb: conf.json:1:61: env "K\u001b" must be a string, not a number'
+}

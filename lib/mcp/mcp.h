@@ -158,6 +158,8 @@ int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
 size_t	 mcp_jsonc_blank(char *, size_t);
 int	 mcp_expand(struct buf *, const char *, const char *, struct buf *);
+void	 mcp_env_set(char ***, size_t *, const char *, size_t, const char *);
+unsigned long mcp_dotenv(char ***, size_t *, const char *, size_t);
 const char *mcp_disabled(struct mcp *, const char *);
 extern const struct cmd_choice mcp_protocols[];
 
