@@ -406,7 +406,7 @@ ent_env(struct entry *e, const json_t *o, const json_t *top, const char *sub)
 				ent_fail(e, buf_cstr(&kq), "env %s: %s", kb,
 				    buf_cstr(&err));
 			else
-				mcp_env_set(&vars, &nv, key, strlen(key),
+				mcp_env_add(&vars, &nv, key, strlen(key),
 				    buf_cstr(&out));
 		}
 	}
@@ -418,6 +418,7 @@ ent_env(struct entry *e, const json_t *o, const json_t *top, const char *sub)
 		strv_free(vars);
 		return NULL;
 	}
+	mcp_env_dedupe(vars, &nv);
 	return vars;
 }
 

@@ -276,33 +276,94 @@ mcp_expand(struct buf *out, const char *s, const char *file,
 	return 0;
 }
 
-/* Sets NAME=VALUE (name n bytes) in the list *v of *nv, in its place. */
+/*
+ * Appends NAME=VALUE (name n bytes) to the NULL-ended list *v of *nv,
+ * its room doubled as it grows; mcp_env_dedupe then keeps the last of
+ * each name.
+ */
 void
-mcp_env_set(char ***v, size_t *nv, const char *name, size_t n, const char *value)
+mcp_env_add(char ***v, size_t *nv, const char *name, size_t n,
+    const char *value)
 {
-	size_t i;
 	char *kv;
 
 	kv = xmalloc(n + strlen(value) + 2);
 	memcpy(kv, name, n);
 	kv[n] = '=';
 	strcpy(kv + n + 1, value);
-	for (i = 0; i < *nv; i++)
-		if (strncmp((*v)[i], name, n) == 0 && (*v)[i][n] == '=') {
-			free((*v)[i]);
-			(*v)[i] = kv;
-			return;
-		}
-	*v = xreallocarray(*v, *nv + 2, sizeof(**v));
+	if (*nv == 0 || ((*nv + 1) & *nv) == 0)
+		*v = xreallocarray(*v, 2 * (*nv + 1), sizeof(**v));
 	(*v)[(*nv)++] = kv;
 	(*v)[*nv] = NULL;
+}
+
+/* The entries of a list by name, then by place. */
+static const char *const *by_env_list;
+
+static int
+by_env(const void *a, const void *b)
+{
+	const char *x = by_env_list[*(const size_t *)a];
+	const char *y = by_env_list[*(const size_t *)b];
+	size_t i;
+
+	for (i = 0; x[i] == y[i] && x[i] != '='; i++)
+		continue;
+	if (x[i] == '=' && y[i] == '=')
+		return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+	if (x[i] == '=')
+		return -1;
+	if (y[i] == '=')
+		return 1;
+	return (unsigned char)x[i] < (unsigned char)y[i] ? -1 : 1;
+}
+
+/* Whether entries x and y of a list set the same variable. */
+static int
+same_name(const char *x, const char *y)
+{
+	size_t i;
+
+	for (i = 0; x[i] == y[i] && x[i] != '='; i++)
+		continue;
+	return x[i] == '=' && y[i] == '=';
+}
+
+/*
+ * Keeps, of the entries of v (*nv) that set one variable, the last, in
+ * a time that grows as n log n: a file may set many.
+ */
+void
+mcp_env_dedupe(char **v, size_t *nv)
+{
+	size_t *ix, i, kept = 0;
+
+	if (*nv < 2)
+		return;
+	ix = xcalloc(*nv, sizeof(*ix));
+	for (i = 0; i < *nv; i++)
+		ix[i] = i;
+	by_env_list = (const char *const *)v;
+	qsort(ix, *nv, sizeof(*ix), by_env);
+	for (i = 0; i + 1 < *nv; i++)
+		if (same_name(v[ix[i]], v[ix[i + 1]])) {
+			free(v[ix[i]]);
+			v[ix[i]] = NULL;
+		}
+	free(ix);
+	for (i = 0; i < *nv; i++)
+		if (v[i] != NULL)
+			v[kept++] = v[i];
+	v[kept] = NULL;
+	*nv = kept;
 }
 
 /*
  * The variables of a dotenv file (text, len bytes) into *v: NAME=VALUE
  * lines, "export " before them allowed, # comments, a value in double
- * quotes (its \n, \" and \\ read) or single quotes (as it is). Returns
- * 0, or the number of the first line that is none of these.
+ * quotes (its \n, \" and \\ read) or single quotes (as it is), each
+ * appended (see mcp_env_dedupe). Returns 0, or the number of the first
+ * line that is none of these.
  */
 unsigned long
 mcp_dotenv(char ***v, size_t *nv, const char *text, size_t len)
@@ -359,7 +420,7 @@ mcp_dotenv(char ***v, size_t *nv, const char *text, size_t len)
 		}
 		if (memchr(buf_cstr(&val), '\0', val.len) != NULL)
 			goto bad;
-		mcp_env_set(v, nv, name, n, buf_cstr(&val));
+		mcp_env_add(v, nv, name, n, buf_cstr(&val));
 	}
 	buf_free(&val);
 	return 0;

@@ -71,6 +71,47 @@ test_jsonc(void)
 	unit_str(blank("1 / 2", &at), "1 / 2", "a lone slash is left");
 }
 
+/* dotenv text, read and deduplicated, joined by "|"; or "!LINE". */
+static const char *
+dotenv(const char *text)
+{
+	struct buf b = BUF_INIT;
+	char **v = NULL;
+	size_t i, n = 0;
+	unsigned long bad;
+	const char *r;
+
+	if ((bad = mcp_dotenv(&v, &n, text, strlen(text))) != 0)
+		buf_printf(&b, "!%lu", bad);
+	else
+		mcp_env_dedupe(v, &n);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && bad == 0)
+			buf_addc(&b, '|');
+		if (bad == 0)
+			buf_adds(&b, v[i]);
+		free(v[i]);
+	}
+	free(v);
+	r = keep(buf_cstr(&b), b.len);
+	buf_free(&b);
+	return r;
+}
+
+static void
+test_dotenv(void)
+{
+	unit_str(dotenv("# c\n\nA=1\nexport B = two words  # c\r\n"
+	    "C=\"q \\\"x\\\" \\n\" # c\nD='$E \\n'\nA=3\nE=\nF=a#b\n"),
+	    "B=two words|C=q \"x\" \n|D=$E \\n|A=3|E=|F=a#b",
+	    "comments, export, both quotes; the last A kept, in its place");
+	unit_str(dotenv("A=1\n B\n"), "!2", "a line without =");
+	unit_str(dotenv("1A=x\n"), "!1", "a name that is none");
+	unit_str(dotenv("A=\"open\n"), "!1", "a quote not closed");
+	unit_str(dotenv("A=\"x\" y\n"), "!1", "text after a quote");
+	unit_str(dotenv(""), "", "an empty file");
+}
+
 /* s expanded for file: the result, or "!" and the fault. */
 static const char *
 expand(const char *s, const char *file)
@@ -346,6 +387,7 @@ main(int argc, char *argv[])
 	diag_setprogname("test_mcp_config");
 	test_jsonc();
 	test_expand();
+	test_dotenv();
 	test_forms();
 	test_gemini_place();
 	test_server_url();
