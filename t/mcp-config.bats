@@ -381,3 +381,22 @@ local'
 	run -3 --separate-stderr mcp-run -c conf.json in.jsonl
 	assert_equal "$stderr" 'mcp-run: a\nb: conf.json:1:61: env "K\u001b" must be a string, not a number'
 }
+
+@test "in Gemini CLI's own file, \$VAR is replaced as Gemini CLI does; elsewhere it is text" {
+	mkdir .gemini
+	cat >.gemini/settings.json <<'JSON'
+{"mcpServers": {"e": {"command": "node", "args": ["${EVERYTHING}", "stdio"],
+  "env": {"TOKEN": "$GEMINI_T", "PRICE": "5$ ${GEMINI_T}"}},
+  "unset": {"command": "x", "env": {"K": "$GEMINI_UNSET"}}}}
+JSON
+	call e get-env '{}' >in.jsonl
+	call unset x '{}' >>in.jsonl
+	GEMINI_T=t run -3 --separate-stderr env -u GEMINI_UNSET mcp-run -c .gemini/settings.json in.jsonl
+	run -0 jq -r 'select(.result) | .result | fromjson | "\(.TOKEN)|\(.PRICE)"' <<<"$output"
+	assert_output 't|5$ t'
+	assert_equal "${stderr_lines[1]}" 'mcp-run: unset: .gemini/settings.json:3:42: env "K": $GEMINI_UNSET is not set'
+	cp .gemini/settings.json conf.json
+	GEMINI_T=t run -0 envof e TOKEN PRICE
+	assert_output '$GEMINI_T
+5$ t'
+}

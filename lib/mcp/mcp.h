@@ -158,6 +158,7 @@ int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
 size_t	 mcp_jsonc_blank(char *, size_t);
 int	 mcp_expand(struct buf *, const char *, const char *, struct buf *);
+int	 mcp_gemini_file(const char *);
 void	 mcp_env_add(char ***, size_t *, const char *, size_t, const char *);
 void	 mcp_env_dedupe(char **, size_t *);
 unsigned long mcp_dotenv(char ***, size_t *, const char *, size_t);

@@ -762,16 +762,6 @@ conf_table(struct conf *c, const char *table, const json_t *servers)
 	return 1;
 }
 
-/* Whether file is a Gemini CLI settings file, .gemini/settings.json. */
-static int
-gemini_file(const char *file)
-{
-	size_t n = strlen(file);
-
-	return (n == 21 || (n > 21 && file[n - 22] == '/')) &&
-	    strcmp(file + n - 21, ".gemini/settings.json") == 0;
-}
-
 /*
  * Declares the servers of the configuration text (len bytes) of file.
  * A fault of the file (not JSON, no server table, a name declared twice)
@@ -791,7 +781,7 @@ mcp_config_load(struct mcp *m, const char *file, const char *text,
 
 	memset(&c, 0, sizeof(c));
 	c.m = m;
-	c.gemini = gemini_file(file);
+	c.gemini = mcp_gemini_file(file);
 	src_init(&c.src, file, text, len);
 	plain = dupn(text, len);
 	if ((end = mcp_jsonc_blank(plain, len)) < len) {

@@ -241,21 +241,69 @@ expand_one(struct buf *out, const char *body, size_t n, const char *file,
 	return -1;
 }
 
+/* Whether file is a Gemini CLI settings file, .gemini/settings.json. */
+int
+mcp_gemini_file(const char *file)
+{
+	size_t n = strlen(file);
+
+	return (n == 21 || (n > 21 && file[n - 22] == '/')) &&
+	    strcmp(file + n - 21, ".gemini/settings.json") == 0;
+}
+
+/*
+ * Gemini CLI's $VAR at s ("$" and a name): its value appended to out,
+ * and the bytes it takes; or 1 for a $ that is itself; or 0 with the
+ * fault in err.
+ */
+static size_t
+expand_bare(struct buf *out, const char *s, struct buf *err)
+{
+	const char *v;
+	size_t n;
+
+	for (n = 1; s[n] == '_' || (s[n] >= 'A' && s[n] <= 'Z') ||
+	    (s[n] >= 'a' && s[n] <= 'z') || (n > 1 && s[n] >= '0' &&
+	    s[n] <= '9'); n++)
+		continue;
+	if (n == 1) {
+		buf_addc(out, '$');
+		return 1;
+	}
+	if ((v = var_get(s + 1, n - 1)) == NULL) {
+		buf_addc(err, '$');
+		buf_add(err, s + 1, n - 1);
+		buf_adds(err, " is not set");
+		return 0;
+	}
+	buf_adds(out, v);
+	return n;
+}
+
 /*
  * The string s with its ${VAR}, ${VAR:-default}, ${env:VAR} and the
  * editors' ${workspaceFolder}, ${workspaceFolderBasename}, ${userHome}
  * and ${pathSeparator} replaced, for a server of configuration file
- * (NULL for --server's). A $ that does not open ${ is itself. Returns 0
- * with the result in out, or -1 with the fault in err.
+ * (NULL for --server's); in Gemini CLI's settings, $VAR too, as it reads
+ * them. Another $ that does not open ${ is itself. Returns 0 with the
+ * result in out, or -1 with the fault in err.
  */
 int
 mcp_expand(struct buf *out, const char *s, const char *file,
     struct buf *err)
 {
 	const char *open, *close, *inner;
+	int bare = file != NULL && mcp_gemini_file(file);
+	size_t took;
 
-	while ((open = strstr(s, "${")) != NULL) {
+	while ((open = bare ? strchr(s, '$') : strstr(s, "${")) != NULL) {
 		buf_add(out, s, (size_t)(open - s));
+		if (open[1] != '{') {
+			if ((took = expand_bare(out, open, err)) == 0)
+				return -1;
+			s = open + took;
+			continue;
+		}
 		if ((close = strchr(open + 2, '}')) == NULL) {
 			buf_adds(err, "a \"${\" is not closed by a \"}\"");
 			return -1;

@@ -167,6 +167,15 @@ test_expand(void)
 	unit_str(expand("${x\n}", NULL), "!${x\\n} is not a variable mcp-run "
 	    "knows", "said on one line");
 	unit_str(expand("${pathSeparator}${/}", NULL), "//", "the separator");
+	unit_str(expand("$MCP_T_SET-$MCP_T_SETx", "/h/.gemini/settings.json"),
+	    "!$MCP_T_SETx is not set", "Gemini's $VAR, in its file, its name "
+	    "as long as it goes");
+	unit_str(expand("$MCP_T_SET $ $1 ${MCP_T_SET}$", ".gemini/settings.json"),
+	    "v $ $1 v$", "a $ that opens no name is itself");
+	unit_str(expand("$MCP_T_UNSET", ".gemini/settings.json"),
+	    "!$MCP_T_UNSET is not set", "an unset one");
+	unit_str(expand("$MCP_T_SET", "x.gemini/settings.json"), "$MCP_T_SET",
+	    "in another file, $VAR is itself");
 	unit_str(expand("${userHome}", NULL), getenv("HOME"), "${userHome}");
 	unit_str(expand("${workspaceFolder}", "mcp.json"), cwd,
 	    "the workspace of a file of the current directory");
