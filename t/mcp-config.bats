@@ -312,6 +312,9 @@ mcp-run: v: bad.json:24:34: args[0]: a ${...} inside ${UNSET_X:-} is not expande
 mcp-run: w: bad.json:25:34: args[0]: a "${" is not closed by a "}"
 mcp-run: x: bad.json:26:8: a stdio server needs a "command" string
 ok: Starting default (STDIO) server...'
+	run -1 --separate-stderr mcp-run --list-servers -c bad.json
+	assert_equal "${#lines[@]}" 25
+	assert_equal "$stderr" 'mcp-run: a server whose name is empty is not listed'
 }
 
 @test "--list-tools needs every server: the first unusable one is said, status 3" {
