@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -159,9 +160,9 @@ main(int argc, char *argv[])
 {
 	struct mcp m;
 	struct mcp_ask ask;
-	const char *unknown, *mode_name = NULL;
+	const char *unknown, *mode_name = NULL, *file;
 	char err[256];
-	int ch, unbuffered = 0, status;
+	int ch, configured = 0, unbuffered = 0, status;
 	size_t i, given = 0;
 	enum mcp_run_mode mode = MCP_RUN_CALLS;
 	unsigned char seen[NMODES];
@@ -184,6 +185,7 @@ main(int argc, char *argv[])
 				    optarg);
 			break;
 		case 'c':
+			configured = 1;
 			if ((status = mcp_config_file(&m, optarg)) != DIAG_OK)
 				goto out;
 			break;
@@ -250,6 +252,7 @@ main(int argc, char *argv[])
 			    mcp_protocols);
 			break;
 		case OPT_SERVER:
+			configured = 1;
 			if (mcp_server_arg(&m, optarg, err, sizeof(err)) != 0)
 				cmd_usagex("%s", err);
 			break;
@@ -259,8 +262,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	/* as Claude Code reads a project's servers */
+	if (!configured && access(".mcp.json", F_OK) == 0 &&
+	    (status = mcp_config_file(&m, ".mcp.json")) != DIAG_OK)
+		goto out;
 	if (m.n == 0)
-		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND");
+		cmd_usagex("no server: give -c FILE or --server NAME=COMMAND, "
+		    "or write .mcp.json here");
 	for (i = 0; i < NMODES; i++) {
 		if (!seen[i])
 			continue;
@@ -275,9 +283,13 @@ main(int argc, char *argv[])
 	if (mode == MCP_RUN_SERVERS && argc > 0)
 		cmd_usagex("--list-servers takes no operand");
 	if (mode != MCP_RUN_CALLS && argc > 0 &&
-	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL)
-		cmd_usagex("%s: no server %s is configured", mode_name,
-		    diag_quote(err, sizeof(err), unknown, strlen(unknown)));
+	    (unknown = mcp_keep(&m, argv, (size_t)argc)) != NULL) {
+		diag_quote(err, sizeof(err), unknown, strlen(unknown));
+		if ((file = mcp_disabled(&m, unknown)) != NULL)
+			cmd_usagex("%s: server %s is disabled in %s", mode_name,
+			    err, file);
+		cmd_usagex("%s: no server %s is configured", mode_name, err);
+	}
 	mcp_sort(&m);
 	if (mode != MCP_RUN_SERVERS && proc_init() == -1) {
 		/* before any server starts */

@@ -840,8 +840,31 @@ printf '%s\n' \
     '{"server_name":"everything","tool_name":"trigger-long-running-operation","arguments":{"duration":2,"steps":1}}' \
     '{"server_name":"everything","tool_name":"echo","arguments":{"message":"b"}}' \
     >"$tmp/mcp-slow.jsonl"
-printf '{"mcpServers": {"a": {"args": [1]}, "b": {"type": "http"}}}' \
+printf '{"mcpServers": {"a": {"args": [1]}}, "servers": 7}' \
     >"$tmp/mcp-bad.json"
+# every editor's form, with comments, ${...}, envFile, unusable entries
+cat >"$tmp/mcp-forms.json" <<EOF
+// comments and trailing commas, as VS Code writes them
+{"servers": {
+  "everything": {"type": "stdio", "command": "node",
+    "args": ["\${env:MCP_EV}", "stdio",], "envFile": "$tmp/mcp.env",
+    "env": {"K": "\${K:-v}"}},
+  /* Zed's older form */
+  "old": {"command": {"path": "node", "args": ["\${MCP_EV}", "stdio"]}},
+  "remote": {"type": "http", "url": "https://h/mcp",
+    "headers": {"Authorization": "Bearer \${MCP_UNSET}"}},
+  "asks": {"command": "x", "env": {"K": "\${input:key}"}},
+  "off": {"command": "x", "disabled": true},
+}}
+EOF
+printf 'A=1\nexport B="two"\n' >"$tmp/mcp.env"
+printf '%s\n' \
+    '{"server_name":"everything","tool_name":"echo","arguments":{"message":"a"}}' \
+    '{"server_name":"old","tool_name":"echo","arguments":{"message":"b"}}' \
+    '{"server_name":"remote","tool_name":"x","arguments":{}}' \
+    '{"server_name":"asks","tool_name":"x","arguments":{}}' \
+    '{"server_name":"off","tool_name":"x","arguments":{}}' \
+    >"$tmp/mcp-forms.jsonl"
 check 1 "mcp-run: every kind of result, failure, refusal and bad line" \
     /dev/null -c "$tmp/mcp-good.json" "$tmp/mcp-calls.jsonl"
 check 1 "mcp-run: the same, -u --errors=json, on standard input" \
@@ -854,6 +877,12 @@ check 3 "mcp-run: routing past a server that breaks the protocol" \
     /dev/null -c "$tmp/mcp.json" "$tmp/mcp-calls.jsonl"
 check 0 "mcp-run: --list-tools" /dev/null --list-tools --server "e=$ev"
 check 2 "mcp-run: a bad configuration" /dev/null -c "$tmp/mcp-bad.json"
+MCP_EV=$mcp/server-everything/dist/index.js
+export MCP_EV
+check 3 "mcp-run: the editors' forms, unusable and disabled entries" \
+    "$tmp/mcp-forms.jsonl" -c "$tmp/mcp-forms.json"
+check 0 "mcp-run: --list-servers of the editors' forms, --server NAME=URL" \
+    /dev/null --list-servers -c "$tmp/mcp-forms.json" --server r=http://h/
 check 3 "mcp-run: a server that cannot start, a missing file" /dev/null \
     --server 'x=/nonexistent/server' "$tmp/no-such-file" \
     "$tmp/mcp-thread.jsonl"

@@ -275,9 +275,9 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 	buf_free(&b);
 }
 
-/* The time limit of a request to s: its own, or -T's. */
+/* The time limit of a request to s: its own, else -T's. */
 static double
-server_limit(const struct mcp *m, const struct mcp_server *s)
+limit(const struct mcp *m, const struct mcp_server *s)
 {
 	return s != NULL && s->timeout > 0 ? s->timeout : m->timeout;
 }
@@ -937,7 +937,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			deadline += m->paused;	/* a person's, a command's */
 		m->paused = 0;
 		if (m->progressed && deadline > 0)
-			deadline = proc_now() + server_limit(m, w);
+			deadline = proc_now() + limit(m, w);
 		m->progressed = 0;
 		if (m->hard > 0 && deadline > m->hard)
 			deadline = m->hard;
@@ -1047,6 +1047,7 @@ mcp_wait(struct mcp *m, int fd)
 	return ready ? 0 : -1;
 }
 
+
 /* A request to s and its answer in r, within timeout seconds. */
 long long
 mcp_request(struct mcp *m, struct mcp_server *s, const char *method,
@@ -1093,7 +1094,7 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 		    buf_cstr(&b));
 	} else if (r->fail == F_TIMEOUT)
 		mcp_trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
-		    what, m->timeout);
+		    what, limit(m, s));
 	else if (r->fail == F_DIED || r->fail == F_LONG) {
 		buf_adds(&b, buf_cstr(&r->why));
 		mcp_trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
@@ -1343,7 +1344,7 @@ initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
 	char q[80];
 
 again:
-	mcp_request(m, s, "initialize", init_params(m), m->timeout, r);
+	mcp_request(m, s, "initialize", init_params(m), limit(m, s), r);
 	if (older_transport(s, r)) {
 		if (connect_remote(m, s, r, 1) != 0)
 			return -1;
@@ -1402,6 +1403,10 @@ again:
 int
 mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
 {
+	if (s->unusable != NULL) {
+		mcp_trouble(m, s, r, "%s", s->unusable);
+		return -1;
+	}
 	if (s->transport != MCP_STDIO) {
 		if (connect_remote(m, s, r, s->transport == MCP_SSE) != 0)
 			return -1;
@@ -1523,7 +1528,7 @@ list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
 		    NULL;
 		json_decref(cursor);
 		cursor = NULL;
-		mcp_request(m, s, "tools/list", params, m->timeout, r);
+		mcp_request(m, s, "tools/list", params, limit(m, s), r);
 		if (r->kind != R_RESULT) {
 			mcp_lost(m, s, r, "tools/list");
 			break;
@@ -1601,6 +1606,7 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 {
 	struct mcp_server *s, *found = NULL;
 	struct buf names = BUF_INIT;
+	const char *file;
 	char q[80];
 	size_t i, n = 0;
 
@@ -1608,8 +1614,12 @@ route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
 	    (strcmp(c->server, "local") != 0 || mcp_find(m, "local") != NULL)) {
 		if ((s = mcp_find(m, c->server)) != NULL)
 			return s;
-		buf_printf(&o->message, "no server %s is configured",
-		    diag_quote(q, sizeof(q), c->server, strlen(c->server)));
+		diag_quote(q, sizeof(q), c->server, strlen(c->server));
+		if ((file = mcp_disabled(m, c->server)) != NULL)
+			buf_printf(&o->message, "server %s is disabled in %s", q,
+			    file);
+		else
+			buf_printf(&o->message, "no server %s is configured", q);
 		o->ptr = c->ptr_server;
 		return NULL;
 	}
@@ -1863,10 +1873,10 @@ send:
 		m->hard = proc_now() + m->max_time;
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
 	if (mcp_task_wanted(m, s, c->tool, &r))
-		id = mcp_task_call(m, s, params, server_limit(m, s), &r);
+		id = mcp_task_call(m, s, params, limit(m, s), &r);
 	else
 		id = mcp_request(m, s, "tools/call", params,
-		    server_limit(m, s), &r);
+		    limit(m, s), &r);
 	s->call_at = NONE;
 	late = m->hard > 0 && proc_now() >= m->hard;
 	progress_done(m);
@@ -1895,7 +1905,7 @@ send:
 			    m->max_time);
 		else
 			buf_printf(&o->message, "timed out after %g s",
-			    server_limit(m, s));
+			    limit(m, s));
 		if (id != 0) {		/* else a task, cancelled as one */
 			mcp_http_cancel(s, id);
 			mcp_notify(s, "notifications/cancelled", json_pack(
@@ -2006,6 +2016,8 @@ mcp_free(struct mcp *m)
 	for (i = 0; i < m->n; i++) {
 		mcp_http_close(m, &m->v[i], 0);
 		mcp_server_clear(&m->v[i]);
+	for (i = 0; i < m->noff; i++)
+		mcp_server_clear(&m->off[i]);
 	}
 	mcp_http_end(m);
 	for (i = 0; i < m->nroots; i++)
@@ -2017,8 +2029,9 @@ mcp_free(struct mcp *m)
 	m->roots = m->sampling = NULL;
 	m->nroots = 0;
 	free(m->v);
+	free(m->off);
 	free(m->slots);
-	m->v = NULL;
+	m->v = m->off = NULL;
 	m->slots = NULL;
-	m->n = m->cap = m->nslots = 0;
+	m->n = m->cap = m->nslots = m->noff = 0;
 }

@@ -57,6 +57,7 @@ struct mcp_server {
 	char		**headers;	/* remote: "Name: value"s, or NULL */
 	char		 *unusable;	/* why it cannot be used, or NULL */
 	double		  timeout;	/* its own request time limit, or 0 */
+	int		  disabled;	/* declared off: never started */
 	char		**argv;		/* the command and its arguments */
 	char		**env;		/* declared "NAME=VALUE"s, or NULL */
 	char		 *cwd;		/* or NULL: ours */
@@ -93,6 +94,8 @@ struct mcp {
 	size_t		   n;
 	size_t		   cap;		/* room in v */
 	size_t		  *slots;	/* by names' hashes: index + 1, or 0 */
+	struct mcp_server *off;		/* the disabled, sorted by name */
+	size_t		   noff;
 	size_t		   nslots;	/* a power of two, or 0 */
 	size_t		   max_line;	/* the longest line of a server's */
 	double		   timeout;
@@ -182,6 +185,13 @@ struct mcp_ask;
 void	 mcp_init(struct mcp *);
 int	 mcp_config_load(struct mcp *, const char *, const char *, size_t);
 int	 mcp_config_file(struct mcp *, const char *);
+size_t	 mcp_jsonc_blank(char *, size_t);
+int	 mcp_expand(struct buf *, const char *, const char *, struct buf *);
+int	 mcp_gemini_file(const char *);
+void	 mcp_env_add(char ***, size_t *, const char *, size_t, const char *);
+void	 mcp_env_dedupe(char **, size_t *);
+unsigned long mcp_dotenv(char ***, size_t *, const char *, size_t);
+const char *mcp_disabled(struct mcp *, const char *);
 extern const struct cmd_choice mcp_protocols[];
 extern const struct cmd_choice mcp_elicits[];
 

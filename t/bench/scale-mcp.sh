@@ -16,6 +16,10 @@
 #              100 MB took 20 s and as much memory)
 #   config     --list-servers of a configuration of N servers (N = 10,000
 #              at 1x; before, 80,000 took 41 s)
+#   forms      --list-servers of N servers in VS Code's form, each with
+#              a comment, a trailing comma and ${...} in its arguments,
+#              and one whose "env" and envFile set N variables each, half
+#              of them twice (N = 10,000 at 1x)
 # Times and memory are reported, never judged.
 #
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure).
@@ -49,9 +53,20 @@ with open(out, "w") as f:
         with open(out + ".answer", "w") as a:
             a.write('{"jsonrpc":"2.0","id":2,"result":{"content":'
                     '[{"type":"text","text":"done"}]}}\n')
-    else:
+    elif case == "config":
         json.dump({"mcpServers": {"s%d" % i: {"command": "x",
                    "args": ["--stdio"]} for i in range(n)}}, f)
+    else:
+        with open(out + ".env", "w") as e:
+            for i in range(n):
+                e.write("export V%d=\"file %d\" # a comment\n" % (i % (n // 2 or 1), i))
+        f.write("// servers\n{\"servers\": {\n")
+        for i in range(n):
+            f.write('  /* %d */ "s%d": {"type": "stdio", "command": "x",\n'
+                    '    "args": ["${HOME}/a", "${UNSET_VAR:-d}",],},\n' % (i, i))
+        f.write('  "big": {"command": "x", "envFile": "%s.env",\n'
+                '    "env": {%s}},\n}}\n' % (out, ", ".join(
+                '"V%d": "${HOME}"' % i for i in range(n))))
 PY
 }
 
@@ -76,7 +91,7 @@ server() {
 run() {
 	c=$1 n=$2 f=$3
 	shift 3
-	if [ "$c" = config ]; then
+	if [ "$c" = config ] || [ "$c" = forms ]; then
 		"$@" "$mr" --list-servers -c "$f"
 	else
 		"$@" "$mr" --max-line 1G --protocol 2026-07-28 \
@@ -107,6 +122,12 @@ check() {
 		    "... ($cut more bytes cut)" ] ||
 		    fail "stderr $2: status $st, $(tail -c 200 "$tmp/err")"
 		;;
+	forms)
+		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		    [ "$(wc -l <"$tmp/out")" -eq $(($2 + 1)) ] &&
+		    [ "$(head -n 1 "$tmp/out")" = big ] ||
+		    fail "forms $2: status $st, $(head -c 200 "$tmp/err")"
+		;;
 	config)
 		[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		    [ "$(wc -l <"$tmp/out")" -eq "$2" ] &&
@@ -133,9 +154,9 @@ scale() {
 		[ -n "$kb" ] || fail "$c $n: no maxrss_kb in: $line"
 		mem="$mem$(awk -v kb="$kb" -v n="$n" -v k="$k" -v c="$c" \
 		    'BEGIN { printf "%s %dx %.1f MB", (k > 1 ? "," : ""), k,
-		    kb * 1024 / 1e6; if (c != "config")
+		    kb * 1024 / 1e6; if (c != "config" && c != "forms")
 		    printf " (%.2f of %.0f MB)", kb * 1024 / n, n / 1e6 }')"
-		rm -f "$f" "$f.answer"
+		rm -f "$f" "$f.answer" "$f.env"
 	done
 	echo "$out"
 	echo "$mem"
@@ -144,3 +165,4 @@ scale() {
 scale result 25000000
 scale stderr 25000000
 scale config 10000
+scale forms 10000

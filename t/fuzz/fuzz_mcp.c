@@ -2,11 +2,12 @@
  * fuzz_mcp: what mcp-run reads, on any bytes. The first byte chooses:
  * 'c' a configuration file, 'm' a line a server wrote, 's' a server that
  * answers a call, 'e' an event stream, 'h' a remote server whose every
- * HTTP answer is the rest of the bytes, anything else an input record. A configuration
- * accepted must declare only servers with a name and a command free of
- * NULs, and one refused must declare none; a message must be of the kind
- * its members make it; a call must have a tool's name and an id. A
- * server is a forked child that writes the rest of the bytes as its
+ * HTTP answer is the rest of the bytes, anything else an input record. A
+ * configuration accepted must declare only servers that are disabled,
+ * or unusable with nothing else, or have a command or a URL and headers
+ * of one line each, and one refused must declare none; a message must
+ * be of the kind its members make it; a call must have a tool's name
+ * and an id. A server is a forked child that writes the rest of the bytes as its
  * output (see serve), read by the real read loop of mcp_call_run: the
  * call must end promptly, never at the time limit (the server always
  * ends), with one line of valid UTF-8 and JSON that names the call, and
@@ -58,6 +59,7 @@ static void
 config(const char *s, size_t n)
 {
 	struct mcp m;
+	struct mcp_server *sv;
 	char **env;
 	size_t i, j;
 	int rc;
@@ -66,9 +68,21 @@ config(const char *s, size_t n)
 	rc = mcp_config_load(&m, "c.json", s, n);
 	check(rc == 0 || m.n == 0, "a refused file declared a server");
 	for (i = 0; i < m.n; i++) {
-		check(m.v[i].name[0] != '\0', "a server without a name");
-		check(m.v[i].argv != NULL && m.v[i].argv[0][0] != '\0',
-		    "a server without a command");
+		sv = &m.v[i];
+		check(sv->name[0] != '\0' || sv->unusable != NULL,
+		    "a usable server without a name");
+		check(sv->unusable == NULL || (sv->argv == NULL &&
+		    sv->url == NULL && sv->headers == NULL && sv->env == NULL),
+		    "an unusable server with a command or a URL");
+		check(sv->unusable != NULL || sv->disabled ||
+		    (sv->transport == MCP_STDIO ? sv->argv != NULL &&
+		    sv->argv[0][0] != '\0' : sv->url != NULL &&
+		    strpbrk(sv->url, " \t\r\n") == NULL),
+		    "a usable server without a command or a URL");
+		for (j = 0; sv->headers != NULL && sv->headers[j] != NULL; j++)
+			check(strpbrk(sv->headers[j], "\r\n") == NULL &&
+			    strstr(sv->headers[j], ": ") != NULL,
+			    "a header that is not one line of Name: value");
 		env = mcp_environment(&m.v[i]);
 		for (j = 0; env[j] != NULL; j++) {
 			check(strchr(env[j], '=') > env[j],
