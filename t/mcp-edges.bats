@@ -46,10 +46,17 @@ failed() {
 	    "$1" "$2" "$3" "$4" "${5:-}"
 }
 
-# sent ID TOOL ARGUMENTS [META]: the tools/call request ID of TOOL.
+# sent ID TOOL ARGUMENTS [META]: the tools/call request ID of TOOL, its
+# progress token its id, before the era's _meta when META is given.
 sent() {
-	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s%s}}' \
-	    "$1" "$2" "$3" "${4:+,$4}"
+	local meta='"_meta":{"progressToken":'"$1" pre='"_meta":{'
+	if [ -n "${4:-}" ]; then
+		meta="$meta,${4#"$pre"}"
+	else
+		meta="$meta}"
+	fi
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s,%s}}' \
+	    "$1" "$2" "$3" "$meta"
 }
 
 # reads LOG: what a scripted server read, a line each: "start" for each

@@ -109,13 +109,21 @@ META='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelc
 INITIALIZE='"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-run","version":"'$VERSION'"}}}'
 PROBE='{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$META"'}}'
 
-# sent ID TOOL ARGUMENTS [META]: the tools/call request ID of TOOL, with
-# the _meta of the 2026-07-28 era when META is given.
+# sent ID TOOL ARGUMENTS [META]: the tools/call request ID of TOOL, its
+# progress token its id, before the era's _meta when META is given.
 sent() {
-	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s%s}}' \
-	    "$1" "$2" "$3" "${4:+,$4}"
+	local meta='"_meta":{"progressToken":'"$1" pre='"_meta":{'
+	if [ -n "${4:-}" ]; then
+		meta="$meta,${4#"$pre"}"
+	else
+		meta="$meta}"
+	fi
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s,%s}}' \
+	    "$1" "$2" "$3" "$meta"
 }
 
+# The everything server takes tasks: its tools are listed before a call,
+# to see whether the tool called needs one.
 @test "the everything server is probed with server/discover, then initialized" {
 	logged ev
 	call ev echo '{"message":"hi"}' >in.jsonl
@@ -126,7 +134,8 @@ sent() {
 	assert_output "$PROBE
 "'{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
 {"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}'
+{"jsonrpc":"2.0","id":3,"method":"tools/list"}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"},"_meta":{"progressToken":4}}}'
 }
 
 @test "--protocol 2025-11-25 initializes at once, without the probe" {
@@ -137,7 +146,8 @@ sent() {
 	run -0 cat ev.log
 	assert_output '{"jsonrpc":"2.0","id":1,'"$INITIALIZE"'
 {"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":2,"b":40}}}'
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":2,"b":40},"_meta":{"progressToken":3}}}'
 }
 
 @test "--protocol 2026-07-28 probes, then sends the _meta of the era with every request" {
@@ -147,7 +157,7 @@ sent() {
 	assert_output "$(result call-0-1 echo sdk '"hi"')"
 	run -0 cat sdk.log
 	assert_output "$PROBE
-"'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},'"$META"'}}'
+$(sent 2 echo '{"text":"hi"}' "$META")"
 }
 
 # The servers of t/mcp/sdk-server.mjs, on the protocol's own v2 SDK: of
@@ -278,7 +288,7 @@ $(sent 2 echo '{"text":"hi"}' "$META")"
 '"$(sent 2 echo '{"text":"hi"}')"
 }
 
-@test "a 2025-11-25 server: initialize after the probe's error; every log level; its ping answered, its other requests refused" {
+@test "a 2025-11-25 server: initialize after the probe's error; every log level; its ping and roots/list answered, sampling refused" {
 	logged sdk "$SDK" --eras legacy
 	{
 		call sdk logging '{"level":"debug","data":{"every":"level"}}'
@@ -287,12 +297,14 @@ $(sent 2 echo '{"text":"hi"}' "$META")"
 		call sdk ask '{"method":"sampling/createMessage"}'
 	} >in.jsonl
 	run -1 --separate-stderr mcp-run -c conf-sdk.json in.jsonl
+	# roots/list, asked without the capability: the current directory
+	roots=$(jq -cn --arg u "file://$(pwd -P)" --arg n "$(basename "$(pwd -P)")" \
+	    '{roots: [{uri: $u, name: $n}]}')
 	assert_output "$(result call-0-1 logging sdk '"logged"')
 $(result call-0-2 ask sdk '"ping: {}"')
-$(failed call-0-3 ask sdk '"roots/list: Method not found (-32601)"')
+$(result call-0-3 ask sdk "$(jq -cn --arg t "roots/list: $roots" '$t')")
 $(failed call-0-4 ask sdk '"sampling/createMessage: Method not found (-32601)"')"
 	assert_equal "$stderr" 'sdk: debug: {"every":"level"}
-in.jsonl:3:34: error: tool "ask" on sdk failed: roots/list: Method not found (-32601)
 in.jsonl:4:34: error: tool "ask" on sdk failed: sampling/createMessage: Method not found (-32601)'
 	run -0 cat sdk.log
 	assert_output "$PROBE
@@ -302,7 +314,7 @@ in.jsonl:4:34: error: tool "ask" on sdk failed: sampling/createMessage: Method n
 $(sent 4 ask '{}')
 "'{"jsonrpc":"2.0","id":0,"result":{}}'"
 $(sent 5 ask '{"method":"roots/list"}')
-"'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'"
+"'{"jsonrpc":"2.0","id":1,"result":'"$roots"'}'"
 $(sent 6 ask '{"method":"sampling/createMessage"}')
 "'{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}'
 }
@@ -488,7 +500,7 @@ $(result call-0-2 echo ev '"Echo: still here"')"
 in.jsonl:1:33: error: tool "trigger-long-running-operation" on ev failed: timed out after 1 s'
 	run -0 sed -n 5,6p ev.log
 	assert_output '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 1 s"}}
-{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"}}}'
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"},"_meta":{"progressToken":4}}}'
 }
 
 @test "a server killed during a call fails that call and is started again" {

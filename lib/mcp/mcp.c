@@ -294,8 +294,8 @@ progress(struct mcp *m, const json_t *params)
 	struct buf b = BUF_INIT;
 
 	tok = json_object_get(params, "progressToken");
-	if (m->token == NULL || !json_is_string(tok) ||
-	    strcmp(json_string_value(tok), m->token) != 0)
+	if (m->token == 0 || !json_is_integer(tok) ||
+	    json_integer_value(tok) != m->token)
 		return;
 	m->progressed = 1;
 	p = json_object_get(params, "progress");
@@ -345,7 +345,8 @@ progress_done(struct mcp *m)
 	if (m->progress_line > 0)
 		fputs("\r\033[K", stderr);
 	m->progress_line = 0;
-	m->token = m->label = NULL;
+	m->token = 0;
+	m->label = NULL;
 	m->hard = 0;
 }
 
@@ -1834,10 +1835,9 @@ mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 	struct buf label = BUF_INIT;
 	struct mcp_server *s;
 	json_t *params;
-	char token[40];
 	long long id;
 	char q[80];
-	int again = 1, late = 0;
+	int again = 1, late = 0, task;
 
 	memset(&r, 0, sizeof(r));
 	o->status = DIAG_OK;
@@ -1862,17 +1862,19 @@ send:
 		error_event(o, c, s, NULL);
 		goto out;
 	}
-	snprintf(token, sizeof(token), "mcp-run-%llu", ++m->tokens);
-	params = json_pack("{s:s,s:O,s:{s:s}}", "name", c->tool,
-	    "arguments", c->args, "_meta", "progressToken", token);
+	task = mcp_task_wanted(m, s, c->tool, &r);	/* may list tools */
+	/* the token is the request's id, as the SDKs make it */
+	m->token = s->next_id + 1;
+	params = json_pack("{s:s,s:O,s:{s:I}}", "name", c->tool,
+	    "arguments", c->args, "_meta", "progressToken",
+	    (json_int_t)m->token);
 	buf_reset(&label);
 	buf_printf(&label, "%s: %s", s->name, c->tool);
-	m->token = token;
 	m->label = buf_cstr(&label);
 	if (m->max_time > 0 && m->hard == 0)
 		m->hard = proc_now() + m->max_time;
 	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	if (mcp_task_wanted(m, s, c->tool, &r))
+	if (task)
 		id = mcp_task_call(m, s, params, limit(m, s), &r);
 	else
 		id = mcp_request(m, s, "tools/call", params,

@@ -109,8 +109,7 @@ struct mcp {
 	double		   paused;	/* seconds spent answering a server */
 	double		   max_time;	/* --max-time: a call's bound, or 0 */
 	double		   hard;	/* when the call waited on must end */
-	unsigned long long tokens;	/* progress tokens given */
-	const char	  *token;	/* that of the call waited on, or NULL */
+	long long	   token;	/* the call waited on's progress token */
 	const char	  *label;	/* "SERVER: TOOL" of that call */
 	int		   progressed;	/* it reported progress */
 	int		   tasks;	/* --tasks: optional ones as tasks */
