@@ -64,7 +64,9 @@ while [ ! -f "$dir/url" ]; do
 		exit 1
 	fi
 	if [ "$ticks" -le 0 ]; then
-		kill -KILL -- "-$pid" 2>/dev/null
+		# dash's kill takes no "--"; -PID is the group
+		kill -KILL "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
 		echo "http-launch.sh: $1: not listening after" \
 		    "${LLMKIT_LISTEN_WAIT:-30} s" >&2
 		tail_log
