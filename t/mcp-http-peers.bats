@@ -20,7 +20,7 @@ CLIENT=$TOP/t/mcp/sdk-http-client.mjs
 LAUNCH=$TOP/t/mcp/http-launch.sh
 CONFORMANCE=$TOP/t/mcp/conformance.sh
 WRAPPER=$TOP/t/mcp/conformance-client.sh
-SDK_TOOLS='echo add fail crash slow structured logging stderr garbage ask'
+SDK_TOOLS='echo add fail crash slow structured logging stderr garbage ask hangup'
 EVERYTHING_TOOLS='echo get-annotated-message get-env get-resource-links get-resource-reference get-structured-content get-sum get-tiny-image gzip-file-as-resource toggle-simulated-logging toggle-subscriber-updates trigger-long-running-operation simulate-research-query'
 
 setup_file() {
@@ -229,6 +229,35 @@ POST /mcp tools/call accept=application/json, text/event-stream content-type=app
 	assert_line 'POST /mcp response accept=application/json, text/event-stream content-type=application/json mcp-protocol-version=2025-11-25 mcp-session-id=S1 -> 202'
 }
 
+@test "sdk-server --retry: a stream closed under a call is resumed" {
+	http_start sdk /mcp node "$SDK" --http 0 --eras legacy --retry 100 --trace
+	run -0 node "$CLIENT" "$HTTP_URL" hangup '{}'
+	assert_line --index 2 '{"content":[{"type":"text","text":"resumed"}]}'
+	run -0 trace sdk
+	assert_line --regexp '^GET /mcp accept=text/event-stream mcp-protocol-version=2025-11-25 mcp-session-id=S1 last-event-id=[0-9a-f-]+_[0-9]+ -> 200 text/event-stream$'
+}
+
+@test "sdk-server --retry: each stream begins with its priming event" {
+	http_start sdk /mcp node "$SDK" --http 0 --eras legacy --retry 100
+	run -0 curl -sS -D headers -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' \
+	    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}' \
+	    "$HTTP_URL"
+	assert_line --index 0 --regexp '^id: [0-9a-f-]+_1$'
+	assert_line --index 1 'retry: 100'
+	assert_line --index 2 'data: '
+	assert_line --index 3 'event: message'
+	assert_line --index 4 --regexp '^id: [0-9a-f-]+_2$'
+}
+
+@test "sdk-server hangup: nothing to close without --retry or in 2026" {
+	http_start sdk /mcp node "$SDK" --http 0
+	run -0 node "$CLIENT" "$HTTP_URL" hangup '{}'
+	assert_line --index 2 '{"content":[{"type":"text","text":"no stream to close"}]}'
+	run -0 node "$CLIENT" --negotiate auto "$HTTP_URL" hangup '{}'
+	assert_line --index 2 '{"content":[{"type":"text","text":"no stream to close"}]}'
+}
+
 @test "sdk-server --bearer: 401 naming the resource metadata, then served" {
 	http_start sdk /mcp node "$SDK" --http 0 --bearer s3cret
 	base=${HTTP_URL%/mcp}
@@ -271,9 +300,13 @@ POST /mcp tools/call accept=application/json, text/event-stream content-type=app
 
 @test "sdk-server HTTP options go with --http: status 2" {
 	run -2 --separate-stderr node "$SDK" --bearer x
-	assert_equal "$stderr" 'sdk-server: --bearer, --cert, --key and --trace go with --http
+	assert_equal "$stderr" 'sdk-server: --bearer, --cert, --key, --retry and --trace go with --http
 usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]
-           [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--trace]]'
+           [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--retry MS]
+           [--trace]]'
+	run -2 --separate-stderr node "$SDK" --http 0 --retry soon
+	assert_equal "${stderr_lines[0]}" \
+	    'sdk-server: the retry is a whole number of milliseconds'
 	run -2 --separate-stderr node "$SDK" --http 0 --cert c.pem
 	assert_equal "${stderr_lines[0]}" 'sdk-server: --cert and --key go together'
 	run -2 --separate-stderr node "$SDK" --http 70000

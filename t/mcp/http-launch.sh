@@ -43,8 +43,9 @@ trap 'rm -rf "$dir"' EXIT
 # setsid makes the server the leader of a new session and process group
 # (a background job of a shell without job control is no group leader, so
 # setsid does not fork: $! is the leader's pid).
+hook="--import=$here/listen-hook.mjs"
 PORT=0 LLMKIT_LISTEN_FILE=$dir/url \
-    NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--import=$here/listen-hook.mjs" \
+    NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }$hook" \
     setsid "$@" </dev/null >>"$log" 2>&1 &
 pid=$!
 
