@@ -104,6 +104,27 @@ $EVERYTHING_TOOLS
 	assert_line --index 1 --regexp '^data: /message\?sessionId=[0-9a-f-]+\r?$'
 }
 
+@test "the everything server's SSE endpoint refuses a Streamable HTTP POST" {
+	# the sign, for a client that tries Streamable HTTP first, to fall
+	# back to the 2024-11-05 transport
+	http_start everything /sse node "$EVERYTHING" sse
+	run -0 curl -sS -o /dev/null -w '%{http_code}' \
+	    -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' \
+	    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}' \
+	    "$HTTP_URL"
+	assert_output 404
+}
+
+@test "the everything server over Streamable HTTP: an unknown session 400" {
+	http_start everything /mcp node "$EVERYTHING" streamableHttp
+	run -0 curl -sS -w ' %{http_code}' -H 'Mcp-Session-Id: nope' \
+	    -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' \
+	    -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' "$HTTP_URL"
+	assert_output '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}} 400'
+}
+
 @test "a server that ends before it listens: status 1, its status and log" {
 	run -1 --separate-stderr "$LAUNCH" -l log /mcp sh -c 'echo oops >&2; exit 4'
 	assert_output ''
