@@ -125,6 +125,18 @@ $EVERYTHING_TOOLS
 	assert_output '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}} 400'
 }
 
+@test "sdk-http-client.mjs --calls: the benchmark's baseline over HTTP" {
+	http_start everything /mcp node "$EVERYTHING" streamableHttp
+	printf '{"server_name":"everything","tool_name":"echo","arguments":{"message":"m%s"}}\n' 1 2 >calls.jsonl
+	run -0 node "$CLIENT" --calls calls.jsonl "$HTTP_URL"
+	assert_output '{"type":"tool_result","toolCallId":"call-0-1","toolName":"echo","serverName":"everything","result":"Echo: m1","iteration":0}
+{"type":"tool_result","toolCallId":"call-0-2","toolName":"echo","serverName":"everything","result":"Echo: m2","iteration":0}'
+	echo '{"server_name":"sdk","tool_name":"fail","arguments":{"text":"no"}}' >bad.jsonl
+	http_start sdk /mcp node "$SDK" --http 0
+	run -1 --separate-stderr node "$CLIENT" --calls bad.jsonl "$HTTP_URL"
+	assert_equal "$stderr" 'sdk-http-client: call 1: fail: no'
+}
+
 @test "a server that ends before it listens: status 1, its status and log" {
 	run -1 --separate-stderr "$LAUNCH" -l log /mcp sh -c 'echo oops >&2; exit 4'
 	assert_output ''
