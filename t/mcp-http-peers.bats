@@ -243,6 +243,39 @@ POST /mcp tools/call accept=application/json, text/event-stream content-type=app
 	assert_output --regexp '^\{"jsonrpc":"2.0","error":\{"code":-32020,"message":"Bad Request: the request headers and body disagree: the body names method server/discover but the required Mcp-Method header is absent".* 400$'
 }
 
+# modern_post METHOD NAME PARAMS: curl's POST of a 2026-07-28 request, its
+# envelope and headers, to $HTTP_URL; the answer's headers in ./headers.
+modern_post() {
+	curl -sS -D headers -H 'Content-Type: application/json' \
+	    -H 'Accept: application/json, text/event-stream' \
+	    -H 'MCP-Protocol-Version: 2026-07-28' -H "Mcp-Method: $1" \
+	    -H "Mcp-Name: $2" \
+	    -d "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"$1\",\"params\":{$3\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"debug\"}}}" \
+	    "$HTTP_URL"
+}
+
+@test "sdk-server --http, modern: JSON, or SSE when a message comes first" {
+	http_start sdk /mcp node "$SDK" --http 0 --eras modern
+	run -0 modern_post tools/call echo '"name":"echo","arguments":{"text":"hi"},'
+	assert_output '{"result":{"content":[{"type":"text","text":"hi"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":5}'
+	grep -qix 'content-type: application/json.' headers
+	run -0 modern_post tools/call logging '"name":"logging","arguments":{},'
+	assert_output 'event: message
+data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hello"}}
+
+event: message
+data: {"result":{"content":[{"type":"text","text":"logged"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"llmkit-sdk-server","version":"1.0.0"}}},"jsonrpc":"2.0","id":5}'
+	grep -qix 'content-type: text/event-stream.' headers
+}
+
+@test "sdk-server --http, modern: no GET stream, no DELETE (405)" {
+	http_start sdk /mcp node "$SDK" --http 0 --eras modern
+	run -0 curl -sS -w ' %{http_code}' "$HTTP_URL"
+	assert_output '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null} 405'
+	run -0 curl -sS -w ' %{http_code}' -X DELETE "$HTTP_URL"
+	assert_output '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null} 405'
+}
+
 @test "sdk-server --http, dual: each client in its own era" {
 	http_start sdk /mcp node "$SDK" --http 0 --trace
 	run -0 node "$CLIENT" "$HTTP_URL"
