@@ -147,11 +147,12 @@
 //           Mcp-Session-Id) creates a WebStandardStreamableHTTPServerTransport
 //           and a server, whose session id comes back in Mcp-Session-Id;
 //           later POSTs, the GET stream and DELETE name it; an unknown
-//           session gets 404 (-32001 "Session not found"), a request
-//           without one that is not an initialize 400 (-32000 "Bad
-//           Request: Mcp-Session-Id header is required"). Answers to POSTs
-//           are SSE streams (the SDK's default); ask's request goes on the
-//           stream of the call's POST
+//           session gets 404 (-32001 "Session not found"), a GET or
+//           DELETE without one 400 (-32000 "Bad Request: Mcp-Session-Id
+//           header is required"), a POST without one that is not an
+//           initialize the SDK's 400 (-32000 "Bad Request: Server not
+//           initialized"). Answers to POSTs are SSE streams (the SDK's
+//           default); ask's request goes on the stream of the call's POST
 //   dual    each request routed by the SDK's isLegacyRequest: one with the
 //           envelope to the modern handler, the others to legacy's
 //           sessions (as the SDK's documentation shows)
