@@ -45,7 +45,8 @@ fi
 
 hook=
 if ! node -e 'process.exit(require("fs").globSync ? 0 : 1)'; then
-	hook="--import=data:text/javascript,import{register}from'node:module';register('file://$here/conformance-node20.mjs')"
+	hook="--import=data:text/javascript,import{register}from'node:module';"
+	hook="${hook}register('file://$here/conformance-node20.mjs')"
 fi
 exec node ${hook:+"$hook"} "$suite" client --command "$command" \
     --scenario "$scenario" ${out:+-o "$out"} "$@"

@@ -43,8 +43,9 @@ trap 'rm -rf "$dir"' EXIT
 # setsid makes the server the leader of a new session and process group
 # (a background job of a shell without job control is no group leader, so
 # setsid does not fork: $! is the leader's pid).
+hook="--import=$here/listen-hook.mjs"
 PORT=0 LLMKIT_LISTEN_FILE=$dir/url \
-    NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--import=$here/listen-hook.mjs" \
+    NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }$hook" \
     setsid "$@" </dev/null >>"$log" 2>&1 &
 pid=$!
 
@@ -64,7 +65,9 @@ while [ ! -f "$dir/url" ]; do
 		exit 1
 	fi
 	if [ "$ticks" -le 0 ]; then
-		kill -KILL -- "-$pid" 2>/dev/null
+		# dash's kill takes no "--"; -PID is the group
+		kill -KILL "-$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
 		echo "http-launch.sh: $1: not listening after" \
 		    "${LLMKIT_LISTEN_WAIT:-30} s" >&2
 		tail_log

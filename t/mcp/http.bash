@@ -30,6 +30,7 @@ http_start() {
 	out=$("$HTTP_LAUNCH" -l "$dir/$name.log" "$@" 3>&-) || return 1
 	echo "$out" | sed -n 1p >"$dir/$name.url"
 	echo "$out" | sed -n 2p >"$dir/$name.pgid"
+	# shellcheck disable=SC2034 # the caller's
 	HTTP_URL=$(cat "$dir/$name.url")
 }
 
@@ -49,13 +50,13 @@ http_alive() {
 }
 
 http_stop() {
-	local f pgid i
+	local f pgid _
 	f="$(http_dir)/$1.pgid"
 	[ -f "$f" ] || return 0
 	pgid=$(cat "$f")
 	rm -f "$f"
 	kill -TERM -- "-$pgid" 2>/dev/null || return 0
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		http_alive "$pgid" || return 0
 		sleep 0.05
 	done

@@ -1,5 +1,6 @@
 // sdk-server.mjs [--eras modern|dual|legacy] [--page-size N] [--prefix P]
-//     [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--trace]]:
+//     [--http PORT [--bearer TOKEN] [--cert FILE --key FILE] [--retry MS]
+//     [--trace]]:
 // an MCP server over stdio, or over Streamable HTTP, built on the official
 // v2 server SDK (@modelcontextprotocol/server), for mcp-run's tests, the
 // agent loop, the demo and the benchmark. Everything on the wire is the
@@ -35,6 +36,13 @@
 //   stderr {text}        writes text and a newline to stderr; text "written"
 //   garbage {text?}      writes text (default "this is not JSON") as a raw
 //                        line to stdout and never answers the call
+//   hangup {seconds?}    (over HTTP only, listed last) in a 2025 session
+//                        served with --retry: closes the call's SSE
+//                        stream at once (the SDK's closeSSE), then answers
+//                        "resumed" after seconds (default 0.5) into the
+//                        event store, for the client to take by resuming
+//                        the stream (GET, Last-Event-ID); anywhere else,
+//                        text "no stream to close" at once
 //   ask {method?}        sends the client a request of method (default
 //                        "ping", params {}) while the call is pending and
 //                        answers with text "METHOD: RESULT" (RESULT as
@@ -139,11 +147,12 @@
 //           Mcp-Session-Id) creates a WebStandardStreamableHTTPServerTransport
 //           and a server, whose session id comes back in Mcp-Session-Id;
 //           later POSTs, the GET stream and DELETE name it; an unknown
-//           session gets 404 (-32001 "Session not found"), a request
-//           without one that is not an initialize 400 (-32000 "Bad
-//           Request: Mcp-Session-Id header is required"). Answers to POSTs
-//           are SSE streams (the SDK's default); ask's request goes on the
-//           stream of the call's POST
+//           session gets 404 (-32001 "Session not found"), a GET or
+//           DELETE without one 400 (-32000 "Bad Request: Mcp-Session-Id
+//           header is required"), a POST without one that is not an
+//           initialize the SDK's 400 (-32000 "Bad Request: Server not
+//           initialized"). Answers to POSTs are SSE streams (the SDK's
+//           default); ask's request goes on the stream of the call's POST
 //   dual    each request routed by the SDK's isLegacyRequest: one with the
 //           envelope to the modern handler, the others to legacy's
 //           sessions (as the SDK's documentation shows)
@@ -158,6 +167,12 @@
 //     ["header"],"resource_name":"llmkit-sdk-server"}
 // --cert FILE --key FILE (HTTP only) serves HTTPS with that certificate
 // and key (PEM); http_cert in http.bash makes a self-signed pair.
+// --retry MS (HTTP only) gives the 2025 sessions an event store, so that
+// each SSE event has an id and a stream starts with a priming event
+// ("id: …", "retry: MS", an empty "data:"), and a client that lost a
+// stream can resume it by GET with Last-Event-ID (the events after that
+// id, of that stream, are sent again); an unknown Last-Event-ID is the
+// SDK's answer (400).
 // --trace (HTTP only) writes a line on stderr for each request, once it is
 // answered, so that a test can see what its client sent:
 //   sdk-server: POST /mcp initialize accept=… content-type=…
@@ -190,7 +205,8 @@ function usage(message) {
 	    'usage: sdk-server.mjs [--eras modern|dual|legacy] [--page-size N]' +
 	    ' [--prefix P]\n' +
 	    '           [--http PORT [--bearer TOKEN]' +
-	    ' [--cert FILE --key FILE] [--trace]]\n');
+	    ' [--cert FILE --key FILE] [--retry MS]\n' +
+	    '           [--trace]]\n');
 	process.exit(2);
 }
 
@@ -202,6 +218,7 @@ let bearer = null;
 let cert = null;
 let key = null;
 let trace = false;
+let retry = null;
 const argv = process.argv.slice(2);
 while (argv.length > 0) {
 	const opt = argv.shift();
@@ -225,14 +242,18 @@ while (argv.length > 0) {
 		cert = argv.shift();
 	else if (opt === '--key')
 		key = argv.shift();
+	else if (opt === '--retry')
+		retry = Number(argv.shift());
 	else
 		usage(`${opt}: unknown option`);
 }
 if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535))
 	usage('the port is a whole number from 0 to 65535');
 if (port === null && (bearer !== null || cert !== null || key !== null ||
-    trace))
-	usage('--bearer, --cert, --key and --trace go with --http');
+    trace || retry !== null))
+	usage('--bearer, --cert, --key, --retry and --trace go with --http');
+if (retry !== null && (!Number.isInteger(retry) || retry < 0))
+	usage('the retry is a whole number of milliseconds');
 if ((cert === null) !== (key === null))
 	usage('--cert and --key go together');
 if (!['modern', 'dual', 'legacy'].includes(eras))
@@ -331,6 +352,19 @@ const tools = [
 	}],
 ];
 
+// Over HTTP only, so that the stdio tests' lists of tools stay as they are.
+if (port !== null)
+	tools.push(['hangup', 'Closes the stream of its call, then answers' +
+	    ' on the resumed stream.',
+	    object({ seconds: { type: 'number' } }), null,
+	    async ({ seconds }, ctx) => {
+		if (ctx.http?.closeSSE === undefined)
+			return text('no stream to close');
+		ctx.http.closeSSE();
+		await sleep((seconds ?? 0.5) * 1000, ctx.mcpReq.signal);
+		return text('resumed');
+	}]);
+
 function listed([name, description, input, output]) {
 	return { name: prefix + name, description, inputSchema: input,
 	    ...(output !== null && { outputSchema: output }) };
@@ -364,6 +398,37 @@ const jsonError = (status, code, message) => new Response(
     JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }),
     { status, headers: { 'content-type': 'application/json' } });
 
+// The events of the 2025 sessions' SSE streams, kept for resumption
+// (--retry): every event of every stream, in order, by id.
+class MemoryEventStore {
+	#events = new Map();
+	#count = 0;
+
+	async storeEvent(streamId, message) {
+		const id = `${streamId}_${++this.#count}`;
+		this.#events.set(id, { streamId, message });
+		return id;
+	}
+
+	async getStreamIdForEventId(id) {
+		return this.#events.get(id)?.streamId;
+	}
+
+	async replayEventsAfter(lastId, { send }) {
+		const last = this.#events.get(lastId);
+		if (last === undefined)
+			throw new Error(`${lastId}: no such event`);
+		let after = false;
+		for (const [id, { streamId, message }] of this.#events) {
+			if (id === lastId)
+				after = true;
+			else if (after && streamId === last.streamId)
+				await send(id, message);
+		}
+		return last.streamId;
+	}
+}
+
 // The 2025-11-25 leg: one transport and one server per session, as the
 // SDK's sessionful examples wire them.
 const sessions = new Map();
@@ -384,6 +449,8 @@ async function legacyFetch(request) {
 		sessionIdGenerator: () => randomUUID(),
 		onsessioninitialized: (id) => { sessions.set(id, transport); },
 		onsessionclosed: (id) => { sessions.delete(id); },
+		...(retry !== null && { eventStore: new MemoryEventStore(),
+		    retryInterval: retry }),
 	});
 	await server.connect(transport);
 	const response = await transport.handleRequest(request);
