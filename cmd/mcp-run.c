@@ -25,6 +25,7 @@
 #include "mcp/mcp.h"
 
 #define MAX_SECONDS	86400.0
+#define MAX_JOBS	1024
 
 enum {
 	OPT_ARG = CMD_OPT_FIRST,
@@ -42,7 +43,8 @@ enum {
 	OPT_ROOT,
 	OPT_SAMPLING,
 	OPT_SERVER,
-	OPT_TASKS
+	OPT_TASKS,
+	OPT_UNORDERED
 };
 
 /* What a run does but calls, in the order their conflicts are told. */
@@ -81,16 +83,19 @@ static const struct option longopts[] = {
 	{ "tasks",		no_argument,		NULL, OPT_TASKS },
 	{ "timeout",		required_argument,	NULL, 'T' },
 	{ "unbuffered",		no_argument,		NULL, 'u' },
+	{ "unordered",		no_argument,		NULL, OPT_UNORDERED },
+	{ "jobs",		required_argument,	NULL, 'j' },
 	{ NULL,			0,			NULL, 0 }
 };
 
 static const struct cmd self = {
 	"usage: mcp-run [-hu] [--cacert FILE] [-c FILE] "
 	"[--elicit ask|defaults|decline]\n"
-	"               [--errors=json|text] [--max-line SIZE] "
+	"               [--errors=json|text] [-j N] [--max-line SIZE] "
 	"[--max-time SECONDS]\n"
 	"               [--protocol VERSION] [--root DIR] [--sampling COMMAND]\n"
-	"               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]\n"
+	"               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS] "
+	"[--unordered]\n"
 	"               [FILE ...]\n"
 	"       mcp-run --list-tools [-c FILE] [--max-line SIZE] "
 	"[--server NAME=COMMAND]\n"
@@ -160,7 +165,7 @@ main(int argc, char *argv[])
 {
 	struct mcp m;
 	struct mcp_ask ask;
-	const char *unknown, *mode_name = NULL, *file;
+	const char *unknown, *mode_name = NULL, *file, *errstr;
 	char err[256];
 	int ch, configured = 0, unbuffered = 0, status;
 	size_t i, given = 0;
@@ -174,7 +179,7 @@ main(int argc, char *argv[])
 	memset(&ask, 0, sizeof(ask));
 	memset(seen, 0, sizeof(seen));
 	ask.args = json_object();
-	while ((ch = cmd_getopt(argc, argv, "T:c:hut:", longopts)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "T:c:hj:ut:", longopts)) != -1) {
 		switch (ch) {
 		case 'T':
 		case 't':	/* the spelling */
@@ -208,6 +213,16 @@ main(int argc, char *argv[])
 			break;
 		case OPT_TASKS:
 			m.tasks = 1;
+			break;
+		case OPT_UNORDERED:
+			m.unordered = 1;
+			break;
+		case 'j':
+			m.parallel = (size_t)num_whole(optarg, 1, MAX_JOBS,
+			    &errstr);
+			if (errstr != NULL)
+				cmd_usagex("-j must be a whole number from 1 to "
+				    "%d, not \"%s\"", MAX_JOBS, optarg);
 			break;
 		case OPT_MAX_TIME:
 			if (num_seconds(optarg, MAX_SECONDS, &m.max_time) ==

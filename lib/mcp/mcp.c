@@ -31,6 +31,30 @@
 #define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
 #define BIG	(16 * CHUNK)	/* a buffer given back once it is empty */
 
+/* A call in flight: mcp_call_run's, or one of -j's (mcp_job_start). */
+struct mcp_job {
+	const struct mcp_call *c;
+	struct mcp_outcome *o;
+	struct mcp_server *s;
+	struct reply	 r;
+	struct buf	 label;		/* "SERVER: TOOL", for its progress */
+	long long	 id;		/* its tools/call, or 0 (a task's) */
+	long long	 token;		/* its progress token */
+	double		 deadline;	/* -T's, reset by its progress */
+	double		 hard;		/* --max-time's, or 0 */
+	unsigned long long call_at;	/* where its tools/call begins */
+	int		 again;		/* it may be sent once more */
+	int		 late;		/* it ran past --max-time */
+	int		 state;
+};
+
+enum {
+	J_READY,			/* routed, not sent */
+	J_WAITING,			/* sent; its reply in r when it comes */
+	J_REPLIED,			/* r holds how it ended */
+	J_DONE				/* its outcome is written */
+};
+
 static void	vfail(struct reply *, int, const char *, va_list)
 		    __attribute__((format(printf, 3, 0)));
 static void	fail(struct reply *, int, const char *, ...)
@@ -282,22 +306,38 @@ limit(const struct mcp *m, const struct mcp_server *s)
 	return s != NULL && s->timeout > 0 ? s->timeout : m->timeout;
 }
 
+static void	say_progress(struct mcp *, const char *, const char *);
+
 /*
  * A progress notification: of the call waited on (its token), it resets
  * the call's time limit, and is said on stderr, "SERVER: TOOL: 40/100
  * MESSAGE", as one line that is written over on a terminal.
  */
 static void
-progress(struct mcp *m, const json_t *params)
+progress(struct mcp *m, struct mcp_server *s, const json_t *params)
 {
 	const json_t *tok, *p, *total, *msg;
 	struct buf b = BUF_INIT;
+	struct mcp_job *j = NULL;
+	const char *label = m->label;
+	size_t i;
 
 	tok = json_object_get(params, "progressToken");
-	if (m->token == 0 || !json_is_integer(tok) ||
-	    json_integer_value(tok) != m->token)
+	if (!json_is_integer(tok))
 		return;
-	m->progressed = 1;
+	for (i = 0; i < m->njobs && j == NULL; i++)
+		if (m->jobs[i]->s == s && m->jobs[i]->state == J_WAITING &&
+		    m->jobs[i]->token == json_integer_value(tok))
+			j = m->jobs[i];
+	if (j != NULL) {		/* one of -j's: its own time again */
+		j->deadline = proc_now() + limit(m, s);
+		if (j->hard > 0 && j->deadline > j->hard)
+			j->deadline = j->hard;
+		label = buf_cstr(&j->label);
+	} else if (m->token == 0 || json_integer_value(tok) != m->token)
+		return;
+	else
+		m->progressed = 1;
 	p = json_object_get(params, "progress");
 	total = json_object_get(params, "total");
 	msg = json_object_get(params, "message");
@@ -312,7 +352,7 @@ progress(struct mcp *m, const json_t *params)
 		buf_adds(&b, ": ");
 		buf_add(&b, json_string_value(msg), json_string_length(msg));
 	}
-	mcp_progress_say(m, buf_cstr(&b));
+	say_progress(m, label, buf_cstr(&b));
 	buf_free(&b);
 }
 
@@ -323,11 +363,17 @@ progress(struct mcp *m, const json_t *params)
 void
 mcp_progress_say(struct mcp *m, const char *text)
 {
+	say_progress(m, m->label, text);
+}
+
+static void
+say_progress(struct mcp *m, const char *label, const char *text)
+{
 	struct buf line = BUF_INIT;
 	size_t len = strlen(text);
 
 	buf_adds(&line, isatty(2) ? "\r\033[K" : "");
-	diag_escape(&line, m->label, strlen(m->label), 0);
+	diag_escape(&line, label, strlen(label), 0);
 	buf_adds(&line, ": ");
 	diag_escape(&line, text, len > MCP_ERR_LINE ? MCP_ERR_LINE : len, 0);
 	if (isatty(2))
@@ -434,6 +480,46 @@ noise(struct mcp *m, struct mcp_server *s, const char *line, size_t len)
 	buf_free(&b);
 }
 
+/* The job of -j's waiting on s whose request msg answers, or NULL. */
+static struct mcp_job *
+job_of(struct mcp *m, const struct mcp_server *s, const struct mcp_msg *msg)
+{
+	struct mcp_job *j;
+	size_t i;
+
+	for (i = 0; i < m->njobs; i++) {
+		j = m->jobs[i];
+		if (j->s == s && j->state == J_WAITING &&
+		    j->r.kind == R_PENDING && (same_id(msg, j->id) ||
+		    null_answers(s, msg, j->id)))
+			return j;
+	}
+	return NULL;
+}
+
+/*
+ * Fails every job of -j's still waiting on s, kind and why; with took,
+ * a job whose call s never read (all its bytes still in the pipe) is
+ * marked unread, to be sent again once.
+ */
+static void
+jobs_fail(struct mcp *m, const struct mcp_server *s, int kind,
+    const char *why, int took)
+{
+	struct mcp_job *j;
+	size_t i;
+
+	for (i = 0; i < m->njobs; i++) {
+		j = m->jobs[i];
+		if (j->s != s || j->state != J_WAITING ||
+		    j->r.kind != R_PENDING)
+			continue;
+		fail(&j->r, kind, "%s", why);
+		j->r.unread = took && s->took != NONE && s->took <= j->call_at;
+		m->jobs_done = 1;
+	}
+}
+
 /*
  * One line from server s (len bytes, the newline off). The answer to the
  * request id of w, the server waited on, fills r; any other answer is
@@ -448,6 +534,7 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
     struct buf *broke)
 {
 	struct mcp_msg msg;
+	struct mcp_job *j;
 	char q[120];
 	size_t i;
 
@@ -483,9 +570,19 @@ handle_line(struct mcp *m, struct mcp_server *s, const char *line,
 		if (strcmp(msg.method, "notifications/message") == 0)
 			log_message(m, s, msg.params);
 		else if (strcmp(msg.method, "notifications/progress") == 0)
-			progress(m, msg.params);
+			progress(m, s, msg.params);
 		break;
 	case MCP_MSG_RESPONSE:
+		if ((s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
+		    !null_answers(s, &msg, id))) &&
+		    (j = job_of(m, s, &msg)) != NULL) {
+			j->r.kind = msg.result != NULL ? R_RESULT : R_ERROR;
+			j->r.result = msg.result;
+			j->r.error = msg.error;
+			j->r.doc = msg.doc;
+			m->jobs_done = 1;
+			return;
+		}
 		if (s != w || r->kind != R_PENDING || (!same_id(&msg, id) &&
 		    !null_answers(s, &msg, id))) {
 			if (json_is_null(msg.id))
@@ -770,6 +867,7 @@ out_lines(struct mcp *m, struct mcp_server *s, int eof,
 		off = s->rscan = nl != NULL ? end + 1 : end;
 	}
 	if (broke.len > 0) {
+		jobs_fail(m, s, kind, buf_cstr(&broke), 0);
 		stop(m, s, 0, NULL);
 		if (s == w && r->kind == R_PENDING)
 			fail(r, kind, "%s", buf_cstr(&broke));
@@ -801,12 +899,20 @@ finish(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
     struct reply *r)
 {
 	struct proc_result res;
+	struct reply died;
 	int waited = s == w && r->kind == R_PENDING, unread;
 
 	measure(s, waited);
 	unread = s->call_at != NONE && s->took <= s->call_at;
 	memset(&res, 0, sizeof(res));
-	stop(m, s, 1, &res);
+	memset(&died, 0, sizeof(died));
+	if (m->njobs > 0) {	/* -j's calls on s: how it ended, said */
+		stop(m, s, 1, &res);
+		ended(&died, s, &res);
+		jobs_fail(m, s, F_DIED, buf_cstr(&died.why), 1);
+		buf_free(&died.why);
+	} else
+		stop(m, s, 1, &res);
 	if (waited) {
 		ended(r, s, &res);
 		r->unread = unread;
@@ -836,6 +942,35 @@ gone(struct mcp *m, struct mcp_server *s, struct mcp_server *w,
 		}
 	if (out_lines(m, s, 1, w, id, r) == 0)
 		finish(m, s, w, r);
+}
+
+/*
+ * A note of remote server s about request nid, for the job of -j's that
+ * waits on it (0: any of them): 1 when one took it, else 0.
+ */
+static int
+job_note(struct mcp *m, struct mcp_server *s, long long nid, int kind,
+    long status, struct buf *why)
+{
+	struct mcp_job *j;
+	size_t i;
+	int took = 0;
+
+	for (i = 0; i < m->njobs; i++) {
+		j = m->jobs[i];
+		if (j->s != s || j->state != J_WAITING ||
+		    j->r.kind != R_PENDING || (nid != 0 && nid != j->id))
+			continue;
+		if (kind == F_TROUBLE && !took) {
+			diag_warnx("%s", buf_cstr(why));
+			m->trouble = 1;
+		}
+		fail(&j->r, kind, "%s", buf_cstr(why));
+		j->r.status = status;
+		j->r.unread = kind == F_DIED && status == 404;
+		m->jobs_done = took = 1;
+	}
+	return took;
 }
 
 /*
@@ -872,7 +1007,8 @@ remote(struct mcp *m, struct mcp_server *w, long long id, struct reply *r)
 			end |= kind == F_DIED || kind == F_LONG;
 			if (s != w || r->kind != R_PENDING ||
 			    (nid != id && nid != 0)) {
-				if (kind != 0)
+				if (kind != 0 && !job_note(m, s, nid, kind,
+				    status, &why))
 					diag_warnx("%s", buf_cstr(&why));
 				continue;
 			}
@@ -888,11 +1024,40 @@ remote(struct mcp *m, struct mcp_server *w, long long id, struct reply *r)
 			r->status = status;
 			r->unread = kind == F_DIED && status == 404;
 		}
-		if (end)
+		if (end) {
+			jobs_fail(m, s, F_DIED, "the server's session ended", 1);
 			stop(m, s, 0, NULL);
+		}
 	}
 	buf_free(&why);
 	return any;
+}
+
+/*
+ * The jobs of -j's whose time is up at t fail (F_TIMEOUT), after the
+ * time paused (a person's, a command's) is given back to each; returns
+ * the soonest time limit of those still waiting, or 0 for none.
+ */
+static double
+jobs_due(struct mcp *m, double t, double paused)
+{
+	struct mcp_job *j;
+	double soonest = 0;
+	size_t i;
+
+	for (i = 0; i < m->njobs; i++) {
+		j = m->jobs[i];
+		if (j->state != J_WAITING || j->r.kind != R_PENDING)
+			continue;
+		j->deadline += paused;
+		if (t >= j->deadline) {
+			fail(&j->r, F_TIMEOUT, "no answer");
+			j->late = j->hard > 0 && t >= j->hard;
+			m->jobs_done = 1;
+		} else if (soonest == 0 || j->deadline < soonest)
+			soonest = j->deadline;
+	}
+	return soonest;
 }
 
 /*
@@ -914,7 +1079,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 	struct pollfd *p;
 	struct mcp_server *s;
 	size_t i, np;
-	double t;
+	double t, soonest, paused;
 	int ms, rc, ready = 0, rounds = 0;
 
 	p = xcalloc(3 * m->n + 2, sizeof(*p));
@@ -934,9 +1099,10 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			fail(r, F_DIED, "server %s is not running", w->name);
 			break;
 		}
-		if (m->paused > 0 && deadline > 0)
-			deadline += m->paused;	/* a person's, a command's */
+		paused = m->paused;	/* a person's time, a command's */
 		m->paused = 0;
+		if (paused > 0 && deadline > 0)
+			deadline += paused;
 		if (m->progressed && deadline > 0)
 			deadline = proc_now() + limit(m, w);
 		m->progressed = 0;
@@ -947,6 +1113,9 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 			fail(r, F_TIMEOUT, "no answer");
 			break;
 		}
+		soonest = jobs_due(m, t, paused);
+		if (w == NULL && deadline >= 0 && m->jobs_done)
+			break;		/* a job of -j's has its reply */
 		np = 0;
 		p[np].fd = proc_wakefd();
 		p[np++].events = POLLIN;
@@ -964,6 +1133,9 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		}
 		ms = deadline > 0 ? (int)((deadline - t) * 1000) + 1 :
 		    deadline < 0 ? 0 : -1;
+		if (soonest > 0 && deadline >= 0 && (ms < 0 ||
+		    (soonest - t) * 1000 + 1 < ms))
+			ms = (int)((soonest - t) * 1000) + 1;
 		rc = m->curlm != NULL ? mcp_http_poll(m, p, np, ms) :
 		    poll(p, np, ms);
 		if (m->curlm != NULL && remote(m, w, id, r))
@@ -1033,7 +1205,8 @@ mcp_idle(struct mcp *m, double seconds)
 /*
  * Waits until fd can be read, listening to the running servers
  * meanwhile (their requests, log messages, standard error, ends).
- * Returns 0, or -1 when a stop signal came.
+ * Returns 0, 1 when a job of -j's has its reply first, or -1 when a
+ * stop signal came.
  */
 int
 mcp_wait(struct mcp *m, int fd)
@@ -1042,10 +1215,10 @@ mcp_wait(struct mcp *m, int fd)
 	int ready;
 
 	memset(&r, 0, sizeof(r));
-	ready = pump(m, NULL, 0, 0, &r, fd);
+	ready = m->jobs_done ? 0 : pump(m, NULL, 0, 0, &r, fd);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
-	return ready ? 0 : -1;
+	return ready ? 0 : m->caught ? -1 : 1;
 }
 
 
@@ -1074,6 +1247,7 @@ mcp_trouble(struct mcp *m, struct mcp_server *s, struct reply *r,
 	va_end(ap);
 	diag_warnx("%s", buf_cstr(&r->why));
 	m->trouble = 1;
+	jobs_fail(m, s, F_TROUBLE, buf_cstr(&r->why), 0);
 	if (s->running)
 		stop(m, s, 0, NULL);
 }
@@ -1818,6 +1992,172 @@ incomplete(struct mcp_outcome *o, const json_t *result)
 	return 1;
 }
 
+/* A job for call c, its outcome o (initialised by the caller): routed. */
+static struct mcp_job *
+job_new(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
+{
+	struct mcp_job *j = xcalloc(1, sizeof(*j));
+
+	j->c = c;
+	j->o = o;
+	j->again = 1;
+	o->status = DIAG_OK;
+	if ((j->s = route(m, c, o, &j->r)) == NULL) {
+		if (!m->caught) {
+			o->refused = 1;
+			o->status = DIAG_INVALID;
+			error_event(o, c, NULL, NULL);
+		}
+		j->state = J_DONE;
+		return j;
+	}
+	o->server = j->s->name;
+	j->state = J_READY;
+	return j;
+}
+
+/* The end of a job whose server could not be started or spoken to. */
+static void
+job_failed(struct mcp *m, struct mcp_job *j)
+{
+	if (j->r.fail != F_CAUGHT && !m->caught) {
+		buf_adds(&j->o->message, buf_cstr(&j->r.why));
+		j->o->status = DIAG_TROUBLE;
+		error_event(j->o, j->c, j->s, NULL);
+	}
+	j->state = J_DONE;
+}
+
+/*
+ * Sends the call of job j to its server, started if it is not running
+ * (or has ended since its last call). With wait, or for a tool called
+ * as a task, the answer is waited for here (J_REPLIED); else the job
+ * waits among -j's (J_WAITING) until pump fills its reply.
+ */
+static void
+job_send(struct mcp *m, struct mcp_job *j, int wait)
+{
+	const struct mcp_call *c = j->c;
+	struct mcp_server *s = j->s;
+	json_t *params;
+	char q[80];
+	int task;
+
+	mcp_reply_reset(&j->r);
+	if (mcp_ready(m, s, &j->r) != 0) {
+		job_failed(m, j);
+		return;
+	}
+	if (no_tools(s)) {
+		buf_printf(&j->o->message, "server %s declared no tools",
+		    diag_quote(q, sizeof(q), s->name, strlen(s->name)));
+		j->o->ptr = c->ptr_server;
+		j->o->refused = 1;
+		j->o->status = DIAG_INVALID;
+		error_event(j->o, c, s, NULL);
+		j->state = J_DONE;
+		return;
+	}
+	task = mcp_task_wanted(m, s, c->tool, &j->r);	/* may list tools */
+	/* the token is the request's id, as the SDKs make it */
+	j->token = s->next_id + 1;
+	params = json_pack("{s:s,s:O,s:{s:I}}", "name", c->tool,
+	    "arguments", c->args, "_meta", "progressToken",
+	    (json_int_t)j->token);
+	buf_reset(&j->label);
+	buf_printf(&j->label, "%s: %s", s->name, c->tool);
+	if (m->max_time > 0 && j->hard == 0)
+		j->hard = proc_now() + m->max_time;
+	j->call_at = s->wrote + (s->wbuf.len - s->woff);
+	if (!wait && !task) {
+		mcp_reply_reset(&j->r);	/* what the lifecycle left there */
+		j->id = send_request(s, "tools/call", params);
+		j->deadline = proc_now() + limit(m, s);
+		if (j->hard > 0 && j->deadline > j->hard)
+			j->deadline = j->hard;
+		j->state = J_WAITING;
+		return;
+	}
+	m->token = j->token;
+	m->label = buf_cstr(&j->label);
+	m->hard = j->hard;
+	s->call_at = j->call_at;
+	if (task)
+		j->id = mcp_task_call(m, s, params, limit(m, s), &j->r);
+	else
+		j->id = mcp_request(m, s, "tools/call", params, limit(m, s),
+		    &j->r);
+	s->call_at = NONE;
+	j->late = m->hard > 0 && proc_now() >= m->hard;
+	progress_done(m);
+	j->state = J_REPLIED;
+}
+
+/*
+ * What the reply of job j makes of its call: its event (and for a
+ * failed call its message) in j->o, J_DONE; or, for a call its server
+ * ended without reading, the call sent once more.
+ */
+static void
+job_end(struct mcp *m, struct mcp_job *j, int wait)
+{
+	struct mcp_outcome *o = j->o;
+	const struct mcp_call *c = j->c;
+	struct mcp_server *s = j->s;
+	struct reply *r = &j->r;
+
+	if (r->kind == R_FAIL && r->fail == F_DIED && r->unread && j->again) {
+		j->again = 0;
+		job_send(m, j, wait);
+		return;
+	}
+	j->state = J_DONE;
+	if (r->kind == R_RESULT && s->modern && incomplete(o, r->result)) {
+		o->status = DIAG_INVALID;
+		error_event(o, c, s, NULL);
+	} else if (r->kind == R_RESULT)
+		result_event(o, c, s, r->result);
+	else if (r->kind == R_ERROR) {
+		mcp_rpc_error_text(&o->message, r->error);
+		o->status = DIAG_INVALID;
+		error_event(o, c, s, NULL);
+	} else if (r->fail == F_TIMEOUT) {
+		if (j->late)
+			buf_printf(&o->message, "ran past --max-time (%g s)",
+			    m->max_time);
+		else
+			buf_printf(&o->message, "timed out after %g s",
+			    limit(m, s));
+		if (j->id != 0 && s->running) {	/* else a task's, cancelled */
+			mcp_http_cancel(s, j->id);
+			mcp_notify(s, "notifications/cancelled", json_pack(
+			    "{s:I,s:s}", "requestId", (json_int_t)j->id,
+			    "reason", buf_cstr(&o->message)));
+			flush_out(s);
+		}
+		o->status = DIAG_INVALID;
+		error_event(o, c, s, NULL);
+	} else if (r->fail == F_DIED || r->fail == F_LONG ||
+	    r->fail == F_FAILED) {
+		buf_adds(&o->message, buf_cstr(&r->why));
+		if (r->fail == F_DIED)
+			buf_adds(&o->message, r->unread ?
+			    " before it read the call" : " during the call");
+		o->status = DIAG_INVALID;
+		error_event(o, c, s, NULL);
+	} else
+		job_failed(m, j);
+}
+
+static void
+job_free(struct mcp_job *j)
+{
+	mcp_reply_reset(&j->r);
+	buf_free(&j->r.why);
+	buf_free(&j->label);
+	free(j);
+}
+
 /*
  * Runs call c: routes it, starts its server if it is not running (or
  * has ended since its last call), sends tools/call and waits for the
@@ -1831,113 +2171,102 @@ incomplete(struct mcp_outcome *o, const json_t *result)
 void
 mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
 {
-	struct reply r;
-	struct buf label = BUF_INIT;
-	struct mcp_server *s;
-	json_t *params;
-	long long id;
-	char q[80];
-	int again = 1, late = 0, task;
+	struct mcp_job *j = job_new(m, c, o);
 
-	memset(&r, 0, sizeof(r));
-	o->status = DIAG_OK;
-	if ((s = route(m, c, o, &r)) == NULL) {
-		if (!m->caught) {
-			o->refused = 1;
-			o->status = DIAG_INVALID;
-			error_event(o, c, NULL, NULL);
+	if (j->state == J_READY)
+		job_send(m, j, 1);
+	while (j->state == J_REPLIED)
+		job_end(m, j, 1);
+	job_free(j);
+}
+
+/*
+ * Starts call c as one of -j's: routed, its server started, its
+ * tools/call sent; the job is done at once when the call was refused,
+ * its server could not be started, or it ran as a task. Else it waits
+ * among m->jobs until mcp_jobs_settle sees its reply.
+ */
+struct mcp_job *
+mcp_job_start(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
+{
+	struct mcp_job *j = job_new(m, c, o);
+
+	if (j->state == J_READY)
+		job_send(m, j, 0);
+	while (j->state == J_REPLIED)
+		job_end(m, j, 0);
+	if (j->state == J_WAITING) {
+		if (m->njobs == m->jobs_cap) {
+			m->jobs_cap = m->jobs_cap > 0 ? 2 * m->jobs_cap : 8;
+			m->jobs = xreallocarray(m->jobs, m->jobs_cap,
+			    sizeof(*m->jobs));
 		}
-		goto out;
+		m->jobs[m->njobs++] = j;
 	}
-	o->server = s->name;
-send:
-	if (mcp_ready(m, s, &r) != 0)
-		goto failed;
-	if (no_tools(s)) {
-		buf_printf(&o->message, "server %s declared no tools",
-		    diag_quote(q, sizeof(q), s->name, strlen(s->name)));
-		o->ptr = c->ptr_server;
-		o->refused = 1;
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-		goto out;
-	}
-	task = mcp_task_wanted(m, s, c->tool, &r);	/* may list tools */
-	/* the token is the request's id, as the SDKs make it */
-	m->token = s->next_id + 1;
-	params = json_pack("{s:s,s:O,s:{s:I}}", "name", c->tool,
-	    "arguments", c->args, "_meta", "progressToken",
-	    (json_int_t)m->token);
-	buf_reset(&label);
-	buf_printf(&label, "%s: %s", s->name, c->tool);
-	m->label = buf_cstr(&label);
-	if (m->max_time > 0 && m->hard == 0)
-		m->hard = proc_now() + m->max_time;
-	s->call_at = s->wrote + (s->wbuf.len - s->woff);
-	if (task)
-		id = mcp_task_call(m, s, params, limit(m, s), &r);
-	else
-		id = mcp_request(m, s, "tools/call", params,
-		    limit(m, s), &r);
-	s->call_at = NONE;
-	late = m->hard > 0 && proc_now() >= m->hard;
-	progress_done(m);
-	if (r.kind == R_FAIL && r.fail == F_DIED && r.unread && again) {
-		again = 0;
-		goto send;
-	}
-	if (r.kind == R_RESULT && s->modern && incomplete(o, r.result)) {
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-		goto out;
-	}
-	if (r.kind == R_RESULT) {
-		result_event(o, c, s, r.result);
-		goto out;
-	}
-	if (r.kind == R_ERROR) {
-		mcp_rpc_error_text(&o->message, r.error);
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-		goto out;
-	}
-	if (r.fail == F_TIMEOUT) {
-		if (late)
-			buf_printf(&o->message, "ran past --max-time (%g s)",
-			    m->max_time);
+	return j;
+}
+
+int
+mcp_job_done(const struct mcp_job *j)
+{
+	return j->state == J_DONE;
+}
+
+/* Frees job j, which is done (or the run is over). */
+void
+mcp_job_free(struct mcp *m, struct mcp_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < m->njobs; i++)
+		if (m->jobs[i] == j) {
+			m->jobs[i] = m->jobs[--m->njobs];
+			break;
+		}
+	job_free(j);
+}
+
+/*
+ * The jobs whose reply has come are ended (their events made, or their
+ * calls sent again); those done leave m->jobs.
+ */
+void
+mcp_jobs_settle(struct mcp *m)
+{
+	struct mcp_job *j;
+	size_t i;
+
+	m->jobs_done = 0;
+	for (i = 0; i < m->njobs; ) {
+		j = m->jobs[i];
+		if (j->state == J_WAITING && j->r.kind != R_PENDING)
+			j->state = J_REPLIED;
+		while (j->state == J_REPLIED)
+			job_end(m, j, 0);
+		if (j->state == J_DONE)
+			m->jobs[i] = m->jobs[--m->njobs];
 		else
-			buf_printf(&o->message, "timed out after %g s",
-			    limit(m, s));
-		if (id != 0) {		/* else a task, cancelled as one */
-			mcp_http_cancel(s, id);
-			mcp_notify(s, "notifications/cancelled", json_pack(
-			    "{s:I,s:s}", "requestId", (json_int_t)id,
-			    "reason", buf_cstr(&o->message)));
-			flush_out(s);
-		}
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-		goto out;
+			i++;
 	}
-	if (r.fail == F_DIED || r.fail == F_LONG || r.fail == F_FAILED) {
-		buf_adds(&o->message, buf_cstr(&r.why));
-		if (r.fail == F_DIED)
-			buf_adds(&o->message, r.unread ?
-			    " before it read the call" : " during the call");
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-		goto out;
-	}
-failed:
-	if (r.fail != F_CAUGHT && !m->caught) {
-		buf_adds(&o->message, buf_cstr(&r.why));
-		o->status = DIAG_TROUBLE;
-		error_event(o, c, s, NULL);
-	}
-out:
+}
+
+/*
+ * Listens to the servers until a job of -j's has its reply (or its time
+ * is up): 0, or -1 after a stop signal. Jobs waiting on nothing: 0.
+ */
+int
+mcp_jobs_wait(struct mcp *m)
+{
+	struct reply r;
+
+	if (m->njobs == 0)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	if (!m->jobs_done)
+		pump(m, NULL, 0, 0, &r, -1);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
-	buf_free(&label);
+	return m->caught ? -1 : 0;
 }
 
 /*
@@ -2018,9 +2347,9 @@ mcp_free(struct mcp *m)
 	for (i = 0; i < m->n; i++) {
 		mcp_http_close(m, &m->v[i], 0);
 		mcp_server_clear(&m->v[i]);
+	}
 	for (i = 0; i < m->noff; i++)
 		mcp_server_clear(&m->off[i]);
-	}
 	mcp_http_end(m);
 	for (i = 0; i < m->nroots; i++)
 		free(m->roots[i]);

@@ -49,6 +49,7 @@ enum mcp_transport {
 };
 
 struct mcp_http;
+struct mcp_job;
 
 struct mcp_server {
 	char		 *name;
@@ -110,6 +111,12 @@ struct mcp {
 	double		   max_time;	/* --max-time: a call's bound, or 0 */
 	double		   hard;	/* when the call waited on must end */
 	long long	   token;	/* the call waited on's progress token */
+	struct mcp_job	 **jobs;	/* -j: the calls in flight */
+	size_t		   njobs;
+	size_t		   jobs_cap;
+	int		   jobs_done;	/* a reply to one of them came */
+	size_t		   parallel;	/* -j: calls at once, 1 by default */
+	int		   unordered;	/* --unordered: events as they end */
 	const char	  *label;	/* "SERVER: TOOL" of that call */
 	int		   progressed;	/* it reported progress */
 	int		   tasks;	/* --tasks: optional ones as tasks */
@@ -215,6 +222,12 @@ enum mcp_era mcp_discover_era(const json_t *, const json_t *);
 void	 mcp_attach(struct mcp_server *, const struct proc_child *);
 void	 mcp_call_run(struct mcp *, const struct mcp_call *,
 	    struct mcp_outcome *);
+struct mcp_job *mcp_job_start(struct mcp *, const struct mcp_call *,
+	    struct mcp_outcome *);
+int	 mcp_job_done(const struct mcp_job *);
+void	 mcp_job_free(struct mcp *, struct mcp_job *);
+int	 mcp_jobs_wait(struct mcp *);
+void	 mcp_jobs_settle(struct mcp *);
 int	 mcp_list_tools(struct mcp *, struct buf *);
 int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);

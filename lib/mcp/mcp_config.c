@@ -71,6 +71,7 @@ mcp_init(struct mcp *m)
 	m->timeout = MCP_TIMEOUT;
 	m->proto = MCP_PROTO_AUTO;
 	m->max_line = MCP_MAX_LINE;
+	m->parallel = 1;
 }
 
 /* An error of the whole file at the value the JSON Pointer ptr names. */

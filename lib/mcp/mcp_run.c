@@ -15,16 +15,37 @@
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/src.h"
+#include "base/xalloc.h"
 #include "json/jsonx.h"
 #include "mcp/mcp.h"
 
 #define READ_SIZE	65536
+
+/*
+ * A call of -j's in flight: its line (a copy, for its diagnostics), its
+ * record, and the job that runs it.
+ */
+struct slot {
+	char		*text;
+	size_t		 len;
+	const char	*name;
+	unsigned long	 lineno;
+	size_t		 off;		/* of the record in text */
+	json_t		*v;
+	struct mcp_call	 c;
+	struct mcp_outcome o;
+	struct mcp_job	*job;
+};
 
 /* The run over the input: its calls are numbered across operands. */
 struct run {
 	struct mcp	*m;
 	int		 unbuffered;
 	unsigned long	 calls;		/* read so far, in all operands */
+	struct slot	*ring;		/* -j's calls in input order */
+	size_t		 head;		/* the oldest */
+	size_t		 n;		/* how many are in flight */
+	int		 status;	/* of the calls ended so far */
 };
 
 /* A diagnostic at the value that ptr names in the record at off of src. */
@@ -42,6 +63,138 @@ at(struct src *src, size_t off, const char *ptr, const char *rule,
 	diag_at(DIAG_ERROR, &loc, rule, "%s", msg);
 }
 
+/*
+ * What became of call c of the record at off of src: its diagnostic
+ * said, its event written. Its status.
+ */
+static int
+outcome(struct run *r, struct src *src, size_t off, const struct mcp_call *c,
+    struct mcp_outcome *o)
+{
+	struct buf text = BUF_INIT;
+	char msg[256];
+	int rc;
+
+	if (o->status == DIAG_INVALID && o->refused)
+		at(src, off, o->ptr, "mcp-refused", buf_cstr(&o->message));
+	else if (o->status == DIAG_INVALID) {
+		diag_quote(msg, sizeof(msg), c->tool, strlen(c->tool));
+		buf_printf(&text, "tool %s on %s failed: %s", msg, o->server,
+		    buf_cstr(&o->message));
+		at(src, off, c->ptr_tool, "mcp-failed", buf_cstr(&text));
+		buf_free(&text);
+	}
+	if (cmd_write(o->record.data, o->record.len) != DIAG_OK ||
+	    (r->unbuffered && cmd_flush() != DIAG_OK))
+		o->status = DIAG_TROUBLE;
+	rc = o->status;
+	buf_free(&o->record);
+	buf_free(&o->message);
+	return rc;
+}
+
+/* The outcome of the call of slot sl, which is done; the slot emptied. */
+static int
+slot_end(struct run *r, struct slot *sl)
+{
+	struct src src;
+	int rc;
+
+	src_init(&src, sl->name, sl->text, sl->len);
+	src_setrecord(&src, sl->lineno);
+	rc = outcome(r, &src, sl->off, &sl->c, &sl->o);
+	mcp_job_free(r->m, sl->job);
+	mcp_call_free(&sl->c);
+	json_decref(sl->v);
+	free(sl->text);
+	memset(sl, 0, sizeof(*sl));
+	return rc;
+}
+
+/*
+ * Writes the outcomes of the calls that are done: from the oldest, in
+ * input order, up to the first still running; with --unordered, each.
+ */
+static void
+drain_slots(struct run *r)
+{
+	struct mcp *m = r->m;
+	struct slot *sl;
+	size_t i;
+
+	mcp_jobs_settle(m);
+	if (m->unordered)
+		for (i = 0; i < r->n; i++) {
+			sl = &r->ring[(r->head + i) % m->parallel];
+			if (sl->job != NULL && mcp_job_done(sl->job))
+				r->status = diag_max(r->status,
+				    slot_end(r, sl));
+		}
+	/* from the oldest: those done are written, those written let go */
+	while (r->n > 0) {
+		sl = &r->ring[r->head];
+		if (sl->job != NULL && !mcp_job_done(sl->job))
+			break;
+		if (sl->job != NULL)
+			r->status = diag_max(r->status, slot_end(r, sl));
+		r->head = (r->head + 1) % m->parallel;
+		r->n--;
+	}
+}
+
+/*
+ * Waits until a call of -j's is done, and writes what is done: 0, or -1
+ * after a stop signal.
+ */
+static int
+await_slot(struct run *r)
+{
+	if (mcp_jobs_wait(r->m) != 0)
+		return -1;
+	drain_slots(r);
+	return 0;
+}
+
+/*
+ * Starts call c of record v (at off of src) as one of -j's, once there
+ * is room among them. The status so far of those that ended.
+ */
+static int
+start(struct run *r, struct src *src, size_t off, json_t *v,
+    struct mcp_call *c)
+{
+	struct mcp *m = r->m;
+	struct slot *sl;
+	int rc;
+
+	if (r->ring == NULL)
+		r->ring = xcalloc(m->parallel, sizeof(*r->ring));
+	drain_slots(r);
+	while (r->n == m->parallel && !m->caught)
+		if (await_slot(r) != 0)
+			break;
+	if (m->caught) {
+		mcp_call_free(c);
+		json_decref(v);
+		return DIAG_OK;
+	}
+	sl = &r->ring[(r->head + r->n) % m->parallel];
+	sl->text = xmemdup(src->s, src->n);
+	sl->len = src->n;
+	sl->name = src->name;
+	sl->lineno = src->line;
+	sl->off = off;
+	sl->v = v;
+	sl->c = *c;
+	memset(&sl->o, 0, sizeof(sl->o));
+	sl->job = mcp_job_start(m, &sl->c, &sl->o);
+	r->n++;
+	drain_slots(r);
+	rc = r->status;
+	r->status = DIAG_OK;
+	return rc;
+}
+
 /* One input line: its call run and its event written. A status. */
 static int
 one_line(struct run *r, struct src *src)
@@ -50,7 +203,6 @@ one_line(struct run *r, struct src *src)
 	struct diag_loc loc;
 	struct mcp_outcome o;
 	struct mcp_call c;
-	struct buf text = BUF_INIT;
 	const char *ptr;
 	char msg[256];
 	json_t *v;
@@ -88,25 +240,13 @@ one_line(struct run *r, struct src *src)
 		return rc < 0 ? DIAG_INVALID : DIAG_OK;
 	}
 	r->calls++;
+	if (r->m->parallel > 1)
+		return start(r, src, off, v, &c);
 	memset(&o, 0, sizeof(o));
 	mcp_call_run(r->m, &c, &o);
-	if (o.status == DIAG_INVALID && o.refused)
-		at(src, off, o.ptr, "mcp-refused", buf_cstr(&o.message));
-	else if (o.status == DIAG_INVALID) {
-		diag_quote(msg, sizeof(msg), c.tool, strlen(c.tool));
-		buf_printf(&text, "tool %s on %s failed: %s", msg, o.server,
-		    buf_cstr(&o.message));
-		at(src, off, c.ptr_tool, "mcp-failed", buf_cstr(&text));
-		buf_free(&text);
-	}
-	if (cmd_write(o.record.data, o.record.len) != DIAG_OK ||
-	    (r->unbuffered && cmd_flush() != DIAG_OK))
-		o.status = DIAG_TROUBLE;
+	rc = outcome(r, src, off, &c, &o);
 	mcp_call_free(&c);
 	json_decref(v);
-	rc = o.status;
-	buf_free(&o.record);
-	buf_free(&o.message);
 	return rc;
 }
 
@@ -163,7 +303,7 @@ process(FILE *fp, const char *name, void *arg)
 	size_t off = 0, scan = 0, end;
 	ssize_t n;
 	char *nl;
-	int status = DIAG_OK, eof = 0, skip = 0;
+	int status = DIAG_OK, eof = 0, skip = 0, rc;
 
 	while (!r->m->caught && !ferror(stdout)) {
 		nl = in.len > scan ? memchr(in.data + scan, '\n', in.len - scan) :
@@ -175,7 +315,13 @@ process(FILE *fp, const char *name, void *arg)
 				status = DIAG_TROUBLE;
 				break;
 			}
-			if (mcp_wait(r->m, fileno(fp)) != 0)
+			if ((rc = mcp_wait(r->m, fileno(fp))) == 1) {
+				drain_slots(r);	/* calls of -j's ended */
+				status = diag_max(status, r->status);
+				r->status = DIAG_OK;
+				continue;
+			}
+			if (rc != 0)
 				break;
 			while ((n = read(fileno(fp), chunk, sizeof(chunk))) ==
 			    -1 && errno == EINTR)
@@ -205,6 +351,29 @@ process(FILE *fp, const char *name, void *arg)
 	}
 	buf_free(&in);
 	return status;
+}
+
+/* The calls still in flight after a stop signal: dropped, unwritten. */
+static void
+slots_free(struct run *r)
+{
+	struct slot *sl;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		sl = &r->ring[(r->head + i) % r->m->parallel];
+		if (sl->job == NULL)
+			continue;
+		mcp_job_free(r->m, sl->job);
+		mcp_call_free(&sl->c);
+		json_decref(sl->v);
+		free(sl->text);
+		buf_free(&sl->o.record);
+		buf_free(&sl->o.message);
+	}
+	free(r->ring);
+	r->ring = NULL;
+	r->n = 0;
 }
 
 /*
@@ -242,6 +411,10 @@ mcp_run(struct mcp *m, enum mcp_run_mode mode, const struct mcp_ask *ask,
 		r.m = m;
 		r.unbuffered = unbuffered;
 		status = cmd_loop(argc, argv, process, &r);
+		while (r.n > 0 && !m->caught && await_slot(&r) == 0)
+			continue;
+		status = diag_max(status, r.status);
+		slots_free(&r);
 	}
 	mcp_shutdown(m);
 	if (m->trouble || m->caught)
