@@ -132,6 +132,21 @@ EOF
 	assert_equal "$stderr" "mcp-run: $msg"
 }
 
+@test "a server that wants a bearer token: given in the entry's headers, the calls go through" {
+	http_start sdk /mcp node "$SDK" --http 0 --bearer sesame --trace
+	jq -n --arg u "$HTTP_URL" \
+	    '{mcpServers: {s: {url: $u, headers: {Authorization: "Bearer ${TOKEN}"}}}}' \
+	    >conf.json
+	TOKEN=sesame run -0 --separate-stderr mcp-run -c conf.json \
+	    < <(call echo '{"text":"let in"}')
+	assert_output "$(result c1 'let in')"
+	run -0 grep -c 'authorization=Bearer sesame' "$(http_log sdk)"
+	[ "$output" -ge 2 ]
+	TOKEN=wrong run -3 --separate-stderr mcp-run -c conf.json \
+	    < <(call echo '{"text":"x"}')
+	assert_equal "${stderr%%$'\n'*}" "mcp-run: s: $HTTP_URL answered HTTP 401 (WWW-Authenticate: Bearer error=\"invalid_token\", error_description=\"The bearer token is not valid\", resource_metadata=\"${HTTP_URL%/mcp}/.well-known/oauth-protected-resource/mcp\"); its protected-resource metadata is at ${HTTP_URL%/mcp}/.well-known/oauth-protected-resource/mcp; give a token with \"headers\": {\"Authorization\": \"Bearer TOKEN\"} in its entry"
+}
+
 @test "a TLS server with a self-signed certificate: refused, then trusted with --cacert or CURL_CA_BUNDLE" {
 	http_cert "$BATS_TEST_TMPDIR/tls"
 	http_start sdk /mcp node "$SDK" --http 0 \
