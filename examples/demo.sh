@@ -220,6 +220,18 @@ echo " their stderr comes to ours with the server's name in front)"
 run 'echo '\''{"tool_name":"sdk_add","arguments":{"a":2,"b":40}}'\'' | mcp-run -c examples/servers.json'
 status_is 0
 
+heading "mcp-run over HTTP: a remote server, three calls at once"
+echo "(the everything server in its streamableHttp mode, on a free port;"
+echo " mcp-run speaks Streamable HTTP to a server with a URL, -j 3 runs the"
+echo " calls at once, their events in input order)"
+http=$(sh t/mcp/http-launch.sh /mcp node \
+    t/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js \
+    streamableHttp) || fail "the everything server did not start over HTTP"
+url=$(echo "$http" | sed -n 1p)
+run 'for n in 1 2 3; do echo "{\"tool_name\":\"get-sum\",\"arguments\":{\"a\":$n,\"b\":40}}"; done | mcp-run -j 3 --server "everything=$url"'
+status_is 0
+kill -TERM -- "-$(echo "$http" | sed -n 2p)" 2>/dev/null
+
 heading "The agent loop: t/fake-model asks for tools, real servers run them"
 mkdir "$t/agent" "$t/agent-model" || exit 3
 cp examples/agent-loop/reply.1 examples/agent-loop/reply.2 "$t/agent-model" ||
