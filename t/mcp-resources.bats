@@ -496,7 +496,7 @@ $USAGE"
 	assert_equal "$stderr" "mcp-run: --list-resources: no server \"nope\" is configured
 $USAGE"
 	run -2 --separate-stderr mcp-run --read u
-	assert_equal "$stderr" "mcp-run: no server: give -c FILE or --server NAME=COMMAND
+	assert_equal "$stderr" "mcp-run: no server: give -c FILE or --server NAME=COMMAND, or write .mcp.json here
 $USAGE"
 	[ ! -e a.log ] && [ ! -e b.log ]
 }
