@@ -891,6 +891,23 @@ check 3 "mcp-run: a server that breaks the protocol" "$tmp/junk" \
     -c "$tmp/mcp.json"
 vg --server "e=$ev" "$tmp/mcp-thread.jsonl" </dev/null >/dev/full
 verdict 3 "mcp-run: onto a full disk"
+check 1 "mcp-run: -j 3, a call past -T among others" /dev/null -j 3 -T 1 \
+    -c "$tmp/mcp-good.json" "$tmp/mcp-slow.jsonl" "$tmp/mcp-calls.jsonl"
+# a remote server: Streamable HTTP, and HTTP+SSE, the everything server's
+for mode in streamableHttp:/mcp sse:/sse; do
+	if http=$(sh "$top/t/mcp/http-launch.sh" "${mode#*:}" node \
+	    "$mcp/server-everything/dist/index.js" "${mode%%:*}"); then
+		check 1 "mcp-run: calls over ${mode%%:*}, -j 2" \
+		    "$tmp/mcp-calls.jsonl" -j 2 \
+		    --server "everything=$(echo "$http" | sed -n 1p)"
+		kill -TERM -- "-$(echo "$http" | sed -n 2p)" 2>/dev/null
+	else
+		got=98
+		verdict 1 "mcp-run: the everything server over ${mode%%:*}"
+	fi
+done
+check 3 "mcp-run: a remote server that cannot be reached" \
+    "$tmp/mcp-thread.jsonl" --server e=http://127.0.0.1:1/mcp
 check 0 "mcp-run: --list-resources, --list-prompts" /dev/null \
     --list-resources -c "$tmp/mcp-good.json"
 check 0 "mcp-run: --list-prompts of a server named" /dev/null \

@@ -2359,6 +2359,9 @@ mcp_free(struct mcp *m)
 	free(m->sampling);
 	m->roots = m->sampling = NULL;
 	m->nroots = 0;
+	free(m->jobs);
+	m->jobs = NULL;
+	m->njobs = m->jobs_cap = 0;
 	free(m->v);
 	free(m->off);
 	free(m->slots);
