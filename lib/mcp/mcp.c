@@ -322,19 +322,20 @@ progress(struct mcp *m, struct mcp_server *s, const json_t *params)
 	const char *label = m->label;
 	size_t i;
 
+	/* a number, as the server's messages are read (JavaScript's) */
 	tok = json_object_get(params, "progressToken");
-	if (!json_is_integer(tok))
+	if (!json_is_number(tok))
 		return;
 	for (i = 0; i < m->njobs && j == NULL; i++)
 		if (m->jobs[i]->s == s && m->jobs[i]->state == J_WAITING &&
-		    m->jobs[i]->token == json_integer_value(tok))
+		    (double)m->jobs[i]->token == json_number_value(tok))
 			j = m->jobs[i];
 	if (j != NULL) {		/* one of -j's: its own time again */
 		j->deadline = proc_now() + limit(m, s);
 		if (j->hard > 0 && j->deadline > j->hard)
 			j->deadline = j->hard;
 		label = buf_cstr(&j->label);
-	} else if (m->token == 0 || json_integer_value(tok) != m->token)
+	} else if (m->token == 0 || json_number_value(tok) != (double)m->token)
 		return;
 	else
 		m->progressed = 1;
