@@ -37,13 +37,15 @@ tools() {
 }
 
 @test "the tools that ask are offered only when what they ask is backed" {
+	# no terminal here: elicitation is declared only with defaults
 	run -0 tools
 	refute_line get-roots-list
 	refute_line trigger-sampling-request
-	assert_line trigger-elicitation-request
-	run -0 tools --root . --sampling cat
+	refute_line trigger-elicitation-request
+	run -0 tools --root . --sampling cat --elicit defaults
 	assert_line get-roots-list
 	assert_line trigger-sampling-request
+	assert_line trigger-elicitation-request
 	run -0 tools --elicit decline
 	refute_line trigger-elicitation-request
 }
@@ -93,12 +95,39 @@ mcp-run: e: elicitation declined: the required field \"name\" has no default"
 	assert_line --index 0 '❌ User declined to provide the requested information.'
 }
 
-@test "--elicit ask without a terminal declines, and says how to accept the defaults" {
-	run -0 --separate-stderr setsid -w mcp-run \
-	    --server "e=node $EVERYTHING stdio" \
-	    < <(call trigger-elicitation-request '{}')
-	assert_equal "$stderr" "$STARTING
-mcp-run: e: elicitation declined: no terminal to ask on (--elicit defaults accepts the defaults)"
+# asker: a server of the 2025 era that asks elicitation/create during
+# every call, whatever the client declared, and answers with the action.
+asker() {
+	cat >asker.py <<'EOF'
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {
+            "protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+            "serverInfo": {"name": "asker", "version": "1"}}})
+    elif m.get("method") == "tools/call":
+        send({"jsonrpc": "2.0", "id": 900, "method": "elicitation/create",
+              "params": {"message": "Name?", "requestedSchema": {
+                  "type": "object", "properties": {"n": {"type": "string"}},
+                  "required": ["n"]}}})
+        a = json.loads(sys.stdin.readline())
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
+            {"type": "text", "text": json.dumps(a.get("result"))}]}})
+    elif "id" in m:
+        send({"jsonrpc": "2.0", "id": m["id"], "error": {
+            "code": -32601, "message": "Method not found"}})
+EOF
+}
+
+@test "--elicit ask without a terminal declines a server that asks anyway, and says how to accept the defaults" {
+	asker
+	run -0 --separate-stderr setsid -w mcp-run --server "a=python3 asker.py" \
+	    < <(printf '{"serverName":"a","toolName":"t","args":{},"type":"tool_call","toolCallId":"c1"}\n')
+	assert_equal "$(jq -r .result <<<"$output")" '{"action": "decline"}'
+	assert_equal "$stderr" "mcp-run: a: elicitation declined: no terminal to ask on (--elicit defaults accepts the defaults)"
 }
 
 # elicit ANSWERS: the call of trigger-elicitation-request, answered at a
