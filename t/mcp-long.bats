@@ -93,3 +93,56 @@ e: simulate-research-query: completed: Generating report..."
 	assert_equal "$(sed -n 4,5p <<<"$stderr")" 'e: simulate-research-query: input_required: Found multiple interpretations for "bats". Requesting clarification...
 mcp-run: e: elicitation declined: the required field "interpretation" has no default'
 }
+
+# optional: a server of the 2025 era that takes tasks, whose one tool's
+# taskSupport is "optional": called plainly it answers "plain", called
+# as a task it answers "as a task" through tasks/get and tasks/result.
+optional() {
+	cat >optional.py <<'EOF'
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+def text(t):
+    return {"content": [{"type": "text", "text": t}]}
+task = {"taskId": "T1", "status": "completed", "ttl": None,
+        "createdAt": "2026-01-01T00:00:00Z",
+        "lastUpdatedAt": "2026-01-01T00:00:00Z", "pollInterval": 50}
+for line in sys.stdin:
+    m = json.loads(line)
+    meth, i = m.get("method"), m.get("id")
+    if meth == "initialize":
+        send({"jsonrpc": "2.0", "id": i, "result": {
+            "protocolVersion": "2025-11-25", "capabilities": {"tools": {},
+            "tasks": {"requests": {"tools": {"call": {}}}}},
+            "serverInfo": {"name": "optional", "version": "1"}}})
+    elif meth == "tools/list":
+        send({"jsonrpc": "2.0", "id": i, "result": {"tools": [{
+            "name": "work", "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "optional"}}]}})
+    elif meth == "tools/call" and "task" in m["params"]:
+        send({"jsonrpc": "2.0", "id": i, "result": {"task": dict(task,
+            status="working")}})
+    elif meth == "tools/call":
+        send({"jsonrpc": "2.0", "id": i, "result": text("plain")})
+    elif meth == "tasks/get":
+        send({"jsonrpc": "2.0", "id": i, "result": task})
+    elif meth == "tasks/result":
+        send({"jsonrpc": "2.0", "id": i, "result": text("as a task")})
+    elif i is not None:
+        send({"jsonrpc": "2.0", "id": i, "error": {
+            "code": -32601, "message": "Method not found"}})
+EOF
+}
+
+@test "--tasks calls as a task a tool whose taskSupport is optional; without it, plainly" {
+	optional
+	printf '{"type":"tool_call","toolCallId":"c1","serverName":"o","toolName":"work","args":{}}\n' >in.jsonl
+	run -0 --separate-stderr mcp-run --protocol 2025-11-25 \
+	    --server "o=python3 optional.py" in.jsonl
+	assert_equal "$(jq -r .result <<<"$output")" plain
+	run -0 --separate-stderr mcp-run --tasks --protocol 2025-11-25 \
+	    --server "o=python3 optional.py" in.jsonl
+	assert_equal "$(jq -r .result <<<"$output")" 'as a task'
+	assert_equal "$stderr" 'o: work: working
+o: work: completed'
+}
