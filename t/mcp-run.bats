@@ -19,9 +19,9 @@ EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
 SDK=$TOP/t/mcp/sdk-server.mjs
 USAGE='usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--elicit ask|defaults|decline]
-               [--errors=json|text] [--max-line SIZE] [--max-time SECONDS]
+               [--errors=json|text] [-j N] [--max-line SIZE] [--max-time SECONDS]
                [--protocol VERSION] [--root DIR] [--sampling COMMAND]
-               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS]
+               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS] [--unordered]
                [FILE ...]
        mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
                [-T SECONDS] [NAME ...]
@@ -235,28 +235,28 @@ $(failed call-0-2 ask sdk '"Cannot request input '"'"'roots'"'"' (roots/list): t
 		call sdk garbage '{}'
 		call sdk echo '{"text":"once more"}'
 	} >in.jsonl
-	run -1 --separate-stderr mcp-run -T 1 -c conf-sdk.json in.jsonl
-	assert_output "$(failed call-0-1 slow sdk '"timed out after 1 s"')
+	run -1 --separate-stderr mcp-run -T 3 -c conf-sdk.json in.jsonl
+	assert_output "$(failed call-0-1 slow sdk '"timed out after 3 s"')
 $(result call-0-2 echo sdk '"still here"')
 $(failed call-0-3 crash sdk '"server sdk exited with status 7 during the call"')
 $(result call-0-4 echo sdk '"again"')
-$(failed call-0-5 garbage sdk '"timed out after 1 s"')
+$(failed call-0-5 garbage sdk '"timed out after 3 s"')
 $(result call-0-6 echo sdk '"once more"')"
-	assert_equal "$stderr" 'in.jsonl:1:34: error: tool "slow" on sdk failed: timed out after 1 s
-sdk: sdk-server: slow: cancelled: timed out after 1 s
+	assert_equal "$stderr" 'in.jsonl:1:34: error: tool "slow" on sdk failed: timed out after 3 s
+sdk: sdk-server: slow: cancelled: timed out after 3 s
 in.jsonl:3:34: error: tool "crash" on sdk failed: server sdk exited with status 7 during the call
 sdk: not JSON-RPC, passed over: "this is not JSON"
-in.jsonl:5:34: error: tool "garbage" on sdk failed: timed out after 1 s'
+in.jsonl:5:34: error: tool "garbage" on sdk failed: timed out after 3 s'
 	run -0 cat sdk.log
 	assert_output "$PROBE
 $(sent 2 slow '{"seconds":30}' "$META")
-"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"timed out after 1 s"}}'"
+"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"timed out after 3 s"}}'"
 $(sent 3 echo '{"text":"still here"}' "$META")
 $(sent 4 crash '{"status":7}' "$META")
 $PROBE
 $(sent 2 echo '{"text":"again"}' "$META")
 $(sent 3 garbage '{}' "$META")
-"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 1 s"}}'"
+"'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 3 s"}}'"
 $(sent 4 echo '{"text":"once more"}' "$META")"
 }
 
@@ -340,8 +340,9 @@ $(result call-0-4 echo sdk '"d"')"
 	assert_output "$PROBE
 "'{"jsonrpc":"2.0","id":2,'"$INITIALIZE"'
 {"jsonrpc":"2.0","method":"notifications/initialized"}
-'"$(sent 3 echo '{"message":"a"}')
-$(sent 4 echo '{"message":"c"}')"
+{"jsonrpc":"2.0","id":3,"method":"tools/list"}
+'"$(sent 4 echo '{"message":"a"}')
+$(sent 5 echo '{"message":"c"}')"
 	run -0 cat sdk.log
 	assert_output "$PROBE
 $(sent 2 echo '{"text":"b"}' "$META")
@@ -498,9 +499,9 @@ in.jsonl:3:16: error: no server "elsewhere" is configured'
 $(result call-0-2 echo ev '"Echo: still here"')"
 	assert_equal "$stderr" 'ev: Starting default (STDIO) server...
 in.jsonl:1:33: error: tool "trigger-long-running-operation" on ev failed: timed out after 1 s'
-	run -0 sed -n 5,6p ev.log
-	assert_output '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"timed out after 1 s"}}
-{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"},"_meta":{"progressToken":4}}}'
+	run -0 sed -n 6,7p ev.log
+	assert_output '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"timed out after 1 s"}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"still here"},"_meta":{"progressToken":5}}}'
 }
 
 @test "a server killed during a call fails that call and is started again" {
