@@ -178,7 +178,6 @@ main(int argc, char *argv[])
 	m.note = say;
 	memset(&ask, 0, sizeof(ask));
 	memset(seen, 0, sizeof(seen));
-	ask.args = json_object();
 	while ((ch = cmd_getopt(argc, argv, "T:c:hj:ut:", longopts)) != -1) {
 		switch (ch) {
 		case 'T':
@@ -232,6 +231,9 @@ main(int argc, char *argv[])
 				    optarg);
 			break;
 		case OPT_ARG:
+			/* made only when needed: a usage error leaves none */
+			if (ask.args == NULL)
+				ask.args = json_object();
 			prompt_arg(ask.args, optarg);
 			given++;
 			break;
