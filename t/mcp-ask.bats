@@ -78,6 +78,20 @@ tools() {
 	assert_output '{"model":"tr","stopReason":"endTurn","role":"assistant","content":{"type":"text","text":"YOU ARE A HELPFUL TEST SERVER.\n\nRESOURCE TRIGGER-SAMPLING-REQUEST CONTEXT: HELLO\n"}}'
 }
 
+@test "--sampling through t/fake-model: the prompt it gets, byte for byte, and its reply as the answer" {
+	mkdir model
+	printf 'A haiku of bats.\n' >model/reply.1
+	run -0 --separate-stderr ev --sampling "sh $TOP/t/fake-model $PWD/model" \
+	    < <(call trigger-sampling-request '{"prompt":"bats","maxTokens":20}')
+	jq -r .result <<<"$output" | sed 1d | jq -r .content.text >answer
+	run -0 cat answer
+	assert_output 'A haiku of bats.'
+	run -0 cat model/prompt.1
+	assert_output 'You are a helpful test server.
+
+Resource trigger-sampling-request context: bats'
+}
+
 @test "--sampling: a command that fails refuses the request, said on stderr" {
 	run --separate-stderr ev --sampling false \
 	    < <(call trigger-sampling-request '{"prompt":"hello"}')
