@@ -380,7 +380,7 @@ same_options() {
 	assert_output ""
 	run bash_complete "mcp-run --list-tools -c nonexistent.json "
 	assert_output ""
-	printf '{"mcpServers": {"a": {}}}\n' >bad.json
+	printf '{"mcpServers": 7}\n' >bad.json
 	run --separate-stderr bash_complete "mcp-run --list-tools -c bad.json "
 	assert_output ""
 	assert_equal "$stderr" ""
