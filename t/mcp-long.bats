@@ -71,12 +71,16 @@ research() {
 @test "a tool that requires a task is called as one, polled to completion, each status said" {
 	run -0 --separate-stderr research '{"topic":"bats"}' -T 5
 	assert_equal "$(jq -r .result <<<"$output" | head -n 1)" '# Research Report: bats'
-	assert_equal "$stderr" "$STARTING
-e: simulate-research-query: working: Gathering sources...
-e: simulate-research-query: working: Analyzing content...
-e: simulate-research-query: working: Synthesizing findings...
-e: simulate-research-query: working: Generating report...
-e: simulate-research-query: completed: Generating report..."
+	# each status seen once, in the order of the stages; a poll a second
+	# on a loaded machine may fall after a stage that lasts a second
+	assert_equal "$(head -n 1 <<<"$stderr")" "$STARTING"
+	assert_equal "$(tail -n 1 <<<"$stderr")" 'e: simulate-research-query: completed: Generating report...'
+	sed '1d;$d' <<<"$stderr" >seen
+	printf 'e: simulate-research-query: working: %s...\n' \
+	    'Gathering sources' 'Analyzing content' 'Synthesizing findings' \
+	    'Generating report' >stages
+	[ -s seen ]
+	run -0 sh -c 'grep -Fxf seen stages | cmp - seen'
 }
 
 @test "a task past --max-time is cancelled with tasks/cancel, status 1" {
