@@ -129,16 +129,6 @@ ent_fail(struct entry *e, const char *sub, const char *fmt, ...)
 	buf_free(&p);
 }
 
-static char *
-dupn(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 static void
 strv_free(char **v)
 {
@@ -785,7 +775,7 @@ mcp_config_load(struct mcp *m, const char *file, const char *text,
 	c.m = m;
 	c.gemini = mcp_gemini_file(file);
 	src_init(&c.src, file, text, len);
-	plain = dupn(text, len);
+	plain = xmemdup(text, len);
 	if ((end = mcp_jsonc_blank(plain, len)) < len) {
 		src_loc(&c.src, end, &loc);
 		loc.path = NULL;
@@ -895,7 +885,7 @@ mcp_words(const char *s, size_t *n)
 		for (w = p; *p != '\0' && *p != ' ' && *p != '\t'; p++)
 			continue;
 		argv = xreallocarray(argv, *n + 2, sizeof(*argv));
-		argv[(*n)++] = dupn(w, (size_t)(p - w));
+		argv[(*n)++] = xmemdup(w, (size_t)(p - w));
 		argv[*n] = NULL;
 	}
 	return argv;
@@ -932,7 +922,7 @@ mcp_server_arg(struct mcp *m, const char *arg, char *err, size_t errlen)
 		    diag_quote(q, sizeof(q), eq + 1, strlen(eq + 1)));
 		goto fail;
 	}
-	name = dupn(arg, (size_t)(eq - arg));
+	name = xmemdup(arg, (size_t)(eq - arg));
 	if (mcp_find(m, name) != NULL) {
 		snprintf(err, errlen, "server %s is declared twice",
 		    diag_quote(q, sizeof(q), name, strlen(name)));

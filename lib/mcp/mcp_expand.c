@@ -15,16 +15,6 @@
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
 
-static char *
-dupn(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 /*
  * Blanks out, in place, the comments of JSON with comments (s, n bytes)
  * and each comma that ends an object or an array after a value, keeping
@@ -105,7 +95,7 @@ var_name(const char *s, size_t n)
 static const char *
 var_get(const char *s, size_t n)
 {
-	char *name = dupn(s, n);
+	char *name = xmemdup(s, n);
 	const char *v = getenv(name);
 
 	free(name);

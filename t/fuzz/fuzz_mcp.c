@@ -214,6 +214,53 @@ serve(const uint8_t *h, const char *payload, size_t n, int tell)
 	_exit(h[1]);
 }
 
+/* Runs a call of tool "t" on server "s" of m, then the shutdown: its time. */
+static double
+run_call(struct mcp *m, struct mcp_call *c, struct mcp_outcome *o)
+{
+	double t;
+
+	memset(c, 0, sizeof(*c));
+	c->tool = "t";
+	c->server = "s";
+	c->args = json_object();
+	c->id = (char *)"fuzz \"1\"";
+	memset(o, 0, sizeof(*o));
+	t = mono();
+	mcp_call_run(m, c, o);
+	mcp_shutdown(m);
+	return mono() - t;
+}
+
+/*
+ * The record of outcome o, a new reference: one line of valid UTF-8 and
+ * JSON that names call id, of the type its status says.
+ */
+static json_t *
+record_of(const struct mcp_outcome *o, const char *id)
+{
+	const char *nl;
+	json_t *rec;
+
+	check(o->record.len > 0 && o->record.data[o->record.len - 1] == '\n',
+	    "no record, or one without its newline");
+	nl = memchr(o->record.data, '\n', o->record.len);
+	check(nl == o->record.data + o->record.len - 1,
+	    "a record of two lines");
+	check(utf8_valid(o->record.data, o->record.len) == o->record.len,
+	    "a record that is not UTF-8");
+	rec = json_loadb(o->record.data, o->record.len - 1,
+	    JSON_REJECT_DUPLICATES, NULL);
+	check(rec != NULL, "a record that is not JSON");
+	check(json_is_string(json_object_get(rec, "toolCallId")) &&
+	    strcmp(json_string_value(json_object_get(rec, "toolCallId")),
+	    id) == 0, "a record without the call's id");
+	check((o->status == DIAG_OK) == (strcmp(json_string_value(
+	    json_object_get(rec, "type")), "tool_result") == 0),
+	    "a status that does not match the record");
+	return rec;
+}
+
 /* How many descriptors are open, of the first 1024. */
 static int
 open_fds(void)
@@ -276,7 +323,7 @@ server(const uint8_t *h, size_t size)
 	struct proc_child ch;
 	char err[64];
 	int in[2], out[2], eout[2], tell[2], fds;
-	const char *payload = (const char *)h + S_HEAD, *nl, *e;
+	const char *payload = (const char *)h + S_HEAD, *e;
 	json_t *rec;
 	pid_t g = -1;
 	double t;
@@ -316,36 +363,13 @@ server(const uint8_t *h, size_t size)
 	mcp_attach(&m.v[0], &ch);
 	m.v[0].modern = 1;
 
-	memset(&c, 0, sizeof(c));
-	c.tool = "t";
-	c.server = "s";
-	c.args = json_object();
-	c.id = (char *)"fuzz \"1\"";
-	memset(&o, 0, sizeof(o));
-	t = mono();
-	mcp_call_run(&m, &c, &o);
-	mcp_shutdown(&m);
-	t = mono() - t;
+	t = run_call(&m, &c, &o);
 
 	check(t < 15, "the call did not end promptly");
-	check(o.record.len > 0 && o.record.data[o.record.len - 1] == '\n',
-	    "no record, or one without its newline");
-	nl = memchr(o.record.data, '\n', o.record.len);
-	check(nl == o.record.data + o.record.len - 1, "a record of two lines");
-	check(utf8_valid(o.record.data, o.record.len) == o.record.len,
-	    "a record that is not UTF-8");
-	rec = json_loadb(o.record.data, o.record.len - 1,
-	    JSON_REJECT_DUPLICATES, NULL);
-	check(rec != NULL, "a record that is not JSON");
-	check(json_is_string(json_object_get(rec, "toolCallId")) &&
-	    strcmp(json_string_value(json_object_get(rec, "toolCallId")),
-	    c.id) == 0, "a record without the call's id");
+	rec = record_of(&o, c.id);
 	e = json_string_value(json_object_get(rec, "error"));
 	check(e == NULL || strncmp(e, "timed out after", 15) != 0,
 	    "a call timed out: the server's end was not seen");
-	check((o.status == DIAG_OK) == (strcmp(json_string_value(
-	    json_object_get(rec, "type")), "tool_result") == 0),
-	    "a status that does not match the record");
 	json_decref(rec);
 
 	if (read(tell[0], &g, sizeof(g)) == (ssize_t)sizeof(g))
@@ -460,7 +484,6 @@ remote(const uint8_t *h, size_t size)
 	struct mcp_call c;
 	struct mcp_outcome o;
 	char arg[80], err[64];
-	const char *nl;
 	json_t *rec;
 	pid_t pid;
 	double t;
@@ -488,32 +511,12 @@ remote(const uint8_t *h, size_t size)
 	    ntohs(sa.sin_port));
 	if (mcp_server_arg(&m, arg, err, sizeof(err)) != 0)
 		abort();
-	memset(&c, 0, sizeof(c));
-	c.tool = "t";
-	c.server = "s";
-	c.args = json_object();
-	c.id = (char *)"fuzz \"1\"";
-	memset(&o, 0, sizeof(o));
-	t = mono();
-	mcp_call_run(&m, &c, &o);
-	mcp_shutdown(&m);
-	t = mono() - t;
+	t = run_call(&m, &c, &o);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 
 	check(t < 8, "the call did not end within its time limit");
-	check(o.record.len > 0 && o.record.data[o.record.len - 1] == '\n',
-	    "no record, or one without its newline");
-	nl = memchr(o.record.data, '\n', o.record.len);
-	check(nl == o.record.data + o.record.len - 1, "a record of two lines");
-	check(utf8_valid(o.record.data, o.record.len) == o.record.len,
-	    "a record that is not UTF-8");
-	rec = json_loadb(o.record.data, o.record.len - 1,
-	    JSON_REJECT_DUPLICATES, NULL);
-	check(rec != NULL, "a record that is not JSON");
-	check((o.status == DIAG_OK) == (strcmp(json_string_value(
-	    json_object_get(rec, "type")), "tool_result") == 0),
-	    "a status that does not match the record");
+	rec = record_of(&o, c.id);
 	check(!m.v[0].running, "a server still running");
 	json_decref(rec);
 	json_decref(c.args);
