@@ -223,7 +223,9 @@ serialize(struct loop *l, const char *text, size_t len, struct buf *out)
 			diag_warn("memory");
 			rc = DIAG_TROUBLE;
 		} else {
-			if (thread_write(&doc, fp) != 0)
+			/* thread-serialize's, with its newline */
+			if (thread_write(&doc, fp) != 0 || fputc('\n', fp) ==
+			    EOF)
 				rc = DIAG_TROUBLE;
 			if (fclose(fp) != 0)
 				rc = DIAG_TROUBLE;
