@@ -340,7 +340,9 @@ static int
 refused(struct loop *l, const json_t *rec, const char *server,
     const char *tool, const char *why, int recoverable)
 {
-	json_t *ev = json_object(), *id = json_object_get(rec, "toolCallId");
+	json_t *ev = json_object(), *id;
+
+	id = rec != NULL ? json_object_get(rec, "toolCallId") : NULL;
 
 	json_object_set_new(ev, "type", json_string("error"));
 	if (id != NULL)
@@ -391,7 +393,7 @@ call(struct loop *l, json_t *rec)
 			    proc_now() - t0);
 		if (l->stop)
 			return;
-		if (refused(l, rec, NULL, NULL, "the user ended the loop", 0)
+		if (refused(l, NULL, NULL, NULL, "the user ended the loop", 0)
 		    == 0)
 			l->status = DIAG_INVALID;
 		l->stop = 1;
@@ -402,9 +404,12 @@ call(struct loop *l, json_t *rec)
 	memset(&o, 0, sizeof(o));
 	t0 = proc_now();
 	mcp_call_run(l->m, &c, &o);
-	if (o.record.len == 0 || l->m->caught)
+	if (o.record.len == 0 || l->m->caught) {
+		/* the thread says what became of the call */
+		refused(l, rec, server, tool, "the call was cancelled: "
+		    "llm-loop was stopped", 1);
 		l->stop = 1;
-	else if (loop_add(l, o.record.data, o.record.len) == 0) {
+	} else if (loop_add(l, o.record.data, o.record.len) == 0) {
 		how = o.status == DIAG_OK ? "ok" : "error";
 		call_line(l, o.server != NULL ? o.server : server, tool, args,
 		    how, proc_now() - t0);
