@@ -532,8 +532,10 @@ answer(struct loop *l, const struct buf *p, long attempt)
 		l->status = DIAG_TROUBLE;
 		l->stop = 1;
 		rc = DIAG_TROUBLE;
-	} else if (rc > 0 || l->stop)
+	} else if (rc > 0 || l->stop) {
+		l->stop = 1;	/* a stop signal, or the run's end */
 		rc = DIAG_OK;
+	}
 	else if (a.res.signo != 0 || a.res.status != 0 || !a.nonblank) {
 		if (a.res.signo != 0)
 			diag_warnx("the model's command is ended by signal "
