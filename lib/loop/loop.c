@@ -108,6 +108,20 @@ loop_prose(void *arg, const char *s, size_t n)
 	}
 }
 
+static int	serialize(struct loop *, const char *, size_t, struct buf *);
+
+/* Whether the n bytes at s are only white space. */
+static int
+blank_line(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
 /*
  * The thread's file: opened (made when new), locked, read into
  * l->events, its highest iteration into l->last. A status.
@@ -116,6 +130,7 @@ static int
 thread_open(struct loop *l)
 {
 	const char *name = l->o->thread;
+	struct buf check = BUF_INIT;
 	struct diag_loc loc;
 	json_error_t je;
 	json_t *ev, *it;
@@ -160,6 +175,10 @@ thread_open(struct loop *l)
 		lineno++;
 		while (i < n && s[i] != '\n')
 			i++;
+		if (blank_line(s + start, i - start)) {
+			start = i < n ? i + 1 : n;
+			continue;
+		}
 		ev = json_loadb(s + start, i - start, JSON_REJECT_DUPLICATES,
 		    &je);
 		loc.file = name;
@@ -191,6 +210,11 @@ thread_open(struct loop *l)
 			diag_warn("%s", name);
 			rc = DIAG_TROUBLE;
 		}
+	}
+	if (rc == DIAG_OK) {
+		/* a thread that cannot be a prompt is refused before use */
+		rc = serialize(l, l->events.data, l->events.len, &check);
+		buf_free(&check);
 	}
 	if (rc != DIAG_OK) {
 		close(fd);
