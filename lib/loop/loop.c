@@ -494,8 +494,10 @@ drain(struct loop *l)
 		record(l, s + off, n);
 		off += n;
 	}
-	memmove(s, s + off, l->pending.len - off);
-	l->pending.len -= off;
+	if (off > 0) {
+		memmove(s, s + off, l->pending.len - off);
+		l->pending.len -= off;
+	}
 	return l->stop ? -1 : 0;
 }
 
