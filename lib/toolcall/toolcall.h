@@ -37,6 +37,9 @@ struct toolcall_opts {
 	struct diag_list *diags;	/* or NULL: problems kept, not said */
 	int	reasoning;	/* TOOLCALL_REASON_* */
 	int	begins;		/* TOOLCALL_BEGINS_*: inside reasoning? */
+	/* or NULL: with thread, each piece of prose as it is read */
+	void	(*prose)(void *, const char *, size_t);
+	void	*prose_arg;
 };
 
 /*

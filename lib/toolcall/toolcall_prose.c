@@ -227,6 +227,8 @@ void
 tc_text_keep(struct toolcall *tc, const char *s, size_t n)
 {
 	buf_add(&tc->prose.text, s, n);
+	if (tc->opt.thread && tc->opt.prose != NULL)
+		tc->opt.prose(tc->opt.prose_arg, s, n);
 	if (tc->opt.thread)
 		message_bound(tc);
 	else

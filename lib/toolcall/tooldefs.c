@@ -311,29 +311,21 @@ dir_of(const char *path)
 	return d;
 }
 
-int
-tooldefs_load(struct tooldefs *defs, const char *path, char *err,
-    size_t errlen)
+/*
+ * The tools of doc (the JSON of text, which at->file names), their
+ * schemas' references resolved against uri and read below at->dir.
+ */
+static int
+load_doc(struct tooldefs *defs, struct at *at, json_t *doc,
+    struct buf *text, const char *uri)
 {
-	struct at at;
-	struct buf text = BUF_INIT;
-	json_t *doc, *tools, *result;
+	json_t *tools, *result;
 	const char *prefix = "";
-	char *uri = NULL, *dir;
 	size_t i;
 	int rc = -1;
 
-	memset(&at, 0, sizeof(at));
-	at.file = path;
-	at.err = err;
-	at.errlen = errlen;
-	if ((doc = read_json(&at, &text)) == NULL) {
-		buf_free(&text);
-		return -1;
-	}
-	at.dir = dir = dir_of(path);
-	src_init(&at.src, path, buf_cstr(&text), text.len);
-	jsonx_locator_init(&at.loc, text.data, text.len);
+	src_init(&at->src, at->file, buf_cstr(text), text->len);
+	jsonx_locator_init(&at->loc, text->data, text->len);
 	tools = doc;
 	if (json_is_object(doc)) {
 		result = json_object_get(doc, "result");
@@ -347,26 +339,84 @@ tooldefs_load(struct tooldefs *defs, const char *path, char *err,
 		}
 	}
 	if (!json_is_array(tools)) {
-		fail(&at, "not tool definitions: expected an MCP tools/list "
+		fail(at, "not tool definitions: expected an MCP tools/list "
 		    "result ({\"tools\":[...]}) or the JSON-RPC response that "
 		    "holds it, or an array of MCP, OpenAI Chat Completions, "
 		    "OpenAI Responses or Anthropic tools");
 		goto out;
 	}
-	if ((uri = jsschema_file_uri(path)) == NULL) {
-		fail(&at, "%s", strerror(errno));
-		goto out;
-	}
 	for (i = 0; i < json_array_size(tools); i++) {
-		snprintf(at.ptr, sizeof(at.ptr), "%s/%zu", prefix, i);
-		if (add_element(defs, &at, json_array_get(tools, i), uri) != 0)
+		snprintf(at->ptr, sizeof(at->ptr), "%s/%zu", prefix, i);
+		if (add_element(defs, at, json_array_get(tools, i), uri) != 0)
 			goto out;
 	}
 	rc = 0;
 out:
+	jsonx_locator_free(&at->loc);
+	return rc;
+}
+
+int
+tooldefs_load(struct tooldefs *defs, const char *path, char *err,
+    size_t errlen)
+{
+	struct at at;
+	struct buf text = BUF_INIT;
+	json_t *doc;
+	char *uri = NULL, *dir;
+	int rc = -1;
+
+	memset(&at, 0, sizeof(at));
+	at.file = path;
+	at.err = err;
+	at.errlen = errlen;
+	if ((doc = read_json(&at, &text)) == NULL) {
+		buf_free(&text);
+		return -1;
+	}
+	at.dir = dir = dir_of(path);
+	if ((uri = jsschema_file_uri(path)) == NULL)
+		fail(&at, "%s", strerror(errno));
+	else
+		rc = load_doc(defs, &at, doc, &text, uri);
 	free(uri);
 	free(dir);
-	jsonx_locator_free(&at.loc);
+	json_decref(doc);
+	buf_free(&text);
+	return rc;
+}
+
+/*
+ * Tools held in memory (len bytes of text, which name names in
+ * messages): as tooldefs_load, but no schema may refer to any file.
+ */
+int
+tooldefs_load_text(struct tooldefs *defs, const char *name, const char *s,
+    size_t len, char *err, size_t errlen)
+{
+	struct at at;
+	struct buf text = BUF_INIT;
+	json_error_t je;
+	json_t *doc;
+	int rc;
+
+	memset(&at, 0, sizeof(at));
+	at.file = name;
+	at.err = err;
+	at.errlen = errlen;
+	/* nothing is below a file: no reference reads one */
+	at.dir = "/dev/null";
+	buf_add(&text, s, len);
+	doc = json_loadb(len > 0 ? s : "", len, JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+	if (doc == NULL) {
+		snprintf(err, errlen, "%s:%d:%d: the tool definitions are not "
+		    "JSON: %s", name, je.line, je.column > 0 ? je.column : 1,
+		    je.text);
+		buf_free(&text);
+		return -1;
+	}
+	rc = load_doc(defs, &at, doc, &text, "file:///dev/null/tools.json");
 	json_decref(doc);
 	buf_free(&text);
 	return rc;

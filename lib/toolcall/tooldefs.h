@@ -55,6 +55,8 @@ struct tooldefs {
  */
 int		 tooldefs_load(struct tooldefs *, const char *path,
 		    char *err, size_t errlen);
+int		 tooldefs_load_text(struct tooldefs *, const char *name,
+		    const char *text, size_t len, char *err, size_t errlen);
 /* The tool named name (len bytes), or NULL. */
 const struct tooldef *tooldefs_find(const struct tooldefs *,
 		    const char *name, size_t len);
