@@ -21,7 +21,7 @@ complete -c llm-loop -l begins-in-reasoning -x -a 'auto yes no' -d 'whether the 
 complete -c llm-loop -l cacert -r -F -d 'certificates to trust for TLS'
 complete -c llm-loop -s c -l config -r -F -d 'a configuration file of servers'
 complete -c llm-loop -l dry-run -d 'write the first prompt and stop'
-complete -c llm-loop -l format -x -a 'tool qwen3 invoke glm hermes harmony deepseek mistral llama3 kimi pythonic auto' -d 'markup of the calls, taught and read'
+complete -c llm-loop -l format -x -a 'tool qwen3 invoke glm hermes harmony deepseek mistral llama3 kimi pythonic' -d 'markup of the calls, taught and read'
 complete -c llm-loop -l max-prompt -x -d 'summarise past this prompt size in bytes'
 complete -c llm-loop -s n -l max-iterations -x -d 'most iterations of the model in the run'
 complete -c llm-loop -s o -l output -x -a 'prose events' -d 'what to write'
