@@ -429,13 +429,13 @@ struct islot {
 struct itab {
 	struct islot	*slot;
 	size_t		 mask;
+	size_t		 used;
 };
 
-static struct islot *
-itab_find(struct itab *tab, double key, int add)
+static size_t
+itab_hash(double key)
 {
 	uint64_t h;
-	size_t i;
 
 	memcpy(&h, &key, sizeof(h));
 	/* splitmix64's finalizer: whole numbers differ in few bits */
@@ -444,12 +444,45 @@ itab_find(struct itab *tab, double key, int add)
 	h ^= h >> 27;
 	h *= UINT64_C(0x94d049bb133111eb);
 	h ^= h >> 31;
-	for (i = (size_t)h & tab->mask; tab->slot[i].used;
+	return (size_t)h;
+}
+
+/* Doubles the table, so that it grows with the iterations, not the lists. */
+static void
+itab_grow(struct itab *tab)
+{
+	struct islot *old = tab->slot;
+	size_t i, j, n = tab->mask + 1;
+
+	tab->slot = xcalloc(n * 2, sizeof(*tab->slot));
+	tab->mask = n * 2 - 1;
+	for (i = 0; i < n; i++) {
+		if (!old[i].used)
+			continue;
+		for (j = itab_hash(old[i].key) & tab->mask; tab->slot[j].used;
+		    j = (j + 1) & tab->mask)
+			;
+		tab->slot[j] = old[i];
+	}
+	free(old);
+}
+
+static struct islot *
+itab_find(struct itab *tab, double key, int add)
+{
+	size_t i;
+
+	for (i = itab_hash(key) & tab->mask; tab->slot[i].used;
 	    i = (i + 1) & tab->mask)
 		if (tab->slot[i].key == key)
 			return &tab->slot[i];
 	if (!add)
 		return NULL;
+	if (2 * (tab->used + 1) > tab->mask + 1) {
+		itab_grow(tab);
+		return itab_find(tab, key, 1);
+	}
+	tab->used++;
 	tab->slot[i].used = 1;
 	tab->slot[i].key = key;
 	tab->slot[i].min = SIZE_MAX;
@@ -470,10 +503,10 @@ itab_find(struct itab *tab, double key, int add)
 static void
 fold(struct thread_doc *doc, const struct thread_opts *opts)
 {
-	struct itab tab = { NULL, 0 };
+	struct itab tab = { NULL, 63, 0 };
 	struct thread_ev *r;
 	struct islot *sl;
-	size_t i, k, cap, *head;
+	size_t i, k, *head;
 
 	doc->order = xreallocarray(NULL, doc->nevs ? doc->nevs : 1,
 	    sizeof(*doc->order));
@@ -483,10 +516,7 @@ fold(struct thread_doc *doc, const struct thread_opts *opts)
 			doc->order[doc->norder++] = i;
 		goto count;
 	}
-	for (cap = 16; cap / 2 < doc->niters; cap *= 2)
-		;
-	tab.slot = xcalloc(cap, sizeof(*tab.slot));
-	tab.mask = cap - 1;
+	tab.slot = xcalloc(tab.mask + 1, sizeof(*tab.slot));
 	for (i = 0; i < doc->nevs; i++) {
 		r = &doc->evs[i];
 		for (k = 0; r->summary && k < r->nlist; k++)
