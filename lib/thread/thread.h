@@ -41,7 +41,7 @@ struct thread_ev {
 	size_t	 list, nlist;		/* a summary's iterations in iters */
 	size_t	 place;			/* where it is written */
 	size_t	 next;			/* the next summary at the same place */
-	unsigned char key;		/* iteration is a non-negative integer */
+	unsigned char key;		/* iteration: a non-negative integer */
 	unsigned char summary;		/* a good summary event */
 	unsigned char out;		/* left out by a later summary */
 };
