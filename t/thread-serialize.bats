@@ -1052,9 +1052,12 @@ EOF
 }
 
 @test "stacked summaries fold into the newest, at the place of the oldest" {
+	# S3 leaves out "three" and S2 itself, S2 "two" and S1, S1 "one":
+	# S3 goes where "one" was, before "hurry", which no summary lists
 	input <<'EOF'
 {"type":"message","role":"user","content":"go","iteration":0}
 {"type":"message","role":"assistant","content":"one","iteration":1}
+{"type":"message","role":"user","content":"hurry","iteration":0}
 {"type":"message","role":"assistant","content":"two","iteration":2}
 {"type":"summary","summary":"S1: one, two","summarizedIterations":[1,2],"iteration":2}
 {"type":"message","role":"assistant","content":"three","iteration":3}
@@ -1067,7 +1070,8 @@ EOF
 	assert_output '<thread>
   <event type="human" id="0" iteration="0">go</event>
   <event type="summary" id="1" iteration="4" summarizedIterations="3,4">S3: S2, four</event>
-  <event type="ai" id="2" iteration="5">five</event>
+  <event type="human" id="2" iteration="0">hurry</event>
+  <event type="ai" id="3" iteration="5">five</event>
 </thread>'
 	assert_equal "$stderr" ""
 }
