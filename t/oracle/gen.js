@@ -662,8 +662,10 @@ function main() {
       const folded = foldSummaries(events);
       if (folded.length !== events.length || folded.some((e, k) => e !== events[k])) {
         count('fold');
-        if (folded.some((e, k) => e !== events.filter((x) => folded.includes(x))[k]))
-          count('fold-moved');
+        /* a summary written before an event that came before it */
+        const kept = new Set(folded);
+        const inOrder = events.filter((x) => kept.has(x));
+        if (folded.some((e, k) => e !== inOrder[k])) count('fold-moved');
         fs.writeFileSync(base + '.keep', '');
         fs.writeFileSync(base + '.folded', serializeThreadToXml(folded, options) + '\n', 'utf8');
       } else if (events.some((e) => e.type === 'summary')) count('fold-nothing');
