@@ -687,15 +687,17 @@ mark(struct buf *seen, long k)
 
 /*
  * Splits the prompt's events: those before the latest iteration to old
- * (and their iterations, with those their summaries list, to seen), the
- * rest to keep. Whether old holds an event other than a summary.
+ * (their iterations to seen), the rest to keep. A summary among the old
+ * lists the earlier ones by its own iteration alone: what they fold is
+ * folded already, and the list stays as short as the iterations since.
+ * Whether old holds an event other than a summary.
  */
 static int
 split(struct loop *l, struct buf *old, struct buf *keep, struct buf *seen)
 {
-	const json_t *v, *type;
+	const json_t *type;
 	json_t *ev;
-	size_t off, n, i;
+	size_t off, n;
 	long it, latest = -1;
 	int any = 0;
 
@@ -716,14 +718,8 @@ split(struct loop *l, struct buf *old, struct buf *keep, struct buf *seen)
 		buf_add(old, l->events.data + off, n);
 		mark(seen, it);
 		type = json_object_get(ev, "type");
-		if (json_is_string(type) && strcmp(json_string_value(type),
-		    "summary") == 0) {
-			json_array_foreach(json_object_get(ev,
-			    "summarizedIterations"), i, v)
-				if (json_is_integer(v) &&
-				    json_integer_value(v) < latest)
-					mark(seen, (long)json_integer_value(v));
-		} else
+		if (!json_is_string(type) || strcmp(json_string_value(type),
+		    "summary") != 0)
 			any = 1;
 		json_decref(ev);
 	}
