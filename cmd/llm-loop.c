@@ -150,7 +150,6 @@ main(int argc, char *argv[])
 			break;
 		}
 	mcp_init(&m);
-	m.note = say;
 	memset(&o, 0, sizeof(o));
 	o.max_iter = 20;
 	o.retries = 2;
@@ -290,6 +289,8 @@ main(int argc, char *argv[])
 	    (status = mcp_config_file(&m, ".mcp.json")) != DIAG_OK)
 		goto out;
 	mcp_sort(&m);
+	if (!o.quiet)
+		m.note = say;
 	if (proc_init() == -1) {
 		diag_warn("signals");
 		status = DIAG_TROUBLE;
