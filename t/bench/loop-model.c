@@ -14,11 +14,12 @@
  * iteration="K" after the first line "<thread>" (the serialized thread,
  * which holds the last iteration's events whatever was summarised): it is
  * answered with DIR/reply.N when that file exists, else DIR/reply. Each
- * call also writes to DIR/hwm the peak resident memory (VmHWM, in kB) of
- * its parent, the loop that runs it, as /proc tells it: the loop's own
- * memory, without that of its servers and models, which a ru_maxrss of
- * its children would take in. Exits 0, or 3 (with a message) when it
- * cannot read or write what it must.
+ * call also writes to DIR/last a line "KB BYTES": KB the peak resident
+ * memory (VmHWM) of its parent, the loop that runs it, as /proc tells
+ * it, which is the loop's own memory without that of its servers and
+ * models (a ru_maxrss of its children would take them in), and BYTES
+ * the size of the prompt. Exits 0, or 3 (with a message) when it cannot
+ * read or write what it must.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -95,9 +96,12 @@ answer(const char *path)
 	free(s);
 }
 
-/* The parent's VmHWM line, "VmHWM:\t  1234 kB", as "1234\n" in DIR/hwm. */
+/*
+ * The parent's VmHWM line, "VmHWM:\t  1234 kB", and the prompt's size as
+ * "1234 SIZE\n" in DIR/last.
+ */
 static void
-note_peak(const char *dir)
+note_peak(const char *dir, size_t size)
 {
 	char path[64], out[4096], *s, *p;
 	int fd;
@@ -112,10 +116,10 @@ note_peak(const char *dir)
 		die("no VmHWM in /proc/PID/status");
 	}
 	p += 7;
-	snprintf(out, sizeof(out), "%s/hwm", dir);
+	snprintf(out, sizeof(out), "%s/last", dir);
 	if ((fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
 		die(out);
-	snprintf(path, sizeof(path), "%ld\n", strtol(p, NULL, 10));
+	snprintf(path, sizeof(path), "%ld %zu\n", strtol(p, NULL, 10), size);
 	write_all(fd, path, strlen(path), out);
 	close(fd);
 	free(s);
@@ -131,8 +135,7 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: %s DIR\n", progname);
 		return 2;
 	}
-	slurp(STDIN_FILENO, &prompt, "standard input");
-	note_peak(argv[1]);
+	note_peak(argv[1], slurp(STDIN_FILENO, &prompt, "standard input"));
 	if (strncmp(prompt, "Summarise the thread above", 26) == 0 ||
 	    strstr(prompt, "\nSummarise the thread above") != NULL) {
 		snprintf(path, sizeof(path), "%s/summary", argv[1]);
