@@ -494,8 +494,10 @@ drain(struct loop *l)
 		record(l, s + off, n);
 		off += n;
 	}
-	memmove(s, s + off, l->pending.len - off);
-	l->pending.len -= off;
+	if (off > 0) {
+		memmove(s, s + off, l->pending.len - off);
+		l->pending.len -= off;
+	}
 	return l->stop ? -1 : 0;
 }
 
@@ -561,6 +563,9 @@ answer(struct loop *l, const struct buf *p, long attempt)
 		rc = DIAG_OK;
 	}
 	else if (a.res.signo != 0 || a.res.status != 0 || !a.nonblank) {
+		/* with -q, what it said before what became of it */
+		if (l->o->quiet && a.err.len > 0)
+			fwrite(a.err.data, 1, a.err.len, stderr);
 		if (a.res.signo != 0)
 			diag_warnx("the model's command is ended by signal "
 			    "%d (attempt %ld of %ld)", a.res.signo, attempt,
@@ -573,8 +578,6 @@ answer(struct loop *l, const struct buf *p, long attempt)
 			diag_warnx("the model's command writes nothing "
 			    "(attempt %ld of %ld)", attempt,
 			    l->o->retries + 1);
-		if (l->o->quiet && a.err.len > 0)
-			fwrite(a.err.data, 1, a.err.len, stderr);
 		rc = 1;
 	}
 	buf_free(&a.err);
