@@ -285,13 +285,38 @@ prompt(struct loop *l, struct buf *out)
 	return serialize(l, l->events.data, l->events.len, out);
 }
 
+/*
+ * Who lists each tool: its "llmkit/server" in the list, by name, the
+ * first that lists it. Not tooldefs' server, which is quoted for
+ * messages: the approval's rules match the name itself.
+ */
+static void
+tool_servers(struct loop *l, const struct buf *list)
+{
+	json_t *doc, *t, *srv;
+	const char *name;
+	size_t i;
+
+	if ((doc = json_loadb(list->data, list->len, 0, NULL)) == NULL)
+		return;
+	json_array_foreach(json_object_get(doc, "tools"), i, t) {
+		name = json_string_value(json_object_get(t, "name"));
+		srv = json_object_get(json_object_get(t, "_meta"),
+		    "llmkit/server");
+		if (name != NULL && json_is_string(srv) &&
+		    json_object_get(l->defs.index, name) != NULL &&
+		    json_object_get(l->servers, name) == NULL)
+			json_object_set(l->servers, name, srv);
+	}
+	json_decref(doc);
+}
+
 /* The servers' tools: their definitions, the prompt, who lists each. */
 static int
 tools(struct loop *l)
 {
 	struct buf list = BUF_INIT;
 	char err[512];
-	size_t i;
 	int rc = DIAG_OK;
 
 	l->servers = json_object();
@@ -307,13 +332,7 @@ tools(struct loop *l)
 		rc = DIAG_TROUBLE;
 	} else if (l->defs.n > 0) {
 		l->have_tools = 1;
-		for (i = 0; i < l->defs.n; i++)
-			if (l->defs.v[i].server != NULL &&
-			    json_object_get(l->servers, l->defs.v[i].name) ==
-			    NULL)
-				json_object_set_new(l->servers,
-				    l->defs.v[i].name, json_string(
-				    l->defs.v[i].server));
+		tool_servers(l, &list);
 		if (tooldefs_prompt(&l->defs, l->o->format,
 		    &l->tools_prompt) != 0) {
 			diag_warnx("--format %s cannot be taught",
