@@ -11,13 +11,18 @@
 #   llm-loop -y -n 21 -c servers.json -t THREAD TASK -- loop-model DIR
 # beside the same loop as a shell pipeline, t/mcp/agent-loop.sh
 # (thread-serialize | model | toolcall-parse --thread | mcp-run, a new
-# mcp-run and so a new server each iteration), and beside the floor
-# under both, mcp-run --list-tools: node and the server started, the
-# lifecycle, one tools/list, the server stopped (it lives at least
-# 350 ms after notifications/initialized). Before any timing both loops
-# must exit 0 and leave the very same thread, byte for byte what is
-# expected: the task, each answer's message, call and result, and the
-# completion. BENCH_LOOP_RUNS (5) runs of each, taking turns.
+# mcp-run and so a new server each iteration), and beside mcp-run
+# --list-tools: node and the server started, the lifecycle, one
+# tools/list, the server stopped. Before any timing both loops must exit
+# 0 and leave the very same thread, byte for byte what is expected: the
+# task, each answer's message, call and result, and the completion.
+# The everything server lives at least 350 ms after
+# notifications/initialized (a timer that asks a client with roots for
+# them), and llm-loop's 21 iterations take less: its time is the
+# server's. What one more iteration costs comes from two longer loops of
+# BENCH_LOOP_MORE (100) echo calls and twice as many, (twice - more) /
+# more, beside loop-model alone on such a prompt (the model's share).
+# BENCH_LOOP_RUNS (5) runs of each, taking turns.
 #
 # Memory: BENCH_LOOP_LONG (1000) iterations and a half and a quarter as
 # many, with --max-prompt BENCH_LOOP_MAX_PROMPT (12K): each answer is a
@@ -36,7 +41,8 @@
 #
 # Environment: LLMKIT_BIN (the tools), LLMKIT_BENCH (measure,
 # loop-model), BENCH_LOOP_RUNS (5), BENCH_LOOP_CALLS (20),
-# BENCH_LOOP_LONG (1000; 0 leaves the memory runs out),
+# BENCH_LOOP_MORE (100), BENCH_LOOP_LONG (1000; 0 leaves the memory
+# runs out),
 # BENCH_LOOP_MAX_PROMPT (12K).
 
 set -u
@@ -46,6 +52,7 @@ bin=${LLMKIT_BIN:-$top/bin}
 bench=${LLMKIT_BENCH:-$top/obj/std/bench}
 runs=${BENCH_LOOP_RUNS:-5}
 calls=${BENCH_LOOP_CALLS:-20}
+more=${BENCH_LOOP_MORE:-100}
 long=${BENCH_LOOP_LONG:-1000}
 maxp=${BENCH_LOOP_MAX_PROMPT:-12K}
 loop=$bin/llm-loop
@@ -70,11 +77,11 @@ command -v jq >/dev/null 2>&1 ||
 	fail "jq not found (Debian package jq): agent-loop.sh needs it"
 [ -f "$everything" ] ||
 	fail "the everything server is not installed (run make deps)"
-case $runs$calls$long in
-*[!0-9]*) fail "BENCH_LOOP_RUNS, _CALLS and _LONG are numbers" ;;
+case $runs$calls$more$long in
+*[!0-9]*) fail "BENCH_LOOP_RUNS, _CALLS, _MORE and _LONG are numbers" ;;
 esac
-[ "$runs" -gt 0 ] && [ "$calls" -gt 0 ] ||
-	fail "BENCH_LOOP_RUNS and BENCH_LOOP_CALLS must be at least 1"
+[ "$runs" -gt 0 ] && [ "$calls" -gt 0 ] && [ "$more" -gt 0 ] ||
+	fail "BENCH_LOOP_RUNS, _CALLS and _MORE must be at least 1"
 [ "$long" -eq 0 ] || [ "$long" -ge 8 ] ||
 	fail "BENCH_LOOP_LONG must be 0 or at least 8"
 iters=$((calls + 1))
@@ -146,7 +153,32 @@ cmp -s "$tmp/a/thread.jsonl" "$tmp/want" ||
 grep -q '"name":"echo"' "$tmp/out" ||
 	fail "mcp-run --list-tools does not list echo"
 
-echo "size iterations=$iters" >"$tmp/results"
+# The longer loops: more.N/reply a call, more.N/reply.N+1 the answer.
+for n in "$more" $((2 * more)); do
+	d=$tmp/more.$n
+	mkdir "$d" || exit 1
+	printf '%s\n' 'One more.' '<tool>' \
+	    '<server_name>everything</server_name>' \
+	    '<tool_name>echo</tool_name>' \
+	    '<arguments><message>once more</message></arguments>' \
+	    '</tool>' >"$d/reply" &&
+	    echo 'Done.' >"$d/reply.$((n + 1))" ||
+		fail "cannot write the replies"
+	"$loop" -y -n $((n + 1)) -c "$tmp/servers.json" -t "$d/thread" \
+	    "$task" -- "$model" "$d" >"$tmp/out" 2>"$tmp/err" ||
+		fail "$n calls: llm-loop exits $?: $(tail -n 3 "$tmp/err")"
+	[ "$(grep -c '^{"type":"tool_result".*"result":"Echo: once more"' \
+	    "$d/thread")" -eq "$n" ] && [ "$(tail -n 1 "$d/thread")" = \
+	    "{\"type\":\"completion\",\"result\":\"Done.\",\"iteration\":$((n + 1))}" ] ||
+		fail "$n calls: the thread has not $n results and the completion"
+done
+# the model alone is timed on a prompt as long as the longer loop's last
+"$loop" --dry-run -c "$tmp/servers.json" -t "$tmp/more.$((2 * more))/thread" \
+    "$task" -- "$model" >"$tmp/prompt" 2>"$tmp/err" ||
+	fail "llm-loop --dry-run exits $?: $(tail -n 3 "$tmp/err")"
+rm -f "$tmp/more.$more/thread" "$tmp/more.$((2 * more))/thread"
+
+echo "size iterations=$iters more=$more" >"$tmp/results"
 
 # measure LABEL CMD...: one timed run, appended to the results as
 # "LABEL runs=1 median=... ...". The servers' stderr and llm-loop's call
@@ -162,8 +194,8 @@ measure() {
 # They take turns, run by run, so that a burst of other work on the
 # machine falls on all alike rather than on one. Each llm-loop run has a
 # new thread file (an old one would be continued).
-echo "bench: timing a loop of $calls echo calls and an answer" \
-    "($runs runs each)"
+echo "bench: timing a loop of $calls echo calls and an answer, and of" \
+    "$more and $((2 * more)) ($runs runs each)"
 i=0
 while [ "$i" -lt "$runs" ]; do
 	measure llm-loop "$loop" -y -n "$iters" -c "$tmp/servers.json" \
@@ -171,6 +203,16 @@ while [ "$i" -lt "$runs" ]; do
 	measure agent-loop env LLMKIT_BIN="$bin" sh "$agent" -n "$iters" \
 	    -c "$tmp/servers.json" "$tmp/a" "$task" "$model" "$tmp/m"
 	measure floor "$bin/mcp-run" --list-tools -c "$tmp/servers.json"
+	for n in "$more" $((2 * more)); do
+		measure "more$n" "$loop" -y -n $((n + 1)) \
+		    -c "$tmp/servers.json" -t "$tmp/more.$n/thread.$i" "$task" \
+		    -- "$model" "$tmp/more.$n"
+		rm -f "$tmp/more.$n/thread.$i"
+	done
+	line=$("$bench/measure" -n 20 -i "$tmp/prompt" -- "$model" \
+	    "$tmp/more.$more" 2>"$tmp/err") ||
+		fail "loop-model failed: $(tail -n 3 "$tmp/err")"
+	echo "model $line" >>"$tmp/results"
 	rm -f "$tmp/thread.$i"
 	i=$((i + 1))
 done
@@ -192,35 +234,48 @@ function ratio(what, a, b, target) {
 	    med[a] / med[b], min[a] / min[b], cpu[a] / cpu[b],
 	    target == "" ? "" : "  " target
 }
-function less(what, p) {
-	printf "  %-44s %s [%s] {%s}\n", what,
-	    tm((med[p] - med["floor"]) / iters),
-	    tm((min[p] - min["floor"]) / iters),
-	    tm((cpu[p] - cpu["floor"]) / iters)
-}
 {
 	kv($0, 2)
 	if ($1 == "size") {
-		iters = f["iterations"]
+		iters = iters0 = f["iterations"]
+		more = f["more"]
 		next
 	}
 	record($1)
 }
 END {
 	summarize()
+	M = "more" more
+	M2 = "more" 2 * more
 	printf "\na loop of %d iterations (%d echo calls, then an" \
 	    " answer), %d runs each\n", iters, iters - 1, n["llm-loop"]
 	printf "  %-36s %11s %11s %11s %11s\n", "", "median", "fastest",
 	    "median CPU", "per iter."
 	row("llm-loop", "llm-loop -y")
 	row("agent-loop", "t/mcp/agent-loop.sh (the pipeline)")
-	row("floor", "floor: mcp-run --list-tools")
+	row("floor", "mcp-run --list-tools")
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio("llm-loop / agent-loop.sh:", "llm-loop", "agent-loop",
 	    "target <= 0.2x")
-	printf "\nper iteration, less the floor: median [fastest] {CPU}\n"
-	less("llm-loop:", "llm-loop")
-	less("agent-loop.sh:", "agent-loop")
+	printf "\nlonger loops of llm-loop -y, %d runs each\n", n[M]
+	printf "  %-36s %11s %11s %11s %11s\n", "", "median", "fastest",
+	    "median CPU", "per iter."
+	iters = more + 1
+	row(M, sprintf("%d calls, then an answer", more))
+	iters = 2 * more + 1
+	row(M2, sprintf("%d calls, then an answer", 2 * more))
+	printf "\none more iteration: median [fastest] {CPU}\n"
+	printf "  %-44s %s [%s] {%s}\n", sprintf("llm-loop, (%d - %d) /" \
+	    " %d:", 2 * more, more, more), tm((med[M2] - med[M]) / more),
+	    tm((min[M2] - min[M]) / more), tm((cpu[M2] - cpu[M]) / more)
+	printf "  %-44s %s [%s] {%s}\n", "of which loop-model, one answer:",
+	    tm(med["model"]), tm(min["model"]), tm(cpu["model"])
+	a = med["agent-loop"] - med["floor"]
+	b = min["agent-loop"] - min["floor"]
+	c = cpu["agent-loop"] - cpu["floor"]
+	printf "  %-44s %s [%s] {%s}\n", sprintf("agent-loop.sh, (%d iter." \
+	    " - list) / %d:", iters0, iters0), tm(a / iters0),
+	    tm(b / iters0), tm(c / iters0)
 }
 AWK
 awk -f "$top/t/bench/stats.awk" -f "$tmp/report.awk" "$tmp/results" ||
