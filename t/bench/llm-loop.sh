@@ -290,7 +290,7 @@ echo
 echo "bench: timing $(echo "$sizes" | sed 's/ /, /g') iterations" \
     "with --max-prompt $maxp (3 runs each)"
 out="time:" mem="llm-loop's peak RSS:" sums="summaries:" last="last prompt:"
-prev= prevkb= k=1 sep=
+prev='' prevkb='' k=1 sep=''
 for n in $sizes; do
 	d=$tmp/long.$n
 	mkdir "$d" || exit 1
