@@ -232,21 +232,36 @@ run 'for n in 1 2 3; do echo "{\"tool_name\":\"get-sum\",\"arguments\":{\"a\":$n
 status_is 0
 kill -TERM -- "-$(echo "$http" | sed -n 2p)" 2>/dev/null
 
-heading "The agent loop: t/fake-model asks for tools, real servers run them"
-mkdir "$t/agent" "$t/agent-model" || exit 3
-cp examples/agent-loop/reply.1 examples/agent-loop/reply.2 "$t/agent-model" ||
-	exit 3
-echo "(t/mcp/agent-loop.sh: thread-serialize | model | toolcall-parse --thread |"
-echo " tee -a thread.jsonl | mcp-run, until an answer without a call; the model"
-echo " answers with examples/agent-loop/reply.1, two calls, then reply.2)"
-run 'sh t/mcp/agent-loop.sh -c examples/servers.json "$t/agent" "Repeat my note and add up my two bills." t/fake-model "$t/agent-model" 2>/dev/null'
+heading "llm-loop: the agent loop as one command (t/fake-model stands in for the model)"
+mkdir "$t/loop-model" || exit 3
+cp examples/llm-loop/reply.1 examples/llm-loop/reply.2 examples/llm-loop/reply.3 \
+    examples/llm-loop/reply.4 "$t/loop-model" || exit 3
+echo "(the model's command gets the tools' prompt and the thread on its stdin;"
+echo " it answers with examples/llm-loop/reply.1, two calls, then reply.2;"
+echo " --allow runs every tool of the everything server and the sdk server's"
+echo " sdk_add without asking; the prose goes to stdout, a line per call and"
+echo " the servers' messages to stderr)"
+run 'llm-loop --allow everything --allow sdk:sdk_add -c examples/servers.json -t "$t/thread.jsonl" "Repeat my note and add up my two bills." -- t/fake-model "$t/loop-model"'
 status_is 0
 
-heading "The thread it left: the calls, what the servers answered, the completion"
-run 'thread-serialize "$t/agent/thread.jsonl"'
+heading "The thread it left (-t): each event as it happened, one JSON line each"
+run 'cut -c1-150 "$t/thread.jsonl"'
 status_is 0
-grep -q '"result":"1337.5"' "$t/agent/thread.jsonl" ||
+grep -q '"serverName":"sdk","result":"1337.5"' "$t/thread.jsonl" ||
 	fail "the loop's thread lacks the sum"
+[ "$(tail -n 1 "$t/thread.jsonl" | jq -r .type)" = completion ] ||
+	fail "the loop's thread does not end with its completion"
+
+heading "A second run continues the thread; -o events shows each event as it is added"
+echo "(the iterations go on from the first run's; -y runs every call)"
+run 'llm-loop -y -o events -c examples/servers.json -t "$t/thread.jsonl" "Now double the total." -- t/fake-model "$t/loop-model" 2>/dev/null'
+status_is 0
+grep -q '"result":"2675"' "$t/thread.jsonl" ||
+	fail "the second run's thread lacks the double"
+
+heading "What the model was given in the second run: the whole thread after the tools"
+run 'sed -n "/^<thread>/,\$p" "$t/loop-model/prompt.3" | cut -c1-150'
+status_is 0
 
 heading "Hostile answers: a key given twice, a nesting bomb, an endless input"
 echo "(a model's output is untrusted: each ends in a clear error, never a crash,"

@@ -6,9 +6,11 @@
 # the v1 SDK, and t/mcp/sdk-server.mjs serving only 2026-07-28, on the v2
 # SDK), thread-serialize makes the next prompt of the thread, and the
 # loop ends on the model's answer without a call. The fake model is the
-# only stand-in. t/mcp/agent-loop.sh drives the loop; one test runs the
-# README's one-line pipeline itself. The first tests hold sdk-server.mjs
-# to the exchanges its header writes down, one message at a time.
+# only stand-in. t/mcp/agent-loop.sh drives the loop: the pipeline form
+# of llm-loop(1), kept to test that the filters make the loop together
+# (the tool itself is tested apart); one test runs the README's
+# one-line pipeline itself. The first tests hold sdk-server.mjs to the
+# exchanges its header writes down, one message at a time.
 
 load helper
 
@@ -218,6 +220,57 @@ EOF
 	run -0 thread-serialize a/thread.jsonl
 	assert_line --index 9 '  <event type="ai" id="8" iteration="2">The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.</event>'
 	assert_line --index 10 '  <event type="completion" id="9" iteration="2">The echo came back, 2 + 40 is 42, and 6 and 7 make 13 and 42.</event>'
+}
+
+@test "llm-loop -y leaves the thread the pipeline leaves, its prompts the same thread after the tools" {
+	# one call an answer: with several, llm-loop adds each result after
+	# its call (the call runs while the model writes), the pipeline adds
+	# them after all the calls
+	answer 1 <<'EOF'
+Echo first.
+<tool>
+<server_name>everything</server_name>
+<tool_name>echo</tool_name>
+<arguments><message>a &amp; "b"</message></arguments>
+</tool>
+EOF
+	answer 2 <<'EOF'
+<tool>
+<tool_name>sdk_add</tool_name>
+<arguments><a>two</a><b>40</b></arguments>
+</tool>
+EOF
+	answer 3 <<'EOF'
+<tool>
+<tool_name>sdk_add</tool_name>
+<arguments><a>2</a><b>40</b></arguments>
+</tool>
+EOF
+	answer 4 <<'EOF'
+Done: 42.
+EOF
+	run -0 --separate-stderr sh "$LOOP" -c servers.json a 'Echo and add.' \
+	    "$FAKE" m
+	mkdir m2
+	cp m/reply.* m2/
+	run -0 --separate-stderr llm-loop -y -q -o events -c servers.json \
+	    -t thread.jsonl 'Echo and add.' -- "$FAKE" m2
+	assert_equal "$stderr" ''
+	# -o events: every event as it is added, the whole new thread
+	printf '%s\n' "$output" | is thread.jsonl
+	is thread.jsonl <a/thread.jsonl
+	run -0 grep -c '"type":"error"' thread.jsonl
+	assert_output 1
+	run -0 cat m2/calls
+	assert_output 4
+	# each prompt: the tools' prompt, a blank line, the pipeline's prompt
+	for k in 1 2 3 4; do
+		sed -n '/^<thread>$/,$p' "m2/prompt.$k" | is "m/prompt.$k"
+		run -0 grep -c -x -e '## echo' -e '## sdk_add' "m2/prompt.$k"
+		assert_output 2
+		run -0 grep -c -x '<thread>' "m2/prompt.$k"
+		assert_output 1
+	done
 }
 
 @test "the loop in the hermes dialect (-f hermes): a refused call and a failing one go back to the model as errors" {

@@ -24,9 +24,10 @@ check() {
 	verdict "$want" "$name"
 }
 
-# vg ARG...: $tool ARG... under valgrind; sets got.
+# vg ARG...: $tool ARG... under valgrind (after $vg_pre, a command that
+# runs it, when set); sets got.
 vg() {
-	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+	${vg_pre-} valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
 	    --child-silent-after-fork=yes --suppressions="$top/t/valgrind.supp" \
 	    --errors-for-leak-kinds=all --log-file="$tmp/log" \
 	    "$tool" "$@" 2>"$tmp/err"
@@ -52,7 +53,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 1
 fi
 for tool in thread-serialize llmq-encode llmr-validate toolcall-parse \
-    jsonresp-check llm-retry llmstore mcp-run; do
+    jsonresp-check llm-retry llmstore mcp-run llm-loop; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "not ok 1 - $tool is not on PATH"
 		echo "1..1"
@@ -1279,6 +1280,58 @@ check 0 "toolcall-parse: --format harmony, a 1 MB call" /dev/null \
     --format harmony "$tmp/big-harmony.txt"
 check 0 "toolcall-parse: --format openai --events, 4000 chunks" /dev/null \
     --format openai --events "$tmp/many-chunks.sse"
+
+# llm-loop: t/fake-model answers from a queue of its own for each run
+# (lq N REPLY...: the queue $tmp/lq.N, replies 1, 2, ... in order), the
+# everything server runs the calls. Each run with a call no rule allows
+# has no terminal to ask on: setsid -w puts it in a session without one.
+tool=llm-loop
+lq() {
+	q=$tmp/lq.$1
+	shift
+	mkdir "$q" || exit 3
+	k=0
+	for r; do
+		k=$((k + 1))
+		printf '%s\n' "$r" >"$q/reply.$k"
+	done
+}
+lecho=$(printf '%s' '<tool><server_name>everything</server_name>' \
+    '<tool_name>echo</tool_name><arguments><message>caf\303\251 &amp;' \
+    ' "x"</message></arguments></tool>')
+lecho=$(printf "$lecho")
+lsum='<tool><tool_name>get-sum</tool_name><arguments><a>1</a><b>2</b></arguments></tool>'
+fm=$top/t/fake-model
+lq 1 "Echo it. $lecho" 'It says café.'
+check 0 "llm-loop: a call on the everything server, -y, a new thread" \
+    /dev/null -y -c "$tmp/mcp-good.json" -t "$tmp/loop.jsonl" \
+    'Echo a word.' -- "$fm" "$tmp/lq.1"
+lq 2 "Add. $lsum" 'Three.'
+check 0 "llm-loop: the thread continued, --allow, -o events, --system" \
+    /dev/null --allow 'everything:get-*' -o events \
+    --system "$tmp/calls.txt" -c "$tmp/mcp-good.json" \
+    -t "$tmp/loop.jsonl" 'Now add.' -- "$fm" "$tmp/lq.2"
+check 0 "llm-loop: --dry-run, the message on standard input" \
+    "$tmp/calls.txt" --dry-run -c "$tmp/mcp-good.json" \
+    -t "$tmp/loop.jsonl" -- "$fm" "$tmp/lq.2"
+lq 3 "Add. $lsum" 'Refused, then.'
+vg_pre='setsid -w'
+check 0 "llm-loop: a call refused, no rule and no terminal" /dev/null \
+    --allow 'everything:echo' -c "$tmp/mcp-good.json" 'Add.' -- \
+    "$fm" "$tmp/lq.3"
+vg_pre=
+lq 4 'Adding. <tool_call>{"name": "get-sum", "arguments": {"a": "x"}}</tool_call>' \
+    'Again. <tool_call>{"name": "echo", "arguments": {"message": "m"}}</tool_call>'
+check 1 "llm-loop: -n reached, --format hermes, a call the reader refuses" \
+    /dev/null -y -n 2 --format hermes -c "$tmp/mcp-good.json" \
+    -t "$tmp/loop-n.jsonl" 'Loop.' -- "$fm" "$tmp/lq.4"
+lq 5 'Summary one.' "Add. $lsum" 'Summary two.' 'Done.'
+check 0 "llm-loop: --resume, --max-prompt: summaries" /dev/null -y -q \
+    --max-prompt 100 -c "$tmp/mcp-good.json" -t "$tmp/loop.jsonl" \
+    --resume -- "$fm" "$tmp/lq.5"
+check 3 "llm-loop: a model that fails, --retries 0" /dev/null -y \
+    --retries 0 -c "$tmp/mcp-good.json" 'Hi.' -- false
+check 2 "llm-loop: a usage error" /dev/null -n 0 'Hi.' -- true
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,9 +1,13 @@
 #!/bin/sh
 # agent-loop.sh [-f FORMAT] [-n MAX] -c SERVERS DIR TASK MODEL [ARG ...]:
-# a tool-using agent in the shell, made of the kit's filters. The model is
-# any command that reads a prompt on stdin and writes its answer on
-# stdout; the tools are those of the MCP servers that SERVERS (mcp-run's
-# configuration) names, run by mcp-run.
+# the agent loop as a pipeline of the kit's filters. The tool for it is
+# llm-loop(1), which runs the same loop in one process, its servers kept
+# for the whole run; this is the pipeline form, kept as the test that the
+# filters make the loop together (t/mcp-loop.bats) and as the baseline of
+# llm-loop's benchmark (t/bench/llm-loop.sh), which wants the same thread
+# from both. The model is any command that reads a prompt on stdin and
+# writes its answer on stdout; the tools are those of the MCP servers that
+# SERVERS (mcp-run's configuration) names, run by mcp-run.
 #
 # Once: mcp-run --list-tools writes DIR/tools.json, toolcall-parse
 # --print-prompt the system prompt DIR/system.txt (for a real client, as
