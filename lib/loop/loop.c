@@ -266,6 +266,8 @@ static int
 tools(struct loop *l)
 {
 	struct buf list = BUF_INIT;
+	json_t *all, *t, *srv;
+	const char *name;
 	char err[512];
 	size_t i;
 	int rc = DIAG_OK;
@@ -283,13 +285,17 @@ tools(struct loop *l)
 		rc = DIAG_TROUBLE;
 	} else if (l->defs.n > 0) {
 		l->have_tools = 1;
-		for (i = 0; i < l->defs.n; i++)
-			if (l->defs.v[i].server != NULL &&
-			    json_object_get(l->servers, l->defs.v[i].name) ==
-			    NULL)
-				json_object_set_new(l->servers,
-				    l->defs.v[i].name, json_string(
-				    l->defs.v[i].server));
+		/* the server's name itself: tooldefs keeps it quoted */
+		all = json_loadb(list.data, list.len, 0, NULL);
+		json_array_foreach(json_object_get(all, "tools"), i, t) {
+			name = json_string_value(json_object_get(t, "name"));
+			srv = json_object_get(json_object_get(t, "_meta"),
+			    "llmkit/server");
+			if (name != NULL && json_is_string(srv) &&
+			    json_object_get(l->servers, name) == NULL)
+				json_object_set(l->servers, name, srv);
+		}
+		json_decref(all);
 		if (tooldefs_prompt(&l->defs, l->o->format,
 		    &l->tools_prompt) != 0) {
 			diag_warnx("--format %s cannot be taught",
