@@ -108,6 +108,20 @@ loop_prose(void *arg, const char *s, size_t n)
 	}
 }
 
+static int	serialize(struct loop *, const char *, size_t, struct buf *);
+
+/* Whether the n bytes at s are only white space. */
+static int
+blank_line(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
 /*
  * The thread's file: opened (made when new), locked, read into
  * l->events, its highest iteration into l->last. A status.
@@ -116,6 +130,7 @@ static int
 thread_open(struct loop *l)
 {
 	const char *name = l->o->thread;
+	struct buf check = BUF_INIT;
 	struct diag_loc loc;
 	json_error_t je;
 	json_t *ev, *it;
@@ -160,6 +175,10 @@ thread_open(struct loop *l)
 		lineno++;
 		while (i < n && s[i] != '\n')
 			i++;
+		if (blank_line(s + start, i - start)) {
+			start = i < n ? i + 1 : n;
+			continue;
+		}
 		ev = json_loadb(s + start, i - start, JSON_REJECT_DUPLICATES,
 		    &je);
 		loc.file = name;
@@ -191,6 +210,11 @@ thread_open(struct loop *l)
 			diag_warn("%s", name);
 			rc = DIAG_TROUBLE;
 		}
+	}
+	if (rc == DIAG_OK) {
+		/* a thread that cannot be a prompt is refused before use */
+		rc = serialize(l, l->events.data, l->events.len, &check);
+		buf_free(&check);
 	}
 	if (rc != DIAG_OK) {
 		close(fd);
@@ -277,7 +301,7 @@ tools(struct loop *l)
 		return DIAG_OK;
 	if (mcp_list_tools(l->m, &list) != 0) {
 		buf_free(&list);
-		return l->m->caught ? DIAG_TROUBLE : DIAG_TROUBLE;
+		return DIAG_TROUBLE;
 	}
 	if (tooldefs_load_text(&l->defs, "<tools/list>", list.data, list.len,
 	    err, sizeof(err)) != 0) {
@@ -476,8 +500,10 @@ drain(struct loop *l)
 		record(l, s + off, n);
 		off += n;
 	}
-	memmove(s, s + off, l->pending.len - off);
-	l->pending.len -= off;
+	if (off > 0) {
+		memmove(s, s + off, l->pending.len - off);
+		l->pending.len -= off;
+	}
 	return l->stop ? -1 : 0;
 }
 
@@ -543,6 +569,9 @@ answer(struct loop *l, const struct buf *p, long attempt)
 		rc = DIAG_OK;
 	}
 	else if (a.res.signo != 0 || a.res.status != 0 || !a.nonblank) {
+		/* with -q, what it said before what became of it */
+		if (l->o->quiet && a.err.len > 0)
+			fwrite(a.err.data, 1, a.err.len, stderr);
 		if (a.res.signo != 0)
 			diag_warnx("the model's command is ended by signal "
 			    "%d (attempt %ld of %ld)", a.res.signo, attempt,
@@ -555,8 +584,6 @@ answer(struct loop *l, const struct buf *p, long attempt)
 			diag_warnx("the model's command writes nothing "
 			    "(attempt %ld of %ld)", attempt,
 			    l->o->retries + 1);
-		if (l->o->quiet && a.err.len > 0)
-			fwrite(a.err.data, 1, a.err.len, stderr);
 		rc = 1;
 	}
 	buf_free(&a.err);
@@ -597,93 +624,103 @@ answer_retried(struct loop *l, const struct buf *p)
 	return DIAG_TROUBLE;
 }
 
-/* The iteration of an event line, or -1. */
-static long
-iteration_of(const char *s, size_t n, int *summary)
+/* The length of the line at off of b, its newline included. */
+static size_t
+line_len(const struct buf *b, size_t off)
 {
-	json_t *ev = json_loadb(s, n, 0, NULL), *it;
-	long v = -1;
+	const char *nl = memchr(b->data + off, '\n', b->len - off);
 
-	*summary = 0;
-	if (ev == NULL)
-		return -1;
-	it = json_object_get(ev, "iteration");
-	if (json_is_number(it))
-		v = (long)json_number_value(it);
-	*summary = json_is_string(json_object_get(ev, "type")) &&
-	    strcmp(json_string_value(json_object_get(ev, "type")),
-	    "summary") == 0;
-	json_decref(ev);
-	return v;
+	return nl != NULL ? (size_t)(nl - (b->data + off)) + 1 : b->len - off;
+}
+
+/* The event of a line, or NULL; its iteration (or -1) in *it. */
+static json_t *
+event_of(const char *s, size_t n, long *it)
+{
+	json_t *ev = json_loadb(s, n, 0, NULL), *v;
+
+	*it = -1;
+	v = json_object_get(ev, "iteration");
+	if (json_is_number(v) && json_number_value(v) >= 0 &&
+	    json_number_value(v) < 1e15)
+		*it = (long)json_number_value(v);
+	return ev;
+}
+
+/* Iteration k marked in the set seen (one byte an iteration). */
+static void
+mark(struct buf *seen, long k)
+{
+	size_t n = (size_t)k + 1;
+
+	if (k < 0)
+		return;
+	while (seen->len < n)
+		buf_addc(seen, 0);
+	seen->data[k] = 1;
 }
 
 /*
- * Past --max-prompt: the events of every iteration before the last are
- * summarised by the model, the summary added, and the prompt's events
- * become the summary and the last iteration's. A status.
+ * Splits the prompt's events: those before the latest iteration to old
+ * (and their iterations, with those their summaries list, to seen), the
+ * rest to keep. Whether old holds an event other than a summary.
+ */
+static int
+split(struct loop *l, struct buf *old, struct buf *keep, struct buf *seen)
+{
+	const json_t *v, *type;
+	json_t *ev;
+	size_t off, n, i;
+	long it, latest = -1;
+	int any = 0;
+
+	for (off = 0; off < l->events.len; off += n) {
+		n = line_len(&l->events, off);
+		json_decref(event_of(l->events.data + off, n, &it));
+		if (it > latest)
+			latest = it;
+	}
+	for (off = 0; off < l->events.len; off += n) {
+		n = line_len(&l->events, off);
+		ev = event_of(l->events.data + off, n, &it);
+		if (it < 0 || it >= latest) {
+			buf_add(keep, l->events.data + off, n);
+			json_decref(ev);
+			continue;
+		}
+		buf_add(old, l->events.data + off, n);
+		mark(seen, it);
+		type = json_object_get(ev, "type");
+		if (json_is_string(type) && strcmp(json_string_value(type),
+		    "summary") == 0) {
+			json_array_foreach(json_object_get(ev,
+			    "summarizedIterations"), i, v)
+				if (json_is_integer(v) &&
+				    json_integer_value(v) < latest)
+					mark(seen, (long)json_integer_value(v));
+		} else
+			any = 1;
+		json_decref(ev);
+	}
+	return any;
+}
+
+/*
+ * Past --max-prompt: the events of every iteration before the latest
+ * are summarised by the model, the summary added to the thread, and the
+ * prompt's events become the summary and the latest iteration's, as
+ * thread-serialize folds them. A status.
  */
 static int
 summarise(struct loop *l, struct buf *p)
 {
-	struct buf old = BUF_INIT, keep = BUF_INIT, sp = BUF_INIT;
-	char *s = l->events.data, *nl;
-	size_t off, n, cut;
-	long it, latest = -1, first_kept;
-	int sum, any = 0, rc;
+	struct buf old = BUF_INIT, keep = BUF_INIT, seen = BUF_INIT;
+	struct buf sp = BUF_INIT, line = BUF_INIT;
 	json_t *iters, *ev;
-	unsigned char *seen = NULL;
-	size_t nseen = 0;
+	size_t k;
+	int rc = DIAG_OK;
 
-	for (off = 0; off < l->events.len; off += n) {
-		nl = memchr(s + off, '\n', l->events.len - off);
-		n = nl != NULL ? (size_t)(nl - (s + off)) + 1 :
-		    l->events.len - off;
-		if ((it = iteration_of(s + off, n, &sum)) > latest)
-			latest = it;
-	}
-	first_kept = latest;
-	/* the events before the latest iteration's, summaries among them */
-	iters = json_array();
-	for (off = 0; off < l->events.len; off += n) {
-		nl = memchr(s + off, '\n', l->events.len - off);
-		n = nl != NULL ? (size_t)(nl - (s + off)) + 1 :
-		    l->events.len - off;
-		it = iteration_of(s + off, n, &sum);
-		if (it >= first_kept || it < 0) {
-			buf_add(&keep, s + off, n);
-			continue;
-		}
-		buf_add(&old, s + off, n);
-		if (sum) {
-			size_t i;
-			json_t *e = json_loadb(s + off, n, 0, NULL), *v;
-
-			json_array_foreach(json_object_get(e,
-			    "summarizedIterations"), i, v)
-				if (json_is_integer(v) && json_integer_value(v)
-				    >= 0 && json_integer_value(v) < first_kept) {
-					size_t k = (size_t)json_integer_value(v);
-
-					if (k >= nseen) {
-						seen = xrealloc(seen, k + 1);
-						memset(seen + nseen, 0,
-						    k + 1 - nseen);
-						nseen = k + 1;
-					}
-					seen[k] = 1;
-				}
-			json_decref(e);
-		} else
-			any = 1;
-		if ((size_t)it >= nseen) {
-			seen = xrealloc(seen, (size_t)it + 1);
-			memset(seen + nseen, 0, (size_t)it + 1 - nseen);
-			nseen = (size_t)it + 1;
-		}
-		seen[it] = 1;
-	}
-	rc = DIAG_OK;
-	if (!any)
+	if (!split(l, &old, &keep, &seen))
 		goto out;
 	if ((rc = serialize(l, old.data, old.len, &sp)) != DIAG_OK)
 		goto out;
@@ -693,49 +730,33 @@ summarise(struct loop *l, struct buf *p)
 	l->summarising = 0;
 	if (rc != DIAG_OK || l->stop)
 		goto out;
-	for (cut = 0; cut < nseen; cut++)
-		if (seen[cut])
+	iters = json_array();
+	for (k = 0; k < seen.len; k++)
+		if (seen.data[k])
 			json_array_append_new(iters, json_integer((json_int_t)
-			    cut));
-	ev = json_pack("{s:s,s:s#,s:O,s:I}", "type", "summary", "summary",
+			    k));
+	/* the iteration of a summary is the last it summarises */
+	ev = json_pack("{s:s,s:s#,s:o,s:I}", "type", "summary", "summary",
 	    l->prose.data != NULL ? l->prose.data : "", l->prose.len,
 	    "summarizedIterations", iters, "iteration",
-	    (json_int_t)json_integer_value(json_array_get(iters,
-	    json_array_size(iters) - 1)));
-	/* the prompt's events: the summary, then what it leaves */
-	buf_reset(&l->events);
-	buf_add(&l->events, keep.data, keep.len);
-	{
-		struct buf b = BUF_INIT;
-
-		jsonw_stringify(&b, ev);
-		buf_addc(&b, '\n');
-		json_decref(ev);
-		if (l->fd >= 0 && write_all(l->fd, b.data, b.len) != 0) {
-			diag_warn("%s", l->o->thread);
-			rc = l->status = DIAG_TROUBLE;
-			l->stop = 1;
-		} else if (l->o->output == LOOP_OUT_EVENTS &&
-		    (cmd_write(b.data, b.len) != DIAG_OK ||
-		    cmd_flush() != DIAG_OK)) {
-			rc = l->status = DIAG_TROUBLE;
-			l->stop = 1;
-		}
-		buf_reset(&keep);
-		buf_add(&keep, b.data, b.len);
-		buf_add(&keep, l->events.data, l->events.len);
+	    (json_int_t)seen.len - 1);
+	jsonw_stringify(&line, ev);
+	buf_addc(&line, '\n');
+	json_decref(ev);
+	/* the summary first, in the place of what it leaves out */
+	if (loop_add(l, line.data, line.len) == 0) {
 		buf_reset(&l->events);
+		buf_add(&l->events, line.data, line.len);
 		buf_add(&l->events, keep.data, keep.len);
-		buf_free(&b);
-	}
-	if (rc == DIAG_OK)
 		rc = prompt(l, p);
+	} else
+		rc = l->status;
 out:
-	json_decref(iters);
-	free(seen);
 	buf_free(&old);
 	buf_free(&keep);
+	buf_free(&seen);
 	buf_free(&sp);
+	buf_free(&line);
 	return rc;
 }
 
@@ -852,8 +873,6 @@ out:
 		proc_die();
 	}
 	mcp_shutdown(m);
-	if (m->trouble && rc == DIAG_OK)
-		rc = DIAG_OK;
 	if (l.fd >= 0)
 		close(l.fd);
 	loop_ask_free(&l);
