@@ -146,8 +146,11 @@ thread_open(struct loop *l)
 		return DIAG_OK;
 	if (l->o->dry_run)
 		flags = O_RDONLY | O_CLOEXEC;
+	else if (l->o->message == NULL)
+		flags &= ~O_CREAT;	/* --resume: no file made for nothing */
 	if ((fd = open(name, flags, 0666)) < 0) {
-		if (l->o->dry_run && errno == ENOENT)
+		if ((l->o->dry_run || l->o->message == NULL) &&
+		    errno == ENOENT)
 			return DIAG_OK;
 		diag_warn("%s", name);
 		return DIAG_TROUBLE;
