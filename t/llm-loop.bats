@@ -1,0 +1,241 @@
+#!/usr/bin/env bats
+# llm-loop as a person runs it: t/fake-model is the model (it answers
+# reply.N to its Nth call and keeps the prompt it got as prompt.N, byte
+# for byte), and the servers are real: the protocol's "everything"
+# reference server and the memory server (@modelcontextprotocol/
+# server-memory), both at the versions t/mcp/package.json pins. Each
+# test checks the thread file line by line, standard output, standard
+# error and the status; each prompt is checked whole against one made
+# by the kit's own tools: toolcall-parse --print-prompt for the tools
+# of mcp-run --list-tools, then thread-serialize of the expected thread.
+
+load helper
+
+bats_require_minimum_version 1.5.0
+
+MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
+EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
+MEMORY=$MCP_MODULES/@modelcontextprotocol/server-memory/dist/index.js
+FAKE=$TOP/t/fake-model
+PTY=$TOP/t/mcp/pty-run.py
+# What the everything server says on stderr when it starts, as llm-loop
+# passes it on.
+STARTING='everything: Starting default (STDIO) server...'
+
+# Each test: its own directory, the model's queue in m/, and servers.json
+# naming the everything server.
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	mkdir m
+	jq -n --arg e "$EVERYTHING" '{mcpServers: {
+	    everything: {command: "node", args: [$e, "stdio"]}}}' >servers.json
+}
+
+# answer N: the model's reply to its call N is standard input.
+answer() {
+	cat >"m/reply.$1"
+}
+
+# tool NAME ARGUMENTS: a call in the <tool> markup (ARGUMENTS the XML of
+# its <arguments>).
+tool() {
+	printf '<tool>\n<tool_name>%s</tool_name>\n' "$1"
+	printf '<arguments>%s</arguments>\n</tool>\n' "$2"
+}
+
+# go ARG ...: llm-loop ARG ... -- fake-model m, standard output in out,
+# standard error in err (each call line's seconds made "T"), the status
+# in $st; standard input is empty.
+go() {
+	st=0
+	llm-loop "$@" -- "$FAKE" m >out 2>err.raw </dev/null || st=$?
+	timeless <err.raw >err
+}
+
+# The call lines of standard input with their time made "T".
+timeless() {
+	sed -E 's/ \([0-9]+\.[0-9]{2} s\)$/ (T s)/'
+}
+
+# is FILE: FILE holds exactly the bytes of standard input.
+is() {
+	cat >want.is
+	run diff -u want.is "$1"
+	assert_output ''
+	assert_success
+}
+
+# tools_prompt FORMAT [CONFIG]: what toolcall-parse teaches a model of
+# the tools of the servers of CONFIG (servers.json); the list is asked
+# of the servers once a test.
+tools_prompt() {
+	local c=${2:-servers.json}
+	[ -s "$c.tools" ] ||
+	    mcp-run --list-tools -c "$c" >"$c.tools" 2>/dev/null || return
+	toolcall-parse --print-prompt --format "$1" --tools "$c.tools"
+}
+
+# want_prompt FORMAT N [CONFIG]: the prompt of a thread that is the first
+# N lines of want.jsonl: the tools' prompt, a blank line, the thread.
+want_prompt() {
+	tools_prompt "$1" "${3:-servers.json}"
+	echo
+	head -n "$2" want.jsonl | thread-serialize
+}
+
+# prompt_is N FORMAT LINES [CONFIG]: prompt.N is want_prompt's.
+prompt_is() {
+	want_prompt "$2" "$3" "${4:-servers.json}" >"want.prompt.$1"
+	run -0 cmp "want.prompt.$1" "m/prompt.$1"
+}
+
+# The thread file and want.jsonl are the same, byte for byte.
+thread_is_want() {
+	run diff -u want.jsonl thread.jsonl
+	assert_output ''
+	assert_success
+}
+
+@test "a first run in the <tool> format: the user's message, the answer, the call, its result, the completion" {
+	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
+	    answer 1
+	printf 'It said hi.\n' | answer 2
+	go -y -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo hi","iteration":0}
+{"type":"message","role":"assistant","content":"Let me echo.","iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}
+{"type":"message","role":"assistant","content":"It said hi.","iteration":2}
+{"type":"completion","result":"It said hi.","iteration":2}
+EOF
+	thread_is_want
+	# the prose, as it came: the line after </tool> is the answer's too
+	printf 'Let me echo.\n\nIt said hi.\n' | is out
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"hi"} -> ok (T s)
+EOF
+	assert_equal "$(cat m/calls)" 2
+	prompt_is 1 tool 1
+	prompt_is 2 tool 4
+}
+
+@test "--format hermes: the markup taught and read; a call inside <think> is reasoning and does not run" {
+	cat >m/reply.1 <<'EOF'
+<think>
+I could call <tool_call>
+{"name": "get-env", "arguments": {}}
+</tool_call> but the sum is what is asked.
+</think>
+Adding.
+<tool_call>
+{"name": "get-sum", "arguments": {"a": 2, "b": 3}}
+</tool_call>
+EOF
+	printf '<think>It answered.</think>\nIt is 5.\n' | answer 2
+	go -y --format hermes -c servers.json -t thread.jsonl 'Add 2 and 3'
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Add 2 and 3","iteration":0}
+{"type":"message","role":"assistant","content":"Adding.","iteration":1}
+{"type":"tool_call","toolName":"get-sum","args":{"a":2,"b":3},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"get-sum","serverName":"everything","result":"The sum of 2 and 3 is 5.","iteration":1}
+{"type":"message","role":"assistant","content":"It is 5.","iteration":2}
+{"type":"completion","result":"It is 5.","iteration":2}
+EOF
+	thread_is_want
+	printf '\nAdding.\n\n\nIt is 5.\n' | is out
+	is err <<EOF
+$STARTING
+llm-loop: everything: get-sum {"a":2,"b":3} -> ok (T s)
+EOF
+	prompt_is 1 hermes 1
+	prompt_is 2 hermes 4
+}
+
+@test "--format qwen3: the markup taught and read; a call inside <think> is reasoning and does not run" {
+	cat >m/reply.1 <<'EOF'
+<think>
+<tool_call>
+<function=get-env>
+</function>
+</tool_call>
+</think>
+
+Echoing.
+<tool_call>
+<function=echo>
+<parameter=message>
+a < b && c
+</parameter>
+</function>
+</tool_call>
+EOF
+	printf 'Done.\n' | answer 2
+	go -y --format qwen3 -c servers.json -t thread.jsonl 'Echo it'
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo it","iteration":0}
+{"type":"message","role":"assistant","content":"Echoing.","iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"a < b && c"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: a < b && c","iteration":1}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}
+{"type":"completion","result":"Done.","iteration":2}
+EOF
+	thread_is_want
+	printf '\n\nEchoing.\n\nDone.\n' | is out
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"a < b && c"} -> ok (T s)
+EOF
+	prompt_is 1 qwen3 1
+	prompt_is 2 qwen3 4
+}
+
+@test "the memory server keeps an entity of iteration 1 for iteration 3: one server start for the whole run" {
+	# the server, through a script that counts its starts
+	cat >memory.sh <<EOF
+#!/bin/sh
+echo start >>"$BATS_TEST_TMPDIR/starts"
+MEMORY_FILE_PATH="$BATS_TEST_TMPDIR/graph.jsonl" exec node "$MEMORY"
+EOF
+	chmod +x memory.sh
+	jq -n --arg c "$BATS_TEST_TMPDIR/memory.sh" \
+	    '{mcpServers: {memory: {command: $c}}}' >memory.json
+	tool create_entities '<entities><name>Ada</name><entityType>person</entityType><observations>wrote the first program</observations></entities>' |
+	    answer 1
+	tool add_observations '<observations><entityName>Ada</entityName><contents>born in 1815</contents></observations>' |
+	    answer 2
+	tool open_nodes '<names>Ada</names>' | answer 3
+	printf 'Ada, born in 1815, wrote the first program.\n' | answer 4
+	go --allow memory -c memory.json -t thread.jsonl 'Remember Ada'
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Remember Ada","iteration":0}
+{"type":"tool_call","toolName":"create_entities","args":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"create_entities","serverName":"memory","result":"[\n  {\n    \"name\": \"Ada\",\n    \"entityType\": \"person\",\n    \"observations\": [\n      \"wrote the first program\"\n    ]\n  }\n]","iteration":1,"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]}}
+{"type":"tool_call","toolName":"add_observations","args":{"observations":[{"entityName":"Ada","contents":["born in 1815"]}]},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-2-1","toolName":"add_observations","serverName":"memory","result":"[\n  {\n    \"entityName\": \"Ada\",\n    \"addedObservations\": [\n      \"born in 1815\"\n    ]\n  }\n]","iteration":2,"structuredContent":{"results":[{"entityName":"Ada","addedObservations":["born in 1815"]}]}}
+{"type":"tool_call","toolName":"open_nodes","args":{"names":["Ada"]},"toolCallId":"call-3-1","iteration":3,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-3-1","toolName":"open_nodes","serverName":"memory","result":"{\n  \"entities\": [\n    {\n      \"name\": \"Ada\",\n      \"entityType\": \"person\",\n      \"observations\": [\n        \"wrote the first program\",\n        \"born in 1815\"\n      ]\n    }\n  ],\n  \"relations\": []\n}","iteration":3,"structuredContent":{"entities":[{"name":"Ada","entityType":"person","observations":["wrote the first program","born in 1815"]}],"relations":[]}}
+{"type":"message","role":"assistant","content":"Ada, born in 1815, wrote the first program.","iteration":4}
+{"type":"completion","result":"Ada, born in 1815, wrote the first program.","iteration":4}
+EOF
+	thread_is_want
+	# the entity of iteration 1, read back in iteration 3
+	run -0 jq -c 'select(.toolCallId == "call-3-1" and .type == "tool_result") | .structuredContent.entities' thread.jsonl
+	assert_output '[{"name":"Ada","entityType":"person","observations":["wrote the first program","born in 1815"]}]'
+	is starts <<<start
+	printf '\n\n\nAda, born in 1815, wrote the first program.\n' | is out
+	is err <<'EOF'
+memory: Knowledge Graph MCP Server running on stdio
+llm-loop: memory: create_entities {"entities":[{"name":"Ada","entityType":"person","observatio... -> ok (T s)
+llm-loop: memory: add_observations {"observations":[{"entityName":"Ada","contents":["born in 18... -> ok (T s)
+llm-loop: memory: open_nodes {"names":["Ada"]} -> ok (T s)
+EOF
+	rm starts
+	prompt_is 3 tool 5 memory.json
+	prompt_is 4 tool 7 memory.json
+}
