@@ -239,3 +239,172 @@ EOF
 	prompt_is 3 tool 5 memory.json
 	prompt_is 4 tool 7 memory.json
 }
+
+@test "a conversation over two runs: the second continues the thread file, its numbers and its call ids" {
+	tool echo '<message>hi</message>' | answer 1
+	printf 'It said hi.\n' | answer 2
+	go -y -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	tool echo '<message>bye</message>' | answer 3
+	printf 'It said bye.\n' | answer 4
+	go -y -c servers.json -t thread.jsonl Now echo bye
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo hi","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}
+{"type":"message","role":"assistant","content":"It said hi.","iteration":2}
+{"type":"completion","result":"It said hi.","iteration":2}
+{"type":"message","role":"user","content":"Now echo bye","iteration":3}
+{"type":"tool_call","toolName":"echo","args":{"message":"bye"},"toolCallId":"call-4-1","iteration":4,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-4-1","toolName":"echo","serverName":"everything","result":"Echo: bye","iteration":4}
+{"type":"message","role":"assistant","content":"It said bye.","iteration":5}
+{"type":"completion","result":"It said bye.","iteration":5}
+EOF
+	thread_is_want
+	printf '\nIt said bye.\n' | is out
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"bye"} -> ok (T s)
+EOF
+	# the second run's prompts hold the first run's events
+	prompt_is 3 tool 6
+	prompt_is 4 tool 8
+}
+
+# pty_go ANSWERS ARG ...: go, run with a pseudo-terminal as llm-loop's
+# terminal, where the lines of ANSWERS (printf's format) are typed; what
+# the terminal showed is in tty.
+pty_go() {
+	printf "$1" >answers
+	shift
+	st=0
+	PTY_WAIT=30 python3 "$PTY" answers sh -c \
+	    'exec llm-loop "$@" >out 2>err.raw' llm-loop "$@" -- "$FAKE" m \
+	    >tty || st=$?
+	timeless <err.raw >err
+}
+
+# The question llm-loop asks at the terminal.
+ASK='Run it? [y]es, [n]o, [a]lways for this tool, [q]uit: '
+
+@test "asked at the terminal: no, then yes (an answer it does not know is asked again); the questions and answers in the thread" {
+	{ tool echo '<message>one</message>'
+	  tool echo '<message>two</message>'; } | answer 1
+	printf 'One was refused.\n' | answer 2
+	pty_go 'maybe\nn\nY\n' -c servers.json -t thread.jsonl Echo twice
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo twice","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"one"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: echo {\"message\":\"one\"}?","iteration":1}
+{"type":"human_input_received","response":"no","iteration":1}
+{"type":"error","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","error":"the user refused this call: everything: echo (call-1-1)","recoverable":true,"iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"two"},"toolCallId":"call-1-2","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: echo {\"message\":\"two\"}?","iteration":1}
+{"type":"human_input_received","response":"yes","iteration":1}
+{"type":"tool_result","toolCallId":"call-1-2","toolName":"echo","serverName":"everything","result":"Echo: two","iteration":1}
+{"type":"message","role":"assistant","content":"One was refused.","iteration":2}
+{"type":"completion","result":"One was refused.","iteration":2}
+EOF
+	thread_is_want
+	# the typed answers echoed at once, then each question
+	printf '%s\n' maybe n Y 'llm-loop: everything: echo {"message":"one"}' \
+	    "$ASK$ASK"'llm-loop: everything: echo {"message":"two"}' |
+	    { cat; printf '%s' "$ASK"; } | is tty
+	printf '\n\nOne was refused.\n' | is out
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> refused (T s)
+llm-loop: everything: echo {"message":"two"} -> ok (T s)
+EOF
+	# the refusal goes back to the model; with a terminal to ask, the
+	# server was told that elicitation is answered, and offers its tool
+	# that asks: so too for the list of the prompt made here
+	python3 "$PTY" /dev/null sh -c \
+	    'mcp-run --list-tools -c servers.json >servers.json.tools 2>/dev/null'
+	run -0 grep -c trigger-elicitation-request servers.json.tools
+	prompt_is 2 tool 9
+}
+
+@test "asked at the terminal: always runs the tool's later calls unasked, in this run; another tool is still asked" {
+	{ tool echo '<message>one</message>'
+	  tool get-sum '<a>1</a><b>2</b>'; } | answer 1
+	tool echo '<message>two</message>' | answer 2
+	printf 'Done.\n' | answer 3
+	pty_go 'a\nn\n' -c servers.json -t thread.jsonl Go
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Go","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"one"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: echo {\"message\":\"one\"}?","iteration":1}
+{"type":"human_input_received","response":"always","iteration":1}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: one","iteration":1}
+{"type":"tool_call","toolName":"get-sum","args":{"a":1,"b":2},"toolCallId":"call-1-2","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: get-sum {\"a\":1,\"b\":2}?","iteration":1}
+{"type":"human_input_received","response":"no","iteration":1}
+{"type":"error","toolCallId":"call-1-2","toolName":"get-sum","serverName":"everything","error":"the user refused this call: everything: get-sum (call-1-2)","recoverable":true,"iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"two"},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-2-1","toolName":"echo","serverName":"everything","result":"Echo: two","iteration":2}
+{"type":"message","role":"assistant","content":"Done.","iteration":3}
+{"type":"completion","result":"Done.","iteration":3}
+EOF
+	thread_is_want
+	printf '%s\n' a n 'llm-loop: everything: echo {"message":"one"}' \
+	    "$ASK"'llm-loop: everything: get-sum {"a":1,"b":2}' |
+	    { cat; printf '%s' "$ASK"; } | is tty
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> ok (T s)
+llm-loop: everything: get-sum {"a":1,"b":2} -> refused (T s)
+llm-loop: everything: echo {"message":"two"} -> ok (T s)
+EOF
+}
+
+@test "asked at the terminal: quit refuses the call, ends the loop and the model, status 1" {
+	{ tool echo '<message>one</message>'
+	  tool echo '<message>two</message>'; } | answer 1
+	pty_go 'Quit\n' -c servers.json -t thread.jsonl Echo twice
+	assert_equal "$st" 1
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo twice","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"one"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: echo {\"message\":\"one\"}?","iteration":1}
+{"type":"human_input_received","response":"quit","iteration":1}
+{"type":"error","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","error":"the user refused this call: everything: echo (call-1-1)","recoverable":true,"iteration":1}
+{"type":"error","error":"the user ended the loop","recoverable":false,"iteration":1}
+EOF
+	thread_is_want
+	printf '%s\n' Quit 'llm-loop: everything: echo {"message":"one"}' |
+	    { cat; printf '%s' "$ASK"; } | is tty
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> refused (T s)
+EOF
+	assert_equal "$(cat m/calls)" 1
+}
+
+@test "no terminal to ask and no rule: the call is refused, said on stderr, and the loop goes on" {
+	tool echo '<message>one</message>' | answer 1
+	printf 'Refused.\n' | answer 2
+	# a session of its own: no controlling terminal, /dev/tty cannot open
+	st=0
+	setsid -w llm-loop -c servers.json -t thread.jsonl Echo -- "$FAKE" m \
+	    </dev/null >out 2>err.raw || st=$?
+	timeless <err.raw >err
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"one"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"error","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","error":"the user refused this call: everything: echo (call-1-1)","recoverable":true,"iteration":1}
+{"type":"message","role":"assistant","content":"Refused.","iteration":2}
+{"type":"completion","result":"Refused.","iteration":2}
+EOF
+	thread_is_want
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo: refused: no --allow or --yes allows it, and there is no terminal to ask
+llm-loop: everything: echo {"message":"one"} -> refused (T s)
+EOF
+	prompt_is 2 tool 3
+}
