@@ -408,3 +408,69 @@ llm-loop: everything: echo {"message":"one"} -> refused (T s)
 EOF
 	prompt_is 2 tool 3
 }
+
+# allow_go ARG ...: go on a new thread, with no terminal to ask, on the
+# answer that calls echo and get-sum, and then ends; the events of the
+# two calls' outcomes (their types and tools) in $output.
+allow_go() {
+	rm -rf m thread.jsonl && mkdir m
+	{ tool echo '<message>one</message>'
+	  tool get-sum '<a>1</a><b>2</b>'; } | answer 1
+	printf 'Done.\n' | answer 2
+	st=0
+	setsid -w llm-loop "$@" -c servers.json -t thread.jsonl Go -- \
+	    "$FAKE" m </dev/null >out 2>err.raw || st=$?
+	timeless <err.raw >err
+	assert_equal "$st" 0
+	run -0 jq -r 'select(.type == "tool_result" or .type == "error") |
+	    "\(.type) \(.toolName)"' thread.jsonl
+}
+
+@test "--allow SERVER:TOOL runs that tool's calls unasked, and only them" {
+	allow_go --allow everything:echo
+	assert_output 'tool_result echo
+error get-sum'
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> ok (T s)
+llm-loop: everything: get-sum: refused: no --allow or --yes allows it, and there is no terminal to ask
+llm-loop: everything: get-sum {"a":1,"b":2} -> refused (T s)
+EOF
+	# the tool's name is the server's, not the markup's "local"
+	allow_go --allow local:echo --allow 'local:*'
+	assert_output 'error echo
+error get-sum'
+}
+
+@test "--allow with a glob: SERVER:get-* runs get-sum, not echo; *:* runs both" {
+	allow_go --allow 'everything:get-*'
+	assert_output 'error echo
+tool_result get-sum'
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo: refused: no --allow or --yes allows it, and there is no terminal to ask
+llm-loop: everything: echo {"message":"one"} -> refused (T s)
+llm-loop: everything: get-sum {"a":1,"b":2} -> ok (T s)
+EOF
+	allow_go --allow 'e*:[eg]*'
+	assert_output 'tool_result echo
+tool_result get-sum'
+}
+
+@test "--allow SERVER (no colon) runs all of that server's tools; --yes runs every call" {
+	allow_go --allow everything
+	assert_output 'tool_result echo
+tool_result get-sum'
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> ok (T s)
+llm-loop: everything: get-sum {"a":1,"b":2} -> ok (T s)
+EOF
+	# a server's name is whole: "every" is not everything
+	allow_go --allow every
+	assert_output 'error echo
+error get-sum'
+	allow_go --yes
+	assert_output 'tool_result echo
+tool_result get-sum'
+}
