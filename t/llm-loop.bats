@@ -474,3 +474,95 @@ error get-sum'
 	assert_output 'tool_result echo
 tool_result get-sum'
 }
+
+@test "-n reached: the error event, the message and status 1" {
+	tool echo '<message>1</message>' | answer 1
+	tool echo '<message>2</message>' | answer 2
+	go -y -n 2 -c servers.json -t thread.jsonl Echo
+	assert_equal "$st" 1
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"1"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: 1","iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"2"},"toolCallId":"call-2-1","iteration":2,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-2-1","toolName":"echo","serverName":"everything","result":"Echo: 2","iteration":2}
+{"type":"error","error":"no completion after 2 iterations","recoverable":false,"iteration":2}
+EOF
+	thread_is_want
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"1"} -> ok (T s)
+llm-loop: everything: echo {"message":"2"} -> ok (T s)
+llm-loop: no completion after 2 iterations
+EOF
+	assert_equal "$(cat m/calls)" 2
+	# one iteration: its own words
+	rm -r m thread.jsonl && mkdir m
+	tool echo '<message>1</message>' | answer 1
+	go -q -y -n 1 -c servers.json -t thread.jsonl Echo
+	assert_equal "$st" 1
+	run -0 tail -n 1 thread.jsonl
+	assert_output '{"type":"error","error":"no completion after 1 iteration","recoverable":false,"iteration":1}'
+	is err <<<'llm-loop: no completion after 1 iteration'
+}
+
+@test "a model's command that fails: run again after --retries, then status 3 with its messages" {
+	printf 'partial\n' | answer 1
+	echo 1 >m/status.1
+	echo 'model: overloaded' >m/stderr.1
+	go --retries 1 -w 0 -t thread.jsonl hi
+	assert_equal "$st" 3
+	# its standard error comes to ours; call 2 has no reply
+	is err <<'EOF'
+model: overloaded
+llm-loop: the model's command exits 1 (attempt 1 of 2)
+fake-model: no reply number 2 in m
+llm-loop: the model's command exits 1 (attempt 2 of 2)
+llm-loop: no answer from the model's command after 2 attempts
+EOF
+	assert_equal "$(cat m/calls)" 2
+	# the retry gets the same prompt
+	run -0 cmp m/prompt.1 m/prompt.2
+	# what the failed answer wrote stays: said and in the thread
+	is out <<<partial
+	is thread.jsonl <<'EOF'
+{"type":"message","role":"user","content":"hi","iteration":0}
+{"type":"message","role":"assistant","content":"partial","iteration":1}
+EOF
+	# -q: its standard error is kept and shown at the failure
+	rm -r m thread.jsonl && mkdir m
+	echo 'model: overloaded' >m/stderr.1
+	go -q --retries 0 -t thread.jsonl hi
+	assert_equal "$st" 3
+	is err <<'EOF'
+model: overloaded
+fake-model: no reply number 1 in m
+llm-loop: the model's command exits 1 (attempt 1 of 1)
+llm-loop: no answer from the model's command after 1 attempt
+EOF
+}
+
+@test "a model's command that writes nothing, or only white space: run again, then status 3" {
+	: | answer 1
+	printf ' \n\t\n' | answer 2
+	go --retries 1 -w 0 -t thread.jsonl hi
+	assert_equal "$st" 3
+	is err <<'EOF'
+llm-loop: the model's command writes nothing (attempt 1 of 2)
+llm-loop: the model's command writes nothing (attempt 2 of 2)
+llm-loop: no answer from the model's command after 2 attempts
+EOF
+	is thread.jsonl <<<'{"type":"message","role":"user","content":"hi","iteration":0}'
+	assert_equal "$(cat m/calls)" 2
+}
+
+@test "a model's command that does not exist: status 3 at once, its name said" {
+	st=0
+	llm-loop -t thread.jsonl hi -- ./no-such-model </dev/null >out 2>err ||
+	    st=$?
+	assert_equal "$st" 3
+	is err <<<'llm-loop: ./no-such-model: No such file or directory'
+	is out </dev/null
+	# the message is kept: --resume asks the model again
+	is thread.jsonl <<<'{"type":"message","role":"user","content":"hi","iteration":0}'
+}
