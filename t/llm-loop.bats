@@ -566,3 +566,128 @@ EOF
 	# the message is kept: --resume asks the model again
 	is thread.jsonl <<<'{"type":"message","role":"user","content":"hi","iteration":0}'
 }
+
+# bg ARG ...: go, in the background, with SIGINT as it is by default (a
+# shell without job control would have its background jobs ignore it);
+# its process id in $pid.
+bg() {
+	env --default-signal=INT llm-loop "$@" -- "$FAKE" m \
+	    </dev/null >out 2>err.raw &
+	pid=$!
+}
+
+# waitfor FILE PATTERN: until FILE has a line matching PATTERN (grep -E),
+# while llm-loop ($pid) runs; at most 20 s.
+waitfor() {
+	local i
+	for i in $(seq 400); do
+		! grep -Eq "$2" "$1" 2>/dev/null || return 0
+		kill -0 "$pid"
+		sleep 0.05
+	done
+	return 1
+}
+
+# The lines of the thread file are whole JSON, each as it was written.
+thread_is_json() {
+	run -0 jq -c . thread.jsonl
+	assert_output "$(cat thread.jsonl)"
+}
+
+@test "SIGINT during a call: the call cancelled, each line whole, no server left; --resume goes on" {
+	# the server through a script that keeps its process id
+	cat >everything.sh <<EOF
+#!/bin/sh
+echo \$\$ >>"$BATS_TEST_TMPDIR/server.pids"
+exec node "$EVERYTHING" stdio
+EOF
+	chmod +x everything.sh
+	jq -n --arg c "$BATS_TEST_TMPDIR/everything.sh" \
+	    '{mcpServers: {everything: {command: $c}}}' >servers.json
+	tool trigger-long-running-operation '<duration>60</duration><steps>600</steps>' |
+	    answer 1
+	bg -y -c servers.json -t thread.jsonl Wait
+	# the call is under way once the server tells of its progress
+	waitfor err.raw 'trigger-long-running-operation: 1/600$'
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" 130
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Wait","iteration":0}
+{"type":"tool_call","toolName":"trigger-long-running-operation","args":{"duration":60,"steps":600},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"error","toolCallId":"call-1-1","toolName":"trigger-long-running-operation","serverName":"everything","error":"the call was cancelled: llm-loop was stopped","recoverable":true,"iteration":1}
+EOF
+	thread_is_want
+	thread_is_json
+	# stderr: the server's words (its progress too), no call line
+	run -0 grep -Ev '^everything: trigger-long-running-operation: [0-9]+/600$' err.raw
+	assert_output "$STARTING"
+	run -0 cat server.pids
+	assert_equal "${#lines[@]}" 1
+	run -1 kill -0 "${lines[0]}"
+	# the next run goes on from the thread as it is
+	printf 'It was cancelled.\n' | answer 2
+	go -y -c servers.json -t thread.jsonl --resume
+	assert_equal "$st" 0
+	cat >>want.jsonl <<'EOF'
+{"type":"message","role":"assistant","content":"It was cancelled.","iteration":2}
+{"type":"completion","result":"It was cancelled.","iteration":2}
+EOF
+	thread_is_want
+	is out <<<'It was cancelled.'
+	prompt_is 2 tool 3
+	for p in $(cat server.pids); do
+		run -1 kill -0 "$p"
+	done
+}
+
+@test "SIGINT while the model writes: the model's command ended, nothing of its answer added" {
+	echo 37.25 >m/sleep.1
+	printf 'Never said.\n' | answer 1
+	bg -t thread.jsonl hi
+	waitfor m/pid.1 '^[0-9]+$'
+	kill -INT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" 130
+	is thread.jsonl <<<'{"type":"message","role":"user","content":"hi","iteration":0}'
+	is out </dev/null
+	is err.raw </dev/null
+	# the model's command and its sleep are gone
+	run -1 kill -0 "$(cat m/pid.1)"
+	run -1 pgrep -fx 'sleep 37.25'
+}
+
+@test "the lock: a second run on a thread in use is refused, status 3, the thread untouched" {
+	echo 30 >m/sleep.1
+	printf 'First.\n' | answer 1
+	bg -t thread.jsonl first
+	waitfor m/pid.1 '^[0-9]+$'
+	st=0
+	llm-loop -t thread.jsonl second -- "$FAKE" m </dev/null >out2 2>err2 ||
+	    st=$?
+	assert_equal "$st" 3
+	is err2 <<<'llm-loop: thread.jsonl: in use by another llm-loop'
+	is out2 </dev/null
+	# the model was not run again; the first run goes on
+	assert_equal "$(cat m/calls)" 1
+	kill -0 "$pid"
+	is thread.jsonl <<<'{"type":"message","role":"user","content":"first","iteration":0}'
+	# --resume alike; --dry-run only reads, and takes no lock
+	st=0
+	llm-loop -t thread.jsonl --resume -- "$FAKE" m </dev/null >out2 \
+	    2>err2 || st=$?
+	assert_equal "$st" 3
+	is err2 <<<'llm-loop: thread.jsonl: in use by another llm-loop'
+	run -0 --separate-stderr llm-loop --dry-run -t thread.jsonl third -- \
+	    "$FAKE" m
+	{ cat thread.jsonl
+	  echo '{"type":"message","role":"user","content":"third","iteration":1}'
+	} | thread-serialize >want.dry
+	assert_output "$(cat want.dry)"
+	assert_equal "$stderr" ''
+	assert_equal "$(cat m/calls)" 1
+	kill -INT "$pid"
+	wait "$pid" || true
+}
