@@ -691,3 +691,153 @@ EOF
 	kill -INT "$pid"
 	wait "$pid" || true
 }
+
+@test "-o events: each event on standard output as it is added, no prose" {
+	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
+	    answer 1
+	printf 'It said hi.\n' | answer 2
+	go -o events -y -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	run -0 jq -r .type thread.jsonl
+	assert_equal "$(echo $output)" 'message message tool_call tool_result message completion'
+	run -0 cmp out thread.jsonl
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"hi"} -> ok (T s)
+EOF
+	# without -t, the thread kept in memory: the same events
+	mv thread.jsonl first.jsonl
+	rm -r m && mkdir m
+	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
+	    answer 1
+	printf 'It said hi.\n' | answer 2
+	go -o events -q -y -c servers.json Echo hi
+	assert_equal "$st" 0
+	run -0 cmp out first.jsonl
+	is err </dev/null
+	[ ! -e thread.jsonl ]
+}
+
+@test "-q: no call lines, nor the servers' words; the prose as ever" {
+	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
+	    answer 1
+	printf 'It said hi.\n' | answer 2
+	go -q -y -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	is err </dev/null
+	printf 'Let me echo.\n\nIt said hi.\n' | is out
+	run -0 jq -r .type thread.jsonl
+	assert_equal "$(echo $output)" 'message message tool_call tool_result message completion'
+}
+
+@test "--dry-run: the first prompt on standard output; no model run, no thread file made" {
+	go --dry-run -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	echo '{"type":"message","role":"user","content":"Echo hi","iteration":0}' >want.jsonl
+	want_prompt tool 1 >want.prompt
+	run -0 cmp want.prompt out
+	is err <<<"$STARTING"
+	[ ! -e thread.jsonl ]
+	[ ! -e m/calls ]
+	# on a thread that is there: its next message, the file untouched
+	printf '{"type":"message","role":"user","content":"a","iteration":0}\n{"type":"completion","result":"b","iteration":1}\n' >thread.jsonl
+	cp thread.jsonl before.jsonl
+	go --dry-run -t thread.jsonl Next
+	assert_equal "$st" 0
+	{ cat thread.jsonl
+	  echo '{"type":"message","role":"user","content":"Next","iteration":2}'
+	} | thread-serialize | is out
+	run -0 cmp before.jsonl thread.jsonl
+	[ ! -e m/calls ]
+}
+
+@test "--system FILE: its text first in every prompt, a newline added when it lacks one" {
+	printf 'You are terse.\nAnswer in one line.' >system.txt
+	tool echo '<message>hi</message>' | answer 1
+	printf 'hi\n' | answer 2
+	go -y --system system.txt -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo hi","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}
+{"type":"message","role":"assistant","content":"hi","iteration":2}
+{"type":"completion","result":"hi","iteration":2}
+EOF
+	thread_is_want
+	for n in 1:1 2:3; do
+		{ printf 'You are terse.\nAnswer in one line.\n\n'
+		  want_prompt tool "${n#*:}"; } >want.prompt
+		run -0 cmp want.prompt "m/prompt.${n%:*}"
+	done
+	# no servers: no tools' prompt, the system prompt then the thread
+	rm -r m thread.jsonl && mkdir m
+	printf 'Hello.\n' | answer 1
+	printf 'Be brief.\n' >system.txt
+	go --system system.txt -t thread.jsonl Hi
+	assert_equal "$st" 0
+	{ printf 'Be brief.\n\n'
+	  echo '{"type":"message","role":"user","content":"Hi","iteration":0}' |
+	      thread-serialize; } | is m/prompt.1
+}
+
+USAGE='usage: llm-loop [-hqy] [--allow PATTERN] [--begins-in-reasoning auto|yes|no]
+                [-c FILE] [--cacert FILE] [--dry-run] [--errors=json|text]
+                [--format NAME] [--max-prompt BYTES] [-n MAX]
+                [-o prose|events] [--resume] [--retries N] [--root DIR]
+                [--server NAME=COMMAND|URL] [--system FILE] [-T SECONDS]
+                [-t FILE] [-w SECONDS] [MESSAGE ...] -- COMMAND [ARG ...]'
+
+# usage MESSAGE ARG ...: llm-loop ARG ... (standard input empty) is a
+# usage error: "llm-loop: MESSAGE", the usage, status 2, nothing made.
+usage() {
+	local msg=$1
+	shift
+	run -2 --separate-stderr llm-loop "$@" </dev/null
+	assert_output ''
+	assert_equal "$stderr" "llm-loop: $msg
+$USAGE"
+	[ ! -e m/calls ]
+	[ ! -e thread.jsonl ]
+}
+
+@test "usage errors: their words, the usage, status 2; nothing run or made" {
+	usage 'no model command: give it after --' -t thread.jsonl hi
+	usage 'no model command: give it after --' -t thread.jsonl hi --
+	usage 'no message: give it as operands or on standard input' \
+	    -t thread.jsonl -- "$FAKE" m
+	run -2 --separate-stderr llm-loop -t thread.jsonl -- "$FAKE" m \
+	    <<<$' \t\n'
+	assert_equal "$stderr" "llm-loop: no message: give it as operands or on standard input
+$USAGE"
+	usage '--resume takes no message' --resume -t thread.jsonl hi -- \
+	    "$FAKE" m
+	usage '--resume goes with -t FILE' --resume -- "$FAKE" m
+	usage '-n must be a whole number from 1 to 1000000, not "0"' -n 0 \
+	    -t thread.jsonl hi -- "$FAKE" m
+	usage '-n must be a whole number from 1 to 1000000, not "x"' -n x \
+	    -t thread.jsonl hi -- "$FAKE" m
+	usage '--format auto reads calls but cannot be taught to a model: name one markup' \
+	    --format auto -t thread.jsonl hi -- "$FAKE" m
+	# what follows -- is the model's, options too
+	run -0 --separate-stderr llm-loop --dry-run hi -- "$FAKE" -n 0
+	assert_output "$(echo '{"type":"message","role":"user","content":"hi","iteration":0}' |
+	    thread-serialize)"
+	# --resume on a thread that is not there, or empty: no usage text
+	run -2 --separate-stderr llm-loop --resume -t thread.jsonl -- "$FAKE" m
+	assert_equal "$stderr" 'llm-loop: --resume: thread.jsonl holds no conversation'
+	[ ! -e thread.jsonl ]
+	: >thread.jsonl
+	run -2 --separate-stderr llm-loop --resume -t thread.jsonl -- "$FAKE" m
+	assert_equal "$stderr" 'llm-loop: --resume: thread.jsonl holds no conversation'
+	[ ! -e m/calls ]
+}
+
+@test "a thread file that is not a thread: where, and status 1; nothing added" {
+	printf '{"type":"message","role":"user","content":"a","iteration":0}\n[1]\n' >thread.jsonl
+	cp thread.jsonl before.jsonl
+	run -1 --separate-stderr llm-loop -t thread.jsonl hi -- "$FAKE" m
+	assert_equal "$stderr" 'thread.jsonl:2:1: error: not a thread event: not an object'
+	run -0 cmp before.jsonl thread.jsonl
+	[ ! -e m/calls ]
+}
