@@ -841,3 +841,44 @@ $USAGE"
 	run -0 cmp before.jsonl thread.jsonl
 	[ ! -e m/calls ]
 }
+
+@test "--max-prompt: past it, the old iterations summarised by the model; the summary in their place in the prompt" {
+	tool echo '<message>hi</message>' | answer 1
+	printf 'It said hi.\n' | answer 2
+	go -q -y -c servers.json -t thread.jsonl Echo hi
+	assert_equal "$st" 0
+	# the summary's answer: its reasoning left out, its call not run
+	{ printf '<think>Keep it short.</think>\nAsked to echo hi; echo said hi.\n'
+	  tool echo '<message>not run</message>'; } | answer 3
+	printf 'Bye.\n' | answer 4
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo hi","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}
+{"type":"message","role":"assistant","content":"It said hi.","iteration":2}
+{"type":"completion","result":"It said hi.","iteration":2}
+{"type":"message","role":"user","content":"Now say bye","iteration":3}
+{"type":"summary","summary":"Asked to echo hi; echo said hi.","summarizedIterations":[0,1,2],"iteration":2}
+{"type":"message","role":"assistant","content":"Bye.","iteration":4}
+{"type":"completion","result":"Bye.","iteration":4}
+EOF
+	# a bound one byte short of the prompt the thread would make
+	max=$(($(want_prompt tool 6 | wc -c) - 1))
+	go -y --max-prompt "$max" -c servers.json -t thread.jsonl Now say bye
+	assert_equal "$st" 0
+	thread_is_want
+	is out <<<'Bye.'
+	is err <<<"$STARTING"
+	# the summary's prompt: the old iterations' thread, then the ask
+	{ head -n 5 want.jsonl | thread-serialize
+	  echo "Summarise the thread above for your own later use: the user's requests, what was done, what was found, what remains. Write only the summary."
+	} | is m/prompt.3
+	# the next prompt: the summary in the place of the events it holds
+	{ sed -n 7p want.jsonl; sed -n 6p want.jsonl; } >folded.jsonl
+	{ tools_prompt tool; echo; thread-serialize folded.jsonl; } |
+	    is m/prompt.4
+	run -0 test "$(wc -c <m/prompt.4)" -le "$max"
+	# thread-serialize folds the summary alike in the file
+	{ tools_prompt tool; echo; head -n 7 thread.jsonl | thread-serialize; } |
+	    is m/prompt.4
+}
