@@ -194,6 +194,30 @@ EOF
 	prompt_is 2 qwen3 4
 }
 
+@test "calls toolcall refuses (arguments against the schema, an unknown tool): their error events go back, nothing runs" {
+	{ tool get-sum '<a>x</a><b>2</b>'
+	  tool nope ''
+	  printf 'Both failed.\n'; } | answer 1
+	printf 'Done.\n' | answer 2
+	go -y -c servers.json -t thread.jsonl Go
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Go","iteration":0}
+{"type":"error","toolName":"get-sum","error":"the arguments of \"get-sum\" do not match its schema: /a: expected number, found string \"x\"","recoverable":true,"iteration":1}
+{"type":"error","toolName":"nope","error":"tool call to \"nope\", which is not defined (the tools are: echo, get-annotated-message, get-env, get-resource-links, get-resource-reference, get-structured-content, get-sum, get-tiny-image, gzip-file-as-resource, toggle-simulated-logging, toggle-subscriber-updates, trigger-long-running-operation, simulate-research-query)","recoverable":true,"iteration":1}
+{"type":"message","role":"assistant","content":"Both failed.","iteration":1}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}
+{"type":"completion","result":"Done.","iteration":2}
+EOF
+	thread_is_want
+	is err <<EOF
+$STARTING
+llm-loop: not run: the arguments of "get-sum" do not match its schema: /a: expected number, found string "x"
+llm-loop: not run: tool call to "nope", which is not defined (the tools are: echo, get-annotated-message, get-env, get-resource-links, get-resource-reference, get-structured-content, get-sum, get-tiny-image, gzip-file-as-resource, toggle-simulated-logging, toggle-subscriber-updates, trigger-long-running-operation, simulate-research-query)
+EOF
+	prompt_is 2 tool 4
+}
+
 @test "the memory server keeps an entity of iteration 1 for iteration 3: one server start for the whole run" {
 	# the server, through a script that counts its starts
 	cat >memory.sh <<EOF
