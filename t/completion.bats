@@ -338,6 +338,62 @@ same_options() {
 	assert_output "prompt.txt"
 }
 
+@test "bash: llm-loop completes the model's command after --, its arguments after it" {
+	: >prompt.txt
+	on_path llmkit-fake-model
+	run bash_complete "llm-loop fix it -- llmkit-fake-m"
+	assert_output "llmkit-fake-model"
+	run bash_complete "llm-loop -y -c prompt.txt -- llmkit-fake-m"
+	assert_output "llmkit-fake-model"
+	run bash_complete "llm-loop fix it -- llmkit-fake-model pr"
+	assert_output "prompt.txt"
+	run bash_complete "llm-loop fix it -- llmkit-fake-model -"
+	assert_output ""
+	# Before --, the operands are the message.
+	run bash_complete "llm-loop fix pr"
+	assert_output ""
+	run bash_complete "llm-loop llmkit-fake-m"
+	assert_output ""
+	run bash_complete "llm-loop -t pr"
+	assert_output "prompt.txt"
+	run bash_complete "llm-loop --system=pr"
+	assert_output "prompt.txt"
+	run bash_complete "llm-loop -o "
+	assert_output $'prose\nevents'
+	run bash_complete "llm-loop --format q"
+	assert_output "qwen3"
+}
+
+@test "fish: llm-loop completes the model's command after --, its arguments after it" {
+	: >prompt.txt
+	on_path llmkit-fake-model
+	run fish_complete "llm-loop fix it -- llmkit-fake-m"
+	assert_output "llmkit-fake-model"
+	run fish_complete "llm-loop fix it -- llmkit-fake-model pr"
+	assert_output "prompt.txt"
+	run fish_complete "llm-loop fix pr"
+	assert_output ""
+	run fish_complete "llm-loop -t pr"
+	assert_output "prompt.txt"
+	run fish_complete "llm-loop -o "
+	assert_output $'events\nprose'
+}
+
+@test "zsh: llm-loop completes the model's command after --, its arguments after it" {
+	: >prompt.txt
+	on_path llmkit-fake-model
+	run zsh_complete "llm-loop fix it -- llmkit-fake-m"
+	assert_output "llmkit-fake-model"
+	run zsh_complete "llm-loop fix it -- llmkit-fake-model pr"
+	assert_output "prompt.txt"
+	run zsh_complete "llm-loop fix pr"
+	assert_output ""
+	run zsh_complete "llm-loop -t pr"
+	assert_output "prompt.txt"
+	run zsh_complete "llm-loop --output "
+	assert_output $'events\nprose'
+}
+
 @test "bash: mcp-run completes a server's command after --server NAME=" {
 	on_path llmkit-fake-server
 	run bash_complete "mcp-run --server files=llmkit-fake-s"

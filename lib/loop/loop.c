@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,22 @@ loop_prose(void *arg, const char *s, size_t n)
 
 	if (l->summarising || l->o->output != LOOP_OUT_PROSE || l->stop)
 		return;
+	if (n == 0)
+		return;
+	l->shown = s[n - 1];
 	if (cmd_write(s, n) != DIAG_OK || cmd_flush() != DIAG_OK) {
 		l->status = DIAG_TROUBLE;
 		l->stop = 1;
 	}
+}
+
+/* An answer's prose shown ends its line, so that the next is apart. */
+static void
+prose_end(struct loop *l)
+{
+	if (l->shown != 0 && l->shown != '\n')
+		loop_prose(l, "\n", 1);
+	l->shown = 0;
 }
 
 static int	serialize(struct loop *, const char *, size_t, struct buf *);
@@ -147,10 +160,10 @@ thread_open(struct loop *l)
 	if (l->o->dry_run)
 		flags = O_RDONLY | O_CLOEXEC;
 	else if (l->o->message == NULL)
-		flags &= ~O_CREAT;	/* --resume: no file made for nothing */
+		flags &= ~O_CREAT;	/* --resume: a thread that is */
 	if ((fd = open(name, flags, 0666)) < 0) {
-		if ((l->o->dry_run || l->o->message == NULL) &&
-		    errno == ENOENT)
+		if (errno == ENOENT && (l->o->dry_run || l->o->message ==
+		    NULL))
 			return DIAG_OK;
 		diag_warn("%s", name);
 		return DIAG_TROUBLE;
@@ -288,15 +301,33 @@ prompt(struct loop *l, struct buf *out)
 	return serialize(l, l->events.data, l->events.len, out);
 }
 
+/* Who lists each tool of the list (the first server that does). */
+static void
+servers_of(struct loop *l, const struct buf *list)
+{
+	json_t *doc, *t, *name, *server;
+	size_t i;
+
+	doc = json_loadb(list->data, list->len, 0, NULL);
+	json_array_foreach(json_object_get(doc, "tools"), i, t) {
+		name = json_object_get(t, "name");
+		server = json_object_get(json_object_get(t, "_meta"),
+		    "llmkit/server");
+		if (json_is_string(name) && json_is_string(server) &&
+		    json_object_get(l->servers, json_string_value(name)) ==
+		    NULL)
+			json_object_set(l->servers, json_string_value(name),
+			    server);
+	}
+	json_decref(doc);
+}
+
 /* The servers' tools: their definitions, the prompt, who lists each. */
 static int
 tools(struct loop *l)
 {
 	struct buf list = BUF_INIT;
-	json_t *all, *t, *srv;
-	const char *name;
 	char err[512];
-	size_t i;
 	int rc = DIAG_OK;
 
 	l->servers = json_object();
@@ -312,17 +343,7 @@ tools(struct loop *l)
 		rc = DIAG_TROUBLE;
 	} else if (l->defs.n > 0) {
 		l->have_tools = 1;
-		/* the server's name itself: tooldefs keeps it quoted */
-		all = json_loadb(list.data, list.len, 0, NULL);
-		json_array_foreach(json_object_get(all, "tools"), i, t) {
-			name = json_string_value(json_object_get(t, "name"));
-			srv = json_object_get(json_object_get(t, "_meta"),
-			    "llmkit/server");
-			if (name != NULL && json_is_string(srv) &&
-			    json_object_get(l->servers, name) == NULL)
-				json_object_set(l->servers, name, srv);
-		}
-		json_decref(all);
+		servers_of(l, &list);
 		if (tooldefs_prompt(&l->defs, l->o->format,
 		    &l->tools_prompt) != 0) {
 			diag_warnx("--format %s cannot be taught",
@@ -572,6 +593,7 @@ answer(struct loop *l, const struct buf *p, long attempt)
 	}
 	toolcall_free(f.tc);
 	diag_list_free(&dl);
+	prose_end(l);
 	if (rc < 0) {
 		diag_warn("%s", l->o->model[0]);
 		l->status = DIAG_TROUBLE;
@@ -881,7 +903,8 @@ loop_run(struct mcp *m, const struct loop_opts *o)
 	}
 	rc = iterate(&l);
 out:
-	if (proc_caught()) {
+	/* a reader of our output that has gone is a failed write: 3 */
+	if (proc_caught() && !(proc_caught() == SIGPIPE && ferror(stdout))) {
 		mcp_shutdown(m);
 		proc_die();
 	}

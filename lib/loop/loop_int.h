@@ -33,6 +33,7 @@ struct loop {
 	unsigned long	 added;		/* events it added */
 	unsigned long	 calls;		/* tool_call and error events */
 	struct buf	 prose;		/* its message events' contents */
+	char		 shown;		/* the last byte of prose shown, or 0 */
 	struct buf	 pending;	/* the reader's records not yet used */
 	int		 summarising;	/* the answer is a summary's */
 };

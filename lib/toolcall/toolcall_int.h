@@ -350,6 +350,7 @@ struct tc_held {
 	size_t			 hdatcap;	/* (its room) */
 	size_t			 hdbytes;	/* their size, */
 	struct buf		 hraw;		/* its bytes, for events */
+	struct buf		 hprose;	/* the prose option's text */
 	size_t			 holdcap;	/* what they may take */
 };
 

@@ -198,6 +198,7 @@ tc_held_free(struct toolcall *tc)
 	tc->held.hdatcap = 0;
 	tc->held.hdbytes = 0;
 	buf_free(&tc->held.hraw);
+	buf_free(&tc->held.hprose);
 }
 
 /*
@@ -257,6 +258,9 @@ tc_held_release(struct toolcall *tc)
 	}
 	held_put(tc, &done, &seg, &in, tc->held.hseglen + tc->held.recs.len);
 	tc_flush(tc);
+	if (tc->held.hprose.len > 0)
+		tc->opt.prose(tc->opt.prose_arg, tc->held.hprose.data,
+		    tc->held.hprose.len);
 	tc_held_free(tc);
 }
 

@@ -227,7 +227,10 @@ void
 tc_text_keep(struct toolcall *tc, const char *s, size_t n)
 {
 	buf_add(&tc->prose.text, s, n);
-	if (tc->opt.thread && tc->opt.prose != NULL)
+	/* undecided prose may yet be reasoning: it waits */
+	if (tc->opt.thread && tc->opt.prose != NULL && tc->held.undecided)
+		buf_add(&tc->held.hprose, s, n);
+	else if (tc->opt.thread && tc->opt.prose != NULL)
 		tc->opt.prose(tc->opt.prose_arg, s, n);
 	if (tc->opt.thread)
 		message_bound(tc);

@@ -802,6 +802,99 @@ check_no_calls_in_reasoning(const char *in, size_t n, uint32_t seed)
 	free(r);
 }
 
+/* The prose handed on as it is read (the prose option), and its bytes. */
+static void
+keep_prose(void *arg, const char *s, size_t n)
+{
+	FILE *f = arg;
+
+	if (n > 0 && fwrite(s, 1, n, f) != n)
+		abort();
+}
+
+/* The bytes of s that are not white space, appended to f. */
+static void
+inked(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
+		    s[i] != '\r')
+			fputc(s[i], f);
+}
+
+/*
+ * With thread, the prose handed on as it is read is, white space aside,
+ * what the message events hold, in their order, however the input is
+ * cut (llm-loop shows the one and keeps the other).
+ */
+static void
+check_prose(const char *in, size_t n, uint32_t seed)
+{
+	struct toolcall_opts opts;
+	struct toolcall *t;
+	char *said = NULL, *ink = NULL, *held = NULL, *line, *nl;
+	size_t saidlen = 0, inklen = 0, heldlen = 0, at = 0, k;
+	uint32_t x = seed;
+	FILE *fs, *fi, *fh;
+	json_t *ev, *c;
+
+	opts = mk(0, 0, TOOLCALL_REASON_SKIP, (int)(seed >> 3) % 3);
+	opts.thread = 1;
+	if ((fs = open_memstream(&said, &saidlen)) == NULL ||
+	    (fi = open_memstream(&ink, &inklen)) == NULL)
+		abort();
+	opts.prose = keep_prose;
+	opts.prose_arg = fi;
+	if ((t = toolcall_new(&opts, fs, "<fuzz>")) == NULL)
+		abort();
+	while (at < n) {
+		k = 1 + next(&x) % 61;
+		if (k > n - at)
+			k = n - at;
+		if (toolcall_feed(t, in + at, k) != 0)
+			abort();
+		at += k;
+	}
+	toolcall_end(t);
+	toolcall_free(t);
+	fclose(fs);
+	fclose(fi);
+	if ((fh = open_memstream(&held, &heldlen)) == NULL)
+		abort();
+	for (line = said; line < said + saidlen; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(said + saidlen - line)))
+		    == NULL)
+			fail("a record without its newline", in, n);
+		ev = json_loadb(line, (size_t)(nl - line), JSON_ALLOW_NUL,
+		    NULL);
+		c = json_object_get(ev, "content");
+		if (json_is_string(c) && strcmp(json_string_value(
+		    json_object_get(ev, "type")), "message") == 0)
+			inked(fh, json_string_value(c), json_string_length(c));
+		json_decref(ev);
+	}
+	fclose(fh);
+	{
+		char *a = NULL;
+		size_t alen = 0;
+		FILE *fa = open_memstream(&a, &alen);
+
+		if (fa == NULL)
+			abort();
+		inked(fa, ink, inklen);
+		fclose(fa);
+		if (alen != heldlen || memcmp(a, held, alen) != 0)
+			fail("the prose handed on is not the messages' text",
+			    in, n);
+		free(a);
+	}
+	free(said);
+	free(ink);
+	free(held);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -846,5 +939,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out_free(&whole[m]);
 	check_reasoning(in, size, seed);
 	check_no_calls_in_reasoning(in, size, seed);
+	check_prose(in, size, seed);
 	return 0;
 }
