@@ -753,7 +753,8 @@ EOF
 @test "-q: no call lines, nor the servers' words; the prose as ever" {
 	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
 	    answer 1
-	printf 'It said hi.\n' | answer 2
+	# an answer without its last newline: the prose shown ends its line
+	printf 'It said hi.' | answer 2
 	go -q -y -c servers.json -t thread.jsonl Echo hi
 	assert_equal "$st" 0
 	is err </dev/null
