@@ -271,7 +271,9 @@ EOF
 	assert_equal "$st" 0
 	tool echo '<message>bye</message>' | answer 3
 	printf 'It said bye.\n' | answer 4
-	go -y -c servers.json -t thread.jsonl Now echo bye
+	# the same server, named on the command line this time
+	go -y --server "everything=node $EVERYTHING stdio" -t thread.jsonl \
+	    Now echo bye
 	assert_equal "$st" 0
 	cat >want.jsonl <<'EOF'
 {"type":"message","role":"user","content":"Echo hi","iteration":0}
@@ -724,7 +726,7 @@ EOF
 	wait "$pid" || true
 }
 
-@test "-o events: each event on standard output as it is added, no prose" {
+@test "-o events: each event on standard output as it is added, no prose; without -t, the same; ./.mcp.json without -c" {
 	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
 	    answer 1
 	printf 'It said hi.\n' | answer 2
@@ -737,13 +739,15 @@ EOF
 $STARTING
 llm-loop: everything: echo {"message":"hi"} -> ok (T s)
 EOF
-	# without -t, the thread kept in memory: the same events
+	# without -t, the thread kept in memory: the same events; without
+	# -c, the servers of ./.mcp.json
 	mv thread.jsonl first.jsonl
+	mv servers.json .mcp.json
 	rm -r m && mkdir m
 	{ printf 'Let me echo.\n'; tool echo '<message>hi</message>'; } |
 	    answer 1
 	printf 'It said hi.\n' | answer 2
-	go -o events -q -y -c servers.json Echo hi
+	go -o events -q -y Echo hi
 	assert_equal "$st" 0
 	run -0 cmp out first.jsonl
 	is err </dev/null
