@@ -509,6 +509,36 @@ error get-sum'
 tool_result get-sum'
 }
 
+@test "a call's server_name is its server: approval and the call go by it; a server not configured is the call's error" {
+	{ printf '<tool>\n<server_name>everything</server_name>\n'
+	  printf '<tool_name>echo</tool_name>\n'
+	  printf '<arguments><message>one</message></arguments>\n</tool>\n'
+	  printf '<tool>\n<server_name>other</server_name>\n'
+	  printf '<tool_name>echo</tool_name>\n'
+	  printf '<arguments><message>two</message></arguments>\n</tool>\n'
+	} | answer 1
+	printf 'Done.\n' | answer 2
+	go --allow everything:echo --allow other -c servers.json \
+	    -t thread.jsonl Go
+	assert_equal "$st" 0
+	cat >want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Go","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"one"},"toolCallId":"call-1-1","iteration":1,"serverName":"everything"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: one","iteration":1}
+{"type":"tool_call","toolName":"echo","args":{"message":"two"},"toolCallId":"call-1-2","iteration":1,"serverName":"other"}
+{"type":"error","toolCallId":"call-1-2","toolName":"echo","error":"no server \"other\" is configured","recoverable":true,"iteration":1}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}
+{"type":"completion","result":"Done.","iteration":2}
+EOF
+	thread_is_want
+	is err <<EOF
+$STARTING
+llm-loop: everything: echo {"message":"one"} -> ok (T s)
+llm-loop: other: echo {"message":"two"} -> error (T s)
+EOF
+	prompt_is 2 tool 5
+}
+
 @test "-n reached: the error event, the message and status 1" {
 	tool echo '<message>1</message>' | answer 1
 	tool echo '<message>2</message>' | answer 2
