@@ -194,6 +194,24 @@ EOF
 	prompt_is 2 qwen3 4
 }
 
+@test "--begins-in-reasoning yes, and auto: an answer that begins inside reasoning; the call there does not run" {
+	printf 'The user greets me; <tool_call>\n{"name": "get-env", "arguments": {}}\n</tool_call> is not needed.\n</think>\n\nHello.\n' >reply
+	for how in yes auto; do
+		rm -rf m thread.jsonl && mkdir m
+		cp reply m/reply.1
+		go -y --begins-in-reasoning "$how" --format hermes \
+		    -t thread.jsonl Hi
+		assert_equal "$st" 0
+		is thread.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Hi","iteration":0}
+{"type":"message","role":"assistant","content":"Hello.","iteration":1}
+{"type":"completion","result":"Hello.","iteration":1}
+EOF
+		printf '\n\nHello.\n' | is out
+		is err </dev/null
+	done
+}
+
 @test "calls toolcall refuses (arguments against the schema, an unknown tool): their error events go back, nothing runs" {
 	{ tool get-sum '<a>x</a><b>2</b>'
 	  tool nope ''
