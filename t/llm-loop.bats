@@ -557,7 +557,7 @@ EOF
 	prompt_is 2 tool 5
 }
 
-@test "-n reached: the error event, the message and status 1" {
+@test "-n reached: the error event, the message and status 1; --resume goes on" {
 	tool echo '<message>1</message>' | answer 1
 	tool echo '<message>2</message>' | answer 2
 	go -y -n 2 -c servers.json -t thread.jsonl Echo
@@ -586,6 +586,20 @@ EOF
 	run -0 tail -n 1 thread.jsonl
 	assert_output '{"type":"error","error":"no completion after 1 iteration","recoverable":false,"iteration":1}'
 	is err <<<'llm-loop: no completion after 1 iteration'
+	# --resume goes on from there, -n counting this run's iterations
+	tool echo '<message>2</message>' | answer 2
+	printf 'Done.\n' | answer 3
+	go -q -y -n 2 -c servers.json -t thread.jsonl --resume
+	assert_equal "$st" 0
+	run -0 jq -c '[.type, .iteration, .toolCallId]' thread.jsonl
+	assert_output '["message",0,null]
+["tool_call",1,"call-1-1"]
+["tool_result",1,"call-1-1"]
+["error",1,null]
+["tool_call",2,"call-2-1"]
+["tool_result",2,"call-2-1"]
+["message",3,null]
+["completion",3,null]'
 }
 
 @test "a model's command that fails: run again after --retries, then status 3 with its messages" {
