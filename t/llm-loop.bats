@@ -977,7 +977,11 @@ EOF
 	{ tools_prompt tool; echo; thread-serialize folded.jsonl; } |
 	    is m/prompt.4
 	run -0 test "$(wc -c <m/prompt.4)" -le "$max"
-	# thread-serialize folds the summary alike in the file
+	# thread-serialize folds the summary alike in the file: up to the
+	# summary, the prompt's thread; all of it, the summary and the rest
 	{ tools_prompt tool; echo; head -n 7 thread.jsonl | thread-serialize; } |
 	    is m/prompt.4
+	sed -n 8,9p want.jsonl >>folded.jsonl
+	thread-serialize folded.jsonl >want.folded
+	thread-serialize thread.jsonl | is want.folded
 }
