@@ -436,6 +436,83 @@ EOF
 	assert_equal "$(cat m/calls)" 1
 }
 
+# A model that writes a call and then goes on writing: model.sh, on its
+# first run, writes $PREFIX and a call, then waits (5 s at most) until
+# the thread file holds the call's result, says whether it came, and
+# leaves model.done; later runs answer "Done.".
+streaming_model() {
+	cat >model.sh <<'EOF'
+#!/bin/sh
+cat >/dev/null
+echo $$ >model.pid
+if [ -e model.ran ]; then
+	echo Done.
+	exit 0
+fi
+: >model.ran
+printf '%s<tool>\n<tool_name>echo</tool_name>\n' "${PREFIX-}"
+printf '<arguments><message>hi</message></arguments>\n</tool>\n'
+i=0
+while [ $i -lt 100 ] && ! grep -q tool_result thread.jsonl; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if [ $i -lt 100 ]; then
+	echo 'The result came while I wrote.'
+else
+	echo 'No result while I wrote.'
+fi
+: >model.done
+EOF
+	chmod +x model.sh
+}
+
+@test "a call runs once it is complete, while the model still writes (--begins-in-reasoning no, or after a reasoning marker)" {
+	streaming_model
+	for how in no auto; do
+		rm -f thread.jsonl model.ran model.done
+		st=0
+		PREFIX='<think>I will echo.</think>' llm-loop -q -y \
+		    --begins-in-reasoning "$how" -c servers.json \
+		    -t thread.jsonl Echo -- ./model.sh </dev/null >out 2>err ||
+		    st=$?
+		assert_equal "$st" 0
+		is thread.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"tool_result","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":1}
+{"type":"message","role":"assistant","content":"The result came while I wrote.","iteration":1}
+{"type":"message","role":"assistant","content":"Done.","iteration":2}
+{"type":"completion","result":"Done.","iteration":2}
+EOF
+		printf '\nThe result came while I wrote.\nDone.\n' | is out
+		is err </dev/null
+	done
+}
+
+@test "quit while the model still writes: the model's command is ended then, what it wrote after the call not taken" {
+	streaming_model
+	printf 'q\n' >answers
+	st=0
+	PTY_WAIT=30 python3 "$PTY" answers sh -c \
+	    'exec llm-loop --begins-in-reasoning no -c servers.json -t thread.jsonl Echo -- ./model.sh >out 2>/dev/null' \
+	    >tty || st=$?
+	assert_equal "$st" 1
+	is thread.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Echo","iteration":0}
+{"type":"tool_call","toolName":"echo","args":{"message":"hi"},"toolCallId":"call-1-1","iteration":1,"serverName":"local"}
+{"type":"human_input_requested","question":"Run everything: echo {\"message\":\"hi\"}?","iteration":1}
+{"type":"human_input_received","response":"quit","iteration":1}
+{"type":"error","toolCallId":"call-1-1","toolName":"echo","serverName":"everything","error":"the user refused this call: everything: echo (call-1-1)","recoverable":true,"iteration":1}
+{"type":"error","error":"the user ended the loop","recoverable":false,"iteration":1}
+EOF
+	# ended, not waited for: it never got to its end
+	run -1 kill -0 "$(cat model.pid)"
+	[ ! -e model.done ]
+	# the line's end after </tool> came with the call
+	printf '\n' | is out
+}
+
 @test "no terminal to ask and no rule: the call is refused, said on stderr, and the loop goes on" {
 	tool echo '<message>one</message>' | answer 1
 	printf 'Refused.\n' | answer 2
