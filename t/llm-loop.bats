@@ -413,7 +413,7 @@ llm-loop: everything: echo {"message":"two"} -> ok (T s)
 EOF
 }
 
-@test "asked at the terminal: quit refuses the call, ends the loop and the model, status 1" {
+@test "asked at the terminal: quit refuses the call and ends the loop, status 1" {
 	{ tool echo '<message>one</message>'
 	  tool echo '<message>two</message>'; } | answer 1
 	pty_go 'Quit\n' -c servers.json -t thread.jsonl Echo twice
@@ -861,8 +861,13 @@ EOF
 	assert_output "$(cat want.dry)"
 	assert_equal "$stderr" ''
 	assert_equal "$(cat m/calls)" 1
-	kill -INT "$pid"
-	wait "$pid" || true
+	# SIGTERM ends the first as SIGINT would: the thread as it was
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" 143
+	is thread.jsonl <<<'{"type":"message","role":"user","content":"first","iteration":0}'
+	run -1 kill -0 "$(cat m/pid.1)"
 }
 
 @test "-o events: each event on standard output as it is added, no prose; without -t, the same; ./.mcp.json without -c" {
