@@ -2,8 +2,10 @@
  * thread-serialize: reads AgentEvent objects (a JSON array, or JSON lines)
  * and writes the <thread> prompt document of seed 004, byte for byte what
  * serializeThreadToXml(events, {responsePrefix}) returns, then a newline.
- * It fails, writing nothing, on invalid JSON or UTF-8 and on an event with
- * a missing or mistyped field.
+ * By default the events a summary event summarizes are folded into it;
+ * --keep-summarized writes them all, as the seed does. It fails, writing
+ * nothing, on invalid JSON or UTF-8 and on an event with a missing or
+ * mistyped field.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,10 +17,11 @@
 #include "base/utf8.h"
 #include "thread/thread.h"
 
-enum { OPT_PREFIX = CMD_OPT_FIRST, OPT_STRICT };
+enum { OPT_KEEP = CMD_OPT_FIRST, OPT_PREFIX, OPT_STRICT };
 
 static const struct option longopts[] = {
 	CMD_LONGOPTS,
+	{ "keep-summarized",	no_argument,		NULL, OPT_KEEP },
 	{ "no-newline",		no_argument,		NULL, 'n' },
 	{ "response-prefix",	required_argument,	NULL, OPT_PREFIX },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
@@ -27,8 +30,8 @@ static const struct option longopts[] = {
 
 static const struct cmd self = {
 	"usage: thread-serialize [-hn] [--errors=json|text] "
-	"[--response-prefix TEXT]\n"
-	"                        [--strict] [FILE]\n",
+	"[--keep-summarized]\n"
+	"                        [--response-prefix TEXT] [--strict] [FILE]\n",
 	"0 written, 1 invalid input, 2 usage, 3 trouble"
 };
 
@@ -68,7 +71,7 @@ process(FILE *fp, const char *name, void *arg)
 int
 main(int argc, char *argv[])
 {
-	struct run r = { { NULL, NULL, 0, 0 }, 1 };
+	struct run r = { { NULL, NULL, 0, 0, 0 }, 1 };
 	int ch;
 
 	cmd_init(&self, argv);
@@ -76,6 +79,9 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'n':
 			r.newline = 0;
+			break;
+		case OPT_KEEP:
+			r.opts.keep_summarized = 1;
 			break;
 		case OPT_PREFIX:
 			r.opts.prefix = optarg;

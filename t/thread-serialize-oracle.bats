@@ -2,7 +2,10 @@
 # The judge of exactness: thread-serialize must write, byte for byte, what
 # the JavaScript reference (t/oracle/reference.js, run by node) writes for
 # the same input, on random threads from t/oracle/gen.js. ORACLE_SEED
-# picks other threads; a failure names the seed and the case.
+# picks other threads; a failure names the seed and the case. A thread
+# whose summaries fold events is compared with --keep-summarized, which
+# writes what the seed's reference writes, and, folded by default, with
+# the fold of reference.js, written from the rule of the man page.
 
 load helper
 
@@ -25,16 +28,20 @@ setup_file() {
 	    "$BATS_FILE_TMPDIR/mixed" || return 1
 	node "$GEN" -s "${ORACLE_SEED:-1}-lines" -n 200 \
 	    -m lines "$BATS_FILE_TMPDIR/lines" || return 1
+	node "$GEN" -s "${ORACLE_SEED:-1}-fold" -n 300 \
+	    -m fold "$BATS_FILE_TMPDIR/fold" || return 1
 }
 
 # check_cases DIR SEED MODE COUNT: runs thread-serialize on each of the
-# COUNT cases in DIR, as a user would (the file after --, or stdin), and
-# fails unless every status is 0 and every stdout and stderr is what the
-# reference expects; then it shows the first cases that differ.
+# COUNT cases in DIR, as a user would (the file after --, or stdin; with
+# --keep-summarized where the case has a .keep, and then again without it
+# where it has a .folded), and fails unless every status is 0 and every
+# stdout and stderr is what the reference expects; then it shows the
+# first cases that differ.
 check_cases() {
 	local dir=$1 seed=$2 mode=$3 count=$4 got=$BATS_TEST_TMPDIR/got
 	local f b p n=0 rc statuses='' differ
-	local -a opt
+	local -a opt keep in
 
 	mkdir "$got"
 	cd "$dir"
@@ -45,19 +52,26 @@ check_cases() {
 			IFS= read -r -d '' p <"$b.args" || true
 			opt=(--response-prefix "$p")
 		fi
-		if [ -e "$b.stdin" ]; then
-			thread-serialize "${opt[@]}" <"$f" >"$got/$b.expected" \
-			    2>"$got/$b.warn" && rc=0 || rc=$?
-		else
-			thread-serialize "${opt[@]}" -- "$f" >"$got/$b.expected" \
-			    2>"$got/$b.warn" && rc=0 || rc=$?
-		fi
+		[ -e "$b.stdin" ] && in=(-) || in=(-- "$f")
+		keep=()
+		[ -e "$b.keep" ] && keep=(--keep-summarized)
+		thread-serialize "${keep[@]}" "${opt[@]}" "${in[@]}" <"$f" \
+		    >"$got/$b.expected" 2>"$got/$b.warn" && rc=0 || rc=$?
 		[ "$rc" -eq 0 ] || statuses+="$b.json: exit status $rc"$'\n'
+		if [ -e "$b.folded" ]; then
+			thread-serialize "${opt[@]}" "${in[@]}" <"$f" \
+			    >"$got/$b.folded" 2>"$got/$b.fwarn" && rc=0 || rc=$?
+			[ "$rc" -eq 0 ] ||
+			    statuses+="$b.json, folded: exit status $rc"$'\n'
+			cmp -s "$got/$b.fwarn" "$got/$b.warn" ||
+			    statuses+="$b.json, folded: other warnings"$'\n'
+			rm "$got/$b.fwarn"
+		fi
 		n=$((n + 1))
 	done
 	[ "$n" -eq "$count" ] || fail "found $n cases in $dir, not $count"
 
-	differ=$(diff -rq -x '*.json' -x '*.args' -x '*.stdin' -x stats \
+	differ=$(diff -rq -x '*.json' -x '*.args' -x '*.stdin' -x '*.keep' -x stats \
 	    "$dir" "$got" | sed -n 's|^Files .*/\(case-[0-9]*\.[a-z]*\) and .* differ$|\1|p')
 	[ -z "$statuses" ] && [ -z "$differ" ] && return 0
 
@@ -78,6 +92,34 @@ check_cases() {
 
 @test "matches the JavaScript reference on 200 random threads of JSON lines" {
 	check_cases "$BATS_FILE_TMPDIR/lines" "$SEED-lines" lines 200
+}
+
+@test "matches the reference's fold on 300 random threads with summaries" {
+	check_cases "$BATS_FILE_TMPDIR/fold" "$SEED-fold" fold 300
+	# most of them fold, and move a summary up, in both input forms
+	grep -q '^doc-array [1-9]' "$BATS_FILE_TMPDIR/fold/stats"
+	grep -q '^doc-lines [1-9]' "$BATS_FILE_TMPDIR/fold/stats"
+	[ "$(sed -n 's/^fold-moved //p' "$BATS_FILE_TMPDIR/fold/stats")" -gt 100 ]
+	[ "$(ls "$BATS_FILE_TMPDIR/fold" | grep -c '\.folded$')" -gt 150 ]
+}
+
+@test "the fold of reference.js is the rule of the man page on small threads" {
+	# its own oracle: the examples of t/thread-serialize.bats, by hand
+	printf '%s\n' '{"type":"message","role":"user","content":"go","iteration":0}' \
+	    '{"type":"message","role":"assistant","content":"one","iteration":1}' \
+	    '{"type":"summary","summary":"S1","summarizedIterations":[1],"iteration":2}' \
+	    '{"type":"message","role":"user","content":"mid","iteration":0}' \
+	    '{"type":"summary","summary":"S2","summarizedIterations":[2],"iteration":3}' \
+	    '{"type":"message","role":"assistant","content":"after","iteration":2}' >in.jsonl
+	run -0 node "$TOP/t/oracle/reference.js" --fold in.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">go</event>
+  <event type="summary" id="1" iteration="3" summarizedIterations="2">S2</event>
+  <event type="human" id="2" iteration="0">mid</event>
+  <event type="ai" id="3" iteration="2">after</event>
+</thread>'
+	run -0 thread-serialize in.jsonl
+	assert_output "$(node "$TOP/t/oracle/reference.js" --fold in.jsonl)"
 }
 
 @test "the reference's documents, without the prefix, are well-formed XML" {

@@ -8,8 +8,8 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/thread-serialize"
-USAGE='usage: thread-serialize [-hn] [--errors=json|text] [--response-prefix TEXT]
-                        [--strict] [FILE]'
+USAGE='usage: thread-serialize [-hn] [--errors=json|text] [--keep-summarized]
+                        [--response-prefix TEXT] [--strict] [FILE]'
 EMPTY='<thread>
 </thread>'
 
@@ -189,7 +189,7 @@ $USAGE"
 # ----------------------------------------------------------- input forms
 
 @test "a JSON array gives the same document as JSON lines" {
-	run -0 --separate-stderr thread-serialize "$D/all-types.json"
+	run -0 --separate-stderr thread-serialize --keep-summarized "$D/all-types.json"
 	assert_output "$(cat "$D/all-types.xml")"
 	assert_equal "$stderr" ""
 }
@@ -240,7 +240,7 @@ $USAGE"
 
 @test "a byte order mark before an array is skipped" {
 	{ printf '\357\273\277'; cat "$D/all-types.json"; } >in.json
-	run -0 --separate-stderr thread-serialize in.json
+	run -0 --separate-stderr thread-serialize --keep-summarized in.json
 	assert_output "$(cat "$D/all-types.xml")"
 	assert_equal "$stderr" ""
 }
@@ -291,7 +291,7 @@ $USAGE"
 }
 
 @test "every event type comes out as in the golden file" {
-	thread-serialize "$D/all-types.jsonl" >out 2>err
+	thread-serialize --keep-summarized "$D/all-types.jsonl" >out 2>err
 	cmp out "$D/all-types.xml"
 	[ ! -s err ]
 }
@@ -413,7 +413,7 @@ EOF
 }
 
 @test "the five special characters are escaped in every text" {
-	thread-serialize "$D/special.jsonl" >out 2>err
+	thread-serialize --keep-summarized "$D/special.jsonl" >out 2>err
 	cmp out "$D/special.xml"
 	[ ! -s err ]
 }
@@ -551,7 +551,7 @@ EOF
 {"type":"summary","summary":"s","summarizedIterations":[1.0,2.50,-0,1e-7,100],"iteration":5}
 {"type":"summary","summary":"s","summarizedIterations":[],"iteration":5}
 EOF
-	run -0 --separate-stderr thread-serialize in.jsonl
+	run -0 --separate-stderr thread-serialize --keep-summarized in.jsonl
 	assert_output '<thread>
   <event type="human" id="0" iteration="-1.5"></event>
   <event type="human" id="1" iteration="1e+21">x</event>
@@ -941,14 +941,14 @@ in.json:2:13: error: event 4: expected an object, found a boolean'
 	one_event '{"type":"summary","summary":"s","iteration":0}'
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
-	assert_equal "$stderr" 'in.jsonl:1:1: error: event 0: missing "summarizedIterations" (an array of numbers)'
+	assert_equal "$stderr" 'in.jsonl:1:1: error: event 0: missing "summarizedIterations" (an array of non-negative integers)'
 }
 
 @test "rejects summarizedIterations that is a string" {
 	one_event '{"type":"summary","summary":"s","summarizedIterations":"1,2","iteration":0}'
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
-	assert_equal "$stderr" 'in.jsonl:1:56: error: event 0: "summarizedIterations" must be an array of numbers, found a string'
+	assert_equal "$stderr" 'in.jsonl:1:56: error: event 0: "summarizedIterations" must be an array of non-negative integers, found a string'
 }
 
 @test "rejects summarizedIterations holding a string, naming the element" {
@@ -956,7 +956,7 @@ in.json:2:13: error: event 4: expected an object, found a boolean'
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
 	# column 59 is the "2"; "found an array" would not say what is wrong
-	assert_equal "$stderr" 'in.jsonl:1:59: error: event 0: "summarizedIterations" must be an array of numbers, found a string at index 1'
+	assert_equal "$stderr" 'in.jsonl:1:59: error: event 0: "summarizedIterations" must be an array of non-negative integers, found a string at index 1'
 }
 
 @test "an event with several problems reports each of them" {
@@ -1003,6 +1003,207 @@ $D/bad-events.json:7:81: error: event 5: \"iteration\" must be a number, found a
 	run -1 --separate-stderr thread-serialize in.jsonl
 	assert_output ""
 	assert_equal "$stderr" 'in.jsonl:1:63: error: event 0: "iteration" must be a number, found a string'
+}
+
+# -------------------------------------------------------------- summaries
+
+# fold.jsonl: iterations 1 and 2 summarized, with an iteration 0 note among
+# them, and the result of a folded call after the summary.
+fold_input() {
+	cat >fold.jsonl <<'EOF'
+{"type":"message","role":"user","content":"Fix the date bug","iteration":0}
+{"type":"tool_call","toolName":"read_file","toolCallId":"c1","args":{"path":"a.py"},"iteration":1}
+{"type":"message","role":"assistant","content":"Reading a.py","iteration":1}
+{"type":"message","role":"user","content":"Note: a.py is read-only","iteration":0}
+{"type":"tool_call","toolName":"grep","toolCallId":"c2","args":{"re":"31"},"iteration":2}
+{"type":"summary","summary":"Read a.py; found the bug.","summarizedIterations":[1,2],"iteration":2}
+{"type":"tool_result","toolCallId":"c1","result":"def f(): ...","iteration":3}
+EOF
+}
+
+@test "a summary takes the place of the iterations it lists, ids counting what is written" {
+	fold_input
+	run -0 --separate-stderr thread-serialize fold.jsonl
+	# the result of the folded call c1 still gets its name
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">Fix the date bug</event>
+  <event type="summary" id="1" iteration="2" summarizedIterations="1,2">Read a.py; found the bug.</event>
+  <event type="human" id="2" iteration="0">Note: a.py is read-only</event>
+  <event type="tool_output" id="3" name="read_file" status="success" iteration="3">def f(): ...</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "--keep-summarized writes every event, as the seed's reference does" {
+	fold_input
+	run -0 --separate-stderr thread-serialize --keep-summarized fold.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">Fix the date bug</event>
+  <event type="tool_input" id="1" name="read_file" iteration="1">{&quot;path&quot;:&quot;a.py&quot;}</event>
+  <event type="ai" id="2" iteration="1">Reading a.py</event>
+  <event type="human" id="3" iteration="0">Note: a.py is read-only</event>
+  <event type="tool_input" id="4" name="grep" iteration="2">{&quot;re&quot;:&quot;31&quot;}</event>
+  <event type="summary" id="5" iteration="2" summarizedIterations="1,2">Read a.py; found the bug.</event>
+  <event type="tool_output" id="6" name="read_file" status="success" iteration="3">def f(): ...</event>
+</thread>'
+	assert_equal "$stderr" ""
+	node "$TOP/t/oracle/reference.js" fold.jsonl >ref
+	thread-serialize --keep-summarized fold.jsonl | cmp - ref
+}
+
+@test "stacked summaries fold into the newest, at the place of the oldest" {
+	# S3 leaves out "three" and S2 itself, S2 "two" and S1, S1 "one":
+	# S3 goes where "one" was, before "hurry", which no summary lists
+	input <<'EOF'
+{"type":"message","role":"user","content":"go","iteration":0}
+{"type":"message","role":"assistant","content":"one","iteration":1}
+{"type":"message","role":"user","content":"hurry","iteration":0}
+{"type":"message","role":"assistant","content":"two","iteration":2}
+{"type":"summary","summary":"S1: one, two","summarizedIterations":[1,2],"iteration":2}
+{"type":"message","role":"assistant","content":"three","iteration":3}
+{"type":"summary","summary":"S2: S1, three","summarizedIterations":[2,3],"iteration":3}
+{"type":"message","role":"assistant","content":"four","iteration":4}
+{"type":"summary","summary":"S3: S2, four","summarizedIterations":[3,4],"iteration":4}
+{"type":"message","role":"assistant","content":"five","iteration":5}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">go</event>
+  <event type="summary" id="1" iteration="4" summarizedIterations="3,4">S3: S2, four</event>
+  <event type="human" id="2" iteration="0">hurry</event>
+  <event type="ai" id="3" iteration="5">five</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "two summaries that list the same iteration are both written, in input order" {
+	input <<'EOF'
+{"type":"message","role":"assistant","content":"one","iteration":1}
+{"type":"summary","summary":"A","summarizedIterations":[1],"iteration":7}
+{"type":"summary","summary":"B","summarizedIterations":[1],"iteration":8}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="summary" id="0" iteration="7" summarizedIterations="1">A</event>
+  <event type="summary" id="1" iteration="8" summarizedIterations="1">B</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "a summary listing iterations no earlier event has stays where it is" {
+	input <<'EOF'
+{"type":"message","role":"user","content":"go","iteration":0}
+{"type":"message","role":"assistant","content":"one","iteration":1}
+{"type":"summary","summary":"nothing yet","summarizedIterations":[5,7],"iteration":1}
+{"type":"message","role":"assistant","content":"five","iteration":5}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">go</event>
+  <event type="ai" id="1" iteration="1">one</event>
+  <event type="summary" id="2" iteration="1" summarizedIterations="5,7">nothing yet</event>
+  <event type="ai" id="3" iteration="5">five</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "a summary listing its own iteration folds the events before it, never those after" {
+	input <<'EOF'
+{"type":"message","role":"user","content":"go","iteration":0}
+{"type":"message","role":"assistant","content":"before","iteration":3}
+{"type":"summary","summary":"S","summarizedIterations":[3],"iteration":3}
+{"type":"message","role":"assistant","content":"after","iteration":3}
+{"type":"tool_call","toolName":"t","toolCallId":"x","args":{},"iteration":3}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="human" id="0" iteration="0">go</event>
+  <event type="summary" id="1" iteration="3" summarizedIterations="3">S</event>
+  <event type="ai" id="2" iteration="3">after</event>
+  <event type="tool_input" id="3" name="t" iteration="3">{}</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "an event of an unknown type is folded by its iteration, and one kept uses up an id" {
+	input <<'EOF'
+{"type":"plan","iteration":1}
+{"type":"plan","iteration":2}
+{"type":"completion","result":"r","iteration":2.0}
+{"type":"summary","summary":"S","summarizedIterations":[1],"iteration":-0}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="summary" id="0" iteration="0" summarizedIterations="1">S</event>
+  <event type="completion" id="2" iteration="2">r</event>
+</thread>'
+	assert_equal "$stderr" 'in.jsonl:1:9: warning: event 0: unknown type "plan", skipped
+in.jsonl:2:9: warning: event 1: unknown type "plan", skipped'
+}
+
+@test "iterations are compared as numbers: 2.0 is 2, and -0 is 0" {
+	input <<'EOF'
+{"type":"message","role":"user","content":"a","iteration":2.0}
+{"type":"message","role":"user","content":"b","iteration":-0}
+{"type":"message","role":"user","content":"c","iteration":1.5}
+{"type":"summary","summary":"S","summarizedIterations":[2,-0.0,1e21],"iteration":9}
+EOF
+	run -0 --separate-stderr thread-serialize in.jsonl
+	assert_output '<thread>
+  <event type="summary" id="0" iteration="9" summarizedIterations="2,0,1e+21">S</event>
+  <event type="human" id="1" iteration="1.5">c</event>
+</thread>'
+	assert_equal "$stderr" ""
+}
+
+@test "rejects summarizedIterations holding a fraction, naming the event and the element" {
+	input <<'EOF'
+{"type":"message","role":"user","content":"go","iteration":0}
+{"type":"summary","summary":"s","summarizedIterations":[1,2.5],"iteration":2}
+EOF
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'in.jsonl:2:59: error: event 1: "summarizedIterations" must be an array of non-negative integers, found 2.5 at index 1'
+}
+
+@test "rejects summarizedIterations holding a negative number" {
+	one_event '{"type":"summary","summary":"s","summarizedIterations":[-1],"iteration":0}'
+	run -1 --separate-stderr thread-serialize in.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'in.jsonl:1:57: error: event 0: "summarizedIterations" must be an array of non-negative integers, found -1 at index 0'
+}
+
+@test "rejects a bad summarizedIterations with --errors=json, with its JSON Pointer" {
+	printf '[{"type":"summary","summary":"s","summarizedIterations":[0,1e-7],"iteration":0}]' >in.json
+	run -1 --separate-stderr thread-serialize --errors=json in.json
+	assert_output ""
+	assert_equal "$stderr" '{"file":"in.json","line":1,"column":60,"severity":"error","rule":"field-type","message":"event 0: \"summarizedIterations\" must be an array of non-negative integers, found 1e-7 at index 1","path":"/0/summarizedIterations/1"}'
+}
+
+@test "--keep-summarized accepts any numbers in summarizedIterations, as the seed does" {
+	one_event '{"type":"summary","summary":"s","summarizedIterations":[-1,2.5],"iteration":0}'
+	run -0 --separate-stderr thread-serialize --keep-summarized in.jsonl
+	assert_output '<thread>
+  <event type="summary" id="0" iteration="0" summarizedIterations="-1,2.5">s</event>
+</thread>'
+	assert_equal "$stderr" ""
+	one_event '{"type":"summary","summary":"s","summarizedIterations":[1,"2"],"iteration":0}'
+	run -1 --separate-stderr thread-serialize --keep-summarized in.jsonl
+	assert_output ""
+	assert_equal "$stderr" 'in.jsonl:1:59: error: event 0: "summarizedIterations" must be an array of numbers, found a string at index 1'
+}
+
+@test "the golden thread, folded: its summary in place of iterations 1 to 3" {
+	run -0 --separate-stderr thread-serialize "$D/all-types.jsonl"
+	assert_output '<thread>
+  <event type="system" id="0" iteration="0">You are a careful assistant.</event>
+  <event type="human" id="1" iteration="0">What is 2+2? And what&apos;s in notes.txt?</event>
+  <event type="summary" id="2" iteration="4" summarizedIterations="1,2,3">Computed 2+2; found the notes in docs/.</event>
+  <event type="ai" id="3" iteration="4">2+2 is 4, and your notes say &quot;Buy milk &amp; eggs &lt;today&gt;&quot;.</event>
+  <event type="completion" id="4" iteration="4">2+2 is 4, and your notes say &quot;Buy milk &amp; eggs &lt;today&gt;&quot;.</event>
+  <event type="error" id="5" iteration="4" recoverable="false">budget exhausted</event>
+</thread>'
+	assert_equal "$stderr" ""
 }
 
 # ---------------------------------------------------------- unknown types
@@ -1116,7 +1317,7 @@ $D/forbidden.jsonl:5:48: error: event 4: \"content\" holds U+FFFE, a character X
 }
 
 @test "--strict accepts input with nothing to complain about" {
-	thread-serialize --strict "$D/all-types.jsonl" >out 2>err
+	thread-serialize --strict --keep-summarized "$D/all-types.jsonl" >out 2>err
 	cmp out "$D/all-types.xml"
 	[ ! -s err ]
 }
@@ -1213,7 +1414,7 @@ EOF
 }
 
 @test "output with special characters everywhere is well-formed for xmllint and xmlwf" {
-	thread-serialize "$D/special.jsonl" >out.xml
+	thread-serialize --keep-summarized "$D/special.jsonl" >out.xml
 	run -0 xmllint --noout out.xml
 	assert_output ""
 	run -0 xmlwf out.xml
@@ -1221,7 +1422,8 @@ EOF
 }
 
 @test "the document before the response prefix is well-formed" {
-	thread-serialize --response-prefix '<unclosed & "raw"' "$D/special.jsonl" >out
+	thread-serialize --keep-summarized --response-prefix '<unclosed & "raw"' \
+	    "$D/special.jsonl" >out
 	[ "$(tail -n 1 out)" = '<unclosed & "raw"' ]
 	sed '$d' out >doc.xml
 	cmp doc.xml "$D/special.xml"

@@ -66,7 +66,19 @@ check 0 "the golden thread" /dev/null "$data/all-types.jsonl"
 check 0 "an array with -n and a prefix" /dev/null \
     -n --response-prefix 'I will now' "$data/all-types.json"
 check 0 "standard input" "$data/seed.jsonl"
-check 0 "special characters" /dev/null "$data/special.jsonl"
+check 0 "special characters, --keep-summarized" /dev/null \
+    --keep-summarized "$data/special.jsonl"
+check 1 "special characters, a fraction in summarizedIterations" /dev/null \
+    "$data/special.jsonl"
+printf '%s\n' '{"type":"message","role":"user","content":"go","iteration":0}' \
+    '{"type":"tool_call","toolName":"t","toolCallId":"a","args":{},"iteration":1}' \
+    '{"type":"plan","iteration":1}' \
+    '{"type":"summary","summary":"S1","summarizedIterations":[1],"iteration":2}' \
+    '{"type":"summary","summary":"S2","summarizedIterations":[2,3],"iteration":3}' \
+    '{"type":"tool_result","toolCallId":"a","result":1,"iteration":4}' \
+    >"$tmp/stacked.jsonl"
+check 0 "stacked summaries folded, a result named from a folded call" \
+    "$tmp/stacked.jsonl"
 check 1 "bad events" /dev/null "$data/bad-events.json"
 check 1 "bad events, --errors=json" /dev/null --errors=json \
     "$data/bad-events.json"

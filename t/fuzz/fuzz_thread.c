@@ -1,8 +1,10 @@
 /*
- * fuzz_thread: thread_serialize on any bytes, plainly and with --strict
- * and a response prefix. A document it accepts must be well-formed XML
- * (expat decides), and the strict one must be the plain one plus the
- * prefix; anything else aborts.
+ * fuzz_thread: thread_serialize on any bytes, plainly, with --strict
+ * and a response prefix, and with --keep-summarized. A document it
+ * accepts must be well-formed XML (expat decides), the strict one must
+ * be the plain one plus the prefix, and the folded one must hold the
+ * lines of the kept one, each event written once or left out; anything
+ * else aborts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,10 +61,14 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data;
-	struct thread_opts plain = { "<fuzz>", NULL, 0, 0 };
-	struct thread_opts strict = { "<fuzz>", PREFIX, sizeof(PREFIX) - 1, 1 };
-	struct thread_doc a, b;
-	int ra, rb;
+	struct thread_opts plain = { "<fuzz>", NULL, 0, 0, 0 };
+	struct thread_opts strict = { "<fuzz>", PREFIX, sizeof(PREFIX) - 1, 1,
+	    0 };
+	struct thread_opts keep = { "<fuzz>", NULL, 0, 0, 1 };
+	struct thread_doc a, b, k;
+	unsigned char *seen;
+	size_t i;
+	int ra, rb, rk;
 
 	if (devnull == NULL) {
 		diag_setquiet(1);
@@ -95,7 +101,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(PREFIX)) != 0)
 			abort();
 	}
+
+	thread_init(&k);
+	rk = thread_serialize(&k, in, size, &keep);
+	if (rk != DIAG_OK && rk != DIAG_INVALID)
+		abort();
+	if (rk == DIAG_OK)
+		check_plain(&k);
+	/* the fold refuses more (fractions), and writes a subset, each once */
+	if (ra == DIAG_OK) {
+		if (rk != DIAG_OK || k.text.len != a.text.len ||
+		    memcmp(k.text.data, a.text.data, a.text.len) != 0 ||
+		    k.nevs != a.nevs || k.norder != k.nevs ||
+		    a.norder + a.folded != a.nevs || a.events > k.events)
+			abort();
+		seen = calloc(a.nevs + 1, 1);
+		if (seen == NULL)
+			abort();
+		for (i = 0; i < a.norder; i++) {
+			if (a.order[i] >= a.nevs || seen[a.order[i]] ||
+			    a.evs[a.order[i]].out)
+				abort();
+			seen[a.order[i]] = 1;
+		}
+		free(seen);
+	}
 	thread_free(&a);
 	thread_free(&b);
+	thread_free(&k);
 	return 0;
 }

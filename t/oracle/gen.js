@@ -8,11 +8,20 @@
  * response prefix if the case has one, the output reference.js makes of
  * that text, and the warnings thread-serialize must print:
  *
- *   node gen.js [-s SEED] [-n COUNT] [-m mixed|array|lines] DIR
+ *   node gen.js [-s SEED] [-n COUNT] [-m mixed|array|lines|fold] DIR
+ *
+ * (fold: more summaries, and iterations from a few small integers, so
+ * that most threads fold.)
  *
  *   DIR/case-NNN.json      the input
  *   DIR/case-NNN.args      the --response-prefix value (absent: no option)
  *   DIR/case-NNN.expected  serializeThreadToXml(parseEvents(input)) + "\n"
+ *   DIR/case-NNN.keep      present: the thread holds a summary that folds
+ *                          events, or one that cannot fold (its list is not
+ *                          of non-negative integers): .expected is then
+ *                          what --keep-summarized writes
+ *   DIR/case-NNN.folded    the same, folded (reference.js's foldSummaries),
+ *                          when the thread folds: what the default writes
  *   DIR/case-NNN.stdin     present: the input goes to standard input
  *   DIR/case-NNN.warn      expected stderr (file name case-NNN.json, or
  *                          <stdin> for a case read from standard input)
@@ -28,7 +37,8 @@
  */
 const fs = require('fs');
 const path = require('path');
-const { serializeThreadToXml, parseEvents } = require('./reference.js');
+const { serializeThreadToXml, parseEvents, isFoldable, foldSummaries } =
+  require('./reference.js');
 
 /* sfc32, seeded from a text: small, fast, and the same on every node. */
 function makeRng(seedText) {
@@ -282,6 +292,12 @@ function genIteration(r) {
   return r.chance(0.7) ? String(r.range(0, 40)) : genNumber(r);
 }
 
+/* An iteration of a fold case: few of them, so that summaries fold. */
+function genFoldIteration(r) {
+  return r.weighted([[40, String(r.int(8))], [1, '2.0'], [1, '-0'],
+    [1, '3e0'], [1, '1E1'], [1, '0.0']]);
+}
+
 const INT_KEYS = ['0', '1', '2', '3', '7', '10', '42', '100', '01', '00',
   '-1', '-0', '1.0', '1e3', '+1', ' 1', '1 ', '4294967294', '4294967295',
   '4294967296', '9007199254740993', '2147483647', '2147483648',
@@ -402,11 +418,12 @@ function genId(r) {
  * values are the last of their key, earlier "decoys" of any type may
  * come first, and extra fields are mixed in.
  */
-function genEvent(r, w, ids, plan) {
+function genEvent(r, w, ids, plan, fold) {
   const type = r.weighted([[20, 'message'], [15, 'tool_call'],
     [15, 'tool_result'], [6, 'error'], [5, 'human_input_requested'],
-    [5, 'human_input_received'], [5, 'completion'], [6, 'summary'],
+    [5, 'human_input_received'], [5, 'completion'], [fold ? 15 : 6, 'summary'],
     [5, 'unknown']]);
+  const iteration = () => (fold ? genFoldIteration(r) : genIteration(r));
   const m = [];
   const put = (k, v) => {
     if (!m.some(([j]) => textOf(j) === k)) m.push([cpsOf(k), v]);
@@ -467,7 +484,7 @@ function genEvent(r, w, ids, plan) {
       break;
     case 'summary':
       put('summary', w.str(genText(r, OUT, false)));
-      put('summarizedIterations', w.array(() => genIteration(r)));
+      put('summarizedIterations', w.array(iteration));
       break;
     default:
       /*
@@ -479,7 +496,7 @@ function genEvent(r, w, ids, plan) {
       if (r.chance(0.3)) put('iteration', r.pick(['null', 'true', '[]', '{}', w.str(genText(r, FREE, false, 10))]));
       break;
   }
-  if (type !== 'unknown' || r.chance(0.5)) put('iteration', genIteration(r));
+  if (type !== 'unknown' || r.chance(0.5)) put('iteration', iteration());
   if (type !== 'tool_call' && type !== 'tool_result' && type !== 'unknown') plan.push({});
 
   /* the fields in any order, extras among them */
@@ -543,13 +560,13 @@ const PREFIXES = ['Based on the above thread, I will now', '<&>"\'',
 
 function genCase(seed, i, mode) {
   const r = new Rand(seed + ':' + i);
-  const lines = mode === 'lines' || (mode === 'mixed' && r.chance(0.4));
+  const lines = mode === 'lines' || (mode !== 'array' && r.chance(0.4));
   const w = new Writer(r, !lines);
   const nev = r.weighted([[3, 0], [25, r.range(1, 5)], [60, r.range(6, 30)], [12, r.range(31, 120)]]);
   const ids = [];
   const plan = [];
   const events = [];
-  for (let k = 0; k < nev; k++) events.push(genEvent(r, w, ids, plan));
+  for (let k = 0; k < nev; k++) events.push(genEvent(r, w, ids, plan, mode === 'fold'));
   countResolutions(plan);
 
   let text = r.chance(0.15) ? '\uFEFF' : '';
@@ -609,8 +626,8 @@ function main() {
     else if (dir === null && !a.startsWith('-')) dir = a;
     else dir = undefined;
   }
-  if (!dir || !Number.isInteger(n) || n < 0 || !['mixed', 'array', 'lines'].includes(mode)) {
-    process.stderr.write('usage: node gen.js [-s SEED] [-n COUNT] [-m mixed|array|lines] DIR\n');
+  if (!dir || !Number.isInteger(n) || n < 0 || !['mixed', 'array', 'lines', 'fold'].includes(mode)) {
+    process.stderr.write('usage: node gen.js [-s SEED] [-n COUNT] [-m mixed|array|lines|fold] DIR\n');
     process.exit(2);
   }
   fs.mkdirSync(dir, { recursive: true });
@@ -633,6 +650,26 @@ function main() {
     if (forbidden.test(doc))
       throw new Error(`${c.name} (seed ${seed}): the generator let a character XML forbids reach the output`);
     fs.writeFileSync(base + '.expected', xml + '\n', 'utf8');
+    /* no random numbers below: the cases stay those of the seed */
+    const events = parseEvents(input);
+    const options = { allEvents: events };
+    if (c.prefix !== null) options.responsePrefix = c.prefix;
+    if (events.some((e) => e.type === 'summary')) count('with-summary');
+    if (!isFoldable(events)) {
+      count('fold-refused');
+      fs.writeFileSync(base + '.keep', '');
+    } else {
+      const folded = foldSummaries(events);
+      if (folded.length !== events.length || folded.some((e, k) => e !== events[k])) {
+        count('fold');
+        /* a summary written before an event that came before it */
+        const kept = new Set(folded);
+        const inOrder = events.filter((x) => kept.has(x));
+        if (folded.some((e, k) => e !== inOrder[k])) count('fold-moved');
+        fs.writeFileSync(base + '.keep', '');
+        fs.writeFileSync(base + '.folded', serializeThreadToXml(folded, options) + '\n', 'utf8');
+      } else if (events.some((e) => e.type === 'summary')) count('fold-nothing');
+    }
     fs.writeFileSync(base + '.warn', c.warn, 'utf8');
     count('cases');
   }

@@ -4,7 +4,8 @@
 // are JavaScript's own. As a program:
 //   node reference.js [--response-prefix TEXT] [FILE]
 // reads a JSON array or JSON lines (FILE or stdin) and prints the document
-// and a newline, as thread-serialize does.
+// and a newline, as thread-serialize --keep-summarized does; with --fold
+// it first folds summarized events as thread-serialize does by default.
 
 function escapeXml(text) {
   return text
@@ -16,9 +17,10 @@ function escapeXml(text) {
 }
 
 function serializeThreadToXml(events, options) {
-  // toolCallId -> toolName over the whole thread, in one pass.
+  // toolCallId -> toolName over the whole thread, in one pass. (allEvents,
+  // not in the seed: the thread before foldSummaries left events out.)
   const toolNames = new Map();
-  for (const event of events) {
+  for (const event of (options && options.allEvents) || events) {
     if (event.type === 'tool_call') toolNames.set(event.toolCallId, event.toolName);
   }
   const lines = ['<thread>'];
@@ -63,6 +65,35 @@ function serializeThreadToXml(events, options) {
   return xml;
 }
 
+/*
+ * The fold of thread-serialize(1), not in the seed, written from the man
+ * page's rule as plainly as it reads (quadratic; for tests only): an event
+ * is left out when a later summary lists its iteration; a summary goes to
+ * the least place of the events it leaves out, or stays where it is.
+ * The events kept are returned in order, for serializeThreadToXml.
+ */
+function isFoldable(events) {
+  return events.every((e) => e === null || typeof e !== 'object' ||
+    e.type !== 'summary' || (Array.isArray(e.summarizedIterations) &&
+      e.summarizedIterations.every((k) => Number.isInteger(k) && k >= 0)));
+}
+
+function foldSummaries(events) {
+  const n = events.length;
+  const lists = (j, it) => events[j] !== null && events[j].type === 'summary' &&
+    typeof it === 'number' && events[j].summarizedIterations.includes(it);
+  const out = events.map((e, i) => events.some((_, j) => j > i && lists(j, e.iteration)));
+  const place = [];
+  for (let j = 0; j < n; j++) {
+    place.push(j);
+    if (events[j] === null || events[j].type !== 'summary') continue;
+    for (let i = 0; i < j; i++)
+      if (lists(j, events[i].iteration)) place[j] = Math.min(place[j], place[i]);
+  }
+  return [...events.keys()].filter((i) => !out[i])
+    .sort((a, b) => place[a] - place[b] || a - b).map((i) => events[i]);
+}
+
 // A JSON array, or JSON lines (blank lines ignored).
 function parseEvents(text) {
   const t = text.replace(/^\uFEFF/, '');
@@ -70,17 +101,22 @@ function parseEvents(text) {
   return t.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 }
 
-module.exports = { escapeXml, serializeThreadToXml, parseEvents };
+module.exports = { escapeXml, serializeThreadToXml, parseEvents, isFoldable,
+  foldSummaries };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
   const options = {};
   let file = null;
+  let fold = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--response-prefix') options.responsePrefix = args[++i];
+    else if (args[i] === '--fold') fold = true;
     else file = args[i];
   }
   const fs = require('fs');
   const text = fs.readFileSync(file === null || file === '-' ? 0 : file, 'utf8');
-  process.stdout.write(serializeThreadToXml(parseEvents(text), options) + '\n');
+  const events = parseEvents(text);
+  options.allEvents = events;
+  process.stdout.write(serializeThreadToXml(fold ? foldSummaries(events) : events, options) + '\n');
 }

@@ -130,9 +130,12 @@ struct result {
 	int		 wrote;		/* of thread_write, when status is 0 */
 	char		*out;		/* what thread_write wrote */
 	size_t		 outlen;
-	unsigned long	 events, skipped;
+	unsigned long	 events, skipped, folded;
 	const char	*err;		/* what went to stderr */
 };
+
+/* Whether run() keeps summarized events, as the reference does. */
+static int	keep_summarized;
 
 /* Serializes in[0..n) with the options; writes it when it is good. */
 static void
@@ -148,6 +151,7 @@ run(const char *in, size_t n, const char *file, const char *prefix,
 	opts.prefix = prefix;
 	opts.prefix_len = prefix != NULL ? strlen(prefix) : 0;
 	opts.strict = strict;
+	opts.keep_summarized = keep_summarized;
 	memset(r, 0, sizeof(*r));
 	r->wrote = -2;
 	thread_init(&doc);
@@ -156,6 +160,7 @@ run(const char *in, size_t n, const char *file, const char *prefix,
 	r->err = unit_capture_end();
 	r->events = doc.events;
 	r->skipped = doc.skipped;
+	r->folded = doc.folded;
 	if (r->status == DIAG_OK) {
 		fp = open_memstream(&r->out, &r->outlen);
 		r->wrote = thread_write(&doc, fp);
@@ -245,6 +250,8 @@ test_good(void)
 {
 	struct result r;
 
+	/* all_in's summary lists 3.5: only the reference's form takes it */
+	keep_summarized = 1;
 	GOOD(all_in, NULL, all_out, "one event of every type");
 	good_prefixed(all_in, sizeof(all_in) - 1, all_out,
 	    "every type, with a prefix written as it is");
@@ -254,9 +261,10 @@ test_good(void)
 	    "names resolved, with a prefix");
 
 	RUN(all_in, "t.json", NULL, 0, &r);
-	unit_ok(r.events == 12 && r.skipped == 0,
-	    "twelve events written, none skipped");
+	unit_ok(r.events == 12 && r.skipped == 0 && r.folded == 0,
+	    "twelve events written, none skipped or folded");
 	done(&r);
+	keep_summarized = 0;
 
 	BAD("{\"type\":\"message\",\"type\":\"completion\",\"result\":\"r\","
 	    "\"iteration\":1}", "t.json", 0, "t.json:1:19: error: duplicate key "
@@ -357,11 +365,18 @@ test_errors(void)
 	    "\"args\":{},\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:49: "
 	    "error: event 0: \"toolCallId\" must be a string, found a number\n",
 	    "a tool call id that is not a string");
+	keep_summarized = 1;
 	BAD("{\"type\":\"summary\",\"summary\":\"s\",\"summarizedIterations\":"
 	    "[1,\"2\"],\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:59: error: "
 	    "event 0: \"summarizedIterations\" must be an array of numbers, "
 	    "found a string at index 1\n",
-	    "summarized iterations that are not numbers");
+	    "summarized iterations that are not numbers, kept");
+	keep_summarized = 0;
+	BAD("{\"type\":\"summary\",\"summary\":\"s\",\"summarizedIterations\":"
+	    "[1,\"2\"],\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:59: error: "
+	    "event 0: \"summarizedIterations\" must be an array of non-negative "
+	    "integers, found a string at index 1\n",
+	    "summarized iterations that are not numbers, folded");
 	BAD("{\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:1: error: event 0: "
 	    "missing \"type\" (a string)\n", "a missing type");
 	BAD("\xEF\xBB\xBF{\"type\":5}", "t.jsonl", 0, "t.jsonl:1:9: error: "
@@ -370,12 +385,13 @@ test_errors(void)
 	BAD("[{\"type\":\"summary\",\"summary\":\"s\","
 	    "\"summarizedIterations\":[1,2,[]],\"iteration\":0}]", "t.json", 0,
 	    "t.json:1:62: error: event 0: \"summarizedIterations\" must be "
-	    "an array of numbers, found an array at index 2\n",
+	    "an array of non-negative integers, found an array at index 2\n",
 	    "an array inside summarized iterations");
 	BAD("{\"type\":\"summary\",\"summary\":\"s\",\"summarizedIterations\":"
 	    "{},\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:56: error: "
-	    "event 0: \"summarizedIterations\" must be an array of numbers, "
-	    "found an object\n", "summarized iterations that are an object");
+	    "event 0: \"summarizedIterations\" must be an array of non-negative "
+	    "integers, found an object\n",
+	    "summarized iterations that are an object");
 	BAD("{\"type\":5}", "t.jsonl", 0, "t.jsonl:1:9: error: event 0: "
 	    "\"type\" must be a string, found a number\n",
 	    "a type that is not a string");
@@ -532,7 +548,7 @@ test_json_errors(void)
 static void
 test_write_error(void)
 {
-	struct thread_opts opts = { "t.jsonl", NULL, 0, 0 };
+	struct thread_opts opts = { "t.jsonl", NULL, 0, 0, 0 };
 	struct thread_doc doc;
 	FILE *fp;
 
@@ -560,6 +576,75 @@ test_write_error(void)
 	    "thread_free leaves nothing behind");
 }
 
+/*
+ * The fold: a summary in the place of the first event it leaves out, the
+ * ids renumbered, names from folded calls, stacked summaries, and the
+ * same thread kept whole as the reference writes it.
+ */
+static const char fold_in[] =
+    "{\"type\":\"message\",\"role\":\"user\",\"content\":\"go\","
+    "\"iteration\":0}\n"
+    "{\"type\":\"tool_call\",\"toolName\":\"ls\",\"toolCallId\":\"a\","
+    "\"args\":{},\"iteration\":1}\n"
+    "{\"type\":\"mystery\",\"iteration\":1}\n"
+    "{\"type\":\"summary\",\"summary\":\"S1\",\"summarizedIterations\":"
+    "[1],\"iteration\":2}\n"
+    "{\"type\":\"message\",\"role\":\"user\",\"content\":\"mid\","
+    "\"iteration\":0}\n"
+    "{\"type\":\"summary\",\"summary\":\"S2\",\"summarizedIterations\":"
+    "[2,3],\"iteration\":3}\n"
+    "{\"type\":\"tool_result\",\"toolCallId\":\"a\",\"result\":1,"
+    "\"iteration\":4}\n";
+static const char fold_out[] =
+    "<thread>\n"
+    "  <event type=\"human\" id=\"0\" iteration=\"0\">go</event>\n"
+    "  <event type=\"summary\" id=\"1\" iteration=\"3\" "
+    "summarizedIterations=\"2,3\">S2</event>\n"
+    "  <event type=\"human\" id=\"2\" iteration=\"0\">mid</event>\n"
+    "  <event type=\"tool_output\" id=\"3\" name=\"ls\" "
+    "status=\"success\" iteration=\"4\">1</event>\n"
+    "</thread>";
+static const char fold_kept[] =
+    "<thread>\n"
+    "  <event type=\"human\" id=\"0\" iteration=\"0\">go</event>\n"
+    "  <event type=\"tool_input\" id=\"1\" name=\"ls\" "
+    "iteration=\"1\">{}</event>\n"
+    "  <event type=\"summary\" id=\"3\" iteration=\"2\" "
+    "summarizedIterations=\"1\">S1</event>\n"
+    "  <event type=\"human\" id=\"4\" iteration=\"0\">mid</event>\n"
+    "  <event type=\"summary\" id=\"5\" iteration=\"3\" "
+    "summarizedIterations=\"2,3\">S2</event>\n"
+    "  <event type=\"tool_output\" id=\"6\" name=\"ls\" "
+    "status=\"success\" iteration=\"4\">1</event>\n"
+    "</thread>";
+
+static void
+test_fold(void)
+{
+	struct result r;
+
+	RUN(fold_in, "t.jsonl", NULL, 0, &r);
+	unit_long(r.status, DIAG_OK, "a fold: status 0");
+	unit_mem(r.out, r.outlen, fold_out, "stacked summaries fold into the "
+	    "newest, at the place of the first event left out");
+	unit_ok(r.events == 4 && r.skipped == 1 && r.folded == 3,
+	    "four events written, three folded");
+	done(&r);
+
+	keep_summarized = 1;
+	RUN(fold_in, "t.jsonl", NULL, 0, &r);
+	unit_mem(r.out, r.outlen, fold_kept,
+	    "keep_summarized writes what the reference writes");
+	unit_ok(r.events == 6 && r.folded == 0, "six events, none folded");
+	done(&r);
+	keep_summarized = 0;
+
+	BAD("{\"type\":\"summary\",\"summary\":\"s\",\"summarizedIterations\":"
+	    "[0,0.5],\"iteration\":0}", "t.jsonl", 0, "t.jsonl:1:59: error: "
+	    "event 0: \"summarizedIterations\" must be an array of non-negative "
+	    "integers, found 0.5 at index 1\n", "a fraction cannot be folded");
+}
+
 int
 main(void)
 {
@@ -567,6 +652,7 @@ main(void)
 	test_empty();
 	test_good();
 	test_unknown();
+	test_fold();
 	test_forbidden();
 	test_errors();
 	test_bad_text();
