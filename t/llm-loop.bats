@@ -1066,4 +1066,27 @@ EOF
 	sed -n 8,9p want.jsonl >>folded.jsonl
 	thread-serialize folded.jsonl >want.folded
 	thread-serialize thread.jsonl | is want.folded
+	# a third run past the bound: a summary of the summary and what
+	# followed it, which folds them both
+	printf 'Hi echoed, then bye said.\n' | answer 5
+	printf 'Again.\n' | answer 6
+	max=$(($(wc -c <m/prompt.4) - 1))
+	go -q -y --max-prompt "$max" -c servers.json -t thread.jsonl One more
+	assert_equal "$st" 0
+	cat >>want.jsonl <<'EOF'
+{"type":"message","role":"user","content":"One more","iteration":5}
+{"type":"summary","summary":"Hi echoed, then bye said.","summarizedIterations":[0,1,2,3,4],"iteration":4}
+{"type":"message","role":"assistant","content":"Again.","iteration":6}
+{"type":"completion","result":"Again.","iteration":6}
+EOF
+	thread_is_want
+	{ head -n 9 want.jsonl | thread-serialize
+	  echo "Summarise the thread above for your own later use: the user's requests, what was done, what was found, what remains. Write only the summary."
+	} | is m/prompt.5
+	{ sed -n 11p want.jsonl; sed -n 10p want.jsonl; } >folded.jsonl
+	{ tools_prompt tool; echo; thread-serialize folded.jsonl; } |
+	    is m/prompt.6
+	sed -n 12,13p want.jsonl >>folded.jsonl
+	thread-serialize folded.jsonl >want.folded
+	thread-serialize thread.jsonl | is want.folded
 }
