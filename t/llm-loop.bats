@@ -679,7 +679,7 @@ EOF
 ["completion",3,null]'
 }
 
-@test "a model's command that fails: run again after --retries, then status 3 with its messages" {
+@test "a model's command that fails, or is killed: run again after --retries, then status 3 with its messages" {
 	printf 'partial\n' | answer 1
 	echo 1 >m/status.1
 	echo 'model: overloaded' >m/stderr.1
@@ -711,6 +711,15 @@ EOF
 model: overloaded
 fake-model: no reply number 1 in m
 llm-loop: the model's command exits 1 (attempt 1 of 1)
+llm-loop: no answer from the model's command after 1 attempt
+EOF
+	# ended by a signal: a failure too
+	st=0
+	llm-loop --retries 0 -t killed.jsonl hi -- \
+	    sh -c 'cat >/dev/null; kill -KILL $$' </dev/null >out 2>err || st=$?
+	assert_equal "$st" 3
+	is err <<'EOF'
+llm-loop: the model's command is ended by signal 9 (attempt 1 of 1)
 llm-loop: no answer from the model's command after 1 attempt
 EOF
 }
