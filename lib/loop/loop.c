@@ -411,6 +411,22 @@ refused(struct loop *l, const json_t *rec, const char *server,
 	return add_json(l, ev);
 }
 
+/* A refused call: its error event, naming it, and its line. */
+static void
+refuse(struct loop *l, const json_t *rec, const char *server,
+    const char *tool, const json_t *args, double t0)
+{
+	struct buf why = BUF_INIT;
+	const char *id;
+
+	id = json_string_value(json_object_get(rec, "toolCallId"));
+	buf_printf(&why, "the user refused this call: %s: %s (%s)", server,
+	    tool, id != NULL ? id : "?");
+	if (refused(l, rec, server, tool, buf_cstr(&why), 1) == 0)
+		call_line(l, server, tool, args, "refused", proc_now() - t0);
+	buf_free(&why);
+}
+
 /* A tool_call of the answer: approved, run, its outcome added. */
 static void
 call(struct loop *l, json_t *rec)
@@ -431,20 +447,14 @@ call(struct loop *l, json_t *rec)
 	case LOOP_RUN:
 		break;
 	case LOOP_REFUSED:
-		if (refused(l, rec, server, tool, "the user refused this call",
-		    1) == 0)
-			call_line(l, server, tool, args, "refused",
-			    proc_now() - t0);
+		refuse(l, rec, server, tool, args, t0);
 		return;
 	case LOOP_QUIT:
 		if (proc_caught()) {
 			l->stop = 1;
 			return;
 		}
-		if (refused(l, rec, server, tool, "the user refused this call",
-		    1) == 0)
-			call_line(l, server, tool, args, "refused",
-			    proc_now() - t0);
+		refuse(l, rec, server, tool, args, t0);
 		if (l->stop)
 			return;
 		if (refused(l, NULL, NULL, NULL, "the user ended the loop", 0)
