@@ -95,14 +95,25 @@ add_json(struct loop *l, json_t *ev)
 	return rc;
 }
 
+static int	drain(struct loop *);
+
 /* The reader's prose as it comes: to standard output, with -o prose. */
 void
 loop_prose(void *arg, const char *s, size_t n)
 {
 	struct loop *l = arg;
 
+	/* the calls read before this prose run before it is shown */
+	if (!l->summarising && l->pending.len > 0)
+		drain(l);
 	if (l->summarising || l->o->output != LOOP_OUT_PROSE || l->stop)
 		return;
+	/* an answer's shown prose begins with its first line of text */
+	if (l->shown == 0)
+		while (n > 0 && (*s == '\n' || *s == '\r')) {
+			s++;
+			n--;
+		}
 	if (n == 0)
 		return;
 	l->shown = s[n - 1];
@@ -231,6 +242,7 @@ thread_open(struct loop *l)
 		/* a thread that cannot be a prompt is refused before use */
 		rc = serialize(l, l->events.data, l->events.len, &check);
 		buf_free(&check);
+		l->checked = 1;
 	}
 	if (rc != DIAG_OK) {
 		close(fd);
@@ -257,7 +269,10 @@ serialize(struct loop *l, const char *text, size_t len, struct buf *out)
 	memset(&to, 0, sizeof(to));
 	to.file = l->o->thread != NULL ? l->o->thread : "<thread>";
 	thread_init(&doc);
+	/* the thread's warnings were said once, when it was read */
+	diag_setquiet(l->checked);
 	rc = thread_serialize(&doc, len > 0 ? text : "", len, &to);
+	diag_setquiet(0);
 	if (rc == DIAG_OK) {
 		if ((fp = open_memstream(&mem, &memlen)) == NULL) {
 			diag_warn("memory");
@@ -443,7 +458,9 @@ call(struct loop *l, json_t *rec)
 		return;
 	server = server_of(l, rec, tool);
 	t0 = proc_now();
-	switch (loop_approve(l, server, tool, args)) {
+	/* what no server can run is refused by the routing, unasked */
+	switch (mcp_find(l->m, server) == NULL ? LOOP_RUN :
+	    loop_approve(l, server, tool, args)) {
 	case LOOP_RUN:
 		break;
 	case LOOP_REFUSED:

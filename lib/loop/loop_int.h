@@ -28,6 +28,7 @@ struct loop {
 	int		 tty;		/* /dev/tty, -1 before, -2 without */
 	int		 status;	/* the run's, once it is known */
 	int		 stop;		/* quit, a stop signal, or trouble */
+	int		 checked;	/* the thread read has been checked */
 	/* the iteration being read */
 	long		 iter;
 	unsigned long	 added;		/* events it added */
