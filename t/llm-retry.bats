@@ -643,7 +643,10 @@ llm-retry: attempt 2: the model command wrote no answer
 	same err $'llm-retry: attempt 1: the model command timed out after 0.5 s\n'
 	same_file m/prompt.2 m/prompt.1
 	below "$QUICK"
-	at_least "$(time_gap 1 2)" 0.5
+	# time.N is taken a moment after the model starts, that moment
+	# longer for the first on a loaded machine: the gap is the limit,
+	# give or take it
+	at_least "$(time_gap 1 2)" 0.4
 	no_group "$(cat m/pid.1)"
 }
 
