@@ -67,7 +67,7 @@ static const struct cmd self = {
 int
 main(int argc, char *argv[])
 {
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct buf text = BUF_INIT, out = BUF_INIT;
 	struct jsschema *schema = NULL;

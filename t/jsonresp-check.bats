@@ -836,6 +836,26 @@ $USAGE"
 	done
 }
 
+@test "the JSON-Schema-Test-Suite's required cases of every draft all pass with \$schema in the root and no --draft" {
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	for v in 4 6 7 2019-09 2020-12; do
+		suite draft$v
+		case $v in
+		[467]) JSTS_SCHEMA=http://json-schema.org/draft-0$v/schema# ;;
+		*) JSTS_SCHEMA=https://json-schema.org/draft/$v/schema ;;
+		esac
+		export JSTS_SCHEMA
+		n=$(cases "$SUITE"/tests/draft$v/*.json)
+		[ "$n" -ge 600 ]
+		run node "$TOP/t/oracle/jsts.js" "$SUITE" "$SUITE/tests/draft$v"
+		# Shown only when the test fails: the first failing cases.
+		printf '%s\n' "${lines[@]:0:3}"
+		assert_equal "${lines[-1]}" "$n passed, 0 failed"
+		assert_equal "$status" 0
+	done
+}
+
 @test "the JSON-Schema-Test-Suite's optional draft2020-12 format cases of the issue's formats all pass under --assert-format" {
 	suite draft2020-12
 	format_cases draft2020-12

@@ -52,6 +52,7 @@ struct jsschema_opts {
 	int		 draft;		/* without "$schema"; 0: Draft-07 */
 	const char *const *files;	/* more schemas, read beforehand */
 	size_t		 nfiles;
+	int		 dialect;	/* the root's, whatever its "$schema" */
 };
 
 /*

@@ -196,6 +196,7 @@ struct jsschema {
 	struct node	*root;
 	int		 format;	/* JSSCHEMA_FORMAT_* */
 	int		 draft;		/* without "$schema" */
+	const json_t	*forceroot;	/* its "$schema" overruled: draft */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	char		*rootdir;	/* files only below it, or NULL */
@@ -274,7 +275,9 @@ struct sinfo	*jss_index_add(struct jsschema *, const json_t *,
 void		 jss_index_schema(struct jsschema *, const json_t *,
 		    const char *, const struct dial *, int);
 void		 jss_index_document(struct jsschema *, const json_t *,
-		    const char *);
+		    const char *, const struct dial *);
+void		 jss_root_dialect(const struct jsschema *, const json_t *,
+		    struct dial *);
 const json_t	*jss_uri_schema(const struct jsschema *, const char *);
 void		 jss_uri_register(struct jsschema *, const char *,
 		    const json_t *);
@@ -285,6 +288,8 @@ void		 jss_compile_error(struct cctx *, const struct kpath *,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
 void		 jss_add_doc(struct jsschema *, json_t *);
 int		 jss_load_files(struct cctx *, const char *const *, size_t);
+int		 jss_index_files(struct cctx *, const char *const *, size_t,
+		    const struct dial *);
 int		 jss_load_doc(struct cctx *, const char *,
 		    const struct kpath *);
 int		 jss_load_metas(struct cctx *, const json_t *);

@@ -233,7 +233,7 @@ static void
 init_trivial(void)
 {
 	static const char *const text[3] = { "{}", "true", "false" };
-	const struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0 };
+	const struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0, 0 };
 	char err[256];
 	json_t *v;
 	int i;
@@ -270,7 +270,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data, *nul;
 	struct jsschema_result r1 = { NULL, 0 }, r2 = { NULL, 0 };
-	struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsschema *js;
 	size_t slen, ilen;
 	uint32_t h = 2166136261u;
