@@ -78,3 +78,99 @@ a.json:1:15: error: /i: expected integer, found number 1.5'
 	run -1 --separate-stderr jsonresp-check --schema main.json a.json
 	assert_equal "$stderr" 'a.json:1:1: error: expected string, found integer 7'
 }
+
+# ------------------------------------------------------------------- the lint
+
+L="$DATA/jsonresp-lint"
+
+@test "lint: a typo is a warning with the schema's place and the keyword it is near; the status is the document's" {
+	printf '{\n  "type": "object",\n  "requried": ["name"],\n  "properties": {"name": {"type": "string", "minLenght": 1}}\n}\n' >s.json
+	echo '{}' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_output ""
+	assert_equal "$stderr" 's.json:3:3: warning: requried: unknown keyword; did you mean required?
+s.json:4:45: warning: /properties/name: minLenght: unknown keyword; did you mean minLength?'
+	echo '{"name": 1}' >b.json
+	run -1 --separate-stderr jsonresp-check --schema s.json b.json
+	assert_equal "$stderr" 's.json:3:3: warning: requried: unknown keyword; did you mean required?
+s.json:4:45: warning: /properties/name: minLenght: unknown keyword; did you mean minLength?
+b.json:1:10: error: /name: expected string, found integer 1'
+}
+
+@test "lint: the warnings come once per schema, before any document, however many documents and lines" {
+	echo '{"tpye": "string"}' >s.json
+	printf '1\n2\n3\n' >a.jsonl
+	run -0 --separate-stderr jsonresp-check --schema s.json --lines a.jsonl a.jsonl
+	assert_equal "$stderr" 's.json:1:2: warning: tpye: unknown keyword; did you mean type?'
+}
+
+@test "lint: an unknown keyword far from every known one has no suggestion, nor has one whose edits are half its length" {
+	echo '{"foo": 1, "of": [], "minimun": 1, "itmes": {}, "MinLength": 2}' >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 's.json:1:2: warning: foo: unknown keyword
+s.json:1:12: warning: of: unknown keyword
+s.json:1:22: warning: minimun: unknown keyword; did you mean minimum?
+s.json:1:36: warning: itmes: unknown keyword; did you mean items?
+s.json:1:49: warning: MinLength: unknown keyword; did you mean minLength?'
+}
+
+@test "lint: never inside data, property names, an unknown keyword's value, or an x- extension" {
+	cat >s.json <<-'EOF'
+	{"properties": {"requried": {"type": "string"}, "tpye": true},
+	 "enum": [{"requried": 1}], "default": {"tpye": 1},
+	 "examples": [{"tpye": 1}], "const": {"requried": 1},
+	 "x-editor": {"requried": true, "properties": {"a": {"tpye": 1}}},
+	 "vendor": {"tpye": 1}}
+	EOF
+	run -1 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" "s.json:5:2: warning: vendor: unknown keyword
+$DATA/jsonresp-check/minimal.json:1:1: error: expected one of [{\"requried\":1}], found object
+$DATA/jsonresp-check/minimal.json:1:1: error: expected {\"requried\":1} (const), found object"
+}
+
+@test "lint: format, content and annotation keywords are known in the drafts that have them" {
+	cat >s.json <<-EOF
+	{$D2020, "format": "email", "contentMediaType": "text/plain",
+	 "contentEncoding": "base64", "contentSchema": {}, "deprecated": false,
+	 "readOnly": true, "writeOnly": false, "\$comment": "c", "title": "t",
+	 "description": "d", "examples": [1], "default": 1, "\$anchor": "a",
+	 "\$dynamicAnchor": "b", "\$defs": {}, "definitions": {},
+	 "dependencies": {}, "dependentRequired": {}, "\$vocabulary": {}}
+	EOF
+	run -0 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" ""
+}
+
+@test "lint: a keyword of a later or an earlier draft, and the source of the dialect in the message" {
+	echo "{$D4, \"const\": 1, \"if\": {\"tpye\": 1}}" >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" "s.json:1:56: warning: const is a Draft-06 keyword; under Draft-04, as \$schema says, it is ignored
+s.json:1:68: warning: if is a Draft-07 keyword; under Draft-04, as \$schema says, it is ignored"
+	echo "{\"id\": \"x\", \"\$defs\": {}}" >t.json
+	run -0 --separate-stderr jsonresp-check --schema t.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 't.json:1:2: warning: id is a keyword of Draft-04 alone; under Draft-07, the default without $schema, it is ignored
+t.json:1:13: warning: $defs is a 2019-09 keyword; under Draft-07, the default without $schema, it is ignored'
+	run -0 --separate-stderr jsonresp-check --draft 6 --schema t.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 't.json:1:2: warning: id is a keyword of Draft-04 alone; under Draft-06, as --draft says, it is ignored
+t.json:1:13: warning: $defs is a 2019-09 keyword; under Draft-06, as --draft says, it is ignored'
+	echo "{$D2020, \"items\": {}, \"additionalItems\": false, \"\$recursiveRef\": \"#\"}" >u.json
+	run -0 --separate-stderr jsonresp-check --schema u.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 'u.json:1:74: warning: additionalItems is a keyword of Draft-04 to 2019-09; under 2020-12, as $schema says, it is ignored
+u.json:1:100: warning: $recursiveRef is a keyword of 2019-09 alone; under 2020-12, as $schema says, it is ignored'
+}
+
+@test "lint: up to Draft-07, the keywords beside \$ref are named once; definitions and annotations beside it are not; 2019-09 applies them" {
+	cat >s.json <<-'EOF'
+	{"$ref": "#/definitions/o", "definitions": {"a": {}, "o": {
+	 "properties": {"b": {"$ref": "#/definitions/a", "type": "string",
+	  "minLength": 1, "description": "d", "title": "t"},
+	  "c": {"$ref": "#/definitions/a", "$comment": "fine"}}}},
+	 "title": "t", "required": ["b"]}
+	EOF
+	run -0 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 's.json:1:2: warning: $ref: required beside it is ignored in Draft-07, the default without $schema; put the $ref in an allOf to apply it
+s.json:2:23: warning: /definitions/o/properties/b: $ref: type, minLength beside it are ignored in Draft-07, the default without $schema; put the $ref in an allOf to apply them'
+	jq -c '. + {"$schema": "https://json-schema.org/draft/2019-09/schema"}' s.json >t.json
+	run -1 --separate-stderr jsonresp-check --schema t.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" "$DATA/jsonresp-check/minimal.json:1:1: error: missing required property \"b\""
+}

@@ -1019,8 +1019,10 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	js->draft = JSSCHEMA_DRAFT7;
 	if (opts != NULL) {
 		js->format = opts->format;
-		if (opts->draft != 0)
+		if (opts->draft != 0) {
 			js->draft = opts->draft;
+			js->draftgiven = 1;
+		}
 		if (opts->dialect != 0) {
 			js->draft = opts->dialect;
 			js->forceroot = schema;

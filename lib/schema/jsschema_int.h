@@ -9,7 +9,8 @@
  * jsschema_compile.c (schemas into nodes), jsschema_value.c (equality,
  * order, hashing and sets of JSON values, and their text in messages),
  * jsschema_validate.c (nodes applied to an instance) and
- * jsschema_place.c (the types a schema allows at a place of a value).
+ * jsschema_place.c (the types a schema allows at a place of a value)
+ * and jsschema_lint.c (what a schema says that its dialect ignores).
  * Names shared between the files begin with jss_.
  */
 #ifndef LLMKIT_JSSCHEMA_INT_H
@@ -197,6 +198,7 @@ struct jsschema {
 	int		 format;	/* JSSCHEMA_FORMAT_* */
 	int		 draft;		/* without "$schema" */
 	const json_t	*forceroot;	/* its "$schema" overruled: draft */
+	int		 draftgiven;	/* draft is the options', not the default */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	char		*rootdir;	/* files only below it, or NULL */
