@@ -13,11 +13,12 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
-USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--draft VERSION]
-                      [--errors=json|text] [--feedback] [--find] [--lines]
-                      [--no-format] [-o none|json|report] [--print-prompt]
-                      [--print-schema] [-r FILE] [--ref-map URI=DIR]
-                      [--schema FILE] [--strict] [--summary] [FILE ...]'
+USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
+                      [--draft VERSION] [--errors=json|text] [--feedback]
+                      [--find] [--lines] [--no-format] [-o none|json|report]
+                      [--print-prompt] [--print-schema] [-r FILE]
+                      [--ref-map URI=DIR] [--schema FILE] [--strict]
+                      [--strict-schema] [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'

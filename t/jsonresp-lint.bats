@@ -174,3 +174,91 @@ s.json:2:23: warning: /definitions/o/properties/b: $ref: type, minLength beside 
 	run -1 --separate-stderr jsonresp-check --schema t.json "$DATA/jsonresp-check/minimal.json"
 	assert_equal "$stderr" "$DATA/jsonresp-check/minimal.json:1:1: error: missing required property \"b\""
 }
+
+@test "SchemaStore-style Draft-04 schemas with const: a warning names the keyword; oneOf of consts then matches several" {
+	run -1 --separate-stderr jsonresp-check --schema "$L/manifest.schema.json" --lines "$L/manifests.jsonl"
+	assert_output ""
+	assert_equal "$stderr" "$L/manifest.schema.json:8:10: warning: /properties/display/oneOf/0: const is a Draft-06 keyword; under Draft-04, as \$schema says, it is ignored
+$L/manifest.schema.json:9:10: warning: /properties/display/oneOf/1: const is a Draft-06 keyword; under Draft-04, as \$schema says, it is ignored
+$L/manifest.schema.json:10:10: warning: /properties/display/oneOf/2: const is a Draft-06 keyword; under Draft-04, as \$schema says, it is ignored
+$L/manifest.schema.json:11:10: warning: /properties/display/oneOf/3: const is a Draft-06 keyword; under Draft-04, as \$schema says, it is ignored
+$L/manifests.jsonl:1:28: error: /display: value matches 4 of the schemas of \"oneOf\" (0, 1, 2, 3), but must match exactly one
+$L/manifests.jsonl:2:13: error: /display: value matches 4 of the schemas of \"oneOf\" (0, 1, 2, 3), but must match exactly one"
+}
+
+@test "--dialect 6 reads a Draft-04 schema with const as Draft-06: no warning, and the verdicts of python3-jsonschema's Draft6Validator" {
+	/usr/bin/python3 -c 'import jsonschema' ||
+	    fail "Debian's python3-jsonschema is missing (tools/deps)"
+	run -1 --separate-stderr jsonresp-check --dialect 6 --schema "$L/manifest.schema.json" --lines "$L/manifests.jsonl"
+	assert_equal "$stderr" "$L/manifests.jsonl:2:13: error: /display: value matches none of the 4 schemas of \"oneOf\" (found string \"tv\"); the closest one says:
+$L/manifests.jsonl:2:13: error: /display: expected \"fullscreen\" (const), found string \"tv\""
+	for s in function manifest; do
+		run -1 --separate-stderr jsonresp-check --dialect 6 --errors=json --schema "$L/$s.schema.json" --lines "$L/${s}s.jsonl"
+		jq -r 'select(.severity == "error") | .line' <<<"$stderr" | sort -un >got
+		/usr/bin/python3 -c '
+import json, sys, jsonschema
+v = jsonschema.Draft6Validator(json.load(open(sys.argv[1])))
+for i, l in enumerate(open(sys.argv[2]), 1):
+	if not v.is_valid(json.loads(l)):
+		print(i)' "$L/$s.schema.json" "$L/${s}s.jsonl" >want
+		[ -s want ]
+		diff want got
+	done
+}
+
+@test "--dialect overrules \$schema for the root and what it refers to without one; a file with its own \$schema keeps it" {
+	echo "{$D4, \"\$ref\": \"kinds.json\"}" >s.json
+	echo '{"oneOf": [{"const": "a"}, {"const": "b"}]}' >kinds.json
+	echo '"a"' >a.json
+	run -1 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" 'a.json:1:1: error: value matches 2 of the schemas of "oneOf" (0, 1), but must match exactly one'
+	run -0 --separate-stderr jsonresp-check --dialect 6 --schema s.json a.json
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr jsonresp-check --dialect 6 --schema s.json -r kinds.json a.json
+	assert_equal "$stderr" ""
+	jq -c '. + {"$schema": "http://json-schema.org/draft-04/schema#"}' kinds.json >k.json
+	mv k.json kinds.json
+	run -1 --separate-stderr jsonresp-check --dialect 2020-12 --schema s.json a.json
+	assert_equal "$stderr" 'a.json:1:1: error: value matches 2 of the schemas of "oneOf" (0, 1), but must match exactly one'
+}
+
+@test "--dialect: an unknown version is a usage error" {
+	run -2 --separate-stderr jsonresp-check --dialect 5 --schema s.json a.json
+	assert_output ""
+	# then the usage, as after every usage error (t/jsonresp-check.bats)
+	assert_equal "${stderr_lines[0]}" "jsonresp-check: --dialect 5: unknown dialect (4, 6, 7, 2019-09 and 2020-12 are known)"
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]"
+}
+
+@test "--strict-schema: the findings are errors and the status is 2, before any document is read; a clean schema changes nothing" {
+	echo '{"tpye": "string", "properties": {"a": {"$ref": "#", "type": "null"}}}' >s.json
+	run -2 --separate-stderr jsonresp-check --strict-schema --schema s.json missing.json
+	assert_output ""
+	assert_equal "$stderr" 's.json:1:2: error: tpye: unknown keyword; did you mean type?
+s.json:1:41: error: /properties/a: $ref: type beside it is ignored in Draft-07, the default without $schema; put the $ref in an allOf to apply it'
+	run -2 --separate-stderr jsonresp-check -q --strict-schema --schema s.json missing.json
+	assert_equal "$stderr" ""
+	echo '{"type": "string", "x-note": {"tpye": 1}}' >t.json
+	echo 1 >a.json
+	run -1 --separate-stderr jsonresp-check --strict-schema --schema t.json a.json
+	assert_equal "$stderr" 'a.json:1:1: error: expected string, found integer 1'
+}
+
+@test "lint: -q silences the warnings and the status stays the document's; --errors=json gives the rule, the pointer and the keyword's" {
+	echo '{"type": "object", "properties": {"a": {"minimun": 1}}}' >s.json
+	echo '{}' >a.json
+	run -0 --separate-stderr jsonresp-check -q --schema s.json a.json
+	assert_equal "$stderr" ""
+	echo '1' >b.json
+	run -1 --separate-stderr jsonresp-check -q --schema s.json b.json
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr jsonresp-check --errors=json --schema s.json a.json
+	assert_equal "$stderr" '{"file":"s.json","line":1,"column":41,"severity":"warning","rule":"unknown-keyword","message":"minimun: unknown keyword; did you mean minimum?","path":"/properties/a","keywordLocation":"/properties/a/minimun"}'
+}
+
+@test "lint: a schema on standard input is <stdin>; the built-in schema is not linted" {
+	run -0 --separate-stderr jsonresp-check --schema - "$DATA/jsonresp-check/minimal.json" <<<'{"tpye": "object"}'
+	assert_equal "$stderr" '<stdin>:1:2: warning: tpye: unknown keyword; did you mean type?'
+	run -0 --separate-stderr jsonresp-check "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" ""
+}
