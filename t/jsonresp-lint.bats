@@ -262,3 +262,15 @@ s.json:1:41: error: /properties/a: $ref: type beside it is ignored in Draft-07, 
 	run -0 --separate-stderr jsonresp-check "$DATA/jsonresp-check/minimal.json"
 	assert_equal "$stderr" ""
 }
+
+@test "lint: an embedded resource with a \$schema of its own is linted in its dialect; what it holds too" {
+	cat >s.json <<-EOF
+	{$D2020, "prefixItems": [{}],
+	 "\$defs": {"x": {"\$id": "https://example.com/x",
+	  "\$schema": "http://json-schema.org/draft-07/schema#",
+	  "\$defs": {}, "const": 1, "properties": {"p": {"prefixItems": []}}}}}
+	EOF
+	run -0 --separate-stderr jsonresp-check --schema s.json "$DATA/jsonresp-check/minimal.json"
+	assert_equal "$stderr" 's.json:4:3: warning: /$defs/x: $defs is a 2019-09 keyword; under Draft-07, as $schema says, it is ignored
+s.json:4:49: warning: /$defs/x/properties/p: prefixItems is a 2020-12 keyword; under Draft-07, as $schema says, it is ignored'
+}
