@@ -133,6 +133,9 @@ main(int argc, char *argv[])
 	if ((print_schema || print_prompt) && argc > 0)
 		cmd_usagex("--print-%s reads no input",
 		    print_prompt ? "prompt" : "schema");
+	if (jo.dialect != 0 && schema_file == NULL)
+		cmd_usagex("--dialect goes with --schema: the built-in schema "
+		    "is Draft-07");
 	checker_rules(&ck);
 	if (schema_file == NULL)
 		buf_add(&text, embed_llm_response_schema,

@@ -222,7 +222,12 @@ for i, l in enumerate(open(sys.argv[2]), 1):
 	assert_equal "$stderr" 'a.json:1:1: error: value matches 2 of the schemas of "oneOf" (0, 1), but must match exactly one'
 }
 
-@test "--dialect: an unknown version is a usage error" {
+@test "--dialect: an unknown version, or no --schema, is a usage error" {
+	run -2 --separate-stderr jsonresp-check --dialect 6 "$DATA/jsonresp-check/minimal.json"
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "jsonresp-check: --dialect goes with --schema: the built-in schema is Draft-07"
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]"
+
 	run -2 --separate-stderr jsonresp-check --dialect 5 --schema s.json a.json
 	assert_output ""
 	# then the usage, as after every usage error (t/jsonresp-check.bats)
