@@ -18,13 +18,15 @@
 #include "schema/jsschema.h"
 
 enum {
-	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DRAFT, OPT_NO_FORMAT,
-	OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP, OPT_SCHEMA, OPT_STRICT
+	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DIALECT, OPT_DRAFT,
+	OPT_NO_FORMAT, OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP,
+	OPT_SCHEMA, OPT_STRICT, OPT_STRICT_SCHEMA
 };
 
 /* Its own options; -q, -o, --feedback, --find, --lines, --summary shared. */
 static const struct option longopts[] = {
 	{ "assert-format",	no_argument,		NULL, OPT_ASSERT_FORMAT },
+	{ "dialect",		required_argument,	NULL, OPT_DIALECT },
 	{ "draft",		required_argument,	NULL, OPT_DRAFT },
 	{ "no-format",		no_argument,		NULL, OPT_NO_FORMAT },
 	{ "print-prompt",	no_argument,		NULL, OPT_PRINT_PROMPT },
@@ -33,6 +35,7 @@ static const struct option longopts[] = {
 	{ "ref-map",		required_argument,	NULL, OPT_REF_MAP },
 	{ "schema",		required_argument,	NULL, OPT_SCHEMA },
 	{ "strict",		no_argument,		NULL, OPT_STRICT },
+	{ "strict-schema",	no_argument,		NULL, OPT_STRICT_SCHEMA },
 	{ NULL,			0,			NULL, 0 }
 };
 
@@ -52,14 +55,14 @@ static struct checker ck = {
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hqx] [--assert-format] [--draft VERSION]\n"
-	"                      [--errors=json|text] [--feedback] [--find] "
-	"[--lines]\n"
-	"                      [--no-format] [-o none|json|report] "
-	"[--print-prompt]\n"
-	"                      [--print-schema] [-r FILE] [--ref-map URI=DIR]\n"
-	"                      [--schema FILE] [--strict] [--summary] "
-	"[FILE ...]\n",
+	"usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]\n"
+	"                      [--draft VERSION] [--errors=json|text] "
+	"[--feedback]\n"
+	"                      [--find] [--lines] [--no-format] "
+	"[-o none|json|report]\n"
+	"                      [--print-prompt] [--print-schema] [-r FILE]\n"
+	"                      [--ref-map URI=DIR] [--schema FILE] [--strict]\n"
+	"                      [--strict-schema] [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };
@@ -67,12 +70,12 @@ static const struct cmd self = {
 int
 main(int argc, char *argv[])
 {
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct buf text = BUF_INIT, out = BUF_INIT;
 	struct jsschema *schema = NULL;
 	const char *schema_file = NULL;
-	int ch, print_prompt = 0, print_schema = 0, status;
+	int ch, print_prompt = 0, print_schema = 0, strict_schema = 0, status;
 
 	cmd_init(&self, argv);
 	while ((ch = checker_getopt(&ck, argc, argv, "hr:x", longopts)) != -1) {
@@ -85,6 +88,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_ASSERT_FORMAT:
 			jo.format = JSSCHEMA_FORMAT_ASSERT;
+			break;
+		case OPT_DIALECT:
+			if ((jo.dialect = jsschema_draft(optarg)) == 0)
+				cmd_usagex("--dialect %s: unknown dialect (4, "
+				    "6, 7, 2019-09 and 2020-12 are known)",
+				    optarg);
 			break;
 		case OPT_DRAFT:
 			if ((jo.draft = jsschema_draft(optarg)) == 0)
@@ -112,6 +121,9 @@ main(int argc, char *argv[])
 		case OPT_STRICT:
 			o.strict = 1;
 			break;
+		case OPT_STRICT_SCHEMA:
+			strict_schema = 1;
+			break;
 		default:
 			cmd_usage();
 		}
@@ -121,6 +133,9 @@ main(int argc, char *argv[])
 	if ((print_schema || print_prompt) && argc > 0)
 		cmd_usagex("--print-%s reads no input",
 		    print_prompt ? "prompt" : "schema");
+	if (jo.dialect != 0 && schema_file == NULL)
+		cmd_usagex("--dialect goes with --schema: the built-in schema "
+		    "is Draft-07");
 	checker_rules(&ck);
 	if (schema_file == NULL)
 		buf_add(&text, embed_llm_response_schema,
@@ -142,6 +157,13 @@ main(int argc, char *argv[])
 	o.schema = schema = jsonresp_schema(schema_file != NULL ?
 	    schema_file : JSONRESP_SCHEMA_NAME, text.data, text.len, &jo);
 	if (schema == NULL) {
+		status = DIAG_USAGE;
+		goto out;
+	}
+	/* the built-in schema is clean: its lint would cost every run */
+	if (schema_file != NULL && jsonresp_schema_lint(schema_file,
+	    text.data, text.len, schema, strict_schema) > 0 &&
+	    strict_schema) {
 		status = DIAG_USAGE;
 		goto out;
 	}

@@ -13,11 +13,12 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
-USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--draft VERSION]
-                      [--errors=json|text] [--feedback] [--find] [--lines]
-                      [--no-format] [-o none|json|report] [--print-prompt]
-                      [--print-schema] [-r FILE] [--ref-map URI=DIR]
-                      [--schema FILE] [--strict] [--summary] [FILE ...]'
+USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
+                      [--draft VERSION] [--errors=json|text] [--feedback]
+                      [--find] [--lines] [--no-format] [-o none|json|report]
+                      [--print-prompt] [--print-schema] [-r FILE]
+                      [--ref-map URI=DIR] [--schema FILE] [--strict]
+                      [--strict-schema] [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
@@ -836,6 +837,26 @@ $USAGE"
 	done
 }
 
+@test "the JSON-Schema-Test-Suite's required cases of every draft all pass with \$schema in the root and no --draft" {
+	JSONRESP_CHECK=$(command -v jsonresp-check)
+	export JSONRESP_CHECK
+	for v in 4 6 7 2019-09 2020-12; do
+		suite draft$v
+		case $v in
+		[467]) JSTS_SCHEMA=http://json-schema.org/draft-0$v/schema# ;;
+		*) JSTS_SCHEMA=https://json-schema.org/draft/$v/schema ;;
+		esac
+		export JSTS_SCHEMA
+		n=$(cases "$SUITE"/tests/draft$v/*.json)
+		[ "$n" -ge 600 ]
+		run node "$TOP/t/oracle/jsts.js" "$SUITE" "$SUITE/tests/draft$v"
+		# Shown only when the test fails: the first failing cases.
+		printf '%s\n' "${lines[@]:0:3}"
+		assert_equal "${lines[-1]}" "$n passed, 0 failed"
+		assert_equal "$status" 0
+	done
+}
+
 @test "the JSON-Schema-Test-Suite's optional draft2020-12 format cases of the issue's formats all pass under --assert-format" {
 	suite draft2020-12
 	format_cases draft2020-12
@@ -1464,7 +1485,7 @@ $USAGE"
 	assert_equal "$stderr" 'jsonresp-check: s7.json: "exclusiveMaximum" must be a number in Draft-07 (a boolean is Draft-04'"'"'s form)'
 	echo '{"$schema": "http://json-schema.org/draft-06/schema#", "if": false, "const": 5}' >s6.json
 	run -0 --separate-stderr jsonresp-check --schema s6.json five.json
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" 's6.json:1:56: warning: if is a Draft-07 keyword; under Draft-06, as $schema says, it is ignored'
 }
 
 @test "a \$schema of 2020-12 or 2019-09 is read in its dialect: unevaluatedProperties refuses what no subschema evaluates" {

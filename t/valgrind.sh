@@ -323,6 +323,22 @@ check 2 "jsonresp-check: a remote \$ref without --ref-map" /dev/null \
     --schema "$tmp/user.schema.json" "$tmp/user.json"
 check 2 "jsonresp-check: a schema with a bad pattern" /dev/null \
     --schema "$tmp/badre.schema.json" "$tmp/user.json"
+cat >"$tmp/lint.schema.json" <<'EOF'
+{"$schema": "http://json-schema.org/draft-04/schema#",
+ "requried": ["a"], "x-note": {"tpye": 1},
+ "properties": {"a": {"oneOf": [{"const": 1}, {"const": 2}]},
+  "b": {"$ref": "#/definitions/b", "type": "string"}},
+ "definitions": {"b": {"$ref": "lint-more.json"}}}
+EOF
+echo '{"minimun": 0}' >"$tmp/lint-more.json"
+echo '{"a": 1, "b": "x"}' >"$tmp/lint.json"
+check 1 "jsonresp-check: the lint's warnings, a sibling file's dialect" \
+    /dev/null --schema "$tmp/lint.schema.json" "$tmp/lint.json"
+check 0 "jsonresp-check: --dialect 6, --errors=json" /dev/null \
+    --dialect 6 --errors=json --schema "$tmp/lint.schema.json" \
+    "$tmp/lint.json"
+check 2 "jsonresp-check: --strict-schema" /dev/null --strict-schema \
+    --schema "$tmp/lint.schema.json" "$tmp/lint.json"
 check 0 "jsonresp-check: --print-prompt" /dev/null --print-prompt
 check 0 "jsonresp-check: --print-schema of a user schema" /dev/null \
     --print-schema --schema "$tmp/user.schema.json"

@@ -689,6 +689,79 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 	return s;
 }
 
+/* The schema's text, where the lint's findings are placed. */
+struct lintat {
+	struct src		 src;
+	struct jsonx_locator	 loc;
+	size_t			 top;
+	enum diag_severity	 sev;
+};
+
+/*
+ * The offset of the key whose value is at off, found back over the colon
+ * and the key's quotes; off itself when the text there is not so.
+ */
+static size_t
+key_offset(const char *s, size_t off)
+{
+	size_t i = off, n;
+
+	while (i > 0 && strchr(" \t\r\n", s[i - 1]) != NULL)
+		i--;
+	if (i == 0 || s[--i] != ':')
+		return off;
+	while (i > 0 && strchr(" \t\r\n", s[i - 1]) != NULL)
+		i--;
+	if (i == 0 || s[--i] != '"')
+		return off;
+	while (i > 0) {
+		i--;
+		if (s[i] != '"')
+			continue;
+		/* a quote after an odd number of backslashes is escaped */
+		for (n = 0; n < i && s[i - 1 - n] == '\\'; n++)
+			;
+		if (n % 2 == 0)
+			return i;
+	}
+	return off;
+}
+
+static void
+lint_said(void *arg, const struct jsschema_lint *f)
+{
+	struct lintat *a = arg;
+	struct diag_loc loc;
+	size_t off;
+
+	off = jsonx_locate(&a->loc, a->top, f->keyword);
+	src_loc(&a->src, key_offset(a->src.s, off), &loc);
+	diag_schema(a->sev, &loc, f->rule, f->pointer, f->keyword,
+	    f->message);
+}
+
+/*
+ * The lint of the user's schema js, read from text: each finding a
+ * warning at the schema's FILE:LINE:COL, or with strict an error. How
+ * many there were.
+ */
+size_t
+jsonresp_schema_lint(const char *file, const char *text, size_t len,
+    const struct jsschema *js, int strict)
+{
+	struct lintat a;
+	size_t n;
+
+	src_init(&a.src, strcmp(file, "-") == 0 ? "<stdin>" : file, text,
+	    len);
+	jsonx_locator_init(&a.loc, text, len);
+	a.top = jsonx_skip_ws(text, len, a.src.start);
+	a.sev = strict ? DIAG_ERROR : DIAG_WARNING;
+	n = jsschema_lint(js, lint_said, &a);
+	jsonx_locator_free(&a.loc);
+	return n;
+}
+
 /*
  * Seed 002's system prompt with the schema in place of {{SCHEMA}}: the
  * template's line ends the schema's last line.

@@ -82,6 +82,8 @@ int		 jsonresp_safety(const json_t *, struct buf *);
 int		 jsonresp_schema_read(const char *, struct buf *);
 struct jsschema	*jsonresp_schema(const char *, const char *, size_t,
 		    const struct jsschema_opts *);
+size_t		 jsonresp_schema_lint(const char *, const char *, size_t,
+		    const struct jsschema *, int);
 void		 jsonresp_prompt(struct buf *, const char *, size_t);
 
 #endif

@@ -52,6 +52,7 @@ struct jsschema_opts {
 	int		 draft;		/* without "$schema"; 0: Draft-07 */
 	const char *const *files;	/* more schemas, read beforehand */
 	size_t		 nfiles;
+	int		 dialect;	/* the root's, whatever its "$schema" */
 };
 
 /*
@@ -176,6 +177,29 @@ FILE		*jsschema_fopen(const char *path, const char **why);
  */
 char		*jsschema_external_ref(const json_t *schema,
 		    const char *base_uri);
+/*
+ * The lint of a compiled schema's own document (not of the documents it
+ * refers to): each keyword that no dialect knows ("requried: unknown
+ * keyword; did you mean required?"), each keyword of another draft than
+ * its subschema's ("const is a Draft-06 keyword; under Draft-04, as
+ * $schema says, it is ignored"), and up to Draft-07 the keywords beside a
+ * "$ref" that those drafts ignore; never inside data or the value of an
+ * unknown keyword, never a keyword that begins with "x-". fn is called
+ * for each finding, in the document's order; the count is returned.
+ */
+struct jsschema_lint {
+	const char	*rule;		/* "unknown-keyword", "draft-keyword", */
+					/* "ref-siblings" */
+	const char	*pointer;	/* the subschema's, "" for the root */
+	const char	*keyword;	/* the keyword's own pointer */
+	const char	*message;	/* one line, beginning with a keyword */
+};
+
+typedef void	 jsschema_lint_fn(void *, const struct jsschema_lint *);
+
+size_t		 jsschema_lint(const struct jsschema *, jsschema_lint_fn *,
+		    void *);
+
 /*
  * Whether a keyword holds data (enum, const, default, examples), or an
  * object whose members are schemas (properties, $defs and the like): what

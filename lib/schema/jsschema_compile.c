@@ -1009,6 +1009,7 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 {
 	struct jsschema *js;
 	struct cctx cc;
+	struct dial rootd;
 	char *base;
 	size_t i;
 
@@ -1018,8 +1019,14 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	js->draft = JSSCHEMA_DRAFT7;
 	if (opts != NULL) {
 		js->format = opts->format;
-		if (opts->draft != 0)
+		if (opts->draft != 0) {
 			js->draft = opts->draft;
+			js->draftgiven = 1;
+		}
+		if (opts->dialect != 0) {
+			js->draft = opts->dialect;
+			js->forceroot = schema;
+		}
 		if (opts->nrefmap > 0 && root == NULL) {
 			js->refmap = xcalloc(opts->nrefmap,
 			    sizeof(*js->refmap));
@@ -1064,9 +1071,12 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	jss_uri_register(js, base, schema);
 	if ((opts == NULL || root != NULL ||
 	    jss_load_files(&cc, opts->files, opts->nfiles) == 0) &&
-	    jss_load_metas(&cc, schema) == 0) {
+	    jss_load_metas(&cc, schema) == 0 &&
+	    (jss_root_dialect(js, schema, &rootd), opts == NULL ||
+	    root != NULL || jss_index_files(&cc, opts->files, opts->nfiles,
+	    &rootd) == 0)) {
 		js->regmark = js->nregs;
-		jss_index_document(js, schema, base);
+		jss_index_document(js, schema, base, NULL);
 		js->regmark = 0;
 		if (js->dup != NULL)
 			jss_compile_error(&cc, NULL, "a different schema with "

@@ -432,7 +432,7 @@ jss_index_schema(struct jsschema *js, const json_t *s, const char *base,
 	d = jss_dialect_of(dl.draft);
 	id = json_object_get(s, d != NULL ? d->idkw : "$id");
 	sv = json_object_get(s, "$schema");
-	if (sv != NULL && (root || json_is_string(id))) {
+	if (sv != NULL && (root || json_is_string(id)) && s != js->forceroot) {
 		schema_dialect(js, sv, &dl);
 		d = jss_dialect_of(dl.draft);
 		id = json_object_get(s, d != NULL ? d->idkw : "$id");
@@ -511,14 +511,44 @@ jss_index_schema(struct jsschema *js, const json_t *s, const char *base,
 	free(abs);
 }
 
-/* The root of a document: its dialect is its "$schema" or the default. */
+/*
+ * The root of a document: its dialect is its "$schema", or in (that of
+ * the schema that refers to it), or with in NULL the default.
+ */
 void
-jss_index_document(struct jsschema *js, const json_t *s, const char *base)
+jss_index_document(struct jsschema *js, const json_t *s, const char *base,
+    const struct dial *in)
 {
 	struct dial d;
 
-	d.draft = js->draft;
-	d.vocab = jss_dialect_of(js->draft)->vocab;
+	if (in != NULL)
+		d = *in;
+	else {
+		d.draft = js->draft;
+		d.vocab = jss_dialect_of(js->draft)->vocab;
+	}
 	d.res = s;
 	jss_index_schema(js, s, base, &d, 1);
+}
+
+/*
+ * The dialect the root of the document s is read in, before it is
+ * indexed: its "$schema" when that names a dialect known here (one of
+ * the drafts, or a meta-schema read), the default otherwise.
+ */
+void
+jss_root_dialect(const struct jsschema *js, const json_t *s, struct dial *d)
+{
+	const json_t *sv = json_object_get(s, "$schema");
+
+	d->draft = js->draft;
+	d->vocab = jss_dialect_of(js->draft)->vocab;
+	d->res = s;
+	if (sv == NULL || s == js->forceroot)
+		return;
+	schema_dialect(js, sv, d);
+	if (!jss_draft_supported(d->draft)) {
+		d->draft = js->draft;
+		d->vocab = jss_dialect_of(js->draft)->vocab;
+	}
 }

@@ -9,7 +9,8 @@
  * jsschema_compile.c (schemas into nodes), jsschema_value.c (equality,
  * order, hashing and sets of JSON values, and their text in messages),
  * jsschema_validate.c (nodes applied to an instance) and
- * jsschema_place.c (the types a schema allows at a place of a value).
+ * jsschema_place.c (the types a schema allows at a place of a value)
+ * and jsschema_lint.c (what a schema says that its dialect ignores).
  * Names shared between the files begin with jss_.
  */
 #ifndef LLMKIT_JSSCHEMA_INT_H
@@ -196,6 +197,8 @@ struct jsschema {
 	struct node	*root;
 	int		 format;	/* JSSCHEMA_FORMAT_* */
 	int		 draft;		/* without "$schema" */
+	const json_t	*forceroot;	/* its "$schema" overruled: draft */
+	int		 draftgiven;	/* draft is the options', not the default */
 	struct jsschema_refmap *refmap;
 	size_t		 nrefmap;
 	char		*rootdir;	/* files only below it, or NULL */
@@ -274,7 +277,9 @@ struct sinfo	*jss_index_add(struct jsschema *, const json_t *,
 void		 jss_index_schema(struct jsschema *, const json_t *,
 		    const char *, const struct dial *, int);
 void		 jss_index_document(struct jsschema *, const json_t *,
-		    const char *);
+		    const char *, const struct dial *);
+void		 jss_root_dialect(const struct jsschema *, const json_t *,
+		    struct dial *);
 const json_t	*jss_uri_schema(const struct jsschema *, const char *);
 void		 jss_uri_register(struct jsschema *, const char *,
 		    const json_t *);
@@ -285,6 +290,8 @@ void		 jss_compile_error(struct cctx *, const struct kpath *,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
 void		 jss_add_doc(struct jsschema *, json_t *);
 int		 jss_load_files(struct cctx *, const char *const *, size_t);
+int		 jss_index_files(struct cctx *, const char *const *, size_t,
+		    const struct dial *);
 int		 jss_load_doc(struct cctx *, const char *,
 		    const struct kpath *);
 int		 jss_load_metas(struct cctx *, const json_t *);

@@ -66,16 +66,20 @@ jss_add_doc(struct jsschema *js, json_t *doc)
 }
 
 /*
- * Adds doc, known as uri and by its $ids. -1 when one of them is already
- * the URI of a different schema, named by js->dup.
+ * Adds doc, known as uri and by its $ids, read in the dialect in when it
+ * has no "$schema" (NULL: left to be indexed later, by jss_index_files).
+ * -1 when one of them is already the URI of a different schema, named by
+ * js->dup.
  */
 static int
-add_loaded(struct jsschema *js, json_t *doc, const char *uri)
+add_loaded(struct jsschema *js, json_t *doc, const char *uri,
+    const struct dial *in)
 {
 	jss_add_doc(js, doc);
 	js->regmark = js->nregs;
 	jss_uri_register(js, uri, doc);
-	jss_index_document(js, doc, uri);
+	if (in != NULL || json_is_string(json_object_get(doc, "$schema")))
+		jss_index_document(js, doc, uri, in);
 	js->regmark = 0;
 	return js->dup != NULL ? -1 : 0;
 }
@@ -167,7 +171,11 @@ read_file(const char *path, json_error_t *jerr, const char **why,
 	return doc;
 }
 
-/* Reads the schemas of opts->files; 0, or -1 with the error set. */
+/*
+ * Reads the schemas of opts->files; 0, or -1 with the error set. Those
+ * with a "$schema" are indexed at once; the others wait for the dialect
+ * of the schema that refers to them (jss_index_files).
+ */
 int
 jss_load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 {
@@ -201,12 +209,50 @@ jss_load_files(struct cctx *cc, const char *const *files, size_t nfiles)
 			free(uri);
 			return -1;
 		}
-		e = add_loaded(cc->js, doc, uri);
+		e = add_loaded(cc->js, doc, uri, NULL);
 		free(uri);
 		if (e == -1) {
 			jss_compile_error(cc, NULL, "%s: a different schema "
 			    "with the URI \"%s\" is already loaded", files[i],
 			    cc->js->dup);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Indexes the files jss_load_files() read that have no "$schema" of their
+ * own, in the dialect in of the schema compiled (in->res), which refers
+ * to them. 0, or -1 with the error set.
+ */
+int
+jss_index_files(struct cctx *cc, const char *const *files, size_t nfiles,
+    const struct dial *in)
+{
+	struct jsschema *js = cc->js;
+	const json_t *doc;
+	char *uri;
+	size_t i;
+
+	for (i = 0; i < nfiles; i++) {
+		if ((uri = jsschema_file_uri(files[i])) == NULL) {
+			jss_compile_error(cc, NULL, "%s: %s", files[i],
+			    strerror(errno));
+			return -1;
+		}
+		doc = jss_uri_schema(js, uri);
+		if (doc != NULL && doc != in->res &&
+		    jss_index_get(js, doc) == NULL) {
+			js->regmark = js->nregs;
+			jss_index_document(js, doc, uri, in);
+			js->regmark = 0;
+		}
+		free(uri);
+		if (js->dup != NULL) {
+			jss_compile_error(cc, NULL, "%s: a different schema "
+			    "with the URI \"%s\" is already loaded", files[i],
+			    js->dup);
 			return -1;
 		}
 	}
@@ -290,6 +336,7 @@ jss_load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	const char *rest, *why;
 	struct buf path = BUF_INIT;
 	const struct meta *meta;
+	struct dial in;
 	size_t i, n;
 	int e;
 
@@ -383,7 +430,11 @@ jss_load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 		json_decref(doc);
 		return -1;
 	}
-	if (add_loaded(js, doc, uri) == -1) {
+	/* without "$schema", the dialect of the schema that refers to it */
+	in.draft = cc->draft;
+	in.vocab = cc->vocab;
+	in.res = doc;
+	if (add_loaded(js, doc, uri, &in) == -1) {
 		jss_compile_error(cc, where, "cannot load \"%s\": a different "
 		    "schema with the URI \"%s\" is already loaded", uri,
 		    js->dup);

@@ -179,7 +179,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	const char *s = (const char *)data;
 	struct jsonx_error err;
 	struct src src;

@@ -11,7 +11,11 @@
  * with "/"; the second run reports the same errors in the same order; and
  * the schemas {} and true accept the instance while false rejects it.
  * A schema without "$schema" is read in one of the five dialects, as
- * another byte of the hash says. A schema that does not compile must say
+ * another byte of the hash says, and a third byte may read it in one of
+ * them whatever its "$schema" says (--dialect). A schema that compiles
+ * is linted: each finding has a rule and a one-line message, its
+ * subschema's pointer resolves to an object of the schema, and its
+ * keyword's pointer is that pointer and one more segment, and resolves. A schema that does not compile must say
  * why. A schema whose text names "llmkit.test/meta/" is compiled with
  * the custom meta-schemas below loaded (as by -r FILE), so that its
  * "$schema" can choose vocabularies. Anything else aborts; ASan's leak
@@ -92,6 +96,27 @@ resolve(const json_t *v, const char *p)
 	}
 	free(key);
 	return v;
+}
+
+/* One finding of jsschema_lint on the schema arg. */
+static void
+check_lint(void *arg, const struct jsschema_lint *f)
+{
+	const json_t *schema = arg;
+	size_t n = strlen(f->pointer);
+
+	if (f->rule == NULL || f->message[0] == '\0' ||
+	    strchr(f->message, '\n') != NULL)
+		fail("a lint finding without a rule or a one-line message",
+		    f->rule, f->message);
+	if (!json_is_object(resolve(schema, f->pointer)))
+		fail("a lint finding's pointer is no object of the schema",
+		    f->pointer, f->message);
+	if (strncmp(f->keyword, f->pointer, n) != 0 || f->keyword[n] != '/' ||
+	    strchr(f->keyword + n + 1, '/') != NULL ||
+	    resolve(schema, f->keyword) == NULL)
+		fail("a lint finding's keyword is not in its subschema",
+		    f->keyword, f->pointer);
 }
 
 static void
@@ -233,7 +258,7 @@ static void
 init_trivial(void)
 {
 	static const char *const text[3] = { "{}", "true", "false" };
-	const struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0 };
+	const struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0, 0 };
 	char err[256];
 	json_t *v;
 	int i;
@@ -270,7 +295,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data, *nul;
 	struct jsschema_result r1 = { NULL, 0 }, r2 = { NULL, 0 };
-	struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsschema *js;
 	size_t slen, ilen;
 	uint32_t h = 2166136261u;
@@ -287,6 +312,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h = (h ^ data[i]) * 16777619u;
 	opts.format = (int)((h >> 29) % 3);
 	opts.draft = drafts[(h >> 8) % NDRAFTS];	/* without "$schema" */
+	if ((h >> 16) % 4 == 0)				/* --dialect */
+		opts.dialect = drafts[(h >> 18) % NDRAFTS];
 
 	nul = memchr(in, '\0', size);
 	slen = nul != NULL ? (size_t)(nul - in) : size;
@@ -304,13 +331,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	err[0] = '\0';
 	js = jsschema_compile(schema, NULL, &opts, err, sizeof(err));
-	json_decref(schema);
 	if (js == NULL) {
 		if (err[0] == '\0' || memchr(err, '\0', sizeof(err)) == NULL)
 			fail("a schema refused without a message", NULL, NULL);
+		json_decref(schema);
 		json_decref(inst);
 		return 0;
 	}
+	jsschema_lint(js, check_lint, schema);
+	json_decref(schema);
 	if (inst != NULL) {
 		rc1 = jsschema_validate(js, inst, &r1);
 		check_result(rc1, &r1, inst);

@@ -3,6 +3,9 @@
 // with --schema (and --draft DRAFT when given), its data as JSON lines with --lines and --errors=json,
 // the suite's remotes mapped to http://localhost:1234/ with --ref-map, and the
 // flags of $JSTS_FLAGS (words split on white space, such as --assert-format).
+// With $JSTS_SCHEMA set (a "$schema" URI), each group's schema that is an
+// object without "$schema" is given that one, as people write schemas, and
+// DRAFT is best left out: the dialect then comes from the schema alone.
 // A case passes when jsonresp-check's verdict on its line is the suite's.
 // Prints one line per failing case and "N passed, N failed"; exits 1 when
 // a case failed or none ran.
@@ -32,7 +35,11 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
   groups.forEach((g, gi) => {
     const schema = path.join(tmp, 'schema.json');
     const data = path.join(tmp, 'data.jsonl');
-    fs.writeFileSync(schema, JSON.stringify(g.schema));
+    let s = g.schema;
+    if (process.env.JSTS_SCHEMA && s !== null && typeof s === 'object' &&
+        !Array.isArray(s) && !('$schema' in s))
+      s = { $schema: process.env.JSTS_SCHEMA, ...s };
+    fs.writeFileSync(schema, JSON.stringify(s));
     fs.writeFileSync(data, g.tests.map((t) => JSON.stringify(t.data)).join('\n') + '\n');
     const r = spawnSync(tool, [...draft, ...flags, '--schema', schema, '--lines', '--errors=json',
       '--ref-map', 'http://localhost:1234/=' + remotes, data], { encoding: 'utf8' });

@@ -404,7 +404,7 @@ test_prompt(void)
 static void
 test_schema(void)
 {
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsschema *s;
 	const char *err;
 
@@ -430,7 +430,7 @@ test_schema(void)
 static void
 test_clean(void)
 {
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsonresp_opts o = { NULL, 0, 0, 0, 1 };
 	struct jsschema *any = jsonresp_schema("any.json", "{}", 2, &jo);
 	struct jsonresp *jr;
@@ -525,7 +525,7 @@ test_report(struct jsonresp *jr)
 int
 main(int argc, char *argv[])
 {
-	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts jo = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsonresp_opts o = { NULL, 1, 0, 0, 0 };
 	struct jsschema *schema;
 	struct jsonresp *jr;

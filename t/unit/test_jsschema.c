@@ -244,7 +244,7 @@ test_number_messages(void)
 static void
 test_string_messages(void)
 {
-	struct jsschema_opts nf = { 1, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts nf = { 1, NULL, 0, 0, NULL, 0, 0 };
 
 	check("{\"maxLength\": 2}", "\"\xc3\xa9\xc3\xa9\"", "",
 	    "maxLength counts code points");
@@ -494,10 +494,10 @@ test_meta_schema(void)
 static void
 test_dialects(void)
 {
-	struct jsschema_opts o4 = { 0, NULL, 0, JSSCHEMA_DRAFT4, NULL, 0 };
-	struct jsschema_opts o6 = { 0, NULL, 0, JSSCHEMA_DRAFT6, NULL, 0 };
-	struct jsschema_opts o7 = { 0, NULL, 0, JSSCHEMA_DRAFT7, NULL, 0 };
-	struct jsschema_opts o2020 = { 0, NULL, 0, 202012, NULL, 0 };
+	struct jsschema_opts o4 = { 0, NULL, 0, JSSCHEMA_DRAFT4, NULL, 0, 0 };
+	struct jsschema_opts o6 = { 0, NULL, 0, JSSCHEMA_DRAFT6, NULL, 0, 0 };
+	struct jsschema_opts o7 = { 0, NULL, 0, JSSCHEMA_DRAFT7, NULL, 0, 0 };
+	struct jsschema_opts o2020 = { 0, NULL, 0, 202012, NULL, 0, 0 };
 
 	check("{" D4 "\"maximum\": 5, \"exclusiveMaximum\": true}", "5",
 	    "|/exclusiveMaximum|5 is not less than the exclusive maximum 5\n",
@@ -615,7 +615,7 @@ test_refmap(void)
 	struct jsschema_refmap map[] = {
 		{ "http://remote.test/s/", NULL },
 	};
-	struct jsschema_opts opts = { 0, map, 1, 0, NULL, 0 };
+	struct jsschema_opts opts = { 0, map, 1, 0, NULL, 0, 0 };
 	FILE *f;
 
 	if (mkdtemp(dir) == NULL)
@@ -709,7 +709,7 @@ test_file_uris(void)
 	char want[1024], err[512], *base;
 	const char *files[2];
 	size_t i;
-	struct jsschema_opts opts = { 0, NULL, 0, 0, files, 0 };
+	struct jsschema_opts opts = { 0, NULL, 0, 0, files, 0, 0 };
 	struct jsschema *js;
 	json_t *s;
 
@@ -1071,7 +1071,7 @@ test_hashed_equality(void)
 static void
 test_opts(void)
 {
-	struct jsschema_opts o = { 0, NULL, 0, 0, NULL, 0 };
+	struct jsschema_opts o = { 0, NULL, 0, 0, NULL, 0, 0 };
 	char good[] = "https://x.example/=dir", bad1[] = "nodir",
 	    bad2[] = "=dir", bad3[] = "uri=";
 

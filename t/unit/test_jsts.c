@@ -2,7 +2,10 @@
  * The JSON-Schema-Test-Suite over lib/jsschema: every case of the .json
  * files of tests/draft4/, draft6/, draft7/, draft2019-09/ and
  * draft2020-12/, each under its draft, one TAP line per file with its
- * counts, and a closing "# N passed, N failed" per draft. A draft that no
+ * counts, and a closing "# N passed, N failed" per draft; then the
+ * required cases again as people write schemas, each schema given the
+ * "$schema" of its draft when it has none and no draft in the options
+ * (TAP lines "$schema draft4/ref.json: ..."). A draft that no
  * suite holds is a failure. Every file of optional/ and optional/format/
  * is run too and reported on a comment line
  * ("# optional draft7/optional/format/email.json: 20 passed, 0 failed"),
@@ -35,12 +38,15 @@
 static const struct {
 	const char	*dir;
 	int		 draft;
+	const char	*uri;		/* its "$schema" */
 } drafts[] = {
-	{ "draft4", JSSCHEMA_DRAFT4 },
-	{ "draft6", JSSCHEMA_DRAFT6 },
-	{ "draft7", JSSCHEMA_DRAFT7 },
-	{ "draft2019-09", JSSCHEMA_DRAFT2019 },
-	{ "draft2020-12", JSSCHEMA_DRAFT2020 },
+	{ "draft4", JSSCHEMA_DRAFT4, "http://json-schema.org/draft-04/schema#" },
+	{ "draft6", JSSCHEMA_DRAFT6, "http://json-schema.org/draft-06/schema#" },
+	{ "draft7", JSSCHEMA_DRAFT7, "http://json-schema.org/draft-07/schema#" },
+	{ "draft2019-09", JSSCHEMA_DRAFT2019,
+	    "https://json-schema.org/draft/2019-09/schema" },
+	{ "draft2020-12", JSSCHEMA_DRAFT2020,
+	    "https://json-schema.org/draft/2020-12/schema" },
 };
 
 static int
@@ -85,6 +91,25 @@ suite_dir(const char *sub)
 }
 
 /*
+ * The schema of a case as people write one: given the "$schema" of the
+ * draft (uri) when it has none, so that no option names the draft; a
+ * new reference. Booleans and objects with a "$schema" are kept.
+ */
+static json_t *
+with_schema(json_t *schema, const char *uri)
+{
+	json_t *c;
+
+	if (uri == NULL || !json_is_object(schema) ||
+	    json_object_get(schema, "$schema") != NULL)
+		return json_incref(schema);
+	c = json_object();
+	json_object_set_new(c, "$schema", json_string(uri));
+	json_object_update(c, schema);
+	return c;
+}
+
+/*
  * Runs the cases of one file; adds to *pass and *fail. With verbose, each
  * failing test gets a comment line. A file with integers beyond jansson's
  * (optional/bignum.json) is read as jsonresp-check reads every file,
@@ -92,11 +117,11 @@ suite_dir(const char *sub)
  * cannot be read.
  */
 static int
-run_file(const char *path, const struct jsschema_opts *opts, int verbose,
-    size_t *pass, size_t *fail, char *err, size_t errlen)
+run_file(const char *path, const struct jsschema_opts *opts, const char *uri,
+    int verbose, size_t *pass, size_t *fail, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *cases, *c, *tests, *t;
+	json_t *cases, *c, *tests, *t, *schema;
 	struct jsschema *js;
 	struct jsschema_result res;
 	size_t i, j;
@@ -110,8 +135,9 @@ run_file(const char *path, const struct jsschema_opts *opts, int verbose,
 	}
 	json_array_foreach(cases, i, c) {
 		tests = json_object_get(c, "tests");
-		js = jsschema_compile(json_object_get(c, "schema"), NULL, opts,
-		    err, errlen);
+		schema = with_schema(json_object_get(c, "schema"), uri);
+		js = jsschema_compile(schema, NULL, opts, err, errlen);
+		json_decref(schema);
 		if (js == NULL) {
 			*fail += json_array_size(tests);
 			if (verbose)
@@ -166,8 +192,8 @@ run_optional(const char *dir, const char *sub, const char *pat,
 	}
 	for (i = 0; i < g.gl_pathc; i++) {
 		pass = fail = 0;
-		if (run_file(g.gl_pathv[i], opts, verbose, &pass, &fail, err,
-		    sizeof(err)) == -1)
+		if (run_file(g.gl_pathv[i], opts, NULL, verbose, &pass, &fail,
+		    err, sizeof(err)) == -1)
 			printf("# optional %s: cannot be read: %s\n",
 			    g.gl_pathv[i] + skip, err);
 		else
@@ -181,12 +207,16 @@ run_optional(const char *dir, const char *sub, const char *pat,
 
 /*
  * The required cases of tests/SUB/ under opts, a TAP line per file, then
- * the optional cases reported. No such directory, or one without files,
- * fails.
+ * the optional cases reported. With uri, each case's schema is given
+ * that "$schema" when it has none (opts names no draft), and the
+ * required cases alone are run, their TAP lines beginning "$schema". No
+ * such directory, or one without files, fails.
  */
 static void
-run_draft(const char *dir, const char *sub, const struct jsschema_opts *opts)
+run_draft(const char *dir, const char *sub, const struct jsschema_opts *opts,
+    const char *uri)
 {
+	const char *how = uri != NULL ? "$schema " : "";
 	struct jsschema_opts fopts = *opts;
 	char pattern[4096], err[512];
 	glob_t g;
@@ -199,18 +229,23 @@ run_draft(const char *dir, const char *sub, const struct jsschema_opts *opts)
 	}
 	for (i = 0; i < g.gl_pathc; i++) {
 		pass = fail = 0;
-		if (run_file(g.gl_pathv[i], opts, 1, &pass, &fail, err,
+		if (run_file(g.gl_pathv[i], opts, uri, 1, &pass, &fail, err,
 		    sizeof(err)) == -1)
-			unit_ok(0, unit_fmt("%s/%s: cannot be read: %s", sub,
-			    strrchr(g.gl_pathv[i], '/') + 1, err));
+			unit_ok(0, unit_fmt("%s%s/%s: cannot be read: %s", how,
+			    sub, strrchr(g.gl_pathv[i], '/') + 1, err));
 		else
-			unit_ok(fail == 0, unit_fmt("%s/%s: %zu passed, %zu "
-			    "failed", sub, strrchr(g.gl_pathv[i], '/') + 1,
+			unit_ok(fail == 0, unit_fmt("%s%s/%s: %zu passed, %zu "
+			    "failed", how, sub, strrchr(g.gl_pathv[i], '/') + 1,
 			    pass, fail));
 		tpass += pass;
 		tfail += fail;
 	}
 	globfree(&g);
+	if (uri != NULL) {
+		printf("# %s with $schema (%s): %zu passed, %zu failed\n", sub,
+		    dir, tpass, tfail);
+		return;
+	}
 
 	if (opts->draft == JSSCHEMA_DRAFT2019 ||
 	    opts->draft == JSSCHEMA_DRAFT2020)
@@ -239,13 +274,16 @@ main(void)
 	opts.nrefmap = 1;
 	opts.files = NULL;
 	opts.nfiles = 0;
+	opts.dialect = 0;
 
 	for (d = 0; d < sizeof(drafts) / sizeof(drafts[0]); d++) {
 		if ((dir = suite_dir(drafts[d].dir)) == NULL)
 			continue;
 		snprintf(remotes, sizeof(remotes), "%s/remotes/", dir);
 		opts.draft = drafts[d].draft;
-		run_draft(dir, drafts[d].dir, &opts);
+		run_draft(dir, drafts[d].dir, &opts, NULL);
+		opts.draft = 0;
+		run_draft(dir, drafts[d].dir, &opts, drafts[d].uri);
 	}
 	return unit_done();
 }
