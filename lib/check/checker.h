@@ -93,7 +93,8 @@ struct checker_run {
  * line is JSON (-1: with any -o but the default); danger: --summary
  * counts the danger levels too; flush: each document's output is flushed
  * at once (else only with --feedback); junit: the number of -o junit,
- * with which what a document writes is a testcase of the report.
+ * with which what a document writes is a testcase of the report (0: the
+ * checker has none, since 0 is the default -o).
  */
 struct checker_ops {
 	int		(*operand)(struct checker_run *, FILE *, const char *);
