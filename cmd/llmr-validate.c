@@ -51,7 +51,8 @@ static struct checker ck = {
 
 static const struct cmd self = {
 	"usage: llmr-validate [-hqW] [--errors=github|json|text] [--feedback]\n"
-	"                     [--find] [--lines] [-o none|json|junit|report|text]\n"
+	"                     [--find] [--lines] "
+	"[-o none|json|junit|report|text]\n"
 	"                     [--strict] [--summary] [-t query|response] "
 	"[FILE ...]\n"
 	"       llmr-validate --print-prompt\n",

@@ -252,8 +252,8 @@ checker_done(struct checker_run *r, int status)
 		if (r->spool_bad)
 			return -1;
 		verdict_tally(&r->tally, status);
-		if (r->out.len > 0 &&
-		    fwrite(r->out.data, 1, r->out.len, r->spool) != r->out.len) {
+		if (r->out.len > 0 && fwrite(r->out.data, 1, r->out.len,
+		    r->spool) != r->out.len) {
 			diag_warn("-o junit: temporary file");
 			r->spool_bad = 1;
 			return -1;

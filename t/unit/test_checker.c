@@ -275,7 +275,8 @@ static void
 junit_runs(void)
 {
 	static const struct checker_ops junit = { operand, 2, 0, 1, 3 };
-	static const char head[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	static const char head[] =
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<testsuites name=\"t\" tests=\"3\" failures=\"1\" errors=\"0\">\n"
 	    "  <testsuite name=\"t\" tests=\"3\" failures=\"1\" errors=\"0\" "
 	    "skipped=\"0\">\n";

@@ -60,7 +60,8 @@ test_junit(void)
 {
 	struct diag_item v[3] = {
 		{ DIAG_WARNING, 1, 2, "w", NULL, NULL, "careful <here>", 0 },
-		{ DIAG_ERROR, 3, 4, "r&1", "/a\"b", NULL, "bad \x1b 'x' & y", 1 },
+		{ DIAG_ERROR, 3, 4, "r&1", "/a\"b", NULL,
+		    "bad \x1b 'x' & y", 1 },
 		{ DIAG_ERROR, 5, 6, "r2", NULL, NULL, "second", 0 }
 	};
 	struct verdict_tally t = { 0, 0, 0, 0, 0 };
