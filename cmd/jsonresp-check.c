@@ -41,8 +41,11 @@ static const struct option longopts[] = {
 
 static const struct checker_rule rules[] = {
 	{ CHECKER_FEEDBACK, CHECKER_SUMMARY, 1U << JSONRESP_OUT_JSON |
-	    1U << JSONRESP_OUT_REPORT, "--feedback cannot go with -o json, "
-	    "-o report or --summary: they write on standard output too" },
+	    1U << JSONRESP_OUT_JUNIT | 1U << JSONRESP_OUT_REPORT,
+	    "--feedback cannot go with -o json, -o junit, -o report or "
+	    "--summary: they write on standard output too" },
+	{ CHECKER_SUMMARY, 0, 1U << JSONRESP_OUT_JUNIT, "--summary cannot go "
+	    "with -o junit: the report holds the counts" },
 	{ 0, 0, 0, NULL }
 };
 
@@ -56,13 +59,12 @@ static struct checker ck = {
 
 static const struct cmd self = {
 	"usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]\n"
-	"                      [--draft VERSION] [--errors=json|text] "
-	"[--feedback]\n"
-	"                      [--find] [--lines] [--no-format] "
-	"[-o none|json|report]\n"
-	"                      [--print-prompt] [--print-schema] [-r FILE]\n"
-	"                      [--ref-map URI=DIR] [--schema FILE] [--strict]\n"
-	"                      [--strict-schema] [--summary] [FILE ...]\n",
+	"                      [--draft VERSION] [--errors=github|json|text]\n"
+	"                      [--feedback] [--find] [--lines] [--no-format]\n"
+	"                      [-o none|json|junit|report] [--print-prompt]\n"
+	"                      [--print-schema] [-r FILE] [--ref-map URI=DIR]\n"
+	"                      [--schema FILE] [--strict] [--strict-schema]\n"
+	"                      [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
 	"5 valid but emergency"
 };

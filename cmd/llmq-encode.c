@@ -40,8 +40,8 @@ static const struct cmd self = {
 	"[-k KEYWORD]\n"
 	"                   [--subjects LIST] [--keywords LIST] "
 	"[--context FILE]\n"
-	"                   [--errors=json|text] [MESSAGE ...]\n"
-	"       llmq-encode --from-json [-hu] [--errors=json|text] "
+	"                   [--errors=github|json|text] [MESSAGE ...]\n"
+	"       llmq-encode --from-json [-hu] [--errors=github|json|text] "
 	"[FILE ...]\n",
 	"0 written, 1 invalid input, 2 usage, 3 trouble"
 };

@@ -33,9 +33,11 @@ static const struct option longopts[] = {
 
 static const struct checker_rule rules[] = {
 	{ CHECKER_FEEDBACK, CHECKER_LINES | CHECKER_SUMMARY,
-	    1U << LLMR_OUT_REPORT, "--feedback cannot go with --lines, -o "
-	    "report or --summary: it is for one document, and alone on "
-	    "standard output" },
+	    1U << LLMR_OUT_JUNIT | 1U << LLMR_OUT_REPORT, "--feedback cannot "
+	    "go with --lines, -o junit, -o report or --summary: it is for one "
+	    "document, and alone on standard output" },
+	{ CHECKER_SUMMARY, 0, 1U << LLMR_OUT_JUNIT, "--summary cannot go "
+	    "with -o junit: the report holds the counts" },
 	{ 0, 0, 0, NULL }
 };
 
@@ -48,9 +50,11 @@ static struct checker ck = {
 };
 
 static const struct cmd self = {
-	"usage: llmr-validate [-hqW] [--errors=json|text] [--feedback] [--find]\n"
-	"                     [--lines] [-o none|json|report|text] [--strict]\n"
-	"                     [--summary] [-t query|response] [FILE ...]\n"
+	"usage: llmr-validate [-hqW] [--errors=github|json|text] [--feedback]\n"
+	"                     [--find] [--lines] "
+	"[-o none|json|junit|report|text]\n"
+	"                     [--strict] [--summary] [-t query|response] "
+	"[FILE ...]\n"
 	"       llmr-validate --print-prompt\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble"
 };

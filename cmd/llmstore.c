@@ -65,10 +65,10 @@ static const struct command {
 	{ "put", NULL, STORE_WRITES | STORE_OWNTX, store_cmd_put, ":d:hm:qt:",
 	    o_put, { "put needs -t TOPIC and -m MESSAGE", 0, 1,
 	    "one FILE at most", { 0 }, 0 }, PROG "put [-q] "
-	    "[--errors=json|text] -t TOPIC -m MESSAGE\n"
-	    "                              [FILE]\n"
-	    "       " PROG "put [-q] [--errors=json|text] --batch -t TOPIC\n"
-	    "                              FILE ..." },
+	    "[--errors=github|json|text] -t TOPIC\n"
+	    "                              -m MESSAGE [FILE]\n"
+	    "       " PROG "put [-q] [--errors=github|json|text] --batch\n"
+	    "                              -t TOPIC FILE ..." },
 	{ "ls", NULL, 0, store_cmd_ls, ":d:hm:t:", o_ls, { NULL, 0, 0,
 	    "no operand", { 0 }, 0 }, PROG "ls [-t TOPIC] [-m MESSAGE]\n"
 	    "                             [--format llm-query|llm-response]" },

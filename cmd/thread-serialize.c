@@ -29,9 +29,9 @@ static const struct option longopts[] = {
 };
 
 static const struct cmd self = {
-	"usage: thread-serialize [-hn] [--errors=json|text] "
-	"[--keep-summarized]\n"
-	"                        [--response-prefix TEXT] [--strict] [FILE]\n",
+	"usage: thread-serialize [-hn] [--errors=github|json|text]\n"
+	"                        [--keep-summarized] [--response-prefix TEXT]\n"
+	"                        [--strict] [FILE]\n",
 	"0 written, 1 invalid input, 2 usage, 3 trouble"
 };
 

@@ -53,11 +53,18 @@ static const struct option longopts[] = {
 	{ NULL,			0,			NULL, 0 }
 };
 
-/* No rule of its own among the shared options: -o report's is below. */
+/* Its rule among the shared options; -o report's with its own are below. */
+static const struct checker_rule rules[] = {
+	{ CHECKER_SUMMARY, 0, 1U << TOOLCALL_OUT_JUNIT, "--summary cannot go "
+	    "with -o junit: the report holds the counts" },
+	{ 0, 0, 0, NULL }
+};
+
 static struct checker ck = {
 	.has = CHECKER_QUIET | CHECKER_OUTPUT | CHECKER_LINES |
 	    CHECKER_SUMMARY,
 	.outputs = toolcall_outputs,
+	.rules = rules,
 	.output = TOOLCALL_OUT_NONE
 };
 
@@ -66,10 +73,10 @@ static char	outbuf[65536];
 
 static const struct cmd self = {
 	"usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]\n"
-	"                      [--errors=json|text] [--events] "
+	"                      [--errors=github|json|text] [--events] "
 	"[--format NAME]\n"
 	"                      [--iteration N] [--lines] [--max-size BYTES]\n"
-	"                      [--no-validate] [-o none|report] "
+	"                      [--no-validate] [-o none|junit|report] "
 	"[--print-prompt]\n"
 	"                      [--reasoning skip|events|calls] [--strict] "
 	"[--summary]\n"
@@ -183,6 +190,11 @@ main(int argc, char *argv[])
 	    (a.opts.events || a.opts.thread))
 		cmd_usagex("-o report cannot go with --%s: the record holds the "
 		    "calls", a.opts.events ? "events" : "thread");
+	if (ck.output == TOOLCALL_OUT_JUNIT &&
+	    (a.opts.events || a.opts.thread))
+		cmd_usagex("-o junit cannot go with --%s: the report is all it "
+		    "writes", a.opts.events ? "events" : "thread");
+	checker_rules(&ck);
 	if (print_prompt && a.opts.format == TOOLCALL_FMT_OPENAI)
 		cmd_usagex("--print-prompt does not go with --format openai: "
 		    "the server takes the tools in its request");

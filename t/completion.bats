@@ -215,7 +215,7 @@ same_options() {
 	for t in jsonresp-check llmq-encode llmr-validate mcp-run \
 	    thread-serialize toolcall-parse; do
 		run bash_complete "$t --errors="
-		assert_output $'json\ntext'
+		assert_output $'github\njson\ntext'
 		run bash_complete "$t --errors t"
 		assert_output "text"
 	done
@@ -224,13 +224,17 @@ same_options() {
 	run bash_complete "jsonresp-check --draft="
 	assert_output $'4\n6\n7\n2019-09\n2020-12'
 	run bash_complete "jsonresp-check -o "
-	assert_output $'none\njson\nreport'
+	assert_output $'none\njson\njunit\nreport'
 	run bash_complete "jsonresp-check --output=r"
 	assert_output "report"
 	run bash_complete "jsonresp-check -oj"
-	assert_output "-ojson"
+	assert_output $'-ojson\n-ojunit'
+	run bash_complete "jsonresp-check -oju"
+	assert_output "-ojunit"
 	run bash_complete "llmr-validate -o "
-	assert_output $'none\njson\nreport\ntext'
+	assert_output $'none\njson\njunit\nreport\ntext'
+	run bash_complete "toolcall-parse -o "
+	assert_output $'none\njunit\nreport'
 	run bash_complete "llmr-validate --type "
 	assert_output $'query\nresponse'
 	run bash_complete "llmr-validate -t r"
@@ -454,7 +458,7 @@ same_options() {
 	run bash_complete "llmstore -d s.db ls --format=llm-r"
 	assert_output "llm-response"
 	run bash_complete "llmstore put --errors "
-	assert_output $'json\ntext'
+	assert_output $'github\njson\ntext'
 	run bash_complete "llmstore put -t t -m 1 m"
 	assert_output "m.xml"
 	run bash_complete "llmstore import m"
@@ -556,7 +560,7 @@ same_options() {
 	run zsh_complete "llmr-validate -t "
 	assert_output $'query\nresponse'
 	run zsh_complete "mcp-run --errors="
-	assert_output $'json\ntext'
+	assert_output $'github\njson\ntext'
 	run zsh_complete "mcp-run --protocol "
 	assert_output $'2025-11-25\n2026-07-28\nauto'
 	run zsh_complete "jsonresp-check --schema a"

@@ -14,11 +14,12 @@ bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
 USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
-                      [--draft VERSION] [--errors=json|text] [--feedback]
-                      [--find] [--lines] [--no-format] [-o none|json|report]
-                      [--print-prompt] [--print-schema] [-r FILE]
-                      [--ref-map URI=DIR] [--schema FILE] [--strict]
-                      [--strict-schema] [--summary] [FILE ...]'
+                      [--draft VERSION] [--errors=github|json|text]
+                      [--feedback] [--find] [--lines] [--no-format]
+                      [-o none|json|junit|report] [--print-prompt]
+                      [--print-schema] [-r FILE] [--ref-map URI=DIR]
+                      [--schema FILE] [--strict] [--strict-schema]
+                      [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
@@ -103,7 +104,7 @@ $USAGE"
 @test "--errors with a value other than json or text is a usage error" {
 	run -2 --separate-stderr jsonresp-check --errors=xml "$D/minimal.json"
 	assert_output ""
-	assert_equal "$stderr" "jsonresp-check: --errors must be json or text, not \"xml\"
+	assert_equal "$stderr" "jsonresp-check: --errors must be github, json or text, not \"xml\"
 $USAGE"
 }
 
@@ -1408,17 +1409,17 @@ bad.json:1:1: error: missing required property \"metadata\""
 @test "-o: a format it does not know is a usage error" {
 	run -2 --separate-stderr jsonresp-check -o text
 	assert_equal "$output" ''
-	assert_equal "$stderr" "jsonresp-check: -o must be none, json or report, not \"text\"
+	assert_equal "$stderr" "jsonresp-check: -o must be none, json, junit or report, not \"text\"
 $USAGE"
 	run -2 --separate-stderr jsonresp-check --output=
-	assert_equal "$stderr" "jsonresp-check: -o must be none, json or report, not \"\"
+	assert_equal "$stderr" "jsonresp-check: -o must be none, json, junit or report, not \"\"
 $USAGE"
 }
 
-@test "--feedback with -o json, -o report or --summary is a usage error; with -o none it is not" {
-	for o in -x '-o report' --summary; do
+@test "--feedback with -o json, -o junit, -o report or --summary is a usage error; with -o none it is not" {
+	for o in -x '-o junit' '-o report' --summary; do
 		run -2 --separate-stderr jsonresp-check --feedback $o
-		assert_equal "$stderr" "jsonresp-check: --feedback cannot go with -o json, -o report or --summary: they write on standard output too
+		assert_equal "$stderr" "jsonresp-check: --feedback cannot go with -o json, -o junit, -o report or --summary: they write on standard output too
 $USAGE"
 	done
 	echo '[1]' >a.json

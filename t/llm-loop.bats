@@ -973,11 +973,12 @@ EOF
 }
 
 USAGE='usage: llm-loop [-hqy] [--allow PATTERN] [--begins-in-reasoning auto|yes|no]
-                [-c FILE] [--cacert FILE] [--dry-run] [--errors=json|text]
-                [--format NAME] [--max-prompt BYTES] [-n MAX]
-                [-o prose|events] [--resume] [--retries N] [--root DIR]
-                [--server NAME=COMMAND|URL] [--system FILE] [-T SECONDS]
-                [-t FILE] [-w SECONDS] [MESSAGE ...] -- COMMAND [ARG ...]'
+                [-c FILE] [--cacert FILE] [--dry-run]
+                [--errors=github|json|text] [--format NAME]
+                [--max-prompt BYTES] [-n MAX] [-o prose|events] [--resume]
+                [--retries N] [--root DIR] [--server NAME=COMMAND|URL]
+                [--system FILE] [-T SECONDS] [-t FILE] [-w SECONDS]
+                [MESSAGE ...] -- COMMAND [ARG ...]'
 
 # usage MESSAGE ARG ...: llm-loop ARG ... (standard input empty) is a
 # usage error: "llm-loop: MESSAGE", the usage, status 2, nothing made.

@@ -12,8 +12,8 @@ bats_require_minimum_version 1.5.0
 D="$DATA/llmq-encode"
 USAGE='usage: llmq-encode [-hu] [-t TOPIC] [-n COUNT] [-s SUBJECT] [-k KEYWORD]
                    [--subjects LIST] [--keywords LIST] [--context FILE]
-                   [--errors=json|text] [MESSAGE ...]
-       llmq-encode --from-json [-hu] [--errors=json|text] [FILE ...]'
+                   [--errors=github|json|text] [MESSAGE ...]
+       llmq-encode --from-json [-hu] [--errors=github|json|text] [FILE ...]'
 STATUSES='exit status: 0 written, 1 invalid input, 2 usage, 3 trouble'
 
 # doc MESSAGE TOPIC COUNT SUBJECTS KEYWORDS: the document in the seed's
@@ -119,7 +119,7 @@ $USAGE"
 @test "--errors with a value other than json or text is a usage error" {
 	run -2 --separate-stderr llmq-encode --errors=xml -t t m
 	assert_output ""
-	assert_equal "$stderr" "llmq-encode: --errors must be json or text, not \"xml\"
+	assert_equal "$stderr" "llmq-encode: --errors must be github, json or text, not \"xml\"
 $USAGE"
 }
 

@@ -11,9 +11,9 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/llmr-validate"
-USAGE='usage: llmr-validate [-hqW] [--errors=json|text] [--feedback] [--find]
-                     [--lines] [-o none|json|report|text] [--strict]
-                     [--summary] [-t query|response] [FILE ...]
+USAGE='usage: llmr-validate [-hqW] [--errors=github|json|text] [--feedback]
+                     [--find] [--lines] [-o none|json|junit|report|text]
+                     [--strict] [--summary] [-t query|response] [FILE ...]
        llmr-validate --print-prompt'
 HINT=' (use --find to read a document inside other text)'
 SEED_JSON='{"response":"For college savings, financial advisors often recommend 529 plans. They offer tax advantages and can be used for qualified education expenses. The amount to save depends on factors like current age of children, expected college costs, and your timeframe.","subjects":[{"name":"college-savings","description":"Discussion of saving strategies for children'"'"'s higher education","isNew":true,"keywords":[{"term":"529-plan","confidence":0.95},{"term":"tax-advantages","confidence":0.85},{"term":"education-expenses","confidence":0.9},{"term":"financial-planning","confidence":0.75}]}],"summaryUpdate":"User asked about college savings amounts. Assistant explained 529 plans and mentioned that savings targets depend on children'"'"'s ages and expected costs."}'
@@ -97,14 +97,14 @@ $USAGE"
 @test "-o with a value other than none, json, report or text is a usage error" {
 	run -2 --separate-stderr llmr-validate -o xml "$D/seed-response.xml"
 	assert_output ""
-	assert_equal "$stderr" "llmr-validate: -o must be none, json, report or text, not \"xml\"
+	assert_equal "$stderr" "llmr-validate: -o must be none, json, junit, report or text, not \"xml\"
 $USAGE"
 }
 
 @test "--errors with a value other than json or text is a usage error" {
 	run -2 --separate-stderr llmr-validate --errors=xml "$D/seed-response.xml"
 	assert_output ""
-	assert_equal "$stderr" "llmr-validate: --errors must be json or text, not \"xml\"
+	assert_equal "$stderr" "llmr-validate: --errors must be github, json or text, not \"xml\"
 $USAGE"
 }
 
@@ -1242,12 +1242,12 @@ l.jsonl:4:3: error: invalid JSON: ']' expected near end of file"
 	assert_output "$(llmr-validate -o text "$TOP/examples/reply.xml")"
 }
 
-@test "--feedback cannot go with --lines, -o report or --summary" {
-	for o in --lines '-o report' --summary; do
+@test "--feedback cannot go with --lines, -o junit, -o report or --summary" {
+	for o in --lines '-o junit' '-o report' --summary; do
 		# shellcheck disable=SC2086
 		run -2 --separate-stderr llmr-validate --feedback $o
 		assert_output ""
-		assert_equal "$stderr" "llmr-validate: --feedback cannot go with --lines, -o report or --summary: it is for one document, and alone on standard output
+		assert_equal "$stderr" "llmr-validate: --feedback cannot go with --lines, -o junit, -o report or --summary: it is for one document, and alone on standard output
 $USAGE"
 	done
 }

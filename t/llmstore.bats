@@ -13,10 +13,10 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/llmstore"
-USAGE='usage: llmstore [-d PATH] put [-q] [--errors=json|text] -t TOPIC -m MESSAGE
-                              [FILE]
-       llmstore [-d PATH] put [-q] [--errors=json|text] --batch -t TOPIC
-                              FILE ...
+USAGE='usage: llmstore [-d PATH] put [-q] [--errors=github|json|text] -t TOPIC
+                              -m MESSAGE [FILE]
+       llmstore [-d PATH] put [-q] [--errors=github|json|text] --batch
+                              -t TOPIC FILE ...
        llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
                              [--format llm-query|llm-response]
        llmstore [-d PATH] cat HASH | -m MESSAGE
@@ -1908,7 +1908,7 @@ confidence "1.4" is outside 0.0-1.0'
 	assert_output '{"file":"w.xml","line":4,"column":5,"severity":"warning","rule":"is-new"}'
 	run -1 --separate-stderr st put --errors=text -t t -m m bad.xml
 	assert_equal "$stderr" "$(cat "$D/bad.err")"
-	usage_error '--errors must be json or text, not "xml"' -d "$S" put --errors=xml -t t -m m bad.xml
+	usage_error '--errors must be github, json or text, not "xml"' -d "$S" put --errors=xml -t t -m m bad.xml
 }
 
 @test "put --batch: an unreadable file between two good ones is reported, the others stored, status 3" {

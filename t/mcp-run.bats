@@ -19,10 +19,10 @@ EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=$MCP_MODULES/@modelcontextprotocol/server-filesystem/dist/index.js
 SDK=$TOP/t/mcp/sdk-server.mjs
 USAGE='usage: mcp-run [-hu] [--cacert FILE] [-c FILE] [--elicit ask|defaults|decline]
-               [--errors=json|text] [-j N] [--max-line SIZE] [--max-time SECONDS]
-               [--protocol VERSION] [--root DIR] [--sampling COMMAND]
-               [--server NAME=COMMAND|URL] [--tasks] [-T SECONDS] [--unordered]
-               [FILE ...]
+               [--errors=github|json|text] [-j N] [--max-line SIZE]
+               [--max-time SECONDS] [--protocol VERSION] [--root DIR]
+               [--sampling COMMAND] [--server NAME=COMMAND|URL] [--tasks]
+               [-T SECONDS] [--unordered] [FILE ...]
        mcp-run --list-tools [-c FILE] [--max-line SIZE] [--server NAME=COMMAND]
                [-T SECONDS] [NAME ...]
        mcp-run --list-servers [-c FILE] [--server NAME=COMMAND]

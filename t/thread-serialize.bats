@@ -8,8 +8,9 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/thread-serialize"
-USAGE='usage: thread-serialize [-hn] [--errors=json|text] [--keep-summarized]
-                        [--response-prefix TEXT] [--strict] [FILE]'
+USAGE='usage: thread-serialize [-hn] [--errors=github|json|text]
+                        [--keep-summarized] [--response-prefix TEXT]
+                        [--strict] [FILE]'
 EMPTY='<thread>
 </thread>'
 
@@ -69,7 +70,7 @@ $USAGE"
 @test "--errors with a value other than json or text is a usage error" {
 	run -2 --separate-stderr thread-serialize --errors=xml "$D/seed.jsonl"
 	assert_output ""
-	assert_equal "$stderr" "thread-serialize: --errors must be json or text, not \"xml\"
+	assert_equal "$stderr" "thread-serialize: --errors must be github, json or text, not \"xml\"
 $USAGE"
 }
 

@@ -10,9 +10,9 @@ bats_require_minimum_version 1.5.0
 
 D="$DATA/toolcall-parse"
 USAGE='usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]
-                      [--errors=json|text] [--events] [--format NAME]
+                      [--errors=github|json|text] [--events] [--format NAME]
                       [--iteration N] [--lines] [--max-size BYTES]
-                      [--no-validate] [-o none|report] [--print-prompt]
+                      [--no-validate] [-o none|junit|report] [--print-prompt]
                       [--reasoning skip|events|calls] [--strict] [--summary]
                       [--thread] [--tools FILE] [FILE ...]'
 HELP="$USAGE
@@ -166,7 +166,7 @@ $USAGE"
 @test "--errors with a value other than json or text is a usage error" {
 	run -2 --separate-stderr toolcall-parse --errors=xml "$D/prose.txt"
 	assert_output ""
-	assert_equal "$stderr" "toolcall-parse: --errors must be json or text, not \"xml\"
+	assert_equal "$stderr" "toolcall-parse: --errors must be github, json or text, not \"xml\"
 $USAGE"
 }
 
@@ -2158,7 +2158,7 @@ l.jsonl:2:10: error: invalid JSON: text after the string'
 @test "-o takes none or report, and report cannot go with --events or --thread" {
 	run -2 --separate-stderr toolcall-parse -o json
 	assert_output ""
-	assert_equal "$stderr" "toolcall-parse: -o must be none or report, not \"json\"
+	assert_equal "$stderr" "toolcall-parse: -o must be none, junit or report, not \"json\"
 $USAGE"
 	run -2 --separate-stderr toolcall-parse -o report --events
 	assert_equal "$stderr" "toolcall-parse: -o report cannot go with --events: the record holds the calls

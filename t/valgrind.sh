@@ -1037,6 +1037,27 @@ tool=llmq-encode
 check 1 "llmq-encode: --from-json with NUL bytes" /dev/null --from-json \
     "$tmp/nul-queries.jsonl"
 
+# Reports for CI: GitHub's workflow commands, and -o junit's report, its
+# testcases kept in a temporary file, on files, lines and standard input.
+tool=jsonresp-check
+check 5 "jsonresp-check: -o junit --lines, --errors=github" /dev/null \
+    -o junit --lines --errors=github "$top/examples/responses.jsonl"
+check 1 "jsonresp-check: -o junit on files and standard input" \
+    "$top/examples/response.json" -o junit - \
+    "$top/examples/bad-response.json"
+tool=llmr-validate
+check 1 "llmr-validate: -o junit -W, --errors=github" /dev/null -W \
+    -o junit --errors=github "$top/examples/reply.xml" \
+    "$top/examples/bad-reply.xml"
+check 1 "llmr-validate: -o junit --lines" "$top/examples/replies.jsonl" \
+    -o junit --lines
+tool=toolcall-parse
+check 1 "toolcall-parse: -o junit, --errors=github" /dev/null -o junit \
+    --errors=github "$top/examples/model-output.txt" \
+    "$top/examples/bad-calls.txt"
+check 1 "toolcall-parse: -o junit --lines" "$top/examples/outputs.jsonl" \
+    -o junit --lines
+
 # Tools from servers (issue 25): references out of the tools file's
 # directory, to a FIFO, a device or over http: refused; names with control
 # characters left out; shared, recursive and exponential schemas in the

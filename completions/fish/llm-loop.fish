@@ -13,7 +13,7 @@ function __llmkit_cmdline
 	__fish_complete_subcommand --commandline $words[(math $i + 1)..-1]
 end
 
-complete -c llm-loop -l errors -x -a 'json text' -d 'how to write diagnostics'
+complete -c llm-loop -l errors -x -a 'github json text' -d 'how to write diagnostics'
 complete -c llm-loop -s h -l help -d 'print the usage and exit'
 complete -c llm-loop -l version -d 'print the version and exit'
 complete -c llm-loop -l allow -x -d 'run the calls that match SERVER:TOOL'

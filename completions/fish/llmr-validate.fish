@@ -1,11 +1,11 @@
 # Written by tools/completions from completions/bash/llmkit; do not edit.
-complete -c llmr-validate -l errors -x -a 'json text' -d 'how to write diagnostics'
+complete -c llmr-validate -l errors -x -a 'github json text' -d 'how to write diagnostics'
 complete -c llmr-validate -s h -l help -d 'print the usage and exit'
 complete -c llmr-validate -l version -d 'print the version and exit'
 complete -c llmr-validate -l feedback -d 'write what a model should be told'
 complete -c llmr-validate -l find -d 'look for the document in any text'
 complete -c llmr-validate -l lines -d 'read one document a line'
-complete -c llmr-validate -s o -l output -x -a 'none json report text' -d 'what to write for each document'
+complete -c llmr-validate -s o -l output -x -a 'none json junit report text' -d 'what to write for each document'
 complete -c llmr-validate -l print-prompt -d 'write the prompt that teaches the format'
 complete -c llmr-validate -s q -l quiet -d 'write nothing on standard output'
 complete -c llmr-validate -l strict -d 'refuse what the format does not name'

@@ -27,7 +27,7 @@ complete -c llmstore -n __llmkit_llmstore_path -f -a 'put ls cat rm context summ
 complete -c llmstore -n '__llmkit_llmstore_path put' -s m -l message -x -d 'the message id'
 complete -c llmstore -n '__llmkit_llmstore_path put' -s t -l topic -x -d 'the topic'
 complete -c llmstore -n '__llmkit_llmstore_path put' -l batch -d 'store each FILE as a message'
-complete -c llmstore -n '__llmkit_llmstore_path put' -l errors -x -a 'json text' -d 'how to write diagnostics'
+complete -c llmstore -n '__llmkit_llmstore_path put' -l errors -x -a 'github json text' -d 'how to write diagnostics'
 complete -c llmstore -n '__llmkit_llmstore_path put' -s q -l quiet -d 'write nothing on standard output'
 complete -c llmstore -n '__llmkit_llmstore_path ls' -s m -l message -x -d 'the message id'
 complete -c llmstore -n '__llmkit_llmstore_path ls' -s t -l topic -x -d 'the topic'

@@ -12,9 +12,10 @@
 #include "base/diag.h"
 #include "base/io.h"
 
-/* --errors: how diagnostics are written. */
+/* --errors: how diagnostics about the input are written. */
 static const struct cmd_choice errors_choices[] = {
-	{ "json", 1 }, { "text", 0 }, { NULL, 0 }
+	{ "github", DIAG_FMT_GITHUB }, { "json", DIAG_FMT_JSON },
+	{ "text", DIAG_FMT_TEXT }, { NULL, 0 }
 };
 
 static const struct cmd	*self;
@@ -76,7 +77,7 @@ cmd_getopt(int argc, char *argv[], const char *shorts,
 		case CMD_OPT_VERSION:
 			cmd_version();
 		case CMD_OPT_ERRORS:
-			diag_setjson(cmd_choice("--errors", optarg,
+			diag_setformat(cmd_choice("--errors", optarg,
 			    errors_choices));
 			continue;
 		case '?':

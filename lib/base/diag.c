@@ -1,4 +1,7 @@
-/* diag: diagnostics on stderr, in text or JSON lines, and status helpers. */
+/*
+ * diag: diagnostics on stderr, in text, JSON lines or GitHub's workflow
+ * commands, and status helpers.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -13,7 +16,7 @@
 #include "base/xalloc.h"
 
 static const char	*progname = "llmkit";
-static int		 json_mode;
+static enum diag_format	 format;
 static int		 quiet;
 static unsigned long	 counts[2];
 
@@ -42,9 +45,16 @@ diag_progname(void)
 }
 
 void
+diag_setformat(enum diag_format f)
+{
+	format = f;
+}
+
+/* diag_setformat for JSON (on) or text. */
+void
 diag_setjson(int on)
 {
-	json_mode = on;
+	format = on ? DIAG_FMT_JSON : DIAG_FMT_TEXT;
 }
 
 void
@@ -71,7 +81,10 @@ diag_max(int a, int b)
  * part of a UTF-8 character becomes U+FFFD; each control character (C0,
  * DEL, C1) is written as JSON writes it (\n, \t, \u001b, \u007f, \u0085);
  * with flags, a backslash and a double quote are escaped too (both make
- * the inside of a JSON string).
+ * the inside of a JSON string). DIAG_ESC_PERCENT writes %, CR and LF as a
+ * GitHub workflow command's data needs them (%25, %0D, %0A, which GitHub
+ * turns back into the characters), and DIAG_ESC_PROPERTY also : and , as
+ * its property values do (%3A, %2C).
  */
 void
 diag_escape(struct buf *b, const char *s, size_t n, int flags)
@@ -86,7 +99,11 @@ diag_escape(struct buf *b, const char *s, size_t n, int flags)
 			i++;
 			continue;
 		}
-		if (cp == '\\' && (flags & DIAG_ESC_BACKSLASH))
+		if ((flags & DIAG_ESC_PERCENT) && (cp == '%' || cp == '\r' ||
+		    cp == '\n' || ((flags & DIAG_ESC_PROPERTY) &&
+		    (cp == ':' || cp == ','))))
+			buf_printf(b, "%%%02X", (unsigned)cp);
+		else if (cp == '\\' && (flags & DIAG_ESC_BACKSLASH))
 			buf_add(b, "\\\\", 2);
 		else if (cp == '"' && (flags & DIAG_ESC_QUOTE))
 			buf_add(b, "\\\"", 2);
@@ -144,9 +161,66 @@ diag_item_json(struct buf *b, const char *file, const struct diag_item *it)
 }
 
 /*
+ * The message of an item as the line form shows it: "[PATH: ]MESSAGE",
+ * the path there when the item asks for it (prefix), a backslash in it
+ * written \\; both escaped by diag_escape with flags.
+ */
+void
+diag_item_message(struct buf *b, const struct diag_item *it, int flags)
+{
+	const char *msg = it->message != NULL ? it->message : "";
+
+	if (it->prefix && it->path != NULL && *it->path != '\0') {
+		diag_escape(b, it->path, strlen(it->path),
+		    flags | DIAG_ESC_BACKSLASH);
+		buf_adds(b, ": ");
+	}
+	diag_escape(b, msg, strlen(msg), flags);
+}
+
+/*
+ * The line form of an item, without a newline:
+ * "FILE:LINE:COL: error: [PATH: ]MESSAGE", a backslash in the file
+ * written \\ too.
+ */
+void
+diag_item_text(struct buf *b, const char *file, const struct diag_item *it)
+{
+	diag_escape(b, file, strlen(file), DIAG_ESC_BACKSLASH);
+	buf_printf(b, ":%lu:%lu: %s: ", it->line, it->col,
+	    it->severity == DIAG_ERROR ? "error" : "warning");
+	diag_item_message(b, it, 0);
+}
+
+/*
+ * The --errors=github form of an item, without a newline: a GitHub
+ * Actions workflow command, "::error file=F,line=L,col=C,title=RULE::M"
+ * (::warning for a warning), which a runner turns into an annotation on
+ * the file's line. M is the line form's message, the path before it as
+ * there; %, CR and LF are escaped everywhere as GitHub documents, and :
+ * and , in the properties, so that the file is named exactly (GitHub
+ * undoes the escapes); any other control character is written as
+ * diag_escape writes it, as in the line form.
+ */
+void
+diag_item_github(struct buf *b, const char *file, const struct diag_item *it)
+{
+	const int prop = DIAG_ESC_PERCENT | DIAG_ESC_PROPERTY;
+
+	buf_printf(b, "::%s file=", it->severity == DIAG_ERROR ? "error" :
+	    "warning");
+	diag_escape(b, file, strlen(file), prop);
+	buf_printf(b, ",line=%lu,col=%lu,title=", it->line, it->col);
+	diag_escape(b, it->rule, strlen(it->rule), prop);
+	buf_adds(b, "::");
+	diag_item_message(b, it, DIAG_ESC_PERCENT);
+}
+
+/*
  * Reports a problem in input data. The rule is a short stable name
- * ("json-syntax", "missing-field") shown only in JSON mode, where the
- * whole line is built first so that it reaches stderr in one write.
+ * ("json-syntax", "missing-field") shown only in JSON mode and as the
+ * title of a GitHub annotation. The whole line is built first so that it
+ * reaches stderr in one write.
  * Whatever comes from the input (the file name, the paths, and as a
  * safeguard the message) is escaped with diag_escape: no control
  * character or invalid UTF-8 reaches the terminal, and every line of
@@ -157,27 +231,17 @@ void
 diag_item(const char *file, const struct diag_item *it)
 {
 	struct buf line = BUF_INIT;
-	const char *sevname = it->severity == DIAG_ERROR ? "error" : "warning";
-	const char *msg = it->message != NULL ? it->message : "";
 
 	counts[it->severity]++;
 	if (quiet)
 		return;
-	if (json_mode) {
+	if (format == DIAG_FMT_JSON)
 		diag_item_json(&line, file, it);
-		buf_addc(&line, '\n');
-	} else {
-		diag_escape(&line, file, strlen(file), DIAG_ESC_BACKSLASH);
-		buf_printf(&line, ":%lu:%lu: %s: ", it->line, it->col,
-		    sevname);
-		if (it->prefix && it->path != NULL && *it->path != '\0') {
-			diag_escape(&line, it->path, strlen(it->path),
-			    DIAG_ESC_BACKSLASH);
-			buf_adds(&line, ": ");
-		}
-		diag_escape(&line, msg, strlen(msg), 0);
-		buf_addc(&line, '\n');
-	}
+	else if (format == DIAG_FMT_GITHUB)
+		diag_item_github(&line, file, it);
+	else
+		diag_item_text(&line, file, it);
+	buf_addc(&line, '\n');
 	fwrite(line.data, 1, line.len, stderr);
 	buf_free(&line);
 }

@@ -1,7 +1,8 @@
 /*
  * diag: the exit statuses every tool shares, and the one place that prints
  * diagnostics: "FILE:LINE:COL: error: message" about input data (or one
- * JSON object per line with --errors=json), "tool: message" otherwise.
+ * JSON object per line with --errors=json, or one GitHub Actions workflow
+ * command per line with --errors=github), "tool: message" otherwise.
  */
 #ifndef LLMKIT_DIAG_H
 #define LLMKIT_DIAG_H
@@ -20,6 +21,13 @@ enum diag_status {
 enum diag_severity {
 	DIAG_ERROR,
 	DIAG_WARNING
+};
+
+/* How diag_item writes a diagnostic about the input (--errors). */
+enum diag_format {
+	DIAG_FMT_TEXT,		/* FILE:LINE:COL: error: MESSAGE */
+	DIAG_FMT_JSON,		/* a JSON object a line */
+	DIAG_FMT_GITHUB		/* ::error file=F,line=L,col=C,title=R::M */
 };
 
 /* Where a diagnostic points; line and col count from 1, col in characters. */
@@ -62,6 +70,8 @@ struct diag_list {
 #define DIAG_ESC_BACKSLASH	0x1
 #define DIAG_ESC_QUOTE		0x2
 #define DIAG_ESC_JSON		(DIAG_ESC_BACKSLASH | DIAG_ESC_QUOTE)
+#define DIAG_ESC_PERCENT	0x4	/* %, CR, LF as %25, %0D, %0A */
+#define DIAG_ESC_PROPERTY	0x8	/* and : and , as %3A and %2C */
 
 struct buf;
 
@@ -69,6 +79,7 @@ void		 diag_escape(struct buf *, const char *, size_t, int);
 void		 diag_setprogname(const char *);
 const char	*diag_progname(void);
 void		 diag_setjson(int);
+void		 diag_setformat(enum diag_format);
 void		 diag_setquiet(int);
 void		 diag_at(enum diag_severity, const struct diag_loc *,
 		    const char *, const char *, ...)
@@ -84,6 +95,11 @@ void		 diag_warn(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 diag_item(const char *, const struct diag_item *);
 void		 diag_item_json(struct buf *, const char *,
+		    const struct diag_item *);
+void		 diag_item_message(struct buf *, const struct diag_item *, int);
+void		 diag_item_text(struct buf *, const char *,
+		    const struct diag_item *);
+void		 diag_item_github(struct buf *, const char *,
 		    const struct diag_item *);
 struct diag_item *diag_list_add(struct diag_list *, enum diag_severity,
 		    unsigned long, unsigned long, const char *, const char *,

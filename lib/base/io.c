@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/xalloc.h"
@@ -218,4 +220,32 @@ io_fshut(FILE *fp, const char *name)
 		return DIAG_TROUBLE;
 	}
 	return DIAG_OK;
+}
+
+/*
+ * A temporary file open for reading and writing, in $TMPDIR or else
+ * /tmp, the folder's name in *dir; unlinked at once, so that it goes
+ * when it is closed or the tool ends, however it ends. NULL, errno set,
+ * when it cannot be made.
+ */
+FILE *
+io_tmpfile(const char **dir)
+{
+	struct buf path = BUF_INIT;
+	FILE *fp = NULL;
+	int fd, e;
+
+	if ((*dir = getenv("TMPDIR")) == NULL || **dir == '\0')
+		*dir = "/tmp";
+	buf_printf(&path, "%s/llmkit.XXXXXX", *dir);
+	if ((fd = mkstemp(buf_cstr(&path))) != -1) {
+		(void)unlink(path.data);
+		if ((fp = fdopen(fd, "w+")) == NULL) {
+			e = errno;
+			(void)close(fd);
+			errno = e;
+		}
+	}
+	buf_free(&path);
+	return fp;
 }

@@ -19,5 +19,6 @@ size_t		 io_skip_line(FILE *);
 int		 io_write(const void *, size_t, FILE *);
 int		 io_close(FILE *, const char *);
 int		 io_fshut(FILE *, const char *);
+FILE		*io_tmpfile(const char **);
 
 #endif

@@ -157,39 +157,110 @@ process(FILE *fp, const char *name, void *arg)
 }
 
 /*
+ * -o junit's report on standard output: its head, with the counts, then
+ * the testcases kept in r's spool, then its end. DIAG_OK, or DIAG_TROUBLE
+ * when the spool cannot be read back (said); a failed write is seen when
+ * standard output is closed.
+ */
+static int
+junit_report(struct checker_run *r)
+{
+	struct buf b = BUF_INIT;
+	char chunk[65536];
+	size_t n;
+	int status = DIAG_OK;
+
+	verdict_junit_open(&b, &r->tally);
+	(void)io_write(b.data, b.len, stdout);
+	buf_reset(&b);
+	rewind(r->spool);
+	while ((n = fread(chunk, 1, sizeof(chunk), r->spool)) > 0)
+		if (io_write(chunk, n, stdout) != 0)
+			break;
+	if (ferror(r->spool)) {
+		diag_warn("-o junit: temporary file");
+		status = DIAG_TROUBLE;
+	} else {
+		verdict_junit_close(&b);
+		(void)io_write(b.data, b.len, stdout);
+	}
+	buf_free(&b);
+	return status;
+}
+
+/*
  * Every operand (cmd_loop's rules) read by ops->operand, with arg for
  * its own state in the run's arg, then --summary's line: a JSON object
- * with -o report (ops->report), else a sentence. Returns
- * the highest status; standard output stays open for cmd_exit.
+ * with -o report (ops->report), else a sentence; or with -o junit
+ * (ops->junit) the report. Returns the highest status; standard output
+ * stays open for cmd_exit. No report is written when its temporary file
+ * has failed: part of one would count only some documents.
  */
 int
 checker_run(const struct checker *c, const struct checker_ops *ops,
     void *arg, int argc, char *argv[])
 {
 	struct checker_run r;
+	const char *dir;
 	int status;
 
 	memset(&r, 0, sizeof(r));
 	r.ck = c;
 	r.ops = ops;
 	r.arg = arg;
+	if (checker_junit(&r) && (r.spool = io_tmpfile(&dir)) == NULL) {
+		diag_warn("-o junit: cannot make a temporary file in %s", dir);
+		return DIAG_TROUBLE;
+	}
 	status = cmd_loop(argc, argv, process, &r);
 	if (c->summary)
 		verdict_put_summary(&r.tally, ops->report == -1 ?
 		    c->output != 0 : c->output == ops->report, ops->danger);
+	if (r.spool != NULL) {
+		if (!r.spool_bad && fflush(r.spool) != 0) {
+			diag_warn("-o junit: temporary file");
+			r.spool_bad = 1;
+		}
+		if (r.spool_bad)
+			status = diag_max(status, DIAG_TROUBLE);
+		else if (!ferror(stdout))
+			status = diag_max(status, junit_report(&r));
+		(void)fclose(r.spool);
+	}
 	buf_free(&r.out);
 	return status;
+}
+
+/* Whether the run writes -o junit's report. */
+int
+checker_junit(const struct checker_run *r)
+{
+	return r->ops->junit > 0 && r->ck->output == r->ops->junit;
 }
 
 /*
  * A document read, of the status given: counted for --summary, and what
  * its checker put in r->out written (then emptied), flushed at once when
  * ops->flush says or with --feedback, so that a consumer or a model has
- * it before the next is read. -1 once standard output has failed.
+ * it before the next is read; with -o junit, kept for the report. -1
+ * once standard output, or the report's temporary file, has failed.
  */
 int
 checker_done(struct checker_run *r, int status)
 {
+	if (r->spool != NULL) {
+		if (r->spool_bad)
+			return -1;
+		verdict_tally(&r->tally, status);
+		if (r->out.len > 0 && fwrite(r->out.data, 1, r->out.len,
+		    r->spool) != r->out.len) {
+			diag_warn("-o junit: temporary file");
+			r->spool_bad = 1;
+			return -1;
+		}
+		buf_reset(&r->out);
+		return 0;
+	}
 	verdict_tally(&r->tally, status);
 	if (r->out.len > 0 && io_write(r->out.data, r->out.len, stdout) != 0)
 		return -1;

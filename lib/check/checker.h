@@ -7,7 +7,9 @@
  * own options are added to the table by checker_getopt. In the run: the
  * loop over the operands, the count of the documents and what each
  * writes on standard output, and --summary's line at the end
- * (checker_run, with a callback per checker).
+ * (checker_run, with a callback per checker); with -o junit, what the
+ * documents write is kept in a temporary file until the end, where the
+ * report's head, which holds the counts, can be written before it.
  */
 #ifndef LLMKIT_CHECKER_H
 #define LLMKIT_CHECKER_H
@@ -80,6 +82,8 @@ struct checker_run {
 	const char	*name;
 	struct verdict_tally tally;
 	struct buf	 out;
+	FILE		*spool;		/* -o junit: the testcases so far */
+	int		 spool_bad;	/* a write to it failed, said */
 };
 
 /*
@@ -88,13 +92,16 @@ struct checker_run {
  * documents; report: the number of -o report, with which --summary's
  * line is JSON (-1: with any -o but the default); danger: --summary
  * counts the danger levels too; flush: each document's output is flushed
- * at once (else only with --feedback).
+ * at once (else only with --feedback); junit: the number of -o junit,
+ * with which what a document writes is a testcase of the report (0: the
+ * checker has none, since 0 is the default -o).
  */
 struct checker_ops {
 	int		(*operand)(struct checker_run *, FILE *, const char *);
 	int		 report;
 	int		 danger;
 	int		 flush;
+	int		 junit;
 };
 
 int	checker_getopt(struct checker *, int, char *[], const char *,
@@ -103,5 +110,6 @@ void	checker_rules(const struct checker *);
 int	checker_run(const struct checker *, const struct checker_ops *,
 	    void *, int, char *[]);
 int	checker_done(struct checker_run *, int);
+int	checker_junit(const struct checker_run *);
 
 #endif

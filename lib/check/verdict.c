@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "check/verdict.h"
 #include "json/jsonx.h"
+#include "xml/xmlesc.h"
 
 /*
  * -o report's record up to its errors: {"file", "line" (when line is
@@ -90,6 +91,130 @@ verdict_put_summary(const struct verdict_tally *t, int json, int danger)
 	verdict_summary(&b, t, json, danger);
 	(void)io_write(b.data, b.len, stdout);
 	buf_free(&b);
+}
+
+/*
+ * s escaped for XML, as an attribute value (attr) or as text: s comes
+ * from diag_escape, valid UTF-8 without a control character, so that
+ * xmlesc_append has only the special characters to escape.
+ */
+static void
+xml_text(struct buf *b, const char *s, size_t n, int attr)
+{
+	(void)xmlesc_append(b, s, n, attr ? XMLESC_ATTR : 0, NULL);
+}
+
+/*
+ * The head of -o junit's report, which holds the counts of the run t, so
+ * that the testcases come after the run: one testsuite named after the
+ * tool, inside a testsuites of the same counts. Jenkins and GitLab read
+ * either; no time, timestamp or host name, so that a report depends on
+ * the inputs alone.
+ */
+void
+verdict_junit_open(struct buf *b, const struct verdict_tally *t)
+{
+	struct buf name = BUF_INIT;
+
+	diag_escape(&name, diag_progname(), strlen(diag_progname()), 0);
+	buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"");
+	xml_text(b, name.data, name.len, 1);
+	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" errors=\"0\">\n"
+	    "  <testsuite name=\"", t->documents, t->invalid);
+	xml_text(b, name.data, name.len, 1);
+	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" errors=\"0\" "
+	    "skipped=\"0\">\n", t->documents, t->invalid);
+	buf_free(&name);
+}
+
+/* The lines of the items of v[0..n) of severity sev, each ended by \n. */
+static void
+junit_lines(struct buf *b, const char *file, enum diag_severity sev,
+    const struct diag_item *v, size_t n)
+{
+	struct buf line = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].severity != sev)
+			continue;
+		buf_reset(&line);
+		diag_item_text(&line, file, &v[i]);
+		buf_addc(&line, '\n');
+		xml_text(b, line.data, line.len, 0);
+	}
+	buf_free(&line);
+}
+
+/*
+ * -o junit's testcase of a document of file (with --lines, line is its
+ * line, else 0) of the status given, its problems v[0..n): named after
+ * the file, "FILE:LINE" with --lines, of the class named after the tool.
+ * An invalid one holds a failure whose message and type are its first
+ * error's message and rule, and whose text is its errors as the line form
+ * writes them, one a line; its warnings, valid or not, are in its
+ * system-err, the same way.
+ */
+void
+verdict_junit_case(struct buf *b, const char *file, unsigned long line,
+    int status, const struct diag_item *v, size_t n)
+{
+	struct buf s = BUF_INIT;
+	const struct diag_item *first = NULL;
+	size_t i, nwarn = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].severity == DIAG_WARNING)
+			nwarn++;
+		else if (first == NULL)
+			first = &v[i];
+	}
+	buf_adds(b, "    <testcase name=\"");
+	diag_escape(&s, file, strlen(file), DIAG_ESC_BACKSLASH);
+	if (line > 0)
+		buf_printf(&s, ":%lu", line);
+	xml_text(b, s.data, s.len, 1);
+	buf_reset(&s);
+	buf_adds(b, "\" classname=\"");
+	diag_escape(&s, diag_progname(), strlen(diag_progname()), 0);
+	xml_text(b, s.data, s.len, 1);
+	if (status != DIAG_INVALID && nwarn == 0) {
+		buf_adds(b, "\"/>\n");
+		buf_free(&s);
+		return;
+	}
+	buf_adds(b, "\">\n");
+	if (status == DIAG_INVALID) {
+		buf_adds(b, "      <failure message=\"");
+		if (first != NULL) {
+			buf_reset(&s);
+			diag_item_message(&s, first, 0);
+			xml_text(b, s.data, s.len, 1);
+		}
+		buf_adds(b, "\" type=\"");
+		if (first != NULL) {
+			buf_reset(&s);
+			diag_escape(&s, first->rule, strlen(first->rule), 0);
+			xml_text(b, s.data, s.len, 1);
+		}
+		buf_adds(b, "\">");
+		junit_lines(b, file, DIAG_ERROR, v, n);
+		buf_adds(b, "</failure>\n");
+	}
+	if (nwarn > 0) {
+		buf_adds(b, "      <system-err>");
+		junit_lines(b, file, DIAG_WARNING, v, n);
+		buf_adds(b, "</system-err>\n");
+	}
+	buf_adds(b, "    </testcase>\n");
+	buf_free(&s);
+}
+
+void
+verdict_junit_close(struct buf *b)
+{
+	buf_adds(b, "  </testsuite>\n</testsuites>\n");
 }
 
 void

@@ -9,6 +9,8 @@
  * a run for --summary. A problem found in a string's text is placed by
  * verdict_place at the line and column of the JSON line where its text
  * is written, escapes and all, so that an editor lands on it.
+ * -o junit writes a JUnit XML report of a run instead: verdict_junit_open
+ * with the counts, a verdict_junit_case a document, verdict_junit_close.
  */
 #ifndef LLMKIT_VERDICT_H
 #define LLMKIT_VERDICT_H
@@ -44,6 +46,10 @@ void	verdict_close(struct buf *);
 void	verdict_tally(struct verdict_tally *, int);
 void	verdict_summary(struct buf *, const struct verdict_tally *, int, int);
 void	verdict_put_summary(const struct verdict_tally *, int, int);
+void	verdict_junit_open(struct buf *, const struct verdict_tally *);
+void	verdict_junit_case(struct buf *, const char *, unsigned long, int,
+	    const struct diag_item *, size_t);
+void	verdict_junit_close(struct buf *);
 
 /*
  * A line of verdict_each, not blank, numbered from 1, at a byte offset

@@ -82,7 +82,8 @@ enum llmr_output {
 	LLMR_OUT_NONE,
 	LLMR_OUT_JSON,		/* a valid one as a line of JSON */
 	LLMR_OUT_TEXT,		/* a valid one's response or message */
-	LLMR_OUT_REPORT		/* lib/verdict's record, valid or not */
+	LLMR_OUT_REPORT,	/* lib/verdict's record, valid or not */
+	LLMR_OUT_JUNIT		/* a JUnit XML report of the run */
 };
 
 struct checker;

@@ -26,8 +26,8 @@ struct run {
 /* The names of -o, for cmd_choice. */
 const struct cmd_choice llmr_outputs[] = {
 	{ "none", LLMR_OUT_NONE }, { "json", LLMR_OUT_JSON },
-	{ "report", LLMR_OUT_REPORT }, { "text", LLMR_OUT_TEXT },
-	{ NULL, 0 }
+	{ "junit", LLMR_OUT_JUNIT }, { "report", LLMR_OUT_REPORT },
+	{ "text", LLMR_OUT_TEXT }, { NULL, 0 }
 };
 
 /* The names of -t, for cmd_choice. */
@@ -37,7 +37,8 @@ const struct cmd_choice llmr_types[] = {
 
 /*
  * What a document gives on standard output, if anything, into out;
- * with -o report its record, line 0 for a file.
+ * with -o report its record, with -o junit its testcase, line 0 for a
+ * file.
  */
 static void
 render(struct checker_run *cr, int status, unsigned long line,
@@ -49,7 +50,9 @@ render(struct checker_run *cr, int status, unsigned long line,
 	if (r->ck->output == LLMR_OUT_REPORT) {
 		verdict_open(out, cr->name, line, status, v, n);
 		verdict_close(out);
-	} else if (doc == NULL) {
+	} else if (r->ck->output == LLMR_OUT_JUNIT)
+		verdict_junit_case(out, cr->name, line, status, v, n);
+	else if (doc == NULL) {
 		if (status == DIAG_INVALID && r->ck->feedback)
 			llmr_feedback(out, r->v, embed_llm_response_prompt,
 			    embed_llm_response_prompt_len);
@@ -141,7 +144,7 @@ int
 llmr_run(const struct llmr_run_opts *ro, int argc, char *argv[])
 {
 	static const struct checker_ops ops = { process, LLMR_OUT_REPORT,
-	    0, 1 };
+	    0, 1, LLMR_OUT_JUNIT };
 	struct run r;
 	int status;
 

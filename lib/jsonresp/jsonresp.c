@@ -633,6 +633,15 @@ jsonresp_report(struct buf *b, const struct jsonresp *jr, const char *file,
 	verdict_close(b);
 }
 
+/* -o junit's testcase of the last document, as jsonresp_report's record. */
+void
+jsonresp_junit(struct buf *b, const struct jsonresp *jr, const char *file,
+    int lines, int status)
+{
+	verdict_junit_case(b, file, lines ? jr->line : 0, status, jr->diags.v,
+	    jr->diags.n);
+}
+
 /*
  * Appends the text of the schema file (or standard input for "-") to b:
  * DIAG_OK, or DIAG_TROUBLE, said, when it cannot be read or is no

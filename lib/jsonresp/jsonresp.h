@@ -46,7 +46,8 @@ struct jsonresp_opts {
 enum jsonresp_output {
 	JSONRESP_OUT_NONE,
 	JSONRESP_OUT_JSON,	/* the accepted document, compact */
-	JSONRESP_OUT_REPORT	/* a line of verdict, status and errors */
+	JSONRESP_OUT_REPORT,	/* a line of verdict, status and errors */
+	JSONRESP_OUT_JUNIT	/* a JUnit XML report of the run */
 };
 
 struct jsonresp;
@@ -71,6 +72,8 @@ int		 jsonresp_run(const struct jsonresp_opts *,
 		    const struct checker *, int, char *[]);
 void		 jsonresp_clean(struct buf *, const struct jsonresp *);
 void		 jsonresp_report(struct buf *, const struct jsonresp *,
+		    const char *, int, int);
+void		 jsonresp_junit(struct buf *, const struct jsonresp *,
 		    const char *, int, int);
 
 int		 jsonresp_unfence(const char *, size_t *, size_t *);

@@ -16,7 +16,8 @@
 /* The names of -o, for cmd_choice. */
 const struct cmd_choice jsonresp_outputs[] = {
 	{ "none", JSONRESP_OUT_NONE }, { "json", JSONRESP_OUT_JSON },
-	{ "report", JSONRESP_OUT_REPORT }, { NULL, 0 }
+	{ "junit", JSONRESP_OUT_JUNIT }, { "report", JSONRESP_OUT_REPORT },
+	{ NULL, 0 }
 };
 
 /*
@@ -33,6 +34,8 @@ report(const struct jsonresp *jr, int status, void *arg)
 	diag_list_print(jsonresp_diags(jr), cr->name);
 	if (ck->output == JSONRESP_OUT_REPORT)
 		jsonresp_report(&cr->out, jr, cr->name, ck->lines, status);
+	else if (ck->output == JSONRESP_OUT_JUNIT)
+		jsonresp_junit(&cr->out, jr, cr->name, ck->lines, status);
 	else if (ck->output == JSONRESP_OUT_JSON)
 		jsonresp_clean(&cr->out, jr);
 	else if (status == DIAG_INVALID && ck->feedback)
@@ -73,7 +76,8 @@ int
 jsonresp_run(const struct jsonresp_opts *o, const struct checker *ck,
     int argc, char *argv[])
 {
-	static const struct checker_ops ops = { process, -1, 1, 0 };
+	static const struct checker_ops ops = { process, -1, 1, 0,
+	    JSONRESP_OUT_JUNIT };
 	struct jsonresp_opts opts = *o;
 	struct jsonresp *jr;
 	int status;

@@ -100,9 +100,13 @@ unsigned long long toolcall_work(const struct toolcall *);
 unsigned long long toolcall_scanned(const struct toolcall *);
 void		 toolcall_free(struct toolcall *);
 
-/* -o's numbers: the calls as they come, or a verdict record an input. */
+/*
+ * -o's numbers: the calls as they come, a verdict record an input, or a
+ * JUnit XML report of the run.
+ */
 #define TOOLCALL_OUT_NONE	0
 #define TOOLCALL_OUT_REPORT	1
+#define TOOLCALL_OUT_JUNIT	2
 
 struct checker;
 

@@ -6,7 +6,8 @@
  * Each operand is read as it streams and its calls written at once; with
  * --lines each line is a JSON string that holds one output, and with
  * -o report each input gives one verdict record (lib/verdict), its calls
- * in it; the loop over operands and --summary's counts at the end are
+ * in it (with -o junit, a testcase of the report, without them); the
+ * loop over operands and --summary's counts at the end are
  * lib/check/checker's run, of which this is the callback.
  */
 #include <errno.h>
@@ -28,7 +29,7 @@
 /* A run: its options, and what its inputs share beside the checker's. */
 struct run {
 	struct toolcall_opts	 opts;
-	int			 report;	/* -o report */
+	int			 report;	/* -o report or junit */
 	struct diag_list	 diags;		/* an input's, to place or report */
 	struct buf		 calls;		/* -o report: an input's calls */
 	struct buf		 in;		/* --lines: a line's text */
@@ -36,8 +37,8 @@ struct run {
 
 /* The names of -o, --reasoning and --begins-in-reasoning, for cmd_choice. */
 const struct cmd_choice toolcall_outputs[] = {
-	{ "none", TOOLCALL_OUT_NONE }, { "report", TOOLCALL_OUT_REPORT },
-	{ NULL, 0 }
+	{ "none", TOOLCALL_OUT_NONE }, { "junit", TOOLCALL_OUT_JUNIT },
+	{ "report", TOOLCALL_OUT_REPORT }, { NULL, 0 }
 };
 
 const struct cmd_choice toolcall_reasonings[] = {
@@ -79,7 +80,8 @@ toolcall_formats(void)
 /*
  * An input read, its problems kept in r->diags (none when they were said
  * as they came): said now, counted, and with -o report its record
- * written, the calls in it, at once. -1 once standard output has failed.
+ * written, the calls in it, at once; with -o junit its testcase. -1 once
+ * standard output has failed.
  */
 static int
 done(struct checker_run *cr, int status, const char *name,
@@ -94,6 +96,11 @@ done(struct checker_run *cr, int status, const char *name,
 		diag_item(name, &r->diags.v[i]);
 	if (!r->report)
 		return checker_done(cr, status);
+	if (checker_junit(cr)) {
+		verdict_junit_case(out, name, line, status, r->diags.v,
+		    r->diags.n);
+		return checker_done(cr, status);
+	}
 	verdict_open(out, name, line, status, r->diags.v, r->diags.n);
 	buf_adds(out, ",\"calls\":[");
 	/* the calls' lines, comma-joined: no record holds a raw newline */
@@ -143,6 +150,10 @@ process_stream(FILE *fp, const char *name, struct checker_run *cr)
 		}
 		if (n == 0 || toolcall_feed(tc, chunk, (size_t)n) != 0)
 			break;
+		/* a testcase holds no calls: they are let go as they come,
+		 * so that memory stays bounded by one call */
+		if (checker_junit(cr))
+			buf_reset(&r->calls);
 	}
 	if (toolcall_end(tc) != 0 || ferror(stdout)) {
 		toolcall_free(tc);
@@ -206,13 +217,14 @@ int
 toolcall_run(const struct toolcall_args *a, int argc, char *argv[])
 {
 	static const struct checker_ops ops = { process, TOOLCALL_OUT_REPORT,
-	    0, 1 };
+	    0, 1, TOOLCALL_OUT_JUNIT };
 	struct run r;
 	int status;
 
 	memset(&r, 0, sizeof(r));
 	r.opts = a->opts;
-	r.report = a->ck->output == TOOLCALL_OUT_REPORT;
+	r.report = a->ck->output == TOOLCALL_OUT_REPORT ||
+	    a->ck->output == TOOLCALL_OUT_JUNIT;
 	if (a->ck->lines || r.report)
 		r.opts.diags = &r.diags;
 	if (r.report)

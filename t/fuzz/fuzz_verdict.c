@@ -12,7 +12,12 @@
  * the same. Then every character of that text (CR LF one line end, as
  * expat counts) is placed by verdict_place: the places must go strictly
  * forward, each between the opening and the closing quote, and a place
- * past the text must be the closing quote. Anything else aborts.
+ * past the text must be the closing quote. The reports for CI are made
+ * of each line, its bytes the file's name and the text (or the error) the
+ * message: a GitHub workflow command must be one line of UTF-8 without a
+ * control character, its file property without a bare : or ,; -o junit's
+ * report, with a failure and a warning, must be well-formed XML (expat).
+ * Anything else aborts.
  */
 #define _GNU_SOURCE	/* memfd_create */
 #include <sys/mman.h>
@@ -25,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <expat.h>
 #include <jansson.h>
 
 #include "base/buf.h"
@@ -87,6 +93,61 @@ check_places(const char *s, size_t n, size_t tok, const struct buf *text)
 }
 
 /*
+ * The reports for CI of a problem whose message is msg, in a file named
+ * after the n bytes at s (up to a NUL), on line lineno: as said above.
+ */
+static void
+check_reports(const char *s, size_t n, unsigned long lineno, const char *msg)
+{
+	struct verdict_tally t = { 2, 1, 1, 0, 0 };
+	struct diag_item v[2];
+	struct buf name = BUF_INIT, g = BUF_INIT, x = BUF_INIT;
+	const char *file, *p, *end;
+	XML_Parser xp;
+	size_t i;
+
+	buf_add(&name, s, n < 64 ? n : 64);
+	file = buf_cstr(&name);
+	memset(v, 0, sizeof(v));
+	v[0].severity = DIAG_ERROR;
+	v[0].line = lineno;
+	v[0].col = 1;
+	v[0].rule = "r,u:le%";
+	v[0].path = file;
+	v[0].prefix = 1;
+	v[0].message = msg;
+	v[1] = v[0];
+	v[1].severity = DIAG_WARNING;
+	v[1].path = NULL;
+	diag_item_github(&g, file, &v[0]);
+	if (utf8_valid(g.data, g.len) != g.len ||
+	    strncmp(g.data, "::error file=", 13) != 0)
+		abort();
+	for (i = 0; i < g.len; i++)
+		if ((unsigned char)g.data[i] < 0x20 ||
+		    (unsigned char)g.data[i] == 0x7f)
+			abort();
+	/* the file's value ends at the first , and holds no : */
+	p = g.data + 13;
+	if ((end = memchr(p, ',', g.len - 13)) == NULL ||
+	    strncmp(end, ",line=", 6) != 0 ||
+	    memchr(p, ':', (size_t)(end - p)) != NULL)
+		abort();
+	verdict_junit_open(&x, &t);
+	verdict_junit_case(&x, file, lineno, DIAG_INVALID, v, 2);
+	verdict_junit_case(&x, file, 0, DIAG_OK, &v[1], 1);
+	verdict_junit_close(&x);
+	if ((xp = XML_ParserCreate(NULL)) == NULL)
+		abort();
+	if (XML_Parse(xp, x.data, (int)x.len, 1) != XML_STATUS_OK)
+		abort();
+	XML_ParserFree(xp);
+	buf_free(&name);
+	buf_free(&g);
+	buf_free(&x);
+}
+
+/*
  * The one verdict of line lineno, s[0..n) at byte base of the input:
  * DIAG_INVALID with exactly one error, or DIAG_OK with its text.
  */
@@ -112,6 +173,7 @@ check_line(const char *s, size_t n, unsigned long lineno, size_t base)
 		    "byte offset %llu", &byte, &off) != 2 || off < base ||
 		    off >= base + n || byte != (unsigned char)s[off - base]))
 			abort();
+		check_reports(s, n, lineno, errs.v[0].message);
 		goto out;
 	}
 	if (memchr(s, '\0', n) != NULL)
@@ -127,6 +189,7 @@ check_line(const char *s, size_t n, unsigned long lineno, size_t base)
 		abort();
 	json_decref(v);
 	check_places(s, n, tok, &text);
+	check_reports(s, n, lineno, buf_cstr(&text));
 	status = DIAG_OK;
 out:
 	diag_list_free(&errs);

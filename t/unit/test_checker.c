@@ -233,8 +233,8 @@ run(const struct checker_ops *ops, const char *text, int *status)
 static void
 runs(void)
 {
-	static const struct checker_ops plain = { operand, 2, 0, 1 };
-	static const struct checker_ops any = { operand, -1, 1, 0 };
+	static const struct checker_ops plain = { operand, 2, 0, 1, 0 };
+	static const struct checker_ops any = { operand, -1, 1, 0, 0 };
 	const char *got;
 	int status;
 
@@ -266,6 +266,41 @@ runs(void)
 	ck.summary = 0;
 	got = run(&plain, "aa", &status);
 	unit_ok(strstr(got, "documents") == NULL, "no --summary: no counts");
+	unit_ok(strstr(got, "<?xml") == NULL, "a checker without -o junit "
+	    "(junit 0) writes no report with the default -o");
+}
+
+/* -o junit: what the documents write, after the head with the counts. */
+static void
+junit_runs(void)
+{
+	static const struct checker_ops junit = { operand, 2, 0, 1, 3 };
+	static const char head[] =
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"t\" tests=\"3\" failures=\"1\" errors=\"0\">\n"
+	    "  <testsuite name=\"t\" tests=\"3\" failures=\"1\" errors=\"0\" "
+	    "skipped=\"0\">\n";
+	static const char tail[] = "  </testsuite>\n</testsuites>\n";
+	const char *got, *p;
+	int status;
+
+	fresh(0);
+	ck.output = 3;
+	got = run(&junit, "axc", &status);
+	unit_long(status, DIAG_CRITICAL, "-o junit: the highest status");
+	unit_ok(strncmp(got, head, strlen(head)) == 0,
+	    "-o junit: the head first, with the counts of the run");
+	p = got + strlen(head);
+	unit_ok((p = strstr(p, ":a\n")) != NULL &&
+	    (p = strstr(p, ":x\n")) != NULL &&
+	    (p = strstr(p, ":c\n")) != NULL &&
+	    strcmp(p + 3, tail) == 0,
+	    "-o junit: what each document put, in order, then the end");
+	ck.output = 2;
+	got = run(&junit, "ax", &status);
+	unit_ok(strstr(got, "<?xml") == NULL && strstr(got, ":a\n") != NULL,
+	    "another -o: no report");
+	ck.output = 0;
 }
 
 int
@@ -279,5 +314,6 @@ main(int argc, char *argv[])
 	some();
 	combinations();
 	runs();
+	junit_runs();
 	return unit_done();
 }

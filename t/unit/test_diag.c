@@ -1,4 +1,7 @@
-/* Unit tests of lib/diag: both formats, quiet mode, counts, quoting, warnx. */
+/*
+ * Unit tests of lib/diag: the three formats, quiet mode, counts, quoting,
+ * warnx.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +127,55 @@ test_json(void)
 	diag_at(DIAG_ERROR, &loc, "r", "back to text");
 	unit_str(unit_capture_end(), "in.json:3:7: error: back to text\n",
 	    "diag_setjson(0) returns to text");
+}
+
+/*
+ * --errors=github: a workflow command a diagnostic, escaped as GitHub
+ * documents: %, CR and LF everywhere, : and , in the properties too.
+ */
+static void
+test_github(void)
+{
+	struct diag_loc loc = { "in.json", 3, 7, NULL };
+	struct diag_loc odd = { "a,b:c%d\r\n\x1b\xFF.json", 1, 2, "/x%y\nz" };
+	struct diag_item it;
+	struct buf b = BUF_INIT;
+
+	diag_setformat(DIAG_FMT_GITHUB);
+	unit_capture_begin();
+	diag_at(DIAG_ERROR, &loc, "json-syntax", "bad %s", "thing");
+	unit_str(unit_capture_end(), "::error file=in.json,line=3,col=7,"
+	    "title=json-syntax::bad thing\n", "github: an error");
+	unit_capture_begin();
+	diag_at(DIAG_WARNING, &loc, "r", "a: b, c");
+	unit_str(unit_capture_end(), "::warning file=in.json,line=3,col=7,"
+	    "title=r::a: b, c\n",
+	    "github: a warning; : and , kept in the message");
+	unit_capture_begin();
+	diag_schema(DIAG_ERROR, &odd, "schema", odd.path, "/k",
+	    "50% of\r\nit \x1b[0m\\");
+	unit_str(unit_capture_end(), "::error file=a%2Cb%3Ac%25d%0D%0A\\u001b"
+	    "\xEF\xBF\xBD.json,line=1,col=2,title=schema::/x%25y%0Az: 50%25 "
+	    "of%0D%0Ait \\u001b[0m\\\n", "github: %, CR, LF, : and , in the "
+	    "file, % CR LF in the path and message, other controls as JSON");
+	memset(&it, 0, sizeof(it));
+	it.severity = DIAG_ERROR;
+	it.line = it.col = 1;
+	it.rule = "a:b,c%";
+	it.message = "m";
+	diag_item_github(&b, "f", &it);
+	unit_mem(buf_cstr(&b), b.len, "::error file=f,line=1,col=1,"
+	    "title=a%3Ab%2Cc%25::m", "github: the title is a property");
+	buf_free(&b);
+	unit_capture_begin();
+	diag_warnx("not about data");
+	unit_str(unit_capture_end(), "test_diag: not about data\n",
+	    "diag_warnx is text in github mode too");
+	diag_setformat(DIAG_FMT_TEXT);
+	unit_capture_begin();
+	diag_at(DIAG_ERROR, &loc, "r", "back to text");
+	unit_str(unit_capture_end(), "in.json:3:7: error: back to text\n",
+	    "diag_setformat(DIAG_FMT_TEXT) returns to text");
 }
 
 static void
@@ -335,6 +387,7 @@ main(void)
 	test_statuses();
 	test_text();
 	test_json();
+	test_github();
 	test_quiet();
 	test_quote();
 	test_warn();

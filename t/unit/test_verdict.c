@@ -5,7 +5,8 @@
  * lines that do not; a problem in a string's text moved to where that
  * character is written in the line, past every kind of escape; and the
  * loop over lines, blank ones skipped, stopped when asked, a line that
- * holds a NUL byte cut there and its rest skipped, not held.
+ * holds a NUL byte cut there and its rest skipped, not held. -o junit's
+ * head, testcases and end, escaped for XML.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,6 +51,52 @@ test_record(void)
 	verdict_summary(&b, &t, 0, 0);
 	unit_str(buf_cstr(&b), "3 documents: 1 valid, 2 invalid\n",
 	    "summary: a sentence, no danger levels");
+	buf_free(&b);
+}
+
+/* -o junit's pieces, from diagnostics of every kind. */
+static void
+test_junit(void)
+{
+	struct diag_item v[3] = {
+		{ DIAG_WARNING, 1, 2, "w", NULL, NULL, "careful <here>", 0 },
+		{ DIAG_ERROR, 3, 4, "r&1", "/a\"b", NULL,
+		    "bad \x1b 'x' & y", 1 },
+		{ DIAG_ERROR, 5, 6, "r2", NULL, NULL, "second", 0 }
+	};
+	struct verdict_tally t = { 0, 0, 0, 0, 0 };
+	struct buf b = BUF_INIT;
+
+	verdict_tally(&t, DIAG_OK);
+	verdict_tally(&t, DIAG_INVALID);
+	verdict_junit_open(&b, &t);
+	verdict_junit_close(&b);
+	unit_str(buf_cstr(&b), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuites name=\"test_verdict\" tests=\"2\" failures=\"1\" "
+	    "errors=\"0\">\n  <testsuite name=\"test_verdict\" tests=\"2\" "
+	    "failures=\"1\" errors=\"0\" skipped=\"0\">\n  </testsuite>\n"
+	    "</testsuites>\n", "junit: the head with the counts, the end");
+	buf_reset(&b);
+	verdict_junit_case(&b, "a.json", 0, DIAG_OK, NULL, 0);
+	unit_str(buf_cstr(&b), "    <testcase name=\"a.json\" "
+	    "classname=\"test_verdict\"/>\n", "junit: a valid file");
+	buf_reset(&b);
+	verdict_junit_case(&b, "x&<y>\"\\.jsonl", 7, DIAG_CRITICAL, v, 1);
+	unit_str(buf_cstr(&b), "    <testcase name=\"x&amp;&lt;y&gt;&quot;"
+	    "\\\\.jsonl:7\" classname=\"test_verdict\">\n      <system-err>"
+	    "x&amp;&lt;y&gt;\"\\\\.jsonl:1:2: warning: careful &lt;here&gt;\n"
+	    "</system-err>\n    </testcase>\n",
+	    "junit: a line, valid with a warning, the name escaped");
+	buf_reset(&b);
+	verdict_junit_case(&b, "f", 0, DIAG_INVALID, v, 3);
+	unit_str(buf_cstr(&b), "    <testcase name=\"f\" "
+	    "classname=\"test_verdict\">\n      <failure message=\"/a&quot;b: "
+	    "bad \\u001b &apos;x&apos; &amp; y\" type=\"r&amp;1\">"
+	    "f:3:4: error: /a\"b: bad \\u001b 'x' &amp; y\nf:5:6: error: "
+	    "second\n</failure>\n      <system-err>f:1:2: warning: careful "
+	    "&lt;here&gt;\n</system-err>\n    </testcase>\n",
+	    "junit: an invalid one, its first error the failure's message "
+	    "and type, its errors its text, its warnings apart");
 	buf_free(&b);
 }
 
@@ -304,6 +351,7 @@ main(int argc, char *argv[])
 {
 	diag_setprogname(argc > 0 ? argv[0] : "test_verdict");
 	test_record();
+	test_junit();
 	test_string();
 	test_place();
 	test_each();
