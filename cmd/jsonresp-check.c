@@ -130,7 +130,11 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	if (print_schema || print_prompt) {
-		if (print_prompt)
+		if (print_prompt && schema_file != NULL) {
+			if ((status = jsonresp_user_prompt(&out, schema_file,
+			    text.data, text.len, ck.find)) != DIAG_OK)
+				goto out;
+		} else if (print_prompt)
 			jsonresp_prompt(&out, text.data, text.len);
 		else
 			buf_add(&out, text.data, text.len);

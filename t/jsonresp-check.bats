@@ -614,13 +614,44 @@ ${FEEDBACK}invalid JSON: invalid token near 'not'"
 	assert_equal "$stderr" ""
 }
 
-@test "--print-prompt with --schema holds the user's schema, not the default" {
-	echo '{"type": "object", "title": "mine"}' >s.json
+@test "--print-prompt with --schema is a prompt for that schema alone: its title, description and text" {
+	printf '{"type": "object", "title": "Person",\n "description": "A person of the book."}\n\n' >s.json
 	run -0 --separate-stderr jsonresp-check --schema s.json --print-prompt
-	assert_output --partial 'The schema:
+	assert_output 'You answer every message with one JSON document, and nothing else: no
+prose before or after it, no Markdown code fence around it. The document
+must follow the JSON Schema below exactly.
 
-{"type": "object", "title": "mine"}'
+Title: Person
+Description: A person of the book.
+
+The schema:
+
+{"type": "object", "title": "Person",
+ "description": "A person of the book."}'
+	assert_equal "$stderr" ''
 	refute_output --partial 'urn:llmkit:llm-response'
+	refute_output --partial '"safety"'
+}
+
+@test "--print-prompt with --schema and --find allows prose; a schema without a title has no title line" {
+	echo '{"type": "array", "description": 3}' >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json --find --print-prompt
+	assert_output 'You answer every message with one JSON document that follows the JSON
+Schema below exactly. Prose may come before or after it: the first
+JSON object or array in your answer is the document, so write no other
+before it.
+
+The schema:
+
+{"type": "array", "description": 3}'
+	assert_equal "$stderr" ''
+}
+
+@test "--print-prompt with --schema that is not JSON: its place, status 2, nothing written" {
+	printf '{"type":\n  x}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json --print-prompt
+	assert_output ''
+	assert_equal "$stderr" "jsonresp-check: s.json:2:3: the schema is not JSON: invalid token near 'x'"
 }
 
 @test "--print-schema and --print-prompt with an operand: usage error" {
@@ -1331,22 +1362,22 @@ bad.json:1:1: error: missing required property \"metadata\""
 	assert_equal "$output" '{"file":"r.jsonl","line":1,"valid":true,"status":0,"errors":[]}
 {"file":"r.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":3,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}
 {"file":"r.jsonl","line":4,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":4,"column":6,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}]}
-{"documents":3,"valid":1,"invalid":2,"critical":0,"emergency":0}'
+{"documents":3,"valid":1,"invalid":2}'
 }
 
 @test "-o report: an unreadable file has no line and is not counted; its message is on stderr, status 3" {
 	echo '{}' >a.json
 	run -3 --separate-stderr jsonresp-check -o report --summary --schema "$(sch '{}')" nofile a.json
 	assert_equal "$output" '{"file":"a.json","valid":true,"status":0,"errors":[]}
-{"documents":1,"valid":1,"invalid":0,"critical":0,"emergency":0}'
+{"documents":1,"valid":1,"invalid":0}'
 	assert_equal "$stderr" 'jsonresp-check: nofile: No such file or directory'
 }
 
-@test "--summary without -o: one line of text after the run" {
+@test "--summary with --schema: one line of text after the run, no danger levels" {
 	printf '{}' >a.json
 	printf '[]' >b.json
 	run -1 --separate-stderr jsonresp-check --summary --schema "$(sch '{"type":"object"}')" a.json b.json a.json
-	assert_equal "$output" '3 documents: 2 valid, 1 invalid, 0 critical, 0 emergency'
+	assert_equal "$output" '3 documents: 2 valid, 1 invalid'
 	assert_equal "$stderr" 'b.json:1:1: error: expected object, found array'
 }
 
@@ -1380,7 +1411,7 @@ bad.json:1:1: error: missing required property \"metadata\""
 	assert_equal "$output" '{"a":1}
 [1,2]
 "s"
-{"documents":4,"valid":3,"invalid":1,"critical":0,"emergency":0}'
+{"documents":4,"valid":3,"invalid":1}'
 	assert_equal "$stderr" "l.jsonl:5:2: error: invalid JSON: string or '}' expected near 'bad'"
 }
 

@@ -660,6 +660,21 @@ jsonresp_schema_read(const char *file, struct buf *b)
 	return diag_max(status, io_close(fp, file));
 }
 
+/* The schema's text as JSON; NULL, said with its place, when it is not. */
+static json_t *
+schema_json(const char *file, const char *text, size_t len)
+{
+	json_error_t je;
+	json_t *v;
+
+	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
+	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
+	if (v == NULL)
+		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
+		    je.line, je.column > 0 ? je.column : 1, je.text);
+	return v;
+}
+
 /*
  * Reads and compiles a schema, whose references resolve against the
  * file's location (not for "-"); NULL, said, when it cannot.
@@ -669,17 +684,11 @@ jsonresp_schema(const char *file, const char *text, size_t len,
     const struct jsschema_opts *jo)
 {
 	struct jsschema *s;
-	json_error_t je;
 	json_t *v;
 	char err[512], *uri;
 
-	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
-	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
-	if (v == NULL) {
-		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
-		    je.line, je.column > 0 ? je.column : 1, je.text);
+	if ((v = schema_json(file, text, len)) == NULL)
 		return NULL;
-	}
 	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
 	s = jsschema_compile(v, uri, jo, err, sizeof(err));
 	free(uri);
@@ -709,4 +718,50 @@ jsonresp_prompt(struct buf *b, const char *schema, size_t len)
 		len--;
 	buf_add(b, schema, len);
 	buf_adds(b, at + sizeof(mark) - 1);
+}
+
+/*
+ * The prompt for a user's schema, read from file: what holds for any
+ * schema (one JSON document; no prose and no fence around it, unless
+ * find says that the document is looked for in prose), the schema's
+ * title and description when its root has them, and the schema as
+ * written. Seed 002's rules are not there: they are about its own
+ * response format. DIAG_OK, or DIAG_USAGE, said, when the schema is not
+ * JSON.
+ */
+int
+jsonresp_user_prompt(struct buf *b, const char *file, const char *schema,
+    size_t len, int find)
+{
+	const char *t, *d;
+	json_t *v;
+
+	if ((v = schema_json(file, schema, len)) == NULL)
+		return DIAG_USAGE;
+	if (find)
+		buf_adds(b, "You answer every message with one JSON document "
+		    "that follows the JSON\nSchema below exactly. Prose may "
+		    "come before or after it: the first\nJSON object or array "
+		    "in your answer is the document, so write no other\n"
+		    "before it.\n");
+	else
+		buf_adds(b, "You answer every message with one JSON document, "
+		    "and nothing else: no\nprose before or after it, no "
+		    "Markdown code fence around it. The document\nmust follow "
+		    "the JSON Schema below exactly.\n");
+	t = json_string_value(json_object_get(v, "title"));
+	d = json_string_value(json_object_get(v, "description"));
+	if (t != NULL || d != NULL)
+		buf_addc(b, '\n');
+	if (t != NULL)
+		buf_printf(b, "Title: %s\n", t);
+	if (d != NULL)
+		buf_printf(b, "Description: %s\n", d);
+	buf_adds(b, "\nThe schema:\n\n");
+	while (len > 0 && schema[len - 1] == '\n')
+		len--;
+	buf_add(b, schema, len);
+	buf_addc(b, '\n');
+	json_decref(v);
+	return DIAG_OK;
 }
