@@ -1564,6 +1564,8 @@ EOF
 	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "email"}' >s20.json
 	echo '{"format": "email"}' >s7.json
 	run -0 --separate-stderr jsonresp-check --schema s20.json d.json
+	assert_equal "$stderr" 'd.json:1:1: warning: string "nope" is not a valid email; "format" is an annotation in 2020-12: --assert-format makes it an error'
+	run -0 --separate-stderr jsonresp-check --no-format --schema s20.json d.json
 	assert_equal "$stderr" ""
 	run -1 --separate-stderr jsonresp-check --assert-format --schema s20.json d.json
 	assert_equal "$stderr" 'd.json:1:1: error: string "nope" is not a valid email'
@@ -1575,6 +1577,64 @@ EOF
 	echo '{"format": "duration"}' >dur.json
 	run -1 --separate-stderr jsonresp-check --draft 2019-09 --assert-format --schema dur.json p.json
 	assert_equal "$stderr" 'p.json:1:1: error: string "P1Y2W" is not a valid duration'
+}
+
+@test "a format that fails where it is an annotation is a warning with its place and pointer; the status stays 0" {
+	cat >s.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2019-09/schema",
+ "type": "object",
+ "properties": {"mail": {"format": "email"}, "when": {"format": "date"},
+   "tags": {"items": {"format": "ipv4"}}}}
+EOF
+	printf '{"mail": "not-an-email",\n "when": "2024-01-01",\n "tags": ["1.2.3.4", "1.2.3"]}\n' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_output ''
+	assert_equal "$stderr" 'a.json:1:10: warning: /mail: string "not-an-email" is not a valid email; "format" is an annotation in 2019-09: --assert-format makes it an error
+a.json:3:22: warning: /tags/1: string "1.2.3" is not a valid ipv4; "format" is an annotation in 2019-09: --assert-format makes it an error'
+	run -1 --separate-stderr jsonresp-check --assert-format --schema s.json a.json
+	assert_equal "$stderr" 'a.json:1:10: error: /mail: string "not-an-email" is not a valid email
+a.json:3:22: error: /tags/1: string "1.2.3" is not a valid ipv4'
+}
+
+@test "format warnings: -q silences them, --errors=json and -o report show them as warnings, --feedback leaves them out" {
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"m": {"format": "email"}}}' >s.json
+	echo '{"m": "x"}' >a.json
+	run -0 --separate-stderr jsonresp-check -q --schema s.json a.json
+	assert_output ''
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr jsonresp-check --errors=json --schema s.json a.json
+	assert_equal "$stderr" '{"file":"a.json","line":1,"column":7,"severity":"warning","rule":"format","message":"string \"x\" is not a valid email; \"format\" is an annotation in 2020-12: --assert-format makes it an error","path":"/m","keywordLocation":"/properties/m/format"}'
+	run -0 --separate-stderr jsonresp-check -q -o report --schema s.json a.json
+	assert_output '{"file":"a.json","valid":true,"status":0,"errors":[{"file":"a.json","line":1,"column":7,"severity":"warning","rule":"format","message":"string \"x\" is not a valid email; \"format\" is an annotation in 2020-12: --assert-format makes it an error","path":"/m","keywordLocation":"/properties/m/format"}]}'
+	echo '{"m": "x", "n": 1}' >b.json
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"m": {"format": "email"}}, "additionalProperties": false}' >s2.json
+	run -1 --separate-stderr jsonresp-check -q --feedback --schema s2.json b.json
+	assert_output "${FEEDBACK}/n: unexpected property \"n\""
+}
+
+@test "format warnings: none for a format that holds, an unknown format, or a branch of anyOf" {
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"format": "email"}, "b": {"format": "no-such"}, "c": {"anyOf": [{"format": "email"}, {"type": "string"}]}}}' >s.json
+	echo '{"a": "me@example.com", "b": "x", "c": "x"}' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" ''
+}
+
+@test "a JSON Schema given as an operand without --schema is a warning that suggests --schema FILE" {
+	printf '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "type": "object"\n}\n' >schema.json
+	run -1 --separate-stderr jsonresp-check schema.json
+	assert_equal "${stderr_lines[0]}" 'schema.json:2:14: warning: /$schema: this is a JSON Schema (2020-12), not a response: to check documents against it, give it as --schema FILE'
+	assert_equal "${stderr_lines[1]}" 'schema.json:1:1: error: missing required property "safety"'
+	run -1 --separate-stderr jsonresp-check -q schema.json
+	assert_equal "$stderr" ''
+	echo '{"$schema": "http://json-schema.org/draft-04/schema#"}' >s4.json
+	run -1 --separate-stderr jsonresp-check s4.json
+	assert_equal "${stderr_lines[0]}" 's4.json:1:13: warning: /$schema: this is a JSON Schema (Draft-04), not a response: to check documents against it, give it as --schema FILE'
+	# a "$schema" that names no known dialect, and a --schema run: no warning
+	echo '{"$schema": "https://example.com/mine"}' >u.json
+	run -1 --separate-stderr jsonresp-check u.json
+	[[ $stderr != *warning* ]] || fail "$stderr"
+	run -0 --separate-stderr jsonresp-check --schema "$(sch '{}')" s4.json
+	assert_equal "$stderr" ''
 }
 
 @test "a meta-schema given with -r: its \$vocabulary chooses the keywords and whether format asserts" {

@@ -37,7 +37,10 @@ struct jsonresp {
 	size_t			 base;		/* src's byte offset in its file */
 	unsigned long		 line;		/* src's first line in its file */
 	struct buf		 clean;		/* the accepted text, with clean */
+	struct jsschema_result	 notes;		/* formats as annotations */
 };
+
+static int	validate_errors(struct jsonresp *, const json_t *, size_t);
 
 struct jsonresp *
 jsonresp_new(const struct jsonresp_opts *o)
@@ -391,9 +394,57 @@ read_doc(struct jsonresp *jr, const char *s, size_t *a, size_t b)
 	return v;
 }
 
-/* The value v at byte at: its schema's errors, then the seed's rules. */
+/*
+ * The formats that the schema's dialect makes annotations and that the
+ * document fails: warnings, which change no status.
+ */
+static void
+add_notes(struct jsonresp *jr, struct jsschema_result *notes, size_t at)
+{
+	struct jsschema_error *e;
+	struct diag_item *it;
+	size_t i;
+
+	for (i = 0; i < notes->nerrors; i++) {
+		e = &notes->errors[i];
+		it = diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "format",
+		    e->instance, "%s: --assert-format makes it an error",
+		    e->message);
+		it->keyword = xstrdup(e->keyword);
+		it->prefix = 1;
+		note(jr, jr->diags.n - 1, locate(jr, at, e->instance));
+	}
+	jsschema_result_free(notes);
+}
+
+/*
+ * The value v at byte at: its schema's errors, then the seed's rules,
+ * then the warnings of the formats that are annotations.
+ */
 static int
 validate(struct jsonresp *jr, const json_t *v, size_t at)
+{
+	const char *d;
+	int status;
+
+	/* checked against the response format, a schema is a mistake */
+	if (jr->o.seed && (d = jsschema_uri_dialect(json_string_value(
+	    json_object_get(v, "$schema")))) != NULL) {
+		diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "schema-operand",
+		    "/$schema", "this is a JSON Schema (%s), not a response: "
+		    "to check documents against it, give it as --schema FILE",
+		    d)->prefix = 1;
+		note(jr, jr->diags.n - 1, locate(jr, at, "/$schema"));
+	}
+	status = validate_errors(jr, v, at);
+
+	add_notes(jr, &jr->notes, at);
+	return status;
+}
+
+/* The value v at byte at: its schema's errors, then the seed's rules. */
+static int
+validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 {
 	struct jsschema_result res = { NULL, 0 };
 	struct jsschema_error *e;
@@ -402,7 +453,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 	size_t i, n0;
 	int status = DIAG_OK;
 
-	if (jsschema_validate(jr->o.schema, v, &res) != 0) {
+	if (jsschema_validate_notes(jr->o.schema, v, &res, &jr->notes) != 0) {
 		for (i = 0; i < res.nerrors; i++) {
 			e = &res.errors[i];
 			it = diag_list_add(&jr->diags, DIAG_ERROR, 0, 0,
@@ -421,7 +472,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 	jsonresp_seed_rules(v, &jr->diags);
 	for (i = n0; i < jr->diags.n; i++)
 		note(jr, i, locate(jr, at, jr->diags.v[i].path));
-	if (jr->diags.n > 0)
+	if (status == DIAG_INVALID || jr->diags.n > n0)
 		return DIAG_INVALID;
 	status = jsonresp_safety(v, &msg);
 	if (msg.len > 0) {
