@@ -16,6 +16,7 @@
 #include "check/checker.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
+#include "help/jsonresp-check.h"
 
 enum {
 	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DRAFT, OPT_NO_FORMAT,
@@ -61,7 +62,8 @@ static const struct cmd self = {
 	"                      [--schema FILE] [--strict] [--summary] "
 	"[FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
-	"5 valid but emergency"
+	"5 valid but emergency",
+	CMD_HELP
 };
 
 int

@@ -19,6 +19,27 @@ USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--draft VERSION]
                       [--print-schema] [-r FILE] [--ref-map URI=DIR]
                       [--schema FILE] [--strict] [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
+OPTIONS='options:
+  --assert-format         check "format" as an assertion
+  --draft VERSION         dialect of a schema without $schema
+  --errors json|text      how to write diagnostics
+  --feedback              write what a model should be told
+  --find                  look for the document in any text
+  -h, --help              print this help and exit
+  --lines                 read one document a line
+  --no-format             take "format" as an annotation
+  -o, --output none|json|report
+                          what to write for each document
+  --print-prompt          write a prompt that asks for the schema
+  --print-schema          write the schema
+  -q, --quiet             print no diagnostics about the documents
+  -r, --ref FILE          read a schema that others refer to
+  --ref-map URI=DIR       resolve URI prefix from a directory
+  --schema FILE           the schema to check against
+  --strict                refuse what the schema does not name
+  --summary               write a summary at the end
+  --version               print the version and exit
+  -x                      the same as -o json'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
 CRITICAL='warning: danger_level is "critical": administrators should be told (status 4)'
@@ -73,13 +94,19 @@ cases() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr jsonresp-check -h
 	assert_output "$USAGE
+
+$OPTIONS
+
 $STATUSES"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr jsonresp-check --help
 	assert_output "$USAGE
+
+$OPTIONS
+
 $STATUSES"
 }
 
