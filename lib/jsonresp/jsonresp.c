@@ -40,8 +40,6 @@ struct jsonresp {
 	struct jsschema_result	 notes;		/* formats as annotations */
 };
 
-static int	validate_errors(struct jsonresp *, const json_t *, size_t);
-
 struct jsonresp *
 jsonresp_new(const struct jsonresp_opts *o)
 {
@@ -57,6 +55,7 @@ jsonresp_free(struct jsonresp *jr)
 	if (jr == NULL)
 		return;
 	diag_list_free(&jr->diags);
+	jsschema_result_free(&jr->notes);
 	buf_free(&jr->clean);
 	free(jr->at);
 	free(jr);
@@ -417,31 +416,6 @@ add_notes(struct jsonresp *jr, struct jsschema_result *notes, size_t at)
 	jsschema_result_free(notes);
 }
 
-/*
- * The value v at byte at: its schema's errors, then the seed's rules,
- * then the warnings of the formats that are annotations.
- */
-static int
-validate(struct jsonresp *jr, const json_t *v, size_t at)
-{
-	const char *d;
-	int status;
-
-	/* checked against the response format, a schema is a mistake */
-	if (jr->o.seed && (d = jsschema_uri_dialect(json_string_value(
-	    json_object_get(v, "$schema")))) != NULL) {
-		diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "schema-operand",
-		    "/$schema", "this is a JSON Schema (%s), not a response: "
-		    "to check documents against it, give it as --schema FILE",
-		    d)->prefix = 1;
-		note(jr, jr->diags.n - 1, locate(jr, at, "/$schema"));
-	}
-	status = validate_errors(jr, v, at);
-
-	add_notes(jr, &jr->notes, at);
-	return status;
-}
-
 /* The value v at byte at: its schema's errors, then the seed's rules. */
 static int
 validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
@@ -482,6 +456,31 @@ validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 		    locate(jr, at, "/safety/danger_level"));
 	}
 	buf_free(&msg);
+	return status;
+}
+
+/*
+ * The value v at byte at: a warning when, checked against seed 002's
+ * schema, it is itself a JSON Schema; its schema's errors, then the
+ * seed's rules; then the warnings of the formats that are annotations.
+ */
+static int
+validate(struct jsonresp *jr, const json_t *v, size_t at)
+{
+	const char *d;
+	int status;
+
+	/* checked against the response format, a schema is a mistake */
+	if (jr->o.seed && (d = jsschema_uri_dialect(json_string_value(
+	    json_object_get(v, "$schema")))) != NULL) {
+		diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "schema-operand",
+		    "/$schema", "this is a JSON Schema (%s), not a response: "
+		    "to check documents against it, give it as --schema FILE",
+		    d)->prefix = 1;
+		note(jr, jr->diags.n - 1, locate(jr, at, "/$schema"));
+	}
+	status = validate_errors(jr, v, at);
+	add_notes(jr, &jr->notes, at);
 	return status;
 }
 
