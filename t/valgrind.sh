@@ -342,6 +342,7 @@ check 0 "jsonresp-check: format annotations that fail, warnings" \
     "$tmp/fmt.jsonl"
 check 1 "jsonresp-check: a schema given as an operand" /dev/null \
     "$tmp/fmt.schema.json"
+check 0 "jsonresp-check: -h" /dev/null -h
 check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
     "$tmp/no-such-file"
 check 2 "jsonresp-check: a usage error" /dev/null --errors=xml
