@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
 # paths: every tool, then every llmstore command path ("llmstore put",
 # "llmstore prompt set"), one a line, from the spec's @commands.
 paths() {
-	local c d
+	local c
 	for c in "$TOP"/cmd/*.c; do
 		basename "$c" .c
 	done
@@ -60,8 +60,8 @@ source_options() {
 }
 
 @test "-h of every tool and llmstore command: its usage, its options as the completions describe them, its exit statuses" {
-	paths >paths
-	[ "$(wc -l <paths)" -eq 26 ] || fail "paths: $(cat paths)"
+	paths >paths.txt
+	[ "$(wc -l <paths.txt)" -eq 26 ] || fail "paths: $(cat paths.txt)"
 	while read -r p; do
 		# shellcheck disable=SC2086 # "llmstore put" is two words
 		run -0 --separate-stderr $p -h
@@ -86,12 +86,13 @@ $status_line"
 $(help_of $p)
 
 $status_line"
-	done <paths
+	done <paths.txt
 }
 
 @test "-h lists every option of the tool's getopt tables" {
-	local t o
-	for t in $(cd "$TOP/cmd" && ls | sed 's/\.c$//'); do
+	local c t o
+	for c in "$TOP"/cmd/*.c; do
+		t=$(basename "$c" .c)
 		if [ "$t" = llmstore ]; then
 			paths | grep '^llmstore' | while read -r p; do
 				# shellcheck disable=SC2086
@@ -118,10 +119,10 @@ $status_line"
 @test "every option that -h lists is one the tool takes, with a value when -h names one" {
 	local p o err
 	export HOME=$PWD
-	paths >paths
+	paths >paths.txt
 	# "llmstore prompt" alone is no command: its options are taken
 	# after "prompt set", "prompt get" or "prompt ls", tried below
-	grep -vx 'llmstore prompt' paths >cmds
+	grep -vx 'llmstore prompt' paths.txt >cmds.txt
 	while read -r p; do
 		for o in $(spec_options $p); do
 			case $o in
@@ -143,7 +144,7 @@ $status_line"
 				fail "$p $*: $err" ;;
 			esac
 		done
-	done <cmds
+	done <cmds.txt
 }
 
 @test "tools/help writes a tool's help header from the spec, and refuses a tool it does not know" {
