@@ -117,9 +117,18 @@ $(LIBLLMKIT): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
-$(BINDIR)/%: cmd/%.c $(LIBLLMKIT) config.h | $(OUT)/cmd
+# A tool's -h says what each option does in the words of the
+# completions' description of its options: tools/help writes it into
+# $(OUT)/help/TOOL.h, which cmd/TOOL.c includes (-I$(OUT)), so that the
+# two cannot drift.
+$(OUT)/help/%.h: completions/bash/llmkit tools/help
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
+	bash tools/help $* >$@.tmp
+	mv $@.tmp $@
+
+$(BINDIR)/%: cmd/%.c $(OUT)/help/%.h $(LIBLLMKIT) config.h | $(OUT)/cmd
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -I$(OUT) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
 # The reader as a shared object (its one exported symbol tcsimd_open),
 # and beside every toolcall-parse that is built.
@@ -162,9 +171,10 @@ demo: $(BINS)
 # t/bench/startup.sh: toolcall-parse as it was, its reader linked in at
 # start, beside the one that loads it when it pays.
 SIMD_LINKED := $(if $(LIB_CXX),$(OUT)/bench/toolcall-parse-linked)
-$(SIMD_LINKED): cmd/toolcall-parse.c $(LIBLLMKIT) $(SIMD_OBJ) config.h
+$(SIMD_LINKED): cmd/toolcall-parse.c $(OUT)/help/toolcall-parse.h \
+    $(LIBLLMKIT) $(SIMD_OBJ) config.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	$(CC) $(ALL_CPPFLAGS) -I$(OUT) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(LIBLLMKIT) $(SIMD_OBJ) $(LIBS) $(SIMD_LIBS)
 
 # The benchmarks' programs, built (what bench runs besides the tools).

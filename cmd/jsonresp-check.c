@@ -16,6 +16,7 @@
 #include "check/checker.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
+#include "help/jsonresp-check.h"
 
 enum {
 	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DIALECT, OPT_DRAFT,
@@ -66,7 +67,8 @@ static const struct cmd self = {
 	"                      [--schema FILE] [--strict] [--strict-schema]\n"
 	"                      [--summary] [FILE ...]\n",
 	"0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, "
-	"5 valid but emergency"
+	"5 valid but emergency",
+	CMD_HELP
 };
 
 int
@@ -147,7 +149,11 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	if (print_schema || print_prompt) {
-		if (print_prompt)
+		if (print_prompt && schema_file != NULL) {
+			if ((status = jsonresp_user_prompt(&out, schema_file,
+			    text.data, text.len, ck.find)) != DIAG_OK)
+				goto out;
+		} else if (print_prompt)
 			jsonresp_prompt(&out, text.data, text.len);
 		else
 			buf_add(&out, text.data, text.len);

@@ -23,6 +23,7 @@
 #include "mcp/mcp.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
+#include "help/llm-loop.h"
 
 #define MAX_SECONDS	86400.0
 #define MAX_ITER	1000000
@@ -80,7 +81,8 @@ static const struct cmd self = {
 	"                [MESSAGE ...] -- COMMAND [ARG ...]\n",
 	"0 the model answered without a call, 1 no answer (-n reached, the "
 	"person quit, or the thread file is not a thread), 2 usage, "
-	"3 trouble"
+	"3 trouble",
+	CMD_HELP
 };
 
 static const struct cmd_choice outputs[] = {

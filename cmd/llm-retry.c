@@ -13,6 +13,7 @@
 #include "base/num.h"
 #include "base/proc.h"
 #include "retry/retry.h"
+#include "help/llm-retry.h"
 
 #define MAX_ATTEMPTS	1000
 #define MAX_SECONDS	86400.0
@@ -39,7 +40,8 @@ static const struct cmd self = {
 	"                 [--pass STATUSES]\n"
 	"                 -- MODEL-COMMAND [ARG ...]\n",
 	"0 accepted, 1 no answer accepted, 2 usage, 3 trouble; or the check's "
-	"status listed in --pass"
+	"status listed in --pass",
+	CMD_HELP
 };
 
 static int

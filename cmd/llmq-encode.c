@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "contract/llmq.h"
+#include "help/llmq-encode.h"
 
 enum {
 	OPT_CONTEXT = CMD_OPT_FIRST, OPT_FROM_JSON, OPT_KEYWORDS,
@@ -43,7 +44,8 @@ static const struct cmd self = {
 	"                   [--errors=github|json|text] [MESSAGE ...]\n"
 	"       llmq-encode --from-json [-hu] [--errors=github|json|text] "
 	"[FILE ...]\n",
-	"0 written, 1 invalid input, 2 usage, 3 trouble"
+	"0 written, 1 invalid input, 2 usage, 3 trouble",
+	CMD_HELP
 };
 
 /* The command line; freed at exit, the usage's included, for valgrind. */

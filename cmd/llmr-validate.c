@@ -17,6 +17,7 @@
 #include "base/io.h"
 #include "check/checker.h"
 #include "contract/llmr.h"
+#include "help/llmr-validate.h"
 
 enum {
 	OPT_PROMPT = CHECKER_OPT_FIRST, OPT_STRICT
@@ -56,7 +57,8 @@ static const struct cmd self = {
 	"                     [--strict] [--summary] [-t query|response] "
 	"[FILE ...]\n"
 	"       llmr-validate --print-prompt\n",
-	"0 valid, 1 invalid, 2 usage, 3 trouble"
+	"0 valid, 1 invalid, 2 usage, 3 trouble",
+	CMD_HELP
 };
 
 int

@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "base/num.h"
 #include "store/store.h"
+#include "help/llmstore.h"
 
 #define PROG		"llmstore [-d PATH] "
 
@@ -112,7 +113,7 @@ static const struct command {
 
 static struct buf	 synopsis = BUF_INIT, why = BUF_INIT;
 static struct cmd	 self = { NULL, "0 done, 1 rejected or not found, "
-			    "2 usage, 3 trouble" };
+			    "2 usage, 3 trouble", NULL };
 
 /* What a usage error leaves, freed at exit for valgrind's count. */
 static void
@@ -135,6 +136,8 @@ usage_of(const char *name, const char *sub)
 			buf_printf(&synopsis, "%s%s\n", synopsis.len == 0 ?
 			    "usage: " : "       ", c->usage);
 	self.synopsis = buf_cstr(&synopsis);
+	self.options = name == NULL ? CMD_HELP :
+	    cmd_helpfor(cmd_help_paths, name, sub);
 	return &self;
 }
 

@@ -23,6 +23,7 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
+#include "help/mcp-run.h"
 
 #define MAX_SECONDS	86400.0
 #define MAX_JOBS	1024
@@ -111,7 +112,8 @@ static const struct cmd self = {
 	"[-T SECONDS]\n"
 	"               [NAME ...]\n",
 	"0 every call succeeded, 1 a call, read or prompt failed or was "
-	"refused (a name was not listed), 2 usage, 3 trouble"
+	"refused (a name was not listed), 2 usage, 3 trouble",
+	CMD_HELP
 };
 
 /* A server's line on our standard error: "NAME: TEXT". */

@@ -16,6 +16,7 @@
 #include "base/io.h"
 #include "base/utf8.h"
 #include "thread/thread.h"
+#include "help/thread-serialize.h"
 
 enum { OPT_KEEP = CMD_OPT_FIRST, OPT_PREFIX, OPT_STRICT };
 
@@ -32,7 +33,8 @@ static const struct cmd self = {
 	"usage: thread-serialize [-hn] [--errors=github|json|text]\n"
 	"                        [--keep-summarized] [--response-prefix TEXT]\n"
 	"                        [--strict] [FILE]\n",
-	"0 written, 1 invalid input, 2 usage, 3 trouble"
+	"0 written, 1 invalid input, 2 usage, 3 trouble",
+	CMD_HELP
 };
 
 struct run {

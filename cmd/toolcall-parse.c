@@ -21,6 +21,7 @@
 #include "check/checker.h"
 #include "toolcall/toolcall.h"
 #include "toolcall/tooldefs.h"
+#include "help/toolcall-parse.h"
 
 enum {
 	OPT_BEGINS = CHECKER_OPT_FIRST,
@@ -81,7 +82,8 @@ static const struct cmd self = {
 	"                      [--reasoning skip|events|calls] [--strict] "
 	"[--summary]\n"
 	"                      [--thread] [--tools FILE] [FILE ...]\n",
-	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
+	"0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble",
+	CMD_HELP
 };
 
 int

@@ -56,7 +56,7 @@ zsh_complete() {
 # COMMAND -h) lists in its usage, one a line: "[-hqx]" is -h, -q and -x.
 # For llmstore alone, those given before a command.
 usage_options() {
-	"$@" -h | sed '/^exit status/,$d' | if [ "$*" = llmstore ]; then
+	"$@" -h | sed '/^$/,$d' | if [ "$*" = llmstore ]; then
 		grep -F 'llmstore [' | sed 's/\] [a-z].*$/]/'
 	else
 		cat

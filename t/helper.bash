@@ -37,3 +37,42 @@ held() {
 		echo "$1"
 	fi
 }
+
+# help_of TOOL [COMMAND ...]: the options block that TOOL -h (llmstore:
+# TOOL COMMAND -h) must print, made here from _llmkit_spec, the
+# completions' description of the options, by the layout llmkit(7) gives:
+# "options:", then a line an option in the order of its first name
+# without dashes, its spellings and the name of its value in 24 columns
+# after 2 blanks, then what it does (on a line of its own, 26 blanks in,
+# when the spellings take more than 22 columns).
+help_of() {
+	bash -c '. "$TOP/completions/bash/llmkit"; _llmkit_spec "$@"' help_of "$@" |
+	    awk -F '\t' '
+	$1 ~ /^@/ { next }
+	{
+		n = split($1, names, " ")
+		spell = names[1]
+		for (i = 2; i <= n; i++)
+			spell = spell ", " names[i]
+		arg = $2
+		if (arg != "-") {
+			if (index(arg, ":") > 0)
+				v = substr(arg, index(arg, ":") + 1)
+			else if (arg == "@file") v = "FILE"
+			else if (arg == "@dir") v = "DIR"
+			else if (arg == "@=dir") v = "URI=DIR"
+			else if (arg == "@=cmd") v = "NAME=COMMAND"
+			else if (arg ~ /^@/) v = "VALUE"
+			else v = arg
+			spell = spell " " v
+		}
+		key = names[1]
+		sub(/^--?/, "", key)
+		if (length(spell) <= 22)
+			line = sprintf("  %-24s%s", spell, $3)
+		else
+			line = sprintf("  %s\001%26s%s", spell, "", $3)
+		print tolower(key) "\t" NR "\t" line
+	}' | LC_ALL=C sort -t '	' -k 1,1 -k 2,2n | cut -f 3- | tr '\001' '\n' |
+	    { echo 'options:'; cat; }
+}

@@ -21,6 +21,27 @@ USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
                       [--schema FILE] [--strict] [--strict-schema]
                       [--summary] [FILE ...]'
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
+OPTIONS='options:
+  --assert-format         check "format" as an assertion
+  --draft VERSION         dialect of a schema without $schema
+  --errors json|text      how to write diagnostics
+  --feedback              write what a model should be told
+  --find                  look for the document in any text
+  -h, --help              print this help and exit
+  --lines                 read one document a line
+  --no-format             take "format" as an annotation
+  -o, --output none|json|report
+                          what to write for each document
+  --print-prompt          write a prompt that asks for the schema
+  --print-schema          write the schema
+  -q, --quiet             print no diagnostics about the documents
+  -r, --ref FILE          read a schema that others refer to
+  --ref-map URI=DIR       resolve URI prefix from a directory
+  --schema FILE           the schema to check against
+  --strict                refuse what the schema does not name
+  --summary               write a summary at the end
+  --version               print the version and exit
+  -x                      the same as -o json'
 FEEDBACK='⚠️ Your previous response did not match the required JSON schema. Please review the schema carefully and provide a response that strictly follows it. Errors: '
 EMERGENCY='warning: danger_level is "emergency": show crisis resources, block the conversation (status 5)'
 CRITICAL='warning: danger_level is "critical": administrators should be told (status 4)'
@@ -75,13 +96,19 @@ cases() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr jsonresp-check -h
 	assert_output "$USAGE
+
+$OPTIONS
+
 $STATUSES"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr jsonresp-check --help
 	assert_output "$USAGE
+
+$OPTIONS
+
 $STATUSES"
 }
 
@@ -616,13 +643,44 @@ ${FEEDBACK}invalid JSON: invalid token near 'not'"
 	assert_equal "$stderr" ""
 }
 
-@test "--print-prompt with --schema holds the user's schema, not the default" {
-	echo '{"type": "object", "title": "mine"}' >s.json
+@test "--print-prompt with --schema is a prompt for that schema alone: its title, description and text" {
+	printf '{"type": "object", "title": "Person",\n "description": "A person of the book."}\n\n' >s.json
 	run -0 --separate-stderr jsonresp-check --schema s.json --print-prompt
-	assert_output --partial 'The schema:
+	assert_output 'You answer every message with one JSON document, and nothing else: no
+prose before or after it, no Markdown code fence around it. The document
+must follow the JSON Schema below exactly.
 
-{"type": "object", "title": "mine"}'
+Title: Person
+Description: A person of the book.
+
+The schema:
+
+{"type": "object", "title": "Person",
+ "description": "A person of the book."}'
+	assert_equal "$stderr" ''
 	refute_output --partial 'urn:llmkit:llm-response'
+	refute_output --partial '"safety"'
+}
+
+@test "--print-prompt with --schema and --find allows prose; a schema without a title has no title line" {
+	echo '{"type": "array", "description": 3}' >s.json
+	run -0 --separate-stderr jsonresp-check --schema s.json --find --print-prompt
+	assert_output 'You answer every message with one JSON document that follows the JSON
+Schema below exactly. Prose may come before or after it: the first
+JSON object or array in your answer is the document, so write no other
+before it.
+
+The schema:
+
+{"type": "array", "description": 3}'
+	assert_equal "$stderr" ''
+}
+
+@test "--print-prompt with --schema that is not JSON: its place, status 2, nothing written" {
+	printf '{"type":\n  x}' >s.json
+	run -2 --separate-stderr jsonresp-check --schema s.json --print-prompt
+	assert_output ''
+	assert_equal "$stderr" "jsonresp-check: s.json:2:3: the schema is not JSON: invalid token near 'x'"
 }
 
 @test "--print-schema and --print-prompt with an operand: usage error" {
@@ -1353,22 +1411,22 @@ bad.json:1:1: error: missing required property \"metadata\""
 	assert_equal "$output" '{"file":"r.jsonl","line":1,"valid":true,"status":0,"errors":[]}
 {"file":"r.jsonl","line":3,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":3,"column":1,"severity":"error","rule":"schema","message":"expected object, found array","path":"","keywordLocation":"/type"}]}
 {"file":"r.jsonl","line":4,"valid":false,"status":1,"errors":[{"file":"r.jsonl","line":4,"column":6,"severity":"error","rule":"truncated","message":"truncated: the JSON document ends before it is complete"}]}
-{"documents":3,"valid":1,"invalid":2,"critical":0,"emergency":0}'
+{"documents":3,"valid":1,"invalid":2}'
 }
 
 @test "-o report: an unreadable file has no line and is not counted; its message is on stderr, status 3" {
 	echo '{}' >a.json
 	run -3 --separate-stderr jsonresp-check -o report --summary --schema "$(sch '{}')" nofile a.json
 	assert_equal "$output" '{"file":"a.json","valid":true,"status":0,"errors":[]}
-{"documents":1,"valid":1,"invalid":0,"critical":0,"emergency":0}'
+{"documents":1,"valid":1,"invalid":0}'
 	assert_equal "$stderr" 'jsonresp-check: nofile: No such file or directory'
 }
 
-@test "--summary without -o: one line of text after the run" {
+@test "--summary with --schema: one line of text after the run, no danger levels" {
 	printf '{}' >a.json
 	printf '[]' >b.json
 	run -1 --separate-stderr jsonresp-check --summary --schema "$(sch '{"type":"object"}')" a.json b.json a.json
-	assert_equal "$output" '3 documents: 2 valid, 1 invalid, 0 critical, 0 emergency'
+	assert_equal "$output" '3 documents: 2 valid, 1 invalid'
 	assert_equal "$stderr" 'b.json:1:1: error: expected object, found array'
 }
 
@@ -1402,7 +1460,7 @@ bad.json:1:1: error: missing required property \"metadata\""
 	assert_equal "$output" '{"a":1}
 [1,2]
 "s"
-{"documents":4,"valid":3,"invalid":1,"critical":0,"emergency":0}'
+{"documents":4,"valid":3,"invalid":1}'
 	assert_equal "$stderr" "l.jsonl:5:2: error: invalid JSON: string or '}' expected near 'bad'"
 }
 
@@ -1555,6 +1613,8 @@ EOF
 	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "email"}' >s20.json
 	echo '{"format": "email"}' >s7.json
 	run -0 --separate-stderr jsonresp-check --schema s20.json d.json
+	assert_equal "$stderr" 'd.json:1:1: warning: string "nope" is not a valid email; "format" is an annotation in 2020-12: --assert-format makes it an error'
+	run -0 --separate-stderr jsonresp-check --no-format --schema s20.json d.json
 	assert_equal "$stderr" ""
 	run -1 --separate-stderr jsonresp-check --assert-format --schema s20.json d.json
 	assert_equal "$stderr" 'd.json:1:1: error: string "nope" is not a valid email'
@@ -1566,6 +1626,64 @@ EOF
 	echo '{"format": "duration"}' >dur.json
 	run -1 --separate-stderr jsonresp-check --draft 2019-09 --assert-format --schema dur.json p.json
 	assert_equal "$stderr" 'p.json:1:1: error: string "P1Y2W" is not a valid duration'
+}
+
+@test "a format that fails where it is an annotation is a warning with its place and pointer; the status stays 0" {
+	cat >s.json <<'EOF'
+{"$schema": "https://json-schema.org/draft/2019-09/schema",
+ "type": "object",
+ "properties": {"mail": {"format": "email"}, "when": {"format": "date"},
+   "tags": {"items": {"format": "ipv4"}}}}
+EOF
+	printf '{"mail": "not-an-email",\n "when": "2024-01-01",\n "tags": ["1.2.3.4", "1.2.3"]}\n' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_output ''
+	assert_equal "$stderr" 'a.json:1:10: warning: /mail: string "not-an-email" is not a valid email; "format" is an annotation in 2019-09: --assert-format makes it an error
+a.json:3:22: warning: /tags/1: string "1.2.3" is not a valid ipv4; "format" is an annotation in 2019-09: --assert-format makes it an error'
+	run -1 --separate-stderr jsonresp-check --assert-format --schema s.json a.json
+	assert_equal "$stderr" 'a.json:1:10: error: /mail: string "not-an-email" is not a valid email
+a.json:3:22: error: /tags/1: string "1.2.3" is not a valid ipv4'
+}
+
+@test "format warnings: -q silences them, --errors=json and -o report show them as warnings, --feedback leaves them out" {
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"m": {"format": "email"}}}' >s.json
+	echo '{"m": "x"}' >a.json
+	run -0 --separate-stderr jsonresp-check -q --schema s.json a.json
+	assert_output ''
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr jsonresp-check --errors=json --schema s.json a.json
+	assert_equal "$stderr" '{"file":"a.json","line":1,"column":7,"severity":"warning","rule":"format","message":"string \"x\" is not a valid email; \"format\" is an annotation in 2020-12: --assert-format makes it an error","path":"/m","keywordLocation":"/properties/m/format"}'
+	run -0 --separate-stderr jsonresp-check -q -o report --schema s.json a.json
+	assert_output '{"file":"a.json","valid":true,"status":0,"errors":[{"file":"a.json","line":1,"column":7,"severity":"warning","rule":"format","message":"string \"x\" is not a valid email; \"format\" is an annotation in 2020-12: --assert-format makes it an error","path":"/m","keywordLocation":"/properties/m/format"}]}'
+	echo '{"m": "x", "n": 1}' >b.json
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"m": {"format": "email"}}, "additionalProperties": false}' >s2.json
+	run -1 --separate-stderr jsonresp-check -q --feedback --schema s2.json b.json
+	assert_output "${FEEDBACK}/n: unexpected property \"n\""
+}
+
+@test "format warnings: none for a format that holds, an unknown format, or a branch of anyOf" {
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"format": "email"}, "b": {"format": "no-such"}, "c": {"anyOf": [{"format": "email"}, {"type": "string"}]}}}' >s.json
+	echo '{"a": "me@example.com", "b": "x", "c": "x"}' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" ''
+}
+
+@test "a JSON Schema given as an operand without --schema is a warning that suggests --schema FILE" {
+	printf '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "type": "object"\n}\n' >schema.json
+	run -1 --separate-stderr jsonresp-check schema.json
+	assert_equal "${stderr_lines[0]}" 'schema.json:2:14: warning: /$schema: this is a JSON Schema (2020-12), not a response: to check documents against it, give it as --schema FILE'
+	assert_equal "${stderr_lines[1]}" 'schema.json:1:1: error: missing required property "safety"'
+	run -1 --separate-stderr jsonresp-check -q schema.json
+	assert_equal "$stderr" ''
+	echo '{"$schema": "http://json-schema.org/draft-04/schema#"}' >s4.json
+	run -1 --separate-stderr jsonresp-check s4.json
+	assert_equal "${stderr_lines[0]}" 's4.json:1:13: warning: /$schema: this is a JSON Schema (Draft-04), not a response: to check documents against it, give it as --schema FILE'
+	# a "$schema" that names no known dialect, and a --schema run: no warning
+	echo '{"$schema": "https://example.com/mine"}' >u.json
+	run -1 --separate-stderr jsonresp-check u.json
+	[[ $stderr != *warning* ]] || fail "$stderr"
+	run -0 --separate-stderr jsonresp-check --schema "$(sch '{}')" s4.json
+	assert_equal "$stderr" ''
 }
 
 @test "a meta-schema given with -r: its \$vocabulary chooses the keywords and whether format asserts" {

@@ -15,7 +15,7 @@ bats_require_minimum_version 1.5.0
 FAKE="$TOP/t/fake-model"
 EX="$TOP/examples"
 # The usage as cmd/llm-retry.c prints it (the other tests take it from -h:
-# the lines before the exit statuses).
+# the lines before the first blank one).
 USAGE='usage: llm-retry [-hv] -c CHECK [-n ATTEMPTS] [-p FILE] [-T SECONDS]
                  [-w SECONDS] [--emit-last] [--max-size BYTES]
                  [--pass STATUSES]
@@ -96,7 +96,7 @@ usage_error() {
 	status_is 2
 	same out ''
 	same err "llm-retry: $msg
-$(llm-retry -h | sed '/^exit status: /,$d')
+$(llm-retry -h | sed '/^$/,$d')
 "
 	[ ! -e m/calls ] || fail "the model was called"
 }
@@ -236,12 +236,18 @@ dies_of_it_in_model() {
 	retry -h
 	status_is 0
 	same out "$USAGE
+
+$(help_of llm-retry)
+
 $STATUSES
 "
 	same err ''
 	retry --help
 	status_is 0
 	same out "$USAGE
+
+$(help_of llm-retry)
+
 $STATUSES
 "
 }

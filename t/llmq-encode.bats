@@ -61,9 +61,12 @@ well_formed() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr llmq-encode -h
 	assert_output "$USAGE
+
+$(help_of llmq-encode)
+
 $STATUSES"
 	assert_equal "$stderr" ""
 }
@@ -71,6 +74,9 @@ $STATUSES"
 @test "--help is the same as -h" {
 	run -0 --separate-stderr llmq-encode --help
 	assert_output "$USAGE
+
+$(help_of llmq-encode)
+
 $STATUSES"
 	assert_equal "$stderr" ""
 }

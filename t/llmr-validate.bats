@@ -46,9 +46,12 @@ should() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr llmr-validate -h
 	assert_output "$USAGE
+
+$(help_of llmr-validate)
+
 exit status: 0 valid, 1 invalid, 2 usage, 3 trouble"
 	assert_equal "$stderr" ""
 }
@@ -56,6 +59,9 @@ exit status: 0 valid, 1 invalid, 2 usage, 3 trouble"
 @test "--help is the same as -h" {
 	run -0 --separate-stderr llmr-validate --help
 	assert_output "$USAGE
+
+$(help_of llmr-validate)
+
 exit status: 0 valid, 1 invalid, 2 usage, 3 trouble"
 	assert_equal "$stderr" ""
 }

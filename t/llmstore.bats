@@ -189,10 +189,16 @@ four() {
 @test "-h and --help print the usage and the exit statuses on stdout and exit 0" {
 	run -0 --separate-stderr llmstore -h
 	assert_output "$USAGE
+
+$(help_of llmstore)
+
 $STATUSES"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr llmstore --help
 	assert_output "$USAGE
+
+$(help_of llmstore)
+
 $STATUSES"
 	assert_equal "$stderr" ""
 }
@@ -1809,26 +1815,44 @@ gap.jsonl:4:1: error: at the end: topic "t": summary version 1 is missing'
 @test "CMD -h prints that command's usage and the exit statuses, status 0" {
 	run -0 --separate-stderr llmstore put -h
 	assert_output "$(usage_of put)
+
+$(help_of llmstore put)
+
 $STATUSES"
 	assert_equal "$stderr" ""
 	run -0 --separate-stderr llmstore -d "$S" summary --help
 	assert_output "usage: llmstore [-d PATH] summary TOPIC [--revision N]
+
+$(help_of llmstore summary)
+
 $STATUSES"
 	run -0 --separate-stderr llmstore prompt set -h
 	assert_output "usage: llmstore [-d PATH] prompt set -M MODEL [--xml-schema-version N] [FILE]
+
+$(help_of llmstore prompt set)
+
 $STATUSES"
 	run -0 --separate-stderr llmstore prompt -h
 	assert_output "$(usage_of prompt)
+
+$(help_of llmstore prompt)
+
 $STATUSES"
 	run -0 --separate-stderr llmstore ls -h
 	assert_output "usage: llmstore [-d PATH] ls [-t TOPIC] [-m MESSAGE]
                              [--format llm-query|llm-response]
+
+$(help_of llmstore ls)
+
 $STATUSES"
 	for c in cat rm context keywords subjects archive trace fsck export import 'prompt get' 'prompt ls'; do
 		# shellcheck disable=SC2086 # "prompt get" is two words
 		run -0 --separate-stderr llmstore $c -h
 		# shellcheck disable=SC2086
 		assert_output "$(usage_of $c)
+
+$(help_of llmstore $c)
+
 $STATUSES"
 	done
 	[ ! -e "$S" ]

@@ -15,7 +15,7 @@ MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
 EVERYTHING=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/index.js
 DOCS=$MCP_MODULES/@modelcontextprotocol/server-everything/dist/docs
 STARTING='everything: Starting default (STDIO) server...'
-USAGE=$(mcp-run -h | sed '/^exit status:/d')
+USAGE=$(mcp-run -h | sed '/^$/,$d')
 
 # The everything server, and two scripted servers that hold resources
 # and prompts ("a" and "b", with a resource and a prompt in common) and

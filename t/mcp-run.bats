@@ -849,9 +849,12 @@ $USAGE"
 $USAGE"
 }
 
-@test "-h prints the usage and the exit statuses" {
+@test "-h prints the usage, what each option does and the exit statuses" {
 	run -0 --separate-stderr mcp-run -h
 	assert_output "$USAGE
+
+$(help_of mcp-run)
+
 exit status: 0 every call succeeded, 1 a call, read or prompt failed or was refused (a name was not listed), 2 usage, 3 trouble"
 }
 

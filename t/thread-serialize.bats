@@ -26,9 +26,12 @@ one_event() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr thread-serialize -h
 	assert_output "$USAGE
+
+$(help_of thread-serialize)
+
 exit status: 0 written, 1 invalid input, 2 usage, 3 trouble"
 	assert_equal "$stderr" ""
 }
@@ -36,6 +39,9 @@ exit status: 0 written, 1 invalid input, 2 usage, 3 trouble"
 @test "--help is the same as -h" {
 	run -0 --separate-stderr thread-serialize --help
 	assert_output "$USAGE
+
+$(help_of thread-serialize)
+
 exit status: 0 written, 1 invalid input, 2 usage, 3 trouble"
 	assert_equal "$stderr" ""
 }

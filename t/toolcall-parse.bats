@@ -16,6 +16,9 @@ USAGE='usage: toolcall-parse [-hqu] [--begins-in-reasoning auto|yes|no]
                       [--reasoning skip|events|calls] [--strict] [--summary]
                       [--thread] [--tools FILE] [FILE ...]'
 HELP="$USAGE
+
+$(help_of toolcall-parse)
+
 exit status: 0 all calls read, 1 a malformed or truncated call, 2 usage, 3 trouble"
 SIZE_MSG='toolcall-parse: --max-size must be a positive size in bytes (K, M, G allowed), not'
 AMP_WARN='warning: bare "&" taken as text (write &amp;)'
@@ -131,7 +134,7 @@ trickle() {
 
 # ---------------------------------------------------------------- options
 
-@test "-h prints the usage and the exit statuses on stdout and exits 0" {
+@test "-h prints the usage, what each option does and the exit statuses on stdout and exits 0" {
 	run -0 --separate-stderr toolcall-parse -h
 	assert_output "$HELP"
 	assert_equal "$stderr" ""

@@ -194,6 +194,15 @@ vg "$tmp/calls.txt" >/dev/full
 verdict 3 "toolcall-parse: a failed write"
 
 tool=jsonresp-check
+cat >"$tmp/fmt.schema.json" <<'EOF'
+{"$schema": "https://json-schema.org/draft/2020-12/schema",
+ "title": "Contact", "description": "Who to write to.",
+ "properties": {"mail": {"format": "email"},
+   "ips": {"items": {"$ref": "#/$defs/ip"}}},
+ "$defs": {"ip": {"format": "ipv4"}}}
+EOF
+printf '%s\n' '{"mail": "nope", "ips": ["1.2.3.4", "x", "y"]}' \
+    '{"mail": "a@example.com"}' >"$tmp/fmt.jsonl"
 cat >"$tmp/resp.json" <<'EOF'
 {
   "type": "response",
@@ -342,6 +351,14 @@ check 2 "jsonresp-check: --strict-schema" /dev/null --strict-schema \
 check 0 "jsonresp-check: --print-prompt" /dev/null --print-prompt
 check 0 "jsonresp-check: --print-schema of a user schema" /dev/null \
     --print-schema --schema "$tmp/user.schema.json"
+check 0 "jsonresp-check: --print-prompt of a user schema" /dev/null \
+    --print-prompt --schema "$tmp/fmt.schema.json"
+check 0 "jsonresp-check: format annotations that fail, warnings" \
+    /dev/null --lines -o report --summary --schema "$tmp/fmt.schema.json" \
+    "$tmp/fmt.jsonl"
+check 1 "jsonresp-check: a schema given as an operand" /dev/null \
+    "$tmp/fmt.schema.json"
+check 0 "jsonresp-check: -h" /dev/null -h
 check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
     "$tmp/no-such-file"
 check 2 "jsonresp-check: a usage error" /dev/null --errors=xml

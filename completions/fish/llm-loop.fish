@@ -14,7 +14,7 @@ function __llmkit_cmdline
 end
 
 complete -c llm-loop -l errors -x -a 'github json text' -d 'how to write diagnostics'
-complete -c llm-loop -s h -l help -d 'print the usage and exit'
+complete -c llm-loop -s h -l help -d 'print this help and exit'
 complete -c llm-loop -l version -d 'print the version and exit'
 complete -c llm-loop -l allow -x -d 'run the calls that match SERVER:TOOL'
 complete -c llm-loop -l begins-in-reasoning -x -a 'auto yes no' -d 'whether the output begins in reasoning'

@@ -1,5 +1,5 @@
 # Written by tools/completions from completions/bash/llmkit; do not edit.
-complete -c llm-retry -s h -l help -d 'print the usage and exit'
+complete -c llm-retry -s h -l help -d 'print this help and exit'
 complete -c llm-retry -l version -d 'print the version and exit'
 complete -c llm-retry -s c -l check -x -d 'command line that judges each answer'
 complete -c llm-retry -l emit-last -d 'write the last answer when none is accepted'

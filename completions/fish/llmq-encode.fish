@@ -1,6 +1,6 @@
 # Written by tools/completions from completions/bash/llmkit; do not edit.
 complete -c llmq-encode -l errors -x -a 'github json text' -d 'how to write diagnostics'
-complete -c llmq-encode -s h -l help -d 'print the usage and exit'
+complete -c llmq-encode -s h -l help -d 'print this help and exit'
 complete -c llmq-encode -l version -d 'print the version and exit'
 complete -c llmq-encode -l context -r -F -d 'the topic context that llmstore writes'
 complete -c llmq-encode -l from-json -d 'encode queries given as JSON'

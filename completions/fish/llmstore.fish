@@ -21,14 +21,14 @@ function __llmkit_llmstore_path
 end
 
 complete -c llmstore -s d -l store -r -F -d 'the store file'
-complete -c llmstore -s h -l help -d 'print the usage and exit'
+complete -c llmstore -s h -l help -d 'print this help and exit'
 complete -c llmstore -l version -d 'print the version and exit'
 complete -c llmstore -n __llmkit_llmstore_path -f -a 'put ls cat rm context summary keywords subjects archive trace prompt fsck export import'
 complete -c llmstore -n '__llmkit_llmstore_path put' -s m -l message -x -d 'the message id'
 complete -c llmstore -n '__llmkit_llmstore_path put' -s t -l topic -x -d 'the topic'
 complete -c llmstore -n '__llmkit_llmstore_path put' -l batch -d 'store each FILE as a message'
 complete -c llmstore -n '__llmkit_llmstore_path put' -l errors -x -a 'github json text' -d 'how to write diagnostics'
-complete -c llmstore -n '__llmkit_llmstore_path put' -s q -l quiet -d 'write nothing on standard output'
+complete -c llmstore -n '__llmkit_llmstore_path put' -s q -l quiet -d 'print no diagnostics about the messages'
 complete -c llmstore -n '__llmkit_llmstore_path ls' -s m -l message -x -d 'the message id'
 complete -c llmstore -n '__llmkit_llmstore_path ls' -s t -l topic -x -d 'the topic'
 complete -c llmstore -n '__llmkit_llmstore_path ls' -l format -x -a 'llm-query llm-response' -d 'write the messages'

@@ -34,7 +34,7 @@ function __llmkit_servers
 end
 
 complete -c mcp-run -l errors -x -a 'github json text' -d 'how to write diagnostics'
-complete -c mcp-run -s h -l help -d 'print the usage and exit'
+complete -c mcp-run -s h -l help -d 'print this help and exit'
 complete -c mcp-run -l version -d 'print the version and exit'
 complete -c mcp-run -l arg -x -d 'an argument of the prompt as KEY=VALUE'
 complete -c mcp-run -l cacert -r -F -d 'certificates to trust for TLS'

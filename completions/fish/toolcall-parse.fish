@@ -1,6 +1,6 @@
 # Written by tools/completions from completions/bash/llmkit; do not edit.
 complete -c toolcall-parse -l errors -x -a 'github json text' -d 'how to write diagnostics'
-complete -c toolcall-parse -s h -l help -d 'print the usage and exit'
+complete -c toolcall-parse -s h -l help -d 'print this help and exit'
 complete -c toolcall-parse -l version -d 'print the version and exit'
 complete -c toolcall-parse -l begins-in-reasoning -x -a 'auto yes no' -d 'whether the output begins in reasoning'
 complete -c toolcall-parse -l events -d 'write thread events'

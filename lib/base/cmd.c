@@ -89,13 +89,35 @@ cmd_getopt(int argc, char *argv[], const char *shorts,
 	}
 }
 
-/* The usage and the exit statuses on standard output; status 0. */
+/*
+ * The usage, what each option does and the exit statuses on standard
+ * output, a blank line between them; status 0.
+ */
 void
 cmd_help(void)
 {
 	fputs(self->synopsis, stdout);
+	if (self->options != NULL)
+		printf("\n%s\n", self->options);
 	printf("exit status: %s\n", self->statuses);
 	exit(io_fshut(stdout, "<stdout>"));
+}
+
+/*
+ * The options text of the command name (and s, or NULL) in the table
+ * t; NULL when t has no such path.
+ */
+const char *
+cmd_helpfor(const struct cmd_helppath *t, const char *name, const char *s)
+{
+	size_t n = strlen(name);
+
+	for (; t->path != NULL; t++)
+		if (strncmp(t->path, name, n) == 0 && (s == NULL ?
+		    t->path[n] == '\0' : t->path[n] == ' ' &&
+		    strcmp(t->path + n + 1, s) == 0))
+			return t->text;
+	return NULL;
 }
 
 void

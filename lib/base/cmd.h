@@ -12,10 +12,27 @@
 
 #include "base/buf.h"
 
-/* What a tool tells the skeleton about itself. */
+/*
+ * What a tool tells the skeleton about itself. options is what -h
+ * writes between the usage and the exit statuses: "options:\n" and a
+ * line an option, the CMD_HELP that tools/help writes into the tool's
+ * generated header help/TOOL.h from the completions' description of its
+ * options; NULL for none.
+ */
 struct cmd {
 	const char	*synopsis;	/* "usage: tool ...\n", one or more lines */
 	const char	*statuses;	/* "0 valid, 1 invalid, 2 usage, 3 trouble" */
+	const char	*options;	/* -h's lines about the options */
+};
+
+/*
+ * For a tool of several commands, the options of each command path
+ * ("put", "prompt set"), as help/TOOL.h has them in cmd_help_paths; a
+ * table of them ends with a NULL path.
+ */
+struct cmd_helppath {
+	const char	*path;
+	const char	*text;
 };
 
 /*
@@ -62,6 +79,8 @@ void		 cmd_version(void) __attribute__((noreturn));
 void		 cmd_usage(void) __attribute__((noreturn));
 void		 cmd_usagex(const char *, ...)
 		    __attribute__((noreturn, format(printf, 1, 2)));
+const char	*cmd_helpfor(const struct cmd_helppath *, const char *,
+		    const char *);
 int		 cmd_choice(const char *, const char *,
 		    const struct cmd_choice *);
 int		 cmd_choice_find(const char *, const struct cmd_choice *);

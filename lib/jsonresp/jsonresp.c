@@ -37,6 +37,7 @@ struct jsonresp {
 	size_t			 base;		/* src's byte offset in its file */
 	unsigned long		 line;		/* src's first line in its file */
 	struct buf		 clean;		/* the accepted text, with clean */
+	struct jsschema_result	 notes;		/* formats as annotations */
 };
 
 struct jsonresp *
@@ -54,6 +55,7 @@ jsonresp_free(struct jsonresp *jr)
 	if (jr == NULL)
 		return;
 	diag_list_free(&jr->diags);
+	jsschema_result_free(&jr->notes);
 	buf_free(&jr->clean);
 	free(jr->at);
 	free(jr);
@@ -391,9 +393,32 @@ read_doc(struct jsonresp *jr, const char *s, size_t *a, size_t b)
 	return v;
 }
 
+/*
+ * The formats that the schema's dialect makes annotations and that the
+ * document fails: warnings, which change no status.
+ */
+static void
+add_notes(struct jsonresp *jr, struct jsschema_result *notes, size_t at)
+{
+	struct jsschema_error *e;
+	struct diag_item *it;
+	size_t i;
+
+	for (i = 0; i < notes->nerrors; i++) {
+		e = &notes->errors[i];
+		it = diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "format",
+		    e->instance, "%s: --assert-format makes it an error",
+		    e->message);
+		it->keyword = xstrdup(e->keyword);
+		it->prefix = 1;
+		note(jr, jr->diags.n - 1, locate(jr, at, e->instance));
+	}
+	jsschema_result_free(notes);
+}
+
 /* The value v at byte at: its schema's errors, then the seed's rules. */
 static int
-validate(struct jsonresp *jr, const json_t *v, size_t at)
+validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 {
 	struct jsschema_result res = { NULL, 0 };
 	struct jsschema_error *e;
@@ -402,7 +427,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 	size_t i, n0;
 	int status = DIAG_OK;
 
-	if (jsschema_validate(jr->o.schema, v, &res) != 0) {
+	if (jsschema_validate_notes(jr->o.schema, v, &res, &jr->notes) != 0) {
 		for (i = 0; i < res.nerrors; i++) {
 			e = &res.errors[i];
 			it = diag_list_add(&jr->diags, DIAG_ERROR, 0, 0,
@@ -421,7 +446,7 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 	jsonresp_seed_rules(v, &jr->diags);
 	for (i = n0; i < jr->diags.n; i++)
 		note(jr, i, locate(jr, at, jr->diags.v[i].path));
-	if (jr->diags.n > 0)
+	if (status == DIAG_INVALID || jr->diags.n > n0)
 		return DIAG_INVALID;
 	status = jsonresp_safety(v, &msg);
 	if (msg.len > 0) {
@@ -431,6 +456,31 @@ validate(struct jsonresp *jr, const json_t *v, size_t at)
 		    locate(jr, at, "/safety/danger_level"));
 	}
 	buf_free(&msg);
+	return status;
+}
+
+/*
+ * The value v at byte at: a warning when, checked against seed 002's
+ * schema, it is itself a JSON Schema; its schema's errors, then the
+ * seed's rules; then the warnings of the formats that are annotations.
+ */
+static int
+validate(struct jsonresp *jr, const json_t *v, size_t at)
+{
+	const char *d;
+	int status;
+
+	/* checked against the response format, a schema is a mistake */
+	if (jr->o.seed && (d = jsschema_uri_dialect(json_string_value(
+	    json_object_get(v, "$schema")))) != NULL) {
+		diag_list_add(&jr->diags, DIAG_WARNING, 0, 0, "schema-operand",
+		    "/$schema", "this is a JSON Schema (%s), not a response: "
+		    "to check documents against it, give it as --schema FILE",
+		    d)->prefix = 1;
+		note(jr, jr->diags.n - 1, locate(jr, at, "/$schema"));
+	}
+	status = validate_errors(jr, v, at);
+	add_notes(jr, &jr->notes, at);
 	return status;
 }
 
@@ -669,6 +719,21 @@ jsonresp_schema_read(const char *file, struct buf *b)
 	return diag_max(status, io_close(fp, file));
 }
 
+/* The schema's text as JSON; NULL, said with its place, when it is not. */
+static json_t *
+schema_json(const char *file, const char *text, size_t len)
+{
+	json_error_t je;
+	json_t *v;
+
+	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
+	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
+	if (v == NULL)
+		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
+		    je.line, je.column > 0 ? je.column : 1, je.text);
+	return v;
+}
+
 /*
  * Reads and compiles a schema, whose references resolve against the
  * file's location (not for "-"); NULL, said, when it cannot.
@@ -678,17 +743,11 @@ jsonresp_schema(const char *file, const char *text, size_t len,
     const struct jsschema_opts *jo)
 {
 	struct jsschema *s;
-	json_error_t je;
 	json_t *v;
 	char err[512], *uri;
 
-	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
-	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
-	if (v == NULL) {
-		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,
-		    je.line, je.column > 0 ? je.column : 1, je.text);
+	if ((v = schema_json(file, text, len)) == NULL)
 		return NULL;
-	}
 	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
 	s = jsschema_compile(v, uri, jo, err, sizeof(err));
 	free(uri);
@@ -791,4 +850,50 @@ jsonresp_prompt(struct buf *b, const char *schema, size_t len)
 		len--;
 	buf_add(b, schema, len);
 	buf_adds(b, at + sizeof(mark) - 1);
+}
+
+/*
+ * The prompt for a user's schema, read from file: what holds for any
+ * schema (one JSON document; no prose and no fence around it, unless
+ * find says that the document is looked for in prose), the schema's
+ * title and description when its root has them, and the schema as
+ * written. Seed 002's rules are not there: they are about its own
+ * response format. DIAG_OK, or DIAG_USAGE, said, when the schema is not
+ * JSON.
+ */
+int
+jsonresp_user_prompt(struct buf *b, const char *file, const char *schema,
+    size_t len, int find)
+{
+	const char *t, *d;
+	json_t *v;
+
+	if ((v = schema_json(file, schema, len)) == NULL)
+		return DIAG_USAGE;
+	if (find)
+		buf_adds(b, "You answer every message with one JSON document "
+		    "that follows the JSON\nSchema below exactly. Prose may "
+		    "come before or after it: the first\nJSON object or array "
+		    "in your answer is the document, so write no other\n"
+		    "before it.\n");
+	else
+		buf_adds(b, "You answer every message with one JSON document, "
+		    "and nothing else: no\nprose before or after it, no "
+		    "Markdown code fence around it. The document\nmust follow "
+		    "the JSON Schema below exactly.\n");
+	t = json_string_value(json_object_get(v, "title"));
+	d = json_string_value(json_object_get(v, "description"));
+	if (t != NULL || d != NULL)
+		buf_addc(b, '\n');
+	if (t != NULL)
+		buf_printf(b, "Title: %s\n", t);
+	if (d != NULL)
+		buf_printf(b, "Description: %s\n", d);
+	buf_adds(b, "\nThe schema:\n\n");
+	while (len > 0 && schema[len - 1] == '\n')
+		len--;
+	buf_add(b, schema, len);
+	buf_addc(b, '\n');
+	json_decref(v);
+	return DIAG_OK;
 }

@@ -9,8 +9,8 @@
  * they were found, each with its byte offset until the document is done;
  * then all are placed (line and column) in one pass over the text.
  * jsonresp_feedback renders that list as the message seed 002 sends back
- * to the model, and jsonresp_prompt puts a schema into seed 002's
- * prompt. With clean, an accepted document's text is kept without its
+ * to the model, jsonresp_prompt puts a schema into seed 002's prompt,
+ * and jsonresp_user_prompt makes a prompt for a user's schema. With clean, an accepted document's text is kept without its
  * fence, prose and white space, for jsonresp_clean; jsonresp_report
  * renders a document's verdict and problems as lib/verdict's record.
  * A checker serves any number of documents, one after another;
@@ -88,5 +88,7 @@ struct jsschema	*jsonresp_schema(const char *, const char *, size_t,
 size_t		 jsonresp_schema_lint(const char *, const char *, size_t,
 		    const struct jsschema *, int);
 void		 jsonresp_prompt(struct buf *, const char *, size_t);
+int		 jsonresp_user_prompt(struct buf *, const char *, const char *,
+		    size_t, int);
 
 #endif

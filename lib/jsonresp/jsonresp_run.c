@@ -69,19 +69,21 @@ process(struct checker_run *cr, FILE *fp, const char *name)
 /*
  * Every operand (checker_run's rules) checked as o says, with the
  * shared options of ck (--find, -o, --feedback, --lines), then with
- * --summary the counts, danger levels too; the highest status, standard
+ * --summary the counts, the danger levels too when seed 002's schema is
+ * the one checked; the highest status, standard
  * output not yet closed.
  */
 int
 jsonresp_run(const struct jsonresp_opts *o, const struct checker *ck,
     int argc, char *argv[])
 {
-	static const struct checker_ops ops = { process, -1, 1, 0,
-	    JSONRESP_OUT_JUNIT };
+	/* the danger levels are seed 002's: a user's schema has none */
+	struct checker_ops ops = { process, -1, 0, 0, JSONRESP_OUT_JUNIT };
 	struct jsonresp_opts opts = *o;
 	struct jsonresp *jr;
 	int status;
 
+	ops.danger = o->seed;
 	opts.find = ck->find;
 	opts.clean = ck->output == JSONRESP_OUT_JSON;
 	jr = jsonresp_new(&opts);

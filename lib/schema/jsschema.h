@@ -60,6 +60,11 @@ struct jsschema_opts {
  * "2019-09" or "2020-12"; 0 for any other.
  */
 int		 jsschema_draft(const char *version);
+/*
+ * The name of the draft ("Draft-04", ..., "2020-12") whose meta-schema
+ * a "$schema" URI names, as a root's "$schema" is read; NULL for another.
+ */
+const char	*jsschema_uri_dialect(const char *uri);
 int		 jsschema_opts_refmap(struct jsschema_opts *, char *);
 void		 jsschema_opts_file(struct jsschema_opts *, const char *);
 void		 jsschema_opts_free(struct jsschema_opts *);
@@ -114,6 +119,18 @@ struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
  */
 int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);
+/*
+ * jsschema_validate, and in *notes (always set; the caller frees it with
+ * jsschema_result_free) each "format" that is an annotation by its
+ * dialect (2019-09, 2020-12 without the format-assertion vocabulary, and
+ * JSSCHEMA_FORMAT_DIALECT) and that a string fails, as a jsschema_error
+ * whose message ends "; "format" is an annotation in DIALECT". They are
+ * those of the schemas applied as errors are made: not of the branches
+ * that anyOf, oneOf, not and if try on the way to a verdict.
+ */
+int		 jsschema_validate_notes(const struct jsschema *,
+		    const json_t *instance, struct jsschema_result *res,
+		    struct jsschema_result *notes);
 void		 jsschema_result_free(struct jsschema_result *);
 void		 jsschema_free(struct jsschema *);
 

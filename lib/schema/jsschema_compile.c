@@ -544,6 +544,13 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 	if ((v = json_object_get(s, "format")) != NULL &&
 	    format_asserts(cc, v))
 		n->format = json_string_value(v);
+	else if (v != NULL && cc->js->format == JSSCHEMA_FORMAT_DIALECT &&
+	    json_is_string(v) && format_of(d, json_string_value(v)) &&
+	    jsschema_format_check(json_string_value(v), "", 0) != -1) {
+		/* an annotation by the dialect: jsschema_validate_notes */
+		n->fnote = json_string_value(v);
+		n->fnote_draft = cc->draft;
+	}
 	n->itemskw = "items";
 	if (d->kw & KW_2020) {
 		v = json_object_get(s, "prefixItems");

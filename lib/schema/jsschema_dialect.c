@@ -138,6 +138,14 @@ jss_schema_uri_draft(const char *uri)
 	return DRAFT_UNKNOWN;
 }
 
+const char *
+jsschema_uri_dialect(const char *uri)
+{
+	int d = uri != NULL ? jss_schema_uri_draft(uri) : DRAFT_UNKNOWN;
+
+	return jss_dialect_of(d) != NULL ? jss_dialect_name(d) : NULL;
+}
+
 int
 jsschema_draft(const char *version)
 {

@@ -139,6 +139,8 @@ struct node {
 	struct jsschema_regex	*pattern;
 	const char	*patsrc;
 	const char	*format;
+	const char	*fnote;		/* "format", an annotation that fails */
+	int		 fnote_draft;	/* the dialect that makes it one */
 	int		 items_array, uniqueitems;
 	const char	*itemskw;	/* "items" or "prefixItems" */
 	long long	 maxcontains, mincontains;

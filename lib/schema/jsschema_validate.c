@@ -150,6 +150,8 @@ struct vctx {
 	size_t			 nkeep, capkeep;
 	struct busy		*busy;	/* by node id, made when first needed */
 	struct buf		 msg;
+	struct jsschema_result	*notes;	/* annotations that fail, or NULL */
+	size_t			 notecap;
 	/*
 	 * The dynamic scope: the resources that declare dynamic anchors,
 	 * outermost first, each once; and its id (ctx), for the memo.
@@ -322,6 +324,39 @@ err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 	e->keyword = jss_keyword_location(kp, seg);
 	e->message = xmemdup(buf_cstr(&c->msg), c->msg.len + 1);
 	e->value = v;
+}
+
+/*
+ * A "format" that is an annotation in its dialect and that the string v
+ * fails: noted, on a run that makes errors (not in the branches that
+ * anyOf, oneOf, not and if try quietly), when the caller asked.
+ */
+static void
+note_push(struct vctx *c, const struct node *n, const struct ipath *ip,
+    const struct kpath *kp, const json_t *v)
+{
+	struct jsschema_result *r = c->notes;
+	struct jsschema_error *e;
+	struct buf m = BUF_INIT;
+
+	if (r == NULL || c->quiet || c->scoring ||
+	    r->nerrors == JSSCHEMA_MAX_ERRORS)
+		return;
+	if (r->nerrors == c->notecap) {
+		c->notecap = c->notecap ? c->notecap * 2 : 4;
+		r->errors = xreallocarray(r->errors, c->notecap,
+		    sizeof(*r->errors));
+	}
+	buf_adds(&m, "string ");
+	jss_str_text(&m, json_string_value(v), json_string_length(v));
+	buf_printf(&m, " is not a valid %s; \"format\" is an annotation in "
+	    "%s", n->fnote, jss_dialect_name(n->fnote_draft));
+	e = &r->errors[r->nerrors++];
+	e->instance = jss_instance_location(ip);
+	e->keyword = jss_keyword_location(kp, "/format");
+	e->message = xstrdup(buf_cstr(&m));
+	e->value = v;
+	buf_free(&m);
 }
 
 static void
@@ -565,6 +600,9 @@ v_string(struct vctx *c, const struct node *n, const json_t *v,
 		buf_printf(m, " is not a valid %s", n->format);
 		err_push(c, ip, kp, "/format", v);
 	}
+	if (n->fnote != NULL && c->notes != NULL &&
+	    jsschema_format_check(n->fnote, s, len) == 0)
+		note_push(c, n, ip, kp, v);
 	return bad;
 }
 
@@ -1465,10 +1503,22 @@ int
 jsschema_validate(const struct jsschema *js, const json_t *instance,
     struct jsschema_result *res)
 {
+	return jsschema_validate_notes(js, instance, res, NULL);
+}
+
+int
+jsschema_validate_notes(const struct jsschema *js, const json_t *instance,
+    struct jsschema_result *res, struct jsschema_result *notes)
+{
 	struct vctx c;
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
+	if (notes != NULL) {
+		notes->errors = NULL;
+		notes->nerrors = 0;
+	}
+	c.notes = notes;
 	c.js = js;
 	c.taint = INT_MAX;
 	if (js->resdyn != NULL)

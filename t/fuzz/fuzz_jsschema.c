@@ -8,15 +8,17 @@
  * otherwise; every error has a one-line message, an instance pointer that
  * resolves in the instance (to the error's value, or to the object whose
  * property name failed), and a keyword pointer that is empty or starts
- * with "/"; the second run reports the same errors in the same order; and
+ * with "/"; the second run, which notes the formats that are annotations
+ * and fail (jsschema_validate_notes), reports the same errors in the same
+ * order, and its notes are about strings and hold as errors do; and
  * the schemas {} and true accept the instance while false rejects it.
  * A schema without "$schema" is read in one of the five dialects, as
  * another byte of the hash says, and a third byte may read it in one of
  * them whatever its "$schema" says (--dialect). A schema that compiles
  * is linted: each finding has a rule and a one-line message, its
  * subschema's pointer resolves to an object of the schema, and its
- * keyword's pointer is that pointer and one more segment, and resolves. A schema that does not compile must say
- * why. A schema whose text names "llmkit.test/meta/" is compiled with
+ * keyword's pointer is that pointer and one more segment, and resolves.
+ * A schema that does not compile must say why. A schema whose text names "llmkit.test/meta/" is compiled with
  * the custom meta-schemas below loaded (as by -r FILE), so that its
  * "$schema" can choose vocabularies. Anything else aborts; ASan's leak
  * check covers the frees.
@@ -295,6 +297,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *in = (const char *)data, *nul;
 	struct jsschema_result r1 = { NULL, 0 }, r2 = { NULL, 0 };
+	struct jsschema_result notes;
 	struct jsschema_opts opts = { 0, NULL, 0, 0, NULL, 0, 0 };
 	struct jsschema *js;
 	size_t slen, ilen;
@@ -343,13 +346,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (inst != NULL) {
 		rc1 = jsschema_validate(js, inst, &r1);
 		check_result(rc1, &r1, inst);
-		rc2 = jsschema_validate(js, inst, &r2);
+		/* the second with notes: they change no error */
+		rc2 = jsschema_validate_notes(js, inst, &r2, &notes);
 		check_result(rc2, &r2, inst);
+		check_result(notes.nerrors > 0, &notes, inst);
+		for (i = 0; i < notes.nerrors; i++)
+			if (!json_is_string(notes.errors[i].value))
+				fail("a note about a value that is no string",
+				    notes.errors[i].instance,
+				    notes.errors[i].message);
 		if (rc1 != rc2 || !same_result(&r1, &r2))
 			fail("a second validation gave other errors", NULL,
 			    NULL);
 		jsschema_result_free(&r1);
 		jsschema_result_free(&r2);
+		jsschema_result_free(&notes);
 		json_decref(inst);
 	}
 	jsschema_free(js);

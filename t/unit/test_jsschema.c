@@ -1424,6 +1424,82 @@ test_document(void)
 	json_decref(s);
 }
 
+/*
+ * schema's notes (each "INSTANCE|KEYWORD|MESSAGE") for instance, with
+ * want, and its verdict valid.
+ */
+static void
+check_notes(const char *schema, const char *instance, int format,
+    const char *want, const char *what)
+{
+	struct jsschema_opts opts = { 0 };
+	json_t *s = parse(schema), *i = parse(instance);
+	struct jsschema_result res, notes;
+	struct jsschema *js;
+	struct buf got = BUF_INIT;
+	char err[512];
+	size_t k;
+	int r;
+
+	opts.format = format;
+	if ((js = jsschema_compile(s, NULL, &opts, err, sizeof(err))) == NULL) {
+		unit_ok(0, what);
+		printf("#   does not compile: %s\n", err);
+		goto out;
+	}
+	r = jsschema_validate_notes(js, i, &res, &notes);
+	for (k = 0; k < notes.nerrors; k++)
+		buf_printf(&got, "%s|%s|%s\n", notes.errors[k].instance,
+		    notes.errors[k].keyword, notes.errors[k].message);
+	buf_cstr(&got);
+	if (r != 0) {
+		unit_ok(0, what);
+		printf("#   status %d\n", r);
+	} else
+		unit_str(got.data, want, what);
+	jsschema_result_free(&res);
+	jsschema_result_free(&notes);
+	jsschema_free(js);
+out:
+	buf_free(&got);
+	json_decref(s);
+	json_decref(i);
+}
+
+/* A format that is an annotation and fails: a note, never an error. */
+static void
+test_format_notes(void)
+{
+	const char *s20 = "{\"$schema\": \"https://json-schema.org/draft/"
+	    "2020-12/schema\", \"properties\": {\"a\": {\"format\": "
+	    "\"email\"}, \"b\": {\"$ref\": \"#/$defs/d\"}, \"c\": "
+	    "{\"anyOf\": [{\"format\": \"ipv4\"}]}}, \"$defs\": {\"d\": "
+	    "{\"format\": \"date\"}}}";
+
+	check_notes(s20, "{\"a\": \"x\", \"b\": \"y\", \"c\": \"z\"}",
+	    JSSCHEMA_FORMAT_DIALECT,
+	    "/a|/properties/a/format|string \"x\" is not a valid email; "
+	    "\"format\" is an annotation in 2020-12\n"
+	    "/b|/properties/b/$ref/format|string \"y\" is not a valid date; "
+	    "\"format\" is an annotation in 2020-12\n",
+	    "notes: 2020-12 formats that fail, through $ref, not in anyOf");
+	check_notes(s20, "{\"a\": \"me@example.com\", \"b\": "
+	    "\"2024-02-29\"}", JSSCHEMA_FORMAT_DIALECT, "",
+	    "notes: none for formats that hold");
+	check_notes(s20, "{\"a\": \"x\"}", JSSCHEMA_FORMAT_ANNOTATE, "",
+	    "notes: none with JSSCHEMA_FORMAT_ANNOTATE");
+	check_notes("{\"$schema\": \"https://json-schema.org/draft/2019-09/"
+	    "schema\", \"format\": \"no-such\"}", "\"x\"",
+	    JSSCHEMA_FORMAT_DIALECT, "", "notes: none for an unknown format");
+	unit_str(jsschema_uri_dialect("https://json-schema.org/draft/2020-12/"
+	    "schema"), "2020-12", "uri_dialect: 2020-12");
+	unit_str(jsschema_uri_dialect("http://json-schema.org/draft-04/"
+	    "schema#"), "Draft-04", "uri_dialect: Draft-04");
+	unit_ok(jsschema_uri_dialect("https://example.com/s") == NULL,
+	    "uri_dialect: another URI is NULL");
+	unit_ok(jsschema_uri_dialect(NULL) == NULL, "uri_dialect: NULL");
+}
+
 int
 main(void)
 {
@@ -1449,5 +1525,6 @@ main(void)
 	test_external_ref();
 	test_below_root();
 	test_document();
+	test_format_notes();
 	return unit_done();
 }
