@@ -161,11 +161,13 @@ $status_line"
 
 @test "thread-serialize -h, byte for byte" {
 	run -0 --separate-stderr thread-serialize -h
-	assert_output 'usage: thread-serialize [-hn] [--errors=json|text] [--keep-summarized]
-                        [--response-prefix TEXT] [--strict] [FILE]
+	assert_output 'usage: thread-serialize [-hn] [--errors=github|json|text]
+                        [--keep-summarized] [--response-prefix TEXT]
+                        [--strict] [FILE]
 
 options:
-  --errors json|text      how to write diagnostics
+  --errors github|json|text
+                          how to write diagnostics
   -h, --help              print this help and exit
   --keep-summarized       keep the events a summary folds
   -n, --no-newline        no newline after the prompt
