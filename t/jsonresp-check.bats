@@ -23,14 +23,16 @@ USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 OPTIONS='options:
   --assert-format         check "format" as an assertion
+  --dialect VERSION       dialect of the schema, whatever its $schema
   --draft VERSION         dialect of a schema without $schema
-  --errors json|text      how to write diagnostics
+  --errors github|json|text
+                          how to write diagnostics
   --feedback              write what a model should be told
   --find                  look for the document in any text
   -h, --help              print this help and exit
   --lines                 read one document a line
   --no-format             take "format" as an annotation
-  -o, --output none|json|report
+  -o, --output none|json|junit|report
                           what to write for each document
   --print-prompt          write a prompt that asks for the schema
   --print-schema          write the schema
@@ -39,6 +41,7 @@ OPTIONS='options:
   --ref-map URI=DIR       resolve URI prefix from a directory
   --schema FILE           the schema to check against
   --strict                refuse what the schema does not name
+  --strict-schema         refuse a schema the lint finds fault with
   --summary               write a summary at the end
   --version               print the version and exit
   -x                      the same as -o json'
