@@ -91,21 +91,6 @@ static const struct cmd_choice outputs[] = {
 	{ NULL,		0 }
 };
 
-/* A server's line on our standard error: "NAME: TEXT". */
-static void
-say(void *arg, const char *server, const char *text, size_t len)
-{
-	struct buf line = BUF_INIT;
-
-	(void)arg;
-	diag_escape(&line, server, strlen(server), 0);
-	buf_adds(&line, ": ");
-	diag_escape(&line, text, len, 0);
-	buf_addc(&line, '\n');
-	fwrite(line.data, 1, line.len, stderr);
-	buf_free(&line);
-}
-
 /* A file's whole text (the system prompt), or a usage error. */
 static void
 slurp(const char *opt, const char *path, struct buf *out)
@@ -118,18 +103,6 @@ slurp(const char *opt, const char *path, struct buf *out)
 	if (utf8_valid(out->data != NULL ? out->data : "", out->len) <
 	    out->len)
 		cmd_usagex("%s %s: not UTF-8", opt, path);
-}
-
-static int
-blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
-		    s[i] != '\r')
-			return 0;
-	return 1;
 }
 
 int
@@ -278,7 +251,7 @@ main(int argc, char *argv[])
 			status = DIAG_TROUBLE;
 			goto out;
 		}
-		if (blank(message.data, message.len))
+		if (loop_blank(message.data, message.len))
 			cmd_usagex("no message: give it as operands or on "
 			    "standard input");
 		if (utf8_valid(message.data, message.len) < message.len)
@@ -292,7 +265,7 @@ main(int argc, char *argv[])
 		goto out;
 	mcp_sort(&m);
 	if (!o.quiet)
-		m.note = say;
+		m.note = mcp_say;
 	if (proc_init() == -1) {
 		diag_warn("signals");
 		status = DIAG_TROUBLE;

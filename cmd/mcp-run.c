@@ -116,20 +116,6 @@ static const struct cmd self = {
 	CMD_HELP
 };
 
-/* A server's line on our standard error: "NAME: TEXT". */
-static void
-say(void *arg, const char *server, const char *text, size_t len)
-{
-	struct buf line = BUF_INIT;
-
-	diag_escape(&line, server, strlen(server), 0);
-	buf_adds(&line, ": ");
-	diag_escape(&line, text, len, 0);
-	buf_addc(&line, '\n');
-	fwrite(line.data, 1, line.len, stderr);
-	buf_free(&line);
-}
-
 /* A command-line text that goes to a server: UTF-8, or a usage error. */
 static void
 utf8_arg(const char *opt, const char *arg)
@@ -177,7 +163,7 @@ main(int argc, char *argv[])
 	proc_ignore_xfsz();	/* first: the servers get back what it finds */
 	cmd_init(&self, argv);
 	mcp_init(&m);
-	m.note = say;
+	m.note = mcp_say;
 	memset(&ask, 0, sizeof(ask));
 	memset(seen, 0, sizeof(seen));
 	while ((ch = cmd_getopt(argc, argv, "T:c:hj:ut:", longopts)) != -1) {

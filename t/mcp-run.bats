@@ -512,7 +512,15 @@ EOF
 	coproc MCP { exec mcp-run -u -c conf.json 2>err; }
 	call victim echo '{"message":"one"}' >&"${MCP[1]}"
 	read -r -t 20 one <&"${MCP[0]}"
-	call victim trigger-long-running-operation '{"duration":30,"steps":1}' >&"${MCP[1]}"
+	call victim trigger-long-running-operation '{"duration":30,"steps":30}' >&"${MCP[1]}"
+	# killed once it has read the call (its first progress says so):
+	# a server that dies before reading a call is sent it again
+	local i=0
+	until grep -q 'trigger-long-running-operation: 1/30$' err; do
+		i=$((i + 1))
+		[ "$i" -lt 200 ] || fail "no progress of the call in 20 s"
+		sleep 0.1
+	done
 	kill -KILL "$(cat pid)"
 	read -r -t 20 two <&"${MCP[0]}"
 	call victim echo '{"message":"three"}' >&"${MCP[1]}"
@@ -524,7 +532,7 @@ EOF
 	assert_equal "$one" "$(result call-0-1 echo victim '"Echo: one"')"
 	assert_equal "$two" "$(failed call-0-2 trigger-long-running-operation victim '"server victim was killed by signal 9 during the call"')"
 	assert_equal "$three" "$(result call-0-3 echo victim '"Echo: three"')"
-	run -0 cat err
+	run -0 grep -v ': [0-9]*/30$' err
 	assert_output 'victim: Starting default (STDIO) server...
 <stdin>:2:37: error: tool "trigger-long-running-operation" on victim failed: server victim was killed by signal 9 during the call
 victim: Starting default (STDIO) server...'

@@ -80,9 +80,9 @@ loop_add(struct loop *l, const char *s, size_t n)
 	return 0;
 }
 
-/* An event made here: its JSON, a line added. */
-static int
-add_json(struct loop *l, json_t *ev)
+/* An event made here: its JSON (a reference taken), a line added. */
+int
+loop_add_json(struct loop *l, json_t *ev)
 {
 	struct buf b = BUF_INIT;
 	int rc;
@@ -134,14 +134,14 @@ prose_end(struct loop *l)
 
 static int	serialize(struct loop *, const char *, size_t, struct buf *);
 
-/* Whether the n bytes at s are only white space. */
-static int
-blank_line(const char *s, size_t n)
+int
+loop_blank(const char *s, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
+		    s[i] != '\r')
 			return 0;
 	return 1;
 }
@@ -202,7 +202,7 @@ thread_open(struct loop *l)
 		lineno++;
 		while (i < n && s[i] != '\n')
 			i++;
-		if (blank_line(s + start, i - start)) {
+		if (loop_blank(s + start, i - start)) {
 			start = i < n ? i + 1 : n;
 			continue;
 		}
@@ -423,7 +423,7 @@ refused(struct loop *l, const json_t *rec, const char *server,
 	json_object_set_new(ev, "error", json_string(why));
 	json_object_set_new(ev, "recoverable", json_boolean(recoverable));
 	json_object_set_new(ev, "iteration", json_integer(l->iter));
-	return add_json(l, ev);
+	return loop_add_json(l, ev);
 }
 
 /* A refused call: its error event, naming it, and its line. */
@@ -842,7 +842,7 @@ iterate(struct loop *l)
 			    "result", l->prose.data != NULL ? l->prose.data :
 			    "", l->prose.len, "iteration",
 			    (json_int_t)l->iter);
-			if (add_json(l, ev) == 0)
+			if (loop_add_json(l, ev) == 0)
 				l->status = DIAG_OK;
 			buf_free(&p);
 			return l->status;
@@ -862,7 +862,7 @@ iterate(struct loop *l)
 		json_object_set_new(ev, "error", json_string(msg));
 		json_object_set_new(ev, "recoverable", json_false());
 		json_object_set_new(ev, "iteration", json_integer(l->iter));
-		if (add_json(l, ev) == 0) {
+		if (loop_add_json(l, ev) == 0) {
 			diag_warnx("%s", msg);
 			l->status = DIAG_INVALID;
 		}
@@ -903,7 +903,7 @@ loop_run(struct mcp *m, const struct loop_opts *o)
 			jsonw_stringify(&l.events, ev);
 			buf_addc(&l.events, '\n');
 			json_decref(ev);
-		} else if (add_json(&l, ev) != 0) {
+		} else if (loop_add_json(&l, ev) != 0) {
 			rc = l.status;
 			goto out;
 		}

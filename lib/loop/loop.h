@@ -41,5 +41,7 @@ struct loop_opts {
 
 /* The exit status of the run, as llm-loop(1) gives it. */
 int	loop_run(struct mcp *, const struct loop_opts *);
+/* Whether the n bytes at s are only white space (a message, a line). */
+int	loop_blank(const char *, size_t);
 
 #endif

@@ -154,18 +154,8 @@ static int
 person_event(struct loop *l, const char *type, const char *key,
     const char *text)
 {
-	struct buf ev = BUF_INIT;
-	json_t *o;
-	int rc;
-
-	o = json_pack("{s:s,s:s,s:I}", "type", type, key, text, "iteration",
-	    (json_int_t)l->iter);
-	jsonw_stringify(&ev, o);
-	buf_addc(&ev, '\n');
-	json_decref(o);
-	rc = loop_add(l, ev.data, ev.len);
-	buf_free(&ev);
-	return rc;
+	return loop_add_json(l, json_pack("{s:s,s:s,s:I}", "type", type, key,
+	    text, "iteration", (json_int_t)l->iter));
 }
 
 enum loop_verdict

@@ -41,6 +41,7 @@ struct loop {
 
 /* loop.c */
 int	loop_add(struct loop *, const char *, size_t);
+int	loop_add_json(struct loop *, json_t *);
 void	loop_prose(void *, const char *, size_t);
 
 /* loop_model.c: the model's run, its answer fed to fn as it comes. */

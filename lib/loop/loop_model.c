@@ -37,18 +37,6 @@ keep_err(struct loop_answer *a, const char *s, size_t n)
 	buf_add(&a->err, s, n);
 }
 
-static int
-blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
-		    s[i] != '\r')
-			return 0;
-	return 1;
-}
-
 /*
  * Runs the model's command on prompt; fn gets its output as it comes
  * and returns -1 to have it stopped. 0 when it ran (a says how), -1
@@ -124,7 +112,7 @@ loop_model(struct loop *l, const struct buf *prompt, loop_feed_fn *fn,
 				} else if (r > 0) {
 					a->bytes += (size_t)r;
 					if (!a->nonblank &&
-					    !blank(chunk, (size_t)r))
+					    !loop_blank(chunk, (size_t)r))
 						a->nonblank = 1;
 					if (fn(arg, chunk, (size_t)r) != 0) {
 						a->stopped = 1;

@@ -231,6 +231,7 @@ void	 mcp_jobs_settle(struct mcp *);
 int	 mcp_list_tools(struct mcp *, struct buf *);
 int	 mcp_wait(struct mcp *, int);
 int	 mcp_shutdown(struct mcp *);
+mcp_note_fn mcp_say;
 int	 mcp_run(struct mcp *, enum mcp_run_mode, const struct mcp_ask *,
 	    int, int, char *[]);
 void	 mcp_free(struct mcp *);

@@ -48,6 +48,24 @@ struct run {
 	int		 status;	/* of the calls ended so far */
 };
 
+/*
+ * A server's line (of its standard error, or a log message) on ours,
+ * "NAME: TEXT", control characters escaped: the note of the tools.
+ */
+void
+mcp_say(void *arg, const char *server, const char *text, size_t len)
+{
+	struct buf line = BUF_INIT;
+
+	(void)arg;
+	diag_escape(&line, server, strlen(server), 0);
+	buf_adds(&line, ": ");
+	diag_escape(&line, text, len, 0);
+	buf_addc(&line, '\n');
+	fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
+}
+
 /* A diagnostic at the value that ptr names in the record at off of src. */
 static void
 at(struct src *src, size_t off, const char *ptr, const char *rule,
