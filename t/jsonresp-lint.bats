@@ -11,6 +11,8 @@ load helper
 
 bats_require_minimum_version 1.5.0
 
+MCP_MODULES=${LLMKIT_MCP_MODULES:-$TOP/t/mcp/node_modules}
+
 D4='"$schema": "http://json-schema.org/draft-04/schema#"'
 D2020='"$schema": "https://json-schema.org/draft/2020-12/schema"'
 
@@ -186,9 +188,11 @@ $L/manifests.jsonl:1:28: error: /display: value matches 4 of the schemas of \"on
 $L/manifests.jsonl:2:13: error: /display: value matches 4 of the schemas of \"oneOf\" (0, 1, 2, 3), but must match exactly one"
 }
 
-@test "--dialect 6 reads a Draft-04 schema with const as Draft-06: no warning, and the verdicts of python3-jsonschema's Draft6Validator" {
+@test "--dialect 6 reads a Draft-04 schema with const as Draft-06: no warning, and the verdicts of ajv and of python3-jsonschema's Draft6Validator" {
 	/usr/bin/python3 -c 'import jsonschema' ||
 	    fail "Debian's python3-jsonschema is missing (tools/deps)"
+	[ -f "$MCP_MODULES/ajv/package.json" ] ||
+	    fail "ajv is missing from $MCP_MODULES (make deps)"
 	run -1 --separate-stderr jsonresp-check --dialect 6 --schema "$L/manifest.schema.json" --lines "$L/manifests.jsonl"
 	assert_equal "$stderr" "$L/manifests.jsonl:2:13: error: /display: value matches none of the 4 schemas of \"oneOf\" (found string \"tv\"); the closest one says:
 $L/manifests.jsonl:2:13: error: /display: expected \"fullscreen\" (const), found string \"tv\""
@@ -201,6 +205,19 @@ v = jsonschema.Draft6Validator(json.load(open(sys.argv[1])))
 for i, l in enumerate(open(sys.argv[2]), 1):
 	if not v.is_valid(json.loads(l)):
 		print(i)' "$L/$s.schema.json" "$L/${s}s.jsonl" >want
+		[ -s want ]
+		diff want got
+		# ajv 8, its schema's $schema made Draft-06's, as --dialect 6 reads it
+		NODE_PATH=$MCP_MODULES node -e '
+const fs = require("fs"), Ajv = require("ajv");
+const ajv = new Ajv({strict: false, allErrors: true});
+ajv.addMetaSchema(require("ajv/dist/refs/json-schema-draft-06.json"));
+const s = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+s.$schema = "http://json-schema.org/draft-06/schema#";
+const v = ajv.compile(s);
+fs.readFileSync(process.argv[2], "utf8").split("\n").forEach((l, i) => {
+	if (l !== "" && !v(JSON.parse(l))) console.log(i + 1);
+});' "$L/$s.schema.json" "$L/${s}s.jsonl" >want
 		[ -s want ]
 		diff want got
 	done
