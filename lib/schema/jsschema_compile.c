@@ -226,6 +226,9 @@ format_of(const struct dialect *d, const char *name)
 
 	if (d->formats == NULL)
 		return 1;
+	/* "" and "a b" are no format, though the list's spaces would match */
+	if (n == 0 || strchr(name, ' ') != NULL)
+		return 0;
 	for (p = strstr(d->formats, name); p != NULL;
 	    p = strstr(p + 1, name))
 		if (p[-1] == ' ' && p[n] == ' ')

@@ -1491,6 +1491,12 @@ test_format_notes(void)
 	check_notes("{\"$schema\": \"https://json-schema.org/draft/2019-09/"
 	    "schema\", \"format\": \"no-such\"}", "\"x\"",
 	    JSSCHEMA_FORMAT_DIALECT, "", "notes: none for an unknown format");
+	/* the fuzzer's: "" was looked for before the start of the list */
+	check_notes("{\"$schema\": \"http://json-schema.org/draft-04/"
+	    "schema#\", \"properties\": {\"a\": {\"format\": \"\"}, "
+	    "\"b\": {\"format\": \"email hostname\"}}}",
+	    "{\"a\": \"x\", \"b\": \"y\"}", JSSCHEMA_FORMAT_DIALECT, "",
+	    "notes: none for \"\" or \"email hostname\" in Draft-04");
 	unit_str(jsschema_uri_dialect("https://json-schema.org/draft/2020-12/"
 	    "schema"), "2020-12", "uri_dialect: 2020-12");
 	unit_str(jsschema_uri_dialect("http://json-schema.org/draft-04/"
