@@ -7,12 +7,14 @@
  * exits 4 or 5.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/embed.h"
 #include "base/io.h"
+#include "base/xalloc.h"
 #include "check/checker.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
@@ -20,13 +22,14 @@
 
 enum {
 	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DIALECT, OPT_DRAFT,
-	OPT_NO_FORMAT, OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP,
+	OPT_KEYWORD, OPT_NO_FORMAT, OPT_PRINT_PROMPT, OPT_PRINT_SCHEMA, OPT_REF_MAP,
 	OPT_SCHEMA, OPT_STRICT, OPT_STRICT_SCHEMA
 };
 
 /* Its own options; -q, -o, --feedback, --find, --lines, --summary shared. */
 static const struct option longopts[] = {
 	{ "assert-format",	no_argument,		NULL, OPT_ASSERT_FORMAT },
+	{ "custom-keyword",	required_argument,	NULL, OPT_KEYWORD },
 	{ "dialect",		required_argument,	NULL, OPT_DIALECT },
 	{ "draft",		required_argument,	NULL, OPT_DRAFT },
 	{ "no-format",		no_argument,		NULL, OPT_NO_FORMAT },
@@ -59,7 +62,8 @@ static struct checker ck = {
 };
 
 static const struct cmd self = {
-	"usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]\n"
+	"usage: jsonresp-check [-hqx] [--assert-format]\n"
+	"                      [--custom-keyword NAME[,...]] [--dialect VERSION]\n"
 	"                      [--draft VERSION] [--errors=github|json|text]\n"
 	"                      [--feedback] [--find] [--lines] [--no-format]\n"
 	"                      [-o none|json|junit|report] [--print-prompt]\n"
@@ -79,9 +83,13 @@ main(int argc, char *argv[])
 	struct buf text = BUF_INIT, out = BUF_INIT;
 	struct jsschema *schema = NULL;
 	const char *schema_file = NULL;
-	int ch, print_prompt = 0, print_schema = 0, strict_schema = 0, status;
+	struct jsonresp_lint lint = { 0, NULL, 0 };
+	const char **keywords;
+	int ch, print_prompt = 0, print_schema = 0, status;
 
 	cmd_init(&self, argv);
+	keywords = xcalloc((size_t)argc, sizeof *keywords);
+	lint.keywords = keywords;
 	while ((ch = checker_getopt(&ck, argc, argv, "hr:x", longopts)) != -1) {
 		switch (ch) {
 		case 'r':
@@ -103,6 +111,9 @@ main(int argc, char *argv[])
 			if ((jo.draft = jsschema_draft(optarg)) == 0)
 				cmd_usagex("--draft %s: unknown draft (4, 6, "
 				    "7, 2019-09 and 2020-12 are known)", optarg);
+			break;
+		case OPT_KEYWORD:
+			keywords[lint.nkeywords++] = optarg;
 			break;
 		case OPT_NO_FORMAT:
 			jo.format = JSSCHEMA_FORMAT_ANNOTATE;
@@ -126,7 +137,7 @@ main(int argc, char *argv[])
 			o.strict = 1;
 			break;
 		case OPT_STRICT_SCHEMA:
-			strict_schema = 1;
+			lint.strict = 1;
 			break;
 		default:
 			cmd_usage();
@@ -137,6 +148,9 @@ main(int argc, char *argv[])
 	if ((print_schema || print_prompt) && argc > 0)
 		cmd_usagex("--print-%s reads no input",
 		    print_prompt ? "prompt" : "schema");
+	if (lint.nkeywords > 0 && schema_file == NULL)
+		cmd_usagex("--custom-keyword goes with --schema: the built-in "
+		    "schema has no keyword of its own");
 	if (jo.dialect != 0 && schema_file == NULL)
 		cmd_usagex("--dialect goes with --schema: the built-in schema "
 		    "is Draft-07");
@@ -170,8 +184,7 @@ main(int argc, char *argv[])
 	}
 	/* the built-in schema is clean: its lint would cost every run */
 	if (schema_file != NULL && jsonresp_schema_lint(schema_file,
-	    text.data, text.len, schema, strict_schema) > 0 &&
-	    strict_schema) {
+	    text.data, text.len, schema, &lint) > 0 && lint.strict) {
 		status = DIAG_USAGE;
 		goto out;
 	}
@@ -179,6 +192,7 @@ main(int argc, char *argv[])
 out:
 	jsschema_free(schema);
 	jsschema_opts_free(&jo);
+	free(keywords);
 	buf_free(&text);
 	buf_free(&out);
 	return status;

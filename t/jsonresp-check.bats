@@ -13,7 +13,8 @@ load helper
 bats_require_minimum_version 1.5.0
 
 D="$DATA/jsonresp-check"
-USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
+USAGE='usage: jsonresp-check [-hqx] [--assert-format]
+                      [--custom-keyword NAME[,...]] [--dialect VERSION]
                       [--draft VERSION] [--errors=github|json|text]
                       [--feedback] [--find] [--lines] [--no-format]
                       [-o none|json|junit|report] [--print-prompt]
@@ -23,6 +24,8 @@ USAGE='usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]
 STATUSES='exit status: 0 valid, 1 invalid, 2 usage, 3 trouble, 4 valid but critical, 5 valid but emergency'
 OPTIONS='options:
   --assert-format         check "format" as an assertion
+  --custom-keyword NAME[,...]
+                          declare keywords of your own to the lint
   --dialect VERSION       dialect of the schema, whatever its $schema
   --draft VERSION         dialect of a schema without $schema
   --errors github|json|text

@@ -243,13 +243,13 @@ fs.readFileSync(process.argv[2], "utf8").split("\n").forEach((l, i) => {
 	run -2 --separate-stderr jsonresp-check --dialect 6 "$DATA/jsonresp-check/minimal.json"
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "jsonresp-check: --dialect goes with --schema: the built-in schema is Draft-07"
-	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]"
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format]"
 
 	run -2 --separate-stderr jsonresp-check --dialect 5 --schema s.json a.json
 	assert_output ""
 	# then the usage, as after every usage error (t/jsonresp-check.bats)
 	assert_equal "${stderr_lines[0]}" "jsonresp-check: --dialect 5: unknown dialect (4, 6, 7, 2019-09 and 2020-12 are known)"
-	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format] [--dialect VERSION]"
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format]"
 }
 
 @test "--strict-schema: the findings are errors and the status is 2, before any document is read; a clean schema changes nothing" {
@@ -264,6 +264,35 @@ s.json:1:41: error: /properties/a: $ref: type beside it is ignored in Draft-07, 
 	echo 1 >a.json
 	run -1 --separate-stderr jsonresp-check --strict-schema --schema t.json a.json
 	assert_equal "$stderr" 'a.json:1:1: error: expected string, found integer 1'
+}
+
+@test "--custom-keyword declares keywords of one's own, in lists or one by one; not a typo of them, nor a keyword of another draft; and its usage" {
+	cat >s.json <<-EOF
+	{$D4, "type": "object",
+	 "properties": {"a": {"type": "string", "markdownDescription": "*a*",
+	   "deprecationMessage": "old", "tsType": "A", "const": "x",
+	   "defaultSnippets": [{"tpye": 1}], "markdownDescriptoin": ""}}}
+	EOF
+	echo '{"a": "y"}' >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" 's.json:2:41: warning: /properties/a: markdownDescription: unknown keyword
+s.json:3:4: warning: /properties/a: deprecationMessage: unknown keyword
+s.json:3:33: warning: /properties/a: tsType: unknown keyword; did you mean type?
+s.json:3:48: warning: /properties/a: const is a Draft-06 keyword; under Draft-04, as $schema says, it is ignored
+s.json:4:4: warning: /properties/a: defaultSnippets: unknown keyword
+s.json:4:38: warning: /properties/a: markdownDescriptoin: unknown keyword'
+	run -0 --separate-stderr jsonresp-check --custom-keyword markdownDescription,deprecationMessage --custom-keyword tsType --custom-keyword defaultSnippets,const --schema s.json a.json
+	assert_equal "$stderr" 's.json:3:48: warning: /properties/a: const is a Draft-06 keyword; under Draft-04, as $schema says, it is ignored
+s.json:4:38: warning: /properties/a: markdownDescriptoin: unknown keyword'
+	run -2 --separate-stderr jsonresp-check --strict-schema --custom-keyword markdownDescription,deprecationMessage,tsType,defaultSnippets,markdownDescriptoin --schema s.json a.json
+	assert_equal "$stderr" 's.json:3:48: error: /properties/a: const is a Draft-06 keyword; under Draft-04, as $schema says, it is ignored'
+	run -1 --separate-stderr jsonresp-check --custom-keyword markdownDescription,,deprecationMessage,tsType,defaultSnippets,markdownDescriptoin --dialect 6 --schema s.json a.json
+	assert_equal "$stderr" 'a.json:1:7: error: /a: expected "x" (const), found string "y"'
+
+	run -2 --separate-stderr jsonresp-check --custom-keyword tsType a.json
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "jsonresp-check: --custom-keyword goes with --schema: the built-in schema has no keyword of its own"
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format]"
 }
 
 @test "lint: -q silences the warnings and the status stays the document's; --errors=json gives the rule, the pointer and the keyword's" {

@@ -3,6 +3,7 @@ complete -c jsonresp-check -l errors -x -a 'github json text' -d 'how to write d
 complete -c jsonresp-check -s h -l help -d 'print this help and exit'
 complete -c jsonresp-check -l version -d 'print the version and exit'
 complete -c jsonresp-check -l assert-format -d 'check "format" as an assertion'
+complete -c jsonresp-check -l custom-keyword -x -d 'declare keywords of your own to the lint'
 complete -c jsonresp-check -l dialect -x -a '4 6 7 2019-09 2020-12' -d 'dialect of the schema, whatever its $schema'
 complete -c jsonresp-check -l draft -x -a '4 6 7 2019-09 2020-12' -d 'dialect of a schema without $schema'
 complete -c jsonresp-check -l feedback -d 'write what a model should be told'

@@ -763,7 +763,28 @@ struct lintat {
 	struct jsonx_locator	 loc;
 	size_t			 top;
 	enum diag_severity	 sev;
+	const struct jsonresp_lint *opts;
+	size_t			 n;	/* the findings said */
 };
+
+/* Whether --keyword declared the keyword name (its lists split at commas). */
+static int
+declared(const struct jsonresp_lint *o, const char *name)
+{
+	size_t i, len = strlen(name);
+	const char *p, *e;
+
+	for (i = 0; i < o->nkeywords; i++)
+		for (p = o->keywords[i]; ; p = e + 1) {
+			if ((e = strchr(p, ',')) == NULL)
+				e = p + strlen(p);
+			if ((size_t)(e - p) == len && memcmp(p, name, len) == 0)
+				return 1;
+			if (*e == '\0')
+				break;
+		}
+	return 0;
+}
 
 /*
  * The offset of the key whose value is at off, found back over the colon
@@ -802,6 +823,10 @@ lint_said(void *arg, const struct jsschema_lint *f)
 	struct diag_loc loc;
 	size_t off;
 
+	if (strcmp(f->rule, "unknown-keyword") == 0 &&
+	    declared(a->opts, f->name))
+		return;
+	a->n++;
 	off = jsonx_locate(&a->loc, a->top, f->keyword);
 	src_loc(&a->src, key_offset(a->src.s, off), &loc);
 	diag_schema(a->sev, &loc, f->rule, f->pointer, f->keyword,
@@ -810,24 +835,26 @@ lint_said(void *arg, const struct jsschema_lint *f)
 
 /*
  * The lint of the user's schema js, read from text: each finding a
- * warning at the schema's FILE:LINE:COL, or with strict an error. How
- * many there were.
+ * warning at the schema's FILE:LINE:COL, or with o->strict an error; an
+ * unknown keyword that o->keywords declares is no finding. How many
+ * there were.
  */
 size_t
 jsonresp_schema_lint(const char *file, const char *text, size_t len,
-    const struct jsschema *js, int strict)
+    const struct jsschema *js, const struct jsonresp_lint *o)
 {
 	struct lintat a;
-	size_t n;
 
 	src_init(&a.src, strcmp(file, "-") == 0 ? "<stdin>" : file, text,
 	    len);
 	jsonx_locator_init(&a.loc, text, len);
 	a.top = jsonx_skip_ws(text, len, a.src.start);
-	a.sev = strict ? DIAG_ERROR : DIAG_WARNING;
-	n = jsschema_lint(js, lint_said, &a);
+	a.sev = o->strict ? DIAG_ERROR : DIAG_WARNING;
+	a.opts = o;
+	a.n = 0;
+	(void)jsschema_lint(js, lint_said, &a);
 	jsonx_locator_free(&a.loc);
-	return n;
+	return a.n;
 }
 
 /*

@@ -85,8 +85,15 @@ int		 jsonresp_safety(const json_t *, struct buf *);
 int		 jsonresp_schema_read(const char *, struct buf *);
 struct jsschema	*jsonresp_schema(const char *, const char *, size_t,
 		    const struct jsschema_opts *);
+/* How the user's schema is linted: --strict-schema, --keyword's lists. */
+struct jsonresp_lint {
+	int		 strict;
+	const char *const *keywords;	/* NAME[,NAME...] each */
+	size_t		 nkeywords;
+};
+
 size_t		 jsonresp_schema_lint(const char *, const char *, size_t,
-		    const struct jsschema *, int);
+		    const struct jsschema *, const struct jsonresp_lint *);
 void		 jsonresp_prompt(struct buf *, const char *, size_t);
 int		 jsonresp_user_prompt(struct buf *, const char *, const char *,
 		    size_t, int);

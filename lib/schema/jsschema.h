@@ -209,6 +209,7 @@ struct jsschema_lint {
 					/* "ref-siblings" */
 	const char	*pointer;	/* the subschema's, "" for the root */
 	const char	*keyword;	/* the keyword's own pointer */
+	const char	*name;		/* the keyword's name */
 	const char	*message;	/* one line, beginning with a keyword */
 };
 

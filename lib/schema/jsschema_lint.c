@@ -236,6 +236,7 @@ found(struct lint *l, const char *rule, const char *ptr, const char *k,
 	f.rule = rule;
 	f.pointer = ptr;
 	f.keyword = buf_cstr(&kp);
+	f.name = k;
 	f.message = msg;
 	l->n++;
 	l->fn(l->arg, &f);
