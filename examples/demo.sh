@@ -176,6 +176,20 @@ heading "The emergency alone: valid, but the conversation must be blocked (statu
 run 'sed -n 3p examples/responses.jsonl | jsonresp-check'
 status_is 5
 
+heading "A Draft-04 schema that uses const: the lint names the keyword, every answer fails"
+run 'echo '\''{"name": "Notes", "display": "standalone"}'\'' | jsonresp-check --schema examples/web-manifest.schema.json'
+status_is 1
+
+heading "--dialect 6 reads it as its author meant: valid"
+run 'echo '\''{"name": "Notes", "display": "standalone"}'\'' | jsonresp-check --dialect 6 --schema examples/web-manifest.schema.json && echo valid'
+status_is 0
+
+heading "In CI: GitHub annotations, and a JUnit report that xmllint checks against its schema"
+run 'jsonresp-check --errors=github --lines examples/responses.jsonl'
+status_is 5
+run 'jsonresp-check -q -o junit --lines examples/responses.jsonl >"$t/report.xml"; xmllint --noout --schema t/data/junit.xsd "$t/report.xml" 2>&1 | sed "s|$t/||"'
+status_is 0
+
 heading "llm-retry: a self-correcting call (t/fake-model stands in for the model)"
 mkdir "$t/model" || exit 3
 cp examples/bad-response.json "$t/model/reply.1" || exit 3
