@@ -307,6 +307,17 @@ s.json:4:38: warning: /properties/a: markdownDescriptoin: unknown keyword'
 	assert_equal "$stderr" '{"file":"s.json","line":1,"column":41,"severity":"warning","rule":"unknown-keyword","message":"minimun: unknown keyword; did you mean minimum?","path":"/properties/a","keywordLocation":"/properties/a/minimun"}'
 }
 
+@test "lint: an unknown keyword with a control character is quoted as JSON, so that its message is one line" {
+	printf '{"tp\\nye": 1, "a\\u0007\\"": 2, "b\\"c": 3}' >s.json
+	echo 1 >a.json
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" 's.json:1:2: warning: "tp\nye": unknown keyword
+s.json:1:15: warning: "a\u0007\"": unknown keyword
+s.json:1:31: warning: b"c: unknown keyword'
+	run -0 --separate-stderr jsonresp-check --errors=json --schema s.json a.json
+	assert_equal "${stderr_lines[0]}" '{"file":"s.json","line":1,"column":2,"severity":"warning","rule":"unknown-keyword","message":"\"tp\\nye\": unknown keyword","path":"","keywordLocation":"/tp\nye"}'
+}
+
 @test "lint: a schema on standard input is <stdin>; the built-in schema is not linted" {
 	run -0 --separate-stderr jsonresp-check --schema - "$DATA/jsonresp-check/minimal.json" <<<'{"tpye": "object"}'
 	assert_equal "$stderr" '<stdin>:1:2: warning: tpye: unknown keyword; did you mean type?'

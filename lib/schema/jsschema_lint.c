@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/jsonw.h"
 #include "schema/jsschema.h"
 #include "schema/jsschema_int.h"
 
@@ -222,6 +223,24 @@ nearest(const char *k, unsigned bit)
 	return best;
 }
 
+/*
+ * A keyword no dialect knows, for a message: as written, or as a JSON
+ * string when it holds a control character, so that the message stays
+ * one line that says what is there.
+ */
+static void
+kw_name(struct buf *b, const char *k)
+{
+	const char *p;
+
+	for (p = k; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			jsonw_string(b, k, strlen(k));
+			return;
+		}
+	buf_adds(b, k);
+}
+
 /* One finding: at the subschema ptr, about its keyword k. */
 static void
 found(struct lint *l, const char *rule, const char *ptr, const char *k,
@@ -366,7 +385,8 @@ lint_schema(struct lint *l, const json_t *s, struct buf *ptr, int draft,
 			continue;
 		buf_reset(&msg);
 		if ((kw = kw_find(k)) == NULL) {
-			buf_printf(&msg, "%s: unknown keyword", k);
+			kw_name(&msg, k);
+			buf_adds(&msg, ": unknown keyword");
 			if ((near = nearest(k, bit)) != NULL)
 				buf_printf(&msg, "; did you mean %s?", near);
 			found(l, "unknown-keyword", buf_cstr(ptr), k,
