@@ -7,18 +7,19 @@
  * exits 4 or 5.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "base/buf.h"
 #include "base/cmd.h"
 #include "base/diag.h"
 #include "base/embed.h"
 #include "base/io.h"
-#include "base/xalloc.h"
 #include "check/checker.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
 #include "help/jsonresp-check.h"
+
+/* How many times --custom-keyword may be given (each a list). */
+#define CUSTOM_MAX	32
 
 enum {
 	OPT_ASSERT_FORMAT = CHECKER_OPT_FIRST, OPT_DIALECT, OPT_DRAFT,
@@ -84,11 +85,11 @@ main(int argc, char *argv[])
 	struct jsschema *schema = NULL;
 	const char *schema_file = NULL;
 	struct jsonresp_lint lint = { 0, NULL, 0 };
-	const char **keywords;
+	/* on the stack: -h and a usage error exit with nothing to free */
+	const char *keywords[CUSTOM_MAX];
 	int ch, print_prompt = 0, print_schema = 0, status;
 
 	cmd_init(&self, argv);
-	keywords = xcalloc((size_t)argc, sizeof *keywords);
 	lint.keywords = keywords;
 	while ((ch = checker_getopt(&ck, argc, argv, "hr:x", longopts)) != -1) {
 		switch (ch) {
@@ -113,6 +114,10 @@ main(int argc, char *argv[])
 				    "7, 2019-09 and 2020-12 are known)", optarg);
 			break;
 		case OPT_KEYWORD:
+			if (lint.nkeywords == CUSTOM_MAX)
+				cmd_usagex("--custom-keyword: at most %d times; "
+				    "give the names as lists, NAME,NAME,...",
+				    CUSTOM_MAX);
 			keywords[lint.nkeywords++] = optarg;
 			break;
 		case OPT_NO_FORMAT:
@@ -192,7 +197,6 @@ main(int argc, char *argv[])
 out:
 	jsschema_free(schema);
 	jsschema_opts_free(&jo);
-	free(keywords);
 	buf_free(&text);
 	buf_free(&out);
 	return status;

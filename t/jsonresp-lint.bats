@@ -293,6 +293,11 @@ s.json:4:38: warning: /properties/a: markdownDescriptoin: unknown keyword'
 	assert_output ""
 	assert_equal "${stderr_lines[0]}" "jsonresp-check: --custom-keyword goes with --schema: the built-in schema has no keyword of its own"
 	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format]"
+	run -2 --separate-stderr jsonresp-check $(printf -- '--custom-keyword k%d ' {1..33}) --schema s.json a.json
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "jsonresp-check: --custom-keyword: at most 32 times; give the names as lists, NAME,NAME,..."
+	assert_equal "${stderr_lines[1]}" "usage: jsonresp-check [-hqx] [--assert-format]"
+	run -0 --separate-stderr jsonresp-check -q $(printf -- '--custom-keyword k%d ' {1..32}) --schema s.json a.json
 }
 
 @test "lint: -q silences the warnings and the status stays the document's; --errors=json gives the rule, the pointer and the keyword's" {

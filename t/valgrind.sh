@@ -348,6 +348,11 @@ check 0 "jsonresp-check: --dialect 6, --errors=json" /dev/null \
     "$tmp/lint.json"
 check 2 "jsonresp-check: --strict-schema" /dev/null --strict-schema \
     --schema "$tmp/lint.schema.json" "$tmp/lint.json"
+check 2 "jsonresp-check: --custom-keyword, --strict-schema" /dev/null \
+    --custom-keyword requried --custom-keyword x,minimun --strict-schema \
+    --schema "$tmp/lint.schema.json" "$tmp/lint.json"
+check 2 "jsonresp-check: --custom-keyword, then a usage error" /dev/null \
+    --custom-keyword requried --no-such-option
 check 0 "jsonresp-check: --print-prompt" /dev/null --print-prompt
 check 0 "jsonresp-check: --print-schema of a user schema" /dev/null \
     --print-schema --schema "$tmp/user.schema.json"

@@ -34,7 +34,7 @@ static const struct checker_rule rules[] = {
 	{ 0, 0, 0, NULL }
 };
 
-static const struct cmd self = { "usage: t [-m] [FILE ...]\n", "0 ok" };
+static const struct cmd self = { "usage: t [-m] [FILE ...]\n", "0 ok", NULL };
 
 static struct checker ck;
 
