@@ -141,7 +141,10 @@ $(SIMD_SO): $(LIB_CXX) $(wildcard lib/*/*.h) config.h
 $(BINS): | $(SIMD_SO)
 $(OUT)/unit/test_tcsimd $(OUT)/unit/test_jsonx: $(SIMD_OBJ)
 $(OUT)/unit/test_tcsimd $(OUT)/unit/test_jsonx: LIBS += $(SIMD_OBJ) $(SIMD_LIBS)
-obj/fuzz/%: LIBS += $(SIMD_LIBS)
+# The fuzzers link the engines in from their library: jsonx's and
+# tcsimd's references to them are weak, which pulls nothing in alone.
+obj/fuzz/%: LIBS += $(if $(LIB_CXX),-Xlinker --undefined=jsonx_simd_open \
+	-Xlinker --undefined=tcsimd_open) $(SIMD_LIBS)
 
 $(OUT)/unit/%: t/unit/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)
