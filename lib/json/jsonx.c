@@ -339,6 +339,19 @@ value_end(const char *s, size_t n, size_t off)
 }
 
 /*
+ * The bytes that the engine has looked at in vain (a value it declined,
+ * or text where value_end found none), and those read into values either
+ * way. A caller that reads again from the place where a reading failed
+ * (jsonresp_find) would have the engine look at the rest of a text that
+ * is all brackets again and again: once the waste outgrows what was read
+ * by WASTE_MAX, jansson reads alone, which stops where the text goes
+ * wrong, so that time stays linear.
+ */
+#define WASTE_MAX	((size_t)1 << 20)
+
+static size_t waste, useful;
+
+/*
  * The array or object at off read by the engine, when the text from off
  * on is offered to it (jansson has read JSIMD_LOAD_MIN bytes, or the
  * text is that long): *end set past it; NULL when it declines.
@@ -351,23 +364,43 @@ engine_parse(const char *s, size_t n, size_t off, size_t *end)
 	json_t *v;
 
 	if (off >= n || (s[off] != '{' && s[off] != '[') ||
-	    (eng = engine(n - off >= JSIMD_LOAD_MIN ? n - off : 0)) == NULL ||
-	    (e = value_end(s, n, off)) == JSONX_NOPOS ||
-	    (v = eng->parse(s + off, e - off)) == NULL)
+	    waste > useful + WASTE_MAX ||
+	    (eng = engine(n - off >= JSIMD_LOAD_MIN ? n - off : 0)) == NULL)
 		return NULL;
+	if ((e = value_end(s, n, off)) == JSONX_NOPOS) {
+		waste += n - off;
+		return NULL;
+	}
+	if ((v = eng->parse(s + off, e - off)) == NULL) {
+		waste += e - off;
+		return NULL;
+	}
 	*end = e;
+	useful += e - off;
 	jsonx_simd_reads++;
 	return v;
+}
+
+void
+jsonx_simd_reset(void)
+{
+	waste = useful = 0;
 }
 
 /* n bytes that jansson has read, counted towards loading the engine. */
 static void
 engine_count(size_t n)
 {
+	useful += n;
 	(void)jsimd_ready(n, jsonx_simd_open != NULL);
 }
 
 #else /* !HAVE_SIMDJSON: jansson reads everything */
+
+void
+jsonx_simd_reset(void)
+{
+}
 
 static json_t *
 engine_parse(const char *s, size_t n, size_t off, size_t *end)

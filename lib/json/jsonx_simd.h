@@ -59,6 +59,12 @@ const struct jsonx_simd_engine *jsonx_simd_open(int abi,
 /* The values jsonx has had the engine read in this process (for tests). */
 extern unsigned long jsonx_simd_reads;
 
+/*
+ * Forgets the bytes the engine has looked at in vain, after which jsonx
+ * stops giving it values (for tests and fuzzers, which run on and on).
+ */
+void	jsonx_simd_reset(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 
 #include "json/jsimd.h"
 #include "json/jsonx.h"
+#include "json/jsonx_simd.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -62,6 +63,7 @@ use(const char *engine)
 	if (setenv("LLMKIT_JSON", engine, 1) != 0)
 		abort();
 	jsimd_reset();
+	jsonx_simd_reset();
 }
 
 /* The same error, field by field. */

@@ -618,6 +618,7 @@ use(const char *engine)
 	if (setenv("LLMKIT_JSON", engine, 1) != 0)
 		unit_bail("setenv");
 	jsimd_reset();
+	jsonx_simd_reset();
 }
 
 /*
@@ -749,6 +750,45 @@ test_engines(void)
 	use("");
 }
 
+/*
+ * Read again and again from where the reading failed, as jsonresp_find
+ * does, a text of unclosed arrays would have the engine look at the rest
+ * of it each time: once it has looked at 1 MiB more in vain than was
+ * read, jansson reads alone (until jsonx_simd_reset).
+ */
+static void
+test_engine_waste(void)
+{
+	struct jsonx_error err;
+	struct buf b = BUF_INIT;
+	size_t i, end, off;
+	unsigned long before;
+	json_t *v;
+
+	use("simdjson");
+	for (i = 0; i < 200000; i++)
+		buf_adds(&b, "[x");
+	for (off = 0; off < 20; off += 2) {
+		v = jsonx_parse(b.data, b.len, off, &end, &err);
+		unit_ok(v == NULL && err.offset == off + 1,
+		    unit_fmt("unclosed arrays: refused from %zu", off));
+	}
+	before = jsonx_simd_reads;
+	v = jsonx_parse("[1]", 3, 0, &end, &err);
+	json_decref(v);
+#ifdef HAVE_SIMDJSON
+	unit_ok(jsonx_simd_reads == before,
+	    "after 4 MB looked at in vain, jansson reads alone");
+	jsonx_simd_reset();
+	v = jsonx_parse("[1]", 3, 0, &end, &err);
+	json_decref(v);
+	unit_ok(jsonx_simd_reads == before + 1,
+	    "and the engine again once that is forgotten");
+#endif
+	buf_free(&b);
+	use("");
+}
+
 int
 main(void)
 {
@@ -771,5 +811,6 @@ main(void)
 		test_locator();
 	}
 	test_engines();
+	test_engine_waste();
 	return unit_done();
 }
