@@ -24,12 +24,6 @@ static size_t offered;
 static void *handle;
 static int failed;
 
-/* The entry points asked for, each found once (there are two). */
-static struct {
-	const char	*name;
-	void		*addr;
-} found[4];
-
 /*
  * The shared object from the folder of the running binary (a build
  * tree's bin/), else from where make install puts it; NULL when neither
@@ -66,20 +60,7 @@ load(void)
 void *
 jsimd_sym(const char *name)
 {
-	size_t i;
-
-	if (handle == NULL)
-		return NULL;
-	/* each name is the same string each time: its address will do */
-	for (i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
-		if (found[i].name == name)
-			return found[i].addr;
-		if (found[i].name == NULL) {
-			found[i].name = name;
-			return found[i].addr = dlsym(handle, name);
-		}
-	}
-	return dlsym(handle, name);
+	return handle != NULL ? dlsym(handle, name) : NULL;
 }
 
 int

@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "base/buf.h"
