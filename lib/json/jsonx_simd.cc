@@ -61,10 +61,12 @@ build(element e, size_t depth)
 	if (depth > max_depth)
 		return nullptr;
 	switch (e.type()) {
-	case element_type::OBJECT:
+	case element_type::OBJECT: {
+		object o = e.get_object().value_unsafe();
+
 		if ((t = host->object()) == nullptr)
 			return nullptr;
-		for (auto f : object(e.get_object().value_unsafe())) {
+		for (auto f : o) {
 			/* jansson refuses a NUL in a key, and a key again */
 			if (f.key.find('\0') != std::string_view::npos ||
 			    (v = build(f.value, depth + 1)) == nullptr ||
@@ -75,10 +77,13 @@ build(element e, size_t depth)
 			}
 		}
 		return t;
-	case element_type::ARRAY:
+	}
+	case element_type::ARRAY: {
+		array a = e.get_array().value_unsafe();
+
 		if ((t = host->array()) == nullptr)
 			return nullptr;
-		for (element x : array(e.get_array().value_unsafe())) {
+		for (element x : a) {
 			if ((v = build(x, depth + 1)) == nullptr ||
 			    host->append(t, v) != 0) {
 				host->decref(t);
@@ -86,6 +91,7 @@ build(element e, size_t depth)
 			}
 		}
 		return t;
+	}
 	case element_type::STRING: {
 		std::string_view s = e.get_string().value_unsafe();
 
