@@ -56,11 +56,11 @@ ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
 	$(CRYPTO_LIBS) $(IDN2_LIBS) $(CURL_LIBS) $(DL_LIBS) -lm
-# simdjson and the C++ runtime: no tool links them. lib/*/*.cc is built
-# into SIMD_SO, beside the tools, which toolcall-parse loads when a large
-# JSON input comes (lib/toolcall/tcsimd_load.c), and into SIMD_OBJ for
-# what links the reader in (test_tcsimd, the fuzzers), named to the C
-# compiler with SIMD_LIBS.
+# simdjson and the C++ runtime: no tool links them. lib/*/*.cc (the
+# simdjson engines) is built into SIMD_SO, beside the tools, which a tool
+# loads when a large JSON input comes (lib/json/jsimd.c), and into
+# SIMD_OBJ for what links the engines in (test_jsonx, test_tcsimd, the
+# fuzzers), named to the C compiler with SIMD_LIBS.
 SIMD_OBJ     := $(LIB_CXX:lib/%.cc=$(OUT)/lib/%.o)
 SIMD_SO      := $(if $(LIB_CXX),$(BINDIR)/tcsimd.so)
 SIMD_LIBS    := $(if $(LIB_CXX),$(SIMDJSON_LIBS) -lstdc++)
@@ -130,18 +130,21 @@ $(BINDIR)/%: cmd/%.c $(OUT)/help/%.h $(LIBLLMKIT) config.h | $(OUT)/cmd
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -I$(OUT) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBLLMKIT) $(LIBS)
 
-# The reader as a shared object (its one exported symbol tcsimd_open),
-# and beside every toolcall-parse that is built.
+# The engines as a shared object (its exported symbols, the engines'
+# entry points jsonx_simd_open and tcsimd_open), beside every tool built.
 # (Its prerequisites name every header: no .d file beside it in bin/.)
 $(SIMD_SO): $(LIB_CXX) $(wildcard lib/*/*.h) config.h
 	@mkdir -p $(@D)
 	$(CXX) $(filter-out -MMD -MP,$(ALL_CPPFLAGS)) $(ALL_CXXFLAGS) \
 		-fPIC -fvisibility=hidden \
 		-shared $(ALL_LDFLAGS) -o $@ $(LIB_CXX) $(SIMD_LIBS)
-$(BINDIR)/toolcall-parse: | $(SIMD_SO)
-$(OUT)/unit/test_tcsimd: $(SIMD_OBJ)
-$(OUT)/unit/test_tcsimd: LIBS += $(SIMD_OBJ) $(SIMD_LIBS)
-obj/fuzz/%: LIBS += $(SIMD_LIBS)
+$(BINS): | $(SIMD_SO)
+$(OUT)/unit/test_tcsimd $(OUT)/unit/test_jsonx: $(SIMD_OBJ)
+$(OUT)/unit/test_tcsimd $(OUT)/unit/test_jsonx: LIBS += $(SIMD_OBJ) $(SIMD_LIBS)
+# The fuzzers link the engines in from their library: jsonx's and
+# tcsimd's references to them are weak, which pulls nothing in alone.
+obj/fuzz/%: LIBS += $(if $(LIB_CXX),-Xlinker --undefined=jsonx_simd_open \
+	-Xlinker --undefined=tcsimd_open) $(SIMD_LIBS)
 
 $(OUT)/unit/%: t/unit/%.c $(LIBLLMKIT) config.h
 	@mkdir -p $(@D)

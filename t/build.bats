@@ -59,8 +59,9 @@ needed() {
 
 # loads CMD...: runs CMD with the loader's trace on stderr, its output to
 # out, and prints the tcsimd.so it loaded, if any.
+# LLMKIT_JSON is left out: the choice is the tool's own.
 loads() {
-	LD_DEBUG=files "$@" 2>trace >out || return 1
+	env -u LLMKIT_JSON LD_DEBUG=files "$@" 2>trace >out || return 1
 	sed -n 's/.*file=\([^ ]*tcsimd\.so\) .*dynamically loaded.*/\1/p' trace
 }
 
@@ -175,6 +176,59 @@ hermes_big() {
 		cmp with.jsonl without.jsonl || fail "$1: the outputs differ"
 		[ "$(wc -l <with.jsonl)" -gt 1 ] || fail "$1: $(cat with.jsonl)"
 	done
+}
+
+# lines N: N JSON lines of about 60 bytes, then one with a key twice.
+lines() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "{\"i\": %d, \"a\": [1.5, -0, \"caf\303\251\"], " \
+			    "\"b\": {\"c\": null}}\n", i
+		print "{\"a\": 1, \"a\": 2}"
+	}'
+}
+
+@test "jsonresp-check loads simdjson after 16 KiB of JSON lines, not for a few" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	echo '{"type": "object"}' >schema.json
+	lines 10 | sed '$d' >few.jsonl
+	run -0 loads jsonresp-check --schema schema.json --lines few.jsonl
+	assert_output ''
+	lines 1000 | sed '$d' >many.jsonl
+	run -0 loads jsonresp-check --schema schema.json --lines many.jsonl
+	if [ "$(simdjson_chosen)" = yes ]; then
+		assert_output "$bin/tcsimd.so"
+	else
+		assert_output ''
+	fi
+}
+
+@test "LLMKIT_JSON=jansson never loads simdjson, =simdjson at once, to the same output" {
+	bin=${LLMKIT_BIN:-$TOP/bin}
+	echo '{"type": "object"}' >schema.json
+	lines 1000 >many.jsonl
+	lines 2 >few.jsonl
+	for f in many.jsonl few.jsonl; do
+		LLMKIT_JSON=jansson LD_DEBUG=files jsonresp-check \
+		    --schema schema.json --lines "$f" 2>jansson.err &&
+		    fail "a key twice accepted"
+		run grep -c 'tcsimd\.so.*dynamically loaded' jansson.err
+		assert_output 0
+		LLMKIT_JSON=simdjson LD_DEBUG=files jsonresp-check \
+		    --schema schema.json --lines "$f" 2>simdjson.err &&
+		    fail "a key twice accepted"
+		run grep -c 'tcsimd\.so.*dynamically loaded' simdjson.err
+		if [ "$(simdjson_chosen)" = yes ]; then
+			assert_output 1
+		else
+			assert_output 0
+		fi
+		run -0 grep -h '\.jsonl:' jansson.err
+		jansson=$output
+		run -0 grep -h '\.jsonl:' simdjson.err
+		assert_output "$jansson"
+	done
+	assert_output 'few.jsonl:3:10: error: duplicate key "a", first at line 3, column 2'
 }
 
 @test "make install puts the simdjson reader where toolcall-parse looks for it" {

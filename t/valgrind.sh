@@ -1340,6 +1340,41 @@ check 0 "toolcall-parse: --format harmony, a 1 MB call" /dev/null \
 check 0 "toolcall-parse: --format openai --events, 4000 chunks" /dev/null \
     --format openai --events "$tmp/many-chunks.sse"
 
+# jsonx's simdjson engine: JSON lines past 16 KiB (the engine loaded on
+# the way, a key twice declined to jansson, which words the error), a
+# thread of one array whose first event is past 1 MiB (read by a parser
+# of its own) and a
+# small one with the engine from the first byte (LLMKIT_JSON=simdjson).
+tool=jsonresp-check
+awk 'BEGIN {
+	for (i = 0; i < 1000; i++)
+		printf "{\"i\": %d, \"a\": [1.5, -0, \"caf\303\251\"], " \
+		    "\"b\": {\"c\": null}}\n", i
+	print "{\"a\": 1, \"a\": 2}"
+}' >"$tmp/many.jsonl"
+echo '{"type": "object"}' >"$tmp/object.schema.json"
+check 1 "jsonresp-check: --lines past 16 KiB with simdjson, a key twice" \
+    /dev/null --schema "$tmp/object.schema.json" --lines "$tmp/many.jsonl"
+tool=thread-serialize
+awk 'BEGIN {
+	printf "[{\"type\": \"message\", \"role\": \"user\", \"content\": \""
+	for (i = 0; i < 40000; i++)
+		printf "line %d: \\\"quoted\\\" \\u00e9\\n", i
+	printf "\", \"iteration\": 0}\n"
+	for (i = 0; i < 2000; i++)
+		printf ",{\"type\": \"tool_call\", \"toolName\": \"t\", " \
+		    "\"toolCallId\": \"c%d\", \"args\": {\"n\": [%d.5, " \
+		    "\"x\\u00e9\\n\"], \"o\": {}}, \"iteration\": %d}\n",
+		    i, i, i
+	print "]"
+}' >"$tmp/big-thread.json"
+check 0 "thread-serialize: an event past 1 MiB, with simdjson" /dev/null \
+    "$tmp/big-thread.json"
+vg_pre="env LLMKIT_JSON=simdjson"
+check 0 "thread-serialize: the golden thread, simdjson from the first byte" \
+    /dev/null "$data/all-types.jsonl"
+vg_pre=
+
 # llm-loop: t/fake-model answers from a queue of its own for each run
 # (lq N REPLY...: the queue $tmp/lq.N, replies 1, 2, ... in order), the
 # everything server runs the calls. Each run with a call no rule allows

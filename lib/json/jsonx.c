@@ -1,4 +1,9 @@
-/* jsonx: reading JSON values one by one with their positions (jansson). */
+/*
+ * jsonx: reading JSON values one by one with their positions: jansson,
+ * or for an array or object, once it pays, simdjson (jsonx_simd.h).
+ */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +13,11 @@
 #include "base/src.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsimd.h"
 #include "json/jsonx.h"
+#include "json/jsonx_simd.h"
+
+unsigned long	jsonx_simd_reads;
 
 static size_t	skip_string(const char *, size_t, size_t);
 static size_t	skip_value(const char *, size_t, size_t);
@@ -234,6 +243,178 @@ out_of_range(const char *s, size_t off, size_t pos, struct jsonx_error *err)
 	set_error(err, a, "json-number", text);
 }
 
+#ifdef HAVE_SIMDJSON
+
+/* Linked in, or else (a null address) loaded with the kit's engines. */
+#pragma weak jsonx_simd_open
+
+static json_t *
+host_boolean(int b)
+{
+	return b ? json_true() : json_false();
+}
+
+static void
+host_decref(json_t *v)
+{
+	json_decref(v);
+}
+
+static const struct jsonx_simd_host host = {
+	json_object, json_array, json_stringn_nocheck, json_real,
+	host_boolean, json_null, json_object_setn_new_nocheck,
+	json_array_append_new, json_object_size, host_decref
+};
+
+/*
+ * The simdjson engine, to read a value of the text whose n bytes from
+ * here on are offered to it, or NULL when jansson reads.
+ */
+static const struct jsonx_simd_engine *
+engine(size_t n)
+{
+	static const struct jsonx_simd_engine *e;
+	const struct jsonx_simd_engine *(*open)(int,
+	    const struct jsonx_simd_host *);
+	void *sym;
+
+	if (!jsimd_ready(n, jsonx_simd_open != NULL))
+		return NULL;
+	if (e != NULL)
+		return e;
+	if (jsonx_simd_open != NULL)
+		open = jsonx_simd_open;
+	else if ((sym = jsimd_sym("jsonx_simd_open")) != NULL)
+		/* POSIX guarantees the conversion that ISO C leaves out */
+		memcpy(&open, &sym, sizeof(open));
+	else
+		return NULL;
+	return e = open(JSONX_SIMD_ABI, &host);
+}
+
+/*
+ * Just past the closing bracket of the array or object at off, found by
+ * counting brackets outside strings, or JSONX_NOPOS when the text ends
+ * first. Only a guess in bad text, which the engine then refuses. Also
+ * JSONX_NOPOS for an integer -0, whose sign simdjson loses.
+ */
+static size_t
+value_end(const char *s, size_t n, size_t off)
+{
+	const char *p, *q, *b, *e = s + n;
+	size_t depth = 0;
+
+	for (p = s + off; p < e; p++) {
+		switch (*p) {
+		case '"':
+			/* the next quote that an even run of '\\' precedes */
+			for (;;) {
+				if ((q = memchr(p + 1, '"', (size_t)(e - p - 1)))
+				    == NULL)
+					return JSONX_NOPOS;
+				for (b = q; b[-1] == '\\'; b--)
+					;
+				p = q;
+				if ((q - b) % 2 == 0)
+					break;
+			}
+			break;
+		case '[':
+		case '{':
+			depth++;
+			break;
+		case ']':
+		case '}':
+			if (--depth == 0)
+				return (size_t)(p - s) + 1;
+			break;
+		case '-':
+			if (e - p > 1 && p[1] == '0' && (e - p == 2 ||
+			    (p[2] != '.' && p[2] != 'e' && p[2] != 'E')))
+				return JSONX_NOPOS;
+			break;
+		}
+	}
+	return JSONX_NOPOS;
+}
+
+/*
+ * The bytes that the engine has looked at in vain (a value it declined,
+ * or text where value_end found none), and those read into values either
+ * way. A caller that reads again from the place where a reading failed
+ * (jsonresp_find) would have the engine look at the rest of a text that
+ * is all brackets again and again: once the waste outgrows what was read
+ * by WASTE_MAX, jansson reads alone, which stops where the text goes
+ * wrong, so that time stays linear.
+ */
+#define WASTE_MAX	((size_t)1 << 20)
+
+static size_t waste, useful;
+
+/*
+ * The array or object at off read by the engine, when the text from off
+ * on is offered to it (jansson has read JSIMD_LOAD_MIN bytes, or the
+ * text is that long): *end set past it; NULL when it declines.
+ */
+static json_t *
+engine_parse(const char *s, size_t n, size_t off, size_t *end)
+{
+	const struct jsonx_simd_engine *eng;
+	size_t e;
+	json_t *v;
+
+	if (off >= n || (s[off] != '{' && s[off] != '[') ||
+	    waste > useful + WASTE_MAX ||
+	    (eng = engine(n - off >= JSIMD_LOAD_MIN ? n - off : 0)) == NULL)
+		return NULL;
+	if ((e = value_end(s, n, off)) == JSONX_NOPOS) {
+		waste += n - off;
+		return NULL;
+	}
+	if ((v = eng->parse(s + off, e - off)) == NULL) {
+		waste += e - off;
+		return NULL;
+	}
+	*end = e;
+	useful += e - off;
+	jsonx_simd_reads++;
+	return v;
+}
+
+void
+jsonx_simd_reset(void)
+{
+	waste = useful = 0;
+}
+
+/* n bytes that jansson has read, counted towards loading the engine. */
+static void
+engine_count(size_t n)
+{
+	useful += n;
+	(void)jsimd_ready(n, jsonx_simd_open != NULL);
+}
+
+#else /* !HAVE_SIMDJSON: jansson reads everything */
+
+void
+jsonx_simd_reset(void)
+{
+}
+
+static json_t *
+engine_parse(const char *s, size_t n, size_t off, size_t *end)
+{
+	return NULL;
+}
+
+static void
+engine_count(size_t n)
+{
+}
+
+#endif
+
 /*
  * Parses the one value that starts at byte off of s (n bytes in all) and
  * sets *end past it. On failure returns NULL and fills err, with the
@@ -251,9 +432,12 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 	char text[sizeof(err->text)];
 	enum json_error_code code;
 
-	v = json_loadb(s + off, n - off, JSONX_FLAGS, &je);
-	if (v != NULL) {
+	if ((v = engine_parse(s, n, jsonx_skip_ws(s, n, off), end)) == NULL &&
+	    (v = json_loadb(s + off, n - off, JSONX_FLAGS, &je)) != NULL) {
 		*end = off + (size_t)je.position;
+		engine_count(*end - off);	/* what jansson has read */
+	}
+	if (v != NULL) {
 		/*
 		 * jansson steps over a raw NUL byte after a number without
 		 * counting it; a raw NUL is never JSON, so look for one.

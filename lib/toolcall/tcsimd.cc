@@ -3,9 +3,10 @@
  * which checks the whole text (UTF-8 included), and its arguments
  * written through jsonw as jsonw_exact writes jansson's tree of them.
  * What the two readers do not read alike is declined, never guessed.
- * Built into tcsimd.so, which lib/toolcall/tcsimd_load.c loads when a
- * large input comes; it writes through the loader's functions
- * (tcsimd_int.h), so that it needs nothing of libllmkit.
+ * Built into the kit's shared object of engines, tcsimd.so, which
+ * lib/json/jsimd.c loads when a large input comes; it writes through the
+ * functions tcsimd_load.c hands it (tcsimd_int.h), so that it needs
+ * nothing of libllmkit.
  */
 #include <algorithm>
 #include <cmath>

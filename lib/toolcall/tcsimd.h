@@ -6,7 +6,7 @@
  * the same bytes for, and declines the rest, which the caller then reads
  * with jansson: so every error, and every case where the two readers
  * differ, stays jansson's. The reader is loaded only once enough JSON
- * has come for it to pay (lib/toolcall/tcsimd_load.c); until then, and
+ * has come for it to pay (lib/json/jsimd.h); until then, and
  * in a build without simdjson, every function here declines.
  */
 #ifndef LLMKIT_TCSIMD_H

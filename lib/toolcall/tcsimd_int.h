@@ -1,8 +1,9 @@
 /*
- * tcsimd_int: between the loader of the simdjson reader
+ * tcsimd_int: between the callers of the simdjson reader
  * (lib/toolcall/tcsimd_load.c, C, in every build) and the reader itself
- * (lib/toolcall/tcsimd.cc, C++, a shared object that toolcall-parse
- * loads only when a large JSON input comes). The reader calls nothing
+ * (lib/toolcall/tcsimd.cc, C++, in the kit's shared object of engines,
+ * which lib/json/jsimd.c loads only when a large JSON input comes,
+ * exporting tcsimd_open and jsonx_simd_open). The reader calls nothing
  * of libllmkit directly, so that it can be loaded by any binary of the
  * kit: the loader hands it the buffer and JSON writers it needs.
  */

@@ -3,7 +3,7 @@
 # what it gains it on a large input. simdjson is C++: a process that
 # links it loads libstdc++ and libsimdjson before main. toolcall-parse
 # loads its reader (tcsimd.so, configure --with-simdjson) only once 16
-# KiB of JSON text have come (lib/toolcall/tcsimd_load.c); this script
+# KiB of JSON text have come (lib/json/jsimd.c); this script
 # measures that choice against the others:
 #
 #   floor        loadso: a C program that links nothing but libc

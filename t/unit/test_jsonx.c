@@ -1,10 +1,20 @@
-/* Unit tests of lib/jsonx: values, offsets, errors, sequences, members. */
+/*
+ * Unit tests of lib/jsonx: values, offsets, errors, sequences, members,
+ * each under both engines (LLMKIT_JSON=jansson, then simdjson, which the
+ * test links in); then the cases where the simdjson engine must read as
+ * jansson does, or decline: the same tree (the doubles' bits, the keys'
+ * order), the same end, or the same error.
+ */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
+#include "json/jsimd.h"
 #include "json/jsonx.h"
+#include "json/jsonx_simd.h"
 #include "unit.h"
 
 /* Parses s[off..n) and checks the end offset and the value's JSON text. */
@@ -557,19 +567,252 @@ test_locator(void)
 	buf_free(&big);
 }
 
+/* Whether a and b are the same tree: types, doubles' bits, keys' order. */
+static int
+same_tree(json_t *a, json_t *b)
+{
+	void *i, *j;
+	double x, y;
+	size_t k;
+
+	if (json_typeof(a) != json_typeof(b))
+		return 0;
+	switch (json_typeof(a)) {
+	case JSON_OBJECT:
+		if (json_object_size(a) != json_object_size(b))
+			return 0;
+		for (i = json_object_iter(a), j = json_object_iter(b);
+		    i != NULL; i = json_object_iter_next(a, i),
+		    j = json_object_iter_next(b, j))
+			if (j == NULL || strcmp(json_object_iter_key(i),
+			    json_object_iter_key(j)) != 0 ||
+			    !same_tree(json_object_iter_value(i),
+			    json_object_iter_value(j)))
+				return 0;
+		return 1;
+	case JSON_ARRAY:
+		if (json_array_size(a) != json_array_size(b))
+			return 0;
+		for (k = 0; k < json_array_size(a); k++)
+			if (!same_tree(json_array_get(a, k),
+			    json_array_get(b, k)))
+				return 0;
+		return 1;
+	case JSON_STRING:
+		return json_string_length(a) == json_string_length(b) &&
+		    memcmp(json_string_value(a), json_string_value(b),
+		    json_string_length(a)) == 0;
+	case JSON_REAL:
+		x = json_real_value(a);
+		y = json_real_value(b);
+		return memcmp(&x, &y, sizeof(x)) == 0;
+	default:
+		return json_equal(a, b);
+	}
+}
+
+/* Chooses the engine as LLMKIT_JSON does. */
+static void
+use(const char *engine)
+{
+	if (setenv("LLMKIT_JSON", engine, 1) != 0)
+		unit_bail("setenv");
+	jsimd_reset();
+	jsonx_simd_reset();
+}
+
+/*
+ * s[0..n) read by both engines: the same value and end, or the same
+ * error; taken says whether simdjson must read it (in a build with it)
+ * rather than decline.
+ */
+static void
+alike(const char *s, size_t n, int taken, const char *what)
+{
+	struct jsonx_error e1, e2;
+	size_t end1 = 1, end2 = 2;
+	unsigned long before;
+	json_t *v1, *v2;
+
+	memset(&e1, 0, sizeof(e1));
+	memset(&e2, 0, sizeof(e2));
+	use("jansson");
+	v1 = jsonx_parse(s, n, 0, &end1, &e1);
+	use("simdjson");
+	before = jsonx_simd_reads;
+#ifndef HAVE_SIMDJSON
+	taken = 0;
+#endif
+	v2 = jsonx_parse(s, n, 0, &end2, &e2);
+	unit_ok((jsonx_simd_reads != before) == taken, unit_fmt("%s: %s",
+	    what, taken ? "simdjson reads it" : "simdjson declines"));
+	if (v1 != NULL && v2 != NULL) {
+		unit_ok(same_tree(v1, v2), unit_fmt("%s: the same tree", what));
+		unit_long((long)end2, (long)end1,
+		    unit_fmt("%s: the same end", what));
+	} else {
+		unit_ok(v1 == NULL && v2 == NULL,
+		    unit_fmt("%s: both refuse it", what));
+		unit_long((long)e2.offset, (long)e1.offset,
+		    unit_fmt("%s: at the same offset", what));
+		unit_str(e2.rule, e1.rule, unit_fmt("%s: the same rule", what));
+		unit_str(e2.text, e1.text, unit_fmt("%s: the same text", what));
+	}
+	json_decref(v1);
+	json_decref(v2);
+}
+
+#define ALIKE(s, taken, what)	alike(s, sizeof(s) - 1, taken, what)
+
+/* Arrays nested depth deep around inner ("" or a value). */
+static void
+alike_nested(size_t depth, const char *inner, int taken, const char *what)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < depth; i++)
+		buf_addc(&b, '[');
+	buf_adds(&b, inner);
+	for (i = 0; i < depth; i++)
+		buf_addc(&b, ']');
+	alike(b.data, b.len, taken, what);
+	buf_free(&b);
+}
+
+static void
+test_engines(void)
+{
+	struct buf big = BUF_INIT;
+	size_t i;
+
+	ALIKE("{\"b\":1,\"a\":[true,false,null],\"c\":{\"\":\"x\"}}", 1,
+	    "keys in the order of the text");
+	ALIKE("[-0]", 0, "an integer -0, whose sign simdjson loses");
+	ALIKE("{\"a\":[1,-0]}", 0, "an integer -0 inside");
+	ALIKE("[-0.0, -0e0, -0E+1]", 1, "-0.0 and others: -0.0");
+	ALIKE("[\"-0\", 10, -01]", 0, "-01 is refused");
+	ALIKE("[\"-0\", -10]", 1, "-0 in a string, -10");
+	ALIKE("[1e400]", 0, "a number out of range");
+	ALIKE("[-1e400]", 0, "a negative number out of range");
+	ALIKE("[1e-400, -1e-400, 4.9e-324, 2.2250738585072011e-308]", 1,
+	    "numbers below the range, and subnormals");
+	ALIKE("[9007199254740993, -9007199254740993]", 1,
+	    "2^53 + 1, rounded to even");
+	ALIKE("[9223372036854775807, -9223372036854775808]", 1,
+	    "the ends of int64");
+	ALIKE("[18446744073709551615]", 1, "the largest uint64");
+	ALIKE("[18446744073709551616]", 0, "2^64: past simdjson's integers");
+	ALIKE("[0.1, 1.7976931348623157e308, 123456789012345678901234.5]", 1,
+	    "doubles rounded as strtod rounds them");
+	ALIKE("[\"\\u0000\", \"a\\u0000b\"]", 1, "\\u0000 kept in strings");
+	ALIKE("{\"a\\u0000\":1}", 0, "\\u0000 in a key");
+	ALIKE("[\"\\ud83d\\ude00\", \"\xC3\xA9\\n\\t\\\"\\\\\\/\"]", 1,
+	    "escapes and a surrogate pair");
+	ALIKE("[\"\\ud83d\"]", 0, "a lone surrogate");
+	ALIKE("[\"\\udc00\\ud83d\"]", 0, "surrogates the wrong way round");
+	ALIKE("[{\"a\":{\"b\":1,\"c\":{\"d\":[{\"e\":1,\"e\":2}]}}}]", 0,
+	    "a duplicate key at depth");
+	ALIKE("{\"a\":1,\"b\":2,\"a\":3}", 0, "a duplicate key");
+	ALIKE("{\"\\u0061\":1,\"a\":3}", 0, "a duplicate key, escaped");
+	ALIKE("[1,\0 2]", 0, "a NUL byte inside");
+	ALIKE("[1]\0", 1, "a NUL byte after the value");
+	ALIKE("[\"\xff\"]", 0, "invalid UTF-8");
+	ALIKE("[\"\xED\xA0\x80\"]", 0, "a surrogate in UTF-8");
+	ALIKE("[\"\xC0\xAF\"]", 0, "an overlong UTF-8 sequence");
+	ALIKE("{\"a\":1} xyz", 1, "a value followed by text");
+	ALIKE("[1]]", 1, "a value followed by a bracket");
+	ALIKE("[1,2", 0, "a truncated array");
+	ALIKE("[1,2}", 0, "the wrong bracket");
+	ALIKE("[1,]", 0, "a trailing comma");
+	ALIKE("[01]", 0, "a leading zero");
+	ALIKE("[\"a\tb\"]", 0, "a control character in a string");
+	ALIKE("[\"\\x\"]", 0, "a bad escape");
+	ALIKE("[tru]", 0, "a bad literal");
+	ALIKE("\xEF\xBB\xBF[1]", 0, "a byte order mark");
+	ALIKE("  \n[1]", 1, "white space before");
+	ALIKE("[1 \f]", 0, "a form feed is no white space");
+	ALIKE("123", 0, "a number: jansson reads it");
+	alike_nested(2047, "", 1, "2047 arrays nested");
+	alike_nested(2048, "", 1, "2048 arrays nested");
+	alike_nested(2049, "", 0, "2049 arrays nested");
+	alike_nested(2050, "", 0, "2050 arrays nested");
+	alike_nested(2047, "1", 1, "a number at level 2048");
+	alike_nested(2048, "1", 0, "a number at level 2049");
+	/* larger than the parser kept from call to call */
+	buf_addc(&big, '[');
+	for (i = 0; i < 100000; i++)
+		buf_printf(&big, "%s{\"k%zu\":[%zu.5,\"v\"]}", i ? "," : "",
+		    i % 7, i);
+	buf_addc(&big, ']');
+	alike(big.data, big.len, 1, "a text of 2 MB");
+	buf_free(&big);
+	use("");
+}
+
+/*
+ * Read again and again from where the reading failed, as jsonresp_find
+ * does, a text of unclosed arrays would have the engine look at the rest
+ * of it each time: once it has looked at 1 MiB more in vain than was
+ * read, jansson reads alone (until jsonx_simd_reset).
+ */
+static void
+test_engine_waste(void)
+{
+	struct jsonx_error err;
+	struct buf b = BUF_INIT;
+	size_t i, end, off;
+#ifdef HAVE_SIMDJSON
+	unsigned long before;
+#endif
+	json_t *v;
+
+	use("simdjson");
+	for (i = 0; i < 200000; i++)
+		buf_adds(&b, "[x");
+	for (off = 0; off < 20; off += 2) {
+		v = jsonx_parse(b.data, b.len, off, &end, &err);
+		unit_ok(v == NULL && err.offset == off + 1,
+		    unit_fmt("unclosed arrays: refused from %zu", off));
+	}
+#ifdef HAVE_SIMDJSON
+	before = jsonx_simd_reads;
+	v = jsonx_parse("[1]", 3, 0, &end, &err);
+	json_decref(v);
+	unit_ok(jsonx_simd_reads == before,
+	    "after 4 MB looked at in vain, jansson reads alone");
+	jsonx_simd_reset();
+	v = jsonx_parse("[1]", 3, 0, &end, &err);
+	json_decref(v);
+	unit_ok(jsonx_simd_reads == before + 1,
+	    "and the engine again once that is forgotten");
+#endif
+	buf_free(&b);
+	use("");
+}
+
 int
 main(void)
 {
-	test_parse();
-	test_parse_errors();
-	test_utf8_errors();
-	test_skip_ws();
-	test_typename();
-	test_seq_array();
-	test_seq_lines();
-	test_member();
-	test_duplicate_keys();
-	test_depth_and_nul();
-	test_locator();
+	static const char *const engines[] = { "jansson", "simdjson" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		printf("# LLMKIT_JSON=%s\n", engines[i]);
+		use(engines[i]);
+		test_parse();
+		test_parse_errors();
+		test_utf8_errors();
+		test_skip_ws();
+		test_typename();
+		test_seq_array();
+		test_seq_lines();
+		test_member();
+		test_duplicate_keys();
+		test_depth_and_nul();
+		test_locator();
+	}
+	test_engines();
+	test_engine_waste();
 	return unit_done();
 }

@@ -24,6 +24,7 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/jsonw.h"
+#include "json/jsimd.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tcsimd.h"
 #include "toolcall/tcsimd_int.h"
@@ -394,9 +395,34 @@ test_open(void)
 #endif
 }
 
+/*
+ * LLMKIT_JSON=jansson: the reader declines everything. Then simdjson for
+ * the rest of the test, whatever the suite runs under: the reader, once
+ * it has been given, is kept.
+ */
+static void
+test_env(void)
+{
+	struct buf args = BUF_INIT;
+
+	if (setenv("LLMKIT_JSON", "jansson", 1) != 0)
+		unit_bail("setenv");
+	jsimd_reset();
+	unit_long(tcsimd_object("{\"a\":1}", 7, &args), 0,
+	    "LLMKIT_JSON=jansson: bare arguments declined");
+	unit_long((long)args.len, 0, "LLMKIT_JSON=jansson: nothing written");
+	if (setenv("LLMKIT_JSON", "simdjson", 1) != 0)
+		unit_bail("setenv");
+	jsimd_reset();
+	unit_long(tcsimd_object("{\"a\":1}", 7, &args), TAKES,
+	    "LLMKIT_JSON=simdjson: bare arguments read when built with it");
+	buf_free(&args);
+}
+
 int
 main(void)
 {
+	test_env();
 	test_open();
 	test_fixtures();
 	test_taken();
