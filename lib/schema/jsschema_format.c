@@ -259,17 +259,36 @@ static struct {
 	char	*why;		/* why it could not be loaded, or NULL */
 } libidn;
 
+static void
+idn_forget(void)
+{
+	free(libidn.why);
+	libidn.why = NULL;
+}
+
+/*
+ * Keeps the reason of the failure, the dynamic loader's, for as long as
+ * the process runs (freed at its exit, so that a leak checker sees no
+ * block left behind).
+ */
+static void
+idn_failed(const char *what)
+{
+	const char *e = dlerror();
+
+	libidn.why = xstrdup(e != NULL ? e : what);
+	(void)atexit(idn_forget);
+}
+
 /* The symbol name of h into *fn; -1, with libidn.why set, when missing. */
 static int
 idn_sym(void *h, const char *name, void *fn, size_t size)
 {
-	const char *e;
 	void *sym;
 
 	dlerror();
 	if ((sym = dlsym(h, name)) == NULL) {
-		e = dlerror();
-		libidn.why = xstrdup(e != NULL ? e : name);
+		idn_failed(name);
 		return -1;
 	}
 	/* POSIX guarantees the conversion that ISO C leaves out */
@@ -281,7 +300,7 @@ idn_sym(void *h, const char *name, void *fn, size_t size)
 static int
 idn_load(void)
 {
-	const char *file = getenv("LLMKIT_LIBIDN2"), *e;
+	const char *file = getenv("LLMKIT_LIBIDN2");
 	void *h;
 
 	if (libidn.tried)
@@ -290,8 +309,7 @@ idn_load(void)
 	if (file == NULL || *file == '\0')
 		file = IDN2_SONAME;
 	if ((h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL) {
-		e = dlerror();
-		libidn.why = xstrdup(e != NULL ? e : file);
+		idn_failed(file);
 		return -1;
 	}
 	if (idn_sym(h, "idn2_register_u8", &libidn.register_u8,
