@@ -56,7 +56,7 @@ libs() {
 	run -0 libs jsonresp-check
 	assert_output "c jansson pcre2-8 "
 	run -0 libs llm-loop
-	assert_output "c curl expat jansson m pcre2-8 "
+	assert_output "c expat jansson m pcre2-8 "
 	run -0 libs llm-retry
 	assert_output "c jansson "
 	run -0 libs llmq-encode
@@ -66,7 +66,7 @@ libs() {
 	run -0 libs llmstore
 	assert_output "c expat jansson nettle sqlite3 "
 	run -0 libs mcp-run
-	assert_output "c curl jansson "
+	assert_output "c jansson "
 	run -0 libs thread-serialize
 	assert_output "c jansson "
 	run -0 libs toolcall-parse
@@ -80,6 +80,22 @@ idn() {
 	LD_DEBUG=files jsonresp-check --lines "$@" 2>trace >out
 	sed -n 's/.*file=[^ ]*lib\(idn2\|unistring\)\.so[^ ]* .* by .*/\1/p' \
 	    trace | sort -u | tr '\n' ' '
+}
+
+# curl_loaded ARG...: mcp-run ARG... with the loader's trace, whatever
+# its status, and prints the libcurl it loaded, if any.
+curl_loaded() {
+	LD_DEBUG=files mcp-run "$@" 2>trace >out </dev/null
+	sed -n 's/.*file=\(libcurl[^ ]*\) .*dynamically loaded.*/\1/p' trace
+}
+
+@test "mcp-run loads libcurl only for a remote server" {
+	run -0 curl_loaded --version
+	assert_output ''
+	run -0 curl_loaded --list-servers --server 's=cat'
+	assert_output ''
+	run -0 curl_loaded --list-tools --server s=http://127.0.0.1:1/mcp
+	assert_output libcurl.so.4
 }
 
 @test "jsonresp-check loads libidn2 only when a label needs IDNA2008" {

@@ -1163,6 +1163,15 @@ closed_reader() {
 }
 
 tool=mcp-run
+# libcurl, loaded when a remote server is first opened, and when it cannot be
+printf '%s\n' '{"server_name":"s","tool_name":"echo","arguments":{}}' \
+    >"$tmp/mcp-remote.jsonl"
+check 3 "mcp-run: a remote server that cannot be reached" \
+    "$tmp/mcp-remote.jsonl" --server s=http://127.0.0.1:1/mcp
+vg_pre="env LLMKIT_LIBCURL=$tmp/no-libcurl.so"
+check 3 "mcp-run: a remote server, libcurl not loaded" \
+    "$tmp/mcp-remote.jsonl" --server s=http://127.0.0.1:1/mcp
+unset vg_pre
 scripted="python3 $top/t/mcp/scripted-server.py"
 printf '%s\n' \
     '{"server_name":"s","tool_name":"echo","arguments":{"text":"a"}}' \
