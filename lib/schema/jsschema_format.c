@@ -24,14 +24,14 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <dlfcn.h>
 #include <idn2.h>
 #include <pcre2.h>
-#include <stdlib.h>
 
 #include "base/buf.h"
 #include "base/utf8.h"
