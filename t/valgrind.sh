@@ -1163,11 +1163,9 @@ closed_reader() {
 }
 
 tool=mcp-run
-# libcurl, loaded when a remote server is first opened, and when it cannot be
+# libcurl when it cannot be loaded (loaded: a remote server above)
 printf '%s\n' '{"server_name":"s","tool_name":"echo","arguments":{}}' \
     >"$tmp/mcp-remote.jsonl"
-check 3 "mcp-run: a remote server that cannot be reached" \
-    "$tmp/mcp-remote.jsonl" --server s=http://127.0.0.1:1/mcp
 vg_pre="env LLMKIT_LIBCURL=$tmp/no-libcurl.so"
 check 3 "mcp-run: a remote server, libcurl not loaded" \
     "$tmp/mcp-remote.jsonl" --server s=http://127.0.0.1:1/mcp
