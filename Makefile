@@ -54,8 +54,13 @@ ALL_CPPFLAGS := -I. -Ilib $(CPPFLAGS_CONF) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS) \
 ALL_CFLAGS   := $(STD) $(OPT) $(WARN) $(CFLAGS)
 ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
+# One list for every tool: --as-needed keeps in each binary only the
+# libraries its objects call (t/build.bats holds each tool to its own).
+# libidn2 and libcurl are not among them: lib/schema loads the one with
+# dlopen when a format first needs it, lib/mcp the other when a remote
+# server is first opened (configure finds them for their headers).
 LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
-	$(CRYPTO_LIBS) $(IDN2_LIBS) $(CURL_LIBS) $(DL_LIBS) -lm
+	$(CRYPTO_LIBS) $(DL_LIBS) -lm
 # simdjson and the C++ runtime: no tool links them. lib/*/*.cc (the
 # simdjson engines) is built into SIMD_SO, beside the tools, which a tool
 # loads when a large JSON input comes (lib/json/jsimd.c), and into

@@ -43,6 +43,73 @@ load helper
 	done
 }
 
+# libs TOOL: the libraries a tool links, by name ("libjansson.so.4" is
+# jansson), sorted, on one line: what its code calls and nothing more
+# (the sanitizers' runtimes of make check SANITIZE=1 left out).
+libs() {
+	readelf -d "${LLMKIT_BIN:-$TOP/bin}/$1" |
+	    sed -n 's/.*(NEEDED).*\[lib\([^.]*\)\.so.*\]$/\1/p' |
+	    grep -vx -e asan -e ubsan | sort | tr '\n' ' '
+}
+
+@test "each tool links the libraries it calls and no other" {
+	run -0 libs jsonresp-check
+	assert_output "c jansson pcre2-8 "
+	run -0 libs llm-loop
+	assert_output "c expat jansson m pcre2-8 "
+	run -0 libs llm-retry
+	assert_output "c jansson "
+	run -0 libs llmq-encode
+	assert_output "c jansson "
+	run -0 libs llmr-validate
+	assert_output "c expat jansson "
+	run -0 libs llmstore
+	assert_output "c expat jansson nettle sqlite3 "
+	run -0 libs mcp-run
+	assert_output "c jansson "
+	run -0 libs thread-serialize
+	assert_output "c jansson "
+	run -0 libs toolcall-parse
+	assert_output "c expat jansson m pcre2-8 "
+	[ "$(ls "$TOP"/cmd/*.c | wc -l)" -eq 9 ] || fail "a tool not listed here"
+}
+
+# idn ARG...: jsonresp-check --lines ARG... with the loader's trace, and
+# prints the names of libidn2 and libunistring if it loaded them.
+idn() {
+	LD_DEBUG=files jsonresp-check --lines "$@" 2>trace >out
+	sed -n 's/.*file=[^ ]*lib\(idn2\|unistring\)\.so[^ ]* .* by .*/\1/p' \
+	    trace | sort -u | tr '\n' ' '
+}
+
+# curl_loaded ARG...: mcp-run ARG... with the loader's trace, whatever
+# its status, and prints the libcurl it loaded, if any.
+curl_loaded() {
+	LD_DEBUG=files mcp-run "$@" 2>trace >out </dev/null
+	sed -n 's/.*file=\(libcurl[^ ]*\) .*dynamically loaded.*/\1/p' trace
+}
+
+@test "mcp-run loads libcurl only for a remote server" {
+	run -0 curl_loaded --version
+	assert_output ''
+	run -0 curl_loaded --list-servers --server 's=cat'
+	assert_output ''
+	run -0 curl_loaded --list-tools --server s=http://127.0.0.1:1/mcp
+	assert_output libcurl.so.4
+}
+
+@test "jsonresp-check loads libidn2 only when a label needs IDNA2008" {
+	run -0 idn --version
+	assert_output ''
+	echo '{"properties": {"h": {"format": "idn-hostname"}}}' >s.json
+	printf '{"h": "example.com"}\n' >ascii.jsonl
+	run -0 idn --schema s.json ascii.jsonl
+	assert_output ''
+	printf '{"h": "b\303\274cher.example"}\n' >u.jsonl
+	run -0 idn --schema s.json u.jsonl
+	assert_output 'idn2 unistring '
+}
+
 # The simdjson reader (configure --with-simdjson): no tool links C++ or
 # simdjson; the reader is a shared object beside the tools, tcsimd.so,
 # that toolcall-parse loads once 16 KiB of JSON come, and only then.

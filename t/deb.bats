@@ -154,7 +154,7 @@ Section: utils"
 	assert_output '{"type":"tool_result","toolCallId":"call-0-1","toolName":"echo","serverName":"everything","result":"Echo: hi","iteration":0}'
 }
 
-@test "the package depends on the package of every library its tools link" {
+@test "the package depends on the package of every library its tools link or load" {
 	for b in "$X"/usr/bin/*; do
 		ldd "$b" >ldd.out
 		readelf -d "$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
@@ -162,7 +162,14 @@ Section: utils"
 			p=$(awk -v so="$so" '$1 == so { print $3 }' ldd.out)
 			dpkg -S "$p" 2>/dev/null || dpkg -S "$(realpath "$p")"
 		done
-	done | cut -d: -f1 | sort -u >needed
+	done >owners
+	# and those loaded with dlopen when first needed (lib/schema, lib/mcp)
+	for so in libidn2.so.0 libcurl.so.4; do
+		p=$(ldconfig -p | awk -v so="$so" '$1 == so { print $NF; exit }')
+		[ -n "$p" ] || fail "$so: not known to ldconfig"
+		dpkg -S "$p" 2>/dev/null || dpkg -S "$(realpath "$p")"
+	done >>owners
+	cut -d: -f1 owners | sort -u >needed
 	dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//' |
 	    sort >depends
 	run -0 diff needed depends

@@ -1502,6 +1502,71 @@ $USAGE"
 	assert_equal "$stderr" ""
 }
 
+# nolib: where LLMKIT_LIBIDN2 points for libidn2 that cannot be loaded.
+NOLIB=/nonexistent/libidn2.so.0
+NOLIB_WHY="cannot load libidn2 ($NOLIB: cannot open shared object file: No such file or directory)"
+
+@test "a value that needs libidn2 when it cannot be loaded is not checked: status 3" {
+	echo '{"properties": {"h": {"type": "string", "format": "idn-hostname"}}}' >s.json
+	printf '{"h": "b\303\274cher.example"}\n{"h": "example.com"}\n{"h": "-x"}\n' >d.jsonl
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" "d.jsonl:1:7: error: /h: string \"b$(printf '\303\274')cher.example\" cannot be checked against the format idn-hostname: $NOLIB_WHY
+d.jsonl:3:7: error: /h: string \"-x\" is not a valid idn-hostname"
+}
+
+@test "a value not checked is no valid record, a JUnit error and counted apart" {
+	echo '{"properties": {"h": {"format": "idn-hostname"}}}' >s.json
+	printf '{"h": "b\303\274cher.example"}\n{"h": "example.com"}\n' >d.jsonl
+	u=$(printf '\303\274')
+	msg="string \\\"b${u}cher.example\\\" cannot be checked against the format idn-hostname: $NOLIB_WHY"
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check -q -o report --schema s.json --lines d.jsonl
+	assert_equal "$stderr" ""
+	assert_output "{\"file\":\"d.jsonl\",\"line\":1,\"valid\":false,\"status\":3,\"errors\":[{\"file\":\"d.jsonl\",\"line\":1,\"column\":7,\"severity\":\"error\",\"rule\":\"schema\",\"message\":\"$msg\",\"path\":\"/h\",\"keywordLocation\":\"/properties/h/format\"}]}
+{\"file\":\"d.jsonl\",\"line\":2,\"valid\":true,\"status\":0,\"errors\":[]}"
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check -q -o junit --schema s.json --lines d.jsonl
+	assert_line --index 1 '<testsuites name="jsonresp-check" tests="2" failures="0" errors="1">'
+	assert_line --index 4 "      <error message=\"/h: string &quot;b${u}cher.example&quot; cannot be checked against the format idn-hostname: $NOLIB_WHY\" type=\"schema\">d.jsonl:1:7: error: /h: string \"b${u}cher.example\" cannot be checked against the format idn-hostname: $NOLIB_WHY"
+	assert_line --index 5 '</error>'
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check -q --summary --schema s.json --lines d.jsonl
+	assert_output "2 documents: 1 valid, 0 invalid, 1 not checked"
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check -q -o json --schema s.json --lines d.jsonl
+	assert_output '{"h":"example.com"}'
+}
+
+@test "hostname needs libidn2 for an xn-- label alone; --no-format never loads it" {
+	echo '{"properties": {"h": {"format": "hostname"}}}' >s.json
+	printf '{"h": "example.com"}\n' >plain.jsonl
+	printf '{"h": "xn--bcher-kva.example"}\n' >alabel.jsonl
+	LLMKIT_LIBIDN2=$NOLIB run -0 --separate-stderr jsonresp-check --schema s.json --lines plain.jsonl
+	assert_equal "$stderr" ""
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check --schema s.json --lines alabel.jsonl
+	assert_equal "$stderr" "alabel.jsonl:1:7: error: /h: string \"xn--bcher-kva.example\" cannot be checked against the format hostname: $NOLIB_WHY"
+	LLMKIT_LIBIDN2=$NOLIB run -0 --separate-stderr jsonresp-check --no-format --schema s.json --lines alabel.jsonl
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr jsonresp-check --schema s.json --lines alabel.jsonl
+	assert_equal "$stderr" ""
+}
+
+@test "a format that is an annotation needs libidn2 all the same, for its warning" {
+	echo '{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "idn-email"}' >s.json
+	echo '"joe@xn--bcher-kva.example"' >a.json
+	LLMKIT_LIBIDN2=$NOLIB run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" "a.json:1:1: error: string \"joe@xn--bcher-kva.example\" cannot be checked against the format idn-email: $NOLIB_WHY"
+	echo '"joe@xn--a.example"' >bad.json
+	run -0 --separate-stderr jsonresp-check --schema s.json bad.json
+	assert_equal "$stderr" 'bad.json:1:1: warning: string "joe@xn--a.example" is not a valid idn-email; "format" is an annotation in 2020-12: --assert-format makes it an error'
+}
+
+@test "LLMKIT_LIBIDN2 that names a library without libidn2's functions is refused" {
+	lib=$(ldd "$(command -v jsonresp-check)" | awk '$1 ~ /^libjansson/ { print $3 }')
+	[ -f "$lib" ] || fail "no libjansson in ldd's list"
+	echo '{"format": "idn-hostname"}' >s.json
+	echo '"xn--bcher-kva.example"' >a.json
+	LLMKIT_LIBIDN2=$lib run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" "a.json:1:1: error: string \"xn--bcher-kva.example\" cannot be checked against the format idn-hostname: cannot load libidn2 ($lib: undefined symbol: idn2_register_u8)"
+}
+
 @test "the JSON-Schema-Test-Suite's optional idn-hostname cases all pass" {
 	suite draft7
 	mkdir fmt

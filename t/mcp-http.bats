@@ -171,6 +171,18 @@ EOF
 	assert_equal "$stderr" "mcp-run: s: POST http://127.0.0.1:1/mcp: Failed to connect to 127.0.0.1 port 1: Couldn't connect to server"
 }
 
+@test "a remote server when libcurl cannot be loaded: said, status 3; a local one needs no libcurl" {
+	nolib=/nonexistent/libcurl.so.4
+	why="s: cannot load libcurl ($nolib: cannot open shared object file: No such file or directory)"
+	LLMKIT_LIBCURL=$nolib run -3 --separate-stderr mcp-run \
+	    --server s=http://127.0.0.1:1/mcp < <(call echo '{"text":"x"}')
+	assert_output '{"type":"error","toolCallId":"c1","toolName":"echo","serverName":"s","error":"'"$why"'","recoverable":true,"iteration":0}'
+	assert_equal "$stderr" "mcp-run: $why"
+	LLMKIT_LIBCURL=$nolib run -0 --separate-stderr mcp-run \
+	    --server "s=node $EVERYTHING stdio" < <(call echo '{"message":"local"}')
+	assert_output '{"type":"tool_result","toolCallId":"c1","toolName":"echo","serverName":"s","result":"Echo: local","iteration":0}'
+}
+
 @test "an HTTP error answering a call fails that call with its status and body, status 1" {
 	scripted status 500
 	run -1 --separate-stderr mcp-run --server "s=$HTTP_URL" \

@@ -363,6 +363,17 @@ check 0 "jsonresp-check: format annotations that fail, warnings" \
     "$tmp/fmt.jsonl"
 check 1 "jsonresp-check: a schema given as an operand" /dev/null \
     "$tmp/fmt.schema.json"
+# libidn2, loaded when a label first needs it, and when it cannot be
+printf '%s\n' '{"properties": {"h": {"format": "idn-hostname"}}}' \
+    >"$tmp/idn.schema.json"
+printf '{"h": "b\303\274cher.example"}\n{"h": "xn--bcher-kva.example"}\n' \
+    >"$tmp/idn.jsonl"
+check 0 "jsonresp-check: idn-hostname, libidn2 loaded" /dev/null --lines \
+    --schema "$tmp/idn.schema.json" "$tmp/idn.jsonl"
+vg_pre="env LLMKIT_LIBIDN2=$tmp/no-libidn2.so"
+check 3 "jsonresp-check: idn-hostname, libidn2 not loaded" /dev/null \
+    --lines -o junit --schema "$tmp/idn.schema.json" "$tmp/idn.jsonl"
+unset vg_pre
 check 0 "jsonresp-check: -h" /dev/null -h
 check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
     "$tmp/no-such-file"
@@ -1157,6 +1168,13 @@ closed_reader() {
 }
 
 tool=mcp-run
+# libcurl when it cannot be loaded (loaded: a remote server above)
+printf '%s\n' '{"server_name":"s","tool_name":"echo","arguments":{}}' \
+    >"$tmp/mcp-remote.jsonl"
+vg_pre="env LLMKIT_LIBCURL=$tmp/no-libcurl.so"
+check 3 "mcp-run: a remote server, libcurl not loaded" \
+    "$tmp/mcp-remote.jsonl" --server s=http://127.0.0.1:1/mcp
+unset vg_pre
 scripted="python3 $top/t/mcp/scripted-server.py"
 printf '%s\n' \
     '{"server_name":"s","tool_name":"echo","arguments":{"text":"a"}}' \

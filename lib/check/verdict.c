@@ -32,7 +32,8 @@ verdict_open(struct buf *b, const char *file, unsigned long line, int status,
 	if (line > 0)
 		buf_printf(b, ",\"line\":%lu", line);
 	buf_printf(b, ",\"valid\":%s,\"status\":%d,\"errors\":[",
-	    status == DIAG_INVALID ? "false" : "true", status);
+	    status == DIAG_INVALID || status == DIAG_TROUBLE ? "false" :
+	    "true", status);
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			buf_addc(b, ',');
@@ -54,6 +55,8 @@ verdict_tally(struct verdict_tally *t, int status)
 	t->documents++;
 	if (status == DIAG_INVALID)
 		t->invalid++;
+	else if (status == DIAG_TROUBLE)
+		t->trouble++;
 	else
 		t->valid++;
 	if (status == DIAG_CRITICAL)
@@ -73,6 +76,10 @@ verdict_summary(struct buf *b, const struct verdict_tally *t, int json,
 	buf_printf(b, json ? "{\"documents\":%lu,\"valid\":%lu,"
 	    "\"invalid\":%lu" : "%lu documents: %lu valid, %lu invalid",
 	    t->documents, t->valid, t->invalid);
+	/* only when some were: the line a run that can have none writes */
+	if (t->trouble > 0)
+		buf_printf(b, json ? ",\"unchecked\":%lu" :
+		    ", %lu not checked", t->trouble);
 	if (danger)
 		buf_printf(b, json ? ",\"critical\":%lu,\"emergency\":%lu" :
 		    ", %lu critical, %lu emergency", t->critical, t->emergency);
@@ -120,11 +127,11 @@ verdict_junit_open(struct buf *b, const struct verdict_tally *t)
 	buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<testsuites name=\"");
 	xml_text(b, name.data, name.len, 1);
-	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" errors=\"0\">\n"
-	    "  <testsuite name=\"", t->documents, t->invalid);
+	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" "
+	    "errors=\"%lu\">\n  <testsuite name=\"", t->documents, t->invalid, t->trouble);
 	xml_text(b, name.data, name.len, 1);
-	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" errors=\"0\" "
-	    "skipped=\"0\">\n", t->documents, t->invalid);
+	buf_printf(b, "\" tests=\"%lu\" failures=\"%lu\" errors=\"%lu\" "
+	    "skipped=\"0\">\n", t->documents, t->invalid, t->trouble);
 	buf_free(&name);
 }
 
@@ -151,10 +158,10 @@ junit_lines(struct buf *b, const char *file, enum diag_severity sev,
  * -o junit's testcase of a document of file (with --lines, line is its
  * line, else 0) of the status given, its problems v[0..n): named after
  * the file, "FILE:LINE" with --lines, of the class named after the tool.
- * An invalid one holds a failure whose message and type are its first
- * error's message and rule, and whose text is its errors as the line form
- * writes them, one a line; its warnings, valid or not, are in its
- * system-err, the same way.
+ * An invalid one holds a failure (one that could not be checked, status
+ * 3, an error) whose message and type are its first error's message and
+ * rule, and whose text is its errors as the line form writes them, one a
+ * line; its warnings, valid or not, are in its system-err, the same way.
  */
 void
 verdict_junit_case(struct buf *b, const char *file, unsigned long line,
@@ -163,6 +170,7 @@ verdict_junit_case(struct buf *b, const char *file, unsigned long line,
 	struct buf s = BUF_INIT;
 	const struct diag_item *first = NULL;
 	size_t i, nwarn = 0;
+	int bad;
 
 	for (i = 0; i < n; i++) {
 		if (v[i].severity == DIAG_WARNING)
@@ -179,14 +187,17 @@ verdict_junit_case(struct buf *b, const char *file, unsigned long line,
 	buf_adds(b, "\" classname=\"");
 	diag_escape(&s, diag_progname(), strlen(diag_progname()), 0);
 	xml_text(b, s.data, s.len, 1);
-	if (status != DIAG_INVALID && nwarn == 0) {
+	bad = status == DIAG_INVALID || status == DIAG_TROUBLE;
+	if (!bad && nwarn == 0) {
 		buf_adds(b, "\"/>\n");
 		buf_free(&s);
 		return;
 	}
 	buf_adds(b, "\">\n");
-	if (status == DIAG_INVALID) {
-		buf_adds(b, "      <failure message=\"");
+	/* JUnit's error: the case could not be run (a check failed) */
+	if (bad) {
+		buf_adds(b, status == DIAG_TROUBLE ? "      <error message=\"" :
+		    "      <failure message=\"");
 		if (first != NULL) {
 			buf_reset(&s);
 			diag_item_message(&s, first, 0);
@@ -200,7 +211,8 @@ verdict_junit_case(struct buf *b, const char *file, unsigned long line,
 		}
 		buf_adds(b, "\">");
 		junit_lines(b, file, DIAG_ERROR, v, n);
-		buf_adds(b, "</failure>\n");
+		buf_adds(b, status == DIAG_TROUBLE ? "</error>\n" :
+		    "</failure>\n");
 	}
 	if (nwarn > 0) {
 		buf_adds(b, "      <system-err>");

@@ -25,6 +25,7 @@ struct verdict_tally {
 	unsigned long	documents;
 	unsigned long	valid;		/* status 0, 4 or 5 */
 	unsigned long	invalid;
+	unsigned long	trouble;	/* status 3: could not be checked */
 	unsigned long	critical;
 	unsigned long	emergency;
 };

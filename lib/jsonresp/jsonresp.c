@@ -425,9 +425,10 @@ validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 	struct diag_item *it;
 	struct buf msg = BUF_INIT;
 	size_t i, n0;
-	int status = DIAG_OK;
+	int status = DIAG_OK, r;
 
-	if (jsschema_validate_notes(jr->o.schema, v, &res, &jr->notes) != 0) {
+	if ((r = jsschema_validate_notes(jr->o.schema, v, &res,
+	    &jr->notes)) != 0) {
 		for (i = 0; i < res.nerrors; i++) {
 			e = &res.errors[i];
 			it = diag_list_add(&jr->diags, DIAG_ERROR, 0, 0,
@@ -437,9 +438,12 @@ validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 			note(jr, jr->diags.n - 1,
 			    locate(jr, at, e->instance));
 		}
-		status = DIAG_INVALID;
+		/* -1: a format that could not be checked (no libidn2) */
+		status = r == -1 ? DIAG_TROUBLE : DIAG_INVALID;
 	}
 	jsschema_result_free(&res);
+	if (status == DIAG_TROUBLE)
+		return status;
 	if (!jr->o.seed)
 		return status;
 	n0 = jr->diags.n;
@@ -562,7 +566,7 @@ jsonresp_check(struct jsonresp *jr, struct src *src)
 	a = jsonx_skip_ws(s, b, a);
 	if ((v = read_doc(jr, s, &a, b)) != NULL)
 		status = validate(jr, v, a);
-	if (jr->o.clean && status != DIAG_INVALID)
+	if (jr->o.clean && status != DIAG_INVALID && status != DIAG_TROUBLE)
 		compact(&jr->clean, s, a, b);
 out:
 	place(jr, src);

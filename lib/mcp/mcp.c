@@ -1361,7 +1361,12 @@ connect_remote(struct mcp *m, struct mcp_server *s, struct reply *r,
 	if (!s->running)
 		mcp_attach(s, &none);
 	if (mcp_http_open(m, s, legacy) != 0) {
-		mcp_trouble(m, s, r, "%s: libcurl cannot be started", s->name);
+		if (mcp_http_trouble() != NULL)
+			mcp_trouble(m, s, r, "%s: cannot load libcurl (%s)",
+			    s->name, mcp_http_trouble());
+		else
+			mcp_trouble(m, s, r, "%s: libcurl cannot be started",
+			    s->name);
 		return -1;
 	}
 	if (!legacy)

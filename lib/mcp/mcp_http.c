@@ -6,10 +6,14 @@
  * the environment as curl reads them; CURL_CA_BUNDLE or --cacert names
  * the certificates to trust.
  */
+#include <dlfcn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* plain declarations: the functions are called through pointers */
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 #include <jansson.h>
 
@@ -75,16 +79,147 @@ struct mcp_http {
 	int		 refused;	/* its endpoint event was refused */
 };
 
+/*
+ * libcurl, loaded with dlopen when the first remote server is opened:
+ * linked in, it and the thirty libraries it needs (TLS, Kerberos, LDAP,
+ * SSH, ...) cost every start of mcp-run and llm-loop some twelve million
+ * instructions, several milliseconds (t/bench/README), which a run with
+ * local servers alone never uses. LLMKIT_LIBCURL names another file to
+ * load. One thread: the state is not locked.
+ */
+#define CURL_SONAME	"libcurl.so.4"
+
+static struct lc_table {
+	CURLcode	 (*global_init)(long);
+	void		 (*global_cleanup)(void);
+	CURLM		*(*multi_init)(void);
+	CURLMcode	 (*multi_cleanup)(CURLM *);
+	CURLMcode	 (*multi_add_handle)(CURLM *, CURL *);
+	CURLMcode	 (*multi_remove_handle)(CURLM *, CURL *);
+	CURLMcode	 (*multi_perform)(CURLM *, int *);
+	CURLMcode	 (*multi_poll)(CURLM *, struct curl_waitfd *,
+			    unsigned, int, int *);
+	CURLMsg		*(*multi_info_read)(CURLM *, int *);
+	CURL		*(*easy_init)(void);
+	void		 (*easy_cleanup)(CURL *);
+	CURLcode	 (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode	 (*easy_getinfo)(CURL *, CURLINFO, ...);
+	const char	*(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *,
+			    const char *);
+	void		 (*slist_free_all)(struct curl_slist *);
+	CURLU		*(*url)(void);
+	void		 (*url_cleanup)(CURLU *);
+	CURLUcode	 (*url_set)(CURLU *, CURLUPart, const char *,
+			    unsigned);
+	CURLUcode	 (*url_get)(const CURLU *, CURLUPart, char **,
+			    unsigned);
+	void		 (*free)(void *);
+	int		 tried;
+	char		*why;	/* why it could not be loaded, or NULL */
+} libcurl;
+
+/* curl.h makes these two macros, to count their arguments */
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_global_init	libcurl.global_init
+#define curl_global_cleanup	libcurl.global_cleanup
+#define curl_multi_init		libcurl.multi_init
+#define curl_multi_cleanup	libcurl.multi_cleanup
+#define curl_multi_add_handle	libcurl.multi_add_handle
+#define curl_multi_remove_handle libcurl.multi_remove_handle
+#define curl_multi_perform	libcurl.multi_perform
+#define curl_multi_poll		libcurl.multi_poll
+#define curl_multi_info_read	libcurl.multi_info_read
+#define curl_easy_init		libcurl.easy_init
+#define curl_easy_cleanup	libcurl.easy_cleanup
+#define curl_easy_setopt	libcurl.easy_setopt
+#define curl_easy_getinfo	libcurl.easy_getinfo
+#define curl_easy_strerror	libcurl.easy_strerror
+#define curl_slist_append	libcurl.slist_append
+#define curl_slist_free_all	libcurl.slist_free_all
+#define curl_url		libcurl.url
+#define curl_url_cleanup	libcurl.url_cleanup
+#define curl_url_set		libcurl.url_set
+#define curl_url_get		libcurl.url_get
+#define curl_free		libcurl.free
+
+/* The functions of libcurl, by their names, where libcurl keeps them. */
+static const struct {
+	const char	*name;
+	size_t		 off, size;
+} lc_fns[] = {
+#define FN(f)	{ "curl_" #f, offsetof(struct lc_table, f), \
+		    sizeof(libcurl.f) }
+	FN(global_init), FN(global_cleanup), FN(multi_init),
+	FN(multi_cleanup), FN(multi_add_handle), FN(multi_remove_handle),
+	FN(multi_perform), FN(multi_poll), FN(multi_info_read),
+	FN(easy_init), FN(easy_cleanup), FN(easy_setopt), FN(easy_getinfo),
+	FN(easy_strerror), FN(slist_append), FN(slist_free_all), FN(url),
+	FN(url_cleanup), FN(url_set), FN(url_get), FN(free)
+#undef FN
+};
+
+static void
+lc_forget(void)
+{
+	free(libcurl.why);
+	libcurl.why = NULL;
+}
+
+/* 0 once libcurl is loaded, -1 when it cannot be (for ever after). */
+static int
+lc_load(void)
+{
+	const char *file = getenv("LLMKIT_LIBCURL"), *e;
+	void *h, *sym;
+	size_t i;
+
+	if (libcurl.tried)
+		return libcurl.why == NULL ? 0 : -1;
+	libcurl.tried = 1;
+	if (file == NULL || *file == '\0')
+		file = CURL_SONAME;
+	if ((h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL)
+		goto fail;
+	for (i = 0; i < sizeof(lc_fns) / sizeof(lc_fns[0]); i++) {
+		dlerror();
+		if ((sym = dlsym(h, lc_fns[i].name)) == NULL) {
+			dlclose(h);
+			goto fail;
+		}
+		/* POSIX guarantees the conversion that ISO C leaves out */
+		memcpy((char *)&libcurl + lc_fns[i].off, &sym,
+		    lc_fns[i].size);
+	}
+	/* never closed: loaded once for the life of the process */
+	return 0;
+fail:
+	e = dlerror();
+	libcurl.why = xstrdup(e != NULL ? e : file);
+	/* freed at exit, so that a leak checker sees no block left behind */
+	(void)atexit(lc_forget);
+	return -1;
+}
+
+const char *
+mcp_http_trouble(void)
+{
+	return libcurl.why;
+}
+
 static CURLM *
 multi(struct mcp *m)
 {
 	if (m->curlm == NULL) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		if (lc_load() != 0 ||
+		    curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 			return NULL;
 		m->curlm = curl_multi_init();
 	}
 	return m->curlm;
 }
+
 
 static void
 add_note(struct mcp_http *h, long long id, int kind, long status,

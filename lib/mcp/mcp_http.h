@@ -20,7 +20,13 @@
 
 #define MCP_HTTP_READY	(-1)	/* the id of a note: the transport is up */
 
+/*
+ * 0, or -1 when libcurl cannot be started: then, when it could not be
+ * loaded (it is loaded with dlopen when the first remote server is
+ * opened), mcp_http_trouble says why.
+ */
 int	 mcp_http_open(struct mcp *, struct mcp_server *, int);
+const char *mcp_http_trouble(void);
 int	 mcp_http_legacy(const struct mcp_server *);
 void	 mcp_http_agreed(struct mcp_server *, const char *);
 void	 mcp_http_listen(struct mcp_server *);

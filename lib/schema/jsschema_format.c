@@ -24,7 +24,9 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -239,11 +241,102 @@ found(const char *pat, const char *s, size_t n)
 		BIDI_AN ")"
 
 /*
+ * libidn2, loaded with dlopen the first time a label needs IDNA2008:
+ * linked in, it and libunistring cost every run of every tool that
+ * links lib/schema a good part of its start-up (t/bench/README), for
+ * formats few schemas use. LLMKIT_LIBIDN2 names another file to load
+ * (a path, or a name the dynamic loader looks for). One thread: the
+ * state is not locked.
+ */
+#define IDN2_SONAME	"libidn2.so.0"
+
+static struct {
+	int	 (*register_u8)(const uint8_t *, const uint8_t *, uint8_t **,
+		    int);
+	int	 (*to_unicode_8z8z)(const char *, char **, int);
+	void	 (*free)(void *);
+	int	 tried;
+	char	*why;		/* why it could not be loaded, or NULL */
+} libidn;
+
+static void
+idn_forget(void)
+{
+	free(libidn.why);
+	libidn.why = NULL;
+}
+
+/*
+ * Keeps the reason of the failure, the dynamic loader's, for as long as
+ * the process runs (freed at its exit, so that a leak checker sees no
+ * block left behind).
+ */
+static void
+idn_failed(const char *what)
+{
+	const char *e = dlerror();
+
+	libidn.why = xstrdup(e != NULL ? e : what);
+	(void)atexit(idn_forget);
+}
+
+/* The symbol name of h into *fn; -1, with libidn.why set, when missing. */
+static int
+idn_sym(void *h, const char *name, void *fn, size_t size)
+{
+	void *sym;
+
+	dlerror();
+	if ((sym = dlsym(h, name)) == NULL) {
+		idn_failed(name);
+		return -1;
+	}
+	/* POSIX guarantees the conversion that ISO C leaves out */
+	memcpy(fn, &sym, size);
+	return 0;
+}
+
+/* 0 once libidn2 is loaded, -1 when it cannot be (for ever after). */
+static int
+idn_load(void)
+{
+	const char *file = getenv("LLMKIT_LIBIDN2");
+	void *h;
+
+	if (libidn.tried)
+		return libidn.why == NULL ? 0 : -1;
+	libidn.tried = 1;
+	if (file == NULL || *file == '\0')
+		file = IDN2_SONAME;
+	if ((h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		idn_failed(file);
+		return -1;
+	}
+	if (idn_sym(h, "idn2_register_u8", &libidn.register_u8,
+	    sizeof(libidn.register_u8)) != 0 ||
+	    idn_sym(h, "idn2_to_unicode_8z8z", &libidn.to_unicode_8z8z,
+	    sizeof(libidn.to_unicode_8z8z)) != 0 ||
+	    idn_sym(h, "idn2_free", &libidn.free, sizeof(libidn.free)) != 0) {
+		dlclose(h);
+		return -1;
+	}
+	/* never closed: loaded once for the life of the process */
+	return 0;
+}
+
+const char *
+jsschema_format_trouble(void)
+{
+	return libidn.why;
+}
+
+/*
  * One label as IDNA2008 registers it (RFC 5891 section 4, by libidn2): an
  * "xn--" label (any case) must be an A-label, a label with non-ASCII a
  * U-label (NFC, no mapping). Its U-label goes to u, the length of its
  * A-label to *alen. libidn2 leaves out one rule of RFC 5893 (Bidi rule 4:
- * EN and AN digits not both in a label), checked here.
+ * EN and AN digits not both in a label), checked here. -1 when libidn2
+ * cannot be loaded.
  */
 static int
 idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
@@ -255,6 +348,8 @@ idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
 
 	if (memchr(s, '\0', n) != NULL)
 		return 0;
+	if (idn_load() != 0)
+		return -1;
 	l = xmemdup(s, n);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)l[i] >= 0x80)
@@ -263,17 +358,17 @@ idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
 		for (i = 0; i < n; i++)
 			if (l[i] >= 'A' && l[i] <= 'Z')
 				l[i] = (char)(l[i] - 'A' + 'a');
-		rc = idn2_register_u8(NULL, (uint8_t *)l, &out, 0);
+		rc = libidn.register_u8(NULL, (uint8_t *)l, &out, 0);
 		if (rc == IDN2_OK)
-			rc = idn2_to_unicode_8z8z(l, &ul, 0);
+			rc = libidn.to_unicode_8z8z(l, &ul, 0);
 	} else
-		rc = idn2_register_u8((uint8_t *)l, NULL, &out, 0);
+		rc = libidn.register_u8((uint8_t *)l, NULL, &out, 0);
 	if (rc == IDN2_OK) {
 		*alen = strlen((char *)out);
 		buf_adds(u, ul != NULL ? ul : l);
 	}
-	idn2_free(out);
-	idn2_free(ul);
+	libidn.free(out);
+	libidn.free(ul);
 	free(l);
 	return rc == IDN2_OK && !(found(BIDI_EN, u->data, u->len) &&
 	    found(BIDI_AN, u->data, u->len));
@@ -294,7 +389,10 @@ ldh_label(const char *s, size_t n)
 	return 1;
 }
 
-/* An "xn--" label: an A-label whose U-label passes IDNA2008. */
+/*
+ * An "xn--" label: an A-label whose U-label passes IDNA2008; -1 when
+ * libidn2 cannot be loaded.
+ */
 static int
 alabel_ok(const char *s, size_t n)
 {
@@ -307,12 +405,16 @@ alabel_ok(const char *s, size_t n)
 	return ok;
 }
 
-/* RFC 1123 host name; with idn, labels may hold non-ASCII letters. */
+/*
+ * RFC 1123 host name; with idn, labels may hold non-ASCII letters. -1
+ * when an "xn--" label needs libidn2 and it cannot be loaded.
+ */
 static int
 check_hostname(const char *s, size_t n, int idn)
 {
 	size_t i = 0, start;
 	unsigned char c;
+	int ok;
 
 	if (n == 0 || n > 253)
 		return 0;
@@ -329,8 +431,8 @@ check_hostname(const char *s, size_t n, int idn)
 		    s[i - 1] == '-')
 			return 0;
 		if (i - start >= 4 && strncasecmp(s + start, "xn--", 4) == 0 &&
-		    !alabel_ok(s + start, i - start))
-			return 0;
+		    (ok = alabel_ok(s + start, i - start)) != 1)
+			return ok;
 		if (i == n)
 			return 1;
 		i++;
@@ -359,7 +461,7 @@ idn_dot(const char *s, size_t n)
  * each an NR-LDH label, an A-label or a U-label (IDNA2008 through
  * libidn2), at most 253 octets in A-label form; in a Bidi domain name
  * (one with a right-to-left label) no label begins with a digit (RFC 5893
- * section 2, rule 1).
+ * section 2, rule 1). -1 when libidn2 cannot be loaded.
  */
 static int
 check_idn_hostname(const char *s, size_t n)
@@ -388,7 +490,7 @@ check_idn_hostname(const char *s, size_t n)
 			alen = i - start;
 		} else
 			ok = idna_label(s + start, i - start, &u, &alen);
-		if (!ok)
+		if (ok != 1)
 			break;
 		total += alen + (dot > 0);
 		rtl |= found(BIDI_RTL, u.data, u.len);
@@ -400,6 +502,8 @@ check_idn_hostname(const char *s, size_t n)
 			ok = 0;
 	}
 	buf_free(&u);
+	if (ok == -1)
+		return -1;
 	return ok && total <= 253 && !(rtl && digit);
 }
 
@@ -410,7 +514,10 @@ is_atext(int c, int idn)
 	    c) != NULL || (idn && c >= 0x80);
 }
 
-/* RFC 5321 Mailbox: Local-part "@" ( Domain / address-literal ). */
+/*
+ * RFC 5321 Mailbox: Local-part "@" ( Domain / address-literal ). -1 as
+ * check_hostname.
+ */
 static int
 check_email(const char *s, size_t n, int idn)
 {
@@ -813,23 +920,34 @@ check_regex(const char *s, size_t n)
 	return 1;
 }
 
+/* The format names that need libidn2, by their check. */
+static int
+idn_check(const char *name, const char *s, size_t n)
+{
+	if (strcmp(name, "idn-email") == 0)
+		return utf8_valid(s, n) == n ? check_email(s, n, 1) : 0;
+	if (strcmp(name, "email") == 0)
+		return check_email(s, n, 0);
+	if (strcmp(name, "hostname") == 0)
+		return check_hostname(s, n, 0);
+	if (strcmp(name, "idn-hostname") == 0)
+		return check_idn_hostname(s, n);
+	return -2;
+}
+
 int
 jsschema_format_check(const char *name, const char *s, size_t n)
 {
+	int r;
+
+	if ((r = idn_check(name, s, n)) != -2)
+		return r == -1 ? JSSCHEMA_FORMAT_TROUBLE : r;
 	if (strcmp(name, "date-time") == 0)
 		return check_datetime(s, n);
 	if (strcmp(name, "date") == 0)
 		return check_date(s, n);
 	if (strcmp(name, "time") == 0)
 		return check_time(s, n);
-	if (strcmp(name, "email") == 0)
-		return check_email(s, n, 0);
-	if (strcmp(name, "idn-email") == 0)
-		return utf8_valid(s, n) == n && check_email(s, n, 1);
-	if (strcmp(name, "hostname") == 0)
-		return check_hostname(s, n, 0);
-	if (strcmp(name, "idn-hostname") == 0)
-		return check_idn_hostname(s, n);
 	if (strcmp(name, "ipv4") == 0)
 		return check_ipv4(s, n);
 	if (strcmp(name, "ipv6") == 0)

@@ -145,6 +145,7 @@ struct vctx {
 	int			 depth;	/* validate() calls under way */
 	int			 taint;	/* depth of the frame a loop went back to */
 	struct jsschema_error	*stop;	/* a limit was reached */
+	int			 trouble;	/* stop: a format was not known */
 	int			 keep_errors;	/* those before stop hold */
 	json_t			**keep;	/* property names, alive as memo keys */
 	size_t			 nkeep, capkeep;
@@ -547,6 +548,35 @@ v_number(struct vctx *c, const struct node *n, const json_t *v,
 	return bad;
 }
 
+/*
+ * The string v cannot be checked against the format fmt (libidn2 cannot
+ * be loaded): validation stops, whatever the mode, with this error alone,
+ * and says it could not tell.
+ */
+static int
+cannot_check(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+    const json_t *v, const char *fmt)
+{
+	struct jsschema_error *e;
+	struct buf b = BUF_INIT;
+
+	if (c->stop != NULL)
+		return 1;
+	buf_adds(&b, "string ");
+	jss_str_text(&b, json_string_value(v), json_string_length(v));
+	buf_printf(&b, " cannot be checked against the format %s: cannot "
+	    "load libidn2 (%s)", fmt, jsschema_format_trouble());
+	e = xcalloc(1, sizeof(*e));
+	e->instance = jss_instance_location(ip);
+	e->keyword = jss_keyword_location(kp, "/format");
+	e->message = buf_cstr(&b);
+	e->value = v;
+	c->keep_errors = 0;
+	c->trouble = 1;
+	c->stop = e;
+	return 1;
+}
+
 static int
 v_string(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp)
@@ -592,7 +622,10 @@ v_string(struct vctx *c, const struct node *n, const json_t *v,
 		jss_str_text(m, n->patsrc, strlen(n->patsrc));
 		err_push(c, ip, kp, "/pattern", v);
 	}
-	if (n->format != NULL && jsschema_format_check(n->format, s, len) == 0) {
+	if (n->format != NULL &&
+	    (r = jsschema_format_check(n->format, s, len)) != 1) {
+		if (r == JSSCHEMA_FORMAT_TROUBLE)
+			return cannot_check(c, ip, kp, v, n->format);
 		FAIL();
 		m = msg(c);
 		buf_adds(m, "string ");
@@ -601,8 +634,11 @@ v_string(struct vctx *c, const struct node *n, const json_t *v,
 		err_push(c, ip, kp, "/format", v);
 	}
 	if (n->fnote != NULL && c->notes != NULL &&
-	    jsschema_format_check(n->fnote, s, len) == 0)
+	    (r = jsschema_format_check(n->fnote, s, len)) != 1) {
+		if (r == JSSCHEMA_FORMAT_TROUBLE)
+			return cannot_check(c, ip, kp, v, n->fnote);
 		note_push(c, n, ip, kp, v);
+	}
 	return bad;
 }
 
@@ -1555,7 +1591,7 @@ jsschema_validate_notes(const struct jsschema *js, const json_t *instance,
 		res->errors = NULL;
 		return 0;
 	}
-	return 1;
+	return c.trouble ? -1 : 1;
 }
 
 void
