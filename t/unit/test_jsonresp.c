@@ -477,7 +477,7 @@ test_clean(void)
 static void
 test_report(struct jsonresp *jr)
 {
-	struct verdict_tally t = { 0, 0, 0, 0, 0 };
+	struct verdict_tally t = { 0, 0, 0, 0, 0, 0 };
 	struct buf b = BUF_INIT;
 	struct src src;
 	int st;

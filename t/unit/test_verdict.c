@@ -24,7 +24,7 @@ test_record(void)
 {
 	struct diag_item it = { DIAG_WARNING, 3, 9, "bare-ampersand", NULL,
 	    NULL, "bare \"&\"", 0 };
-	struct verdict_tally t = { 0, 0, 0, 0, 0 };
+	struct verdict_tally t = { 0, 0, 0, 0, 0, 0 };
 	struct buf b = BUF_INIT;
 
 	verdict_open(&b, "a.jsonl", 3, DIAG_OK, &it, 1);
@@ -64,7 +64,7 @@ test_junit(void)
 		    "bad \x1b 'x' & y", 1 },
 		{ DIAG_ERROR, 5, 6, "r2", NULL, NULL, "second", 0 }
 	};
-	struct verdict_tally t = { 0, 0, 0, 0, 0 };
+	struct verdict_tally t = { 0, 0, 0, 0, 0, 0 };
 	struct buf b = BUF_INIT;
 
 	verdict_tally(&t, DIAG_OK);
