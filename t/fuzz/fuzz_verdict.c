@@ -99,7 +99,7 @@ check_places(const char *s, size_t n, size_t tok, const struct buf *text)
 static void
 check_reports(const char *s, size_t n, unsigned long lineno, const char *msg)
 {
-	struct verdict_tally t = { 2, 1, 1, 0, 0 };
+	struct verdict_tally t = { 2, 1, 1, 0, 0, 0 };
 	struct diag_item v[2];
 	struct buf name = BUF_INIT, g = BUF_INIT, x = BUF_INIT;
 	const char *file, *p, *end;
