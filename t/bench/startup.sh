@@ -128,17 +128,7 @@ done || exit 1
 	fail "the small call: $(cat "$tmp/tp.small")"
 [ -z "$so" ] || "$bench/loadso" "$so" || fail "loadso $so failed"
 
-: >"$tmp/results"
-# measure LABEL N [-i INPUT] -- CMD...: N timed runs, appended to the
-# results as "LABEL runs=N median=... min=... cpu=... maxrss_kb=...".
-measure() {
-	label=$1
-	shift
-	line=$("$bench/measure" -n "$@") || fail "$label failed"
-	echo "$label $line" >>"$tmp/results"
-}
-round=100
-[ "$runs" -ge "$round" ] || round=$runs
+. "$top/t/bench/rounds.inc"
 echo "bench: timing start-up, $runs runs each in rounds of $round"
 i=0
 while [ "$i" -lt "$runs" ]; do
