@@ -180,7 +180,7 @@ lc_load(void)
 	libcurl.tried = 1;
 	if (file == NULL || *file == '\0')
 		file = CURL_SONAME;
-	if ((h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL)
+	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL)
 		goto fail;
 	for (i = 0; i < sizeof(lc_fns) / sizeof(lc_fns[0]); i++) {
 		dlerror();

@@ -308,7 +308,7 @@ idn_load(void)
 	libidn.tried = 1;
 	if (file == NULL || *file == '\0')
 		file = IDN2_SONAME;
-	if ((h = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
 		idn_failed(file);
 		return -1;
 	}
