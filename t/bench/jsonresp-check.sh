@@ -307,11 +307,11 @@ END {
 	row("node ajv-check.js --lines (2020)", "plan-ajv", np)
 	print "\nratios: median wall time [fastest run] {median CPU time}"
 	ratio("ajv / jsonresp-check, one process per file:", "files-ajv",
-	    "files-jr", "target >= 30x")
+	    "files-jr", "target >= 150x")
 	ratio("jsonresp-check --lines / jansson parse:", "lines-jr",
-	    "lines-jansson", "target <= 1.3x")
+	    "lines-jansson", "target <= 0.8x")
 	ratio("jsonresp-check --lines / ajv in one node process:",
-	    "lines-jr", "lines-ajv", "target <= 1x")
+	    "lines-jr", "lines-ajv", "target <= 0.6x")
 	ratio("2020-12 plans: jsonresp-check / ajv (Ajv2020):", "plan-jr",
 	    "plan-ajv", "target <= 1x")
 	ratio("2020-12 plans: 2020-12 / the same in Draft-07:", "plan-jr",
