@@ -12,6 +12,8 @@ BENCH_SRC := $(sort $(wildcard t/bench/*.c))
 MAN1     := $(sort $(wildcard man/*.1))
 MAN7     := $(sort $(wildcard man/*.7))
 DATA     := $(sort $(wildcard data/*))
+# what is compiled in as a tree too (see jsontree below)
+TREE_DATA := data/llm-response.schema.json
 
 # Goals that must work before ./configure can (deps installs what it needs).
 NOCONF_GOALS := completions deps clean distclean deb lint
@@ -73,7 +75,8 @@ SIMD_LIBS    := $(if $(LIB_CXX),$(SIMDJSON_LIBS) -lstdc++)
 # Every data/NAME.EXT is compiled in as embed_NAME (see lib/base/embed.h), with
 # the hyphens and dots of NAME as underscores.
 embed_name = $(subst .,_,$(subst -,_,$(basename $(notdir $(1)))))
-EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o)
+EMBED_OBJ := $(foreach f,$(DATA),$(OUT)/embed/$(call embed_name,$(f)).o) \
+	$(foreach f,$(TREE_DATA),$(OUT)/embed/$(call embed_name,$(f))_tree.o)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(OUT)/lib/%.o) $(EMBED_OBJ)
 LIBLLMKIT := $(OUT)/libllmkit.a
 BINS     := $(TOOLS:%=$(BINDIR)/%)
@@ -117,6 +120,20 @@ $(OUT)/embed/%.o: tools/embed
 	@mkdir -p $(@D)
 	sh tools/embed $* $(foreach f,$(DATA),$(if $(filter $*,$(call embed_name,$(f))),$(f))) >$(@:.o=.c)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $(@:.o=.c)
+
+# data/NAME.json in TREE_DATA is compiled in as the steps that build its
+# value's tree too, embed_NAME_tree (lib/json/jsontree.h), written by
+# tools/jsontree, a program of the build machine's, built with jansson.
+$(foreach f,$(TREE_DATA),$(eval $(OUT)/embed/$(call embed_name,$(f))_tree.o: $(f)))
+$(OUT)/embed/%_tree.o: $(OUT)/tools/jsontree
+	@mkdir -p $(@D)
+	$(OUT)/tools/jsontree $* $(filter data/%,$^) >$(@:.o=.c)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $(@:.o=.c)
+
+$(OUT)/tools/jsontree: tools/jsontree.c lib/json/jsontree.h
+	@mkdir -p $(@D)
+	$(CC) -I. -Ilib $(JANSSON_CFLAGS) -O2 -o $@ tools/jsontree.c \
+		$(JANSSON_LIBS)
 
 $(LIBLLMKIT): $(LIB_OBJ)
 	rm -f $@

@@ -181,8 +181,8 @@ main(int argc, char *argv[])
 		status = cmd_exit(DIAG_OK);
 		goto out;
 	}
-	o.schema = schema = jsonresp_schema(schema_file != NULL ?
-	    schema_file : JSONRESP_SCHEMA_NAME, text.data, text.len, &jo);
+	o.schema = schema = schema_file != NULL ? jsonresp_schema(schema_file,
+	    text.data, text.len, &jo) : jsonresp_builtin_schema(&jo);
 	if (schema == NULL) {
 		status = DIAG_USAGE;
 		goto out;

@@ -11,6 +11,7 @@
 #include "base/src.h"
 #include "base/xalloc.h"
 #include "check/verdict.h"
+#include "json/jsontree.h"
 #include "json/jsonx.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
@@ -739,19 +740,16 @@ schema_json(const char *file, const char *text, size_t len)
 }
 
 /*
- * Reads and compiles a schema, whose references resolve against the
- * file's location (not for "-"); NULL, said, when it cannot.
+ * Compiles the schema v read from file, whose references resolve against
+ * the file's location (not for "-"); NULL, said, when it cannot. Takes
+ * the reference to v.
  */
-struct jsschema *
-jsonresp_schema(const char *file, const char *text, size_t len,
-    const struct jsschema_opts *jo)
+static struct jsschema *
+schema_compile(const char *file, json_t *v, const struct jsschema_opts *jo)
 {
 	struct jsschema *s;
-	json_t *v;
 	char err[512], *uri;
 
-	if ((v = schema_json(file, text, len)) == NULL)
-		return NULL;
 	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
 	s = jsschema_compile(v, uri, jo, err, sizeof(err));
 	free(uri);
@@ -759,6 +757,35 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 	if (s == NULL)
 		diag_warnx("%s: %s", file, err);
 	return s;
+}
+
+/* Reads and compiles a schema (see schema_compile). */
+struct jsschema *
+jsonresp_schema(const char *file, const char *text, size_t len,
+    const struct jsschema_opts *jo)
+{
+	json_t *v;
+
+	if ((v = schema_json(file, text, len)) == NULL)
+		return NULL;
+	return schema_compile(file, v, jo);
+}
+
+/*
+ * The built-in schema compiled, its tree built from the steps compiled
+ * in (lib/json/jsontree.h), the tree its text gives (t/unit/
+ * test_jsonresp holds them equal) at a seventh of the cost of reading
+ * the text: a good part of a run on one answer.
+ */
+struct jsschema *
+jsonresp_builtin_schema(const struct jsschema_opts *jo)
+{
+	json_t *v;
+
+	if ((v = jsontree_build(embed_llm_response_schema_tree,
+	    embed_llm_response_schema_tree_len)) == NULL)
+		xalloc_die();
+	return schema_compile(JSONRESP_SCHEMA_NAME, v, jo);
 }
 
 /* The schema's text, where the lint's findings are placed. */

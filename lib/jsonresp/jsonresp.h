@@ -85,6 +85,7 @@ int		 jsonresp_safety(const json_t *, struct buf *);
 int		 jsonresp_schema_read(const char *, struct buf *);
 struct jsschema	*jsonresp_schema(const char *, const char *, size_t,
 		    const struct jsschema_opts *);
+struct jsschema	*jsonresp_builtin_schema(const struct jsschema_opts *);
 /* How the user's schema is linted: --strict-schema, --keyword's lists. */
 struct jsonresp_lint {
 	int		 strict;

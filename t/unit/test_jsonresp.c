@@ -18,6 +18,7 @@
 #include "base/embed.h"
 #include "base/src.h"
 #include "check/verdict.h"
+#include "json/jsontree.h"
 #include "json/jsonx.h"
 #include "jsonresp/jsonresp.h"
 #include "schema/jsschema.h"
@@ -522,6 +523,72 @@ test_report(struct jsonresp *jr)
 	buf_free(&b);
 }
 
+/* v as JSON text: members in order, every double to its last bit */
+static char *
+dump(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY |
+	    JSON_REAL_PRECISION(17));
+}
+
+/*
+ * The built-in schema's tree, built from the steps compiled in, is the
+ * one its text gives; and jsontree_build refuses steps out of balance.
+ */
+static void
+test_builtin_tree(void)
+{
+	static const struct jsontree_op kinds[] = {
+		{ JSONTREE_ARRAY, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_OBJECT, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_ARRAY, "b", 1, NULL, 0, 0 },
+		{ JSONTREE_END, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_STRING, "a", 1, "x\0y", 3, 0 },
+		{ JSONTREE_END, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_REAL, NULL, 0, NULL, 0, -0.0 },
+		{ JSONTREE_REAL, NULL, 0, NULL, 0, 0x1.fffffffffffffp+1023 },
+		{ JSONTREE_TRUE, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_FALSE, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_NULL, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_END, NULL, 0, NULL, 0, 0 },
+	};
+	static const struct jsontree_op extra[] = {
+		{ JSONTREE_TRUE, NULL, 0, NULL, 0, 0 },
+		{ JSONTREE_TRUE, NULL, 0, NULL, 0, 0 },
+	};
+	json_t *text, *tree;
+	char *a, *b;
+
+	text = json_loadb(embed_llm_response_schema,
+	    embed_llm_response_schema_len, JSON_DECODE_ANY |
+	    JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES,
+	    NULL);
+	tree = jsontree_build(embed_llm_response_schema_tree,
+	    embed_llm_response_schema_tree_len);
+	unit_ok(text != NULL && tree != NULL && json_equal(text, tree),
+	    "the built-in schema: its tree is its text's");
+	a = dump(text);
+	b = dump(tree);
+	unit_str(b, a, "the built-in schema: its tree in the text's order");
+	free(a);
+	free(b);
+	json_decref(text);
+	json_decref(tree);
+
+	tree = jsontree_build(kinds, sizeof(kinds) / sizeof(kinds[0]));
+	a = dump(tree);
+	unit_str(a, "[{\"b\":[],\"a\":\"x\\u0000y\"},-0.0,"
+	    "1.7976931348623157e308,true,false,null]", "jsontree: each kind");
+	free(a);
+	json_decref(tree);
+	unit_ok(jsontree_build(kinds, 11) == NULL, "jsontree: an array open");
+	unit_ok(jsontree_build(kinds + 11, 1) == NULL,
+	    "jsontree: an END with nothing open");
+	unit_ok(jsontree_build(extra, 2) == NULL,
+	    "jsontree: a value after the top one");
+	unit_ok(jsontree_build(kinds, 0) == NULL, "jsontree: no step");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -531,10 +598,11 @@ main(int argc, char *argv[])
 	struct jsonresp *jr;
 
 	diag_setprogname(argc > 0 ? argv[0] : "test_jsonresp");
-	schema = jsonresp_schema(JSONRESP_SCHEMA_NAME,
-	    embed_llm_response_schema, embed_llm_response_schema_len, &jo);
+	/* the schema as jsonresp-check builds it; test_schema reads text */
+	schema = jsonresp_builtin_schema(&jo);
 	if (schema == NULL)
 		unit_bail("the default schema");
+	test_builtin_tree();
 	o.schema = schema;
 	jr = jsonresp_new(&o);
 	test_unfence();
