@@ -200,7 +200,7 @@ content() {
 # conformance SCENARIO: the official suite's client scenario, mcp-run
 # the client (t/mcp/conformance-client.sh).
 conformance() {
-	run -0 --separate-stderr env LLMKIT_BIN="$TOP/bin" \
+	run -0 --separate-stderr env LLMKIT_BIN="${LLMKIT_BIN:-$TOP/bin}" \
 	    sh "$TOP/t/mcp/conformance.sh" "$1"
 	assert_equal "$(grep -c 'OVERALL: PASSED' <<<"$stderr")" 1
 }
