@@ -190,6 +190,13 @@ status_is 5
 run 'jsonresp-check -q -o junit --lines examples/responses.jsonl >"$t/report.xml"; xmllint --noout --schema t/data/junit.xsd "$t/report.xml" 2>&1 | sed "s|$t/||"'
 status_is 0
 
+heading "3,000 answers (1 MB): simdjson reads them, to the verdicts of jansson alone"
+run 'awk '\''{ for (i = 0; i < 1000; i++) print }'\'' examples/responses.jsonl >"$t/big.jsonl"'
+status_is 0
+run 'jsonresp-check --summary --lines "$t/big.jsonl" >"$t/simd.txt" 2>&1; LLMKIT_JSON=jansson jsonresp-check --summary --lines "$t/big.jsonl" >"$t/jansson.txt" 2>&1; cmp "$t/simd.txt" "$t/jansson.txt" && tail -n 1 "$t/simd.txt"'
+status_is 0
+echo "(every diagnostic the same, line for line; LLMKIT_JSON chooses the engine)"
+
 heading "llm-retry: a self-correcting call (t/fake-model stands in for the model)"
 mkdir "$t/model" || exit 3
 cp examples/bad-response.json "$t/model/reply.1" || exit 3
