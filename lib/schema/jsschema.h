@@ -116,8 +116,8 @@ struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
  * need not be freed, after 0). Validation stops, with an error that says
  * so, when schemas apply one inside another more than 5000 deep (then
  * that error is the only one) or after 10000 errors. -1 when it cannot
- * tell: a "format" needs libidn2, which cannot be loaded; then the one
- * error in *res says so.
+ * tell: a "format" needs libidn2 or PCRE2, which cannot be loaded; then
+ * the one error in *res says so.
  */
 int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);
