@@ -1,4 +1,5 @@
 /* jsonresp: seed 002's response checks, feedback and prompt. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,7 +439,7 @@ validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 			note(jr, jr->diags.n - 1,
 			    locate(jr, at, e->instance));
 		}
-		/* -1: a format that could not be checked (no libidn2) */
+		/* -1: a format not checked (no libidn2, no PCRE2) */
 		status = r == -1 ? DIAG_TROUBLE : DIAG_INVALID;
 	}
 	jsschema_result_free(&res);
@@ -740,7 +741,9 @@ schema_json(const char *file, const char *text, size_t len)
 
 /*
  * Reads and compiles a schema, whose references resolve against the
- * file's location (not for "-"); NULL, said, when it cannot.
+ * file's location (not for "-"); NULL, said, when it cannot, with errno
+ * ELIBACC when that is trouble (PCRE2, which a pattern needs, cannot be
+ * loaded) and EINVAL when it is the schema's fault.
  */
 struct jsschema *
 jsonresp_schema(const char *file, const char *text, size_t len,
@@ -749,15 +752,21 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 	struct jsschema *s;
 	json_t *v;
 	char err[512], *uri;
+	int e;
 
-	if ((v = schema_json(file, text, len)) == NULL)
+	if ((v = schema_json(file, text, len)) == NULL) {
+		errno = EINVAL;
 		return NULL;
+	}
 	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
 	s = jsschema_compile(v, uri, jo, err, sizeof(err));
+	e = errno == ELIBACC ? ELIBACC : EINVAL;
 	free(uri);
 	json_decref(v);
-	if (s == NULL)
+	if (s == NULL) {
 		diag_warnx("%s: %s", file, err);
+		errno = e;
+	}
 	return s;
 }
 
