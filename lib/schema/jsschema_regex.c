@@ -1057,8 +1057,8 @@ pcre_compile(struct buf *pat, int emulate, int *ec, PCRE2_SIZE *off)
 	/* the translation adds a few groups around classes and bodies */
 	jss_pcre.set_parens_nest_limit(cctx, JSSCHEMA_REGEX_MAX_NESTING + 8);
 	code = jss_pcre.compile((PCRE2_SPTR)(pat->data != NULL ?
-	    pat->data : ""), pat->len, JSSCHEMA_REGEX_OPTIONS | (emulate ? PCRE2_NO_AUTO_POSSESS : 0),
-	    ec, off, cctx);
+	    pat->data : ""), pat->len, JSSCHEMA_REGEX_OPTIONS |
+	    (emulate ? PCRE2_NO_AUTO_POSSESS : 0), ec, off, cctx);
 	jss_pcre.compile_context_free(cctx);
 	return code;
 }
