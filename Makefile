@@ -58,10 +58,12 @@ ALL_CXXFLAGS := $(STDXX) $(OPTXX) $(WARNXX) $(SIMDJSON_CFLAGS) $(CXXFLAGS)
 ALL_LDFLAGS  := $(OPT) -Wl,--as-needed $(LDFLAGS_CONF) $(LDFLAGS)
 # One list for every tool: --as-needed keeps in each binary only the
 # libraries its objects call (t/build.bats holds each tool to its own).
-# libidn2 and libcurl are not among them: lib/schema loads the one with
-# dlopen when a format first needs it, lib/mcp the other when a remote
-# server is first opened (configure finds them for their headers).
-LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(PCRE2_LIBS) $(SQLITE_LIBS) \
+# PCRE2, libidn2 and libcurl are not among them: lib/schema loads PCRE2
+# with dlopen when a pattern is first compiled and libidn2 when a format
+# first needs it, lib/mcp libcurl when a remote server is first opened
+# (configure finds them for their headers). The unit tests and fuzzers
+# load them the same way.
+LIBS         := $(EXPAT_LIBS) $(JANSSON_LIBS) $(SQLITE_LIBS) \
 	$(CRYPTO_LIBS) $(DL_LIBS) -lm
 # simdjson and the C++ runtime: no tool links them. lib/*/*.cc (the
 # simdjson engines) is built into SIMD_SO, beside the tools, which a tool

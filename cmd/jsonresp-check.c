@@ -6,6 +6,7 @@
  * value; a valid response whose danger level is critical or emergency
  * exits 4 or 5.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "base/buf.h"
@@ -184,7 +185,8 @@ main(int argc, char *argv[])
 	o.schema = schema = schema_file != NULL ? jsonresp_schema(schema_file,
 	    text.data, text.len, &jo) : jsonresp_builtin_schema(&jo);
 	if (schema == NULL) {
-		status = DIAG_USAGE;
+		/* a schema that cannot be read is usage, no PCRE2 trouble */
+		status = errno == ELIBACC ? DIAG_TROUBLE : DIAG_USAGE;
 		goto out;
 	}
 	/* the built-in schema is clean: its lint would cost every run */

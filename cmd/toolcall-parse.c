@@ -95,7 +95,7 @@ main(int argc, char *argv[])
 	const char *errstr, **tools = NULL;
 	char err[1024];
 	int ch, ntools = 0, print_prompt = 0, status, iteration = 0, i;
-	int begins = 0;
+	int begins = 0, rc;
 
 	memset(&a, 0, sizeof(a));
 	a.opts.max_size = TOOLCALL_MAX_SIZE;
@@ -164,11 +164,13 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	for (i = 0; i < ntools; i++)
-		if (tooldefs_load(&defs, tools[i], err, sizeof(err)) != 0) {
+		if ((rc = tooldefs_load(&defs, tools[i], err,
+		    sizeof(err))) != 0) {
 			diag_warnx("%s", err);
 			tooldefs_free(&defs);
 			free(tools);
-			return DIAG_USAGE;
+			return rc == TOOLDEFS_TROUBLE ? DIAG_TROUBLE :
+			    DIAG_USAGE;
 		}
 	free(tools);
 	if (a.opts.thread && a.opts.events)

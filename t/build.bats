@@ -54,9 +54,9 @@ libs() {
 
 @test "each tool links the libraries it calls and no other" {
 	run -0 libs jsonresp-check
-	assert_output "c jansson pcre2-8 "
+	assert_output "c jansson "
 	run -0 libs llm-loop
-	assert_output "c expat jansson m pcre2-8 "
+	assert_output "c expat jansson m "
 	run -0 libs llm-retry
 	assert_output "c jansson "
 	run -0 libs llmq-encode
@@ -70,7 +70,7 @@ libs() {
 	run -0 libs thread-serialize
 	assert_output "c jansson "
 	run -0 libs toolcall-parse
-	assert_output "c expat jansson m pcre2-8 "
+	assert_output "c expat jansson m "
 	[ "$(ls "$TOP"/cmd/*.c | wc -l)" -eq 9 ] || fail "a tool not listed here"
 }
 
@@ -80,6 +80,14 @@ idn() {
 	LD_DEBUG=files jsonresp-check --lines "$@" 2>trace >out
 	sed -n 's/.*file=[^ ]*lib\(idn2\|unistring\)\.so[^ ]* .* by .*/\1/p' \
 	    trace | sort -u | tr '\n' ' '
+}
+
+# pcre TOOL ARG...: TOOL ARG... with the loader's trace, whatever its
+# status, and prints "pcre2-8" if it loaded libpcre2-8.
+pcre() {
+	LD_DEBUG=files "$@" 2>trace >out </dev/null
+	sed -n 's/.*file=[^ ]*lib\(pcre2-8\)\.so[^ ]* .* by .*/\1/p' trace |
+	    sort -u
 }
 
 # curl_loaded ARG...: mcp-run ARG... with the loader's trace, whatever
@@ -108,6 +116,27 @@ curl_loaded() {
 	printf '{"h": "b\303\274cher.example"}\n' >u.jsonl
 	run -0 idn --schema s.json u.jsonl
 	assert_output 'idn2 unistring '
+}
+
+@test "no tool links PCRE2: it is loaded when a pattern is first compiled" {
+	for t in "$TOP"/cmd/*.c; do
+		t=$(basename "$t" .c)
+		run -0 needed "${LLMKIT_BIN:-$TOP/bin}/$t"
+		refute_output --partial pcre
+	done
+	run -0 pcre jsonresp-check --version
+	assert_output ''
+	run -0 pcre jsonresp-check "$TOP/examples/bad-response.json"
+	assert_output ''
+	echo '{"properties": {"h": {"format": "idn-hostname"}}}' >s.json
+	printf '{"h": "example.com"}\n' >ascii.jsonl
+	run -0 pcre jsonresp-check --schema s.json --lines ascii.jsonl
+	assert_output ''
+	echo '{"properties": {"a": {"pattern": "^x"}}}' >p.json
+	run -0 pcre jsonresp-check --schema p.json --lines ascii.jsonl
+	assert_output pcre2-8
+	run -0 pcre toolcall-parse --version
+	assert_output ''
 }
 
 # The simdjson reader (configure --with-simdjson): no tool links C++ or

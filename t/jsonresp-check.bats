@@ -1567,6 +1567,75 @@ d.jsonl:3:7: error: /h: string \"-x\" is not a valid idn-hostname"
 	assert_equal "$stderr" "a.json:1:1: error: string \"xn--bcher-kva.example\" cannot be checked against the format idn-hostname: cannot load libidn2 ($lib: undefined symbol: idn2_register_u8)"
 }
 
+# nopcre: where LLMKIT_LIBPCRE2 points for PCRE2 that cannot be loaded.
+NOPCRE=/nonexistent/libpcre2-8.so.0
+NOPCRE_WHY="cannot load libpcre2-8 ($NOPCRE: cannot open shared object file: No such file or directory)"
+
+@test "a pattern when PCRE2 cannot be loaded is trouble, not a bad schema: status 3" {
+	echo '{"properties": {"a": {"type": "string", "pattern": "^x+$"}}}' >s.json
+	echo '{"a": "xx"}' >a.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_output ""
+	assert_equal "$stderr" "jsonresp-check: s.json: /properties/a: pattern \"^x+\$\" cannot be compiled: $NOPCRE_WHY"
+	echo '{"patternProperties": {"^a": {"type": "integer"}}}' >pp.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check --schema pp.json a.json
+	assert_equal "$stderr" "jsonresp-check: pp.json: /patternProperties: pattern \"^a\" cannot be compiled: $NOPCRE_WHY"
+	run -1 --separate-stderr jsonresp-check --schema pp.json a.json
+	assert_equal "$stderr" 'a.json:1:7: error: /a: expected integer, found string "xx"'
+}
+
+@test "a schema's own fault comes first: an error before its pattern is status 2" {
+	echo '{"properties": {"a": {"minLength": -1, "pattern": "^x"}}}' >s.json
+	echo '{}' >a.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -2 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" 'jsonresp-check: s.json: /properties/a: "minLength" must be a non-negative integer'
+}
+
+@test "a format regex when PCRE2 cannot be loaded is not checked: status 3" {
+	echo '{"properties": {"r": {"type": "string", "format": "regex"}}}' >s.json
+	printf '{"r": "a+"}\n{"r": 1}\n{}\n' >d.jsonl
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_output ""
+	assert_equal "$stderr" "d.jsonl:1:7: error: /r: string \"a+\" cannot be checked against the format regex: $NOPCRE_WHY
+d.jsonl:2:7: error: /r: expected string, found integer 1"
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check -q --summary --schema s.json --lines d.jsonl
+	assert_output "3 documents: 1 valid, 1 invalid, 1 not checked"
+	run -1 --separate-stderr jsonresp-check --schema s.json --lines d.jsonl
+	assert_equal "$stderr" "d.jsonl:2:7: error: /r: expected string, found integer 1"
+}
+
+@test "a run that compiles no pattern needs no PCRE2" {
+	run -1 --separate-stderr jsonresp-check "$TOP/examples/bad-response.json"
+	want=$stderr
+	[ -n "$want" ] || fail "no errors to compare"
+	LLMKIT_LIBPCRE2=$NOPCRE run -1 --separate-stderr jsonresp-check "$TOP/examples/bad-response.json"
+	assert_equal "$stderr" "$want"
+	echo '{"properties": {"h": {"format": "idn-hostname"}, "r": {"format": "regex"}}}' >s.json
+	echo '{"h": "example.com"}' >a.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" ""
+}
+
+@test "idn-hostname needs PCRE2 beside libidn2 for a non-ASCII label" {
+	echo '{"format": "idn-hostname"}' >s.json
+	printf '"b\303\274cher.example"\n' >a.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" "a.json:1:1: error: string \"b$(printf '\303\274')cher.example\" cannot be checked against the format idn-hostname: $NOPCRE_WHY"
+	LLMKIT_LIBIDN2=$NOLIB LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" "a.json:1:1: error: string \"b$(printf '\303\274')cher.example\" cannot be checked against the format idn-hostname: $NOLIB_WHY"
+	run -0 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" ""
+}
+
+@test "LLMKIT_LIBPCRE2 that names a library without PCRE2's functions is refused" {
+	lib=$(ldd "$(command -v jsonresp-check)" | awk '$1 ~ /^libjansson/ { print $3 }')
+	[ -f "$lib" ] || fail "no libjansson in ldd's list"
+	echo '{"pattern": "a"}' >s.json
+	echo '"a"' >a.json
+	LLMKIT_LIBPCRE2=$lib run -3 --separate-stderr jsonresp-check --schema s.json a.json
+	assert_equal "$stderr" "jsonresp-check: s.json: pattern \"a\" cannot be compiled: cannot load libpcre2-8 ($lib: undefined symbol: pcre2_compile_8)"
+}
+
 @test "the JSON-Schema-Test-Suite's optional idn-hostname cases all pass" {
 	suite draft7
 	mkdir fmt

@@ -236,6 +236,45 @@ EOF
 	prompt_is 2 tool 4
 }
 
+# nopcre: where LLMKIT_LIBPCRE2 points for PCRE2 that cannot be loaded.
+NOPCRE=/nonexistent/libpcre2-8.so.0
+NOPCRE_WHY="cannot load libpcre2-8 ($NOPCRE: cannot open shared object file: No such file or directory)"
+
+# scripted TOOLS: servers.json naming t/mcp/scripted-server.py as server
+# s, which lists the tools TOOLS (a JSON array).
+scripted() {
+	jq -n --arg s "$TOP/t/mcp/scripted-server.py" --arg t "$1" \
+	    '{mcpServers: {s: {command: "python3", args: [$s, "--tools", $t]}}}' >servers.json
+}
+
+@test "a server's schema with a pattern when PCRE2 cannot be loaded ends the run before the model: status 3" {
+	scripted '[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string","pattern":"^a"}}}}]'
+	printf 'Done.\n' | answer 1
+	LLMKIT_LIBPCRE2=$NOPCRE go -y -c servers.json -t thread.jsonl Go
+	assert_equal "$st" 3
+	is err <<EOF
+llm-loop: <tools/list>: /tools/0: tool "echo": the input schema does not compile: /properties/text: pattern "^a" cannot be compiled: $NOPCRE_WHY
+EOF
+	[ ! -e m/prompt.1 ] || fail "the model was called"
+}
+
+@test "a call whose format regex cannot be checked without PCRE2 is not run, and the loop stops: status 3" {
+	scripted '[{"name":"echo","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"text":{"type":"string","format":"regex"}}}}]'
+	tool echo '<text>a+</text>' | answer 1
+	printf 'Done.\n' | answer 2
+	LLMKIT_LIBPCRE2=$NOPCRE go -y -c servers.json -t thread.jsonl Go
+	assert_equal "$st" 3
+	msg="the arguments of \"echo\" cannot be checked against its schema: /text: string \"a+\" cannot be checked against the format regex: $NOPCRE_WHY"
+	jq -cn --arg m "$msg" '{type: "message", role: "user", content: "Go", iteration: 0},
+	    {type: "error", toolName: "echo", error: $m, recoverable: true, iteration: 1}' >want.jsonl
+	thread_is_want
+	is err <<EOF
+llm-loop: not run: $msg
+llm-loop: a call's arguments could not be checked: the loop stops
+EOF
+	[ ! -e m/prompt.2 ] || fail "the model was called again"
+}
+
 @test "the memory server keeps an entity of iteration 1 for iteration 3: one server start for the whole run" {
 	# the server, through a script that counts its starts
 	cat >memory.sh <<EOF

@@ -2713,6 +2713,36 @@ srv.json:5:27: warning: tool "c" of server "two" is left out: its input schema m
 	assert_equal "$stderr" 'toolcall-parse: own.json: /0: tool "b": the input schema does not compile: "type" must be a type name or an array of them'
 }
 
+# nopcre: where LLMKIT_LIBPCRE2 points for PCRE2 that cannot be loaded.
+NOPCRE=/nonexistent/libpcre2-8.so.0
+NOPCRE_WHY="cannot load libpcre2-8 ($NOPCRE: cannot open shared object file: No such file or directory)"
+
+@test "--tools: a pattern when PCRE2 cannot be loaded is trouble, whoever listed the tool: status 3" {
+	echo '[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"p":{"type":"string","pattern":"^a"}}}}}]' >own.json
+	printf '<tool>\n<tool_name>f</tool_name>\n<arguments><p>abc</p></arguments>\n</tool>\n' >in.txt
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr toolcall-parse --tools own.json in.txt
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: own.json: /0/function: tool \"f\": the input schema does not compile: /properties/p: pattern \"^a\" cannot be compiled: $NOPCRE_WHY"
+	echo '{"tools":[{"name":"g","inputSchema":{"type":"object"},"_meta":{"llmkit/server":"one"}},{"name":"f","inputSchema":{"properties":{"p":{"pattern":"^a"}}},"_meta":{"llmkit/server":"one"}}]}' >srv.json
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr toolcall-parse --tools srv.json in.txt
+	assert_output ""
+	assert_equal "$stderr" "toolcall-parse: srv.json: /tools/1: tool \"f\": the input schema does not compile: /properties/p: pattern \"^a\" cannot be compiled: $NOPCRE_WHY"
+	run -0 --separate-stderr toolcall-parse --tools srv.json in.txt
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"p":"abc"}}'
+}
+
+@test "--tools: arguments whose format regex cannot be checked without PCRE2 are no call: status 3" {
+	echo '[{"name":"f","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"p":{"format":"regex"}}}}]' >own.json
+	printf '<tool>\n<tool_name>f</tool_name>\n<arguments><p>a+</p></arguments>\n</tool>\n<tool>\n<tool_name>f</tool_name>\n<arguments><p>(</p></arguments>\n</tool>\n' >in.txt
+	LLMKIT_LIBPCRE2=$NOPCRE run -3 --separate-stderr toolcall-parse --tools own.json in.txt
+	assert_output ""
+	assert_equal "$stderr" "in.txt:1:1: error: the arguments of \"f\" cannot be checked against its schema: /p: string \"a+\" cannot be checked against the format regex: $NOPCRE_WHY
+in.txt:5:1: error: the arguments of \"f\" cannot be checked against its schema: /p: string \"(\" cannot be checked against the format regex: $NOPCRE_WHY"
+	run -1 --separate-stderr toolcall-parse --tools own.json in.txt
+	assert_output '{"server_name":"local","tool_name":"f","arguments":{"p":"a+"}}'
+	assert_equal "$stderr" 'in.txt:5:1: error: the arguments of "f" do not match its schema: /p: string "(" is not a valid regex'
+}
+
 @test "--tools: 20,000 tools load and each is found by its name" {
 	awk 'BEGIN { printf "["; for (i = 0; i < 20000; i++) printf "%s{\"name\":\"t%d\"}", i ? "," : "", i; print "]" }' >many.json
 	printf '<tool><tool_name>t19999</tool_name></tool><tool><tool_name>t0</tool_name></tool><tool><tool_name>t20000</tool_name></tool>' >in.txt

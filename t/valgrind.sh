@@ -373,7 +373,21 @@ check 0 "jsonresp-check: idn-hostname, libidn2 loaded" /dev/null --lines \
 vg_pre="env LLMKIT_LIBIDN2=$tmp/no-libidn2.so"
 check 3 "jsonresp-check: idn-hostname, libidn2 not loaded" /dev/null \
     --lines -o junit --schema "$tmp/idn.schema.json" "$tmp/idn.jsonl"
+# PCRE2, loaded when a pattern is first compiled (the user schema above),
+# and when it cannot be: at the schema's compile, and for format regex
+printf '%s\n' '{"properties": {"a": {"pattern": "^x"}}}' \
+    >"$tmp/pcre.schema.json"
+printf '%s\n' '{"properties": {"r": {"format": "regex"}}}' \
+    >"$tmp/regex.schema.json"
+printf '{"r": "a+"}\n{"r": "("}\n' >"$tmp/regex.jsonl"
+vg_pre="env LLMKIT_LIBPCRE2=$tmp/no-libpcre2.so"
+check 3 "jsonresp-check: a pattern, PCRE2 not loaded" /dev/null \
+    --schema "$tmp/pcre.schema.json" "$tmp/resp.json"
+check 3 "jsonresp-check: format regex, PCRE2 not loaded" /dev/null \
+    --lines -o report --schema "$tmp/regex.schema.json" "$tmp/regex.jsonl"
 unset vg_pre
+check 1 "jsonresp-check: format regex, PCRE2 loaded" /dev/null \
+    --lines --schema "$tmp/regex.schema.json" "$tmp/regex.jsonl"
 check 0 "jsonresp-check: -h" /dev/null -h
 check 3 "jsonresp-check: a missing file" /dev/null "$tmp/resp.json" \
     "$tmp/no-such-file"
@@ -704,6 +718,10 @@ for f in qwen3 invoke glm hermes auto; do
 done
 check 2 "toolcall-parse: a schema that does not compile" /dev/null \
     --tools "$tc/tools-bad-schema.json" "$tmp/typed.txt"
+vg_pre="env LLMKIT_LIBPCRE2=$tmp/no-libpcre2.so"
+check 3 "toolcall-parse: --tools with a pattern, PCRE2 not loaded" \
+    /dev/null --tools "$tc/tools-types.json" "$tmp/typed.txt"
+unset vg_pre
 check 2 "toolcall-parse: definitions in no known form" /dev/null \
     --tools "$tc/tools-bad-shape.json" "$tmp/typed.txt"
 vg --thread --tools "$tc/tools-nested.json" "$tmp/typed.txt" </dev/null \

@@ -1,4 +1,5 @@
 /* jsonresp: seed 002's response checks, feedback and prompt. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,7 +440,7 @@ validate_errors(struct jsonresp *jr, const json_t *v, size_t at)
 			note(jr, jr->diags.n - 1,
 			    locate(jr, at, e->instance));
 		}
-		/* -1: a format that could not be checked (no libidn2) */
+		/* -1: a format not checked (no libidn2, no PCRE2) */
 		status = r == -1 ? DIAG_TROUBLE : DIAG_INVALID;
 	}
 	jsschema_result_free(&res);
@@ -741,21 +742,27 @@ schema_json(const char *file, const char *text, size_t len)
 
 /*
  * Compiles the schema v read from file, whose references resolve against
- * the file's location (not for "-"); NULL, said, when it cannot. Takes
- * the reference to v.
+ * the file's location (not for "-"); NULL, said, when it cannot, with
+ * errno ELIBACC when that is trouble (PCRE2, which a pattern needs,
+ * cannot be loaded) and EINVAL when it is the schema's fault. Takes the
+ * reference to v.
  */
 static struct jsschema *
 schema_compile(const char *file, json_t *v, const struct jsschema_opts *jo)
 {
 	struct jsschema *s;
 	char err[512], *uri;
+	int e;
 
 	uri = strcmp(file, "-") != 0 ? jsschema_file_uri(file) : NULL;
 	s = jsschema_compile(v, uri, jo, err, sizeof(err));
+	e = errno == ELIBACC ? ELIBACC : EINVAL;
 	free(uri);
 	json_decref(v);
-	if (s == NULL)
+	if (s == NULL) {
 		diag_warnx("%s: %s", file, err);
+		errno = e;
+	}
 	return s;
 }
 
@@ -766,8 +773,10 @@ jsonresp_schema(const char *file, const char *text, size_t len,
 {
 	json_t *v;
 
-	if ((v = schema_json(file, text, len)) == NULL)
+	if ((v = schema_json(file, text, len)) == NULL) {
+		errno = EINVAL;
 		return NULL;
+	}
 	return schema_compile(file, v, jo);
 }
 

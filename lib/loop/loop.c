@@ -585,7 +585,7 @@ answer(struct loop *l, const struct buf *p, long attempt)
 	struct loop_answer a;
 	struct feed f;
 	struct diag_list dl = DIAG_LIST_INIT;
-	int rc;
+	int rc, unchecked;
 
 	memset(&to, 0, sizeof(to));
 	to.thread = 1;
@@ -608,6 +608,9 @@ answer(struct loop *l, const struct buf *p, long attempt)
 		toolcall_end(f.tc);
 		drain(l);
 	}
+	/* a call's arguments not checked (a library its schema needs
+	 * cannot be loaded): its error event is written, nothing runs */
+	unchecked = toolcall_status(f.tc) == DIAG_TROUBLE;
 	toolcall_free(f.tc);
 	diag_list_free(&dl);
 	prose_end(l);
@@ -637,6 +640,12 @@ answer(struct loop *l, const struct buf *p, long attempt)
 			    "(attempt %ld of %ld)", attempt,
 			    l->o->retries + 1);
 		rc = 1;
+	} else if (unchecked) {
+		diag_warnx("a call's arguments could not be checked: the "
+		    "loop stops");
+		l->status = DIAG_TROUBLE;
+		l->stop = 1;
+		rc = DIAG_TROUBLE;
 	}
 	buf_free(&a.err);
 	return rc;

@@ -93,7 +93,9 @@ struct jsschema_result {
  * graph against base_uri (or NULL), after reading opts->files, each
  * known by its file: URI and its $ids. NULL with a message in err (errlen
  * bytes) for an invalid schema, a $ref that cannot be resolved, or
- * subschemas nested (counting each $ref followed) more than 1000 deep.
+ * subschemas nested (counting each $ref followed) more than 1000 deep,
+ * or, with errno ELIBACC, when a pattern needs PCRE2 (loaded by the
+ * first one) and it cannot be loaded: trouble, not a fault of the schema.
  * A file, whatever the options, is read only when it is a regular file:
  * never a FIFO, a device or a directory.
  */
@@ -105,7 +107,8 @@ struct jsschema	*jsschema_compile(json_t *schema, const char *base_uri,
  * directory root, their symbolic links resolved, and nothing from a ref
  * map or over any other scheme (the built-in meta-schemas are still
  * known; opts's ref map and files are not used). When it fails, errno
- * is EACCES if the error is a reference so refused, EINVAL otherwise.
+ * is EACCES if the error is a reference so refused, ELIBACC if PCRE2
+ * cannot be loaded, EINVAL otherwise.
  */
 struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
 		    const char *root, const struct jsschema_opts *,
@@ -116,8 +119,8 @@ struct jsschema	*jsschema_compile_below(json_t *schema, const char *base_uri,
  * need not be freed, after 0). Validation stops, with an error that says
  * so, when schemas apply one inside another more than 5000 deep (then
  * that error is the only one) or after 10000 errors. -1 when it cannot
- * tell: a "format" needs libidn2, which cannot be loaded; then the one
- * error in *res says so.
+ * tell: a "format" needs libidn2 or PCRE2, which cannot be loaded; then
+ * the one error in *res says so.
  */
 int		 jsschema_validate(const struct jsschema *,
 		    const json_t *instance, struct jsschema_result *res);

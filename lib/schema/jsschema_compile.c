@@ -140,6 +140,26 @@ out:
 	return n;
 }
 
+/*
+ * The pattern text (quoted) at where did not compile, and err says why:
+ * an invalid pattern, or PCRE2 that cannot be loaded, which is trouble
+ * rather than a fault of the schema (when it is the first error).
+ */
+static void
+bad_pattern(struct cctx *cc, const struct kpath *where, const char *text,
+    const char *err)
+{
+	if (jsschema_regex_trouble() == NULL) {
+		jss_compile_error(cc, where, "invalid pattern %s: %s", text,
+		    err);
+		return;
+	}
+	if (!cc->failed)
+		cc->trouble = 1;
+	jss_compile_error(cc, where, "pattern %s cannot be compiled: %s",
+	    text, err);
+}
+
 static int
 type_bit(const json_t *t)
 {
@@ -464,8 +484,7 @@ compile_assertions(struct cctx *cc, struct node *n, const json_t *s,
 			if (n->pattern == NULL) {
 				jss_str_text(&b, n->patsrc,
 				    json_string_length(v));
-				jss_compile_error(cc, where, "invalid pattern "
-				    "%s: %s", buf_cstr(&b), err);
+				bad_pattern(cc, where, buf_cstr(&b), err);
 				buf_free(&b);
 			}
 		}
@@ -631,8 +650,7 @@ compile_object(struct cctx *cc, struct node *n, const json_t *s,
 					/* the key, which may be long, quoted */
 					kp.seg = "/patternProperties";
 					jss_str_text(&b, k, strlen(k));
-					jss_compile_error(cc, &kp, "invalid "
-					    "pattern %s: %s", buf_cstr(&b),
+					bad_pattern(cc, &kp, buf_cstr(&b),
 					    err);
 					buf_free(&b);
 					kp.seg = n->pprops[i].c.seg;
@@ -1051,6 +1069,7 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	}
 	cc.js = js;
 	cc.refused = 0;
+	cc.trouble = 0;
 	cc.err = err;
 	cc.errlen = errlen;
 	cc.failed = 0;
@@ -1099,7 +1118,7 @@ jsschema_compile_below(json_t *schema, const char *base_uri,
 	free(base);
 	if (cc.failed) {
 		jsschema_free(js);
-		errno = cc.refused ? EACCES : EINVAL;
+		errno = cc.trouble ? ELIBACC : cc.refused ? EACCES : EINVAL;
 		return NULL;
 	}
 	return js;

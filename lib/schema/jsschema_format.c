@@ -22,8 +22,6 @@
  * durations, weeks alone) and uuid (RFC 4122's 8-4-4-4-12 hex digits,
  * any case, any version).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,12 +29,12 @@
 #include <strings.h>
 
 #include <idn2.h>
-#include <pcre2.h>
 
 #include "base/buf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "schema/jsschema_format.h"
+#include "schema/jsschema_pcre.h"
 #include "schema/jsschema_regex.h"
 
 static int
@@ -211,7 +209,23 @@ check_ipv6(const char *s, size_t n)
 	return gap ? groups <= 7 : groups == 8;
 }
 
-/* Does the PCRE2 pattern pat match somewhere in s? */
+/*
+ * Why the last check that could not tell could not ("cannot load ..."),
+ * for jsschema_format_trouble.
+ */
+static const char *trouble;
+
+/* jss_pcre_load, the reason kept when it fails. */
+static int
+pcre_load(void)
+{
+	if (jss_pcre_load() == 0)
+		return 0;
+	trouble = jss_pcre_trouble();
+	return -1;
+}
+
+/* Does the PCRE2 pattern pat match somewhere in s? PCRE2 is loaded. */
 static int
 found(const char *pat, const char *s, size_t n)
 {
@@ -220,15 +234,15 @@ found(const char *pat, const char *s, size_t n)
 	PCRE2_SIZE off;
 	int ec, rc;
 
-	code = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+	code = jss_pcre.compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
 	    PCRE2_UTF, &ec, &off, NULL);
 	if (code == NULL)
 		return 0;
-	if ((md = pcre2_match_data_create_from_pattern(code, NULL)) == NULL)
+	if ((md = jss_pcre.match_data_create_from_pattern(code, NULL)) == NULL)
 		xalloc_die();
-	rc = pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
-	pcre2_match_data_free(md);
-	pcre2_code_free(code);
+	rc = jss_pcre.match(code, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+	jss_pcre.match_data_free(md);
+	jss_pcre.code_free(code);
 	return rc >= 0;
 }
 
@@ -274,9 +288,11 @@ idn_forget(void)
 static void
 idn_failed(const char *what)
 {
+	struct buf b = BUF_INIT;
 	const char *e = dlerror();
 
-	libidn.why = xstrdup(e != NULL ? e : what);
+	buf_printf(&b, "cannot load libidn2 (%s)", e != NULL ? e : what);
+	libidn.why = buf_cstr(&b);
 	(void)atexit(idn_forget);
 }
 
@@ -296,38 +312,48 @@ idn_sym(void *h, const char *name, void *fn, size_t size)
 	return 0;
 }
 
-/* 0 once libidn2 is loaded, -1 when it cannot be (for ever after). */
-static int
-idn_load(void)
+/* Loads libidn2, once; libidn.why says why when it cannot be. */
+static void
+idn_open(void)
 {
 	const char *file = getenv("LLMKIT_LIBIDN2");
 	void *h;
 
-	if (libidn.tried)
-		return libidn.why == NULL ? 0 : -1;
 	libidn.tried = 1;
 	if (file == NULL || *file == '\0')
 		file = IDN2_SONAME;
 	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
 		idn_failed(file);
-		return -1;
+		return;
 	}
 	if (idn_sym(h, "idn2_register_u8", &libidn.register_u8,
 	    sizeof(libidn.register_u8)) != 0 ||
 	    idn_sym(h, "idn2_to_unicode_8z8z", &libidn.to_unicode_8z8z,
 	    sizeof(libidn.to_unicode_8z8z)) != 0 ||
-	    idn_sym(h, "idn2_free", &libidn.free, sizeof(libidn.free)) != 0) {
+	    idn_sym(h, "idn2_free", &libidn.free, sizeof(libidn.free)) != 0)
 		dlclose(h);
-		return -1;
-	}
-	/* never closed: loaded once for the life of the process */
-	return 0;
+	/* else never closed: loaded once for the life of the process */
+}
+
+/*
+ * 0 once libidn2 is loaded, -1 when it cannot be (for ever after), the
+ * reason kept.
+ */
+static int
+idn_load(void)
+{
+	if (!libidn.tried)
+		idn_open();
+	if (libidn.why == NULL)
+		return 0;
+	trouble = libidn.why;
+	return -1;
 }
 
 const char *
 jsschema_format_trouble(void)
 {
-	return libidn.why;
+	return trouble;
 }
 
 /*
@@ -335,8 +361,8 @@ jsschema_format_trouble(void)
  * "xn--" label (any case) must be an A-label, a label with non-ASCII a
  * U-label (NFC, no mapping). Its U-label goes to u, the length of its
  * A-label to *alen. libidn2 leaves out one rule of RFC 5893 (Bidi rule 4:
- * EN and AN digits not both in a label), checked here. -1 when libidn2
- * cannot be loaded.
+ * EN and AN digits not both in a label), checked here with PCRE2. -1
+ * when libidn2 or PCRE2 cannot be loaded.
  */
 static int
 idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
@@ -348,7 +374,7 @@ idna_label(const char *s, size_t n, struct buf *u, size_t *alen)
 
 	if (memchr(s, '\0', n) != NULL)
 		return 0;
-	if (idn_load() != 0)
+	if (idn_load() != 0 || pcre_load() != 0)
 		return -1;
 	l = xmemdup(s, n);
 	for (i = 0; i < n; i++)
@@ -486,15 +512,18 @@ check_idn_hostname(const char *s, size_t n)
 			ok = ldh_label(s + start, i - start) &&
 			    (i - start < 4 || s[start + 2] != '-' ||
 			    s[start + 3] != '-');
-			buf_add(&u, s + start, i - start);
+			/* no right-to-left letter, no AN digit: no PCRE2 */
+			digit |= i > start && is_digit(s[start]);
 			alen = i - start;
-		} else
-			ok = idna_label(s + start, i - start, &u, &alen);
+		} else if ((ok = idna_label(s + start, i - start, &u,
+		    &alen)) == 1) {
+			rtl |= found(BIDI_RTL, u.data, u.len);
+			digit |= found("^(?:" BIDI_EN "|" BIDI_AN ")", u.data,
+			    u.len);
+		}
 		if (ok != 1)
 			break;
 		total += alen + (dot > 0);
-		rtl |= found(BIDI_RTL, u.data, u.len);
-		digit |= found("^(?:" BIDI_EN "|" BIDI_AN ")", u.data, u.len);
 		if (i == n)
 			break;
 		i += dot;
@@ -909,13 +938,17 @@ check_uuid(const char *s, size_t n)
 	return 1;
 }
 
+/* JSSCHEMA_FORMAT_TROUBLE when PCRE2 cannot be loaded. */
 static int
 check_regex(const char *s, size_t n)
 {
 	struct jsschema_regex *re;
 
-	if ((re = jsschema_regex_compile(s, n, NULL, 0)) == NULL)
+	if ((re = jsschema_regex_compile(s, n, NULL, 0)) == NULL) {
+		if ((trouble = jsschema_regex_trouble()) != NULL)
+			return JSSCHEMA_FORMAT_TROUBLE;
 		return 0;
+	}
 	jsschema_regex_free(re);
 	return 1;
 }

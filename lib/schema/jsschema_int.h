@@ -245,6 +245,7 @@ struct cctx {
 	size_t		 errlen;
 	int		 failed;
 	int		 refused;	/* the error is a refused reference */
+	int		 trouble;	/* the error is PCRE2 not loaded */
 	int		 depth;		/* compile() calls under way */
 	const char	*lastref;	/* the last "$ref" followed */
 	int		 draft;		/* of the schema being compiled */

@@ -49,20 +49,17 @@
  * \u escapes inside group names. Not reproduced: ECMA-262 clears the
  * captures of a quantified group on each iteration; PCRE2 keeps them.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <pcre2.h>
-
 #include "base/buf.h"
 #include "base/num.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "schema/jsschema_pcre.h"
 #include "schema/jsschema_regex.h"
 
 /* Callout numbers: 1..JSSCHEMA_REGEX_MAXSUB run lookbehinds, END checks the end. */
@@ -438,11 +435,11 @@ pcre_knows(const char *item)
 	PCRE2_SIZE off;
 	int ec;
 
-	c = pcre2_compile((PCRE2_SPTR)item, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
+	c = jss_pcre.compile((PCRE2_SPTR)item, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
 	    &ec, &off, NULL);
 	if (c == NULL)
 		return 0;
-	pcre2_code_free(c);
+	jss_pcre.code_free(c);
 	return 1;
 }
 
@@ -1055,14 +1052,14 @@ pcre_compile(struct buf *pat, int emulate, int *ec, PCRE2_SIZE *off)
 	pcre2_compile_context *cctx;
 	pcre2_code *code;
 
-	if ((cctx = pcre2_compile_context_create(NULL)) == NULL)
+	if ((cctx = jss_pcre.compile_context_create(NULL)) == NULL)
 		xalloc_die();
 	/* the translation adds a few groups around classes and bodies */
-	pcre2_set_parens_nest_limit(cctx, JSSCHEMA_REGEX_MAX_NESTING + 8);
-	code = pcre2_compile((PCRE2_SPTR)(pat->data != NULL ? pat->data : ""),
-	    pat->len, JSSCHEMA_REGEX_OPTIONS | (emulate ? PCRE2_NO_AUTO_POSSESS : 0),
-	    ec, off, cctx);
-	pcre2_compile_context_free(cctx);
+	jss_pcre.set_parens_nest_limit(cctx, JSSCHEMA_REGEX_MAX_NESTING + 8);
+	code = jss_pcre.compile((PCRE2_SPTR)(pat->data != NULL ?
+	    pat->data : ""), pat->len, JSSCHEMA_REGEX_OPTIONS |
+	    (emulate ? PCRE2_NO_AUTO_POSSESS : 0), ec, off, cctx);
+	jss_pcre.compile_context_free(cctx);
 	return code;
 }
 
@@ -1112,11 +1109,17 @@ jsschema_regex_free(struct jsschema_regex *re)
 	if (re == NULL)
 		return;
 	for (i = 0; i < re->nsubs; i++)
-		pcre2_code_free(re->subs[i].code);
+		jss_pcre.code_free(re->subs[i].code);
 	free(re->subs);
-	pcre2_code_free(re->code);
-	pcre2_match_context_free(re->mctx);
+	jss_pcre.code_free(re->code);
+	jss_pcre.match_context_free(re->mctx);
 	free(re);
+}
+
+const char *
+jsschema_regex_trouble(void)
+{
+	return jss_pcre_trouble();
 }
 
 struct jsschema_regex *
@@ -1129,13 +1132,19 @@ jsschema_regex_compile(const char *p, size_t len, char *err, size_t errlen)
 	PCRE2_SIZE off;
 	int ec, i;
 
+	if (errlen > 0)
+		err[0] = '\0';
+	/* loaded before the pattern is read: reading it asks PCRE2 too */
+	if (jss_pcre_load() != 0) {
+		if (errlen > 0)
+			snprintf(err, errlen, "%s", jss_pcre_trouble());
+		return NULL;
+	}
 	memset(&ps, 0, sizeof(ps));
 	ps.p = p;
 	ps.len = len;
 	ps.err = err;
 	ps.errlen = errlen;
-	if (errlen > 0)
-		err[0] = '\0';
 	re = xcalloc(1, sizeof(*re));
 	ps.re = re;
 	if (prescan(&ps) == -1 || translate(&ps, &out) == -1)
@@ -1151,15 +1160,15 @@ jsschema_regex_compile(const char *p, size_t len, char *err, size_t errlen)
 		re->code = pcre_compile(&out, 1, &ec, &off);
 	}
 	if (re->code == NULL) {
-		pcre2_get_error_message(ec, msg, sizeof(msg));
+		jss_pcre.get_error_message(ec, msg, sizeof(msg));
 		ps.pos = len;
 		fail(&ps, "pcre2: %s", (const char *)msg);
 		goto bad;
 	}
 	/* the bodies of lookbehinds run anchored, which JIT does not do */
 	if (jsschema_regex_jit)
-		(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
-	if ((re->mctx = pcre2_match_context_create(NULL)) == NULL)
+		(void)jss_pcre.jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	if ((re->mctx = jss_pcre.match_context_create(NULL)) == NULL)
 		xalloc_die();
 	goto out;
 bad:
@@ -1200,7 +1209,7 @@ callout(pcre2_callout_block *cb, void *data)
 	if (cb->callout_number == 0 || cb->callout_number > st->re->nsubs)
 		return PCRE2_ERROR_CALLOUT;
 	sub = &st->re->subs[cb->callout_number - 1];
-	if ((md = pcre2_match_data_create(1, NULL)) == NULL)
+	if ((md = jss_pcre.match_data_create(1, NULL)) == NULL)
 		xalloc_die();
 	saved = st->target;
 	for (k = here + 1; k-- > 0;) {
@@ -1211,7 +1220,7 @@ callout(pcre2_callout_block *cb, void *data)
 			break;
 		}
 		st->target = here;
-		rc = pcre2_match(sub->code, cb->subject, cb->subject_length,
+		rc = jss_pcre.match(sub->code, cb->subject, cb->subject_length,
 		    k, PCRE2_ANCHORED | PCRE2_NO_UTF_CHECK, md, st->mctx);
 		if (rc >= 0) {
 			found = 1;
@@ -1223,7 +1232,7 @@ callout(pcre2_callout_block *cb, void *data)
 		}
 	}
 	st->target = saved;
-	pcre2_match_data_free(md);
+	jss_pcre.match_data_free(md);
 	if (st->error)
 		return PCRE2_ERROR_CALLOUT;
 	return found != sub->neg ? 0 : 1;
@@ -1247,17 +1256,17 @@ run(const struct jsschema_regex *re, pcre2_match_context *mctx, const char *s,
 	struct search st;
 	int rc;
 
-	if ((md = pcre2_match_data_create_from_pattern(re->code, NULL)) ==
+	if ((md = jss_pcre.match_data_create_from_pattern(re->code, NULL)) ==
 	    NULL)
 		xalloc_die();
 	memset(&st, 0, sizeof(st));
 	st.re = re;
 	st.mctx = mctx;
 	if (re->nsubs > 0)
-		pcre2_set_callout(mctx, callout, &st);
-	rc = pcre2_match(re->code, (PCRE2_SPTR)(s != NULL ? s : ""), len, 0,
+		jss_pcre.set_callout(mctx, callout, &st);
+	rc = jss_pcre.match(re->code, (PCRE2_SPTR)(s != NULL ? s : ""), len, 0,
 	    0, md, mctx);
-	pcre2_match_data_free(md);
+	jss_pcre.match_data_free(md);
 	return rc;
 }
 
@@ -1275,25 +1284,25 @@ jsschema_regex_search(const struct jsschema_regex *re, const char *s, size_t len
 	size_t max;
 	int rc;
 
-	if ((mctx = pcre2_match_context_copy(re->mctx)) == NULL)
+	if ((mctx = jss_pcre.match_context_copy(re->mctx)) == NULL)
 		xalloc_die();
-	pcre2_set_match_limit(mctx, budget(JSSCHEMA_REGEX_MATCH_LIMIT,
+	jss_pcre.set_match_limit(mctx, budget(JSSCHEMA_REGEX_MATCH_LIMIT,
 	    JSSCHEMA_REGEX_MATCH_PER_BYTE, len));
-	pcre2_set_depth_limit(mctx, budget(JSSCHEMA_REGEX_DEPTH_LIMIT,
+	jss_pcre.set_depth_limit(mctx, budget(JSSCHEMA_REGEX_DEPTH_LIMIT,
 	    JSSCHEMA_REGEX_DEPTH_PER_BYTE, len));
 	rc = run(re, mctx, s, len);
 	if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
 		max = len > (SIZE_MAX / 2 - JSSCHEMA_REGEX_JIT_STACK_BASE) /
 		    JSSCHEMA_REGEX_JIT_STACK_PER_BYTE ? SIZE_MAX / 2 :
 		    JSSCHEMA_REGEX_JIT_STACK_BASE + JSSCHEMA_REGEX_JIT_STACK_PER_BYTE * len;
-		stack = pcre2_jit_stack_create(32 * 1024, max, NULL);
+		stack = jss_pcre.jit_stack_create(32 * 1024, max, NULL);
 		if (stack != NULL) {
-			pcre2_jit_stack_assign(mctx, NULL, stack);
+			jss_pcre.jit_stack_assign(mctx, NULL, stack);
 			rc = run(re, mctx, s, len);
-			pcre2_jit_stack_free(stack);
+			jss_pcre.jit_stack_free(stack);
 		}
 	}
-	pcre2_match_context_free(mctx);
+	jss_pcre.match_context_free(mctx);
 	if (rc >= 0)
 		return 1;
 	if (rc == PCRE2_ERROR_NOMATCH)

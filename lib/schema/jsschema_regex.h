@@ -13,7 +13,9 @@ struct jsschema_regex;
 
 /*
  * NULL and a message in err (errlen bytes) when p (len bytes, UTF-8) is
- * not a valid ECMA-262 pattern.
+ * not a valid ECMA-262 pattern, or when PCRE2, loaded with dlopen by the
+ * first call, cannot be loaded: then jsschema_regex_trouble says so, and
+ * err holds the same words.
  */
 struct jsschema_regex	*jsschema_regex_compile(const char *p, size_t len, char *err,
 		    size_t errlen);
@@ -24,6 +26,11 @@ struct jsschema_regex	*jsschema_regex_compile(const char *p, size_t len, char *e
  */
 int		 jsschema_regex_search(const struct jsschema_regex *, const char *s, size_t len);
 void		 jsschema_regex_free(struct jsschema_regex *);
+/*
+ * "cannot load libpcre2-8 (REASON)" once PCRE2 could not be loaded (then
+ * no pattern compiles, for the life of the process), else NULL.
+ */
+const char	*jsschema_regex_trouble(void);
 
 /*
  * 1 (the default): patterns compiled from now on run on PCRE2's JIT

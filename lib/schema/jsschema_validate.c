@@ -549,9 +549,9 @@ v_number(struct vctx *c, const struct node *n, const json_t *v,
 }
 
 /*
- * The string v cannot be checked against the format fmt (libidn2 cannot
- * be loaded): validation stops, whatever the mode, with this error alone,
- * and says it could not tell.
+ * The string v cannot be checked against the format fmt (a library it
+ * needs cannot be loaded): validation stops, whatever the mode, with
+ * this error alone, and says it could not tell.
  */
 static int
 cannot_check(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
@@ -564,8 +564,8 @@ cannot_check(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 		return 1;
 	buf_adds(&b, "string ");
 	jss_str_text(&b, json_string_value(v), json_string_length(v));
-	buf_printf(&b, " cannot be checked against the format %s: cannot "
-	    "load libidn2 (%s)", fmt, jsschema_format_trouble());
+	buf_printf(&b, " cannot be checked against the format %s: %s", fmt,
+	    jsschema_format_trouble());
 	e = xcalloc(1, sizeof(*e));
 	e->instance = jss_instance_location(ip);
 	e->keyword = jss_keyword_location(kp, "/format");

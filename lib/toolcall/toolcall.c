@@ -405,7 +405,7 @@ toolcall_end(struct toolcall *tc)
 int
 toolcall_status(const struct toolcall *tc)
 {
-	return tc->status;
+	return tc->unchecked ? DIAG_TROUBLE : tc->status;
 }
 
 /*

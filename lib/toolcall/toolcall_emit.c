@@ -686,7 +686,9 @@ call_tool(struct toolcall *tc)
 /*
  * Checks the arguments of a call (built as they were written) against
  * the tool's schema: 0, or -1 with the call's error made, each schema
- * error with its JSON Pointer.
+ * error with its JSON Pointer. Arguments that cannot be checked (a
+ * format needs a library that cannot be loaded) are such an error too,
+ * never a call, and make the status trouble.
  */
 static int
 call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
@@ -694,9 +696,12 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 	struct jsschema_result res;
 	struct buf m = BUF_INIT;
 	size_t i;
+	int r;
 
-	if (jsschema_validate(def->js, args, &res) == 0)
+	if ((r = jsschema_validate(def->js, args, &res)) == 0)
 		return 0;
+	if (r == -1)
+		tc->unchecked = 1;
 	for (i = 0; i < res.nerrors; i++) {
 		buf_adds(&m, i > 0 ? "; " : "");
 		if (res.errors[i].instance[0] != '\0') {
@@ -706,7 +711,8 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 		buf_adds(&m, res.errors[i].message);
 	}
 	jsschema_result_free(&res);
-	tc_call_error(tc, tc->call.cpos, "schema",
+	tc_call_error(tc, tc->call.cpos, "schema", r == -1 ?
+	    "the arguments of \"%s\" cannot be checked against its schema: %s" :
 	    "the arguments of \"%s\" do not match its schema: %s",
 	    def->name, buf_cstr(&m));
 	buf_free(&m);

@@ -361,6 +361,8 @@ struct toolcall {
 	const char		*file;
 	int			 status;
 	int			 trouble;	/* a write failed */
+	int			 unchecked;	/* a call's arguments could not
+						   be checked: status 3 */
 	enum mode		 mode;
 	struct pos		 pos;		/* of the next byte not consumed */
 	int			 started;	/* past a byte order mark */

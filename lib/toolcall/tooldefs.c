@@ -35,6 +35,7 @@ struct at {
 	char		*err;
 	size_t		 errlen;
 	const char	*dir;		/* the file's directory */
+	int		 trouble;	/* the failure is PCRE2 not loaded */
 	struct src	 src;
 	struct jsonx_locator loc;
 };
@@ -209,6 +210,12 @@ add(struct tooldefs *defs, struct at *at, const json_t *t, const json_t *el,
 		opts.draft = JSSCHEMA_DRAFT2020;
 		d.js = jsschema_compile_below(schema, uri, at->dir, &opts, msg,
 		    sizeof(msg));
+		/* trouble of ours, not the tool's: never a tool left out */
+		if (d.js == NULL && errno == ELIBACC) {
+			at->trouble = 1;
+			return fail(at, "tool %s: the input schema does not "
+			    "compile: %s", q, msg);
+		}
 		if (d.js == NULL && errno == EACCES) {
 			warn_at(at, member, "tool-schema-ref", "%s is left "
 			    "out: a reference of its input schema is refused: "
@@ -379,6 +386,8 @@ tooldefs_load(struct tooldefs *defs, const char *path, char *err,
 		fail(&at, "%s", strerror(errno));
 	else
 		rc = load_doc(defs, &at, doc, &text, uri);
+	if (at.trouble)
+		rc = TOOLDEFS_TROUBLE;
 	free(uri);
 	free(dir);
 	json_decref(doc);
@@ -417,6 +426,8 @@ tooldefs_load_text(struct tooldefs *defs, const char *name, const char *s,
 		return -1;
 	}
 	rc = load_doc(defs, &at, doc, &text, "file:///dev/null/tools.json");
+	if (at.trouble)
+		rc = TOOLDEFS_TROUBLE;
 	json_decref(doc);
 	buf_free(&text);
 	return rc;

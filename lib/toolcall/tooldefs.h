@@ -51,8 +51,11 @@ struct tooldefs {
  * (diag_at) at its place that names it and its server: a name that is
  * empty or holds a control character, a schema that refers outside
  * itself and the regular files below the directory of path (symbolic
- * links resolved), which is never read.
+ * links resolved), which is never read. TOOLDEFS_TROUBLE, with the
+ * message, when a schema's pattern needs PCRE2 and it cannot be loaded:
+ * trouble, whoever listed the tool.
  */
+#define TOOLDEFS_TROUBLE	(-2)
 int		 tooldefs_load(struct tooldefs *, const char *path,
 		    char *err, size_t errlen);
 int		 tooldefs_load_text(struct tooldefs *, const char *name,

@@ -17,6 +17,8 @@
 # it sends the held answer.
 # --caps JSON declares the capabilities JSON in its answer to
 # server/discover (by default {"tools": {}}).
+# --tools JSON answers tools/list with the array JSON of tools (by
+# default it knows no tools/list).
 #
 # Tools (their arguments in braces, all optional):
 #   echo {text}            text: the text
@@ -51,6 +53,7 @@ LINGER = False
 SLOW_PROBE = False
 LATE_PROBE = False
 CAPS = {"tools": {}}
+TOOLS = None
 args = sys.argv[1:]
 while args:
     if args[0] == "--log":
@@ -67,6 +70,9 @@ while args:
         args = args[1:]
     elif args[0] == "--caps":
         CAPS = json.loads(args[1])
+        args = args[2:]
+    elif args[0] == "--tools":
+        TOOLS = json.loads(args[1])
         args = args[2:]
     else:
         sys.exit("scripted-server: unknown argument " + args[0])
@@ -185,6 +191,9 @@ while True:
         if held is not None:
             send(held)
             held = None
+    elif msg["method"] == "tools/list" and TOOLS is not None:
+        send({"jsonrpc": "2.0", "id": msg["id"],
+              "result": {"tools": TOOLS}})
     elif msg["method"] == "tools/call":
         p = msg["params"]
         call(msg["id"], p["name"], p.get("arguments") or {})

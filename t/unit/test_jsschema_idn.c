@@ -57,7 +57,8 @@ formats(void)
 		    strlen(rows[i].s)), rows[i].want,
 		    unit_fmt("%s \"%s\"", rows[i].fmt, rows[i].s));
 	unit_str(jsschema_format_trouble() != NULL ?
-	    jsschema_format_trouble() : "(null)", WHY, "why it failed");
+	    jsschema_format_trouble() : "(null)", "cannot load libidn2 (" WHY
+	    ")", "why it failed");
 }
 
 /*
