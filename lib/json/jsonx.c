@@ -505,6 +505,41 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 }
 
 /*
+ * json_loadb(s, n, flags, e), to the same result: the same tree (numbers
+ * integers or doubles as flags say, keys in the same order), or NULL and
+ * the same error in *e, which jansson words, since whatever the engine
+ * declines jansson reads. An array or object that is the whole text but
+ * for white space around it is read by the engine once that pays, as in
+ * jsonx_parse, and *e is then set as json_loadb sets it on success. With
+ * JSON_DISABLE_EOF_CHECK jansson reads: its caller wants to know where
+ * jansson stopped (e->position), and no reader of the kit asks for it.
+ */
+json_t *
+jsonx_load(const char *s, size_t n, size_t flags, json_error_t *e)
+{
+	size_t end, read;
+	json_t *v;
+
+	if (s != NULL && !(flags & JSON_DISABLE_EOF_CHECK) &&
+	    (v = engine_parse(s, n, jsonx_skip_ws(s, n, 0), flags, 1,
+	    &end)) != NULL) {
+		if (e != NULL) {
+			/* jansson's own state after a text read well */
+			json_decref(json_loadb("[]", 2, 0, e));
+			e->position = (int)n;
+		}
+		return v;
+	}
+	if ((v = json_loadb(s, n, flags, e)) != NULL) {
+		read = n;
+		if ((flags & JSON_DISABLE_EOF_CHECK) && e != NULL)
+			read = (size_t)e->position;
+		engine_count(read);	/* what jansson has read */
+	}
+	return v;
+}
+
+/*
  * jansson says "near end of file" when the text ran out; a caller whose
  * text is a line or a string names it: "near end of line".
  */
