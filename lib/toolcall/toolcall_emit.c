@@ -14,6 +14,7 @@
 #include "base/jsonw.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 #include "schema/jsschema.h"
 #include "toolcall/pylit.h"
 #include "toolcall/toolcall_int.h"
@@ -279,9 +280,9 @@ literal(const char *s, size_t n, unsigned want, int again)
 	json_error_t e;
 
 	/* integers as written: an id keeps its digits */
-	j = json_loadb(s, n, flags, &e);
+	j = jsonx_load(s, n, flags, &e);
 	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
-		j = json_loadb(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
+		j = jsonx_load(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
 	if (j == NULL && (j = pylit_parse(s, n, 0, &end, &pe)) != NULL &&
 	    pylit_skip(s, n, end) != n) {
 		json_decref(j);
