@@ -687,7 +687,9 @@ call_tool(struct toolcall *tc)
 /*
  * Checks the arguments of a call (built as they were written) against
  * the tool's schema: 0, or -1 with the call's error made, each schema
- * error with its JSON Pointer.
+ * error with its JSON Pointer. Arguments that cannot be checked (a
+ * "format" needs libidn2, which cannot be loaded) are not acted on
+ * either, and that is trouble (status 3), not the model's fault.
  */
 static int
 call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
@@ -695,8 +697,9 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 	struct jsschema_result res;
 	struct buf m = BUF_INIT;
 	size_t i;
+	int r;
 
-	if (jsschema_validate(def->js, args, &res) == 0)
+	if ((r = jsschema_validate(def->js, args, &res)) == 0)
 		return 0;
 	for (i = 0; i < res.nerrors; i++) {
 		buf_adds(&m, i > 0 ? "; " : "");
@@ -707,9 +710,12 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 		buf_adds(&m, res.errors[i].message);
 	}
 	jsschema_result_free(&res);
-	tc_call_error(tc, tc->call.cpos, "schema",
+	tc_call_error(tc, tc->call.cpos, "schema", r < 0 ?
+	    "the arguments of \"%s\" cannot be checked against its schema: %s" :
 	    "the arguments of \"%s\" do not match its schema: %s",
 	    def->name, buf_cstr(&m));
+	if (r < 0)
+		tc->status = DIAG_TROUBLE;
 	buf_free(&m);
 	return -1;
 }
