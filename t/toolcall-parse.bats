@@ -1829,6 +1829,32 @@ typed_as() {
 	assert_equal "$stderr" ""
 }
 
+@test "--tools: arguments that cannot be checked for want of libidn2 are not written, status 3" {
+	cat >tools.json <<'EOF'
+{"tools": [{"name": "mail", "description": "Sends a mail.",
+  "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+   "type": "object",
+   "properties": {"to": {"type": "string", "format": "idn-email"}}}}]}
+EOF
+	printf 'a\n<tool><tool_name>mail</tool_name><arguments><to>joe@xn--bcher-kva.example</to></arguments></tool>\n<tool><tool_name>mail</tool_name><arguments><to>joe@example.com</to></arguments></tool>\n<tool><tool_name>mail</tool_name><arguments><to>7</to></arguments></tool>\n' >in.txt
+	nolib=/nonexistent/libidn2.so.0
+	why="cannot load libidn2 ($nolib: cannot open shared object file: No such file or directory)"
+	unchecked="the arguments of \"mail\" cannot be checked against its schema: /to: string \"joe@xn--bcher-kva.example\" cannot be checked against the format idn-email: $why"
+	LLMKIT_LIBIDN2=$nolib run -3 --separate-stderr toolcall-parse --tools tools.json in.txt
+	assert_output '{"server_name":"local","tool_name":"mail","arguments":{"to":"joe@example.com"}}'
+	# the invalid call after it does not lower the status
+	assert_equal "$stderr" "in.txt:2:1: error: $unchecked
+in.txt:4:1: error: the arguments of \"mail\" do not match its schema: /to: string \"7\" is not a valid idn-email"
+	LLMKIT_LIBIDN2=$nolib run -3 --separate-stderr toolcall-parse --thread --tools tools.json in.txt
+	assert_line --index 1 "{\"type\":\"error\",\"toolName\":\"mail\",\"error\":\"$(printf '%s' "$unchecked" | sed 's/"/\\"/g')\",\"recoverable\":true,\"iteration\":0}"
+	# with libidn2 the call is checked, and good
+	run -1 --separate-stderr toolcall-parse --tools tools.json in.txt
+	assert_line --index 0 '{"server_name":"local","tool_name":"mail","arguments":{"to":"joe@xn--bcher-kva.example"}}'
+	assert_equal "$stderr" 'in.txt:4:1: error: the arguments of "mail" do not match its schema: /to: string "7" is not a valid idn-email'
+	LLMKIT_LIBIDN2=$nolib run -0 --separate-stderr toolcall-parse --no-validate --tools tools.json in.txt
+	assert_equal "$stderr" ""
+}
+
 @test "--thread: tool_call and error events that thread-serialize reads as it reads any" {
 	printf '<tool><tool_name>typed</tool_name><arguments><i>1</i></arguments></tool>\n<tool><tool_name>nope</tool_name></tool>\n<tool><server_name>files</server_name><tool_name>typed</tool_name><arguments><b>no</b></arguments></tool>\n<tool><tool_name>typed</tool_name><arguments><s>ok</s></arguments></tool>\n' >in.txt
 	run -1 --separate-stderr toolcall-parse --thread --iteration 2 --tools "$D/tools-types.json" in.txt

@@ -1411,6 +1411,50 @@ check 0 "thread-serialize: the golden thread, simdjson from the first byte" \
     /dev/null "$data/all-types.jsonl"
 vg_pre=
 
+# jsonx_load, for the readers that took json_loadb's flags: a --tools
+# file past 16 KiB (integers kept as integers) read by the engine, calls
+# typed and checked by it; a --schema file past 16 KiB; and a call whose
+# arguments cannot be checked for want of libidn2 (status 3).
+tool=toolcall-parse
+awk 'BEGIN {
+	printf "{\"tools\": ["
+	for (i = 0; i < 200; i++)
+		printf "%s{\"name\": \"t%d\", \"description\": \"Tool %d.\", " \
+		    "\"inputSchema\": {\"type\": \"object\", \"properties\": " \
+		    "{\"n\": {\"type\": \"integer\", \"maximum\": %d}, " \
+		    "\"s\": {\"type\": \"string\", \"maxLength\": 40}}, " \
+		    "\"required\": [\"n\"]}}", i ? ", " : "", i, i, i + 100
+	print "]}"
+}' >"$tmp/many-tools.json"
+printf '%s\n' '<tool><tool_name>t7</tool_name><arguments><n>5</n><s>x</s></arguments></tool>' \
+    '<tool><tool_name>t9</tool_name><arguments><n>500</n></arguments></tool>' \
+    >"$tmp/many-calls.txt"
+check 1 "toolcall-parse: --tools past 16 KiB, read with simdjson" \
+    /dev/null --tools "$tmp/many-tools.json" "$tmp/many-calls.txt"
+cat >"$tmp/idn-tools.json" <<'EOF'
+{"tools": [{"name": "mail", "description": "Sends a mail.",
+  "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+   "type": "object",
+   "properties": {"to": {"type": "string", "format": "idn-email"}}}}]}
+EOF
+printf '%s\n' '<tool><tool_name>mail</tool_name><arguments><to>joe@xn--bcher-kva.example</to></arguments></tool>' \
+    >"$tmp/idn-call.txt"
+vg_pre="env LLMKIT_LIBIDN2=/nonexistent/libidn2.so.0"
+check 3 "toolcall-parse: --tools, arguments that cannot be checked" \
+    /dev/null --thread --tools "$tmp/idn-tools.json" "$tmp/idn-call.txt"
+vg_pre=
+tool=jsonresp-check
+awk 'BEGIN {
+	printf "{\"type\": \"object\", \"properties\": {"
+	for (i = 0; i < 600; i++)
+		printf "%s\"p%d\": {\"type\": \"number\", \"maximum\": %d.5}",
+		    i ? ", " : "", i, i
+	print "}}"
+}' >"$tmp/big.schema.json"
+printf '{"p1": 1, "p2": 2.5}\n{"p3": 9}\n' >"$tmp/two.jsonl"
+check 1 "jsonresp-check: a --schema past 16 KiB, read with simdjson" \
+    /dev/null --schema "$tmp/big.schema.json" --lines "$tmp/two.jsonl"
+
 # llm-loop: t/fake-model answers from a queue of its own for each run
 # (lq N REPLY...: the queue $tmp/lq.N, replies 1, 2, ... in order), the
 # everything server runs the calls. Each run with a call no rule allows

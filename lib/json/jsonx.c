@@ -261,7 +261,7 @@ host_decref(json_t *v)
 }
 
 static const struct jsonx_simd_host host = {
-	json_object, json_array, json_stringn_nocheck, json_real,
+	json_object, json_array, json_stringn_nocheck, json_integer, json_real,
 	host_boolean, json_null, json_object_setn_new_nocheck,
 	json_array_append_new, json_object_size, host_decref
 };
@@ -352,12 +352,15 @@ value_end(const char *s, size_t n, size_t off)
 static size_t waste, useful;
 
 /*
- * The array or object at off read by the engine, when the text from off
- * on is offered to it (jansson has read JSIMD_LOAD_MIN bytes, or the
- * text is that long): *end set past it; NULL when it declines.
+ * The array or object at off read by the engine as json_loadb reads it
+ * with flags, when the text from off on is offered to it (jansson has
+ * read JSIMD_LOAD_MIN bytes, or the text is that long): *end set past
+ * it; NULL when it declines, or when whole says that only white space
+ * may follow it and something else does (jansson's to refuse).
  */
 static json_t *
-engine_parse(const char *s, size_t n, size_t off, size_t *end)
+engine_parse(const char *s, size_t n, size_t off, size_t flags, int whole,
+    size_t *end)
 {
 	const struct jsonx_simd_engine *eng;
 	size_t e;
@@ -371,7 +374,11 @@ engine_parse(const char *s, size_t n, size_t off, size_t *end)
 		waste += n - off;
 		return NULL;
 	}
-	if ((v = eng->parse(s + off, e - off)) == NULL) {
+	if (whole && jsonx_skip_ws(s, n, e) != n) {
+		waste += e - off;
+		return NULL;
+	}
+	if ((v = eng->parse(s + off, e - off, flags)) == NULL) {
 		waste += e - off;
 		return NULL;
 	}
@@ -403,7 +410,8 @@ jsonx_simd_reset(void)
 }
 
 static json_t *
-engine_parse(const char *s, size_t n, size_t off, size_t *end)
+engine_parse(const char *s, size_t n, size_t off, size_t flags, int whole,
+    size_t *end)
 {
 	return NULL;
 }
@@ -432,7 +440,8 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 	char text[sizeof(err->text)];
 	enum json_error_code code;
 
-	if ((v = engine_parse(s, n, jsonx_skip_ws(s, n, off), end)) == NULL &&
+	if ((v = engine_parse(s, n, jsonx_skip_ws(s, n, off), JSONX_FLAGS, 0,
+	    end)) == NULL &&
 	    (v = json_loadb(s + off, n - off, JSONX_FLAGS, &je)) != NULL) {
 		*end = off + (size_t)je.position;
 		engine_count(*end - off);	/* what jansson has read */
@@ -493,6 +502,41 @@ jsonx_parse(const char *s, size_t n, size_t off, size_t *end,
 	set_error(err, pos, "json-syntax", text);
 	err->code = code;
 	return NULL;
+}
+
+/*
+ * json_loadb(s, n, flags, e), to the same result: the same tree (numbers
+ * integers or doubles as flags say, keys in the same order), or NULL and
+ * the same error in *e, which jansson words, since whatever the engine
+ * declines jansson reads. An array or object that is the whole text but
+ * for white space around it is read by the engine once that pays, as in
+ * jsonx_parse, and *e is then set as json_loadb sets it on success. With
+ * JSON_DISABLE_EOF_CHECK jansson reads: its caller wants to know where
+ * jansson stopped (e->position), and no reader of the kit asks for it.
+ */
+json_t *
+jsonx_load(const char *s, size_t n, size_t flags, json_error_t *e)
+{
+	size_t end, read;
+	json_t *v;
+
+	if (s != NULL && !(flags & JSON_DISABLE_EOF_CHECK) &&
+	    (v = engine_parse(s, n, jsonx_skip_ws(s, n, 0), flags, 1,
+	    &end)) != NULL) {
+		if (e != NULL) {
+			/* jansson's own state after a text read well */
+			json_decref(json_loadb("[]", 2, 0, e));
+			e->position = (int)n;
+		}
+		return v;
+	}
+	if ((v = json_loadb(s, n, flags, e)) != NULL) {
+		read = n;
+		if ((flags & JSON_DISABLE_EOF_CHECK) && e != NULL)
+			read = (size_t)e->position;
+		engine_count(read);	/* what jansson has read */
+	}
+	return v;
 }
 
 /*

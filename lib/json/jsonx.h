@@ -75,6 +75,7 @@ struct jsonx_seq {
 
 json_t		*jsonx_parse(const char *, size_t, size_t, size_t *,
 		    struct jsonx_error *);
+json_t		*jsonx_load(const char *, size_t, size_t, json_error_t *);
 size_t		 jsonx_skip_ws(const char *, size_t, size_t);
 const char	*jsonx_typename(const json_t *);
 size_t		 jsonx_member(const char *, size_t, size_t, const char *);

@@ -1,9 +1,10 @@
 /*
  * jsonx_simd: an array or object read by simdjson's DOM parser, which
  * checks the whole text (UTF-8 included), then built into the jansson
- * tree that jsonx's reading gives: objects with their keys in the order
- * of the text, every number a double, strings kept whole ("\u0000"
- * included). What jansson would read otherwise or refuse is declined,
+ * tree that json_loadb gives with the flags jsonx passes: objects with
+ * their keys in the order of the text, every number a double or an
+ * integer as the flags say, strings kept whole ("\u0000" included when
+ * they allow it). What jansson would read otherwise or refuse is declined,
  * never guessed: jsonx then reads the text with jansson, which words the
  * error. Built into the kit's shared object of engines; it builds through
  * the functions jsonx hands it (jsonx_simd.h).
@@ -52,8 +53,19 @@ constexpr size_t max_depth = JSON_PARSER_MAX_DEPTH;
  */
 constexpr size_t keep_max = (size_t)1 << 20;
 
+/*
+ * Whether this simdjson reads an integer past the range of int64 and
+ * uint64 as a double (3.0 refuses it; should a later one read it, such a
+ * double is declined: jansson refuses it without JSON_DECODE_INT_AS_REAL,
+ * and with it rounds the digits itself), found once at the start.
+ */
+bool big_doubles;
+
+/* Past this magnitude a double may be such an integer. */
+constexpr double big_min = 9223372036854775808.0;	/* 2^63 */
+
 HOST_CALL json_t *
-build(element e, size_t depth)
+build(element e, size_t depth, size_t flags)
 {
 	json_t *t, *v;
 	size_t k = 0;
@@ -69,7 +81,7 @@ build(element e, size_t depth)
 		for (auto f : o) {
 			/* jansson refuses a NUL in a key, and a key again */
 			if (f.key.find('\0') != std::string_view::npos ||
-			    (v = build(f.value, depth + 1)) == nullptr ||
+			    (v = build(f.value, depth + 1, flags)) == nullptr ||
 			    host->set(t, f.key.data(), f.key.size(), v) != 0 ||
 			    host->size(t) != ++k) {
 				host->decref(t);
@@ -84,7 +96,7 @@ build(element e, size_t depth)
 		if ((t = host->array()) == nullptr)
 			return nullptr;
 		for (element x : a) {
-			if ((v = build(x, depth + 1)) == nullptr ||
+			if ((v = build(x, depth + 1, flags)) == nullptr ||
 			    host->append(t, v) != 0) {
 				host->decref(t);
 				return nullptr;
@@ -95,20 +107,38 @@ build(element e, size_t depth)
 	case element_type::STRING: {
 		std::string_view s = e.get_string().value_unsafe();
 
+		/* jansson refuses "\u0000" unless told to allow it */
+		if (!(flags & JSON_ALLOW_NUL) &&
+		    memchr(s.data(), '\0', s.size()) != nullptr)
+			return nullptr;
 		return host->string(s.data(), s.size());
 	}
 	/*
 	 * An integer converted rounds to the nearest double, ties to even,
 	 * as strtod rounds its digits in jansson's reading: the same double.
+	 * Without JSON_DECODE_INT_AS_REAL jansson keeps an integer that fits
+	 * json_int_t as one, and refuses any other.
 	 */
-	case element_type::INT64:
-		return host->real((double)e.get_int64().value_unsafe());
+	case element_type::INT64: {
+		int64_t i = e.get_int64().value_unsafe();
+
+		if (flags & JSON_DECODE_INT_AS_REAL)
+			return host->real((double)i);
+		if ((int64_t)(json_int_t)i != i)
+			return nullptr;
+		return host->integer((json_int_t)i);
+	}
 	case element_type::UINT64:
+		if (!(flags & JSON_DECODE_INT_AS_REAL))
+			return nullptr;
 		return host->real((double)e.get_uint64().value_unsafe());
 	case element_type::DOUBLE: {
 		double x = e.get_double().value_unsafe();
 
-		return std::isfinite(x) ? host->real(x) : nullptr;
+		if (!std::isfinite(x) ||
+		    (big_doubles && std::fabs(x) >= big_min))
+			return nullptr;
+		return host->real(x);
 	}
 	case element_type::BOOL:
 		return host->boolean(e.get_bool().value_unsafe());
@@ -130,7 +160,7 @@ ready(simdjson::dom::parser &p, size_t n)
 }
 
 json_t *
-parse(const char *s, size_t n)
+parse(const char *s, size_t n, size_t flags)
 {
 	static simdjson::dom::parser kept;
 	static bool kept_ready;
@@ -148,14 +178,14 @@ parse(const char *s, size_t n)
 		return nullptr;
 	if (p->parse(s, n).get(root) != simdjson::SUCCESS)
 		return nullptr;
-	return build(root, 1);
+	return build(root, 1, flags);
 }
 
 json_t *
-read_value(const char *s, size_t n)
+read_value(const char *s, size_t n, size_t flags)
 {
 	try {
-		return parse(s, n);
+		return parse(s, n, flags);
 	} catch (...) {
 		/* out of memory in the library: jansson may yet read it */
 		return nullptr;
@@ -170,8 +200,19 @@ extern "C" __attribute__((visibility("default")))
 const struct jsonx_simd_engine *
 jsonx_simd_open(int abi, const struct jsonx_simd_host *h)
 {
+	static const char big[] = "[18446744073709551616]";
+
 	if (abi != JSONX_SIMD_ABI)
 		return NULL;
+	try {
+		simdjson::dom::parser p;
+		element root;
+
+		big_doubles = p.parse(big, sizeof(big) - 1).get(root) ==
+		    simdjson::SUCCESS;
+	} catch (...) {
+		big_doubles = true;
+	}
 	host = h;
 	return &engine;
 }

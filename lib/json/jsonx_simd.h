@@ -3,7 +3,7 @@
  * its simdjson engine (lib/json/jsonx_simd.cc, C++, in the kit's shared
  * object of engines, lib/json/jsimd.h). The engine reads an array or
  * object with simdjson's DOM parser and builds of it the tree that
- * json_loadb(JSONX_FLAGS) builds, or declines: it calls nothing of
+ * json_loadb builds with the flags given, or declines: it calls nothing of
  * jansson or libllmkit directly, so that any binary of the kit can load
  * it, whatever jansson it links; jsonx hands it jansson's constructors.
  */
@@ -19,13 +19,14 @@ extern "C" {
 #endif
 
 /* Changed whenever either struct below changes: another is refused. */
-#define JSONX_SIMD_ABI	1
+#define JSONX_SIMD_ABI	2
 
 /* jansson's functions, each returning NULL or -1 when out of memory. */
 struct jsonx_simd_host {
 	json_t	*(*object)(void);
 	json_t	*(*array)(void);
 	json_t	*(*string)(const char *, size_t);	/* no UTF-8 check */
+	json_t	*(*integer)(json_int_t);
 	json_t	*(*real)(double);
 	json_t	*(*boolean)(int);
 	json_t	*(*null)(void);
@@ -38,15 +39,20 @@ struct jsonx_simd_host {
 
 /*
  * parse: the array or object that is the whole of s (n bytes, from its
- * '[' or '{' to its closing bracket), as jansson reads it with
- * JSONX_FLAGS, or NULL, declined: for any error, and wherever jansson
- * reads it otherwise or refuses it (a key that repeats or holds a NUL, a
- * number out of the range of a double, nesting deeper than 2048 levels,
- * an integer past 2^64). The text must not hold an integer -0, which
+ * '[' or '{' to its closing bracket), as json_loadb reads it with flags,
+ * of which it honours JSON_DECODE_INT_AS_REAL (without it an integer
+ * that fits json_int_t is an integer, any other number a double) and
+ * JSON_ALLOW_NUL (without it a string holding U+0000 is declined), and
+ * ignores the others (a repeated key is always declined; the text around
+ * the value is the caller's); or NULL, declined: for any error, and
+ * wherever jansson reads it otherwise or refuses it (a key that repeats
+ * or holds a NUL, a number out of the range of a double, nesting deeper
+ * than 2048 levels, an integer past 2^64, or past json_int_t without
+ * JSON_DECODE_INT_AS_REAL). The text must not hold an integer -0, which
  * simdjson reads as 0: jsonx looks for one first.
  */
 struct jsonx_simd_engine {
-	json_t	*(*parse)(const char *s, size_t n);
+	json_t	*(*parse)(const char *s, size_t n, size_t flags);
 };
 
 /*

@@ -732,7 +732,7 @@ schema_json(const char *file, const char *text, size_t len)
 	json_error_t je;
 	json_t *v;
 
-	v = json_loadb(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
+	v = jsonx_load(text, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL |
 	    JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, &je);
 	if (v == NULL)
 		diag_warnx("%s:%d:%d: the schema is not JSON: %s", file,

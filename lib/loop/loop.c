@@ -25,6 +25,7 @@
 #include "base/jsonw.h"
 #include "base/proc.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 #include "loop/loop_int.h"
 #include "mcp/mcp.h"
 #include "thread/thread.h"
@@ -206,7 +207,7 @@ thread_open(struct loop *l)
 			start = i < n ? i + 1 : n;
 			continue;
 		}
-		ev = json_loadb(s + start, i - start, JSON_REJECT_DUPLICATES,
+		ev = jsonx_load(s + start, i - start, JSON_REJECT_DUPLICATES,
 		    &je);
 		loc.file = name;
 		loc.line = lineno;
@@ -323,7 +324,7 @@ servers_of(struct loop *l, const struct buf *list)
 	json_t *doc, *t, *name, *server;
 	size_t i;
 
-	doc = json_loadb(list->data, list->len, 0, NULL);
+	doc = jsonx_load(list->data, list->len, 0, NULL);
 	json_array_foreach(json_object_get(doc, "tools"), i, t) {
 		name = json_object_get(t, "name");
 		server = json_object_get(json_object_get(t, "_meta"),
@@ -507,7 +508,7 @@ record(struct loop *l, const char *s, size_t n)
 	json_t *rec;
 	const char *type, *text;
 
-	if ((rec = json_loadb(s, n, 0, NULL)) == NULL)
+	if ((rec = jsonx_load(s, n, 0, NULL)) == NULL)
 		return;
 	type = json_string_value(json_object_get(rec, "type"));
 	if (type == NULL)
@@ -698,7 +699,7 @@ line_len(const struct buf *b, size_t off)
 static json_t *
 event_of(const char *s, size_t n, long *it)
 {
-	json_t *ev = json_loadb(s, n, 0, NULL), *v;
+	json_t *ev = jsonx_load(s, n, 0, NULL), *v;
 
 	*it = -1;
 	v = json_object_get(ev, "iteration");

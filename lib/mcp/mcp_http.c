@@ -23,6 +23,7 @@
 #include "base/jsonw.h"
 #include "base/proc.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 #include "mcp/mcp.h"
 #include "mcp/mcp_http.h"
 #include "mcp/mcp_int.h"
@@ -277,7 +278,7 @@ deliver(struct xfer *x, const char *data, size_t len)
 	buf_addc(b, '\n');
 	if (x->id == 0 || x->answered)
 		return;
-	if ((doc = json_loadb(data, len, 0, NULL)) == NULL)
+	if ((doc = jsonx_load(data, len, 0, NULL)) == NULL)
 		return;
 	id = json_object_get(doc, "id");
 	if (json_is_integer(id) && json_integer_value(id) == x->id &&
@@ -300,7 +301,7 @@ error_answer(struct xfer *x)
 	int rc = 0;
 
 	if (x->id == 0 || x->in.len == 0 ||
-	    (doc = json_loadb(x->in.data, x->in.len, 0, NULL)) == NULL)
+	    (doc = jsonx_load(x->in.data, x->in.len, 0, NULL)) == NULL)
 		return 0;
 	err = json_object_get(doc, "error");
 	if (json_is_object(err) && json_is_string(json_object_get(err,

@@ -22,7 +22,9 @@
 #include <jansson.h>
 
 #include "base/buf.h"
+#include "base/io.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 #include "schema/jsschema.h"
 #include "schema/jsschema_int.h"
 
@@ -155,7 +157,8 @@ static json_t *
 read_file(const char *path, json_error_t *jerr, const char **why,
     int *notreg)
 {
-	json_t *doc;
+	struct buf text = BUF_INIT;
+	json_t *doc = NULL;
 	FILE *fp;
 
 	*why = NULL;
@@ -163,11 +166,19 @@ read_file(const char *path, json_error_t *jerr, const char **why,
 		*why = open_why(*notreg, errno);
 		return NULL;
 	}
+	/*
+	 * Read whole, then as json_loadf would read it (the same positions
+	 * and messages; only jerr->source differs, which no message names),
+	 * so that a large schema may be read by the simdjson engine.
+	 */
 	errno = 0;
-	doc = json_loadf(fp, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, jerr);
-	if (doc == NULL && ferror(fp))
+	if (io_slurp(fp, &text) != 0)
 		*why = strerror(errno != 0 ? errno : EIO);
+	else
+		doc = jsonx_load(text.len > 0 ? text.data : "", text.len,
+		    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, jerr);
 	fclose(fp);
+	buf_free(&text);
 	return doc;
 }
 
@@ -341,7 +352,7 @@ jss_load_doc(struct cctx *cc, const char *uri, const struct kpath *where)
 	int e;
 
 	if ((meta = jss_builtin_meta(uri)) != NULL) {
-		doc = json_loadb(meta->text, *meta->len, 0, &jerr);
+		doc = jsonx_load(meta->text, *meta->len, 0, &jerr);
 		if (doc == NULL) {
 			jss_compile_error(cc, where, "built-in meta-schema: %s",
 			    jerr.text);

@@ -15,6 +15,7 @@
 #include "base/jsonw.h"
 #include "base/utf8.h"
 #include "contract/llmr.h"
+#include "json/jsonx.h"
 #include "store/store_int.h"
 
 void
@@ -313,7 +314,7 @@ void
 store_check_name_array(struct check *c, const char *field, const char *text,
     size_t n)
 {
-	json_t *a = json_loadb(text, n, 0, NULL), *v;
+	json_t *a = jsonx_load(text, n, 0, NULL), *v;
 	size_t i;
 
 	if (!json_is_array(a)) {

@@ -11,6 +11,7 @@
 #include "base/io.h"
 #include "base/sha256.h"
 #include "base/utf8.h"
+#include "json/jsonx.h"
 #include "store/store_int.h"
 
 static int
@@ -709,7 +710,7 @@ store_import(struct store *s, const char *file, FILE *in)
 			status = DIAG_INVALID;
 			break;
 		}
-		l.o = json_loadb(text, n,
+		l.o = jsonx_load(text, n,
 		    JSON_REJECT_DUPLICATES, &err);
 		if (l.o == NULL || !json_is_object(l.o)) {
 			status = diag_max(status, bad(&l, "not a JSON object"

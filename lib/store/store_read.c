@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/io.h"
 #include "base/jsonw.h"
+#include "json/jsonx.h"
 #include "store/store_int.h"
 
 /* One line of ls: an attachment without its content. */
@@ -251,7 +252,7 @@ store_seen_reset(struct seen *z)
 static void
 seen_add(struct seen *z, const char *text, size_t n, json_t *fresh)
 {
-	json_t *a = json_loadb(text, n, 0, NULL), *v;
+	json_t *a = jsonx_load(text, n, 0, NULL), *v;
 	size_t i;
 
 	json_array_foreach(a, i, v) {

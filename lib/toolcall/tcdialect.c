@@ -820,9 +820,9 @@ load_exact(const char *s, size_t n, json_error_t *e)
 {
 	json_t *j;
 
-	j = json_loadb(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, e);
+	j = jsonx_load(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, e);
 	if (j == NULL && json_error_code(e) == json_error_numeric_overflow)
-		j = json_loadb(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+		j = jsonx_load(s, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
 		    JSON_DECODE_INT_AS_REAL, e);
 	return j;
 }

@@ -164,6 +164,7 @@
 
 #include <jansson.h>
 
+#include "json/jsonx.h"
 #include "toolcall/tcdialect.h"
 #include "toolcall/tcdialect_int.h"
 #include "toolcall/tcsimd.h"
@@ -572,7 +573,7 @@ tcd_is_answer(enum tcd_dialect d, const char *s, size_t n)
 	if (d != TCD_LLAMA3)
 		return 0;
 	/* read as jansson reads any JSON: whether it is a call comes after */
-	if ((v = json_loadb(s, n, JSON_ALLOW_NUL, &e)) == NULL)
+	if ((v = jsonx_load(s, n, JSON_ALLOW_NUL, &e)) == NULL)
 		return 0;
 	r = !json_is_object(v) || (json_object_get(v, "parameters") == NULL &&
 	    json_object_get(v, "arguments") == NULL);

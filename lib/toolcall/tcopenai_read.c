@@ -340,9 +340,9 @@ load_exact(const char *s, size_t n, json_error_t *e)
 	int flags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL;
 	json_t *j;
 
-	j = json_loadb(s, n, flags, e);
+	j = jsonx_load(s, n, flags, e);
 	if (j == NULL && json_error_code(e) == json_error_numeric_overflow)
-		j = json_loadb(s, n, flags | JSON_DECODE_INT_AS_REAL, e);
+		j = jsonx_load(s, n, flags | JSON_DECODE_INT_AS_REAL, e);
 	return j;
 }
 

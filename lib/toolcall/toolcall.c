@@ -226,7 +226,7 @@ oa_diag(void *arg, const struct tcopenai_diag *d)
 	const struct tcopenai_call *c = d->call;
 
 	if (d->severity == DIAG_ERROR)
-		tc->status = DIAG_INVALID;
+		tc->status = diag_max(tc->status, DIAG_INVALID);
 	if (c != NULL && d->severity == DIAG_ERROR)
 		tc_prose_break(tc);
 	diag_path(tc, d);

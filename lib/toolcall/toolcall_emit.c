@@ -14,6 +14,7 @@
 #include "base/jsonw.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "json/jsonx.h"
 #include "schema/jsschema.h"
 #include "toolcall/pylit.h"
 #include "toolcall/toolcall_int.h"
@@ -279,9 +280,9 @@ literal(const char *s, size_t n, unsigned want, int again)
 	json_error_t e;
 
 	/* integers as written: an id keeps its digits */
-	j = json_loadb(s, n, flags, &e);
+	j = jsonx_load(s, n, flags, &e);
 	if (j == NULL && json_error_code(&e) == json_error_numeric_overflow)
-		j = json_loadb(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
+		j = jsonx_load(s, n, flags | JSON_DECODE_INT_AS_REAL, NULL);
 	if (j == NULL && (j = pylit_parse(s, n, 0, &end, &pe)) != NULL &&
 	    pylit_skip(s, n, end) != n) {
 		json_decref(j);
@@ -688,7 +689,7 @@ call_tool(struct toolcall *tc)
  * the tool's schema: 0, or -1 with the call's error made, each schema
  * error with its JSON Pointer. Arguments that cannot be checked (a
  * format needs a library that cannot be loaded) are such an error too,
- * never a call, and make the status trouble.
+ * never a call, and make the status trouble (3), not the model's fault.
  */
 static int
 call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
@@ -700,7 +701,7 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 
 	if ((r = jsschema_validate(def->js, args, &res)) == 0)
 		return 0;
-	if (r == -1)
+	if (r < 0)
 		tc->unchecked = 1;
 	for (i = 0; i < res.nerrors; i++) {
 		buf_adds(&m, i > 0 ? "; " : "");
@@ -711,7 +712,7 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 		buf_adds(&m, res.errors[i].message);
 	}
 	jsschema_result_free(&res);
-	tc_call_error(tc, tc->call.cpos, "schema", r == -1 ?
+	tc_call_error(tc, tc->call.cpos, "schema", r < 0 ?
 	    "the arguments of \"%s\" cannot be checked against its schema: %s" :
 	    "the arguments of \"%s\" do not match its schema: %s",
 	    def->name, buf_cstr(&m));

@@ -301,7 +301,7 @@ tc_call_verror(struct toolcall *tc, struct pos p, const char *rule,
 	if (tc->call.bad)
 		return;
 	tc->call.bad = 1;
-	tc->status = DIAG_INVALID;
+	tc->status = diag_max(tc->status, DIAG_INVALID);
 	tc->call.epos = p;
 	buf_reset(&tc->call.msg);
 	buf_vprintf(&tc->call.msg, fmt, ap);

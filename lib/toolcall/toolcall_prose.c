@@ -284,7 +284,7 @@ prose_bad(struct toolcall *tc, const char *s, size_t n)
 		snprintf(msg, sizeof(msg), "invalid UTF-8: byte 0x%02x at byte "
 		    "offset %llu", (unsigned char)s[0], tc->pos.off);
 		tc_diag_pos(tc, DIAG_ERROR, &tc->pos, "utf8", msg);
-		tc->status = DIAG_INVALID;
+		tc->status = diag_max(tc->status, DIAG_INVALID);
 	}
 	/* one character, whatever its bytes: no line ends in it */
 	advance(&tc->pos, s, n);

@@ -214,6 +214,7 @@ tc_lone_closer(struct toolcall *tc, const char *s, size_t k, size_t clen)
 	tc->prose.msgcont = 0;
 	tc->call.rawgone = 0;
 	tc->status = DIAG_OK;
+	tc->unchecked = 0;
 	tc->ncalls = 0;
 	tc->held.undecided = 0;
 	tc->think.nccarry = 0;

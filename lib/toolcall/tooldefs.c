@@ -115,7 +115,7 @@ read_json(struct at *at, struct buf *text)
 		return NULL;
 	}
 	/* a NUL in a name is the tool's fault, not the file's */
-	doc = json_loadb(text->data != NULL ? text->data : "", text->len,
+	doc = jsonx_load(text->data != NULL ? text->data : "", text->len,
 	    JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
 	if (doc == NULL)
 		snprintf(at->err, at->errlen, "%s:%d:%d: the tool definitions "
@@ -416,7 +416,7 @@ tooldefs_load_text(struct tooldefs *defs, const char *name, const char *s,
 	/* nothing is below a file: no reference reads one */
 	at.dir = "/dev/null";
 	buf_add(&text, s, len);
-	doc = json_loadb(len > 0 ? s : "", len, JSON_DECODE_ANY |
+	doc = jsonx_load(len > 0 ? s : "", len, JSON_DECODE_ANY |
 	    JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
 	if (doc == NULL) {
 		snprintf(err, errlen, "%s:%d:%d: the tool definitions are not "

@@ -6,7 +6,10 @@
  * first byte picks, and as a sequence (jsonx_seq): both must give the
  * same tree (by json_equal, and the doubles' bits and the keys' order),
  * the same end or start, or the same error (offset, rule, code and
- * text). Anything else aborts.
+ * text). And read whole by jsonx_load, with jansson's flags that the
+ * first byte's low five bits give, under each engine: the same tree as
+ * json_loadb's and the same json_error_t, success or not. Anything else
+ * aborts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -131,6 +134,36 @@ sequence(const char *s, size_t n)
 	} while (r1 > 0);
 }
 
+/* jansson's json_error_t, the same field by field. */
+static int
+same_jerror(const json_error_t *a, const json_error_t *b)
+{
+	return strcmp(a->text, b->text) == 0 &&
+	    json_error_code(a) == json_error_code(b) && a->line == b->line &&
+	    a->column == b->column && a->position == b->position &&
+	    strcmp(a->source, b->source) == 0;
+}
+
+/* The whole text by jsonx_load under engine, as json_loadb reads it. */
+static void
+load(const char *engine, const char *s, size_t n, size_t flags)
+{
+	json_error_t e1, e2;
+	json_t *v1, *v2;
+
+	memset(&e1, 0, sizeof(e1));
+	memset(&e2, 0, sizeof(e2));
+	v1 = json_loadb(s, n, flags, &e1);
+	use(engine);
+	v2 = jsonx_load(s, n, flags, &e2);
+	if ((v1 == NULL) != (v2 == NULL) || !same_jerror(&e1, &e2))
+		abort();
+	if (v1 != NULL && !same_tree(v1, v2))
+		abort();
+	json_decref(v1);
+	json_decref(v2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -151,5 +184,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		one(s, n, off);
 	one(s, n, n);
 	sequence(s, n);
+	/*
+	 * REJECT_DUPLICATES, DISABLE_EOF_CHECK, DECODE_ANY,
+	 * DECODE_INT_AS_REAL, ALLOW_NUL
+	 */
+	load("jansson", s, n, data[0] & 0x1f);
+	load("simdjson", s, n, data[0] & 0x1f);
 	return 0;
 }

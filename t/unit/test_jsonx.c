@@ -754,6 +754,190 @@ test_engines(void)
 }
 
 /*
+ * jsonx_load against json_loadb, its oracle: under each engine, the same
+ * tree or the same json_error_t (text, code, line, column, position,
+ * source), success or not. The flags are those of the kit's readers.
+ */
+static const size_t load_flags[] = {
+	0,
+	JSON_ALLOW_NUL,
+	JSON_REJECT_DUPLICATES,
+	JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
+	JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+	JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL,
+	JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+	JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL |
+	    JSON_DECODE_INT_AS_REAL,
+	JSON_DECODE_INT_AS_REAL,
+	JSONX_FLAGS,
+};
+
+/* When the engine must read a text: always, never, or as flags say. */
+enum { NEVER, ALWAYS, IF_REAL, IF_NUL };
+
+static int
+same_jerror(const json_error_t *a, const json_error_t *b)
+{
+	return strcmp(a->text, b->text) == 0 &&
+	    json_error_code(a) == json_error_code(b) && a->line == b->line &&
+	    a->column == b->column && a->position == b->position &&
+	    strcmp(a->source, b->source) == 0;
+}
+
+static void
+load_alike(const char *s, size_t n, int when, const char *what)
+{
+	static const char *const engines[] = { "jansson", "simdjson" };
+	json_error_t e1, e2;
+	unsigned long before;
+	json_t *v1, *v2;
+	size_t i, k;
+	int taken;
+
+	for (k = 0; k < sizeof(load_flags) / sizeof(load_flags[0]); k++) {
+		size_t flags = load_flags[k];
+
+		memset(&e1, 'x', sizeof(e1));
+		v1 = json_loadb(s, n, flags, &e1);
+		for (i = 0; i < 2; i++) {
+			use(engines[i]);
+			taken = i == 1 && (when == ALWAYS ||
+			    (when == IF_REAL &&
+			    (flags & JSON_DECODE_INT_AS_REAL)) ||
+			    (when == IF_NUL && (flags & JSON_ALLOW_NUL))) &&
+			    !(flags & JSON_DISABLE_EOF_CHECK);
+#ifndef HAVE_SIMDJSON
+			taken = 0;
+#endif
+			memset(&e2, 'x', sizeof(e2));
+			before = jsonx_simd_reads;
+			v2 = jsonx_load(s, n, flags, &e2);
+			unit_ok((jsonx_simd_reads != before) == taken,
+			    unit_fmt("%s, flags %#zx, %s: %s", what, flags,
+			    engines[i], taken ? "the engine reads it" :
+			    "jansson reads it"));
+			unit_ok(v1 == NULL ? v2 == NULL :
+			    v2 != NULL && same_tree(v1, v2),
+			    unit_fmt("%s, flags %#zx, %s: the same %s", what,
+			    flags, engines[i], v1 == NULL ? "refusal" :
+			    "tree"));
+			unit_ok(same_jerror(&e1, &e2),
+			    unit_fmt("%s, flags %#zx, %s: the same "
+			    "json_error_t", what, flags, engines[i]));
+			if (!same_jerror(&e1, &e2))
+				printf("#   want %d:%d@%d %s (%s), got "
+				    "%d:%d@%d %s (%s)\n", e1.line, e1.column,
+				    e1.position, e1.text, e1.source, e2.line,
+				    e2.column, e2.position, e2.text,
+				    e2.source);
+			json_decref(v2);
+		}
+		json_decref(v1);
+	}
+	use("");
+}
+
+#define LOAD_ALIKE(s, when, what) \
+	load_alike(s, sizeof(s) - 1, when, what)
+
+/* Arrays nested depth deep around inner, through jsonx_load. */
+static void
+load_nested(size_t depth, const char *inner, int when, const char *what)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < depth; i++)
+		buf_addc(&b, '[');
+	buf_adds(&b, inner);
+	for (i = 0; i < depth; i++)
+		buf_addc(&b, ']');
+	load_alike(b.data, b.len, when, what);
+	buf_free(&b);
+}
+
+static void
+test_load(void)
+{
+	struct buf big = BUF_INIT;
+	json_error_t e;
+	json_t *v;
+	size_t i;
+
+	LOAD_ALIKE("[0, 1, -5, 10]", ALWAYS, "small integers");
+	LOAD_ALIKE("[-0]", NEVER, "an integer -0");
+	LOAD_ALIKE("{\"a\":[1,-0]}", NEVER, "an integer -0 inside");
+	LOAD_ALIKE("[9007199254740993, -9007199254740993]", ALWAYS,
+	    "2^53 + 1");
+	LOAD_ALIKE("[9223372036854775807, -9223372036854775808]", ALWAYS,
+	    "the ends of int64");
+	LOAD_ALIKE("[9223372036854775808]", IF_REAL, "INT64_MAX + 1");
+	LOAD_ALIKE("[18446744073709551615]", IF_REAL, "2^64 - 1");
+	LOAD_ALIKE("[18446744073709551616]", NEVER, "2^64");
+	LOAD_ALIKE("[18446744073709551617]", NEVER, "2^64 + 1");
+	LOAD_ALIKE("[-9223372036854775809]", NEVER, "INT64_MIN - 1");
+	LOAD_ALIKE("[1e400]", NEVER, "1e400");
+	LOAD_ALIKE("[1.0, 1E2, -0.0, 0.5e-3, 1e-400]", ALWAYS,
+	    "numbers that are no integers");
+	LOAD_ALIKE("{\"id\":12345678901234,\"x\":1.5}", ALWAYS,
+	    "an id and a real");
+	LOAD_ALIKE("[\"a\\u0000b\", \"\\u0000\"]", IF_NUL,
+	    "\\u0000 in a string");
+	LOAD_ALIKE("{\"k\":{\"a\":\"\\u0000\"}}", IF_NUL,
+	    "\\u0000 in a string inside");
+	LOAD_ALIKE("{\"a\\u0000\":1}", NEVER, "\\u0000 in a key");
+	LOAD_ALIKE("{\"a\":1,\"b\":2,\"a\":3}", NEVER, "a repeated key");
+	LOAD_ALIKE("[{\"b\":[{\"c\":1,\"c\":1}]}]", NEVER,
+	    "a repeated key inside");
+	LOAD_ALIKE("{\"b\":1,\"a\":{\"d\":null,\"c\":true}}", ALWAYS,
+	    "keys in the order of the text");
+	LOAD_ALIKE("[1] x", NEVER, "text after the value");
+	LOAD_ALIKE("[1]]", NEVER, "a bracket after the value");
+	LOAD_ALIKE("[1]\0", NEVER, "a NUL byte after the value");
+	LOAD_ALIKE("{} \t\r\n", ALWAYS, "white space after the value");
+	LOAD_ALIKE(" \t\r\n[1]", ALWAYS, "white space before the value");
+	LOAD_ALIKE("\n\n  {\"a\":[1,2}", NEVER, "an error on line 3");
+	LOAD_ALIKE("\xEF\xBB\xBF[1]", NEVER, "a byte order mark");
+	LOAD_ALIKE("[\"\xff\"]", NEVER, "invalid UTF-8");
+	LOAD_ALIKE("[\"\xC3\xA9\", \"\\ud83d\\ude00\"]", ALWAYS,
+	    "UTF-8 and a surrogate pair");
+	LOAD_ALIKE("[\"\\ud83d\"]", NEVER, "a lone surrogate");
+	LOAD_ALIKE("", NEVER, "an empty text");
+	LOAD_ALIKE(" \n ", NEVER, "white space alone");
+	LOAD_ALIKE("12", NEVER, "a number at the top");
+	LOAD_ALIKE("\"x\"", NEVER, "a string at the top");
+	LOAD_ALIKE("[1,2", NEVER, "a truncated array");
+	LOAD_ALIKE("[1 \f]", NEVER, "a form feed");
+	load_nested(2048, "", ALWAYS, "2048 arrays nested");
+	load_nested(2049, "", NEVER, "2049 arrays nested");
+	load_nested(2047, "7", ALWAYS, "an integer at level 2048");
+	load_nested(2048, "7", NEVER, "an integer at level 2049");
+	/* larger than the parser kept from call to call */
+	buf_addc(&big, '[');
+	for (i = 0; i < 70000; i++)
+		buf_printf(&big, "%s{\"k%zu\":[%zu,%zu.5,\"v\"]}", i ? "," : "",
+		    i % 7, i, i);
+	buf_addc(&big, ']');
+	load_alike(big.data, big.len, ALWAYS, "a text of 2 MB");
+	buf_free(&big);
+
+	/* json_loadb's own refusal of no text at all */
+	memset(&e, 0, sizeof(e));
+	v = jsonx_load(NULL, 0, 0, &e);
+	unit_ok(v == NULL, "no text: refused");
+	unit_str(e.text, "wrong arguments", "no text: jansson's message");
+	/* no json_error_t wanted */
+	use("simdjson");
+	v = jsonx_load("[1]", 3, 0, NULL);
+	unit_ok(json_is_array(v) && json_is_integer(json_array_get(v, 0)),
+	    "no json_error_t: read");
+	json_decref(v);
+	v = jsonx_load("[1", 2, 0, NULL);
+	unit_ok(v == NULL, "no json_error_t: refused");
+	use("");
+}
+
+/*
  * Read again and again from where the reading failed, as jsonresp_find
  * does, a text of unclosed arrays would have the engine look at the rest
  * of it each time: once it has looked at 1 MiB more in vain than was
@@ -918,6 +1102,7 @@ main(void)
 		test_locator();
 	}
 	test_engines();
+	test_load();
 	test_engine_waste();
 	test_jsonts();
 	return unit_done();
