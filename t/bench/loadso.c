@@ -1,8 +1,8 @@
 /*
  * loadso: the floor of a process's start, and what loading one shared
  * object adds to it. With no operand it does nothing and links nothing
- * but the C library; with FILE it loads FILE with dlopen (RTLD_NOW), as
- * toolcall-parse loads its simdjson reader, and exits: 0 when loaded, 1
+ * but the C library; with FILE it loads FILE with dlopen (RTLD_LAZY), as
+ * the tools load their simdjson engines, and exits: 0 when loaded, 1
  * with the loader's message when not.
  *
  *	loadso [FILE]
@@ -13,7 +13,7 @@
 int
 main(int argc, char *argv[])
 {
-	if (argc > 1 && dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) == NULL) {
+	if (argc > 1 && dlopen(argv[1], RTLD_LAZY | RTLD_LOCAL) == NULL) {
 		fprintf(stderr, "loadso: %s\n", dlerror());
 		return 1;
 	}
