@@ -667,18 +667,26 @@ alike(const char *s, size_t n, int taken, const char *what)
 
 #define ALIKE(s, taken, what)	alike(s, sizeof(s) - 1, taken, what)
 
-/* Arrays nested depth deep around inner ("" or a value). */
+/* b made arrays nested depth deep around inner ("" or a value). */
+static void
+nest(struct buf *b, size_t depth, const char *inner)
+{
+	size_t i;
+
+	buf_reset(b);
+	for (i = 0; i < depth; i++)
+		buf_addc(b, '[');
+	buf_adds(b, inner);
+	for (i = 0; i < depth; i++)
+		buf_addc(b, ']');
+}
+
 static void
 alike_nested(size_t depth, const char *inner, int taken, const char *what)
 {
 	struct buf b = BUF_INIT;
-	size_t i;
 
-	for (i = 0; i < depth; i++)
-		buf_addc(&b, '[');
-	buf_adds(&b, inner);
-	for (i = 0; i < depth; i++)
-		buf_addc(&b, ']');
+	nest(&b, depth, inner);
 	alike(b.data, b.len, taken, what);
 	buf_free(&b);
 }
@@ -845,13 +853,8 @@ static void
 load_nested(size_t depth, const char *inner, int when, const char *what)
 {
 	struct buf b = BUF_INIT;
-	size_t i;
 
-	for (i = 0; i < depth; i++)
-		buf_addc(&b, '[');
-	buf_adds(&b, inner);
-	for (i = 0; i < depth; i++)
-		buf_addc(&b, ']');
+	nest(&b, depth, inner);
 	load_alike(b.data, b.len, when, what);
 	buf_free(&b);
 }
