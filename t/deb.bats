@@ -164,7 +164,7 @@ Section: utils"
 		done
 	done >owners
 	# and those loaded with dlopen when first needed (lib/schema, lib/mcp)
-	for so in libidn2.so.0 libcurl.so.4; do
+	for so in libidn2.so.0 libcurl.so.4 libpcre2-8.so.0; do
 		p=$(ldconfig -p | awk -v so="$so" '$1 == so { print $NF; exit }')
 		[ -n "$p" ] || fail "$so: not known to ldconfig"
 		dpkg -S "$p" 2>/dev/null || dpkg -S "$(realpath "$p")"
