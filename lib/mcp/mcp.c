@@ -1362,7 +1362,7 @@ connect_remote(struct mcp *m, struct mcp_server *s, struct reply *r,
 		mcp_attach(s, &none);
 	if (mcp_http_open(m, s, legacy) != 0) {
 		if (mcp_http_trouble() != NULL)
-			mcp_trouble(m, s, r, "%s: cannot load libcurl (%s)",
+			mcp_trouble(m, s, r, "%s: %s",
 			    s->name, mcp_http_trouble());
 		else
 			mcp_trouble(m, s, r, "%s: libcurl cannot be started",

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/dlib.h"
 #include "base/jsonw.h"
 #include "base/proc.h"
 #include "base/xalloc.h"
@@ -116,9 +117,11 @@ static struct lc_table {
 	CURLUcode	 (*url_get)(const CURLU *, CURLUPart, char **,
 			    unsigned);
 	void		 (*free)(void *);
-	int		 tried;
-	char		*why;	/* why it could not be loaded, or NULL */
 } libcurl;
+
+static struct dlib curl_lib = {
+	CURL_SONAME, "LLMKIT_LIBCURL", "libcurl", 0, NULL
+};
 
 /* curl.h makes these two macros, to count their arguments */
 #undef curl_easy_setopt
@@ -146,12 +149,8 @@ static struct lc_table {
 #define curl_free		libcurl.free
 
 /* The functions of libcurl, by their names, where libcurl keeps them. */
-static const struct {
-	const char	*name;
-	size_t		 off, size;
-} lc_fns[] = {
-#define FN(f)	{ "curl_" #f, offsetof(struct lc_table, f), \
-		    sizeof(libcurl.f) }
+static const struct dlib_fn lc_fns[] = {
+#define FN(f)	{ "curl_" #f, &libcurl.f, sizeof(libcurl.f) }
 	FN(global_init), FN(global_cleanup), FN(multi_init),
 	FN(multi_cleanup), FN(multi_add_handle), FN(multi_remove_handle),
 	FN(multi_perform), FN(multi_poll), FN(multi_info_read),
@@ -161,52 +160,18 @@ static const struct {
 #undef FN
 };
 
-static void
-lc_forget(void)
-{
-	free(libcurl.why);
-	libcurl.why = NULL;
-}
-
 /* 0 once libcurl is loaded, -1 when it cannot be (for ever after). */
 static int
 lc_load(void)
 {
-	const char *file = getenv("LLMKIT_LIBCURL"), *e;
-	void *h, *sym;
-	size_t i;
-
-	if (libcurl.tried)
-		return libcurl.why == NULL ? 0 : -1;
-	libcurl.tried = 1;
-	if (file == NULL || *file == '\0')
-		file = CURL_SONAME;
-	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL)
-		goto fail;
-	for (i = 0; i < sizeof(lc_fns) / sizeof(lc_fns[0]); i++) {
-		dlerror();
-		if ((sym = dlsym(h, lc_fns[i].name)) == NULL) {
-			dlclose(h);
-			goto fail;
-		}
-		/* POSIX guarantees the conversion that ISO C leaves out */
-		memcpy((char *)&libcurl + lc_fns[i].off, &sym,
-		    lc_fns[i].size);
-	}
-	/* never closed: loaded once for the life of the process */
-	return 0;
-fail:
-	e = dlerror();
-	libcurl.why = xstrdup(e != NULL ? e : file);
-	/* freed at exit, so that a leak checker sees no block left behind */
-	(void)atexit(lc_forget);
-	return -1;
+	return dlib_load(&curl_lib, lc_fns, sizeof(lc_fns) /
+	    sizeof(lc_fns[0]));
 }
 
 const char *
 mcp_http_trouble(void)
 {
-	return libcurl.why;
+	return curl_lib.why;
 }
 
 static CURLM *

@@ -23,7 +23,7 @@
 /*
  * 0, or -1 when libcurl cannot be started: then, when it could not be
  * loaded (it is loaded with dlopen when the first remote server is
- * opened), mcp_http_trouble says why.
+ * opened), mcp_http_trouble says why: "cannot load libcurl (REASON)".
  */
 int	 mcp_http_open(struct mcp *, struct mcp_server *, int);
 const char *mcp_http_trouble(void);

@@ -22,7 +22,6 @@
  * durations, weeks alone) and uuid (RFC 4122's 8-4-4-4-12 hex digits,
  * any case, any version).
  */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include <idn2.h>
 
 #include "base/buf.h"
+#include "base/dlib.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "schema/jsschema_format.h"
@@ -258,82 +258,25 @@ found(const char *pat, const char *s, size_t n)
  * libidn2, loaded with dlopen the first time a label needs IDNA2008:
  * linked in, it and libunistring cost every run of every tool that
  * links lib/schema a good part of its start-up (t/bench/README), for
- * formats few schemas use. LLMKIT_LIBIDN2 names another file to load
- * (a path, or a name the dynamic loader looks for). One thread: the
- * state is not locked.
+ * formats few schemas use (lib/base/dlib.h; LLMKIT_LIBIDN2 names
+ * another file to load).
  */
-#define IDN2_SONAME	"libidn2.so.0"
-
 static struct {
 	int	 (*register_u8)(const uint8_t *, const uint8_t *, uint8_t **,
 		    int);
 	int	 (*to_unicode_8z8z)(const char *, char **, int);
 	void	 (*free)(void *);
-	int	 tried;
-	char	*why;		/* why it could not be loaded, or NULL */
 } libidn;
 
-static void
-idn_forget(void)
-{
-	free(libidn.why);
-	libidn.why = NULL;
-}
+static struct dlib idn2_lib = {
+	"libidn2.so.0", "LLMKIT_LIBIDN2", "libidn2", 0, NULL
+};
 
-/*
- * Keeps the reason of the failure, the dynamic loader's, for as long as
- * the process runs (freed at its exit, so that a leak checker sees no
- * block left behind).
- */
-static void
-idn_failed(const char *what)
-{
-	struct buf b = BUF_INIT;
-	const char *e = dlerror();
-
-	buf_printf(&b, "cannot load libidn2 (%s)", e != NULL ? e : what);
-	libidn.why = buf_cstr(&b);
-	(void)atexit(idn_forget);
-}
-
-/* The symbol name of h into *fn; -1, with libidn.why set, when missing. */
-static int
-idn_sym(void *h, const char *name, void *fn, size_t size)
-{
-	void *sym;
-
-	dlerror();
-	if ((sym = dlsym(h, name)) == NULL) {
-		idn_failed(name);
-		return -1;
-	}
-	/* POSIX guarantees the conversion that ISO C leaves out */
-	memcpy(fn, &sym, size);
-	return 0;
-}
-
-/* Loads libidn2, once; libidn.why says why when it cannot be. */
-static void
-idn_open(void)
-{
-	const char *file = getenv("LLMKIT_LIBIDN2");
-	void *h;
-
-	libidn.tried = 1;
-	if (file == NULL || *file == '\0')
-		file = IDN2_SONAME;
-	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
-		idn_failed(file);
-		return;
-	}
-	if (idn_sym(h, "idn2_register_u8", &libidn.register_u8,
-	    sizeof(libidn.register_u8)) != 0 ||
-	    idn_sym(h, "idn2_to_unicode_8z8z", &libidn.to_unicode_8z8z,
-	    sizeof(libidn.to_unicode_8z8z)) != 0 ||
-	    idn_sym(h, "idn2_free", &libidn.free, sizeof(libidn.free)) != 0)
-		dlclose(h);
-	/* else never closed: loaded once for the life of the process */
-}
+#define FN(f)	{ "idn2_" #f, &libidn.f, sizeof(libidn.f) }
+static const struct dlib_fn idn2_fns[] = {
+	FN(register_u8), FN(to_unicode_8z8z), FN(free)
+};
+#undef FN
 
 /*
  * 0 once libidn2 is loaded, -1 when it cannot be (for ever after), the
@@ -342,11 +285,10 @@ idn_open(void)
 static int
 idn_load(void)
 {
-	if (!libidn.tried)
-		idn_open();
-	if (libidn.why == NULL)
+	if (dlib_load(&idn2_lib, idn2_fns, sizeof(idn2_fns) /
+	    sizeof(idn2_fns[0])) == 0)
 		return 0;
-	trouble = libidn.why;
+	trouble = idn2_lib.why;
 	return -1;
 }
 

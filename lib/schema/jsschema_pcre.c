@@ -4,58 +4,16 @@
  * that links lib/schema (t/bench/README), though most runs compile no
  * pattern: the built-in schema of jsonresp-check has none.
  */
-#include <dlfcn.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
-#include "base/buf.h"
+#include "base/dlib.h"
 #include "schema/jsschema_pcre.h"
-
-#define PCRE2_SONAME	"libpcre2-8.so.0"
 
 struct jss_pcre jss_pcre;
 
-static int	 tried;
-static char	*why;		/* why it could not be loaded, or NULL */
-
-static void
-forget(void)
-{
-	free(why);
-	why = NULL;
-}
-
-/*
- * Keeps the reason of the failure, the dynamic loader's, for as long as
- * the process runs (freed at its exit, so that a leak checker sees no
- * block left behind).
- */
-static void
-failed(const char *what)
-{
-	struct buf b = BUF_INIT;
-	const char *e = dlerror();
-
-	buf_printf(&b, "cannot load libpcre2-8 (%s)", e != NULL ? e : what);
-	why = buf_cstr(&b);
-	(void)atexit(forget);
-}
-
-/* The symbol name of h into *fn; -1, with why set, when missing. */
-static int
-sym(void *h, const char *name, void *fn, size_t size)
-{
-	void *p;
-
-	dlerror();
-	if ((p = dlsym(h, name)) == NULL) {
-		failed(name);
-		return -1;
-	}
-	/* POSIX guarantees the conversion that ISO C leaves out */
-	memcpy(fn, &p, size);
-	return 0;
-}
+static struct dlib libpcre = {
+	"libpcre2-8.so.0", "LLMKIT_LIBPCRE2", "libpcre2-8", 0, NULL
+};
 
 /*
  * The member m of jss_pcre from the function f of pcre2.h, by the name
@@ -65,55 +23,40 @@ sym(void *h, const char *name, void *fn, size_t size)
  */
 #define NAME(f)		NAME_(f)
 #define NAME_(f)	#f
-#define SYM(h, m, f)	((void)sizeof(jss_pcre.m = f), \
-	sym((h), NAME(f), &jss_pcre.m, sizeof(jss_pcre.m)))
+#define FN(m, f)	{ NAME(f), &jss_pcre.m, sizeof(jss_pcre.m = f) }
+
+static const struct dlib_fn fns[] = {
+	FN(compile, pcre2_compile),
+	FN(code_free, pcre2_code_free),
+	FN(compile_context_create, pcre2_compile_context_create),
+	FN(compile_context_free, pcre2_compile_context_free),
+	FN(set_parens_nest_limit, pcre2_set_parens_nest_limit),
+	FN(get_error_message, pcre2_get_error_message),
+	FN(jit_compile, pcre2_jit_compile),
+	FN(match_context_create, pcre2_match_context_create),
+	FN(match_context_copy, pcre2_match_context_copy),
+	FN(match_context_free, pcre2_match_context_free),
+	FN(set_match_limit, pcre2_set_match_limit),
+	FN(set_depth_limit, pcre2_set_depth_limit),
+	FN(set_callout, pcre2_set_callout),
+	FN(match_data_create, pcre2_match_data_create),
+	FN(match_data_create_from_pattern,
+	    pcre2_match_data_create_from_pattern),
+	FN(match_data_free, pcre2_match_data_free),
+	FN(match, pcre2_match),
+	FN(jit_stack_create, pcre2_jit_stack_create),
+	FN(jit_stack_assign, pcre2_jit_stack_assign),
+	FN(jit_stack_free, pcre2_jit_stack_free),
+};
 
 int
 jss_pcre_load(void)
 {
-	const char *file = getenv("LLMKIT_LIBPCRE2");
-	void *h;
-
-	if (tried)
-		return why == NULL ? 0 : -1;
-	tried = 1;
-	if (file == NULL || *file == '\0')
-		file = PCRE2_SONAME;
-	if ((h = dlopen(file, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
-		failed(file);
-		return -1;
-	}
-	if (SYM(h, compile, pcre2_compile) != 0 ||
-	    SYM(h, code_free, pcre2_code_free) != 0 ||
-	    SYM(h, compile_context_create, pcre2_compile_context_create) != 0 ||
-	    SYM(h, compile_context_free, pcre2_compile_context_free) != 0 ||
-	    SYM(h, set_parens_nest_limit, pcre2_set_parens_nest_limit) != 0 ||
-	    SYM(h, get_error_message, pcre2_get_error_message) != 0 ||
-	    SYM(h, jit_compile, pcre2_jit_compile) != 0 ||
-	    SYM(h, match_context_create, pcre2_match_context_create) != 0 ||
-	    SYM(h, match_context_copy, pcre2_match_context_copy) != 0 ||
-	    SYM(h, match_context_free, pcre2_match_context_free) != 0 ||
-	    SYM(h, set_match_limit, pcre2_set_match_limit) != 0 ||
-	    SYM(h, set_depth_limit, pcre2_set_depth_limit) != 0 ||
-	    SYM(h, set_callout, pcre2_set_callout) != 0 ||
-	    SYM(h, match_data_create, pcre2_match_data_create) != 0 ||
-	    SYM(h, match_data_create_from_pattern,
-	    pcre2_match_data_create_from_pattern) != 0 ||
-	    SYM(h, match_data_free, pcre2_match_data_free) != 0 ||
-	    SYM(h, match, pcre2_match) != 0 ||
-	    SYM(h, jit_stack_create, pcre2_jit_stack_create) != 0 ||
-	    SYM(h, jit_stack_assign, pcre2_jit_stack_assign) != 0 ||
-	    SYM(h, jit_stack_free, pcre2_jit_stack_free) != 0) {
-		dlclose(h);
-		memset(&jss_pcre, 0, sizeof(jss_pcre));
-		return -1;
-	}
-	/* never closed: loaded once for the life of the process */
-	return 0;
+	return dlib_load(&libpcre, fns, sizeof(fns) / sizeof(fns[0]));
 }
 
 const char *
 jss_pcre_trouble(void)
 {
-	return why;
+	return libpcre.why;
 }
