@@ -107,7 +107,12 @@ io_slurp_text(FILE *fp, struct buf *b)
 	    st.st_size > 0)
 		buf_reserve(b, (size_t)st.st_size + 1);
 	for (;;) {
-		buf_reserve(b, 65536 + 1);
+		/*
+		 * grown only when full, so that a file read whole is not
+		 * copied to make room for the read that finds its end
+		 */
+		if (b->cap - b->len < 2)
+			buf_reserve(b, 65536 + 1);
 		n = read(fileno(fp), b->data + b->len, b->cap - b->len - 1);
 		if (n == -1 && errno == EINTR)
 			continue;

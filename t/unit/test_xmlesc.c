@@ -291,7 +291,10 @@ test_every_char(void)
 	buf_free(&b);
 }
 
-/* A simple model of the escaping, to compare long mixed texts with. */
+/*
+ * A simple model of the escaping, a character at a time, to compare long
+ * mixed texts with.
+ */
 static void
 model(struct buf *out, const char *s, size_t n, unsigned flags,
     size_t *count)
@@ -311,6 +314,12 @@ model(struct buf *out, const char *s, size_t n, unsigned flags,
 			buf_adds(out, "&quot;");
 		else if (c == '\'' && (flags & XMLESC_QUOTES))
 			buf_adds(out, "&apos;");
+		else if (c == '\t' && (flags & XMLESC_TAB))
+			buf_adds(out, "&#9;");
+		else if (c == '\n' && (flags & XMLESC_LF))
+			buf_adds(out, "&#10;");
+		else if (c == '\r' && (flags & XMLESC_CR))
+			buf_adds(out, "&#13;");
 		else if (!xml_char(c)) {
 			buf_adds(out, FFFD);
 			(*count)++;
@@ -320,37 +329,62 @@ model(struct buf *out, const char *s, size_t n, unsigned flags,
 	}
 }
 
+/*
+ * Texts of random pieces under every combination of flags, from empty to
+ * longer than the 4096-byte blocks the escaping works in (so that runs
+ * of plain text, escapes and a U+FFFE cross sixteen-byte and block
+ * boundaries), escape as the model does, count what they replace and
+ * place the first at its offset.
+ */
 static void
 test_mixed(void)
 {
 	static const char *const pieces[] = { "a", "&", "<", ">", "\"", "'",
 	    "\x01", "\x1B", "\t", "\xEF\xBF\xBE", "\xEF\xBF\xBF",
 	    "\xEF\xBF\xBD", "\xEF\x80\x80", "\xC3\xA9", "\xF0\x9F\x98\x80",
-	    "text ", "\xEF\xBB\xBF", "\x7F", "\r\n" };
+	    "text ", "\xEF\xBB\xBF", "\x7F", "\r\n", "\n",
+	    "plain text that needs no escaping at all, ",
+	    "{\"key\": \"value\"}" };
+	enum { NPIECES = sizeof(pieces) / sizeof(pieces[0]) };
 	struct buf in = BUF_INIT, got = BUF_INIT, want = BUF_INIT;
-	size_t i, r, count, same = 0, trials = 300;
+	struct xmlesc_bad bad;
+	size_t i, r, count, first, same = 0, trials = 600;
 	unsigned seed = 12345, flags;
 
 	for (i = 0; i < trials; i++) {
-		size_t k, len = (i * 13) % 97;
+		size_t k, len = i % 10 == 9 ? 400 + i * 3 : (i * 13) % 97;
 
 		buf_reset(&in);
+		first = SIZE_MAX;
 		for (k = 0; k < len; k++) {
 			seed = seed * 1103515245 + 12345;
-			buf_adds(&in, pieces[(seed >> 16) % 19]);
+			buf_adds(&in, pieces[(seed >> 16) % NPIECES]);
 		}
-		flags = i % 2 ? XMLESC_QUOTES : 0;
+		flags = (unsigned)i % 16;
 		buf_reset(&got);
 		buf_reset(&want);
+		memset(&bad, 0, sizeof(bad));
 		count = 0;
-		r = xmlesc_append(&got, in.data, in.len, flags, NULL);
+		r = xmlesc_append(&got, in.data, in.len, flags, &bad);
 		model(&want, in.data, in.len, flags, &count);
-		if (r == count && got.len == want.len &&
+		for (k = 0; k < in.len && first == SIZE_MAX; k++)
+			if ((unsigned char)in.data[k] < 0x20 &&
+			    in.data[k] != '\t' && in.data[k] != '\n' &&
+			    in.data[k] != '\r')
+				first = k;
+			else if (k + 2 < in.len &&
+			    memcmp(in.data + k, "\xEF\xBF", 2) == 0 &&
+			    (unsigned char)in.data[k + 2] >= 0xBE)
+				first = k;
+		if (r == count && bad.count == count &&
+		    (count == 0 || bad.offset == first) &&
+		    got.len == want.len &&
 		    (got.len == 0 || memcmp(got.data, want.data, got.len) == 0))
 			same++;
 	}
 	unit_long((long)same, (long)trials,
-	    "300 mixed texts escape as the model does");
+	    "600 mixed texts up to 10 KB, under every flag, escape as the "
+	    "model does");
 	buf_free(&in);
 	buf_free(&got);
 	buf_free(&want);
