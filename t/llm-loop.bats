@@ -266,7 +266,7 @@ EOF
 	assert_equal "$st" 3
 	msg="the arguments of \"echo\" cannot be checked against its schema: /text: string \"a+\" cannot be checked against the format regex: $NOPCRE_WHY"
 	jq -cn --arg m "$msg" '{type: "message", role: "user", content: "Go", iteration: 0},
-	    {type: "error", toolName: "echo", error: $m, recoverable: true, iteration: 1}' >want.jsonl
+	    {type: "error", toolName: "echo", error: $m, recoverable: false, iteration: 1}' >want.jsonl
 	thread_is_want
 	is err <<EOF
 llm-loop: not run: $msg

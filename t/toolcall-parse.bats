@@ -1846,7 +1846,7 @@ EOF
 	assert_equal "$stderr" "in.txt:2:1: error: $unchecked
 in.txt:4:1: error: the arguments of \"mail\" do not match its schema: /to: string \"7\" is not a valid idn-email"
 	LLMKIT_LIBIDN2=$nolib run -3 --separate-stderr toolcall-parse --thread --tools tools.json in.txt
-	assert_line --index 1 "{\"type\":\"error\",\"toolName\":\"mail\",\"error\":\"$(printf '%s' "$unchecked" | sed 's/"/\\"/g')\",\"recoverable\":true,\"iteration\":0}"
+	assert_line --index 1 "{\"type\":\"error\",\"toolName\":\"mail\",\"error\":\"$(printf '%s' "$unchecked" | sed 's/"/\\"/g')\",\"recoverable\":false,\"iteration\":0}"
 	# with libidn2 the call is checked, and good
 	run -1 --separate-stderr toolcall-parse --tools tools.json in.txt
 	assert_line --index 0 '{"server_name":"local","tool_name":"mail","arguments":{"to":"joe@xn--bcher-kva.example"}}'

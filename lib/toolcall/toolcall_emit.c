@@ -702,7 +702,7 @@ call_valid(struct toolcall *tc, const struct tooldef *def, json_t *args)
 	if ((r = jsschema_validate(def->js, args, &res)) == 0)
 		return 0;
 	if (r < 0)
-		tc->unchecked = 1;
+		tc->unchecked = tc->call.unchecked = 1;
 	for (i = 0; i < res.nerrors; i++) {
 		buf_adds(&m, i > 0 ? "; " : "");
 		if (res.errors[i].instance[0] != '\0') {

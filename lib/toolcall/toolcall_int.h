@@ -217,6 +217,9 @@ struct tc_call {
 	struct buf		 cid;		/* the call's own id, or empty */
 	struct buf		 ename;		/* a refused call's tool, escaped, */
 	int			 named;		/* when its error knows it */
+	int			 unchecked;	/* its arguments could not be
+						   checked: not the model's
+						   fault, so not recoverable */
 };
 
 /* Where the lexer of a <tool> call stands (toolcall_lex.c). */

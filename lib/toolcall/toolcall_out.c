@@ -148,8 +148,8 @@ tc_error_event(struct toolcall *tc, const char *raw, size_t n)
 		tc_puts(tc, "\"error\":");
 		tc_put_string(tc, tc->call.msg.data, tc->call.msg.len);
 		buf_reset(&tc->tmp);
-		buf_printf(&tc->tmp, ",\"recoverable\":true,\"iteration\":%ld}\n",
-		    tc->opt.iteration);
+		buf_printf(&tc->tmp, ",\"recoverable\":%s,\"iteration\":%ld}\n",
+		    tc->call.unchecked ? "false" : "true", tc->opt.iteration);
 		tc_put(tc, tc->tmp.data, tc->tmp.len);
 	} else if (tc->opt.events) {
 		tc_puts(tc, "{\"type\":\"error\",\"message\":");
@@ -165,7 +165,7 @@ tc_error_event(struct toolcall *tc, const char *raw, size_t n)
 			tc_put_string(tc, raw, n);
 		tc_puts(tc, "}\n");
 	}
-	tc->call.named = 0;
+	tc->call.named = tc->call.unchecked = 0;
 	buf_reset(&tc->call.cid);
 	if (tc->opt.unbuffered)
 		tc_flush(tc);
