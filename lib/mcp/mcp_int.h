@@ -7,12 +7,15 @@
 #ifndef LLMKIT_MCP_INT_H
 #define LLMKIT_MCP_INT_H
 
+#include <limits.h>
 #include <stdarg.h>
 
 #include <jansson.h>
 
 #include "base/buf.h"
 #include "mcp/mcp.h"
+
+#define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
 
 /* How a request ended. */
 enum {
@@ -47,6 +50,11 @@ void	 mcp_reply_reset(struct reply *);
 void	 mcp_rpc_error_text(struct buf *, const json_t *);
 void	 mcp_notify(struct mcp_server *, const char *, json_t *);
 void	 mcp_settle(struct mcp *);
+json_t	*mcp_modern_meta(void);
+long long mcp_send_request(struct mcp_server *, const char *, json_t *);
+double	 mcp_limit(const struct mcp *, const struct mcp_server *);
+int	 mcp_pump(struct mcp *, struct mcp_server *, long long, double,
+	    struct reply *, int);
 long long mcp_request(struct mcp *, struct mcp_server *, const char *,
 	    json_t *, double, struct reply *);
 void	 mcp_trouble(struct mcp *, struct mcp_server *, struct reply *,
@@ -56,11 +64,14 @@ void	 mcp_lost(struct mcp *, struct mcp_server *, struct reply *,
 int	 mcp_start(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_ready(struct mcp *, struct mcp_server *, struct reply *);
 int	 mcp_has_cap(const struct mcp_server *, const char *);
+int	 mcp_no_tools(const struct mcp_server *);
 json_t	*mcp_client_caps(const struct mcp *);
 json_t	*mcp_ask(struct mcp *, struct mcp_server *, const char *,
 	    const json_t *, json_t **);
 char	**mcp_words(const char *, size_t *);
 int	 mcp_tools_of(struct mcp *, struct mcp_server *, struct reply *);
+struct mcp_server *mcp_route(struct mcp *, const struct mcp_call *,
+	    struct mcp_outcome *, struct reply *);
 int	 mcp_idle(struct mcp *, double);
 void	 mcp_progress_say(struct mcp *, const char *);
 int	 mcp_task_wanted(struct mcp *, struct mcp_server *, const char *,
