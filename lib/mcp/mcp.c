@@ -1,16 +1,15 @@
 /*
- * mcp: the servers' lives (start, the lifecycle, stop), the JSON-RPC
- * conversation with them, the routing of a call, and its event.
+ * mcp: the JSON-RPC conversation with the servers that mcp_start started
+ * and mcp_call sends calls: the messages sent them, the reading of what
+ * they write, the pump that listens to them all, and their stop.
  */
 #include <sys/ioctl.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -20,40 +19,13 @@
 #include "base/diag.h"
 #include "base/jsonw.h"
 #include "base/proc.h"
-#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "mcp/mcp.h"
 #include "mcp/mcp_http.h"
 #include "mcp/mcp_int.h"
-#include "schema/jsschema.h"
 
 #define CHUNK	65536
-#define NONE	ULLONG_MAX	/* took, call_at: not known, no call */
 #define BIG	(16 * CHUNK)	/* a buffer given back once it is empty */
-
-/* A call in flight: mcp_call_run's, or one of -j's (mcp_job_start). */
-struct mcp_job {
-	const struct mcp_call *c;
-	struct mcp_outcome *o;
-	struct mcp_server *s;
-	struct reply	 r;
-	struct buf	 label;		/* "SERVER: TOOL", for its progress */
-	long long	 id;		/* its tools/call, or 0 (a task's) */
-	long long	 token;		/* its progress token */
-	double		 deadline;	/* -T's, reset by its progress */
-	double		 hard;		/* --max-time's, or 0 */
-	unsigned long long call_at;	/* where its tools/call begins */
-	int		 again;		/* it may be sent once more */
-	int		 late;		/* it ran past --max-time */
-	int		 state;
-};
-
-enum {
-	J_READY,			/* routed, not sent */
-	J_WAITING,			/* sent; its reply in r when it comes */
-	J_REPLIED,			/* r holds how it ended */
-	J_DONE				/* its outcome is written */
-};
 
 static void	vfail(struct reply *, int, const char *, va_list)
 		    __attribute__((format(printf, 3, 0)));
@@ -144,8 +116,8 @@ measure(struct mcp_server *s, int wait)
 }
 
 /* Writes what is waiting for the server; a closed pipe drops it. */
-static void
-flush_out(struct mcp_server *s)
+void
+mcp_flush_out(struct mcp_server *s)
 {
 	ssize_t n;
 
@@ -180,7 +152,7 @@ send_msg(struct mcp_server *s, json_t *msg)
 	}
 	jsonw_stringify(&s->wbuf, msg);
 	buf_addc(&s->wbuf, '\n');
-	flush_out(s);
+	mcp_flush_out(s);
 	json_decref(msg);
 }
 
@@ -189,8 +161,8 @@ send_msg(struct mcp_server *s, json_t *msg)
  * for every log message, as a server of the 2025 era sends them when no
  * logging/setLevel came.
  */
-static json_t *
-modern_meta(void)
+json_t *
+mcp_modern_meta(void)
 {
 	return json_pack("{s:s,s:{},s:{s:s,s:s},s:s}",
 	    "io.modelcontextprotocol/protocolVersion", MCP_MODERN_VERSION,
@@ -201,8 +173,8 @@ modern_meta(void)
 }
 
 /* Sends a request (params stolen, NULL for none); returns its id. */
-static long long
-send_request(struct mcp_server *s, const char *method, json_t *params)
+long long
+mcp_send_request(struct mcp_server *s, const char *method, json_t *params)
 {
 	json_t *msg;
 	long long id = ++s->next_id;
@@ -212,9 +184,9 @@ send_request(struct mcp_server *s, const char *method, json_t *params)
 			params = json_object();
 		if (json_is_object(json_object_get(params, "_meta")))
 			json_object_update_new(json_object_get(params,
-			    "_meta"), modern_meta());
+			    "_meta"), mcp_modern_meta());
 		else
-			json_object_set_new(params, "_meta", modern_meta());
+			json_object_set_new(params, "_meta", mcp_modern_meta());
 	}
 	msg = json_pack("{s:s,s:I,s:s}", "jsonrpc", "2.0", "id",
 	    (json_int_t)id, "method", method);
@@ -300,8 +272,8 @@ log_message(struct mcp *m, struct mcp_server *s, const json_t *params)
 }
 
 /* The time limit of a request to s: its own, else -T's. */
-static double
-limit(const struct mcp *m, const struct mcp_server *s)
+double
+mcp_limit(const struct mcp *m, const struct mcp_server *s)
 {
 	return s != NULL && s->timeout > 0 ? s->timeout : m->timeout;
 }
@@ -331,7 +303,7 @@ progress(struct mcp *m, struct mcp_server *s, const json_t *params)
 		    (double)m->jobs[i]->token == json_number_value(tok))
 			j = m->jobs[i];
 	if (j != NULL) {		/* one of -j's: its own time again */
-		j->deadline = proc_now() + limit(m, s);
+		j->deadline = proc_now() + mcp_limit(m, s);
 		if (j->hard > 0 && j->deadline > j->hard)
 			j->deadline = j->hard;
 		label = buf_cstr(&j->label);
@@ -386,8 +358,8 @@ say_progress(struct mcp *m, const char *label, const char *text)
 }
 
 /* The progress line on a terminal, cleared once its call is over. */
-static void
-progress_done(struct mcp *m)
+void
+mcp_progress_done(struct mcp *m)
 {
 	if (m->progress_line > 0)
 		fputs("\r\033[K", stderr);
@@ -1073,8 +1045,8 @@ jobs_due(struct mcp *m, double t, double paused)
  * signal; with deadline -1, what the servers have done so far is taken
  * in, without waiting.
  */
-static int
-pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
+int
+mcp_pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
     struct reply *r, int infd)
 {
 	struct pollfd *p;
@@ -1105,7 +1077,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		if (paused > 0 && deadline > 0)
 			deadline += paused;
 		if (m->progressed && deadline > 0)
-			deadline = proc_now() + limit(m, w);
+			deadline = proc_now() + mcp_limit(m, w);
 		m->progressed = 0;
 		if (m->hard > 0 && deadline > m->hard)
 			deadline = m->hard;
@@ -1150,7 +1122,7 @@ pump(struct mcp *m, struct mcp_server *w, long long id, double deadline,
 		for (i = 0; i < m->n; i++) {
 			s = &m->v[i];
 			if (s->running && p[4 + 3 * i].revents != 0)
-				flush_out(s);
+				mcp_flush_out(s);
 			if (s->running && p[3 + 3 * i].revents != 0)
 				read_err(m, s);
 			if (!s->running || p[2 + 3 * i].revents == 0 ||
@@ -1182,7 +1154,7 @@ mcp_settle(struct mcp *m)
 	struct reply r;
 
 	memset(&r, 0, sizeof(r));
-	pump(m, NULL, 0, -1, &r, -1);
+	mcp_pump(m, NULL, 0, -1, &r, -1);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
 }
@@ -1197,7 +1169,7 @@ mcp_idle(struct mcp *m, double seconds)
 	struct reply r;
 
 	memset(&r, 0, sizeof(r));
-	pump(m, NULL, 0, proc_now() + seconds, &r, -1);
+	mcp_pump(m, NULL, 0, proc_now() + seconds, &r, -1);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
 	return m->caught ? -1 : 0;
@@ -1216,7 +1188,7 @@ mcp_wait(struct mcp *m, int fd)
 	int ready;
 
 	memset(&r, 0, sizeof(r));
-	ready = m->jobs_done ? 0 : pump(m, NULL, 0, 0, &r, fd);
+	ready = m->jobs_done ? 0 : mcp_pump(m, NULL, 0, 0, &r, fd);
 	mcp_reply_reset(&r);
 	buf_free(&r.why);
 	return ready ? 0 : m->caught ? -1 : 1;
@@ -1231,8 +1203,8 @@ mcp_request(struct mcp *m, struct mcp_server *s, const char *method,
 	long long id;
 
 	mcp_reply_reset(r);
-	id = send_request(s, method, params);
-	pump(m, s, id, proc_now() + timeout, r, -1);
+	id = mcp_send_request(s, method, params);
+	mcp_pump(m, s, id, proc_now() + timeout, r, -1);
 	return id;
 }
 
@@ -1270,7 +1242,7 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 		    buf_cstr(&b));
 	} else if (r->fail == F_TIMEOUT)
 		mcp_trouble(m, s, r, "%s: no answer to %s within %g s", s->name,
-		    what, limit(m, s));
+		    what, mcp_limit(m, s));
 	else if (r->fail == F_DIED || r->fail == F_LONG) {
 		buf_adds(&b, buf_cstr(&r->why));
 		mcp_trouble(m, s, r, "%s during %s", buf_cstr(&b), what);
@@ -1286,1044 +1258,6 @@ mcp_lost(struct mcp *m, struct mcp_server *s, struct reply *r,
 }
 
 /*
- * Takes child ch, just started, as the process of server s, which is not
- * running: a new life, no revision agreed yet. A test may start a server
- * its own way and attach it.
- */
-void
-mcp_attach(struct mcp_server *s, const struct proc_child *ch)
-{
-	s->ch = *ch;
-	s->running = 1;
-	s->modern = 0;
-	s->reaped = 0;
-	s->next_id = 0;
-	s->last_sent = 0;
-	s->noise = 0;
-	s->wrote = 0;
-	s->took = s->call_at = NONE;
-}
-
-static int
-spawn(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	struct proc_child ch;
-	char **env;
-	size_t i;
-	int rc;
-
-	env = mcp_environment(s);
-	rc = proc_spawn(s->argv, s->cwd, env, &ch);
-	for (i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
-	if (rc == 0) {
-		mcp_attach(s, &ch);
-		return 0;
-	}
-	if (rc == PROC_NOCWD)
-		mcp_trouble(m, s, r, "%s: cannot start %s in %s: %s", s->name,
-		    s->argv[0], s->cwd, strerror(errno));
-	else
-		mcp_trouble(m, s, r, "%s: cannot start %s: %s", s->name,
-		    s->argv[0], strerror(errno));
-	return -1;
-}
-
-/* The capabilities a server declared in the result of its lifecycle. */
-static void
-keep_caps(struct mcp_server *s, const json_t *result)
-{
-	json_t *caps = json_object_get(result, "capabilities");
-
-	json_decref(s->caps);
-	s->caps = json_is_object(caps) ? json_incref(caps) : json_object();
-}
-
-/* Whether server s declared capability name ("tools", "resources"). */
-int
-mcp_has_cap(const struct mcp_server *s, const char *name)
-{
-	return json_is_object(json_object_get(s->caps, name));
-}
-
-/*
- * Connects to remote server s: its transport readied, and for the
- * HTTP+SSE of 2024-11-05 (legacy) its event stream opened and its
- * endpoint awaited. 0, or -1 (said, in r).
- */
-static int
-connect_remote(struct mcp *m, struct mcp_server *s, struct reply *r,
-    int legacy)
-{
-	struct proc_child none = { -1, -1, -1, -1 };
-
-	if (!s->running)
-		mcp_attach(s, &none);
-	if (mcp_http_open(m, s, legacy) != 0) {
-		if (mcp_http_trouble() != NULL)
-			mcp_trouble(m, s, r, "%s: %s",
-			    s->name, mcp_http_trouble());
-		else
-			mcp_trouble(m, s, r, "%s: libcurl cannot be started",
-			    s->name);
-		return -1;
-	}
-	if (!legacy)
-		return 0;
-	mcp_reply_reset(r);
-	pump(m, s, MCP_HTTP_READY, proc_now() + m->timeout, r, -1);
-	if (r->kind == R_RESULT)
-		return 0;
-	mcp_lost(m, s, r, "the opening of its event stream");
-	return -1;
-}
-
-/*
- * Whether a remote server refused a message of Streamable HTTP as a
- * server of the HTTP+SSE transport does (400, 404 or 405), so that the
- * older transport is to be tried, as the specification's section on
- * backwards compatibility says.
- */
-static int
-older_transport(const struct mcp_server *s, const struct reply *r)
-{
-	return s->transport == MCP_HTTP && !mcp_http_legacy(s) &&
-	    r->kind == R_FAIL && r->fail == F_FAILED &&
-	    (r->status == 400 || r->status == 404 || r->status == 405);
-}
-
-/*
- * Whether s declared its capabilities, and tools not among them: a server
- * that is offered nothing to list or call. One whose lifecycle was not
- * seen (attached by a test) is taken at its word when it answers.
- */
-static int
-no_tools(const struct mcp_server *s)
-{
-	return s->caps != NULL && !mcp_has_cap(s, "tools");
-}
-
-/*
- * The probe of the 2026-07-28 era, which a server slow to start has the
- * whole time limit to answer: 1 modern, 0 legacy (r holds the answer
- * that says so), 2 legacy once started again (the server ended), 3 no
- * answer in time, -1 failed (said). With --protocol 2026-07-28 a server
- * that ends or does not answer has failed.
- */
-static int
-discover(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	struct buf b = BUF_INIT;
-
-	mcp_reply_reset(r);
-	send_request(s, "server/discover", json_pack("{s:o}", "_meta",
-	    modern_meta()));
-	pump(m, s, s->next_id, proc_now() + m->timeout, r, -1);
-	if (r->kind == R_RESULT || r->kind == R_ERROR) {
-		switch (mcp_discover_era(r->result, r->error)) {
-		case MCP_ERA_MODERN:
-			keep_caps(s, r->result);
-			mcp_http_agreed(s, MCP_MODERN_VERSION);
-			return s->modern = 1;
-		case MCP_ERA_NONE:
-			jsonw_stringify(&b, mcp_unsupported(r->error));
-			mcp_trouble(m, s, r, "%s: the server speaks only %s, which "
-			    "mcp-run does not speak", s->name, buf_cstr(&b));
-			buf_free(&b);
-			return -1;
-		default:
-			return 0;
-		}
-	}
-	if (m->proto == MCP_PROTO_AUTO && r->fail == F_TIMEOUT)
-		return 3;
-	if (older_transport(s, r))
-		return 0;	/* initialize tells which transport */
-	if (m->proto == MCP_PROTO_AUTO && r->fail == F_DIED)
-		return spawn(m, s, r) == 0 ? 2 : -1;
-	mcp_lost(m, s, r, "server/discover");
-	return -1;
-}
-
-/* The params of initialize, a new reference. */
-static json_t *
-init_params(const struct mcp *m)
-{
-	return json_pack("{s:s,s:o,s:{s:s,s:s}}", "protocolVersion",
-	    MCP_LEGACY_VERSION, "capabilities", mcp_client_caps(m),
-	    "clientInfo", "name", "mcp-run", "version", LLMKIT_VERSION);
-}
-
-/*
- * --protocol pins 2026-07-28, and server s answered the probe as a
- * server of the 2025 era does (r holds the answer): trouble that names
- * the revisions it speaks, from the answer when it lists them, else the
- * one it answers initialize with, so that no call is sent it outside a
- * lifecycle. -1.
- */
-static int
-not_modern(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	struct buf probe = BUF_INIT, b = BUF_INIT;
-	const json_t *sup, *pv;
-	char q[80];
-
-	sup = r->error != NULL ? mcp_unsupported(r->error) :
-	    json_object_get(r->result, "supportedVersions");
-	if (json_is_array(sup)) {
-		jsonw_stringify(&b, sup);
-		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s, "
-		    "which --protocol pins", s->name, buf_cstr(&b),
-		    MCP_MODERN_VERSION);
-		buf_free(&b);
-		return -1;
-	}
-	if (r->error != NULL) {
-		buf_adds(&probe, "server/discover failed: ");
-		mcp_rpc_error_text(&probe, r->error);
-	} else
-		buf_printf(&probe, "server/discover answered without %s",
-		    MCP_MODERN_VERSION);
-	mcp_request(m, s, "initialize", init_params(m), m->timeout, r);
-	pv = json_object_get(r->result, "protocolVersion");
-	if (r->kind == R_RESULT && json_is_string(pv))
-		mcp_trouble(m, s, r, "%s: the server speaks %s, not %s, which "
-		    "--protocol pins", s->name, diag_quote(q, sizeof(q),
-		    json_string_value(pv), json_string_length(pv)),
-		    MCP_MODERN_VERSION);
-	else if (r->kind == R_ERROR &&
-	    (sup = mcp_unsupported(r->error)) != NULL) {
-		jsonw_stringify(&b, sup);
-		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s, "
-		    "which --protocol pins", s->name, buf_cstr(&b),
-		    MCP_MODERN_VERSION);
-	} else if (r->kind == R_FAIL && (r->fail == F_CAUGHT ||
-	    r->fail == F_BROKEN))
-		mcp_lost(m, s, r, "initialize");
-	else
-		mcp_trouble(m, s, r, "%s: the server does not speak %s, which "
-		    "--protocol pins: %s", s->name, MCP_MODERN_VERSION,
-		    buf_cstr(&probe));
-	buf_free(&probe);
-	buf_free(&b);
-	return -1;
-}
-
-/*
- * The lifecycle of the 2025 era: initialize; 0, or -1 (said). A server
- * that refuses the 2025 revision and names 2026-07-28 among those it
- * speaks (one too slow to start for the probe, or one whose answer to
- * the probe was lost) is probed again, and spoken to in the 2026-07-28
- * era; unless --protocol pins 2025-11-25, which the trouble then says.
- */
-static int
-initialize(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	struct buf b = BUF_INIT;
-	const json_t *pv, *sup;
-	char q[80];
-
-again:
-	mcp_request(m, s, "initialize", init_params(m), limit(m, s), r);
-	if (older_transport(s, r)) {
-		if (connect_remote(m, s, r, 1) != 0)
-			return -1;
-		goto again;
-	}
-	if (r->kind == R_ERROR && (sup = mcp_unsupported(r->error)) != NULL) {
-		jsonw_stringify(&b, sup);
-		if (m->proto == MCP_PROTO_AUTO &&
-		    mcp_discover_era(NULL, r->error) == MCP_ERA_MODERN)
-			switch (discover(m, s, r)) {
-			case 1:
-				buf_free(&b);
-				return 0;
-			case -1:
-				buf_free(&b);
-				return -1;
-			default:
-				break;
-			}
-		mcp_trouble(m, s, r, "%s: the server speaks only %s, not %s%s",
-		    s->name, buf_cstr(&b), MCP_LEGACY_VERSION,
-		    m->proto == MCP_PROTO_LEGACY ? ", which --protocol pins" :
-		    "");
-		buf_free(&b);
-		return -1;
-	}
-	if (r->kind != R_RESULT) {
-		mcp_lost(m, s, r, "initialize");
-		return -1;
-	}
-	pv = json_object_get(r->result, "protocolVersion");
-	if (!mcp_legacy_version(pv)) {
-		if (json_is_string(pv))
-			diag_quote(q, sizeof(q), json_string_value(pv),
-			    json_string_length(pv));
-		else
-			snprintf(q, sizeof(q), "%s", pv == NULL ? "none" :
-			    "that is not a string");
-		mcp_trouble(m, s, r, "%s: the server answered protocol revision "
-		    "%s, which mcp-run does not speak", s->name, q);
-		return -1;
-	}
-	keep_caps(s, r->result);
-	mcp_http_agreed(s, json_string_value(pv));
-	mcp_notify(s, "notifications/initialized", NULL);
-	mcp_http_listen(s);
-	return 0;
-}
-
-/*
- * Starts s and agrees on a revision with it: the probe, and initialize
- * when the server is of the 2025 era. --protocol 2025-11-25 initializes
- * at once; --protocol 2026-07-28 probes and takes no other era. 0, or -1
- * (said, in r).
- */
-int
-mcp_start(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	if (s->unusable != NULL) {
-		mcp_trouble(m, s, r, "%s", s->unusable);
-		return -1;
-	}
-	if (s->transport != MCP_STDIO) {
-		if (connect_remote(m, s, r, s->transport == MCP_SSE) != 0)
-			return -1;
-	} else if (spawn(m, s, r) != 0)
-		return -1;
-	if (m->proto != MCP_PROTO_LEGACY)
-		switch (discover(m, s, r)) {
-		case -1:
-			return -1;
-		case 1:
-			return 0;
-		default:
-			if (m->proto == MCP_PROTO_MODERN)
-				return not_modern(m, s, r);
-			break;
-		}
-	return initialize(m, s, r);
-}
-
-/*
- * Server s ready for a request: what the servers did meanwhile taken in,
- * and s started (again) when it is not running. 0, or -1 (said, in r).
- */
-int
-mcp_ready(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	if (s->running)
-		mcp_settle(m);
-	if (!s->running && mcp_start(m, s, r) != 0)
-		return -1;
-	return 0;
-}
-
-/*
- * Says when tool t's input schema refers outside itself: a server's
- * schema is never let read a file or a URL of the user's, so that
- * toolcall-parse --tools leaves such a tool out (unless the reference is
- * to a regular file below the tools file's directory). Told here, where
- * the server is named, so that the user knows before a prompt lacks it.
- */
-static void
-external_ref(const struct mcp_server *s, const json_t *t)
-{
-	const json_t *n = json_object_get(t, "name");
-	char q[80], r[120], *ref;
-
-	if ((ref = jsschema_external_ref(json_object_get(t, "inputSchema"),
-	    NULL)) == NULL)
-		return;
-	diag_warnx("%s: tool %s: its input schema refers outside itself, to "
-	    "%s", s->name, diag_quote(q, sizeof(q), json_string_value(n),
-	    json_string_length(n)), diag_quote(r, sizeof(r), ref,
-	    strlen(ref)));
-	free(ref);
-}
-
-/*
- * The tools of a listing that can be offered and routed to: an object
- * with a name of plain text (utf8_plain: no NUL, newline, ESC or other
- * control character), which a prompt, a routing table and a terminal
- * all take as one name. Each other is left out, said with its server.
- */
-static json_t *
-good_tools(const struct mcp_server *s, json_t *tools)
-{
-	json_t *kept, *t;
-	const json_t *n;
-	char q[80];
-	size_t i, len;
-
-	kept = json_array();
-	json_array_foreach(tools, i, t) {
-		n = json_object_get(t, "name");
-		len = json_string_length(n);
-		if (!json_is_object(t))
-			diag_warnx("%s: a tool that is not an object is left "
-			    "out", s->name);
-		else if (!json_is_string(n))
-			diag_warnx("%s: a tool without a \"name\" string is "
-			    "left out", s->name);
-		else if (len == 0)
-			diag_warnx("%s: a tool with an empty name is left out",
-			    s->name);
-		else if (utf8_plain(json_string_value(n), len) < len)
-			diag_warnx("%s: tool %s is left out: its name holds a "
-			    "control character", s->name, diag_quote(q,
-			    sizeof(q), json_string_value(n), len));
-		else {
-			json_array_append(kept, t);
-			external_ref(s, t);
-		}
-	}
-	json_decref(tools);
-	return kept;
-}
-
-/*
- * Lists the tools of s, once for its life: 0, or -1 (said, in r). A
- * server that declared no "tools" capability has none, and is not asked.
- */
-static int
-list_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	json_t *tools, *cursor = NULL, *params;
-	const json_t *page;
-	int npages;
-
-	if (s->tools != NULL)
-		return 0;
-	if (mcp_ready(m, s, r) != 0)
-		return -1;
-	if (no_tools(s)) {
-		s->tools = json_array();
-		return 0;
-	}
-	tools = json_array();
-	for (npages = 0; npages < MCP_MAX_PAGES; npages++) {
-		params = cursor != NULL ? json_pack("{s:O}", "cursor", cursor) :
-		    NULL;
-		json_decref(cursor);
-		cursor = NULL;
-		mcp_request(m, s, "tools/list", params, limit(m, s), r);
-		if (r->kind != R_RESULT) {
-			mcp_lost(m, s, r, "tools/list");
-			break;
-		}
-		page = json_object_get(r->result, "tools");
-		if (!json_is_array(page)) {
-			mcp_trouble(m, s, r, "%s: tools/list answered without a "
-			    "\"tools\" array", s->name);
-			break;
-		}
-		json_array_extend(tools, (json_t *)page);
-		cursor = json_object_get(r->result, "nextCursor");
-		if (!json_is_string(cursor)) {
-			cursor = NULL;
-			s->tools = good_tools(s, tools);
-			return 0;
-		}
-		json_incref(cursor);
-	}
-	if (npages == MCP_MAX_PAGES)
-		mcp_trouble(m, s, r, "%s: tools/list goes on past %d pages",
-		    s->name, MCP_MAX_PAGES);
-	json_decref(cursor);
-	json_decref(tools);
-	return -1;
-}
-
-/* The tools of s listed, once for its life: 0, or -1 (said, in r). */
-int
-mcp_tools_of(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	return list_tools(m, s, r);
-}
-
-/*
- * The tools of s for the routing: listed once; a server that cannot be
- * listed (said once) has none, and is not tried again for the routing.
- */
-static const json_t *
-routing_tools(struct mcp *m, struct mcp_server *s, struct reply *r)
-{
-	if (s->tools == NULL && list_tools(m, s, r) != 0 && !m->caught)
-		s->tools = json_array();
-	return s->tools;
-}
-
-/*
- * Whether the listed tools of s hold one called name (len bytes), the
- * names compared whole, so that "echo\u0000evil" is never "echo".
- */
-static int
-has_tool(const struct mcp_server *s, const char *name, size_t len)
-{
-	const json_t *t, *n;
-	size_t i;
-
-	json_array_foreach(s->tools, i, t) {
-		n = json_object_get(t, "name");
-		if (json_is_string(n) && json_string_length(n) == len &&
-		    memcmp(json_string_value(n), name, len) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The server that is to run call c, or NULL with the refusal in
- * o->message (and o->ptr its place). No server named, or "local" (the
- * name toolcall-parse gives when the model named none) unless a server
- * is called so: the one server that has the tool.
- */
-static struct mcp_server *
-route(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o,
-    struct reply *r)
-{
-	struct mcp_server *s, *found = NULL;
-	struct buf names = BUF_INIT;
-	const char *file;
-	char q[80];
-	size_t i, n = 0;
-
-	if (c->server != NULL && *c->server != '\0' &&
-	    (strcmp(c->server, "local") != 0 || mcp_find(m, "local") != NULL)) {
-		if ((s = mcp_find(m, c->server)) != NULL)
-			return s;
-		diag_quote(q, sizeof(q), c->server, strlen(c->server));
-		if ((file = mcp_disabled(m, c->server)) != NULL)
-			buf_printf(&o->message, "server %s is disabled in %s", q,
-			    file);
-		else
-			buf_printf(&o->message, "no server %s is configured", q);
-		o->ptr = c->ptr_server;
-		return NULL;
-	}
-	for (i = 0; i < m->n && !m->caught; i++) {
-		s = &m->v[i];
-		if (routing_tools(m, s, r) == NULL ||
-		    !has_tool(s, c->tool, strlen(c->tool)))
-			continue;
-		if (n++ > 0)
-			buf_adds(&names, ", ");
-		buf_adds(&names, s->name);
-		found = s;
-	}
-	diag_quote(q, sizeof(q), c->tool, strlen(c->tool));
-	o->ptr = c->ptr_tool;
-	if (n == 0)
-		buf_printf(&o->message, "no server has a tool %s", q);
-	else if (n > 1)
-		buf_printf(&o->message, "tool %s is on more than one server "
-		    "(%s): name one in server_name", q, buf_cstr(&names));
-	buf_free(&names);
-	return n == 1 ? found : NULL;
-}
-
-/* {"type":TYPE,"toolCallId":ID,"toolName":T[,"serverName":S] */
-static void
-event_head(struct buf *b, const char *type, const struct mcp_call *c,
-    const struct mcp_server *s)
-{
-	buf_printf(b, "{\"type\":\"%s\",\"toolCallId\":", type);
-	jsonw_string(b, c->id, strlen(c->id));
-	buf_adds(b, ",\"toolName\":");
-	jsonw_string(b, c->tool, strlen(c->tool));
-	if (s != NULL) {
-		buf_adds(b, ",\"serverName\":");
-		jsonw_string(b, s->name, strlen(s->name));
-	}
-}
-
-static void
-event_iteration(struct buf *b, const struct mcp_call *c)
-{
-	buf_adds(b, ",\"iteration\":");
-	if (c->iteration != NULL)
-		jsonw_stringify(b, c->iteration);
-	else
-		buf_addc(b, '0');
-}
-
-/*
- * What a tools/call result holds beside its text, for its event, an
- * error as a success: its structuredContent and its content items that
- * are not text, as sent, and its _meta less the server's name, which the
- * 2026-07-28 era puts on every result and serverName already says.
- */
-static void
-result_extras(struct buf *b, const json_t *result)
-{
-	const json_t *content, *item, *type, *sc, *meta;
-	json_t *kept;
-	size_t i;
-	int others = 0;
-
-	if ((sc = json_object_get(result, "structuredContent")) != NULL) {
-		buf_adds(b, ",\"structuredContent\":");
-		jsonw_stringify(b, sc);
-	}
-	content = json_object_get(result, "content");
-	json_array_foreach(content, i, item) {
-		type = json_object_get(item, "type");
-		if (json_is_string(type) &&
-		    strcmp(json_string_value(type), "text") == 0)
-			continue;
-		buf_adds(b, others++ == 0 ? ",\"content\":[" : ",");
-		jsonw_stringify(b, item);
-	}
-	if (others > 0)
-		buf_addc(b, ']');
-	if ((meta = json_object_get(result, "_meta")) == NULL)
-		return;
-	kept = json_is_object(meta) ? json_copy((json_t *)meta) :
-	    json_incref((json_t *)meta);
-	if (json_is_object(kept))
-		json_object_del(kept, "io.modelcontextprotocol/serverInfo");
-	if (!json_is_object(kept) || json_object_size(kept) > 0) {
-		buf_adds(b, ",\"_meta\":");
-		jsonw_stringify(b, kept);
-	}
-	json_decref(kept);
-}
-
-/*
- * The error event of c, its message that of o; with result (or NULL),
- * the isError result it reports, whose extras follow.
- */
-static void
-error_event(struct mcp_outcome *o, const struct mcp_call *c,
-    const struct mcp_server *s, const json_t *result)
-{
-	event_head(&o->record, "error", c, s);
-	buf_adds(&o->record, ",\"error\":");
-	jsonw_string(&o->record, o->message.data != NULL ? o->message.data :
-	    "", o->message.len);
-	buf_adds(&o->record, ",\"recoverable\":true");
-	event_iteration(&o->record, c);
-	if (result != NULL)
-		result_extras(&o->record, result);
-	buf_adds(&o->record, "}\n");
-}
-
-/* The text of a result's text items, joined by newlines. */
-static void
-joined_text(struct buf *b, const json_t *content)
-{
-	const json_t *item, *text;
-	size_t i;
-	int n = 0;
-
-	json_array_foreach(content, i, item) {
-		text = json_object_get(item, "text");
-		if (!json_is_string(json_object_get(item, "type")) ||
-		    strcmp(json_string_value(json_object_get(item, "type")),
-		    "text") != 0 || !json_is_string(text))
-			continue;
-		if (n++ > 0)
-			buf_addc(b, '\n');
-		buf_add(b, json_string_value(text), json_string_length(text));
-	}
-}
-
-/*
- * The event of a tools/call result: tool_result, or error for isError;
- * either keeps what the result holds beside its text.
- */
-static void
-result_event(struct mcp_outcome *o, const struct mcp_call *c,
-    const struct mcp_server *s, const json_t *result)
-{
-	const json_t *content, *sc;
-	struct buf text = BUF_INIT;
-
-	content = json_object_get(result, "content");
-	if (!json_is_array(content))
-		content = NULL;
-	joined_text(&text, content);
-	sc = json_object_get(result, "structuredContent");
-	if (json_is_true(json_object_get(result, "isError"))) {
-		buf_add(&o->message, text.data, text.len);
-		buf_free(&text);
-		/* the model is told something, whatever the tool gave */
-		if (o->message.len == 0 && sc != NULL) {
-			buf_adds(&o->message, "the tool reported an error: ");
-			jsonw_stringify(&o->message, sc);
-		} else if (o->message.len == 0)
-			buf_adds(&o->message, content != NULL ?
-			    "the tool reported an error without a text" :
-			    "the tool reported an error without a text (its "
-			    "\"content\" is not an array)");
-		error_event(o, c, s, result);
-		o->status = DIAG_INVALID;
-		return;
-	}
-	event_head(&o->record, "tool_result", c, s);
-	buf_adds(&o->record, ",\"result\":");
-	jsonw_string(&o->record, text.data != NULL ? text.data : "",
-	    text.len);
-	buf_free(&text);
-	event_iteration(&o->record, c);
-	result_extras(&o->record, result);
-	buf_adds(&o->record, "}\n");
-}
-
-/*
- * Whether a result of the 2026 era is other than complete, as the
- * "input_required" of a server that asks the client for input (which
- * mcp-run, declaring no capability, gives none); said in o->message.
- */
-static int
-incomplete(struct mcp_outcome *o, const json_t *result)
-{
-	const json_t *rt;
-	char q[80];
-
-	rt = json_object_get(result, "resultType");
-	if (rt == NULL || (json_is_string(rt) &&
-	    strcmp(json_string_value(rt), "complete") == 0))
-		return 0;
-	if (json_is_string(rt))
-		diag_quote(q, sizeof(q), json_string_value(rt),
-		    json_string_length(rt));
-	else
-		snprintf(q, sizeof(q), "that is not a string");
-	buf_printf(&o->message, "the server answered a result of type %s, "
-	    "which mcp-run does not take", q);
-	return 1;
-}
-
-/* A job for call c, its outcome o (initialised by the caller): routed. */
-static struct mcp_job *
-job_new(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
-{
-	struct mcp_job *j = xcalloc(1, sizeof(*j));
-
-	j->c = c;
-	j->o = o;
-	j->again = 1;
-	o->status = DIAG_OK;
-	if ((j->s = route(m, c, o, &j->r)) == NULL) {
-		if (!m->caught) {
-			o->refused = 1;
-			o->status = DIAG_INVALID;
-			error_event(o, c, NULL, NULL);
-		}
-		j->state = J_DONE;
-		return j;
-	}
-	o->server = j->s->name;
-	j->state = J_READY;
-	return j;
-}
-
-/* The end of a job whose server could not be started or spoken to. */
-static void
-job_failed(struct mcp *m, struct mcp_job *j)
-{
-	if (j->r.fail != F_CAUGHT && !m->caught) {
-		buf_adds(&j->o->message, buf_cstr(&j->r.why));
-		j->o->status = DIAG_TROUBLE;
-		error_event(j->o, j->c, j->s, NULL);
-	}
-	j->state = J_DONE;
-}
-
-/*
- * Sends the call of job j to its server, started if it is not running
- * (or has ended since its last call). With wait, or for a tool called
- * as a task, the answer is waited for here (J_REPLIED); else the job
- * waits among -j's (J_WAITING) until pump fills its reply.
- */
-static void
-job_send(struct mcp *m, struct mcp_job *j, int wait)
-{
-	const struct mcp_call *c = j->c;
-	struct mcp_server *s = j->s;
-	json_t *params;
-	char q[80];
-	int task;
-
-	mcp_reply_reset(&j->r);
-	if (mcp_ready(m, s, &j->r) != 0) {
-		job_failed(m, j);
-		return;
-	}
-	if (no_tools(s)) {
-		buf_printf(&j->o->message, "server %s declared no tools",
-		    diag_quote(q, sizeof(q), s->name, strlen(s->name)));
-		j->o->ptr = c->ptr_server;
-		j->o->refused = 1;
-		j->o->status = DIAG_INVALID;
-		error_event(j->o, c, s, NULL);
-		j->state = J_DONE;
-		return;
-	}
-	task = mcp_task_wanted(m, s, c->tool, &j->r);	/* may list tools */
-	/* the token is the request's id, as the SDKs make it */
-	j->token = s->next_id + 1;
-	params = json_pack("{s:s,s:O,s:{s:I}}", "name", c->tool,
-	    "arguments", c->args, "_meta", "progressToken",
-	    (json_int_t)j->token);
-	buf_reset(&j->label);
-	buf_printf(&j->label, "%s: %s", s->name, c->tool);
-	if (m->max_time > 0 && j->hard == 0)
-		j->hard = proc_now() + m->max_time;
-	j->call_at = s->wrote + (s->wbuf.len - s->woff);
-	if (!wait && !task) {
-		mcp_reply_reset(&j->r);	/* what the lifecycle left there */
-		j->id = send_request(s, "tools/call", params);
-		j->deadline = proc_now() + limit(m, s);
-		if (j->hard > 0 && j->deadline > j->hard)
-			j->deadline = j->hard;
-		j->state = J_WAITING;
-		return;
-	}
-	m->token = j->token;
-	m->label = buf_cstr(&j->label);
-	m->hard = j->hard;
-	s->call_at = j->call_at;
-	if (task)
-		j->id = mcp_task_call(m, s, params, limit(m, s), &j->r);
-	else
-		j->id = mcp_request(m, s, "tools/call", params, limit(m, s),
-		    &j->r);
-	s->call_at = NONE;
-	j->late = m->hard > 0 && proc_now() >= m->hard;
-	progress_done(m);
-	j->state = J_REPLIED;
-}
-
-/*
- * What the reply of job j makes of its call: its event (and for a
- * failed call its message) in j->o, J_DONE; or, for a call its server
- * ended without reading, the call sent once more.
- */
-static void
-job_end(struct mcp *m, struct mcp_job *j, int wait)
-{
-	struct mcp_outcome *o = j->o;
-	const struct mcp_call *c = j->c;
-	struct mcp_server *s = j->s;
-	struct reply *r = &j->r;
-
-	if (r->kind == R_FAIL && r->fail == F_DIED && r->unread && j->again) {
-		j->again = 0;
-		job_send(m, j, wait);
-		return;
-	}
-	j->state = J_DONE;
-	if (r->kind == R_RESULT && s->modern && incomplete(o, r->result)) {
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-	} else if (r->kind == R_RESULT)
-		result_event(o, c, s, r->result);
-	else if (r->kind == R_ERROR) {
-		mcp_rpc_error_text(&o->message, r->error);
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-	} else if (r->fail == F_TIMEOUT) {
-		if (j->late)
-			buf_printf(&o->message, "ran past --max-time (%g s)",
-			    m->max_time);
-		else
-			buf_printf(&o->message, "timed out after %g s",
-			    limit(m, s));
-		if (j->id != 0 && s->running) {	/* else a task's, cancelled */
-			mcp_http_cancel(s, j->id);
-			mcp_notify(s, "notifications/cancelled", json_pack(
-			    "{s:I,s:s}", "requestId", (json_int_t)j->id,
-			    "reason", buf_cstr(&o->message)));
-			flush_out(s);
-		}
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-	} else if (r->fail == F_DIED || r->fail == F_LONG ||
-	    r->fail == F_FAILED) {
-		buf_adds(&o->message, buf_cstr(&r->why));
-		if (r->fail == F_DIED)
-			buf_adds(&o->message, r->unread ?
-			    " before it read the call" : " during the call");
-		o->status = DIAG_INVALID;
-		error_event(o, c, s, NULL);
-	} else
-		job_failed(m, j);
-}
-
-static void
-job_free(struct mcp_job *j)
-{
-	mcp_reply_reset(&j->r);
-	buf_free(&j->r.why);
-	buf_free(&j->label);
-	free(j);
-}
-
-/*
- * Runs call c: routes it, starts its server if it is not running (or
- * has ended since its last call), sends tools/call and waits for the
- * answer. A server that ends without having read any of the call (its
- * bytes all still in the pipe) is started again and sent it, once; one
- * that read it, even in part, fails it. o (initialised by the caller)
- * gets the event line and, for a failed call, its message; o->status is
- * 0, 1 for a failed or refused call, 3 when the server could not be
- * started or broke the protocol. After a stop signal o->record is empty.
- */
-void
-mcp_call_run(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
-{
-	struct mcp_job *j = job_new(m, c, o);
-
-	if (j->state == J_READY)
-		job_send(m, j, 1);
-	while (j->state == J_REPLIED)
-		job_end(m, j, 1);
-	job_free(j);
-}
-
-/*
- * Starts call c as one of -j's: routed, its server started, its
- * tools/call sent; the job is done at once when the call was refused,
- * its server could not be started, or it ran as a task. Else it waits
- * among m->jobs until mcp_jobs_settle sees its reply.
- */
-struct mcp_job *
-mcp_job_start(struct mcp *m, const struct mcp_call *c, struct mcp_outcome *o)
-{
-	struct mcp_job *j = job_new(m, c, o);
-
-	if (j->state == J_READY)
-		job_send(m, j, 0);
-	while (j->state == J_REPLIED)
-		job_end(m, j, 0);
-	if (j->state == J_WAITING) {
-		if (m->njobs == m->jobs_cap) {
-			m->jobs_cap = m->jobs_cap > 0 ? 2 * m->jobs_cap : 8;
-			m->jobs = xreallocarray(m->jobs, m->jobs_cap,
-			    sizeof(*m->jobs));
-		}
-		m->jobs[m->njobs++] = j;
-	}
-	return j;
-}
-
-int
-mcp_job_done(const struct mcp_job *j)
-{
-	return j->state == J_DONE;
-}
-
-/* Frees job j, which is done (or the run is over). */
-void
-mcp_job_free(struct mcp *m, struct mcp_job *j)
-{
-	size_t i;
-
-	for (i = 0; i < m->njobs; i++)
-		if (m->jobs[i] == j) {
-			m->jobs[i] = m->jobs[--m->njobs];
-			break;
-		}
-	job_free(j);
-}
-
-/*
- * The jobs whose reply has come are ended (their events made, or their
- * calls sent again); those done leave m->jobs.
- */
-void
-mcp_jobs_settle(struct mcp *m)
-{
-	struct mcp_job *j;
-	size_t i;
-
-	m->jobs_done = 0;
-	for (i = 0; i < m->njobs; ) {
-		j = m->jobs[i];
-		if (j->state == J_WAITING && j->r.kind != R_PENDING)
-			j->state = J_REPLIED;
-		while (j->state == J_REPLIED)
-			job_end(m, j, 0);
-		if (j->state == J_DONE)
-			m->jobs[i] = m->jobs[--m->njobs];
-		else
-			i++;
-	}
-}
-
-/*
- * Listens to the servers until a job of -j's has its reply (or its time
- * is up): 0, or -1 after a stop signal. Jobs waiting on nothing: 0.
- */
-int
-mcp_jobs_wait(struct mcp *m)
-{
-	struct reply r;
-
-	if (m->njobs == 0)
-		return 0;
-	memset(&r, 0, sizeof(r));
-	if (!m->jobs_done)
-		pump(m, NULL, 0, 0, &r, -1);
-	mcp_reply_reset(&r);
-	buf_free(&r.why);
-	return m->caught ? -1 : 0;
-}
-
-/*
- * Starts every server, in the order of their names, and writes all their
- * tools to out as one tools/list result, each tool's _meta marked with
- * "llmkit/server". Returns 0, or -1 when a server could not be listed
- * (said; nothing is written).
- */
-int
-mcp_list_tools(struct mcp *m, struct buf *out)
-{
-	struct reply r;
-	json_t *all, *t, *meta;
-	const json_t *e;
-	size_t i, j;
-	int rc = 0;
-
-	memset(&r, 0, sizeof(r));
-	all = json_array();
-	for (i = 0; i < m->n && rc == 0; i++) {
-		if (list_tools(m, &m->v[i], &r) != 0) {
-			rc = -1;
-			break;
-		}
-		if (no_tools(&m->v[i]))
-			diag_warnx("%s: the server declared no tools",
-			    m->v[i].name);
-		json_array_foreach(m->v[i].tools, j, e) {
-			t = json_is_object(e) ? json_copy((json_t *)e) :
-			    json_object();
-			meta = json_object_get(t, "_meta");
-			meta = json_is_object(meta) ? json_copy(meta) :
-			    json_object();
-			json_object_set_new(meta, "llmkit/server",
-			    json_string(m->v[i].name));
-			json_object_set_new(t, "_meta", meta);
-			json_array_append_new(all, t);
-		}
-	}
-	if (rc == 0 && !m->caught) {
-		buf_adds(out, "{\"tools\":");
-		jsonw_stringify(out, all);
-		buf_adds(out, "}\n");
-	}
-	json_decref(all);
-	mcp_reply_reset(&r);
-	buf_free(&r.why);
-	return m->caught ? -1 : rc;
-}
-
-/*
  * The end: each running server's standard input closed, MCP_GRACE
  * seconds for all to end, then SIGTERM, then SIGKILL.
  */
@@ -2336,7 +1270,7 @@ mcp_shutdown(struct mcp *m)
 	set = xcalloc(m->n + 1, sizeof(*set));
 	for (i = 0; i < m->n; i++)
 		if (m->v[i].running) {
-			flush_out(&m->v[i]);
+			mcp_flush_out(&m->v[i]);
 			set[n++] = &m->v[i];
 		}
 	if (n > 0)
