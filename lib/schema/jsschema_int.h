@@ -8,7 +8,8 @@
  * subschemas), jsschema_load.c (the documents a schema refers to),
  * jsschema_compile.c (schemas into nodes), jsschema_value.c (equality,
  * order, hashing and sets of JSON values, and their text in messages),
- * jsschema_validate.c (nodes applied to an instance) and
+ * jsschema_validate.c (nodes applied to an instance), jsschema_vtype.c
+ * (the keywords of one type of instance; the two share jsschema_vint.h),
  * jsschema_place.c (the types a schema allows at a place of a value)
  * and jsschema_lint.c (what a schema says that its dialect ignores).
  * Names shared between the files begin with jss_.

@@ -27,80 +27,12 @@
 
 #include "base/buf.h"
 #include "base/ptab.h"
-#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "schema/jsschema.h"
-#include "schema/jsschema_format.h"
 #include "schema/jsschema_int.h"
-#include "schema/jsschema_regex.h"
-
-/* ---- small helpers ---- */
-
-static unsigned long long
-mulmod(unsigned long long a, unsigned long long b, unsigned long long m)
-{
-	unsigned long long r = 0;
-
-	a %= m;
-	while (b != 0) {
-		if (b & 1) {
-			r += a;
-			if (r >= m)
-				r -= m;
-		}
-		a += a;
-		if (a >= m)
-			a -= m;
-		b >>= 1;
-	}
-	return r;
-}
-
-/* Exactly: is v (a number) an integer multiple of mul? */
-static int
-is_multiple(const json_t *v, const struct dec *mul)
-{
-	struct dec x;
-	unsigned long long r, b;
-	int d, k;
-
-	jss_decimal_of(v, &x);
-	if (x.m == 0)
-		return 1;
-	d = x.e - mul->e;
-	if (d >= 0) {
-		r = x.m % mul->m;
-		for (k = 0; k < d && r != 0; k++)
-			r = mulmod(r, 10, mul->m);
-		return r == 0;
-	}
-	b = mul->m;
-	for (k = 0; k < -d; k++) {
-		if (b > ULLONG_MAX / 10)
-			return 0;
-		b *= 10;
-	}
-	return x.m % b == 0;
-}
-
-static const char *
-plural(long long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
+#include "schema/jsschema_vint.h"
 
 /* ---- validation ---- */
-
-/*
- * How close a failing branch of anyOf or oneOf comes (see the top of
- * the file): what its errors would be, without the errors.
- */
-struct score {
-	unsigned	 count;		/* errors */
-	unsigned	 depth;		/* the deepest error's location */
-	char		 typefail;	/* "type" fails on the value itself */
-	char		 anytype;	/* some error comes from a "type" */
-};
 
 /*
  * What is known of one node applied to one value: the verdict, and the
@@ -126,58 +58,6 @@ struct busy {
 	int		 depth;
 };
 
-/*
- * Three modes: full (errors made), quiet (> 0: the verdict alone) and
- * scoring (> 0, not quiet: errors counted into sc, none made). Quiet
- * and scoring results are remembered per (node, value), so that anyOf
- * and oneOf cost each pair once, however many branches reach it.
- */
-struct vctx {
-	const struct jsschema	*js;
-	int			 quiet;
-	int			 scoring;
-	struct score		 sc;
-	const json_t		*scv;	/* the value sc.typefail is about */
-	struct jsschema_error	*e;
-	size_t			 n, cap;
-	struct memo		*memo;
-	size_t			 nmemo, memocap, *mslot, mcap;
-	int			 depth;	/* validate() calls under way */
-	int			 taint;	/* depth of the frame a loop went back to */
-	struct jsschema_error	*stop;	/* a limit was reached */
-	int			 trouble;	/* stop: a format was not known */
-	int			 keep_errors;	/* those before stop hold */
-	json_t			**keep;	/* property names, alive as memo keys */
-	size_t			 nkeep, capkeep;
-	struct busy		*busy;	/* by node id, made when first needed */
-	struct buf		 msg;
-	struct jsschema_result	*notes;	/* annotations that fail, or NULL */
-	size_t			 notecap;
-	/*
-	 * The dynamic scope: the resources that declare dynamic anchors,
-	 * outermost first, each once; and its id (ctx), for the memo.
-	 */
-	size_t			*scope;
-	size_t			 nscope, capscope;
-	unsigned char		*onscope;	/* by resource */
-	size_t			 ctx;
-	struct ctxent		*ctxv;	/* ctx - 1 -> (up, res) */
-	size_t			 nctx, ctxcap, *ctxslot, ctxslots;
-};
-
-/*
- * What the keywords applied to one array or object evaluated, for
- * "unevaluatedItems" and "unevaluatedProperties": every member (all),
- * the first items (prefix), or members by index (bits; an object's in
- * the order json_object_foreach gives).
- */
-struct ann {
-	size_t		 n;
-	int		 all;
-	size_t		 prefix;
-	unsigned char	*bits;
-};
-
 struct ctxent {
 	size_t		 up;
 	size_t		 res;
@@ -188,14 +68,6 @@ ann_init(struct ann *a, const json_t *v)
 {
 	memset(a, 0, sizeof(*a));
 	a->n = json_is_array(v) ? json_array_size(v) : json_object_size(v);
-}
-
-static void
-ann_set(struct ann *a, size_t i)
-{
-	if (a->bits == NULL)
-		a->bits = xcalloc(a->n / 8 + 1, 1);
-	a->bits[i / 8] |= (unsigned char)(1u << (i % 8));
 }
 
 static int
@@ -265,9 +137,9 @@ ctx_push(struct vctx *c, size_t ctx, size_t res)
 	return c->nctx;
 }
 
-/* Starts the message of an error; err_push() takes it. */
-static struct buf *
-msg(struct vctx *c)
+/* Starts the message of an error; jss_err_push() takes it. */
+struct buf *
+jss_msg(struct vctx *c)
 {
 	buf_reset(&c->msg);
 	return &c->msg;
@@ -291,8 +163,8 @@ ends_type(const struct kpath *kp, const char *seg)
 	return n >= 5 && strcmp(seg + n - 5, "/type") == 0;
 }
 
-static void
-err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+void
+jss_err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
     const char *seg, const json_t *v)
 {
 	struct jsschema_error *e;
@@ -327,39 +199,6 @@ err_push(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
 	e->value = v;
 }
 
-/*
- * A "format" that is an annotation in its dialect and that the string v
- * fails: noted, on a run that makes errors (not in the branches that
- * anyOf, oneOf, not and if try quietly), when the caller asked.
- */
-static void
-note_push(struct vctx *c, const struct node *n, const struct ipath *ip,
-    const struct kpath *kp, const json_t *v)
-{
-	struct jsschema_result *r = c->notes;
-	struct jsschema_error *e;
-	struct buf m = BUF_INIT;
-
-	if (r == NULL || c->quiet || c->scoring ||
-	    r->nerrors == JSSCHEMA_MAX_ERRORS)
-		return;
-	if (r->nerrors == c->notecap) {
-		c->notecap = c->notecap ? c->notecap * 2 : 4;
-		r->errors = xreallocarray(r->errors, c->notecap,
-		    sizeof(*r->errors));
-	}
-	buf_adds(&m, "string ");
-	jss_str_text(&m, json_string_value(v), json_string_length(v));
-	buf_printf(&m, " is not a valid %s; \"format\" is an annotation in "
-	    "%s", n->fnote, jss_dialect_name(n->fnote_draft));
-	e = &r->errors[r->nerrors++];
-	e->instance = jss_instance_location(ip);
-	e->keyword = jss_keyword_location(kp, "/format");
-	e->message = xstrdup(buf_cstr(&m));
-	e->value = v;
-	buf_free(&m);
-}
-
 static void
 err_free(struct jsschema_error *e)
 {
@@ -375,8 +214,8 @@ static int validate(struct vctx *, const struct node *, const json_t *,
  * The verdict alone, without errors; with a, what n evaluated is added
  * to *a when n holds (the annotations of a failing schema are dropped).
  */
-static int
-check(struct vctx *c, const struct node *n, const json_t *v,
+int
+jss_check(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	struct ann t;
@@ -396,23 +235,9 @@ check(struct vctx *c, const struct node *n, const json_t *v,
 	return r;
 }
 
-#define SUB(x) do {							\
-	if (x) {							\
-		if (c->quiet)						\
-			return 1;					\
-		bad = 1;						\
-	}								\
-} while (0)
-
-#define FAIL() do {							\
-	if (c->quiet)							\
-		return 1;						\
-	bad = 1;							\
-} while (0)
-
 /* Applies ch to v: a member of the value (a NULL), or the value itself. */
-static int
-v_child(struct vctx *c, const struct child *ch, const json_t *v,
+int
+jss_v_child(struct vctx *c, const struct child *ch, const json_t *v,
     const struct ipath *ip, const struct kpath *kp, struct ann *a)
 {
 	struct kpath k;
@@ -464,7 +289,7 @@ branch_score(struct vctx *c, const struct child *ch, const json_t *v,
 	memset(&c->sc, 0, sizeof(c->sc));
 	c->scv = v;
 	c->scoring++;
-	v_child(c, ch, v, ip, kp, NULL);
+	jss_v_child(c, ch, v, ip, kp, NULL);
 	c->scoring--;
 	*out = c->sc;
 	c->sc = saved;
@@ -495,463 +320,7 @@ closest_branch(struct vctx *c, const struct child *br, size_t n,
 	if (c->scoring)
 		score_add(c, &best, v, 0, 0);
 	else
-		v_child(c, &br[bi], v, ip, kp, NULL);
-}
-
-static int
-v_number(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
-{
-	struct buf *m;
-	int bad = 0;
-
-	if (n->multipleof != NULL && !is_multiple(v, &n->mul)) {
-		FAIL();
-		m = msg(c);
-		jss_num_text(m, v);
-		buf_adds(m, " is not a multiple of ");
-		jss_num_text(m, n->multipleof);
-		err_push(c, ip, kp, "/multipleOf", v);
-	}
-	if (n->maximum != NULL && jss_num_cmp(v, n->maximum) > 0) {
-		FAIL();
-		m = msg(c);
-		jss_num_text(m, v);
-		buf_adds(m, " is greater than the maximum ");
-		jss_num_text(m, n->maximum);
-		err_push(c, ip, kp, "/maximum", v);
-	}
-	if (n->xmaximum != NULL && jss_num_cmp(v, n->xmaximum) >= 0) {
-		FAIL();
-		m = msg(c);
-		jss_num_text(m, v);
-		buf_adds(m, " is not less than the exclusive maximum ");
-		jss_num_text(m, n->xmaximum);
-		err_push(c, ip, kp, "/exclusiveMaximum", v);
-	}
-	if (n->minimum != NULL && jss_num_cmp(v, n->minimum) < 0) {
-		FAIL();
-		m = msg(c);
-		jss_num_text(m, v);
-		buf_adds(m, " is less than the minimum ");
-		jss_num_text(m, n->minimum);
-		err_push(c, ip, kp, "/minimum", v);
-	}
-	if (n->xminimum != NULL && jss_num_cmp(v, n->xminimum) <= 0) {
-		FAIL();
-		m = msg(c);
-		jss_num_text(m, v);
-		buf_adds(m, " is not greater than the exclusive minimum ");
-		jss_num_text(m, n->xminimum);
-		err_push(c, ip, kp, "/exclusiveMinimum", v);
-	}
-	return bad;
-}
-
-/*
- * The string v cannot be checked against the format fmt (a library it
- * needs cannot be loaded): validation stops, whatever the mode, with
- * this error alone, and says it could not tell.
- */
-static int
-cannot_check(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
-    const json_t *v, const char *fmt)
-{
-	struct jsschema_error *e;
-	struct buf b = BUF_INIT;
-
-	if (c->stop != NULL)
-		return 1;
-	buf_adds(&b, "string ");
-	jss_str_text(&b, json_string_value(v), json_string_length(v));
-	buf_printf(&b, " cannot be checked against the format %s: %s", fmt,
-	    jsschema_format_trouble());
-	e = xcalloc(1, sizeof(*e));
-	e->instance = jss_instance_location(ip);
-	e->keyword = jss_keyword_location(kp, "/format");
-	e->message = buf_cstr(&b);
-	e->value = v;
-	c->keep_errors = 0;
-	c->trouble = 1;
-	c->stop = e;
-	return 1;
-}
-
-static int
-v_string(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp)
-{
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
-	long long count;
-	struct buf *m;
-	int bad = 0, r;
-
-	if (n->maxlength >= 0 || n->minlength >= 0) {
-		count = (long long)utf8_count(s, len);
-		if (n->maxlength >= 0 && count > n->maxlength) {
-			FAIL();
-			m = msg(c);
-			buf_printf(m, "string of %lld %s is longer than the "
-			    "maximum length %lld", count,
-			    plural(count, "character", "characters"),
-			    n->maxlength);
-			err_push(c, ip, kp, "/maxLength", v);
-		}
-		if (n->minlength >= 0 && count < n->minlength) {
-			FAIL();
-			m = msg(c);
-			buf_printf(m, "string of %lld %s is shorter than the "
-			    "minimum length %lld", count,
-			    plural(count, "character", "characters"),
-			    n->minlength);
-			err_push(c, ip, kp, "/minLength", v);
-		}
-	}
-	if (n->pattern != NULL &&
-	    (r = jsschema_regex_search(n->pattern, s, len)) != 1) {
-		FAIL();
-		m = msg(c);
-		buf_adds(m, "string ");
-		jss_str_text(m, s, len);
-		if (r == 0)
-			buf_adds(m, " does not match the pattern ");
-		else
-			buf_adds(m, " could not be matched (resource limit) "
-			    "against the pattern ");
-		jss_str_text(m, n->patsrc, strlen(n->patsrc));
-		err_push(c, ip, kp, "/pattern", v);
-	}
-	if (n->format != NULL &&
-	    (r = jsschema_format_check(n->format, s, len)) != 1) {
-		if (r == JSSCHEMA_FORMAT_TROUBLE)
-			return cannot_check(c, ip, kp, v, n->format);
-		FAIL();
-		m = msg(c);
-		buf_adds(m, "string ");
-		jss_str_text(m, s, len);
-		buf_printf(m, " is not a valid %s", n->format);
-		err_push(c, ip, kp, "/format", v);
-	}
-	if (n->fnote != NULL && c->notes != NULL &&
-	    (r = jsschema_format_check(n->fnote, s, len)) != 1) {
-		if (r == JSSCHEMA_FORMAT_TROUBLE)
-			return cannot_check(c, ip, kp, v, n->fnote);
-		note_push(c, n, ip, kp, v);
-	}
-	return bad;
-}
-
-/*
- * The first pair of equal items of array a, as the loop over i and then
- * j > i finds it: the smallest i with an equal item after it, and the
- * first such j. 1 and the pair, or 0. Linear: each item meets only the
- * items of its hash.
- */
-static int
-unique_pair(const json_t *a, size_t *pi, size_t *pj)
-{
-	struct vset *vs;
-	size_t size = json_array_size(a), i, *second;
-	const json_t *x;
-	uint64_t h;
-	long k;
-	int found = 0;
-
-	if (size < 2)
-		return 0;
-	vs = jss_vset_new();
-	second = xcalloc(size, sizeof(*second));	/* j + 1 */
-	for (i = 0; i < size; i++) {
-		x = json_array_get(a, i);
-		h = jss_json_hash(x);
-		if ((k = jss_vset_find(vs, x, h)) == -1)
-			jss_vset_add(vs, x, i, h);
-		else if (second[k] == 0)
-			second[k] = i + 1;
-	}
-	for (i = 0; i < size && !found; i++)
-		if (second[i] != 0) {
-			*pi = i;
-			*pj = second[i] - 1;
-			found = 1;
-		}
-	free(second);
-	jss_vset_free(vs);
-	return found;
-}
-
-/* count items match "contains", beyond limit, minContains or (max) max-. */
-static int
-contains_bound(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
-    const json_t *v, size_t count, long long limit, int max)
-{
-	if (c->quiet)
-		return 1;
-	buf_printf(msg(c), "array has %zu %s that %s \"contains\", %s than the "
-	    "%s %lld (%s)", count, plural((long long)count, "item", "items"),
-	    plural((long long)count, "matches", "match"), max ? "more" :
-	    "fewer", max ? "maximum" : "minimum", limit, max ? "maxContains" :
-	    "minContains");
-	err_push(c, ip, kp, max ? "/maxContains" : "/minContains", v);
-	return 1;
-}
-
-/* "contains", with "minContains" and "maxContains". */
-static int
-v_contains(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp, struct ann *a)
-{
-	size_t size = json_array_size(v), i, count = 0;
-	long long need = n->mincontains >= 0 ? n->mincontains : 1;
-	int every = n->maxcontains >= 0 || (a != NULL && n->contains_ann);
-	struct ipath ci;
-	struct kpath k;
-
-	ci.up = ip;
-	ci.key = NULL;
-	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
-	k.up = kp;
-	k.seg = n->contains.seg;
-	for (i = 0; i < size && (every || (long long)count < need); i++) {
-		ci.idx = i;
-		if (check(c, n->contains.n, json_array_get(v, i), &ci, &k,
-		    NULL) != 0)
-			continue;
-		count++;
-		if (a != NULL && n->contains_ann)
-			ann_set(a, i);
-	}
-	if ((long long)count < need && n->mincontains >= 0)
-		return contains_bound(c, ip, kp, v, count, n->mincontains, 0);
-	if ((long long)count < need) {
-		if (c->quiet)
-			return 1;
-		buf_printf(msg(c), "array has no item that matches \"contains\" "
-		    "(%zu %s checked)", size, plural((long long)size, "item",
-		    "items"));
-		err_push(c, ip, kp, "/contains", v);
-		return 1;
-	}
-	if (n->maxcontains >= 0 && (long long)count > n->maxcontains)
-		return contains_bound(c, ip, kp, v, count, n->maxcontains, 1);
-	return 0;
-}
-
-static int
-v_array(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp, struct ann *a)
-{
-	size_t size = json_array_size(v), i, j;
-	struct ipath ci;
-	struct buf *m;
-	int bad = 0;
-
-	ci.up = ip;
-	ci.key = NULL;
-	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
-	if (n->items.n != NULL) {
-		for (i = 0; i < size; i++) {
-			ci.idx = i;
-			SUB(v_child(c, &n->items, json_array_get(v, i), &ci,
-			    kp, NULL));
-		}
-		if (a != NULL)
-			a->all = 1;
-	}
-	if (n->items_array) {
-		for (i = 0; i < size && i < n->nitems; i++) {
-			ci.idx = i;
-			SUB(v_child(c, &n->itemv[i], json_array_get(v, i), &ci,
-			    kp, NULL));
-		}
-		if (a != NULL && i > a->prefix)
-			a->prefix = i;
-		for (i = n->nitems; n->additem.n != NULL && i < size; i++) {
-			ci.idx = i;
-			if (n->additem.n->kind == NODE_FALSE) {
-				FAIL();
-				m = msg(c);
-				buf_printf(m, "unexpected item %zu: \"%s\" "
-				    "allows %zu %s", i, n->itemskw, n->nitems,
-				    plural((long long)n->nitems, "item",
-				    "items"));
-				err_push(c, &ci, kp, n->additem.seg,
-				    json_array_get(v, i));
-			} else
-				SUB(v_child(c, &n->additem,
-				    json_array_get(v, i), &ci, kp, NULL));
-		}
-		if (a != NULL && n->additem.n != NULL)
-			a->all = 1;
-	}
-	if (n->maxitems >= 0 && (long long)size > n->maxitems) {
-		FAIL();
-		m = msg(c);
-		buf_printf(m, "array has %zu %s, more than the maximum %lld",
-		    size, plural((long long)size, "item", "items"),
-		    n->maxitems);
-		err_push(c, ip, kp, "/maxItems", v);
-	}
-	if (n->minitems >= 0 && (long long)size < n->minitems) {
-		FAIL();
-		m = msg(c);
-		buf_printf(m, "array has %zu %s, fewer than the minimum %lld",
-		    size, plural((long long)size, "item", "items"),
-		    n->minitems);
-		err_push(c, ip, kp, "/minItems", v);
-	}
-	if (n->uniqueitems && unique_pair(v, &i, &j)) {
-		FAIL();
-		m = msg(c);
-		buf_printf(m, "array items %zu and %zu are equal, but items "
-		    "must be unique", i, j);
-		err_push(c, ip, kp, "/uniqueItems", v);
-	}
-	if (n->contains.n != NULL)
-		SUB(v_contains(c, n, v, ip, kp, a));
-	return bad;
-}
-
-static int
-v_object(struct vctx *c, const struct node *n, const json_t *v,
-    const struct ipath *ip, const struct kpath *kp, struct ann *a)
-{
-	size_t size = json_object_size(v), i, j, from, ki = 0;
-	const json_t *name;
-	const char *key;
-	json_t *jv, *ks;
-	struct ipath ci;
-	struct buf *m;
-	char *old;
-	int bad = 0;
-
-	ci.up = ip;
-	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
-	if (n->maxprops >= 0 && (long long)size > n->maxprops) {
-		FAIL();
-		m = msg(c);
-		buf_printf(m, "object has %zu %s, more than the maximum %lld",
-		    size, plural((long long)size, "property", "properties"),
-		    n->maxprops);
-		err_push(c, ip, kp, "/maxProperties", v);
-	}
-	if (n->minprops >= 0 && (long long)size < n->minprops) {
-		FAIL();
-		m = msg(c);
-		buf_printf(m, "object has %zu %s, fewer than the minimum %lld",
-		    size, plural((long long)size, "property", "properties"),
-		    n->minprops);
-		err_push(c, ip, kp, "/minProperties", v);
-	}
-	if (n->required != NULL)
-		for (i = 0; i < json_array_size(n->required); i++) {
-			name = json_array_get(n->required, i);
-			if (json_object_getn(v, json_string_value(name),
-			    json_string_length(name)) != NULL)
-				continue;
-			FAIL();
-			m = msg(c);
-			buf_adds(m, "missing required property ");
-			jss_str_text(m, json_string_value(name),
-			    json_string_length(name));
-			err_push(c, ip, kp, "/required", v);
-		}
-	/* one pass over the instance serves the three keywords */
-	if (n->nprops > 0 || n->npprops > 0 || n->addprops.n != NULL)
-		json_object_foreach((json_t *)v, key, jv) {
-			int matched = 0;
-			long pi = jss_prop_find(n, key, strlen(key));
-
-			ci.key = key;
-			if (pi >= 0)
-				SUB(v_child(c, &n->props[pi], jv, &ci, kp,
-				    NULL));
-			for (i = 0; i < n->npprops; i++) {
-				if (jsschema_regex_search(n->pprops[i].re, key,
-				    strlen(key)) != 1)
-					continue;
-				matched = 1;
-				SUB(v_child(c, &n->pprops[i].c, jv, &ci, kp,
-				    NULL));
-			}
-			if (a != NULL && (matched || pi >= 0))
-				ann_set(a, ki);
-			ki++;
-			if (n->addprops.n == NULL || matched || pi >= 0)
-				continue;
-			if (n->addprops.n->kind == NODE_FALSE) {
-				FAIL();
-				m = msg(c);
-				buf_adds(m, "unexpected property ");
-				jss_str_text(m, key, strlen(key));
-				err_push(c, &ci, kp, n->addprops.seg, jv);
-			} else
-				SUB(v_child(c, &n->addprops, jv, &ci, kp,
-				    NULL));
-		}
-	if (a != NULL && n->addprops.n != NULL)
-		a->all = 1;
-	for (i = 0; i < n->ndeps; i++) {
-		if (json_object_get(v, n->deps[i].name) == NULL)
-			continue;
-		if (n->deps[i].req == NULL) {
-			SUB(v_child(c, &n->deps[i].c, v, ip, kp, a));
-			continue;
-		}
-		for (j = 0; j < json_array_size(n->deps[i].req); j++) {
-			name = json_array_get(n->deps[i].req, j);
-			if (json_object_get(v, json_string_value(name)) !=
-			    NULL)
-				continue;
-			FAIL();
-			m = msg(c);
-			buf_adds(m, "property ");
-			jss_str_text(m, n->deps[i].name,
-			    strlen(n->deps[i].name));
-			buf_adds(m, " requires property ");
-			jss_str_text(m, json_string_value(name),
-			    json_string_length(name));
-			err_push(c, ip, kp, n->deps[i].c.seg, v);
-		}
-	}
-	if (n->propnames.n != NULL)
-		json_object_foreach((json_t *)v, key, jv) {
-			int r, had;
-
-			if ((ks = json_string(key)) == NULL)
-				xalloc_die();
-			/* a memo key: no other string may take its address */
-			if (c->nkeep == c->capkeep) {
-				c->capkeep = c->capkeep ? c->capkeep * 2 : 16;
-				c->keep = xreallocarray(c->keep, c->capkeep,
-				    sizeof(*c->keep));
-			}
-			c->keep[c->nkeep++] = ks;
-			from = c->n;
-			had = c->sc.anytype;
-			c->sc.anytype = 0;
-			r = v_child(c, &n->propnames, ks, ip, kp, NULL);
-			/* its errors are about v, where "type" counts */
-			if (c->scoring && c->sc.anytype && v == c->scv)
-				c->sc.typefail = 1;
-			c->sc.anytype |= had;
-			for (j = from; j < c->n; j++) {
-				/* the name is no value of the instance */
-				c->e[j].value = v;
-				old = c->e[j].message;
-				m = msg(c);
-				buf_adds(m, "property name ");
-				jss_str_text(m, key, strlen(key));
-				buf_adds(m, ": ");
-				buf_adds(m, old);
-				c->e[j].message = xmemdup(buf_cstr(m),
-				    m->len + 1);
-				free(old);
-			}
-			SUB(r);
-		}
-	return bad;
+		jss_v_child(c, &br[bi], v, ip, kp, NULL);
 }
 
 static struct memo *memo_find(const struct vctx *, const struct node *,
@@ -992,9 +361,9 @@ v_ref(struct vctx *c, const struct node *t, const char *seg, const json_t *v,
 		if (b->depth < c->taint)
 			c->taint = b->depth;
 		FAIL();
-		buf_printf(msg(c), "%s loops back to a schema already applied "
-		    "to this value", seg + 1);
-		err_push(c, ip, kp, seg, v);
+		buf_printf(jss_msg(c), "%s loops back to a schema already "
+		    "applied to this value", seg + 1);
+		jss_err_push(c, ip, kp, seg, v);
 		return bad;
 	}
 	if (full && (e = memo_find(c, t, v)) != NULL && e->verdict == 0 &&
@@ -1191,11 +560,11 @@ validate(struct vctx *c, const struct node *n, const json_t *v,
 	if (n->kind == NODE_FALSE) {
 		if (c->quiet)
 			return 1;
-		m = msg(c);
+		m = jss_msg(c);
 		buf_adds(m, "no value is allowed here (the schema is false), "
 		    "found ");
 		jss_describe(m, v);
-		err_push(c, ip, kp, "", v);
+		jss_err_push(c, ip, kp, "", v);
 		return 1;
 	}
 	if (c->stop != NULL)
@@ -1317,13 +686,13 @@ v_unevaluated(struct vctx *c, const struct node *n, const json_t *v,
 			ci.idx = i;
 			jv = json_array_get(v, i);
 			if (ch->n->kind != NODE_FALSE) {
-				SUB(v_child(c, ch, jv, &ci, kp, NULL));
+				SUB(jss_v_child(c, ch, jv, &ci, kp, NULL));
 				continue;
 			}
 			FAIL();
-			buf_printf(msg(c), "unexpected item %zu: no subschema "
-			    "evaluates it (unevaluatedItems)", i);
-			err_push(c, &ci, kp, ch->seg, jv);
+			buf_printf(jss_msg(c), "unexpected item %zu: no "
+			    "subschema evaluates it (unevaluatedItems)", i);
+			jss_err_push(c, &ci, kp, ch->seg, jv);
 		}
 	} else if (!a->all) {
 		i = 0;
@@ -1332,16 +701,16 @@ v_unevaluated(struct vctx *c, const struct node *n, const json_t *v,
 				continue;
 			ci.key = key;
 			if (ch->n->kind != NODE_FALSE) {
-				SUB(v_child(c, ch, jv, &ci, kp, NULL));
+				SUB(jss_v_child(c, ch, jv, &ci, kp, NULL));
 				continue;
 			}
 			FAIL();
-			m = msg(c);
+			m = jss_msg(c);
 			buf_adds(m, "unexpected property ");
 			jss_str_text(m, key, strlen(key));
 			buf_adds(m, ": no subschema evaluates it "
 			    "(unevaluatedProperties)");
-			err_push(c, &ci, kp, ch->seg, jv);
+			jss_err_push(c, &ci, kp, ch->seg, jv);
 		}
 	}
 	a->all = 1;
@@ -1396,61 +765,61 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 	t = jss_inst_type(v);
 	if (n->types != 0 && (n->types & t) == 0) {
 		FAIL();
-		m = msg(c);
+		m = jss_msg(c);
 		buf_adds(m, "expected ");
 		type_list(m, n->typev);
 		buf_adds(m, ", found ");
 		jss_describe(m, v);
-		err_push(c, ip, kp, "/type", v);
+		jss_err_push(c, ip, kp, "/type", v);
 	}
 	if (n->enumv != NULL) {
 		if (jss_vset_find(n->enumset, v, jss_json_hash(v)) == -1) {
 			FAIL();
-			m = msg(c);
+			m = jss_msg(c);
 			buf_adds(m, "expected one of ");
 			jss_json_text(m, n->enumv);
 			buf_adds(m, ", found ");
 			jss_describe(m, v);
-			err_push(c, ip, kp, "/enum", v);
+			jss_err_push(c, ip, kp, "/enum", v);
 		}
 	}
 	if (n->constv != NULL && !jss_json_equal(n->constv, v)) {
 		FAIL();
-		m = msg(c);
+		m = jss_msg(c);
 		buf_adds(m, "expected ");
 		jss_json_text(m, n->constv);
 		buf_adds(m, " (const), found ");
 		jss_describe(m, v);
-		err_push(c, ip, kp, "/const", v);
+		jss_err_push(c, ip, kp, "/const", v);
 	}
 	if (t & T_NUMBER)
-		SUB(v_number(c, n, v, ip, kp));
+		SUB(jss_v_number(c, n, v, ip, kp));
 	else if (t == T_STRING)
-		SUB(v_string(c, n, v, ip, kp));
+		SUB(jss_v_string(c, n, v, ip, kp));
 	else if (t == T_ARRAY)
-		SUB(v_array(c, n, v, ip, kp, a));
+		SUB(jss_v_array(c, n, v, ip, kp, a));
 	else if (t == T_OBJECT)
-		SUB(v_object(c, n, v, ip, kp, a));
+		SUB(jss_v_object(c, n, v, ip, kp, a));
 	for (i = 0; i < n->nallof; i++)
-		SUB(v_child(c, &n->allof[i], v, ip, kp, a));
+		SUB(jss_v_child(c, &n->allof[i], v, ip, kp, a));
 	if (n->nanyof > 0) {
 		struct kpath k = { kp, NULL };
 
 		/* every branch, when what they evaluate is asked for */
 		for (i = 0, nvalid = 0; i < n->nanyof; i++) {
 			k.seg = n->anyof[i].seg;
-			if (check(c, n->anyof[i].n, v, ip, &k, a) == 0 &&
+			if (jss_check(c, n->anyof[i].n, v, ip, &k, a) == 0 &&
 			    nvalid++ == 0 && a == NULL)
 				break;
 		}
 		if (nvalid == 0) {
 			FAIL();
-			m = msg(c);
+			m = jss_msg(c);
 			buf_printf(m, "value matches none of the %zu schemas "
 			    "of \"anyOf\" (found ", n->nanyof);
 			jss_describe(m, v);
 			buf_adds(m, "); the closest one says:");
-			err_push(c, ip, kp, "/anyOf", v);
+			jss_err_push(c, ip, kp, "/anyOf", v);
 			closest_branch(c, n->anyof, n->nanyof, v, ip, kp);
 		}
 	}
@@ -1464,7 +833,7 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 			k.seg = n->oneof[i].seg;
 			if (a != NULL)
 				ann_init(&br, v);
-			if (check(c, n->oneof[i].n, v, ip, &k,
+			if (jss_check(c, n->oneof[i].n, v, ip, &k,
 			    a != NULL ? &br : NULL) != 0) {
 				if (a != NULL)
 					free(br.bits);
@@ -1488,12 +857,12 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 		}
 		if (nvalid == 0) {
 			FAIL();
-			m = msg(c);
+			m = jss_msg(c);
 			buf_printf(m, "value matches none of the %zu schemas "
 			    "of \"oneOf\" (found ", n->noneof);
 			jss_describe(m, v);
 			buf_adds(m, "); the closest one says:");
-			err_push(c, ip, kp, "/oneOf", v);
+			jss_err_push(c, ip, kp, "/oneOf", v);
 			closest_branch(c, n->oneof, n->noneof, v, ip, kp);
 		} else if (nvalid > 1) {
 			if (c->quiet) {
@@ -1501,34 +870,34 @@ v_keywords(struct vctx *c, const struct node *n, const json_t *v,
 				return 1;
 			}
 			bad = 1;
-			m = msg(c);
+			m = jss_msg(c);
 			buf_printf(m, "value matches %zu of the schemas of "
 			    "\"oneOf\" (%s), but must match exactly one",
 			    nvalid, buf_cstr(&list));
-			err_push(c, ip, kp, "/oneOf", v);
+			jss_err_push(c, ip, kp, "/oneOf", v);
 		}
 		buf_free(&list);
 	}
 	if (n->nots.n != NULL) {
 		struct kpath k = { kp, n->nots.seg };
 
-		if (check(c, n->nots.n, v, ip, &k, NULL) == 0) {
+		if (jss_check(c, n->nots.n, v, ip, &k, NULL) == 0) {
 			FAIL();
-			m = msg(c);
+			m = jss_msg(c);
 			buf_adds(m, "value must not match the schema of \"not\""
 			    ", found ");
 			jss_describe(m, v);
-			err_push(c, ip, kp, "/not", v);
+			jss_err_push(c, ip, kp, "/not", v);
 		}
 	}
 	if (n->ifs.n != NULL) {
 		struct kpath k = { kp, n->ifs.seg };
 
-		if (check(c, n->ifs.n, v, ip, &k, a) == 0) {
+		if (jss_check(c, n->ifs.n, v, ip, &k, a) == 0) {
 			if (n->thens.n != NULL)
-				SUB(v_child(c, &n->thens, v, ip, kp, a));
+				SUB(jss_v_child(c, &n->thens, v, ip, kp, a));
 		} else if (n->elses.n != NULL)
-			SUB(v_child(c, &n->elses, v, ip, kp, a));
+			SUB(jss_v_child(c, &n->elses, v, ip, kp, a));
 	}
 	if (a != NULL)
 		SUB(v_unevaluated(c, n, v, ip, kp, a));
