@@ -363,6 +363,47 @@ v_contains(struct vctx *c, const struct node *n, const json_t *v,
 	return 0;
 }
 
+/* What an array's or an object's count is checked by, and called. */
+struct bounds {
+	const char	*what;		/* "array", "object" */
+	const char	*one, *many;	/* what it counts */
+	const char	*maxkw, *minkw;	/* the keywords, as paths */
+};
+
+static const struct bounds item_bounds = {
+	"array", "item", "items", "/maxItems", "/minItems"
+};
+static const struct bounds property_bounds = {
+	"object", "property", "properties", "/maxProperties", "/minProperties"
+};
+
+/*
+ * The size of array or object v against a maximum and a minimum (-1:
+ * none): 1 when it is outside either, each error made unless quiet.
+ */
+static int
+count_bounds(struct vctx *c, const struct ipath *ip, const struct kpath *kp,
+    const json_t *v, size_t size, long long max, long long min,
+    const struct bounds *b)
+{
+	const char *noun = plural((long long)size, b->one, b->many);
+	int bad = 0;
+
+	if (max >= 0 && (long long)size > max) {
+		FAIL();
+		buf_printf(jss_msg(c), "%s has %zu %s, more than the maximum "
+		    "%lld", b->what, size, noun, max);
+		jss_err_push(c, ip, kp, b->maxkw, v);
+	}
+	if (min >= 0 && (long long)size < min) {
+		FAIL();
+		buf_printf(jss_msg(c), "%s has %zu %s, fewer than the minimum "
+		    "%lld", b->what, size, noun, min);
+		jss_err_push(c, ip, kp, b->minkw, v);
+	}
+	return bad;
+}
+
 int
 jss_v_array(struct vctx *c, const struct node *n, const json_t *v,
     const struct ipath *ip, const struct kpath *kp, struct ann *a)
@@ -410,22 +451,9 @@ jss_v_array(struct vctx *c, const struct node *n, const json_t *v,
 		if (a != NULL && n->additem.n != NULL)
 			a->all = 1;
 	}
-	if (n->maxitems >= 0 && (long long)size > n->maxitems) {
+	if (count_bounds(c, ip, kp, v, size, n->maxitems, n->minitems,
+	    &item_bounds))
 		FAIL();
-		m = jss_msg(c);
-		buf_printf(m, "array has %zu %s, more than the maximum %lld",
-		    size, plural((long long)size, "item", "items"),
-		    n->maxitems);
-		jss_err_push(c, ip, kp, "/maxItems", v);
-	}
-	if (n->minitems >= 0 && (long long)size < n->minitems) {
-		FAIL();
-		m = jss_msg(c);
-		buf_printf(m, "array has %zu %s, fewer than the minimum %lld",
-		    size, plural((long long)size, "item", "items"),
-		    n->minitems);
-		jss_err_push(c, ip, kp, "/minItems", v);
-	}
 	if (n->uniqueitems && unique_pair(v, &i, &j)) {
 		FAIL();
 		m = jss_msg(c);
@@ -453,22 +481,9 @@ jss_v_object(struct vctx *c, const struct node *n, const json_t *v,
 
 	ci.up = ip;
 	ci.depth = (ip != NULL ? ip->depth : 0) + 1;
-	if (n->maxprops >= 0 && (long long)size > n->maxprops) {
+	if (count_bounds(c, ip, kp, v, size, n->maxprops, n->minprops,
+	    &property_bounds))
 		FAIL();
-		m = jss_msg(c);
-		buf_printf(m, "object has %zu %s, more than the maximum %lld",
-		    size, plural((long long)size, "property", "properties"),
-		    n->maxprops);
-		jss_err_push(c, ip, kp, "/maxProperties", v);
-	}
-	if (n->minprops >= 0 && (long long)size < n->minprops) {
-		FAIL();
-		m = jss_msg(c);
-		buf_printf(m, "object has %zu %s, fewer than the minimum %lld",
-		    size, plural((long long)size, "property", "properties"),
-		    n->minprops);
-		jss_err_push(c, ip, kp, "/minProperties", v);
-	}
 	if (n->required != NULL)
 		for (i = 0; i < json_array_size(n->required); i++) {
 			name = json_array_get(n->required, i);
